@@ -1,0 +1,104 @@
+#include "allocator.h"
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <vector>
+
+namespace keras::cpu {
+namespace {
+
+constexpr size_t kAlignment = 64;
+constexpr int kClasses = 64 * 4;
+// Beyond this many cached bytes, freed blocks go back to the system.
+constexpr size_t kMaxCachedBytes = size_t{4} << 30;
+
+// Size classes: 64-byte steps up to 256 bytes, then four classes per power of two, so a block
+// wastes at most a quarter of its size.
+int size_class(size_t n) {
+  if (n <= 256) return static_cast<int>((n + 63) / 64);  // 1..4
+  size_t m = n - 1;
+  int p = 63 - std::countl_zero(m);  // 2^p <= m < 2^(p+1), p >= 8
+  int sub = static_cast<int>((m >> (p - 2)) & 3);
+  return p * 4 + sub;
+}
+
+size_t class_bytes(int c) {
+  if (c <= 4) return static_cast<size_t>(c) * 64;
+  int p = c / 4, sub = c % 4;
+  return (size_t{4} + static_cast<size_t>(sub) + 1) << (p - 2);
+}
+
+struct Cache {
+  std::mutex mutex;
+  std::array<std::vector<void*>, kClasses> free_lists;
+  size_t bytes = 0;
+};
+
+Cache& cache() {
+  static Cache* c = new Cache();  // never destroyed: tensors may be freed after main()
+  return *c;
+}
+
+}  // namespace
+
+void* cached_alloc(size_t nbytes) {
+  if (nbytes == 0) return nullptr;
+  int c = size_class(nbytes);
+  size_t bytes = class_bytes(c);
+  Cache& k = cache();
+  {
+    std::lock_guard<std::mutex> lock(k.mutex);
+    auto& list = k.free_lists[c];
+    if (!list.empty()) {
+      void* p = list.back();
+      list.pop_back();
+      k.bytes -= bytes;
+      return p;
+    }
+  }
+  void* p = std::aligned_alloc(kAlignment, bytes);
+  if (!p) {
+    release_cached_memory();
+    p = std::aligned_alloc(kAlignment, bytes);
+    if (!p) throw std::bad_alloc();
+  }
+  return p;
+}
+
+void cached_free(void* p, size_t nbytes) {
+  if (!p) return;
+  int c = size_class(nbytes);
+  size_t bytes = class_bytes(c);
+  Cache& k = cache();
+  {
+    std::lock_guard<std::mutex> lock(k.mutex);
+    if (k.bytes + bytes <= kMaxCachedBytes) {
+      k.free_lists[c].push_back(p);
+      k.bytes += bytes;
+      return;
+    }
+  }
+  std::free(p);
+}
+
+void release_cached_memory() {
+  Cache& k = cache();
+  std::lock_guard<std::mutex> lock(k.mutex);
+  for (auto& list : k.free_lists) {
+    for (void* p : list) std::free(p);
+    list.clear();
+  }
+  k.bytes = 0;
+}
+
+size_t cached_bytes() {
+  Cache& k = cache();
+  std::lock_guard<std::mutex> lock(k.mutex);
+  return k.bytes;
+}
+
+}  // namespace keras::cpu

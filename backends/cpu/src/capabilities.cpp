@@ -1,0 +1,25 @@
+// Which fused kernels the cpu backend has, and the factory the registry calls.
+
+#include <memory>
+
+#include "cpu_backend.h"
+
+namespace keras::cpu {
+
+bool CpuBackend::supports(backend::Capability cap) const {
+  switch (cap) {
+    case backend::Capability::Softmax:
+    case backend::Capability::Linear:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace keras::cpu
+
+namespace keras::backend::detail {
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<cpu::CpuBackend>(); }
+
+}  // namespace keras::backend::detail

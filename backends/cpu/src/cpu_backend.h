@@ -1,0 +1,49 @@
+#pragma once
+// The default backend: host memory from a caching allocator, kernels over a thread pool,
+// GEMM through OpenBLAS and linear algebra through LAPACK.
+
+#include "keras/backend/backend.h"
+
+namespace keras::cpu {
+
+using backend::Array;
+
+class CpuBackend final : public backend::Backend {
+ public:
+  std::string_view name() const override { return "cpu"; }
+  std::string device() const override { return "cpu:0"; }
+  bool is_host() const override { return true; }
+
+  Ref<backend::Storage> allocate(size_t nbytes) override;
+  void deallocate(void* data, size_t nbytes) override;
+  void copy_from_host(backend::Storage& dst, size_t byte_offset, const void* src,
+                      size_t nbytes) override;
+  void copy_to_host(void* dst, const backend::Storage& src, size_t byte_offset,
+                    size_t nbytes) override;
+
+  void fill(const Array& out, const Scalar& value) override;
+  void arange(const Array& out, double start, double step) override;
+  void random(const Array& out, backend::RandomKind kind, uint64_t seed,
+              uint64_t counter) override;
+  void copy(const Array& dst, const Array& src, backend::CopyMode mode) override;
+  void unary(backend::UnaryOp op, const Array& out, const Array& x, double p0,
+             double p1) override;
+  void binary(backend::BinaryOp op, const Array& out, const Array& a, const Array& b) override;
+  void where(const Array& out, const Array& cond, const Array& a, const Array& b) override;
+  void reduce(backend::ReduceOp op, const Array& out, const Array& x, uint64_t axes) override;
+  void arg_reduce(backend::ArgReduceOp op, const Array& out, const Array& x, int axis) override;
+  void scan(backend::ScanOp op, const Array& out, const Array& x, int axis) override;
+  void sort(const Array& values, const Array& indices, const Array& x,
+            bool descending) override;
+  void gather(const Array& out, const Array& x, const Array& index, int axis) override;
+  void scatter(const Array& out, const Array& index, const Array& src, int axis,
+               backend::ScatterReduce reduce) override;
+  void matmul(const Array& out, const Array& a, const Array& b) override;
+
+  bool supports(backend::Capability cap) const override;
+  void softmax(const Array& out, const Array& x, int axis, bool log) override;
+  void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
+              backend::Activation activation) override;
+};
+
+}  // namespace keras::cpu

@@ -1,0 +1,347 @@
+#pragma once
+// Scalar definitions of every elementwise function, with NumPy's semantics for the corner
+// cases (floor division and remainder by zero, integer overflow, shifts past the width, NaN).
+// C is the compute type: float for float16/bfloat16/float32, double for float64, or the integer
+// type itself.
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace keras::cpu::math {
+
+template <typename C>
+inline C sign(C x) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(x)) return x;
+  }
+  if constexpr (std::is_unsigned_v<C>) return x > 0 ? C(1) : C(0);
+  return x > 0 ? C(1) : (x < 0 ? C(-1) : C(0));
+}
+
+template <typename C>
+inline C sigmoid(C x) {
+  if (x >= 0) return C(1) / (C(1) + std::exp(-x));
+  C e = std::exp(x);
+  return e / (C(1) + e);
+}
+
+template <typename C>
+inline C softplus(C x) {
+  // log(1 + exp(x)) without overflow.
+  return std::max(x, C(0)) + std::log1p(std::exp(-std::abs(x)));
+}
+
+template <typename C>
+inline C log_sigmoid(C x) {
+  return -softplus(-x);
+}
+
+template <typename C>
+inline C gelu(C x) {
+  return C(0.5) * x * (C(1) + std::erf(x * C(0.70710678118654752440)));
+}
+
+template <typename C>
+inline C gelu_tanh(C x) {
+  const C k = C(0.79788456080286535588);  // sqrt(2 / pi)
+  return C(0.5) * x * (C(1) + std::tanh(k * (x + C(0.044715) * x * x * x)));
+}
+
+/// Inverse error function: Giles's single-precision approximation refined by two Newton steps
+/// in double, so float32 and float64 are both correctly rounded to within an ulp or two.
+inline double erfinv(double y) {
+  if (std::isnan(y) || y < -1 || y > 1) return std::numeric_limits<double>::quiet_NaN();
+  if (y == 1) return std::numeric_limits<double>::infinity();
+  if (y == -1) return -std::numeric_limits<double>::infinity();
+  double w = -std::log((1.0 - y) * (1.0 + y));
+  double x;
+  if (w < 5.0) {
+    w -= 2.5;
+    double p = 2.81022636e-08;
+    p = 3.43273939e-07 + p * w;
+    p = -3.5233877e-06 + p * w;
+    p = -4.39150654e-06 + p * w;
+    p = 0.00021858087 + p * w;
+    p = -0.00125372503 + p * w;
+    p = -0.00417768164 + p * w;
+    p = 0.246640727 + p * w;
+    p = 1.50140941 + p * w;
+    x = p * y;
+  } else {
+    w = std::sqrt(w) - 3.0;
+    double p = -0.000200214257;
+    p = 0.000100950558 + p * w;
+    p = 0.00134934322 + p * w;
+    p = -0.00367342844 + p * w;
+    p = 0.00573950773 + p * w;
+    p = -0.0076224613 + p * w;
+    p = 0.00943887047 + p * w;
+    p = 1.00167406 + p * w;
+    p = 2.83297682 + p * w;
+    x = p * y;
+  }
+  // Newton: f(x) = erf(x) - y, f'(x) = 2/sqrt(pi) exp(-x^2).
+  for (int i = 0; i < 2; ++i) {
+    double err = std::erf(x) - y;
+    x -= err / (1.1283791670955126 * std::exp(-x * x));
+  }
+  return x;
+}
+
+/// Digamma (psi): reflection for x < 0.5, recurrence up to 6, then the asymptotic series.
+inline double digamma(double x) {
+  if (std::isnan(x)) return x;
+  if (x == 0) return std::copysign(std::numeric_limits<double>::infinity(), -x);
+  if (x < 0 && x == std::floor(x)) return std::numeric_limits<double>::quiet_NaN();
+  double result = 0;
+  if (x < 0.5) {
+    // psi(1 - x) - psi(x) = pi / tan(pi x)
+    result -= M_PI / std::tan(M_PI * x);
+    x = 1 - x;
+  }
+  while (x < 6) {
+    result -= 1 / x;
+    x += 1;
+  }
+  double inv = 1 / x, inv2 = inv * inv;
+  result += std::log(x) - 0.5 * inv -
+            inv2 * (1.0 / 12 - inv2 * (1.0 / 120 - inv2 * (1.0 / 252 - inv2 * (1.0 / 240 -
+                                                                               inv2 / 132))));
+  return result;
+}
+
+/// Modified Bessel function of the first kind, order 0 (NumPy's i0): the power series for
+/// |x| <= 15, the asymptotic expansion beyond.
+inline double i0(double x) {
+  double ax = std::abs(x);
+  if (std::isinf(ax)) return ax;
+  if (ax <= 15.0) {
+    double term = 1, sum = 1, q = ax * ax / 4;
+    for (int k = 1; k < 200; ++k) {
+      term *= q / (static_cast<double>(k) * k);
+      sum += term;
+      if (term < sum * 1e-17) break;
+    }
+    return sum;
+  }
+  // i0(x) ~ e^x / sqrt(2 pi x) * sum_k ((2k-1)!!)^2 / (k! 8^k x^k)
+  double sum = 1, term = 1;
+  for (int k = 1; k < 30; ++k) {
+    double next = term * (2.0 * k - 1) * (2.0 * k - 1) / (8.0 * k * ax);
+    if (next > term) break;
+    term = next;
+    sum += term;
+  }
+  return std::exp(ax) / std::sqrt(2 * M_PI * ax) * sum;
+}
+
+inline double lgamma(double x) {
+  int sign;
+  return ::lgamma_r(x, &sign);
+}
+
+/// NumPy's divmod for floats (npy_divmod): the quotient rounded toward -inf and a remainder
+/// with the divisor's sign.
+template <typename C>
+inline void float_divmod(C a, C b, C& floordiv, C& mod) {
+  mod = std::fmod(a, b);
+  if (b == 0) {
+    floordiv = a / b;
+    return;
+  }
+  C div = (a - mod) / b;
+  if (mod != 0) {
+    if ((b < 0) != (mod < 0)) {
+      mod += b;
+      div -= C(1);
+    }
+  } else {
+    mod = std::copysign(C(0), b);
+  }
+  if (div != 0) {
+    floordiv = std::floor(div);
+    if (div - floordiv > C(0.5)) floordiv += C(1);
+  } else {
+    floordiv = std::copysign(C(0), a / b);
+  }
+}
+
+template <typename C>
+inline C floor_divide(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    C q, r;
+    float_divmod(a, b, q, r);
+    return q;
+  } else if constexpr (std::is_same_v<C, bool>) {
+    return b ? a : false;
+  } else {
+    if (b == 0) return 0;  // NumPy: 0 with a warning
+    if constexpr (std::is_signed_v<C>) {
+      if (b == -1) return static_cast<C>(-static_cast<std::make_unsigned_t<C>>(a));  // wraps
+      C q = a / b;
+      if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+      return q;
+    } else {
+      return a / b;
+    }
+  }
+}
+
+template <typename C>
+inline C python_mod(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    C q, r;
+    float_divmod(a, b, q, r);
+    return r;
+  } else if constexpr (std::is_same_v<C, bool>) {
+    return false;
+  } else {
+    if (b == 0) return 0;
+    if constexpr (std::is_signed_v<C>) {
+      if (b == -1) return 0;
+      C r = a % b;
+      if (r != 0 && ((r < 0) != (b < 0))) r += b;
+      return r;
+    } else {
+      return a % b;
+    }
+  }
+}
+
+template <typename C>
+inline C c_fmod(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    return std::fmod(a, b);
+  } else if constexpr (std::is_same_v<C, bool>) {
+    return false;
+  } else {
+    if (b == 0) return 0;
+    if constexpr (std::is_signed_v<C>) {
+      if (b == -1) return 0;
+    }
+    return a % b;
+  }
+}
+
+template <typename C>
+inline C trunc_divide(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    return a / b;
+  } else if constexpr (std::is_same_v<C, bool>) {
+    return b ? a : false;
+  } else {
+    if (b == 0) return 0;
+    if constexpr (std::is_signed_v<C>) {
+      if (b == -1) return static_cast<C>(-static_cast<std::make_unsigned_t<C>>(a));
+    }
+    return a / b;
+  }
+}
+
+template <typename C>
+inline C int_power(C base, C exponent) {
+  if constexpr (std::is_signed_v<C>) {
+    if (exponent < 0) {
+      if (base == 1) return 1;
+      if (base == -1) return (exponent & 1) ? C(-1) : C(1);
+      return 0;
+    }
+  }
+  using U = std::make_unsigned_t<C>;
+  U result = 1, b = static_cast<U>(base);
+  auto e = static_cast<U>(exponent);
+  while (e) {
+    if (e & 1) result = static_cast<U>(result * b);
+    b = static_cast<U>(b * b);
+    e >>= 1;
+  }
+  return static_cast<C>(result);
+}
+
+template <typename C>
+inline C left_shift(C a, C b) {
+  constexpr int bits = sizeof(C) * 8;
+  if (b < 0 || b >= bits) return 0;
+  using U = std::make_unsigned_t<C>;
+  return static_cast<C>(static_cast<U>(a) << b);
+}
+
+template <typename C>
+inline C right_shift(C a, C b) {
+  constexpr int bits = sizeof(C) * 8;
+  if (b < 0 || b >= bits) return (std::is_signed_v<C> && a < 0) ? C(-1) : C(0);
+  return static_cast<C>(a >> b);
+}
+
+template <typename C>
+inline C gcd(C a, C b) {
+  using U = std::make_unsigned_t<C>;
+  U x = a < 0 ? static_cast<U>(-static_cast<U>(a)) : static_cast<U>(a);
+  U y = b < 0 ? static_cast<U>(-static_cast<U>(b)) : static_cast<U>(b);
+  while (y) {
+    U t = x % y;
+    x = y;
+    y = t;
+  }
+  return static_cast<C>(x);
+}
+
+template <typename C>
+inline C lcm(C a, C b) {
+  if (a == 0 || b == 0) return 0;
+  C g = gcd(a, b);
+  using U = std::make_unsigned_t<C>;
+  U x = a < 0 ? static_cast<U>(-static_cast<U>(a)) : static_cast<U>(a);
+  U y = b < 0 ? static_cast<U>(-static_cast<U>(b)) : static_cast<U>(b);
+  return static_cast<C>(x / static_cast<U>(g) * y);
+}
+
+template <typename C>
+inline C logaddexp(C a, C b) {
+  if (a == b) return a + C(0.69314718055994530942);  // also handles equal infinities
+  C m = std::max(a, b), d = -std::abs(a - b);
+  if (std::isnan(d)) return d;
+  return m + std::log1p(std::exp(d));
+}
+
+template <typename C>
+inline C logaddexp2(C a, C b) {
+  if (a == b) return a + C(1);
+  C m = std::max(a, b), d = -std::abs(a - b);
+  if (std::isnan(d)) return d;
+  return m + std::log1p(std::exp2(d)) * C(1.44269504088896340736);
+}
+
+template <typename C>
+inline C heaviside(C x, C h0) {
+  if (std::isnan(x)) return x;
+  return x < 0 ? C(0) : (x > 0 ? C(1) : h0);
+}
+
+/// maximum/minimum that propagate NaN (NumPy's maximum/minimum).
+template <typename C>
+inline C nan_max(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(a)) return a;
+    if (std::isnan(b)) return b;
+  }
+  return a > b ? a : b;
+}
+template <typename C>
+inline C nan_min(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(a)) return a;
+    if (std::isnan(b)) return b;
+  }
+  return a < b ? a : b;
+}
+
+/// Round half to even, as NumPy's round.
+template <typename C>
+inline C round_half_even(C x) {
+  return std::nearbyint(x);
+}
+
+}  // namespace keras::cpu::math

@@ -1,0 +1,22 @@
+# Third-party libraries, all from Debian packages (scripts/install_deps.sh installs them).
+find_package(Threads REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+
+# OpenBLAS for GEMM, LAPACKE for linear algebra.
+find_path(KERAS_CBLAS_INCLUDE cblas.h PATH_SUFFIXES openblas x86_64-linux-gnu/openblas-pthread)
+find_path(KERAS_LAPACKE_INCLUDE lapacke.h)
+find_library(KERAS_OPENBLAS_LIB openblas)
+find_library(KERAS_LAPACKE_LIB lapacke)
+if(NOT KERAS_CBLAS_INCLUDE OR NOT KERAS_OPENBLAS_LIB)
+  message(FATAL_ERROR "OpenBLAS not found: apt-get install -y libopenblas-dev")
+endif()
+if(NOT KERAS_LAPACKE_INCLUDE OR NOT KERAS_LAPACKE_LIB)
+  message(FATAL_ERROR "LAPACKE not found: apt-get install -y liblapacke-dev")
+endif()
+set(KERAS_BLAS_INCLUDE_DIRS ${KERAS_CBLAS_INCLUDE} ${KERAS_LAPACKE_INCLUDE})
+set(KERAS_BLAS_LIBRARIES ${KERAS_LAPACKE_LIB} ${KERAS_OPENBLAS_LIB})
+
+# libzip for .npz (and later .keras) archives.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(KERAS_ZIP REQUIRED IMPORTED_TARGET libzip)
+set(KERAS_ZIP_LIBRARIES PkgConfig::KERAS_ZIP)

@@ -1,0 +1,68 @@
+#pragma once
+// keras::Variable: mutable state (weights, optimizer slots, counters). A Variable is a shared
+// handle, as in Keras: copies refer to the same variable. Reading it gives a Tensor snapshot;
+// assign() replaces the value (in place when nobody else holds the old one, else by copy, so a
+// tensor you already read never changes under you).
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "keras/tensor/tensor.h"
+
+namespace keras {
+
+/// Options of a Variable, as Keras's keyword arguments.
+struct VariableOptions {
+  /// Whether optimizers train it and tapes watch it.
+  bool trainable = true;
+  /// Short name, e.g. "kernel".
+  std::string name;
+  /// Full path, e.g. "dense/kernel"; defaults to the name.
+  std::string path;
+  /// Converts the initial value when set.
+  std::optional<DType> dtype;
+};
+
+/// A named, mutable tensor that gradients can be taken with respect to.
+class Variable {
+ public:
+  /// An empty handle (defined() is false).
+  Variable() = default;
+  /// A variable holding a copy of `initial_value`.
+  explicit Variable(const Tensor& initial_value, VariableOptions options = {});
+
+  bool defined() const { return static_cast<bool>(state_); }
+  /// The current value. Under a GradientTape, ops on it are recorded when trainable.
+  const Tensor& value() const;
+  operator const Tensor&() const { return value(); }  // NOLINT: variables are used as tensors
+
+  /// Replaces the value; the shape must match and the dtype is converted.
+  void assign(const Tensor& value);
+  void assign_add(const Tensor& delta);
+  void assign_sub(const Tensor& delta);
+
+  const Shape& shape() const { return value().shape(); }
+  DType dtype() const { return value().dtype(); }
+  int ndim() const { return value().ndim(); }
+  bool trainable() const;
+  void set_trainable(bool trainable);
+  const std::string& name() const;
+  const std::string& path() const;
+  void set_path(const std::string& path);
+  /// The values converted to T, in row-major order.
+  template <typename T>
+  std::vector<T> numpy() const {
+    return value().to_vector<T>();
+  }
+
+  /// True when both handles refer to the same variable.
+  bool is_same(const Variable& other) const { return state_ == other.state_; }
+
+ private:
+  struct State;
+  State& checked_state() const;
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace keras

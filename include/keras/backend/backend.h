@@ -1,0 +1,137 @@
+#pragma once
+// The backend contract (DESIGN.md section 3): a small set of primitives every backend
+// implements, and optional fused capabilities. The front end (keras::ops) resolves shapes,
+// broadcasting, promotion and argument checks once, above this line.
+//
+// Conventions for every primitive:
+// - `out` is allocated by the front end with the final shape and dtype; the primitive writes
+//   every element of it. Inputs may have any strides, including 0 (broadcast) and negative.
+// - Inputs of elementwise primitives already have the output's shape (broadcast by strides).
+// - A primitive never allocates its result and never changes an input.
+// - Errors a user can cause are caught above; a backend throws only NotImplementedError (a
+//   capability it lacks) or runtime failures of its own (out of memory, a device error).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "keras/backend/primitives.h"
+#include "keras/backend/storage.h"
+#include "keras/core/scalar.h"
+
+namespace keras::backend {
+
+/// One compute backend: memory, primitives, and optional fused kernels.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  /// The registered name: "cpu", "torch", "stub", ...
+  virtual std::string_view name() const = 0;
+  /// The device the memory lives on, e.g. "cpu:0".
+  virtual std::string device() const = 0;
+  /// True when Storage::data() is a host address the front end may read directly.
+  virtual bool is_host() const = 0;
+
+  // ---- memory -------------------------------------------------------------------------------
+  /// A new block of at least `nbytes`, aligned to 64 bytes.
+  virtual Ref<Storage> allocate(size_t nbytes) = 0;
+  /// Returns a block obtained from allocate() (called by ~Storage).
+  virtual void deallocate(void* data, size_t nbytes) = 0;
+  /// Copies `nbytes` from host memory into a storage at `byte_offset`.
+  virtual void copy_from_host(Storage& dst, size_t byte_offset, const void* src,
+                              size_t nbytes) = 0;
+  /// Copies `nbytes` at `byte_offset` of a storage into host memory.
+  virtual void copy_to_host(void* dst, const Storage& src, size_t byte_offset,
+                            size_t nbytes) = 0;
+  /// Waits for queued work (a no-op for synchronous backends).
+  virtual void synchronize() {}
+
+  // ---- primitives ---------------------------------------------------------------------------
+  /// out[...] = value (converted to out's dtype).
+  virtual void fill(const Array& out, const Scalar& value) = 0;
+  /// out[i] = start + i * step over the flat index i (out is contiguous).
+  virtual void arange(const Array& out, double start, double step) = 0;
+  /// Counter-based random numbers: element i of the flat `out` is a pure function of
+  /// (seed, counter, i), as keras/random/philox.h defines.
+  virtual void random(const Array& out, RandomKind kind, uint64_t seed, uint64_t counter) = 0;
+  /// dst = src (Assign) or dst += src (Add), converting dtype. Same shape; any strides. With
+  /// Add, dst may overlap itself (the gradient of overlapping windows) and must be summed.
+  virtual void copy(const Array& dst, const Array& src, CopyMode mode = CopyMode::Assign) = 0;
+  /// out = op(x, p0, p1).
+  virtual void unary(UnaryOp op, const Array& out, const Array& x, double p0 = 0,
+                     double p1 = 0) = 0;
+  /// out = op(a, b); a and b share one dtype.
+  virtual void binary(BinaryOp op, const Array& out, const Array& a, const Array& b) = 0;
+  /// out = cond ? a : b; cond is bool, a and b share out's dtype.
+  virtual void where(const Array& out, const Array& cond, const Array& a, const Array& b) = 0;
+  /// Reduces x over the axes flagged in `axes` (bit i = axis i). out has x's rank with the
+  /// reduced axes of extent 1. A reduction over zero elements writes the op's identity
+  /// (Max/Min: the front end rejects that case).
+  virtual void reduce(ReduceOp op, const Array& out, const Array& x, uint64_t axes) = 0;
+  /// Index of the max/min along `axis`; out (int32 or int64) has x's shape with axis extent 1.
+  virtual void arg_reduce(ArgReduceOp op, const Array& out, const Array& x, int axis) = 0;
+  /// Inclusive scan along `axis`; out has x's shape and dtype.
+  virtual void scan(ScanOp op, const Array& out, const Array& x, int axis) = 0;
+  /// Sorts along the last axis, ascending (NaN last) or descending (NaN first), stable.
+  /// `values` and/or `indices` (int64) may be empty Arrays (no storage) when not wanted.
+  virtual void sort(const Array& values, const Array& indices, const Array& x,
+                    bool descending) = 0;
+  /// out[..., j, ...] = x[..., index[..., j, ...], ...] along `axis` (take_along_axis).
+  /// index (int32/int64) has out's shape; x has out's shape except along `axis`. Indices are
+  /// in range (the front end checks).
+  virtual void gather(const Array& out, const Array& x, const Array& index, int axis) = 0;
+  /// For every element of src: out[..., index[...], ...] op= src[...] along `axis`
+  /// (scatter_reduce). index has src's shape; out is updated in place.
+  virtual void scatter(const Array& out, const Array& index, const Array& src, int axis,
+                       ScatterReduce reduce) = 0;
+  /// Batched matrix product: out (B..., M, N) = a (B..., M, K) @ b (B..., K, N). All three share
+  /// one dtype; the batch axes of a and b are already broadcast to out's.
+  virtual void matmul(const Array& out, const Array& a, const Array& b) = 0;
+
+  // ---- optional fused capabilities ----------------------------------------------------------
+  /// Whether the fused kernels of `cap` exist. The defaults below throw NotImplementedError.
+  virtual bool supports(Capability cap) const;
+
+  /// Cross-correlation as Keras's conv: out (N, *o, O) from x (N, *s, C) and kernel (*k, C/g, O).
+  virtual void conv(const Array& out, const Array& x, const Array& kernel, const ConvSpec& spec);
+  /// Gradient of conv with respect to x: dx from dy and kernel.
+  virtual void conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
+                                   const ConvSpec& spec);
+  /// Gradient of conv with respect to the kernel: dkernel from x and dy.
+  virtual void conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
+                                    const ConvSpec& spec);
+  /// Max or average pooling.
+  virtual void pool(const Array& out, const Array& x, const PoolSpec& spec);
+  /// Gradient of pool: dx from dy (and x, out for max pooling).
+  virtual void pool_backward(const Array& dx, const Array& dy, const Array& x, const Array& out,
+                             const PoolSpec& spec);
+  /// softmax (or log_softmax when `log`) along `axis`.
+  virtual void softmax(const Array& out, const Array& x, int axis, bool log);
+  /// out (M, N) = activation(x (M, K) @ w (K, N) + bias (N)); bias may be empty.
+  virtual void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
+                      Activation activation);
+
+  // Linear algebra over batches of matrices (the last two axes). Outputs are contiguous.
+  /// Lower (or upper) Cholesky factor; returns false when a matrix is not positive definite.
+  virtual bool cholesky(const Array& out, const Array& x, bool upper);
+  /// LU with partial pivoting: lu (..., M, N), pivots (..., min(M, N)) int32 1-based as LAPACK.
+  virtual void lu_factor(const Array& lu, const Array& pivots, const Array& x);
+  /// Solves a @ out = b (left) or out @ a = b (!left) with triangular a.
+  virtual void triangular_solve(const Array& out, const Array& a, const Array& b, bool lower,
+                                bool left, bool transpose_a, bool unit_diagonal);
+  /// Reduced (or complete) QR: q (..., M, K), r (..., K, N).
+  virtual void qr(const Array& q, const Array& r, const Array& x, bool complete);
+  /// SVD with singular values descending: u (..., M, K), s (..., K), vt (..., K, N);
+  /// u and vt may be empty when only s is wanted.
+  virtual void svd(const Array& u, const Array& s, const Array& vt, const Array& x,
+                   bool full_matrices);
+  /// Symmetric eigendecomposition: eigenvalues ascending (..., N), vectors (..., N, N).
+  virtual void eigh(const Array& values, const Array& vectors, const Array& x, bool lower);
+
+ protected:
+  /// Throws NotImplementedError naming this backend and `what`.
+  [[noreturn]] void unsupported(std::string_view what) const;
+};
+
+}  // namespace keras::backend

@@ -1,0 +1,137 @@
+#pragma once
+// The vocabulary of the backend contract: which elementwise functions, reductions, scans and
+// fused capabilities exist, and the plain structs that describe a convolution or a pooling.
+// Shapes, broadcasting, dtype promotion and argument checks are resolved by the front end
+// before a backend sees any of these.
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "keras/core/small_vector.h"
+
+namespace keras::backend {
+
+/// Elementwise functions of one input. Output dtype equals the input's except for the
+/// predicates (IsNan ... SignBit, LogicalNot), which write bool. `p0`/`p1` are the op's
+/// parameters where it has any (noted below).
+enum class UnaryOp : uint8_t {
+  // arithmetic
+  Neg, Abs, Sign, Square, Reciprocal, Sqrt, Rsqrt, Cbrt,
+  // exponentials and logarithms
+  Exp, Exp2, Expm1, Log, Log2, Log10, Log1p,
+  // trigonometric and hyperbolic
+  Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh,
+  // rounding (Round is half-to-even, as NumPy)
+  Floor, Ceil, Round, Trunc,
+  // special functions
+  Erf, Erfc, Erfinv, Lgamma, Digamma, I0,
+  // activations
+  Relu, Sigmoid, Softplus, Silu, Gelu, GeluTanh, LogSigmoid,
+  Elu,        // p0 = alpha
+  LeakyRelu,  // p0 = negative_slope
+  Clip,       // p0 = min, p1 = max
+  PowScalar,  // p0 = exponent
+  // bitwise (integers and bool)
+  BitwiseNot,
+  // predicates, output bool
+  LogicalNot, IsNan, IsInf, IsFinite, IsPosInf, IsNegInf, SignBit,
+  kCount
+};
+
+/// Elementwise functions of two inputs of one dtype (the front end casts first). Comparisons
+/// and the logical ops write bool; the rest write the input dtype.
+enum class BinaryOp : uint8_t {
+  Add, Sub, Mul, Div,  // Div on integers truncates toward zero (the front end uses FloorDiv)
+  FloorDiv, Mod,       // Python semantics: the remainder has the divisor's sign
+  FMod,                // C semantics: the remainder has the dividend's sign
+  Pow, Maximum, Minimum, FMax, FMin,  // Maximum/Minimum propagate NaN, FMax/FMin skip it
+  Atan2, Hypot, CopySign, NextAfter, LogAddExp, LogAddExp2, Heaviside,
+  Gcd, Lcm,
+  BitwiseAnd, BitwiseOr, BitwiseXor, LeftShift, RightShift,
+  // output bool
+  Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual, LogicalAnd, LogicalOr, LogicalXor,
+  kCount
+};
+
+/// Reductions over a set of axes. Sum/Mean of float16/bfloat16 accumulate in float32.
+/// Max/Min propagate NaN. Any/All write bool.
+enum class ReduceOp : uint8_t { Sum, Mean, Prod, Max, Min, Any, All, kCount };
+
+/// Reductions to an index along one axis (first occurrence wins; NaN counts as the extreme).
+enum class ArgReduceOp : uint8_t { ArgMax, ArgMin, kCount };
+
+/// Inclusive prefix operations along one axis.
+enum class ScanOp : uint8_t { CumSum, CumProd, CumMax, CumMin, kCount };
+
+/// How scatter combines a value with what the output already holds.
+enum class ScatterReduce : uint8_t { Assign, Add, Mul, Max, Min, kCount };
+
+/// How copy writes into its destination.
+enum class CopyMode : uint8_t { Assign, Add };
+
+/// The generators of the counter-based random primitive (the algorithm is in
+/// keras/random/philox.h and is the same on every backend).
+enum class RandomKind : uint8_t {
+  Bits,             // uint32 words reinterpreted into the output's integer dtype
+  Uniform,          // [0, 1)
+  Normal,           // N(0, 1), Box-Muller
+  TruncatedNormal,  // N(0, 1) truncated to [-2, 2], by inverse CDF
+  kCount
+};
+
+/// Fused kernels a backend may provide. Without one, the front end runs a decomposition into
+/// primitives, so a new backend runs everything on day one.
+enum class Capability : uint8_t {
+  Conv,                 // conv, conv_backward_input, conv_backward_kernel
+  Pool,                 // pool, pool_backward
+  Softmax,              // softmax / log_softmax along one axis
+  Linear,               // matmul + bias + activation
+  Linalg,               // cholesky, lu_factor, triangular_solve, qr, svd, eigh
+  kCount
+};
+
+/// Activations a Linear epilogue can apply.
+enum class Activation : uint8_t { None, Relu, Sigmoid, Tanh, Gelu, Silu };
+
+/// A convolution with explicit padding, for 1, 2 or 3 spatial dimensions.
+struct ConvSpec {
+  int spatial_dims = 2;
+  SmallVector<int64_t, 3> strides;
+  SmallVector<int64_t, 3> dilation;
+  SmallVector<int64_t, 3> pad_before;
+  SmallVector<int64_t, 3> pad_after;
+  int64_t groups = 1;
+  bool channels_last = true;  // input (N, *spatial, C) and kernel (*k, C/groups, O)
+  // channels_first: input (N, C, *spatial); the kernel is always (*k, C/groups, O) as in Keras.
+};
+
+enum class PoolKind : uint8_t { Max, Average };
+
+/// A pooling window with explicit padding. Average pooling divides by the number of input
+/// elements inside the window (padding excluded), as Keras does.
+struct PoolSpec {
+  PoolKind kind = PoolKind::Max;
+  int spatial_dims = 2;
+  SmallVector<int64_t, 3> window;
+  SmallVector<int64_t, 3> strides;
+  SmallVector<int64_t, 3> pad_before;
+  SmallVector<int64_t, 3> pad_after;
+  bool channels_last = true;
+};
+
+std::string_view name_of(UnaryOp op);
+std::string_view name_of(BinaryOp op);
+std::string_view name_of(ReduceOp op);
+std::string_view name_of(ArgReduceOp op);
+std::string_view name_of(ScanOp op);
+std::string_view name_of(ScatterReduce op);
+std::string_view name_of(RandomKind kind);
+std::string_view name_of(Capability cap);
+
+/// True for the unary ops that write bool.
+constexpr bool is_predicate(UnaryOp op) { return op >= UnaryOp::LogicalNot; }
+/// True for the binary ops that write bool.
+constexpr bool is_predicate(BinaryOp op) { return op >= BinaryOp::Equal; }
+
+}  // namespace keras::backend

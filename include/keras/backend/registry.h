@@ -1,0 +1,59 @@
+#pragma once
+// Which backends exist and which one new tensors go to.
+//
+// The backend for new tensors is the first that applies of:
+//   1. the innermost live BackendScope on this thread;
+//   2. keras::backend::set_default(name);
+//   3. the KERAS_BACKEND environment variable;
+//   4. "backend" in $KERAS_HOME/keras.json (default ~/.keras/keras.json), read as Keras reads it;
+//   5. "cpu".
+// Python-only backend names ("jax", "tensorflow", "numpy", "openvino") in 3 or 4 are skipped
+// with one warning on stderr, so that a machine set up for Python Keras still works; any
+// other unknown name is a ValueError listing the available backends.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "keras/backend/backend.h"
+
+namespace keras::backend {
+
+/// Makes a backend when it is first used.
+using BackendFactory = std::function<std::unique_ptr<Backend>()>;
+
+/// Adds a backend under `name` (replacing none: a second registration of a name is an error).
+void register_backend(const std::string& name, BackendFactory factory);
+
+/// Names of the registered backends, sorted.
+std::vector<std::string> available();
+
+/// The backend registered as `name`; ValueError listing the available ones otherwise.
+Backend& get(std::string_view name);
+
+/// The backend new tensors go to (see the rule at the top of this file).
+Backend& current();
+/// Its name (keras.config.backend() in Keras).
+std::string_view backend();
+/// Why current() is what it is: "BackendScope", "set_default", "KERAS_BACKEND", the keras.json
+/// path, or "built-in default".
+std::string current_source();
+
+/// Makes `name` the default for new tensors on every thread.
+void set_default(std::string_view name);
+
+/// Makes `name` the backend for new tensors on this thread while alive.
+class BackendScope {
+ public:
+  explicit BackendScope(std::string_view name);
+  ~BackendScope();
+  BackendScope(const BackendScope&) = delete;
+  BackendScope& operator=(const BackendScope&) = delete;
+
+ private:
+  Backend* previous_;
+};
+
+}  // namespace keras::backend

@@ -1,0 +1,158 @@
+#pragma once
+// Element types, their names as Keras spells them, and the mapping from C++ types.
+
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+#include "keras/core/half.h"
+
+namespace keras {
+
+/// The element types a tensor can hold (Keras names: "bool", "int8", ..., "float64").
+enum class DType : uint8_t {
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  Float16,
+  BFloat16,
+  Float32,
+  Float64,
+};
+
+/// Number of DType values, for tables indexed by dtype.
+inline constexpr int kNumDTypes = 10;
+
+// Short names, so user code can write `ops::zeros({2, 3}, keras::float16)`.
+inline constexpr DType bool_ = DType::Bool;
+inline constexpr DType int8 = DType::Int8;
+inline constexpr DType int16 = DType::Int16;
+inline constexpr DType int32 = DType::Int32;
+inline constexpr DType int64 = DType::Int64;
+inline constexpr DType uint8 = DType::UInt8;
+inline constexpr DType float16 = DType::Float16;
+inline constexpr DType bfloat16 = DType::BFloat16;
+inline constexpr DType float32 = DType::Float32;
+inline constexpr DType float64 = DType::Float64;
+
+/// Bytes per element.
+constexpr size_t itemsize(DType t) {
+  switch (t) {
+    case DType::Bool:
+    case DType::Int8:
+    case DType::UInt8:
+      return 1;
+    case DType::Int16:
+    case DType::Float16:
+    case DType::BFloat16:
+      return 2;
+    case DType::Int32:
+    case DType::Float32:
+      return 4;
+    case DType::Int64:
+    case DType::Float64:
+      return 8;
+  }
+  return 0;
+}
+
+/// True for float16, bfloat16, float32 and float64.
+constexpr bool is_floating(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 ||
+         t == DType::Float64;
+}
+/// True for the signed and unsigned integer types (not bool).
+constexpr bool is_integer(DType t) {
+  return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64 ||
+         t == DType::UInt8;
+}
+/// True for the unsigned integer types.
+constexpr bool is_unsigned(DType t) { return t == DType::UInt8; }
+
+/// The Keras name: "float32", "int64", "bool", ...
+std::string_view dtype_name(DType t);
+/// Parses a Keras dtype name ("float32", "int", "float", "double", "half" are accepted as NumPy
+/// does); throws ValueError naming the accepted names.
+DType dtype_from_string(std::string_view name);
+std::ostream& operator<<(std::ostream& out, DType t);
+
+/// The DType for a C++ element type.
+template <typename T>
+struct dtype_of;
+template <>
+struct dtype_of<bool> {
+  static constexpr DType value = DType::Bool;
+};
+template <>
+struct dtype_of<int8_t> {
+  static constexpr DType value = DType::Int8;
+};
+template <>
+struct dtype_of<int16_t> {
+  static constexpr DType value = DType::Int16;
+};
+template <>
+struct dtype_of<int32_t> {
+  static constexpr DType value = DType::Int32;
+};
+template <>
+struct dtype_of<int64_t> {
+  static constexpr DType value = DType::Int64;
+};
+template <>
+struct dtype_of<uint8_t> {
+  static constexpr DType value = DType::UInt8;
+};
+template <>
+struct dtype_of<keras::float16_t> {
+  static constexpr DType value = DType::Float16;
+};
+template <>
+struct dtype_of<keras::bfloat16_t> {
+  static constexpr DType value = DType::BFloat16;
+};
+template <>
+struct dtype_of<float> {
+  static constexpr DType value = DType::Float32;
+};
+template <>
+struct dtype_of<double> {
+  static constexpr DType value = DType::Float64;
+};
+template <typename T>
+inline constexpr DType dtype_v = dtype_of<T>::value;
+
+/// Calls fn(T{}) with the C++ type of `t`. The dispatch every kernel table uses.
+template <typename Fn>
+decltype(auto) visit_dtype(DType t, Fn&& fn) {
+  switch (t) {
+    case DType::Bool:
+      return fn(bool{});
+    case DType::Int8:
+      return fn(int8_t{});
+    case DType::Int16:
+      return fn(int16_t{});
+    case DType::Int32:
+      return fn(int32_t{});
+    case DType::Int64:
+      return fn(int64_t{});
+    case DType::UInt8:
+      return fn(uint8_t{});
+    case DType::Float16:
+      return fn(keras::float16_t{});
+    case DType::BFloat16:
+      return fn(keras::bfloat16_t{});
+    case DType::Float32:
+      return fn(float{});
+    case DType::Float64:
+      return fn(double{});
+  }
+  return fn(float{});
+}
+
+}  // namespace keras

@@ -1,0 +1,79 @@
+#pragma once
+// Intrusive reference counting: one atomic in the object, no separate control block, so a
+// tensor handle is one pointer and copying it is one atomic increment.
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+
+namespace keras {
+
+/// Base for objects owned through Ref<T>.
+class RefCounted {
+ public:
+  RefCounted() = default;
+  RefCounted(const RefCounted&) = delete;
+  RefCounted& operator=(const RefCounted&) = delete;
+  virtual ~RefCounted() = default;
+
+  void retain() const { count_.fetch_add(1, std::memory_order_relaxed); }
+  void release() const {
+    if (count_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+  /// Current number of owners (exact only while no other thread changes it).
+  int32_t use_count() const { return count_.load(std::memory_order_acquire); }
+
+ private:
+  mutable std::atomic<int32_t> count_{0};
+};
+
+/// Owning pointer to a RefCounted object.
+template <typename T>
+class Ref {
+ public:
+  Ref() = default;
+  Ref(std::nullptr_t) {}  // NOLINT
+  explicit Ref(T* p) : p_(p) {
+    if (p_) p_->retain();
+  }
+  Ref(const Ref& o) : p_(o.p_) {
+    if (p_) p_->retain();
+  }
+  Ref(Ref&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  template <typename U, typename = std::enable_if_t<std::is_convertible_v<U*, T*>>>
+  Ref(const Ref<U>& o) : p_(o.get()) {  // NOLINT
+    if (p_) p_->retain();
+  }
+  Ref& operator=(const Ref& o) {
+    Ref(o).swap(*this);
+    return *this;
+  }
+  Ref& operator=(Ref&& o) noexcept {
+    Ref(std::move(o)).swap(*this);
+    return *this;
+  }
+  ~Ref() {
+    if (p_) p_->release();
+  }
+
+  T* get() const { return p_; }
+  T* operator->() const { return p_; }
+  T& operator*() const { return *p_; }
+  explicit operator bool() const { return p_ != nullptr; }
+  void swap(Ref& o) noexcept { std::swap(p_, o.p_); }
+  void reset() { Ref().swap(*this); }
+
+  friend bool operator==(const Ref& a, const Ref& b) { return a.p_ == b.p_; }
+  friend bool operator!=(const Ref& a, const Ref& b) { return a.p_ != b.p_; }
+
+ private:
+  T* p_ = nullptr;
+};
+
+/// Allocates a T and returns the first owner.
+template <typename T, typename... Args>
+Ref<T> make_ref(Args&&... args) {
+  return Ref<T>(new T(std::forward<Args>(args)...));
+}
+
+}  // namespace keras

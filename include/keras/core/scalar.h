@@ -1,0 +1,75 @@
+#pragma once
+// One type for every scalar that crosses an API: fill values, clip bounds, literals in ops.
+// A scalar written as a C++ literal is "weakly typed" as in Keras and JAX: `x + 1.5` keeps
+// float16 for a float16 x, and `i + 1` keeps int8 for an int8 i.
+
+#include <cstdint>
+#include <iosfwd>
+#include <type_traits>
+
+#include "keras/core/dtype.h"
+
+namespace keras {
+
+/// A bool, integer or floating value, with a dtype or a weak kind.
+class Scalar {
+ public:
+  enum class Kind : uint8_t { Bool, Int, Float };
+
+  Scalar() : Scalar(0.0) {}
+  Scalar(bool v) : kind_(Kind::Bool), weak_(false), dtype_(DType::Bool) { i_ = v; }  // NOLINT
+  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  Scalar(T v) : kind_(Kind::Int), weak_(true), dtype_(DType::Int32) {  // NOLINT
+    i_ = static_cast<int64_t>(v);
+  }
+  template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+  Scalar(T v) : kind_(Kind::Float), weak_(true), dtype_(DType::Float32) {  // NOLINT
+    d_ = static_cast<double>(v);
+  }
+  Scalar(float16_t v) : Scalar(static_cast<float>(v)) {}  // NOLINT
+  Scalar(bfloat16_t v) : Scalar(static_cast<float>(v)) {}  // NOLINT
+
+  /// A strongly typed scalar: `value` converted to `dtype`.
+  static Scalar typed(double value, DType dtype);
+  static Scalar typed_int(int64_t value, DType dtype);
+
+  Kind kind() const { return kind_; }
+  /// True when the scalar came from a C++ literal and adapts to the other operand's dtype.
+  bool is_weak() const { return weak_; }
+  bool is_floating() const { return kind_ == Kind::Float; }
+  bool is_integral() const { return kind_ == Kind::Int; }
+  bool is_bool() const { return kind_ == Kind::Bool; }
+  /// The dtype this scalar has on its own (weak ints are int32 and weak floats float32, as a
+  /// Python int and float become in Keras).
+  DType dtype() const { return dtype_; }
+
+  double to_double() const { return kind_ == Kind::Float ? d_ : static_cast<double>(i_); }
+  int64_t to_int() const { return kind_ == Kind::Float ? static_cast<int64_t>(d_) : i_; }
+  bool to_bool() const { return kind_ == Kind::Float ? d_ != 0.0 : i_ != 0; }
+  /// The value converted to C++ type T (float16/bfloat16 round to nearest even).
+  template <typename T>
+  T to() const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return to_bool();
+    } else if constexpr (std::is_integral_v<T>) {
+      return kind_ == Kind::Float ? static_cast<T>(d_) : static_cast<T>(i_);
+    } else if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>) {
+      return T(static_cast<float>(to_double()));
+    } else {
+      return static_cast<T>(to_double());
+    }
+  }
+
+ private:
+  Kind kind_;
+  bool weak_;
+  DType dtype_;
+  union {
+    int64_t i_;
+    double d_;
+  };
+};
+
+std::ostream& operator<<(std::ostream& out, const Scalar& s);
+
+}  // namespace keras

@@ -1,0 +1,31 @@
+#pragma once
+// The `axis` argument of reductions and friends: one axis, a list, or None (all axes).
+// ops::sum(x) and ops::sum(x, {}) reduce everything; ops::sum(x, -1); ops::sum(x, {0, 2}).
+
+#include <initializer_list>
+#include <optional>
+#include <vector>
+
+#include "keras/core/small_vector.h"
+
+namespace keras::ops {
+
+/// One axis, a list of axes, or None (every axis). Negative axes count from the end.
+class Axes {
+ public:
+  /// None: every axis.
+  Axes() = default;
+  Axes(std::nullopt_t) {}  // NOLINT
+  Axes(int axis) : axes_(SmallVector<int, 8>{axis}) {}  // NOLINT
+  Axes(std::initializer_list<int> axes) : axes_(SmallVector<int, 8>(axes)) {}  // NOLINT
+  Axes(const std::vector<int>& axes)  // NOLINT
+      : axes_(SmallVector<int, 8>(axes.begin(), axes.end())) {}
+
+  bool is_none() const { return !axes_.has_value(); }
+  const SmallVector<int, 8>& list() const { return *axes_; }
+
+ private:
+  std::optional<SmallVector<int, 8>> axes_;
+};
+
+}  // namespace keras::ops

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Configures and builds keras-cpp in build/ (Release). Extra arguments go to cmake.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install_deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" > /dev/null
+cmake --build build -j"$(nproc)"

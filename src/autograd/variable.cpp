@@ -1,0 +1,99 @@
+#include "keras/autograd/variable.h"
+
+#include "keras/autograd/gradient_tape.h"
+#include "keras/autograd/node.h"
+#include "keras/ops/core.h"
+#include "keras/ops/ops.h"
+#include "ops/detail/op_utils.h"
+
+namespace keras {
+
+struct Variable::State {
+  Tensor value;
+  Ref<autograd::Node> leaf;  // the variable's identity in every graph, across assignments
+  bool trainable = true;
+  std::string name;
+  std::string path;
+
+  // Links a freshly made value to this variable.
+  void adopt(Tensor fresh) {
+    if (trainable && is_floating(fresh.dtype())) fresh.impl()->grad_fn = leaf;
+    value = std::move(fresh);
+  }
+};
+
+namespace {
+
+// A private, contiguous copy: the variable must own its storage to update it in place.
+Tensor owned_copy(const Tensor& t, DType dtype) {
+  return ops::detail::run_copy(t, dtype);
+}
+
+}  // namespace
+
+Variable::Variable(const Tensor& initial_value, VariableOptions options)
+    : state_(std::make_shared<State>()) {
+  check(initial_value.defined(), "Variable: the initial value is an undefined tensor.");
+  state_->trainable = options.trainable;
+  state_->name = options.name.empty() ? "variable" : options.name;
+  state_->path = options.path.empty() ? state_->name : options.path;
+  state_->leaf = make_ref<autograd::LeafNode>();
+  NoGradScope no_grad;
+  Tensor init = initial_value.is_weak()
+                    ? ops::convert_to_tensor(initial_value.impl()->weak_value, options.dtype)
+                    : initial_value;
+  state_->adopt(owned_copy(init, options.dtype.value_or(init.dtype())));
+}
+
+Variable::State& Variable::checked_state() const {
+  check<RuntimeError>(defined(), "Variable: this handle refers to no variable.");
+  return *state_;
+}
+
+const Tensor& Variable::value() const { return checked_state().value; }
+
+void Variable::assign(const Tensor& value) {
+  const Tensor& current = this->value();
+  check(value.defined(), "Variable '", state_->path, "': assign() got an undefined tensor.");
+  NoGradScope no_grad;
+  auto& b = current.backend();
+  Tensor v = value.is_weak() ? ops::detail::scalar_tensor(value.impl()->weak_value,
+                                                            current.dtype(), b)
+                             : value;
+  if (!value.is_weak() && &v.backend() != &b)
+    throw ValueError(keras::detail::cat("Variable '", state_->path, "' lives on backend '", b.name(),
+                                 "' but the assigned value is on '", v.backend().name(),
+                                 "'. Move it with .to(\"", b.name(), "\") first."));
+  if (v.shape() != current.shape()) {
+    // A scalar or broadcastable value is allowed, as in Keras's assign of a compatible value.
+    check(v.size() == 1, "Variable '", state_->path, "' has shape ", current.shape(),
+          " but the assigned value has shape ", v.shape(), ".");
+    v = ops::detail::make_view(v, current.shape(), Strides(current.shape().size(), 0),
+                               v.offset());
+  }
+  // In place when nobody else can see the old value; otherwise a fresh copy (copy on write).
+  const auto* impl = current.impl();
+  if (impl->use_count() == 1 && impl->array.storage->use_count() == 1) {
+    b.copy(current.array(), v.array(), backend::CopyMode::Assign);
+    return;
+  }
+  state_->adopt(owned_copy(v, current.dtype()));
+}
+
+void Variable::assign_add(const Tensor& delta) { assign(ops::add(value(), delta)); }
+void Variable::assign_sub(const Tensor& delta) { assign(ops::subtract(value(), delta)); }
+
+bool Variable::trainable() const { return checked_state().trainable; }
+
+void Variable::set_trainable(bool trainable) {
+  State& s = checked_state();
+  s.trainable = trainable;
+  s.value.impl()->grad_fn =
+      trainable && is_floating(s.value.dtype()) ? s.leaf : Ref<autograd::Node>();
+}
+
+const std::string& Variable::name() const { return checked_state().name; }
+const std::string& Variable::path() const { return checked_state().path; }
+void Variable::set_path(const std::string& path) { checked_state().path = path; }
+
+}  // namespace keras

@@ -1,0 +1,54 @@
+#include "keras/backend/backend.h"
+
+#include <string>
+
+#include "keras/core/errors.h"
+
+namespace keras::backend {
+
+bool Backend::supports(Capability) const { return false; }
+
+void Backend::unsupported(std::string_view what) const {
+  throw NotImplementedError("The '" + std::string(name()) + "' backend does not implement " +
+                            std::string(what) + ".");
+}
+
+void Backend::conv(const Array&, const Array&, const Array&, const ConvSpec&) {
+  unsupported("the fused capability conv");
+}
+void Backend::conv_backward_input(const Array&, const Array&, const Array&, const ConvSpec&) {
+  unsupported("the fused capability conv_backward_input");
+}
+void Backend::conv_backward_kernel(const Array&, const Array&, const Array&, const ConvSpec&) {
+  unsupported("the fused capability conv_backward_kernel");
+}
+void Backend::pool(const Array&, const Array&, const PoolSpec&) {
+  unsupported("the fused capability pool");
+}
+void Backend::pool_backward(const Array&, const Array&, const Array&, const Array&,
+                            const PoolSpec&) {
+  unsupported("the fused capability pool_backward");
+}
+void Backend::softmax(const Array&, const Array&, int, bool) {
+  unsupported("the fused capability softmax");
+}
+void Backend::linear(const Array&, const Array&, const Array&, const Array&, Activation) {
+  unsupported("the fused capability linear");
+}
+bool Backend::cholesky(const Array&, const Array&, bool) { unsupported("linalg cholesky"); }
+void Backend::lu_factor(const Array&, const Array&, const Array&) {
+  unsupported("linalg lu_factor");
+}
+void Backend::triangular_solve(const Array&, const Array&, const Array&, bool, bool, bool,
+                               bool) {
+  unsupported("linalg triangular_solve");
+}
+void Backend::qr(const Array&, const Array&, const Array&, bool) { unsupported("linalg qr"); }
+void Backend::svd(const Array&, const Array&, const Array&, const Array&, bool) {
+  unsupported("linalg svd");
+}
+void Backend::eigh(const Array&, const Array&, const Array&, bool) {
+  unsupported("linalg eigh");
+}
+
+}  // namespace keras::backend

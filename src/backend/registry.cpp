@@ -1,0 +1,141 @@
+#include "keras/backend/registry.h"
+
+#include <atomic>
+#include <iostream>
+#include <map>
+#include <mutex>
+
+#include "backend/builtin_backends.h"
+#include "keras/core/config.h"
+#include "keras/core/errors.h"
+
+namespace keras::backend {
+namespace {
+
+struct Entry {
+  BackendFactory factory;
+  std::unique_ptr<Backend> instance;
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, Entry, std::less<>> entries;
+  std::atomic<Backend*> default_backend{nullptr};
+  std::string default_source;
+};
+
+Registry& registry() {
+  // Never destroyed: tensors held in static objects may outlive main().
+  static Registry* r = [] {
+    auto* fresh = new Registry();
+    for (auto& [name, factory] : detail::builtin_backends())
+      fresh->entries[name] = Entry{std::move(factory), nullptr};
+    return fresh;
+  }();
+  return *r;
+}
+
+std::string list_available(Registry& r) {
+  std::string names;
+  for (const auto& [name, entry] : r.entries) {
+    if (!names.empty()) names += ", ";
+    names += name;
+  }
+  return names;
+}
+
+Backend& get_locked(Registry& r, std::string_view name) {
+  auto it = r.entries.find(name);
+  if (it == r.entries.end())
+    throw ValueError("Unknown backend '" + std::string(name) +
+                     "'. Available backends: " + list_available(r) + ".");
+  if (!it->second.instance) it->second.instance = it->second.factory();
+  return *it->second.instance;
+}
+
+bool is_python_only(std::string_view name) {
+  return name == "jax" || name == "tensorflow" || name == "numpy" || name == "openvino" ||
+         name == "mlx";
+}
+
+// Resolves rules 2-5 of registry.h once; set_default replaces the result.
+Backend& resolve_default(Registry& r) {
+  if (Backend* b = r.default_backend.load(std::memory_order_acquire)) return *b;
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (Backend* b = r.default_backend.load(std::memory_order_relaxed)) return *b;
+  std::string name = config::configured_backend();
+  std::string source = config::configured_backend_source();
+  if (!name.empty() && is_python_only(name)) {
+    std::cerr << "keras-cpp: " << (source == "KERAS_BACKEND" ? "KERAS_BACKEND" : source)
+              << " names the Python backend '" << name
+              << "', which keras-cpp does not have; using 'cpu'.\n";
+    name.clear();
+  }
+  if (name.empty()) {
+    name = "cpu";
+    source = "built-in default";
+  }
+  Backend& b = get_locked(r, name);
+  r.default_source = source;
+  r.default_backend.store(&b, std::memory_order_release);
+  return b;
+}
+
+thread_local Backend* scoped_backend = nullptr;
+thread_local const char* scoped_source = nullptr;
+
+}  // namespace
+
+void register_backend(const std::string& name, BackendFactory factory) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.entries.count(name))
+    throw ValueError("A backend named '" + name + "' is already registered.");
+  r.entries[name] = Entry{std::move(factory), nullptr};
+}
+
+std::vector<std::string> available() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<std::string> names;
+  for (const auto& [name, entry] : r.entries) names.push_back(name);
+  return names;
+}
+
+Backend& get(std::string_view name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return get_locked(r, name);
+}
+
+Backend& current() {
+  if (scoped_backend) return *scoped_backend;
+  return resolve_default(registry());
+}
+
+std::string_view backend() { return current().name(); }
+
+std::string current_source() {
+  if (scoped_backend) return scoped_source;
+  Registry& r = registry();
+  resolve_default(r);
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.default_source;
+}
+
+void set_default(std::string_view name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  Backend& b = get_locked(r, name);
+  r.default_source = "set_default";
+  r.default_backend.store(&b, std::memory_order_release);
+}
+
+BackendScope::BackendScope(std::string_view name) : previous_(scoped_backend) {
+  scoped_backend = &get(name);
+  scoped_source = "BackendScope";
+}
+
+BackendScope::~BackendScope() { scoped_backend = previous_; }
+
+}  // namespace keras::backend

@@ -1,0 +1,261 @@
+#include "keras/utils/npy.h"
+
+#include <zip.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+
+#include "keras/ops/ops.h"
+
+namespace keras::utils {
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+// Refuse archive members that claim to inflate absurdly (zip bombs), as Keras does.
+constexpr uint64_t kBombBytes = uint64_t{4} << 30;
+constexpr uint64_t kBombRatio = 100;
+
+[[noreturn]] void bad(const std::string& source, const std::string& why) {
+  throw IOError("Cannot read " + source + " as a .npy array: " + why);
+}
+
+// "descr" to (dtype, byte-swap needed).
+DType parse_descr(const std::string& descr, bool& swap, const std::string& source) {
+  swap = false;
+  if (descr == "bfloat16") return DType::BFloat16;
+  if (descr.size() < 3) bad(source, "unsupported dtype '" + descr + "'");
+  char order = descr[0], kind = descr[1];
+  int size = std::atoi(descr.c_str() + 2);
+  if (order == '>' && size > 1) swap = true;
+  if (order != '<' && order != '>' && order != '|' && order != '=')
+    bad(source, "unsupported byte order in dtype '" + descr + "'");
+  if (kind == 'b' && size == 1) return DType::Bool;
+  if (kind == 'i' && size == 1) return DType::Int8;
+  if (kind == 'i' && size == 2) return DType::Int16;
+  if (kind == 'i' && size == 4) return DType::Int32;
+  if (kind == 'i' && size == 8) return DType::Int64;
+  if (kind == 'u' && size == 1) return DType::UInt8;
+  if (kind == 'f' && size == 2) return DType::Float16;
+  if (kind == 'f' && size == 4) return DType::Float32;
+  if (kind == 'f' && size == 8) return DType::Float64;
+  bad(source, "dtype '" + descr +
+                  "' has no keras-cpp equivalent (supported: bool, int8/16/32/64, uint8, "
+                  "float16/32/64, bfloat16)");
+}
+
+std::string descr_of(DType t) {
+  switch (t) {
+    case DType::Bool: return "|b1";
+    case DType::Int8: return "|i1";
+    case DType::Int16: return "<i2";
+    case DType::Int32: return "<i4";
+    case DType::Int64: return "<i8";
+    case DType::UInt8: return "|u1";
+    case DType::Float16: return "<f2";
+    case DType::BFloat16: return "bfloat16";
+    case DType::Float32: return "<f4";
+    case DType::Float64: return "<f8";
+  }
+  return "";
+}
+
+// The value text of `key` in the header's Python dict literal.
+std::string dict_value(const std::string& header, const std::string& key,
+                       const std::string& source) {
+  std::string quoted = "'" + key + "'";
+  size_t k = header.find(quoted);
+  if (k == std::string::npos) bad(source, "the header has no '" + key + "'");
+  size_t colon = header.find(':', k + quoted.size());
+  if (colon == std::string::npos) bad(source, "malformed header");
+  size_t begin = header.find_first_not_of(' ', colon + 1);
+  size_t end;
+  if (header[begin] == '(') {
+    end = header.find(')', begin);
+    if (end == std::string::npos) bad(source, "malformed shape in header");
+    return header.substr(begin, end - begin + 1);
+  }
+  if (header[begin] == '\'') {
+    end = header.find('\'', begin + 1);
+    if (end == std::string::npos) bad(source, "malformed header");
+    return header.substr(begin + 1, end - begin - 1);
+  }
+  end = header.find_first_of(",}", begin);
+  return header.substr(begin, end - begin);
+}
+
+Shape parse_shape(const std::string& text, const std::string& source) {
+  Shape shape;
+  std::string inner = text.substr(1, text.size() - 2);
+  std::stringstream ss(inner);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+    item.erase(std::remove(item.begin(), item.end(), 'L'), item.end());
+    if (item.empty()) continue;
+    char* end = nullptr;
+    long long v = std::strtoll(item.c_str(), &end, 10);
+    if (*end != '\0' || v < 0) bad(source, "malformed shape " + text);
+    shape.push_back(v);
+  }
+  return shape;
+}
+
+std::vector<uint8_t> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IOError("Cannot open " + path + " for reading.");
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
+  // Write to a temporary name and rename, so a failure never leaves a truncated file behind.
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) throw IOError("Cannot open " + path + " for writing.");
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw IOError("Writing " + path + " failed (disk full?).");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw IOError("Cannot move the finished file into place at " + path + ".");
+}
+
+}  // namespace
+
+Tensor parse_npy(std::span<const uint8_t> bytes, const std::string& source) {
+  if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, 6) != 0)
+    bad(source, "it does not start with the NumPy magic string");
+  int major = bytes[6];
+  size_t header_len, header_start;
+  if (major == 1) {
+    header_len = bytes[8] | (bytes[9] << 8);
+    header_start = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) bad(source, "truncated header");
+    header_len = bytes[8] | (bytes[9] << 8) | (bytes[10] << 16) | (static_cast<size_t>(bytes[11]) << 24);
+    header_start = 12;
+  } else {
+    bad(source, "unsupported format version " + std::to_string(major));
+  }
+  if (header_start + header_len > bytes.size()) bad(source, "truncated header");
+  std::string header(reinterpret_cast<const char*>(bytes.data() + header_start), header_len);
+  bool swap;
+  DType dtype = parse_descr(dict_value(header, "descr", source), swap, source);
+  bool fortran = dict_value(header, "fortran_order", source) == "True";
+  Shape shape = parse_shape(dict_value(header, "shape", source), source);
+  const size_t data_start = header_start + header_len;
+  const size_t n = static_cast<size_t>(shape.numel());
+  const size_t item = itemsize(dtype);
+  if (bytes.size() - data_start < n * item)
+    bad(source, "the data is truncated: shape " + shape.to_string() + " needs " +
+                    std::to_string(n * item) + " bytes, the file has " +
+                    std::to_string(bytes.size() - data_start));
+  std::vector<uint8_t> data(bytes.begin() + static_cast<std::ptrdiff_t>(data_start),
+                            bytes.begin() + static_cast<std::ptrdiff_t>(data_start + n * item));
+  if (swap)
+    for (size_t i = 0; i < n; ++i) std::reverse(data.begin() + i * item, data.begin() + (i + 1) * item);
+  if (!fortran) return Tensor::from_host(data.data(), dtype, shape, n);
+  // Fortran order: the reversed shape in C order, transposed back.
+  Shape reversed(shape.begin(), shape.end());
+  std::reverse(reversed.begin(), reversed.end());
+  return Tensor::from_host(data.data(), dtype, reversed, n).transpose().contiguous();
+}
+
+std::vector<uint8_t> serialize_npy(const Tensor& x) {
+  check(x.defined(), "save_npy: the tensor is undefined.");
+  std::string shape = "(";
+  for (int d = 0; d < x.ndim(); ++d) shape += std::to_string(x.shape()[d]) + (x.ndim() == 1 ? "," : (d + 1 < x.ndim() ? ", " : ""));
+  shape += ")";
+  std::string header = "{'descr': '" + descr_of(x.dtype()) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Pad with spaces so the data starts at a multiple of 64 bytes, ending with a newline.
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header.push_back('\n');
+  std::vector<uint8_t> out(kMagic, kMagic + 6);
+  out.push_back(1);
+  out.push_back(0);
+  out.push_back(static_cast<uint8_t>(header.size() & 0xff));
+  out.push_back(static_cast<uint8_t>(header.size() >> 8));
+  out.insert(out.end(), header.begin(), header.end());
+  size_t start = out.size();
+  out.resize(start + x.array().nbytes());
+  x.copy_to_host(out.data() + start, x.dtype());
+  return out;
+}
+
+Tensor load_npy(const std::string& path) {
+  auto bytes = read_file(path);
+  return parse_npy(bytes, path);
+}
+
+void save_npy(const std::string& path, const Tensor& x) { write_file(path, serialize_npy(x)); }
+
+std::map<std::string, Tensor> load_npz(const std::string& path) {
+  int err = 0;
+  zip_t* z = zip_open(path.c_str(), ZIP_RDONLY, &err);
+  if (!z) {
+    zip_error_t ze;
+    zip_error_init_with_code(&ze, err);
+    std::string why = zip_error_strerror(&ze);
+    zip_error_fini(&ze);
+    throw IOError("Cannot open " + path + " as a .npz archive: " + why + ".");
+  }
+  std::unique_ptr<zip_t, int (*)(zip_t*)> guard(z, zip_close);
+  std::map<std::string, Tensor> arrays;
+  zip_int64_t count = zip_get_num_entries(z, 0);
+  for (zip_int64_t i = 0; i < count; ++i) {
+    zip_stat_t st;
+    if (zip_stat_index(z, static_cast<zip_uint64_t>(i), 0, &st) != 0) continue;
+    std::string name = st.name;
+    if (st.size > kBombBytes && st.size > kBombRatio * std::max<zip_uint64_t>(st.comp_size, 1))
+      throw IOError("Refusing " + path + ": member '" + name + "' declares " +
+                    std::to_string(st.size) + " bytes from " + std::to_string(st.comp_size) +
+                    " compressed (a zip bomb?).");
+    zip_file_t* f = zip_fopen_index(z, static_cast<zip_uint64_t>(i), 0);
+    if (!f) throw IOError("Cannot read member '" + name + "' of " + path + ".");
+    std::vector<uint8_t> bytes(st.size);
+    zip_int64_t got = zip_fread(f, bytes.data(), st.size);
+    zip_fclose(f);
+    if (got < 0 || static_cast<zip_uint64_t>(got) != st.size)
+      throw IOError("Member '" + name + "' of " + path + " is truncated or corrupt.");
+    std::string key = name.size() > 4 && name.substr(name.size() - 4) == ".npy"
+                          ? name.substr(0, name.size() - 4) : name;
+    arrays[key] = parse_npy(bytes, path + ":" + name);
+  }
+  return arrays;
+}
+
+void save_npz(const std::string& path, const std::map<std::string, Tensor>& arrays,
+              bool compressed) {
+  std::string tmp = path + ".tmp";
+  std::remove(tmp.c_str());
+  int err = 0;
+  zip_t* z = zip_open(tmp.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+  if (!z) throw IOError("Cannot create " + path + ".");
+  std::vector<std::vector<uint8_t>> buffers;  // must outlive zip_close
+  buffers.reserve(arrays.size());
+  for (const auto& [name, tensor] : arrays) {
+    buffers.push_back(serialize_npy(tensor));
+    auto& b = buffers.back();
+    zip_source_t* src = zip_source_buffer(z, b.data(), b.size(), 0);
+    zip_int64_t idx = src ? zip_file_add(z, (name + ".npy").c_str(), src, ZIP_FL_ENC_UTF_8) : -1;
+    if (idx < 0) {
+      if (src) zip_source_free(src);
+      zip_discard(z);
+      throw IOError("Cannot add '" + name + "' to " + path + ".");
+    }
+    zip_set_file_compression(z, static_cast<zip_uint64_t>(idx),
+                             compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+  }
+  if (zip_close(z) != 0) {
+    zip_discard(z);
+    throw IOError("Writing " + path + " failed.");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw IOError("Cannot move the finished archive into place at " + path + ".");
+}
+
+}  // namespace keras::utils

@@ -1,0 +1,102 @@
+// keras::random: reproducibility rules and the distributions' moments (checked against their
+// closed forms with tolerances of several standard errors).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "assertions.h"
+#include "keras/keras.h"
+#include "keras/random/philox.h"
+
+namespace keras {
+namespace {
+
+TEST(Philox, MatchesPublishedKnownAnswer) {
+  // Random123's known-answer vectors (kat_vectors) for philox4x32_10: all-zero counter and
+  // key, then all-ones counter and key.
+  auto b = random::philox::philox4x32(0, 0, 0, 0, 0, 0);
+  EXPECT_EQ(b.w[0], 0x6627e8d5u);
+  EXPECT_EQ(b.w[1], 0xe169c58du);
+  EXPECT_EQ(b.w[2], 0xbc57ac4cu);
+  EXPECT_EQ(b.w[3], 0x9b00dbd8u);
+  auto c = random::philox::philox4x32(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
+                                      0xffffffffu, 0xffffffffu);
+  EXPECT_EQ(c.w[0], 0x408f276du);
+  EXPECT_EQ(c.w[1], 0x41c83b0eu);
+  EXPECT_EQ(c.w[2], 0xa20bc7c6u);
+  EXPECT_EQ(c.w[3], 0x6d5451fdu);
+}
+
+TEST(Random, IntegerSeedIsStateless) {
+  Tensor a = random::normal({100}, 0, 1, std::nullopt, 7);
+  Tensor b = random::normal({100}, 0, 1, std::nullopt, 7);
+  EXPECT_TENSOR_EQ(a, b);
+  Tensor c = random::normal({100}, 0, 1, std::nullopt, 8);
+  EXPECT_NE(a.to_vector<float>(), c.to_vector<float>());
+}
+
+TEST(Random, GeneratorAdvances) {
+  random::SeedGenerator gen(3);
+  Tensor a = random::uniform({10}, 0, 1, std::nullopt, gen);
+  Tensor b = random::uniform({10}, 0, 1, std::nullopt, gen);
+  EXPECT_NE(a.to_vector<float>(), b.to_vector<float>());
+  random::SeedGenerator again(3);
+  EXPECT_TENSOR_EQ(random::uniform({10}, 0, 1, std::nullopt, again), a);
+  EXPECT_EQ(gen.counter(), 2u);
+}
+
+TEST(Random, GlobalSeedMakesSeedlessDrawsReproducible) {
+  utils::set_random_seed(123);
+  Tensor a = random::normal({5});
+  utils::set_random_seed(123);
+  EXPECT_TENSOR_EQ(random::normal({5}), a);
+}
+
+TEST(Random, ThreadCountDoesNotChangeNumbers) {
+  // A draw large enough to be split over the pool equals its prefix drawn alone.
+  Tensor big = random::normal({100001}, 0, 1, std::nullopt, 11);
+  Tensor small = random::normal({5}, 0, 1, std::nullopt, 11);
+  EXPECT_TENSOR_EQ(big.slice({{0, 5}}), small);
+}
+
+struct Moments {
+  double mean, var, min, max;
+};
+Moments moments(const Tensor& t) {
+  auto v = t.to_vector<double>();
+  Moments m{0, 0, INFINITY, -INFINITY};
+  for (double x : v) {
+    m.mean += x;
+    m.min = std::min(m.min, x);
+    m.max = std::max(m.max, x);
+  }
+  m.mean /= static_cast<double>(v.size());
+  for (double x : v) m.var += (x - m.mean) * (x - m.mean);
+  m.var /= static_cast<double>(v.size() - 1);
+  return m;
+}
+
+TEST(Random, DistributionMoments) {
+  const int64_t n = 200000;  // standard error of the mean ~ 0.0022 sigma
+  auto u = moments(random::uniform({n}, -2, 6, std::nullopt, 1));
+  EXPECT_NEAR(u.mean, 2.0, 0.03);
+  EXPECT_NEAR(u.var, 64.0 / 12.0, 0.1);
+  EXPECT_GE(u.min, -2.0);
+  EXPECT_LT(u.max, 6.0);
+  auto g = moments(random::normal({n}, 1.5, 2.0, std::nullopt, 2));
+  EXPECT_NEAR(g.mean, 1.5, 0.02);
+  EXPECT_NEAR(g.var, 4.0, 0.06);
+  // Truncated at +-2 sigma: variance 1 - 2*2*phi(2)/(Phi(2)-Phi(-2)) = 0.7737413.
+  auto t = moments(random::truncated_normal({n}, 0, 1, std::nullopt, 3));
+  EXPECT_NEAR(t.mean, 0.0, 0.01);
+  EXPECT_NEAR(t.var, 0.7737413, 0.01);
+  EXPECT_GE(t.min, -2.0);
+  EXPECT_LE(t.max, 2.0);
+  auto g64 = moments(random::normal({n}, 0, 1, DType::Float64, 4));
+  EXPECT_NEAR(g64.var, 1.0, 0.015);
+  EXPECT_THROW(random::normal({2}, 0, 1, DType::Int32), TypeError);
+}
+
+}  // namespace
+}  // namespace keras

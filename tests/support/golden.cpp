@@ -1,0 +1,94 @@
+#include "golden.h"
+
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <set>
+
+#include "assertions.h"
+#include "keras/utils/npy.h"
+
+#ifndef KERAS_GOLDEN_DIR
+#error "KERAS_GOLDEN_DIR must point at tests/golden"
+#endif
+
+namespace keras::test {
+namespace {
+
+std::string text_of(const Tensor& bytes) {
+  std::vector<uint8_t> v = bytes.to_vector<uint8_t>();
+  return std::string(v.begin(), v.end());
+}
+
+}  // namespace
+
+std::string golden_path(const std::string& name) {
+  return std::string(KERAS_GOLDEN_DIR) + "/" + name + ".npz";
+}
+
+std::set<std::string> run_golden(const std::string& name, const GoldenOps& ops) {
+  auto arrays = utils::load_npz(golden_path(name));
+  // Group "<case>.<field>" keys by case.
+  std::map<std::string, std::map<std::string, Tensor>> cases;
+  for (auto& [key, value] : arrays) {
+    size_t dot = key.rfind('.');
+    cases[key.substr(0, dot)][key.substr(dot + 1)] = value;
+  }
+  std::set<std::string> exercised;
+  int checked = 0;
+  for (auto& [case_name, fields] : cases) {
+    std::string op = text_of(fields.at("op"));
+    json kwargs = json::parse(text_of(fields.at("kwargs")));
+    auto it = ops.find(op);
+    if (it == ops.end()) {
+      ADD_FAILURE() << name << ": case '" << case_name << "' uses op '" << op
+                    << "', which the test does not map to keras-cpp";
+      continue;
+    }
+    TensorList inputs, expected;
+    for (int i = 0; fields.count("in" + std::to_string(i)); ++i)
+      inputs.push_back(fields.at("in" + std::to_string(i)));
+    for (int i = 0; fields.count("out" + std::to_string(i)); ++i)
+      expected.push_back(fields.at("out" + std::to_string(i)));
+    TensorList actual;
+    if (kwargs.value("raises", std::string()) != "") {
+      // The case expects an error of the named kind.
+      bool raised = false;
+      try {
+        it->second(inputs, kwargs);
+      } catch (const Error&) {
+        raised = true;
+      }
+      EXPECT_TRUE(raised) << name << "/" << case_name << " (" << op << "): expected an error";
+      exercised.insert(op);
+      ++checked;
+      continue;
+    }
+    try {
+      actual = it->second(inputs, kwargs);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << name << "/" << case_name << " (" << op << "): threw " << e.what();
+      continue;
+    }
+    if (actual.size() != expected.size()) {
+      ADD_FAILURE() << name << "/" << case_name << ": " << actual.size() << " outputs, expected "
+                    << expected.size();
+      continue;
+    }
+    for (size_t i = 0; i < expected.size(); ++i) {
+      DType t = expected[i].dtype();
+      double rtol = kwargs.value("rtol", default_rtol(t));
+      double atol = kwargs.value("atol", is_floating(t) ? rtol * 0.1 : 0.0);
+      bool check_dtype = kwargs.value("check_dtype", true);
+      EXPECT_TRUE(tensors_near(actual[i], expected[i], rtol, atol, check_dtype))
+          << name << "/" << case_name << " (" << op << ") output " << i;
+    }
+    exercised.insert(op);
+    ++checked;
+  }
+  std::cout << "[golden] " << name << ": " << checked << " cases, " << exercised.size()
+            << " ops\n";
+  return exercised;
+}
+
+}  // namespace keras::test
