@@ -8,6 +8,20 @@ namespace keras::backend {
 
 bool Backend::supports(Capability) const { return false; }
 
+namespace {
+thread_local bool force_decompositions = false;
+}  // namespace
+
+bool use_fused(const Backend& backend, Capability cap) {
+  return !force_decompositions && backend.supports(cap);
+}
+
+DecomposeScope::DecomposeScope() : previous_(force_decompositions) {
+  force_decompositions = true;
+}
+
+DecomposeScope::~DecomposeScope() { force_decompositions = previous_; }
+
 void Backend::unsupported(std::string_view what) const {
   throw NotImplementedError("The '" + std::string(name()) + "' backend does not implement " +
                             std::string(what) + ".");

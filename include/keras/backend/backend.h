@@ -134,4 +134,21 @@ class Backend {
   [[noreturn]] void unsupported(std::string_view what) const;
 };
 
+/// True when ops should call `backend`'s fused kernel for `cap`: the backend supports it and no
+/// DecomposeScope is alive on this thread. Every op with a fused path asks this.
+bool use_fused(const Backend& backend, Capability cap);
+
+/// Makes ops on this thread run their decompositions instead of fused kernels while alive, so
+/// tests and the conformance suite can check that both paths agree.
+class DecomposeScope {
+ public:
+  DecomposeScope();
+  ~DecomposeScope();
+  DecomposeScope(const DecomposeScope&) = delete;
+  DecomposeScope& operator=(const DecomposeScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
 }  // namespace keras::backend

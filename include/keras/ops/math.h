@@ -1,0 +1,6 @@
+#pragma once
+// keras.ops.math.
+
+#include "keras/ops/math/elementwise.h"
+#include "keras/ops/math/reductions.h"
+#include "keras/ops/math/sequences.h"

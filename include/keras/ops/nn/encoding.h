@@ -1,0 +1,11 @@
+#pragma once
+// keras.ops.nn one_hot, multi_hot.
+
+#include "keras/ops/axes.h"
+#include "keras/tensor/tensor.h"
+
+namespace keras::ops {
+inline namespace nn {
+
+}  // namespace nn
+}  // namespace keras::ops
