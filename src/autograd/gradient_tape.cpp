@@ -87,7 +87,9 @@ ValueAndGrads value_and_grad(const std::function<Tensor()>& fn,
   GradientTape tape;
   Tensor value = fn();
   std::vector<Tensor> grads = tape.gradient(value, variables);
-  return {value, std::move(grads)};
+  // Hand back the value detached, so the graph is freed now rather than when the caller drops
+  // the loss (and the optimizer can then update the variables in place).
+  return {ops::stop_gradient(value), std::move(grads)};
 }
 
 ValueAndGrads value_and_grad(const std::function<Tensor(const std::vector<Tensor>&)>& fn,
@@ -100,7 +102,7 @@ ValueAndGrads value_and_grad(const std::function<Tensor(const std::vector<Tensor
   tape.watch(watched);
   Tensor value = fn(watched);
   std::vector<Tensor> grads = tape.gradient(value, watched);
-  return {value, std::move(grads)};
+  return {ops::stop_gradient(value), std::move(grads)};
 }
 
 std::vector<Tensor> grad(const std::function<Tensor(const std::vector<Tensor>&)>& fn,

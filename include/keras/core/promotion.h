@@ -19,6 +19,7 @@ namespace keras {
 struct DTypeLike {
   DType dtype;
   bool weak = false;
+  DTypeLike() : dtype(DType::Float32) {}
   DTypeLike(DType t) : dtype(t) {}  // NOLINT: every DType is a DTypeLike
   DTypeLike(DType t, bool is_weak) : dtype(t), weak(is_weak) {}
 };

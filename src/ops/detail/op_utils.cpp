@@ -137,21 +137,18 @@ Shape reduced_shape(const Shape& shape, uint64_t mask, bool keepdims) {
 }
 
 DType promote(std::initializer_list<const Tensor*> inputs) {
-  DTypeLike items[8] = {DType::Float32, DType::Float32, DType::Float32, DType::Float32,
-                        DType::Float32, DType::Float32, DType::Float32, DType::Float32};
-  size_t n = 0;
+  SmallVector<DTypeLike, 8> items;
   for (const Tensor* t : inputs) {
     if (!t->defined()) continue;
-    if (n == 8) break;
     if (t->is_weak()) {
       const Scalar& v = t->impl()->weak_value;
-      items[n++] = v.is_bool() ? DTypeLike(DType::Bool)
-                               : DTypeLike(v.is_floating() ? DType::Float32 : DType::Int32, true);
+      items.push_back(v.is_bool() ? DTypeLike(DType::Bool)
+                                  : DTypeLike(v.is_floating() ? DType::Float32 : DType::Int32, true));
     } else {
-      items[n++] = DTypeLike(t->dtype());
+      items.push_back(DTypeLike(t->dtype()));
     }
   }
-  return result_type(std::span<const DTypeLike>(items, n));
+  return result_type(std::span<const DTypeLike>(items.data(), items.size()));
 }
 
 Tensor scalar_tensor(const Scalar& value, DType dtype, Backend& b) {
