@@ -65,6 +65,21 @@ ScatterLayout scatter_layout(std::string_view op, const Tensor& indices, const S
   return l;
 }
 
+// The updates broadcast to indices.shape[:-1] + shape[k:]; ValueError naming all three shapes.
+Tensor fit_updates(std::string_view op, const Tensor& updates, const ScatterLayout& l,
+                   const Tensor& indices, const Shape& shape) {
+  const Shape& want = l.updates_shape;
+  bool fits = updates.ndim() <= want.rank();
+  for (int d = 0; fits && d < updates.ndim(); ++d) {
+    const int64_t have = updates.shape()[d], need = want[want.rank() - updates.ndim() + d];
+    fits = have == need || have == 1;
+  }
+  check(fits, op, ": updates of shape ", updates.shape(), " do not match indices of shape ",
+        indices.shape(), " into a tensor of shape ", shape, " (expected updates of shape ", want,
+        ", or broadcastable to it).");
+  return broadcast_to(updates, want);
+}
+
 backend::ScatterReduce parse_reduction(std::optional<std::string_view> reduction) {
   if (!reduction) return backend::ScatterReduce::Assign;
   std::string r(*reduction);
@@ -102,11 +117,8 @@ Tensor scatter(const Tensor& indices, const Tensor& values, const Shape& shape) 
   check(values.defined(), op, ": the values are an undefined tensor.");
   detail::common_backend(op, {&indices, &values});
   ScatterLayout l = scatter_layout(op, indices, shape);
-  Tensor v = detail::cast(values, values.dtype());
-  check(v.ndim() <= l.updates_shape.rank(), op, ": values of shape ", values.shape(),
-        " do not fit the updates shape ", l.updates_shape, " of indices ", indices.shape(),
-        " into ", shape, ".");
-  Tensor rows = reshape(broadcast_to(v, l.updates_shape), {l.rows, l.inner});
+  Tensor v = fit_updates(op, detail::cast(values, values.dtype()), l, indices, shape);
+  Tensor rows = reshape(v, {l.rows, l.inner});
   return reshape(detail::scatter_add_along(rows, l.row_index, 0, {l.slots, l.inner}), shape);
 }
 
@@ -118,11 +130,7 @@ Tensor scatter_update(const Tensor& inputs, const Tensor& indices, const Tensor&
   const backend::ScatterReduce mode = parse_reduction(reduction);
   ScatterLayout l = scatter_layout(op, indices, inputs.shape());
   Tensor x = detail::cast(inputs, inputs.dtype());
-  Tensor u = detail::cast(updates, inputs.dtype());
-  check(u.ndim() <= l.updates_shape.rank(), op, ": updates of shape ", updates.shape(),
-        " do not fit the updates shape ", l.updates_shape, " of indices ", indices.shape(),
-        " into inputs of shape ", inputs.shape(), ".");
-  u = broadcast_to(u, l.updates_shape);
+  Tensor u = fit_updates(op, detail::cast(updates, inputs.dtype()), l, indices, inputs.shape());
   const Shape flat{l.slots, l.inner};
   Tensor rows = reshape(u, {l.rows, l.inner});
   Tensor out = detail::run_copy(x, x.dtype());
