@@ -17,31 +17,29 @@ namespace {
 
 constexpr std::string_view kOp = "get_item";
 
-// An index tensor (an "advanced" index) and where it applies.
+// An index tensor (an "advanced" index) and where it applies: `span` consecutive axes of the
+// basic view starting at `view_axis` (more than one for a boolean mask, whose index holds flat
+// positions within the masked block).
 struct Advanced {
-  Tensor index;        // integers, not yet normalized (or coordinates from a mask)
-  int view_axis = 0;   // the axis of the basic view it selects along
-  bool checked = false;  // already in range and non-negative (mask coordinates)
+  Tensor index;          // integers, not yet normalized (or flat positions from a mask)
+  int view_axis = 0;
+  int span = 1;
+  bool checked = false;  // already in range and non-negative (mask positions)
+  int source_axis = 0;   // the axis of x it indexes (for messages)
 };
 
-// The coordinates of the true entries of a mask, one int64 tensor per mask axis (NumPy's
-// nonzero): the result's size depends on the data, so this reads the mask on the host once.
-TensorList mask_coordinates(const Tensor& mask, const Tensor& like) {
-  std::vector<bool> bits = mask.to_vector<bool>();
-  const int k = mask.ndim();
-  std::vector<std::vector<int64_t>> coords(static_cast<size_t>(k));
-  const Strides strides = contiguous_strides(mask.shape());
-  for (size_t i = 0; i < bits.size(); ++i) {
-    if (!bits[i]) continue;
-    int64_t rest = static_cast<int64_t>(i);
-    for (int d = 0; d < k; ++d) {
-      coords[d].push_back(rest / strides[d]);
-      rest %= strides[d];
-    }
-  }
-  TensorList out;
-  for (auto& c : coords) out.push_back(detail::index_tensor(c, like));
-  return out;
+// The flat positions of the true entries of a mask (NumPy's nonzero, raveled): the result's
+// size depends on the data, so this reads the mask on the host once.
+Tensor mask_positions(const Tensor& mask, const Tensor& like) {
+  std::vector<uint8_t> bits(static_cast<size_t>(mask.size()));
+  mask.copy_to_host(bits.data(), DType::Bool);
+  size_t count = 0;
+  for (uint8_t b : bits) count += b != 0;
+  std::vector<int64_t> positions;
+  positions.reserve(count);
+  for (size_t i = 0; i < bits.size(); ++i)
+    if (bits[i]) positions.push_back(static_cast<int64_t>(i));
+  return detail::index_tensor(positions, like);
 }
 
 std::string key_string(std::span<const Index> key) {
@@ -147,20 +145,21 @@ Tensor get_item(const Tensor& x, std::span<const Index> key) {
       const Tensor& t = std::get<Tensor>(item);
       adv_slots.push_back(static_cast<int>(slot));
       if (t.dtype() != DType::Bool) {
-        adv.push_back({t, view++, false});
+        adv.push_back({t, view++, 1, false, src});
         ++src;
       } else if (t.ndim() == 0) {
         // x[True] adds an axis of extent 1 and selects it once; x[False] selects nothing.
         new_axes.push_back(view);
         std::vector<int64_t> pick;
         if (t.item<bool>()) pick.push_back(0);
-        adv.push_back({detail::index_tensor(pick, x), view++, true});
+        adv.push_back({detail::index_tensor(pick, x), view++, 1, true, src});
       } else {
         for (int d = 0; d < t.ndim(); ++d)
           check<IndexError>(t.shape()[d] == x.shape()[src + d], kOp, ": the boolean index of "
                             "shape ", t.shape(), " does not match the indexed axes of a tensor of "
                             "shape ", x.shape(), " (starting at axis ", src, ").");
-        for (Tensor& c : mask_coordinates(t, x)) adv.push_back({c, view++, true});
+        adv.push_back({mask_positions(t, x), view, t.ndim(), true, src});
+        view += t.ndim();
         src += t.ndim();
       }
     }
@@ -178,29 +177,37 @@ Tensor get_item(const Tensor& x, std::span<const Index> key) {
   // gather there with the linear index.
   std::vector<int> perm;
   const int first = adv.front().view_axis;
+  std::vector<bool> selected(static_cast<size_t>(basic.ndim()), false);
   for (int d = 0; d < first; ++d) perm.push_back(d);
-  for (const Advanced& a : adv) perm.push_back(a.view_axis);
+  for (const Advanced& a : adv)
+    for (int j = 0; j < a.span; ++j) {
+      perm.push_back(a.view_axis + j);
+      selected[a.view_axis + j] = true;
+    }
   for (int d = first; d < basic.ndim(); ++d)
-    if (std::none_of(adv.begin(), adv.end(), [d](const Advanced& a) { return a.view_axis == d; }))
-      perm.push_back(d);
+    if (!selected[d]) perm.push_back(d);
   Tensor moved = transpose(basic, perm);
-  const int k = static_cast<int>(adv.size());
+  int k = 0;
+  for (const Advanced& a : adv) k += a.span;
   Shape merged, result;
   for (int d = 0; d < first; ++d) merged.push_back(moved.shape()[d]);
   merged.push_back(1);
   for (int d = first + k; d < moved.ndim(); ++d) merged.push_back(moved.shape()[d]);
+  // The linear index into the merged axes: ((i0 * n1) + i1) * n2 + ... over the entries.
   Tensor linear;
-  for (int i = 0; i < k; ++i) {
-    const int64_t n = moved.shape()[first + i];
-    Tensor idx = adv[i].checked ? adv[i].index
-                                : detail::normalize_indices(kOp, adv[i].index, n,
-                                                            adv[i].view_axis);
+  int at = first;
+  for (const Advanced& a : adv) {
+    int64_t n = 1;
+    for (int j = 0; j < a.span; ++j) n *= moved.shape()[at + j];
+    at += a.span;
+    Tensor idx = a.checked ? a.index : detail::normalize_indices(kOp, a.index, n, a.source_axis);
     idx = detail::cast(idx, DType::Int64);
-    linear = i == 0 ? idx
-                    : detail::run_binary(backend::BinaryOp::Add,
-                                         detail::run_binary(backend::BinaryOp::Mul, linear,
-                                                            detail::scalar_tensor(n, DType::Int64, x.backend())),
-                                         idx);
+    linear = !linear.defined()
+                 ? idx
+                 : detail::run_binary(backend::BinaryOp::Add,
+                                      detail::run_binary(backend::BinaryOp::Mul, linear,
+                                                         detail::scalar_tensor(n, DType::Int64, x.backend())),
+                                      idx);
     merged[first] *= n;
   }
   linear = broadcast_to(linear, b);

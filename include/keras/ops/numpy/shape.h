@@ -85,7 +85,9 @@ class SplitSpec {
 
   /// True for a number of sections, false for a list of indices.
   bool is_sections() const { return sections_.has_value(); }
+  /// The number of sections (when is_sections()).
   int64_t sections() const { return *sections_; }
+  /// The cut indices (when !is_sections()).
   const std::vector<int64_t>& indices() const { return indices_; }
 
  private:
@@ -134,6 +136,7 @@ class PadWidth {
   PadWidth(std::vector<std::pair<int64_t, int64_t>> widths)  // NOLINT
       : widths_(std::move(widths)) {}
 
+  /// The (before, after) pairs as given.
   const std::vector<std::pair<int64_t, int64_t>>& widths() const { return widths_; }
 
  private:
