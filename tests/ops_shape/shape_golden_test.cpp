@@ -181,6 +181,15 @@ void add_splits_and_copies(GoldenOps& m) {
     return TensorList{ops::array(in[0], dtype_of(kw))};
   };
   m["copy"] = unary<ops::copy>();
+  m["zeros_like"] = [](const TensorList& in, const json& kw) {
+    return TensorList{ops::zeros_like(in[0], dtype_of(kw))};
+  };
+  m["ones_like"] = [](const TensorList& in, const json& kw) {
+    return TensorList{ops::ones_like(in[0], dtype_of(kw))};
+  };
+  m["full_like"] = [](const TensorList& in, const json& kw) {
+    return TensorList{ops::full_like(in[0], scalar_of(kw["value"]), dtype_of(kw))};
+  };
 }
 
 void add_creation(GoldenOps& m) {

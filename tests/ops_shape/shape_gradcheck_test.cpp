@@ -56,6 +56,8 @@ TEST(ShapeGradcheck, Views) {
 
 TEST(ShapeGradcheck, JoinsAndSplits) {
   Tensor a = randn({2, 3}, 2), b = randn({2, 3}, 3), v = randn({3}, 4), w = randn({3}, 5);
+  expect_gradcheck("concatenate", [](auto& x) { return ops::concatenate({x[0], x[1], x[0]}, -1); }, {a, b});
+  expect_gradcheck("stack", [](auto& x) { return ops::stack({x[0], x[1]}, 1); }, {a, b});
   expect_gradcheck("append_flat", [](auto& x) { return ops::append(x[0], x[1]); }, {a, v});
   expect_gradcheck("append_axis", [](auto& x) { return ops::append(x[0], x[1], 0); }, {a, b});
   expect_gradcheck("hstack", [](auto& x) { return ops::hstack({x[0], x[1]}); }, {a, b});

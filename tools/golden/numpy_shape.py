@@ -193,8 +193,11 @@ f.case("pad_0d", "pad", [np.float32(3)], np.pad(np.float32(3), 0), pad_width=0)
 f.case("pad_bad_mode", "pad", [x], r(1), pad_width=1, mode="median", raises="ValueError")
 f.case("pad_reflect_empty_axis", "pad", [r(0, 2)], r(1), pad_width=1, mode="reflect", raises="ValueError")
 
-# ---- array, copy ----------------------------------------------------------------------------
+# ---- array, copy, *_like --------------------------------------------------------------------
 x = r(2, 3)
+f.case("zeros_like_int8", "zeros_like", [x.astype(np.int8)], np.zeros((2, 3), np.int8))
+f.case("ones_like_dtype", "ones_like", [x], np.ones((2, 3), np.float16), dtype="float16")
+f.case("full_like", "full_like", [x], np.full((2, 3), -2.5, np.float32), value=-2.5)
 f.case("array", "array", [x], x)
 f.case("array_dtype", "array", [x], x.astype(np.float16), dtype="float16")
 f.case("copy", "copy", [x.T.copy()], x.T)
