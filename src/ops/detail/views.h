@@ -4,8 +4,11 @@
 // gradient writes the incoming gradient into zeros of the source's shape through that view.
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "keras/backend/backend.h"
 #include "keras/tensor/tensor.h"
 
 namespace keras::ops::detail {
@@ -18,6 +21,8 @@ struct AxisIndex {
   bool keep = true;  // false: an integer index, the axis is dropped
 };
 
+/// The view of `x` the spec selects, recording nothing (for writing into fresh outputs).
+Tensor spec_view(const Tensor& x, const std::vector<AxisIndex>& spec);
 /// The view of `x` the spec selects (no copy). Differentiable.
 Tensor basic_view(const Tensor& x, const std::vector<AxisIndex>& spec);
 /// zeros(shape) with `g` written where basic_view(zeros, spec) would read. Differentiable.
@@ -36,5 +41,31 @@ AxisIndex resolve_slice(std::string_view op, const Slice& s, int64_t n, int axis
 /// An integer index on an axis of extent n (negative counts from the end); IndexError when out
 /// of range.
 AxisIndex resolve_index(std::string_view op, int64_t i, int64_t n, int axis);
+
+/// The full-axis spec of a tensor of `shape` (every axis kept whole).
+std::vector<AxisIndex> full_spec(const Shape& shape);
+
+// ---- gather and scatter along one axis (the backend's gather/scatter primitives) ------------
+
+/// Integer `indices` for an axis of extent n, checked on the host (IndexError naming `op`, the
+/// axis and the offending range) and with negative entries wrapped. int32 or int64.
+Tensor normalize_indices(std::string_view op, const Tensor& indices, int64_t n, int axis);
+/// out[..., j, ...] = x[..., index[..., j, ...], ...] along `axis`; index has the output's shape
+/// (often a broadcast view), x the same except along `axis`; indices in range. Differentiable.
+Tensor gather_along(const Tensor& x, const Tensor& index, int axis);
+/// zeros(shape) plus src scatter-added along `axis` at `index` (src's shape; `shape` equals it
+/// except along `axis`); indices in range. Differentiable (the gradient is gather_along).
+Tensor scatter_add_along(const Tensor& src, const Tensor& index, int axis, const Shape& shape);
+/// x's entries along `axis` at the in-range, non-negative 1-d `index` (take). Differentiable.
+Tensor index_select(const Tensor& x, const Tensor& index, int axis);
+/// The shape (1, 1, ..., 1) of `rank` axes.
+Shape ones_shape(int rank);
+/// zeros of `shape` and `dtype` on `backend`.
+Tensor zeros_on(const Shape& shape, DType dtype, backend::Backend& backend);
+/// A 1-d int64 tensor on x's backend holding `values`.
+Tensor index_tensor(const std::vector<int64_t>& values, const Tensor& like);
+
+/// "[1, 2, 3]", for messages.
+std::string list_string(const std::vector<int64_t>& values);
 
 }  // namespace keras::ops::detail

@@ -1,11 +1,13 @@
-// zeros, ones, full, *_like, arange.
+// zeros, ones, full, empty, *_like, array, copy, arange, meshgrid.
 
 #include <cmath>
 
+#include "keras/autograd/node.h"
 #include "keras/backend/registry.h"
 #include "keras/core/config.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
+#include "ops/detail/views.h"
 
 namespace keras::ops {
 inline namespace numpy {
@@ -53,6 +55,58 @@ Tensor arange(const Scalar& start, std::optional<Scalar> stop, const Scalar& ste
   auto& b = backend::current();
   Tensor out = detail::empty(Shape{count}, t, b);
   if (count > 0) b.arange(out.array(), lo.to_double(), s);
+  return out;
+}
+
+Tensor empty(const Shape& shape, std::optional<DType> dtype) {
+  return detail::empty(shape, dtype.value_or(config::floatx()), backend::current());
+}
+
+Tensor empty_like(const Tensor& x, std::optional<DType> dtype) {
+  check(x.defined(), "empty_like: the input is an undefined tensor.");
+  return detail::empty(x.shape(), dtype.value_or(x.dtype()), x.backend());
+}
+
+Tensor copy(const Tensor& x) {
+  check(x.defined(), "copy: the input is an undefined tensor.");
+  if (x.is_weak()) return detail::cast(x, x.dtype());
+  Tensor out = detail::run_copy(x, x.dtype());
+  if (autograd::should_record(x)) {
+    autograd::record("copy", {x}, out, [](const autograd::Context&, const Tensor& g) {
+      return TensorList{g};
+    });
+  }
+  return out;
+}
+
+Tensor array(const Tensor& x, std::optional<DType> dtype) {
+  check(x.defined(), "array: the input is an undefined tensor.");
+  Tensor c = copy(x);
+  return dtype ? detail::cast(c, *dtype) : c;
+}
+
+TensorList meshgrid(const std::vector<Tensor>& xs, std::string_view indexing) {
+  constexpr std::string_view op = "meshgrid";
+  check(indexing == "xy" || indexing == "ij", op, ": indexing must be 'xy' or 'ij'; got '",
+        indexing, "'.");
+  const int n = static_cast<int>(xs.size());
+  Shape shape;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    check(xs[i].defined(), op, ": an input is an undefined tensor.");
+    check(xs[i].ndim() == 1, op, ": every input must be 1-d; input ", i, " has shape ",
+          xs[i].shape(), ".");
+    shape.push_back(xs[i].size());
+  }
+  // Cartesian ("xy") indexing swaps the first two output axes.
+  const bool xy = indexing == "xy" && n >= 2;
+  if (xy) std::swap(shape[0], shape[1]);
+  TensorList out;
+  for (int i = 0; i < n; ++i) {
+    const int at = xy && i < 2 ? 1 - i : i;
+    Shape lifted = detail::ones_shape(n);
+    lifted[at] = xs[i].size();
+    out.push_back(broadcast_to(reshape(xs[i], lifted), shape));
+  }
   return out;
 }
 

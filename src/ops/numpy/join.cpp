@@ -1,4 +1,4 @@
-// concatenate and stack.
+// concatenate, stack and the joins built on them: append, hstack, vstack, dstack, column_stack.
 
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
@@ -41,7 +41,7 @@ Tensor concatenate(const std::vector<Tensor>& xs, int axis) {
     std::vector<detail::AxisIndex> spec(static_cast<size_t>(rank));
     for (int d = 0; d < rank; ++d) spec[d].length = shape[d];
     spec[a] = detail::AxisIndex{begin, 1, p.shape()[a], true};
-    if (p.size() > 0) be.copy(detail::basic_view(out, spec).array(), p.array());
+    if (p.size() > 0) be.copy(detail::spec_view(out, spec).array(), p.array());
     sizes.push_back(p.shape()[a]);
     begin += p.shape()[a];
   }
@@ -74,6 +74,59 @@ Tensor stack(const std::vector<Tensor>& xs, int axis) {
   std::vector<Tensor> expanded;
   for (const Tensor& x : xs) expanded.push_back(expand_dims(x, a));
   return concatenate(expanded, a);
+}
+
+namespace {
+
+void check_inputs(std::string_view op, const std::vector<Tensor>& xs) {
+  check(!xs.empty(), op, ": needs at least one tensor.");
+  for (const Tensor& x : xs) check(x.defined(), op, ": an input is an undefined tensor.");
+}
+
+// x viewed with at least `rank` axes, the new axes of extent 1 placed where NumPy's
+// atleast_2d / atleast_3d put them.
+Tensor at_least(const Tensor& x, int rank) {
+  if (x.ndim() >= rank) return x;
+  if (x.ndim() == 0) return reshape(x, detail::ones_shape(rank));
+  if (x.ndim() == 1) return reshape(x, rank == 2 ? Shape{1, x.size()} : Shape{1, x.size(), 1});
+  return expand_dims(x, -1);  // (m, n) -> (m, n, 1)
+}
+
+}  // namespace
+
+Tensor append(const Tensor& x1, const Tensor& x2, std::optional<int> axis) {
+  check(x1.defined() && x2.defined(), "append: an input is an undefined tensor.");
+  if (!axis) return concatenate({ravel(x1), ravel(x2)}, 0);
+  return concatenate({x1, x2}, *axis);
+}
+
+Tensor hstack(const std::vector<Tensor>& xs) {
+  check_inputs("hstack", xs);
+  std::vector<Tensor> parts;
+  for (const Tensor& x : xs) parts.push_back(x.ndim() == 0 ? reshape(x, {1}) : x);
+  return concatenate(parts, parts[0].ndim() == 1 ? 0 : 1);
+}
+
+Tensor vstack(const std::vector<Tensor>& xs) {
+  check_inputs("vstack", xs);
+  std::vector<Tensor> parts;
+  for (const Tensor& x : xs) parts.push_back(at_least(x, 2));
+  return concatenate(parts, 0);
+}
+
+Tensor dstack(const std::vector<Tensor>& xs) {
+  check_inputs("dstack", xs);
+  std::vector<Tensor> parts;
+  for (const Tensor& x : xs) parts.push_back(at_least(x, 3));
+  return concatenate(parts, 2);
+}
+
+Tensor column_stack(const std::vector<Tensor>& xs) {
+  check_inputs("column_stack", xs);
+  std::vector<Tensor> parts;
+  for (const Tensor& x : xs)
+    parts.push_back(x.ndim() < 2 ? reshape(x, Shape{x.size(), 1}) : x);
+  return concatenate(parts, 1);
 }
 
 }  // namespace numpy

@@ -62,12 +62,16 @@ void view_geometry(const Tensor& x, const std::vector<AxisIndex>& spec, Shape& s
 
 }  // namespace
 
-Tensor basic_view(const Tensor& x, const std::vector<AxisIndex>& spec) {
+Tensor spec_view(const Tensor& x, const std::vector<AxisIndex>& spec) {
   Shape shape;
   Strides strides;
   int64_t offset;
   view_geometry(x, spec, shape, strides, offset);
-  Tensor out = make_view(x, shape, strides, offset);
+  return make_view(x, shape, strides, offset);
+}
+
+Tensor basic_view(const Tensor& x, const std::vector<AxisIndex>& spec) {
+  Tensor out = spec_view(x, spec);
   if (autograd::should_record(x)) {
     Shape xs = x.shape();
     autograd::record("slice", {x}, out, [xs, spec](const autograd::Context&, const Tensor& g) {
@@ -78,9 +82,9 @@ Tensor basic_view(const Tensor& x, const std::vector<AxisIndex>& spec) {
 }
 
 Tensor basic_embed(const Tensor& g, const Shape& shape, const std::vector<AxisIndex>& spec) {
-  Tensor out = ops::zeros(shape, g.dtype());
-  Tensor window = basic_view(out, spec);
-  if (g.size() > 0) g.backend().copy(window.array(), g.array(), backend::CopyMode::Assign);
+  // zeros on g's backend (not the current one), with g written through the window.
+  Tensor out = zeros_on(shape, g.dtype(), g.backend());
+  if (g.size() > 0) g.backend().copy(spec_view(out, spec).array(), g.array());
   if (autograd::should_record(g)) {
     autograd::record("slice_grad", {g}, out, [spec](const autograd::Context&, const Tensor& gg) {
       return TensorList{basic_view(gg, spec)};

@@ -1,0 +1,107 @@
+// The gather/scatter machinery every indexing op shares: index normalization (checked once on
+// the host), gather along an axis and its adjoint, scatter-add along an axis.
+
+#include <sstream>
+
+#include "keras/autograd/node.h"
+#include "keras/ops/ops.h"
+#include "ops/detail/op_utils.h"
+#include "ops/detail/views.h"
+
+namespace keras::ops::detail {
+
+std::string list_string(const std::vector<int64_t>& values) {
+  std::ostringstream out;
+  out << '[';
+  for (size_t i = 0; i < values.size(); ++i) out << (i ? ", " : "") << values[i];
+  out << ']';
+  return out.str();
+}
+
+std::vector<AxisIndex> full_spec(const Shape& shape) {
+  std::vector<AxisIndex> spec(shape.size());
+  for (int d = 0; d < shape.rank(); ++d) spec[d].length = shape[d];
+  return spec;
+}
+
+Shape ones_shape(int rank) {
+  Shape s;
+  s.resize(static_cast<size_t>(rank), 1);
+  return s;
+}
+
+Tensor zeros_on(const Shape& shape, DType dtype, Backend& backend) {
+  Tensor out = empty(shape, dtype, backend);
+  if (out.size() > 0) backend.fill(out.array(), 0);
+  return out;
+}
+
+Tensor index_tensor(const std::vector<int64_t>& values, const Tensor& like) {
+  return Tensor::from_vector(values, Shape{static_cast<int64_t>(values.size())},
+                             like.backend_name());
+}
+
+Tensor normalize_indices(std::string_view op, const Tensor& indices, int64_t n, int axis) {
+  check(indices.defined(), op, ": the indices are an undefined tensor.");
+  const DType t = indices.dtype();
+  check<IndexError>(is_integer(t), op, ": indices must be integers; got dtype ", t,
+                    " (shape ", indices.shape(), ").");
+  Tensor idx = indices.is_weak() ? scalar_tensor(indices.impl()->weak_value, DType::Int32,
+                                                 indices.backend())
+               : (t == DType::Int32 || t == DType::Int64) ? indices
+                                                           : run_copy(indices, DType::Int32);
+  if (idx.size() == 0) return idx;
+  const uint64_t all = idx.ndim() == 0 ? 0 : axes_mask(op, {}, idx.ndim());
+  const int64_t lo = static_cast<int64_t>(host_scalar(run_reduce(backend::ReduceOp::Min, idx, all)));
+  const int64_t hi = static_cast<int64_t>(host_scalar(run_reduce(backend::ReduceOp::Max, idx, all)));
+  if (lo < -n || hi >= n)
+    throw IndexError(keras::detail::cat(op, ": index ", lo < -n ? lo : hi,
+                                        " is out of bounds for axis ", axis, " with size ", n,
+                                        " (indices of shape ", indices.shape(), " range over [",
+                                        lo, ", ", hi, "]; valid: ", -n, " to ", n - 1, ")."));
+  if (lo >= 0) return idx;
+  // Negative entries count from the end.
+  Tensor neg = run_binary(backend::BinaryOp::Less, idx, scalar_tensor(0, idx.dtype(), idx.backend()));
+  Tensor wrapped = run_binary(backend::BinaryOp::Add, idx, scalar_tensor(n, idx.dtype(), idx.backend()));
+  Tensor out = empty(idx.shape(), idx.dtype(), idx.backend());
+  idx.backend().where(out.array(), neg.array(), wrapped.array(), idx.array());
+  return out;
+}
+
+Tensor gather_along(const Tensor& x, const Tensor& index, int axis) {
+  Tensor out = empty(index.shape(), x.dtype(), x.backend());
+  if (out.size() > 0) x.backend().gather(out.array(), x.array(), index.array(), axis);
+  if (autograd::should_record(x)) {
+    Shape xs = x.shape();
+    autograd::record("gather", {x}, out, [index, axis, xs](const autograd::Context&, const Tensor& g) {
+      return TensorList{scatter_add_along(g, index, axis, xs)};
+    });
+  }
+  return out;
+}
+
+Tensor scatter_add_along(const Tensor& src, const Tensor& index, int axis, const Shape& shape) {
+  Tensor out = zeros_on(shape, src.dtype(), src.backend());
+  if (src.size() > 0)
+    src.backend().scatter(out.array(), index.array(), src.array(), axis,
+                          backend::ScatterReduce::Add);
+  if (autograd::should_record(src)) {
+    autograd::record("scatter_add", {src}, out, [index, axis](const autograd::Context&, const Tensor& g) {
+      return TensorList{gather_along(g, index, axis)};
+    });
+  }
+  return out;
+}
+
+Tensor index_select(const Tensor& x, const Tensor& index, int axis) {
+  // The index read through a broadcast view with x's layout (the cpu kernel takes a row-copy
+  // fast path when the index is constant across every other axis).
+  Shape lifted = ones_shape(x.ndim());
+  lifted[axis] = index.size();
+  Shape out_shape = x.shape();
+  out_shape[axis] = index.size();
+  Tensor idx = ops::broadcast_to(ops::reshape(index, lifted), out_shape);
+  return gather_along(x, idx, axis);
+}
+
+}  // namespace keras::ops::detail
