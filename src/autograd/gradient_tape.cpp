@@ -95,13 +95,21 @@ ValueAndGrads value_and_grad(const std::function<Tensor()>& fn,
 ValueAndGrads value_and_grad(const std::function<Tensor(const std::vector<Tensor>&)>& fn,
                              const std::vector<Tensor>& inputs) {
   GradientTape tape;
-  std::vector<Tensor> watched;
-  watched.reserve(inputs.size());
-  // Watch fresh aliases so the caller's tensors are not marked.
-  for (const Tensor& x : inputs) watched.push_back(ops::stop_gradient(x));
-  tape.watch(watched);
-  Tensor value = fn(watched);
-  std::vector<Tensor> grads = tape.gradient(value, watched);
+  std::vector<Tensor> sources;
+  sources.reserve(inputs.size());
+  for (const Tensor& x : inputs) {
+    if (x.requires_grad()) {
+      // Already part of an outer computation: keep the link, so grad(grad(f)) composes.
+      sources.push_back(x);
+    } else {
+      // Watch a fresh alias, so the caller's tensor is not marked.
+      Tensor alias = ops::stop_gradient(x);
+      tape.watch(alias);
+      sources.push_back(alias);
+    }
+  }
+  Tensor value = fn(sources);
+  std::vector<Tensor> grads = tape.gradient(value, sources);
   return {ops::stop_gradient(value), std::move(grads)};
 }
 

@@ -196,3 +196,18 @@ TEST(Autograd, IntegerOutputsCarryNoGradient) {
 
 }  // namespace
 }  // namespace keras
+
+namespace keras {
+namespace {
+
+TEST(ValueAndGrad, GradOfGradComposes) {
+  // d2/dx2 sin(x) = -sin(x), through two nested keras::grad calls.
+  Tensor x = test::make({0.7}, {1}, DType::Float64);
+  auto first = [](const Tensor& v) {
+    return ops::sum(grad([](const Tensor& u) { return ops::sum(ops::sin(u)); }, v));
+  };
+  EXPECT_NEAR(grad(first, x).item<double>(), -std::sin(0.7), 1e-12);
+}
+
+}  // namespace
+}  // namespace keras

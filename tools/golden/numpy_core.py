@@ -208,7 +208,9 @@ f.case("arange_negative_step", "arange", [], np.arange(5, 0, -2, dtype=np.int32)
 f.case("arange_empty", "arange", [], np.arange(5, 0, 1, dtype=np.int32), start=5, stop=0, step=1)
 f.case("zeros", "zeros", [], np.zeros((2, 3), np.float32), shape=[2, 3])
 f.case("ones_int", "ones", [], np.ones((4,), np.int32), shape=[4], dtype="int32")
-f.case("full", "full", [], np.full((2, 2), 7, np.int32), shape=[2, 2], value=7)
+# Keras: full defaults to floatx whatever the fill value.
+f.case("full", "full", [], np.full((2, 2), 7, np.float32), shape=[2, 2], value=7)
+f.case("full_int", "full", [], np.full((2,), 7, np.int32), shape=[2], value=7, dtype="int32")
 f.case("full_float", "full", [], np.full((3,), 0.5, np.float32), shape=[3], value=0.5)
 
 f.save()

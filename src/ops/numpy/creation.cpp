@@ -13,9 +13,8 @@ namespace keras::ops {
 inline namespace numpy {
 
 Tensor full(const Shape& shape, const Scalar& fill_value, std::optional<DType> dtype) {
-  // Keras infers int32 for an int, floatx for a float, bool for a bool.
-  DType t = dtype ? *dtype
-                  : (fill_value.is_floating() ? config::floatx() : fill_value.dtype());
+  // Keras: the dtype defaults to floatx() whatever the fill value (ops.full(shape, 7) is float).
+  DType t = dtype.value_or(config::floatx());
   auto& b = backend::current();
   Tensor out = detail::empty(shape, t, b);
   if (out.size() > 0) b.fill(out.array(), fill_value);

@@ -19,7 +19,7 @@ inline namespace numpy {
 Tensor zeros(const Shape& shape, std::optional<DType> dtype = std::nullopt);
 /// A tensor of ones (dtype defaults to floatx()).
 Tensor ones(const Shape& shape, std::optional<DType> dtype = std::nullopt);
-/// A tensor filled with `fill_value` (dtype from the value as Keras infers it, or `dtype`).
+/// A tensor filled with `fill_value` (dtype defaults to floatx(), as in Keras).
 Tensor full(const Shape& shape, const Scalar& fill_value,
             std::optional<DType> dtype = std::nullopt);
 /// zeros with x's shape (and dtype, unless given).
