@@ -1,4 +1,4 @@
-// Comparisons, logical_not and where.
+// Comparisons, logical_not/and/or/xor and where.
 
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
@@ -31,6 +31,15 @@ Tensor greater_equal(const Tensor& x1, const Tensor& x2) {
 Tensor logical_not(const Tensor& x) {
   return detail::unary_op("logical_not", backend::UnaryOp::LogicalNot, x, detail::Promotion::Keep,
                           nullptr);
+}
+Tensor logical_and(const Tensor& x1, const Tensor& x2) {
+  return detail::predicate_op("logical_and", BinaryOp::LogicalAnd, x1, x2);
+}
+Tensor logical_or(const Tensor& x1, const Tensor& x2) {
+  return detail::predicate_op("logical_or", BinaryOp::LogicalOr, x1, x2);
+}
+Tensor logical_xor(const Tensor& x1, const Tensor& x2) {
+  return detail::predicate_op("logical_xor", BinaryOp::LogicalXor, x1, x2);
 }
 
 Tensor where(const Tensor& condition, const Tensor& x1, const Tensor& x2) {
