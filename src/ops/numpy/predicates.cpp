@@ -34,8 +34,11 @@ Tensor isreal(const Tensor& x) {
   return full_like(x, true, DType::Bool);
 }
 
-Tensor isclose(const Tensor& x1, const Tensor& x2, double rtol, double atol, bool equal_nan) {
-  constexpr std::string_view op = "isclose";
+namespace {
+
+// isclose, with `op` naming the public op in errors.
+Tensor close(std::string_view op, const Tensor& x1, const Tensor& x2, double rtol, double atol,
+             bool equal_nan) {
   check(x1.defined() && x2.defined(), op, ": an input is an undefined tensor.");
   auto& be = detail::common_backend(op, {&x1, &x2});
   DType dtype = detail::compute_dtype(detail::promote({&x1, &x2}), Promotion::Inexact);
@@ -49,10 +52,16 @@ Tensor isclose(const Tensor& x1, const Tensor& x2, double rtol, double atol, boo
   return out;
 }
 
+}  // namespace
+
+Tensor isclose(const Tensor& x1, const Tensor& x2, double rtol, double atol, bool equal_nan) {
+  return close("isclose", x1, x2, rtol, atol, equal_nan);
+}
+
 Tensor allclose(const Tensor& x1, const Tensor& x2, double rtol, double atol, bool equal_nan) {
-  Tensor close = isclose(x1, x2, rtol, atol, equal_nan);
-  Tensor all = detail::run_reduce(backend::ReduceOp::All, close,
-                                  detail::axes_mask("allclose", {}, close.ndim()));
+  Tensor c = close("allclose", x1, x2, rtol, atol, equal_nan);
+  Tensor all = detail::run_reduce(backend::ReduceOp::All, c,
+                                  detail::axes_mask("allclose", {}, c.ndim()));
   return reshape(all, Shape{});
 }
 
