@@ -12,16 +12,18 @@ namespace {
 
 using test::make;
 
-Tensor typed(DType t) { return ops::cast(make({1, 2}, {2}), t); }
+Tensor typed(DType t) {
+  return ops::cast(make({1, 2}, {2}), t);
+}
 
 TEST(ElementwiseDtypes, FloatFunctionsOfIntegers) {
   // result_type(x, float): every integer becomes floatx, int64 included.
   for (DType t : {int8, int16, int32, int64, uint8, bool_}) {
     Tensor x = typed(t);
-    for (const Tensor& y : {ops::sqrt(x), ops::exp(x), ops::sin(x), ops::floor(x), ops::ceil(x),
-                            ops::fabs(x), ops::sinc(x), ops::angle(x), ops::log1p(x),
-                            ops::erf(x), ops::rsqrt(x), ops::divide_no_nan(x, x),
-                            ops::logaddexp(x, x), ops::arctan2(x, x), ops::nextafter(x, x)})
+    for (const Tensor& y :
+         {ops::sqrt(x), ops::exp(x), ops::sin(x), ops::floor(x), ops::ceil(x), ops::fabs(x),
+          ops::sinc(x), ops::angle(x), ops::log1p(x), ops::erf(x), ops::rsqrt(x),
+          ops::divide_no_nan(x, x), ops::logaddexp(x, x), ops::arctan2(x, x), ops::nextafter(x, x)})
       EXPECT_EQ(y.dtype(), float32) << t;
     // JAX's to_inexact: int64 keeps 64 bits.
     DType wide = t == int64 ? float64 : float32;
@@ -31,9 +33,9 @@ TEST(ElementwiseDtypes, FloatFunctionsOfIntegers) {
   }
   for (DType t : {float16, bfloat16, float64}) {
     Tensor x = typed(t);
-    for (const Tensor& y : {ops::sqrt(x), ops::cbrt(x), ops::i0(x), ops::sinc(x),
-                            ops::deg2rad(x), ops::hypot(x, x), ops::round(x, 1), ops::erfinv(x),
-                            ops::nan_to_num(x), ops::ldexp(x, typed(int8))})
+    for (const Tensor& y :
+         {ops::sqrt(x), ops::cbrt(x), ops::i0(x), ops::sinc(x), ops::deg2rad(x), ops::hypot(x, x),
+          ops::round(x, 1), ops::erfinv(x), ops::nan_to_num(x), ops::ldexp(x, typed(int8))})
       EXPECT_EQ(y.dtype(), t);
   }
 }
@@ -50,9 +52,9 @@ TEST(ElementwiseDtypes, FloatxDecidesIntegerResults) {
 TEST(ElementwiseDtypes, IntegerResults) {
   Tensor b = typed(bool_), i8 = typed(int8);
   // JAX's promote_dtypes_numeric: bool computes as int32.
-  for (const Tensor& y : {ops::square(b), ops::power(b, b), ops::floor_divide(b, b),
-                          ops::mod(b, b), ops::fmod(b, b), ops::clip(b, 0, 1),
-                          ops::left_shift(b, b), ops::right_shift(b, b)})
+  for (const Tensor& y :
+       {ops::square(b), ops::power(b, b), ops::floor_divide(b, b), ops::mod(b, b), ops::fmod(b, b),
+        ops::clip(b, 0, 1), ops::left_shift(b, b), ops::right_shift(b, b)})
     EXPECT_EQ(y.dtype(), int32);
   for (const Tensor& y : {ops::bitwise_and(b, b), ops::bitwise_invert(b), ops::add(b, b),
                           ops::absolute(b), ops::round(b), ops::trunc(b)})
@@ -82,9 +84,9 @@ TEST(ElementwiseDtypes, ClipBoundsForIntegers) {
   EXPECT_TENSOR_EQ(ops::clip(u, -5, 300), u);
   EXPECT_TENSOR_EQ(ops::clip(u, 6.5, 200.9), ops::cast(make({7, 7, 200}, {3}), uint8));
   Tensor big = Tensor::from_vector(std::vector<int64_t>{INT64_MIN, 0, INT64_MAX}, Shape{3});
-  EXPECT_TENSOR_EQ(ops::clip(big, -1e300, 1e300),
-                   Tensor::from_vector(std::vector<int64_t>{INT64_MIN, 0, 9223372036854774784},
-                                       Shape{3}));
+  EXPECT_TENSOR_EQ(
+      ops::clip(big, -1e300, 1e300),
+      Tensor::from_vector(std::vector<int64_t>{INT64_MIN, 0, 9223372036854774784}, Shape{3}));
 }
 
 TEST(ElementwiseOperators, MatchTheirOps) {

@@ -29,8 +29,12 @@ void expect_error(const std::function<void()>& fn, std::initializer_list<std::st
   }
 }
 
-Tensor ints(std::vector<int32_t> v) { return Tensor::from_vector(v, Shape{int64_t(v.size())}); }
-Tensor bools(std::vector<bool> v) { return Tensor::from_vector(v, Shape{int64_t(v.size())}); }
+Tensor ints(std::vector<int32_t> v) {
+  return Tensor::from_vector(v, Shape{int64_t(v.size())});
+}
+Tensor bools(std::vector<bool> v) {
+  return Tensor::from_vector(v, Shape{int64_t(v.size())});
+}
 
 TEST(ElementwiseErrors, ShapeMismatchNamesOpAndShapes) {
   Tensor a = make({1, 2, 3}, {3}), b = make({1, 2, 3, 4}, {2, 2});
@@ -46,11 +50,17 @@ TEST(ElementwiseErrors, ShapeMismatchNamesOpAndShapes) {
            {"less", [&] { return ops::less(a, b); }},
            {"logical_xor", [&] { return ops::logical_xor(a, b); }},
            {"nextafter", [&] { return ops::nextafter(a, b); }},
-           {"ldexp", [&] { return ops::ldexp(a, ints({1, 2, 3, 4}).reshape({2, 2})); }},
+           {"ldexp",
+            [&] {
+              return ops::ldexp(a, ints({1, 2, 3, 4}).reshape({2, 2}));
+            }},
        })
     expect_error<ValueError>([&] { fn(); }, {name + ":", "(3,)", "(2, 2)"});
-  expect_error<ValueError>([&] { ops::bitwise_and(ints({1, 2}), ints({1, 2, 3})); },
-                           {"bitwise_and:", "(2,)", "(3,)"});
+  expect_error<ValueError>(
+      [&] {
+        ops::bitwise_and(ints({1, 2}), ints({1, 2, 3}));
+      },
+      {"bitwise_and:", "(2,)", "(3,)"});
 }
 
 TEST(ElementwiseErrors, IntegerOnlyOpsRejectFloats) {
@@ -100,8 +110,14 @@ TEST(ElementwiseErrors, UndefinedInputsNameTheOp) {
            {"hypot", [&] { return ops::hypot(x, u); }},
            {"divide_no_nan", [&] { return ops::divide_no_nan(u, x); }},
            {"isclose", [&] { return ops::isclose(u, x); }},
-           {"ldexp", [&] { return ops::ldexp(u, ints({1, 2})); }},
-           {"gcd", [&] { return ops::gcd(u, ints({1, 2})); }},
+           {"ldexp",
+            [&] {
+              return ops::ldexp(u, ints({1, 2}));
+            }},
+           {"gcd",
+            [&] {
+              return ops::gcd(u, ints({1, 2}));
+            }},
        })
     expect_error<ValueError>([&] { fn(); }, {name + ":", "undefined"});
 }

@@ -56,9 +56,9 @@ Fn second_order(Unary f) {
 }
 
 TEST(ElementwiseGradcheck, Smooth) {
-  Tensor a = values({2, 5}, 1, 2.0);             // (-2, 2)
-  Tensor pos = values({2, 5}, 2, 1.5, 2.0);      // (0.5, 3.5)
-  Tensor unit = values({2, 5}, 3, 0.9);          // (-0.9, 0.9)
+  Tensor a = values({2, 5}, 1, 2.0);         // (-2, 2)
+  Tensor pos = values({2, 5}, 2, 1.5, 2.0);  // (0.5, 3.5)
+  Tensor unit = values({2, 5}, 3, 0.9);      // (-0.9, 0.9)
   check_unary("negative", ops::negative, a);
   check_unary("square", ops::square, a);
   check_unary("sqrt", ops::sqrt, pos);
@@ -186,15 +186,16 @@ TEST(ElementwiseGradcheck, SecondOrder) {
   expect_gradcheck("cbrt''", second_order(ops::cbrt), {a});
   expect_gradcheck("arccosh''", second_order(ops::arccosh), {of({1.5, 2.0, 4.0})});
   expect_gradcheck("tan''", second_order(ops::tan), {a});
-  expect_gradcheck("logaddexp''", second_order([](const Tensor& x) {
-                     return ops::logaddexp(x, ops::multiply(x, 0.5));
-                   }), {a});
-  expect_gradcheck("hypot''", second_order([](const Tensor& x) {
-                     return ops::hypot(x, ops::add(x, 1.0));
-                   }), {a});
+  expect_gradcheck(
+      "logaddexp''",
+      second_order([](const Tensor& x) { return ops::logaddexp(x, ops::multiply(x, 0.5)); }), {a});
+  expect_gradcheck("hypot''",
+                   second_order([](const Tensor& x) { return ops::hypot(x, ops::add(x, 1.0)); }),
+                   {a});
   expect_gradcheck("divide_no_nan''", second_order([](const Tensor& x) {
                      return ops::divide_no_nan(ops::square(x), ops::add(x, 3.0));
-                   }), {a});
+                   }),
+                   {a});
 }
 
 TEST(ElementwiseGradcheck, IntegerAndBoolOutputsCarryNoGradient) {

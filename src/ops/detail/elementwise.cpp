@@ -12,9 +12,12 @@ namespace keras::ops::detail {
 
 DType compute_dtype(DType promoted, Promotion promotion) {
   switch (promotion) {
-    case Promotion::Keep: return promoted;
-    case Promotion::Numeric: return promoted == DType::Bool ? DType::Int32 : promoted;
-    case Promotion::ToFloat: return float_result_type(promoted);
+    case Promotion::Keep:
+      return promoted;
+    case Promotion::Numeric:
+      return promoted == DType::Bool ? DType::Int32 : promoted;
+    case Promotion::ToFloat:
+      return float_result_type(promoted);
     case Promotion::Inexact:
       if (is_floating(promoted)) return promoted;
       return promoted == DType::Int64 ? DType::Float64 : config::floatx();
@@ -64,8 +67,7 @@ Tensor binary_op(std::string_view name, backend::BinaryOp op, const Tensor& a, c
   return y;
 }
 
-Tensor predicate_op(std::string_view name, backend::BinaryOp op, const Tensor& a,
-                    const Tensor& b) {
+Tensor predicate_op(std::string_view name, backend::BinaryOp op, const Tensor& a, const Tensor& b) {
   check(a.defined() && b.defined(), name, ": an input is an undefined tensor.");
   Backend& be = common_backend(name, {&a, &b});
   DType dtype = promote({&a, &b});
@@ -120,7 +122,9 @@ Tensor sum_to(const Tensor& g, const Shape& shape) {
   return ops::reshape(s, shape);
 }
 
-Tensor zero_grad(const Tensor&, const Tensor&, const Tensor& g) { return zeros_like(g); }
+Tensor zero_grad(const Tensor&, const Tensor&, const Tensor& g) {
+  return zeros_like(g);
+}
 
 namespace {
 
@@ -136,7 +140,8 @@ bool is_integer_like(const Tensor& t, bool allow_bool) {
 std::string describe(const Tensor& t) {
   if (t.is_weak()) {
     const Scalar& v = t.impl()->weak_value;
-    return v.is_floating() ? "a float literal" : (v.is_bool() ? "a bool literal" : "an int literal");
+    return v.is_floating() ? "a float literal"
+                           : (v.is_bool() ? "a bool literal" : "an int literal");
   }
   return keras::detail::cat(t.dtype(), " of shape ", t.shape());
 }
@@ -168,8 +173,8 @@ void reject_bool(std::string_view op, std::initializer_list<const Tensor*> input
   bool all_bool = true;
   for (const Tensor* t : inputs) {
     check(t->defined(), op, ": an input is an undefined tensor.");
-    all_bool = all_bool && (t->is_weak() ? t->impl()->weak_value.is_bool()
-                                         : t->dtype() == DType::Bool);
+    all_bool =
+        all_bool && (t->is_weak() ? t->impl()->weak_value.is_bool() : t->dtype() == DType::Bool);
   }
   // Mixed bool and numeric inputs promote to the numeric dtype, which is fine.
   if (all_bool)

@@ -25,13 +25,17 @@ enum class Promotion {
 /// The dtype an op with `promotion` computes in, given its inputs' promoted dtype.
 DType compute_dtype(DType promoted, Promotion promotion);
 
+/// float16 or bfloat16: composite ops compute these in float32 and round once at the end.
+constexpr bool is_half(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16;
+}
+
 /// dL/dx given x, the op's output y and dL/dy.
 using UnaryGrad = Tensor (*)(const Tensor& x, const Tensor& y, const Tensor& g);
 /// (dL/da, dL/db) at the broadcast shape; the framework sums them back to each input's shape.
 /// `need_a`/`need_b` say which are wanted.
-using BinaryGrad = std::pair<Tensor, Tensor> (*)(const Tensor& a, const Tensor& b,
-                                                 const Tensor& y, const Tensor& g, bool need_a,
-                                                 bool need_b);
+using BinaryGrad = std::pair<Tensor, Tensor> (*)(const Tensor& a, const Tensor& b, const Tensor& y,
+                                                 const Tensor& g, bool need_a, bool need_b);
 
 /// y = op(x, p0, p1). `grad` may be null for ops without a gradient (predicates).
 Tensor unary_op(std::string_view name, backend::UnaryOp op, const Tensor& x, Promotion promotion,
@@ -42,8 +46,7 @@ Tensor binary_op(std::string_view name, backend::BinaryOp op, const Tensor& a, c
                  Promotion promotion, BinaryGrad grad);
 
 /// A comparison or logical op: inputs promoted together, bool result, no gradient.
-Tensor predicate_op(std::string_view name, backend::BinaryOp op, const Tensor& a,
-                    const Tensor& b);
+Tensor predicate_op(std::string_view name, backend::BinaryOp op, const Tensor& a, const Tensor& b);
 
 /// An elementwise op written as a composition of ops: `forward` runs on x (converted to the
 /// compute dtype) without recording, and `grad` is recorded as the op's one rule.

@@ -22,12 +22,12 @@ std::pair<Tensor, Tensor> sub_grad(const Tensor&, const Tensor&, const Tensor&, 
                                    bool, bool need_b) {
   return {g, need_b ? negative(g) : Tensor()};
 }
-std::pair<Tensor, Tensor> mul_grad(const Tensor& a, const Tensor& b, const Tensor&,
-                                   const Tensor& g, bool need_a, bool need_b) {
+std::pair<Tensor, Tensor> mul_grad(const Tensor& a, const Tensor& b, const Tensor&, const Tensor& g,
+                                   bool need_a, bool need_b) {
   return {need_a ? multiply(g, b) : Tensor(), need_b ? multiply(g, a) : Tensor()};
 }
-std::pair<Tensor, Tensor> div_grad(const Tensor& a, const Tensor& b, const Tensor&,
-                                   const Tensor& g, bool need_a, bool need_b) {
+std::pair<Tensor, Tensor> div_grad(const Tensor& a, const Tensor& b, const Tensor&, const Tensor& g,
+                                   bool need_a, bool need_b) {
   // d(a/b)/db = -a / b^2, written without the output so it stays exact at b = 0 limits.
   return {need_a ? divide(g, b) : Tensor(),
           need_b ? negative(divide(multiply(g, a), square(b))) : Tensor()};
@@ -38,7 +38,8 @@ std::pair<Tensor, Tensor> pow_grad(const Tensor& a, const Tensor& b, const Tenso
   // d(a^b)/da = b a^(b-1); at a = 0 with b = 0 the NumPy/JAX convention is 0.
   if (need_a) ga = multiply(g, where(equal(b, 0.0), 0.0, multiply(b, power(a, subtract(b, 1.0)))));
   // d(a^b)/db = a^b log(a), taken as 0 where a = 0 (as JAX does).
-  if (need_b) gb = multiply(g, where(equal(a, 0.0), 0.0, multiply(y, log(where(equal(a, 0.0), 1.0, a)))));
+  if (need_b)
+    gb = multiply(g, where(equal(a, 0.0), 0.0, multiply(y, log(where(equal(a, 0.0), 1.0, a)))));
   return {ga, gb};
 }
 // `mask` (bool) says where a wins; the rest of the gradient goes to b.
@@ -47,15 +48,15 @@ std::pair<Tensor, Tensor> split_grad(const Tensor& mask, const Tensor& g, bool n
   Tensor zero = zeros_like(g);
   return {need_a ? where(mask, g, zero) : Tensor(), need_b ? where(mask, zero, g) : Tensor()};
 }
-std::pair<Tensor, Tensor> max_grad(const Tensor& a, const Tensor& b, const Tensor&,
-                                   const Tensor& g, bool need_a, bool need_b) {
+std::pair<Tensor, Tensor> max_grad(const Tensor& a, const Tensor& b, const Tensor&, const Tensor& g,
+                                   bool need_a, bool need_b) {
   // Ties split the gradient evenly, as JAX does.
   Tensor ta = cast(greater(a, b), g.dtype()), tie = cast(equal(a, b), g.dtype());
   Tensor wa = add(ta, multiply(tie, 0.5));
   return {need_a ? multiply(g, wa) : Tensor(), need_b ? multiply(g, subtract(1.0, wa)) : Tensor()};
 }
-std::pair<Tensor, Tensor> min_grad(const Tensor& a, const Tensor& b, const Tensor&,
-                                   const Tensor& g, bool need_a, bool need_b) {
+std::pair<Tensor, Tensor> min_grad(const Tensor& a, const Tensor& b, const Tensor&, const Tensor& g,
+                                   bool need_a, bool need_b) {
   Tensor ta = cast(less(a, b), g.dtype()), tie = cast(equal(a, b), g.dtype());
   Tensor wa = add(ta, multiply(tie, 0.5));
   return {need_a ? multiply(g, wa) : Tensor(), need_b ? multiply(g, subtract(1.0, wa)) : Tensor()};
@@ -106,21 +107,22 @@ Tensor fmin(const Tensor& x1, const Tensor& x2) {
 
 Tensor negative(const Tensor& x) {
   detail::reject_bool("negative", {&x}, "use logical_not instead.");
-  return detail::unary_op("negative", UnaryOp::Neg, x, Promotion::Keep,
-                          [](const Tensor&, const Tensor&, const Tensor& g) { return negative(g); });
+  return detail::unary_op(
+      "negative", UnaryOp::Neg, x, Promotion::Keep,
+      [](const Tensor&, const Tensor&, const Tensor& g) { return negative(g); });
 }
 Tensor absolute(const Tensor& x) {
-  return detail::unary_op("absolute", UnaryOp::Abs, x, Promotion::Keep,
-                          [](const Tensor& x, const Tensor&, const Tensor& g) {
-                            return multiply(g, sign(x));
-                          });
+  return detail::unary_op(
+      "absolute", UnaryOp::Abs, x, Promotion::Keep,
+      [](const Tensor& x, const Tensor&, const Tensor& g) { return multiply(g, sign(x)); });
 }
-Tensor abs(const Tensor& x) { return absolute(x); }
+Tensor abs(const Tensor& x) {
+  return absolute(x);
+}
 Tensor fabs(const Tensor& x) {
-  return detail::unary_op("fabs", UnaryOp::Abs, x, Promotion::ToFloat,
-                          [](const Tensor& x, const Tensor&, const Tensor& g) {
-                            return multiply(g, sign(x));
-                          });
+  return detail::unary_op(
+      "fabs", UnaryOp::Abs, x, Promotion::ToFloat,
+      [](const Tensor& x, const Tensor&, const Tensor& g) { return multiply(g, sign(x)); });
 }
 Tensor square(const Tensor& x) {
   return detail::unary_op("square", UnaryOp::Square, x, Promotion::Numeric,
@@ -129,10 +131,9 @@ Tensor square(const Tensor& x) {
                           });
 }
 Tensor sqrt(const Tensor& x) {
-  return detail::unary_op("sqrt", UnaryOp::Sqrt, x, Promotion::ToFloat,
-                          [](const Tensor&, const Tensor& y, const Tensor& g) {
-                            return divide(g, multiply(y, 2.0));
-                          });
+  return detail::unary_op(
+      "sqrt", UnaryOp::Sqrt, x, Promotion::ToFloat,
+      [](const Tensor&, const Tensor& y, const Tensor& g) { return divide(g, multiply(y, 2.0)); });
 }
 Tensor cbrt(const Tensor& x) {
   return detail::unary_op("cbrt", UnaryOp::Cbrt, x, Promotion::Inexact,

@@ -34,7 +34,9 @@ Tensor bitwise_invert(const Tensor& x) {
   return detail::unary_op("bitwise_invert", backend::UnaryOp::BitwiseNot, x, Promotion::Keep,
                           nullptr);
 }
-Tensor bitwise_not(const Tensor& x) { return bitwise_invert(x); }
+Tensor bitwise_not(const Tensor& x) {
+  return bitwise_invert(x);
+}
 
 // Shifts treat bool as int32, as JAX does.
 Tensor bitwise_left_shift(const Tensor& x, const Tensor& y) {
@@ -43,8 +45,12 @@ Tensor bitwise_left_shift(const Tensor& x, const Tensor& y) {
 Tensor bitwise_right_shift(const Tensor& x, const Tensor& y) {
   return bitwise("bitwise_right_shift", BinaryOp::RightShift, x, y, Promotion::Numeric);
 }
-Tensor left_shift(const Tensor& x, const Tensor& y) { return bitwise_left_shift(x, y); }
-Tensor right_shift(const Tensor& x, const Tensor& y) { return bitwise_right_shift(x, y); }
+Tensor left_shift(const Tensor& x, const Tensor& y) {
+  return bitwise_left_shift(x, y);
+}
+Tensor right_shift(const Tensor& x, const Tensor& y) {
+  return bitwise_right_shift(x, y);
+}
 
 }  // namespace numpy
 }  // namespace keras::ops

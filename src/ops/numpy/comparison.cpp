@@ -50,8 +50,8 @@ Tensor where(const Tensor& condition, const Tensor& x1, const Tensor& x2) {
   DType dtype = detail::promote({&x1, &x2});
   Tensor c = detail::prepare(condition, DType::Bool, be);
   Tensor a = detail::prepare(x1, dtype, be), b = detail::prepare(x2, dtype, be);
-  Shape shape = detail::broadcast_shapes(op, detail::broadcast_shapes(op, c.shape(), a.shape()),
-                                         b.shape());
+  Shape shape =
+      detail::broadcast_shapes(op, detail::broadcast_shapes(op, c.shape(), a.shape()), b.shape());
   Tensor out = detail::empty(shape, dtype, be);
   be.where(out.array(), detail::broadcast_array(c.array(), shape),
            detail::broadcast_array(a.array(), shape), detail::broadcast_array(b.array(), shape));

@@ -31,7 +31,9 @@ Tensor conj(const Tensor& x) {
   check(x.defined(), "conj: the input is an undefined tensor.");
   return x;
 }
-Tensor conjugate(const Tensor& x) { return conj(x); }
+Tensor conjugate(const Tensor& x) {
+  return conj(x);
+}
 
 }  // namespace numpy
 }  // namespace keras::ops

@@ -18,8 +18,8 @@ std::pair<Tensor, Tensor> floor_divide_grad(const Tensor&, const Tensor&, const 
   return {zero, zero};
 }
 // a mod b = a - b floor(a / b): d/da = 1, d/db = -floor(a / b).
-std::pair<Tensor, Tensor> mod_grad(const Tensor& a, const Tensor& b, const Tensor&,
-                                   const Tensor& g, bool, bool need_b) {
+std::pair<Tensor, Tensor> mod_grad(const Tensor& a, const Tensor& b, const Tensor&, const Tensor& g,
+                                   bool, bool need_b) {
   return {g, need_b ? negative(multiply(g, floor_divide(a, b))) : Tensor()};
 }
 // fmod(a, b) = a - b trunc(a / b): d/da = 1, d/db = -trunc(a / b).

@@ -16,10 +16,9 @@ using backend::UnaryOp;
 using detail::Promotion;
 
 Tensor exp(const Tensor& x) {
-  return detail::unary_op("exp", UnaryOp::Exp, x, Promotion::ToFloat,
-                          [](const Tensor&, const Tensor& y, const Tensor& g) {
-                            return multiply(g, y);
-                          });
+  return detail::unary_op(
+      "exp", UnaryOp::Exp, x, Promotion::ToFloat,
+      [](const Tensor&, const Tensor& y, const Tensor& g) { return multiply(g, y); });
 }
 Tensor exp2(const Tensor& x) {
   return detail::unary_op("exp2", UnaryOp::Exp2, x, Promotion::ToFloat,
@@ -28,22 +27,19 @@ Tensor exp2(const Tensor& x) {
                           });
 }
 Tensor expm1(const Tensor& x) {
-  return detail::unary_op("expm1", UnaryOp::Expm1, x, Promotion::ToFloat,
-                          [](const Tensor&, const Tensor& y, const Tensor& g) {
-                            return multiply(g, add(y, 1.0));
-                          });
+  return detail::unary_op(
+      "expm1", UnaryOp::Expm1, x, Promotion::ToFloat,
+      [](const Tensor&, const Tensor& y, const Tensor& g) { return multiply(g, add(y, 1.0)); });
 }
 Tensor log(const Tensor& x) {
-  return detail::unary_op("log", UnaryOp::Log, x, Promotion::ToFloat,
-                          [](const Tensor& x, const Tensor&, const Tensor& g) {
-                            return divide(g, x);
-                          });
+  return detail::unary_op(
+      "log", UnaryOp::Log, x, Promotion::ToFloat,
+      [](const Tensor& x, const Tensor&, const Tensor& g) { return divide(g, x); });
 }
 Tensor log1p(const Tensor& x) {
-  return detail::unary_op("log1p", UnaryOp::Log1p, x, Promotion::ToFloat,
-                          [](const Tensor& x, const Tensor&, const Tensor& g) {
-                            return divide(g, add(x, 1.0));
-                          });
+  return detail::unary_op(
+      "log1p", UnaryOp::Log1p, x, Promotion::ToFloat,
+      [](const Tensor& x, const Tensor&, const Tensor& g) { return divide(g, add(x, 1.0)); });
 }
 Tensor log2(const Tensor& x) {
   return detail::unary_op("log2", UnaryOp::Log2, x, Promotion::ToFloat,

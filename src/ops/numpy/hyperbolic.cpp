@@ -10,16 +10,14 @@ using backend::UnaryOp;
 using detail::Promotion;
 
 Tensor sinh(const Tensor& x) {
-  return detail::unary_op("sinh", UnaryOp::Sinh, x, Promotion::ToFloat,
-                          [](const Tensor& x, const Tensor&, const Tensor& g) {
-                            return multiply(g, cosh(x));
-                          });
+  return detail::unary_op(
+      "sinh", UnaryOp::Sinh, x, Promotion::ToFloat,
+      [](const Tensor& x, const Tensor&, const Tensor& g) { return multiply(g, cosh(x)); });
 }
 Tensor cosh(const Tensor& x) {
-  return detail::unary_op("cosh", UnaryOp::Cosh, x, Promotion::ToFloat,
-                          [](const Tensor& x, const Tensor&, const Tensor& g) {
-                            return multiply(g, sinh(x));
-                          });
+  return detail::unary_op(
+      "cosh", UnaryOp::Cosh, x, Promotion::ToFloat,
+      [](const Tensor& x, const Tensor&, const Tensor& g) { return multiply(g, sinh(x)); });
 }
 Tensor tanh(const Tensor& x) {
   return detail::unary_op("tanh", UnaryOp::Tanh, x, Promotion::ToFloat,

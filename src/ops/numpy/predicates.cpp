@@ -60,8 +60,8 @@ Tensor isclose(const Tensor& x1, const Tensor& x2, double rtol, double atol, boo
 
 Tensor allclose(const Tensor& x1, const Tensor& x2, double rtol, double atol, bool equal_nan) {
   Tensor c = close("allclose", x1, x2, rtol, atol, equal_nan);
-  Tensor all = detail::run_reduce(backend::ReduceOp::All, c,
-                                  detail::axes_mask("allclose", {}, c.ndim()));
+  Tensor all =
+      detail::run_reduce(backend::ReduceOp::All, c, detail::axes_mask("allclose", {}, c.ndim()));
   return reshape(all, Shape{});
 }
 

@@ -19,25 +19,32 @@ namespace {
 // The largest finite value of a float dtype.
 double float_max(DType t) {
   switch (t) {
-    case DType::Float16: return 65504.0;
-    case DType::BFloat16: return 3.3895313892515355e38;
-    case DType::Float32: return FLT_MAX;
-    default: return DBL_MAX;
+    case DType::Float16:
+      return 65504.0;
+    case DType::BFloat16:
+      return 3.3895313892515355e38;
+    case DType::Float32:
+      return FLT_MAX;
+    default:
+      return DBL_MAX;
   }
 }
 
 // The range of an integer dtype, as doubles that convert back without overflow.
 std::pair<double, double> int_range(DType t) {
   switch (t) {
-    case DType::Int8: return {-128.0, 127.0};
-    case DType::Int16: return {-32768.0, 32767.0};
-    case DType::Int32: return {-2147483648.0, 2147483647.0};
-    case DType::UInt8: return {0.0, 255.0};
-    default: return {-9223372036854775808.0, 9223372036854774784.0};  // largest double < 2^63
+    case DType::Int8:
+      return {-128.0, 127.0};
+    case DType::Int16:
+      return {-32768.0, 32767.0};
+    case DType::Int32:
+      return {-2147483648.0, 2147483647.0};
+    case DType::UInt8:
+      return {0.0, 255.0};
+    default:
+      return {-9223372036854775808.0, 9223372036854774784.0};  // largest double < 2^63
   }
 }
-
-bool is_half(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
 
 }  // namespace
 
@@ -66,7 +73,7 @@ Tensor round(const Tensor& x, int decimals) {
   if (decimals == 0)
     return detail::unary_op("round", UnaryOp::Round, x, Promotion::Keep, detail::zero_grad);
   // Half types scale in float32 so that x * 10^decimals cannot overflow (as JAX does).
-  DType work = is_half(dtype) ? DType::Float32 : dtype;
+  DType work = detail::is_half(dtype) ? DType::Float32 : dtype;
   if (decimals > std::log10(float_max(work))) return x;  // finer than the dtype resolves
   const double f = std::pow(10.0, std::abs(decimals));
   return detail::composite_unary(
@@ -75,8 +82,8 @@ Tensor round(const Tensor& x, int decimals) {
         Tensor w = cast(xc, work);
         // As NumPy: scale up by multiplying for decimals > 0, down by dividing for < 0, so the
         // scale factor is always an exact power of ten.
-        Tensor r = decimals > 0 ? divide(round(multiply(w, f)), f)
-                                : multiply(round(divide(w, f)), f);
+        Tensor r =
+            decimals > 0 ? divide(round(multiply(w, f)), f) : multiply(round(divide(w, f)), f);
         return cast(r, dtype);
       },
       detail::zero_grad);
@@ -111,8 +118,7 @@ Tensor nan_to_num(const Tensor& x, double nan, std::optional<double> posinf,
       "nan_to_num", x, Promotion::Keep,
       [=](const Tensor& xc) {
         // One clip sends the infinities to the extreme finite values when those are wanted.
-        Tensor y = (posinf && neginf) ? xc
-                                      : detail::run_unary(UnaryOp::Clip, xc, -max, max);
+        Tensor y = (posinf && neginf) ? xc : detail::run_unary(UnaryOp::Clip, xc, -max, max);
         if (posinf) y = where(isposinf(xc), *posinf, y);
         if (neginf) y = where(isneginf(xc), *neginf, y);
         return where(isnan(xc), nan, y);

@@ -60,10 +60,9 @@ std::pair<Tensor, Tensor> heaviside_grad(const Tensor& a, const Tensor&, const T
 }  // namespace
 
 Tensor i0(const Tensor& x) {
-  return detail::unary_op("i0", UnaryOp::I0, x, Promotion::Inexact,
-                          [](const Tensor& x, const Tensor&, const Tensor& g) {
-                            return multiply(g, bessel_i1(x));
-                          });
+  return detail::unary_op(
+      "i0", UnaryOp::I0, x, Promotion::Inexact,
+      [](const Tensor& x, const Tensor&, const Tensor& g) { return multiply(g, bessel_i1(x)); });
 }
 
 Tensor heaviside(const Tensor& x1, const Tensor& x2) {

@@ -14,10 +14,9 @@ using backend::UnaryOp;
 using detail::Promotion;
 
 Tensor sin(const Tensor& x) {
-  return detail::unary_op("sin", UnaryOp::Sin, x, Promotion::ToFloat,
-                          [](const Tensor& x, const Tensor&, const Tensor& g) {
-                            return multiply(g, cos(x));
-                          });
+  return detail::unary_op(
+      "sin", UnaryOp::Sin, x, Promotion::ToFloat,
+      [](const Tensor& x, const Tensor&, const Tensor& g) { return multiply(g, cos(x)); });
 }
 Tensor cos(const Tensor& x) {
   return detail::unary_op("cos", UnaryOp::Cos, x, Promotion::ToFloat,
@@ -52,8 +51,6 @@ Tensor arctan(const Tensor& x) {
 
 namespace {
 
-bool is_half(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
-
 // atan2(a, b): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
 std::pair<Tensor, Tensor> arctan2_grad(const Tensor& a, const Tensor& b, const Tensor&,
                                        const Tensor& g, bool need_a, bool need_b) {
@@ -85,21 +82,25 @@ Tensor scale_angle(std::string_view name, const Tensor& x, double factor) {
   check(x.defined(), name, ": the input is an undefined tensor.");
   DType dtype = detail::compute_dtype(detail::promote({&x}), Promotion::Inexact);
   Tensor xc = detail::prepare(x, dtype, x.backend());
-  if (is_half(dtype)) return cast(multiply(cast(xc, DType::Float32), factor), dtype);
+  if (detail::is_half(dtype)) return cast(multiply(cast(xc, DType::Float32), factor), dtype);
   return multiply(xc, factor);
 }
 
 }  // namespace
 
-Tensor deg2rad(const Tensor& x) { return scale_angle("deg2rad", x, std::numbers::pi / 180); }
-Tensor rad2deg(const Tensor& x) { return scale_angle("rad2deg", x, 180 / std::numbers::pi); }
+Tensor deg2rad(const Tensor& x) {
+  return scale_angle("deg2rad", x, std::numbers::pi / 180);
+}
+Tensor rad2deg(const Tensor& x) {
+  return scale_angle("rad2deg", x, 180 / std::numbers::pi);
+}
 
 namespace {
 
 // sin(pi x) / (pi x), and 1 at 0 (the division is kept away from 0 by a safe divisor). Half
 // types compute in float32 and round once, or the three steps would each round.
 Tensor sinc_forward(const Tensor& x) {
-  if (is_half(x.dtype())) return cast(sinc_forward(cast(x, DType::Float32)), x.dtype());
+  if (detail::is_half(x.dtype())) return cast(sinc_forward(cast(x, DType::Float32)), x.dtype());
   Tensor zero = equal(x, 0.0);
   Tensor px = multiply(where(zero, 1.0, x), std::numbers::pi);
   return where(zero, 1.0, divide(sin(px), px));
