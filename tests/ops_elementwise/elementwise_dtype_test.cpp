@@ -76,6 +76,14 @@ TEST(ElementwiseDtypes, NoOpsReturnTheirInput) {
   EXPECT_TRUE(ops::real(f).is_same(f));
   EXPECT_TRUE(ops::conj(f).is_same(f));
   EXPECT_FALSE(ops::imag(f).is_same(f));
+  // A literal comes back as a strong tensor of its default dtype, as Keras converts it.
+  for (const Tensor& y : {ops::trunc(3), ops::round(3, 1), ops::real(3), ops::nan_to_num(3)}) {
+    EXPECT_FALSE(y.is_weak());
+    EXPECT_EQ(y.dtype(), int32);
+    EXPECT_EQ(y.item<int>(), 3);
+  }
+  EXPECT_FALSE(ops::conj(2.5).is_weak());
+  EXPECT_EQ(ops::conj(2.5).dtype(), float32);
 }
 
 TEST(ElementwiseDtypes, ClipBoundsForIntegers) {
@@ -126,6 +134,42 @@ TEST(ElementwiseAutograd, CompositeOpsRecordOneNode) {
     ASSERT_EQ(node->inputs.size(), name == "divide_no_nan" ? 2u : 1u);
     EXPECT_TRUE(node->inputs[0].node.get() == x.impl()->grad_fn.get()) << name;
   }
+}
+
+}  // namespace
+}  // namespace keras
+
+namespace keras {
+namespace {
+
+TEST(ElementwiseKernels, WhereWithScalarOperands) {
+  // Every combination of dense and broadcast-scalar operands, long enough to be split across
+  // threads; the expected values come from a plain loop on the host.
+  const int64_t n = 100003;
+  std::vector<bool> mask(n);
+  std::vector<float> x(n);
+  for (int64_t i = 0; i < n; ++i) {
+    mask[i] = (i * 7919) % 3 == 0;
+    x[i] = static_cast<float>(i % 101) - 50.0f;
+  }
+  Tensor m = Tensor::from_vector(mask, Shape{n}), xt = Tensor::from_vector(x, Shape{n});
+  std::vector<float> e1(n), e2(n), e3(n);
+  for (int64_t i = 0; i < n; ++i) {
+    e1[i] = mask[i] ? x[i] : 0.0f;
+    e2[i] = mask[i] ? 1.5f : x[i];
+    e3[i] = mask[i] ? 2.0f : 3.0f;
+  }
+  EXPECT_TENSOR_EQ(ops::where(m, xt, 0.0), Tensor::from_vector(e1, Shape{n}));
+  EXPECT_TENSOR_EQ(ops::where(m, 1.5, xt), Tensor::from_vector(e2, Shape{n}));
+  EXPECT_TENSOR_EQ(ops::where(m, ops::full({}, 2.0f), ops::full({n}, 3.0f)),
+                   Tensor::from_vector(e3, Shape{n}));
+  EXPECT_TENSOR_EQ(ops::where(m, ops::full({}, 2.0f), ops::full({}, 3.0f)),
+                   Tensor::from_vector(e3, Shape{n}));
+  // A strided (reversed) mask takes the general path.
+  Tensor reversed = m.slice({{None, None, -1}});
+  std::vector<float> e4(n);
+  for (int64_t i = 0; i < n; ++i) e4[i] = mask[n - 1 - i] ? x[i] : -1.0f;
+  EXPECT_TENSOR_EQ(ops::where(reversed, xt, -1.0), Tensor::from_vector(e4, Shape{n}));
 }
 
 }  // namespace

@@ -122,6 +122,10 @@ Tensor sum_to(const Tensor& g, const Shape& shape) {
   return ops::reshape(s, shape);
 }
 
+Tensor unchanged(const Tensor& x) {
+  return x.is_weak() ? prepare(x, promote({&x}), x.backend()) : x;
+}
+
 Tensor zero_grad(const Tensor&, const Tensor&, const Tensor& g) {
   return zeros_like(g);
 }

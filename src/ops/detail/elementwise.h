@@ -63,6 +63,10 @@ Tensor composite_binary(std::string_view name, const Tensor& a, const Tensor& b,
 /// `g` summed over the axes that broadcasting added or stretched, giving `shape`.
 Tensor sum_to(const Tensor& g, const Shape& shape);
 
+/// The result of an op that leaves its input unchanged: `x` itself, or for a C++ literal a
+/// strong 0-d tensor of its default dtype (as Keras converts a Python scalar).
+Tensor unchanged(const Tensor& x);
+
 /// The zero gradient of a piecewise-constant op (floor, sign, ...).
 Tensor zero_grad(const Tensor& x, const Tensor& y, const Tensor& g);
 

@@ -21,7 +21,7 @@ Tensor angle(const Tensor& x) {
 
 Tensor real(const Tensor& x) {
   check(x.defined(), "real: the input is an undefined tensor.");
-  return x;
+  return detail::unchanged(x);
 }
 Tensor imag(const Tensor& x) {
   check(x.defined(), "imag: the input is an undefined tensor.");
@@ -29,7 +29,7 @@ Tensor imag(const Tensor& x) {
 }
 Tensor conj(const Tensor& x) {
   check(x.defined(), "conj: the input is an undefined tensor.");
-  return x;
+  return detail::unchanged(x);
 }
 Tensor conjugate(const Tensor& x) {
   return conj(x);

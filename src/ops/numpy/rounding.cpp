@@ -56,7 +56,8 @@ Tensor ceil(const Tensor& x) {
 }
 Tensor trunc(const Tensor& x) {
   check(x.defined(), "trunc: the input is an undefined tensor.");
-  if (!is_floating(detail::promote({&x}))) return x;  // integers are already whole
+  if (!is_floating(detail::promote({&x})))
+    return detail::unchanged(x);  // integers are already whole
   return detail::unary_op("trunc", UnaryOp::Trunc, x, Promotion::Keep, detail::zero_grad);
 }
 
@@ -64,7 +65,7 @@ Tensor round(const Tensor& x, int decimals) {
   check(x.defined(), "round: the input is an undefined tensor.");
   DType dtype = detail::promote({&x});
   if (!is_floating(dtype)) {
-    if (decimals >= 0 || dtype == DType::Bool) return x;
+    if (decimals >= 0 || dtype == DType::Bool) return detail::unchanged(x);
     // To tens, hundreds, ...: in float64, exact for every integer up to 2^53, then back.
     const double f = std::pow(10.0, -decimals);
     Tensor xd = detail::prepare(x, DType::Float64, x.backend());
@@ -74,7 +75,8 @@ Tensor round(const Tensor& x, int decimals) {
     return detail::unary_op("round", UnaryOp::Round, x, Promotion::Keep, detail::zero_grad);
   // Half types scale in float32 so that x * 10^decimals cannot overflow (as JAX does).
   DType work = detail::is_half(dtype) ? DType::Float32 : dtype;
-  if (decimals > std::log10(float_max(work))) return x;  // finer than the dtype resolves
+  if (decimals > std::log10(float_max(work)))
+    return detail::unchanged(x);  // finer than the dtype resolves
   const double f = std::pow(10.0, std::abs(decimals));
   return detail::composite_unary(
       "round", x, Promotion::Keep,
@@ -112,7 +114,7 @@ Tensor nan_to_num(const Tensor& x, double nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
   check(x.defined(), "nan_to_num: the input is an undefined tensor.");
   DType dtype = detail::promote({&x});
-  if (!is_floating(dtype)) return x;  // integers hold no NaN or inf
+  if (!is_floating(dtype)) return detail::unchanged(x);  // integers hold no NaN or inf
   const double max = float_max(dtype);
   return detail::composite_unary(
       "nan_to_num", x, Promotion::Keep,
