@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <string>
 
@@ -92,6 +93,10 @@ TEST(ElementwiseErrors, BoolRejectedWhereNumPyRejectsIt) {
   expect_error<TypeError>([&] { ops::sign(t); }, {"sign", "bool"});
   // A bool mixed with a number promotes to the number: fine.
   EXPECT_TENSOR_EQ(ops::subtract(t, ints({1, 1})), ints({0, -1}));
+}
+
+TEST(ElementwiseErrors, ClipOfIntegersRejectsNaNBounds) {
+  expect_error<ValueError>([] { ops::clip(ints({1, 2}), NAN, 3); }, {"clip", "int32", "NaN"});
 }
 
 TEST(ElementwiseErrors, UndefinedInputsNameTheOp) {

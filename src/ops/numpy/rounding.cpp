@@ -96,6 +96,8 @@ Tensor clip(const Tensor& x, const Scalar& x_min, const Scalar& x_max) {
   DType dtype = detail::compute_dtype(detail::promote({&x}), Promotion::Numeric);
   double lo = x_min.to_double(), hi = x_max.to_double();
   if (is_integer(dtype)) {
+    check(!std::isnan(lo) && !std::isnan(hi), "clip: the bounds of an integer tensor (", dtype,
+          ") cannot be NaN; got x_min=", x_min, ", x_max=", x_max, ".");
     // Integer x meets the bounds as reals: the nearest integers inside them, within the dtype.
     auto [min, max] = int_range(dtype);
     lo = std::clamp(std::ceil(lo), min, max);
