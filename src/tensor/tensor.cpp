@@ -100,5 +100,10 @@ Tensor& operator+=(Tensor& a, const Tensor& b) { return a = ops::add(a, b); }
 Tensor& operator-=(Tensor& a, const Tensor& b) { return a = ops::subtract(a, b); }
 Tensor& operator*=(Tensor& a, const Tensor& b) { return a = ops::multiply(a, b); }
 Tensor& operator/=(Tensor& a, const Tensor& b) { return a = ops::divide(a, b); }
+Tensor operator%(const Tensor& a, const Tensor& b) { return ops::mod(a, b); }
+Tensor operator&(const Tensor& a, const Tensor& b) { return ops::bitwise_and(a, b); }
+Tensor operator|(const Tensor& a, const Tensor& b) { return ops::bitwise_or(a, b); }
+Tensor operator^(const Tensor& a, const Tensor& b) { return ops::bitwise_xor(a, b); }
+Tensor operator~(const Tensor& a) { return ops::bitwise_invert(a); }
 
 }  // namespace keras

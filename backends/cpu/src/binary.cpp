@@ -181,6 +181,28 @@ void CpuBackend::where(const Array& out, const Array& cond, const Array& a, cons
   visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
     run_loop(loop, [](char** p, const int64_t* s, int64_t n) {
+      // Fast paths for a dense output and mask with each value operand dense or a broadcast
+      // scalar (where(mask, x, 0) is the common gradient form); branch-free, so they vectorize.
+      constexpr int64_t t = sizeof(T);
+      if (s[0] == t && s[1] == 1 && (s[2] == t || s[2] == 0) && (s[3] == t || s[3] == 0)) {
+        T* o = reinterpret_cast<T*>(p[0]);
+        const bool* c = reinterpret_cast<const bool*>(p[1]);
+        const T* x = reinterpret_cast<const T*>(p[2]);
+        const T* y = reinterpret_cast<const T*>(p[3]);
+        if (s[2] == t && s[3] == t) {
+          for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? x[i] : y[i];
+        } else if (s[2] == t) {
+          const T yv = *y;
+          for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? x[i] : yv;
+        } else if (s[3] == t) {
+          const T xv = *x;
+          for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? xv : y[i];
+        } else {
+          const T xv = *x, yv = *y;
+          for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? xv : yv;
+        }
+        return;
+      }
       for (int64_t i = 0; i < n; ++i) {
         bool c = *reinterpret_cast<const bool*>(p[1] + i * s[1]);
         *reinterpret_cast<T*>(p[0] + i * s[0]) =

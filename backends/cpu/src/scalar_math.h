@@ -50,12 +50,14 @@ inline C gelu_tanh(C x) {
 }
 
 /// Inverse error function: Giles's single-precision approximation refined by two Newton steps
-/// in double, so float32 and float64 are both correctly rounded to within an ulp or two.
+/// in double, on |y| (the function is odd). The Newton residual is taken through erfc, since
+/// 1 - |y| is exact for |y| >= 0.5 while erf(x) - y would cancel near +-1.
 inline double erfinv(double y) {
   if (std::isnan(y) || y < -1 || y > 1) return std::numeric_limits<double>::quiet_NaN();
   if (y == 1) return std::numeric_limits<double>::infinity();
   if (y == -1) return -std::numeric_limits<double>::infinity();
-  double w = -std::log((1.0 - y) * (1.0 + y));
+  const double a = std::abs(y);
+  double w = -std::log((1.0 - a) * (1.0 + a));
   double x;
   if (w < 5.0) {
     w -= 2.5;
@@ -68,7 +70,7 @@ inline double erfinv(double y) {
     p = -0.00417768164 + p * w;
     p = 0.246640727 + p * w;
     p = 1.50140941 + p * w;
-    x = p * y;
+    x = p * a;
   } else {
     w = std::sqrt(w) - 3.0;
     double p = -0.000200214257;
@@ -80,14 +82,14 @@ inline double erfinv(double y) {
     p = 0.00943887047 + p * w;
     p = 1.00167406 + p * w;
     p = 2.83297682 + p * w;
-    x = p * y;
+    x = p * a;
   }
-  // Newton: f(x) = erf(x) - y, f'(x) = 2/sqrt(pi) exp(-x^2).
+  // Newton: f(x) = erf(x) - a, f'(x) = 2/sqrt(pi) exp(-x^2).
   for (int i = 0; i < 2; ++i) {
-    double err = std::erf(x) - y;
+    double err = a < 0.5 ? std::erf(x) - a : (1.0 - a) - std::erfc(x);
     x -= err / (1.1283791670955126 * std::exp(-x * x));
   }
-  return x;
+  return std::copysign(x, y);
 }
 
 /// Digamma (psi): reflection for x < 0.5, recurrence up to 6, then the asymptotic series.

@@ -1,4 +1,4 @@
-// Comparisons, logical_not and where.
+// Comparisons, logical_not/and/or/xor and where.
 
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
@@ -32,6 +32,15 @@ Tensor logical_not(const Tensor& x) {
   return detail::unary_op("logical_not", backend::UnaryOp::LogicalNot, x, detail::Promotion::Keep,
                           nullptr);
 }
+Tensor logical_and(const Tensor& x1, const Tensor& x2) {
+  return detail::predicate_op("logical_and", BinaryOp::LogicalAnd, x1, x2);
+}
+Tensor logical_or(const Tensor& x1, const Tensor& x2) {
+  return detail::predicate_op("logical_or", BinaryOp::LogicalOr, x1, x2);
+}
+Tensor logical_xor(const Tensor& x1, const Tensor& x2) {
+  return detail::predicate_op("logical_xor", BinaryOp::LogicalXor, x1, x2);
+}
 
 Tensor where(const Tensor& condition, const Tensor& x1, const Tensor& x2) {
   constexpr std::string_view op = "where";
@@ -41,8 +50,8 @@ Tensor where(const Tensor& condition, const Tensor& x1, const Tensor& x2) {
   DType dtype = detail::promote({&x1, &x2});
   Tensor c = detail::prepare(condition, DType::Bool, be);
   Tensor a = detail::prepare(x1, dtype, be), b = detail::prepare(x2, dtype, be);
-  Shape shape = detail::broadcast_shapes(op, detail::broadcast_shapes(op, c.shape(), a.shape()),
-                                         b.shape());
+  Shape shape =
+      detail::broadcast_shapes(op, detail::broadcast_shapes(op, c.shape(), a.shape()), b.shape());
   Tensor out = detail::empty(shape, dtype, be);
   be.where(out.array(), detail::broadcast_array(c.array(), shape),
            detail::broadcast_array(a.array(), shape), detail::broadcast_array(b.array(), shape));
