@@ -1,15 +1,18 @@
 // Fused softmax / log_softmax along one axis: a pass for the max, one for the sum of
 // exponentials, one to write, instead of five separate primitives.
 //
-// Three layouts: contiguous lines (the axis is innermost and dense), contiguous tensors with the
-// axis further out (a block of neighbouring lines is processed together so the inner loops run
-// over dense memory), and any strides. float32 and the half types use a vectorizable exp; sums
-// accumulate in double.
+// float32, float16 and bfloat16 compute in float with explicit 4-wide vectors (GCC/Clang vector
+// extensions): the auto-vectorizer will not if-convert float compares under the default
+// -ftrapping-math, so written as scalar code the max and exp loops stay scalar. Three layouts:
+// dense lines (the axis innermost), dense tensors with the axis further out (a block of
+// neighbouring lines runs together so the vectors span dense memory), and any strides.
+// float64 runs the scalar code with std::exp. Sums accumulate in double.
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -21,155 +24,239 @@
 namespace keras::cpu {
 namespace {
 
-// exp(x) for x <= 0 (x - max in softmax), written without calls so loops over it vectorize:
-// Cody-Waite reduction to r in [-ln2/2, ln2/2], Cephes's degree-6 polynomial (about 1 ulp),
-// and 2^n assembled in the exponent bits. Results below FLT_MIN flush to 0; NaN propagates.
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// ---- exp of x <= 0 (x - max), scalar and 4-wide ----------------------------------------------
+// Cody-Waite reduction to r in [-ln2/2, ln2/2], Cephes's degree-6 polynomial (at most 1.4 ulp),
+// and 2^n assembled in the exponent bits. Below log(FLT_MIN) the result flushes to 0; NaN
+// propagates.
+constexpr float kExpLow = -87.3365447505531f;
+constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+constexpr float kP0 = 1.9875691500e-4f, kP1 = 1.3981999507e-3f, kP2 = 8.3334519073e-3f,
+                kP3 = 4.1665795894e-2f, kP4 = 1.6666665459e-1f, kP5 = 5.0000001201e-1f;
+
 inline float exp_nonpositive(float x) {
-  constexpr float kLow = -87.3365447505531f;  // log(FLT_MIN)
-  constexpr float kRound = 12582912.0f;       // 1.5 * 2^23: adding it rounds to an integer
-  const float xc = x < kLow ? kLow : x;
-  const float t = xc * 1.44269504088896341f + kRound;
+  const float xc = x < kExpLow ? kExpLow : x;
+  const float t = xc * kLog2e + kRound;
   const float n = t - kRound;
-  float r = xc - n * 0.693359375f;
-  r = r - n * -2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
+  const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
+  float p = ((((kP0 * r + kP1) * r + kP2) * r + kP3) * r + kP4) * r + kP5;
   p = p * r * r + r + 1.0f;
   // The low bits of t hold n; 2^n is (n + 127) << 23.
   const int32_t ni = std::bit_cast<int32_t>(t) - std::bit_cast<int32_t>(kRound);
-  const float scale = std::bit_cast<float>((ni + 127) << 23);
-  return x < kLow ? 0.0f : p * scale;
+  return x < kExpLow ? 0.0f : p * std::bit_cast<float>((ni + 127) << 23);
 }
 inline double exp_nonpositive(double x) {
   return std::exp(x);
 }
 
-template <typename C>
-constexpr C kNegInf = -std::numeric_limits<C>::infinity();
+using f4 = float __attribute__((vector_size(16)));
+using i4 = int32_t __attribute__((vector_size(16)));
+constexpr int64_t kW = 4;
+
+inline f4 splat(float v) {
+  return f4{} + v;
+}
+inline f4 load4(const float* p) {
+  f4 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store4(float* p, f4 v) {
+  std::memcpy(p, &v, sizeof v);
+}
+// The first n < 4 values of p, the other lanes `pad`.
+inline f4 load_part(const float* p, int64_t n, float pad) {
+  float tmp[kW] = {pad, pad, pad, pad};
+  for (int64_t k = 0; k < n; ++k) tmp[k] = p[k];
+  return load4(tmp);
+}
+inline void store_part(float* p, f4 v, int64_t n) {
+  float tmp[kW];
+  store4(tmp, v);
+  for (int64_t k = 0; k < n; ++k) p[k] = tmp[k];
+}
+// max that skips NaN in `v` (the running value m never is NaN), as the scalar loops do.
+inline f4 max4(f4 m, f4 v) {
+  return v > m ? v : m;
+}
+
+inline f4 exp4(f4 x) {
+  const f4 low = splat(kExpLow);
+  const f4 xc = x < low ? low : x;
+  const f4 t = xc * kLog2e + kRound;
+  const f4 n = t - kRound;
+  const f4 r = (xc - n * kLn2Hi) - n * kLn2Lo;
+  f4 p = ((((splat(kP0) * r + kP1) * r + kP2) * r + kP3) * r + kP4) * r + kP5;
+  p = p * r * r + r + 1.0f;
+  const i4 ni = reinterpret_cast<i4>(t) - std::bit_cast<int32_t>(kRound);
+  return x < low ? f4{} : p * reinterpret_cast<f4>((ni + 127) << 23);
+}
+
+inline float hmax(f4 v) {
+  float m = -kInf;
+  for (int k = 0; k < kW; ++k) m = v[k] > m ? v[k] : m;
+  return m;
+}
+inline double hsum(f4 v) {
+  return (static_cast<double>(v[0]) + v[1]) + (static_cast<double>(v[2]) + v[3]);
+}
 
 // The shift applied before exp: the max, or 0 for a line of -inf only (so that no inf - inf
-// appears there; the result is NaN either way, as in JAX). NaN entries are skipped by the
-// comparison and then poison the sum, which makes the whole line NaN, as in JAX.
+// appears there; the result is NaN either way, as in JAX). NaN entries are skipped by the max
+// and then poison the sum, which makes the whole line NaN, as in JAX.
 template <typename C>
 inline C shift_of(C m) {
-  return m == kNegInf<C> ? C(0) : m;
+  return m == -std::numeric_limits<C>::infinity() ? C(0) : m;
 }
 
-constexpr int kLanes = 8;
+// Runs body(offset, count) over [0, n) in vectors: count is 4, and less for the last one.
+template <typename F>
+inline void for_vectors(int64_t n, F body) {
+  int64_t k = 0;
+  for (; k + kW <= n; k += kW) body(k, kW);
+  if (k < n) body(k, n - k);
+}
+inline f4 load_n(const float* p, int64_t count, float pad) {
+  return count == kW ? load4(p) : load_part(p, count, pad);
+}
+inline void store_n(float* p, f4 v, int64_t count) {
+  if (count == kW)
+    store4(p, v);
+  else
+    store_part(p, v, count);
+}
 
-// One dense line of n elements.
+// ---- dense lines (float compute) ------------------------------------------------------------
+constexpr int64_t kChunk = 512;
+
+// `n` values of x as float: x itself for float32, else converted into buf.
+template <typename T>
+const float* as_float(const T* x, int64_t n, float* buf) {
+  if constexpr (std::is_same_v<T, float>) {
+    return x;
+  } else {
+    for (int64_t k = 0; k < n; ++k) buf[k] = convert<float>(x[k]);
+    return buf;
+  }
+}
+template <typename T>
+void from_float(const float* y, int64_t n, T* out) {
+  for (int64_t k = 0; k < n; ++k) out[k] = convert<T>(y[k]);
+}
+
 template <typename T>
 void line_dense(const T* x, T* out, int64_t n, bool log) {
-  using C = compute_t<T>;
-  constexpr bool in_place = std::is_same_v<T, C>;
-  C mx[kLanes];
-  std::fill(mx, mx + kLanes, kNegInf<C>);
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int j = 0; j < kLanes; ++j) {
-      C v = convert<C>(x[i + j]);
-      mx[j] = v > mx[j] ? v : mx[j];
-    }
-  C m = kNegInf<C>;
-  for (int j = 0; j < kLanes; ++j) m = mx[j] > m ? mx[j] : m;
-  for (; i < n; ++i) {
-    C v = convert<C>(x[i]);
-    m = v > m ? v : m;
+  constexpr bool is_f32 = std::is_same_v<T, float>;
+  float buf[kChunk];
+  f4 mv = splat(-kInf);
+  for (int64_t b = 0; b < n; b += kChunk) {
+    const int64_t len = std::min(kChunk, n - b);
+    const float* xf = as_float(x + b, len, buf);
+    for_vectors(len, [&](int64_t k, int64_t c) { mv = max4(mv, load_n(xf + k, c, -kInf)); });
   }
-  m = shift_of(m);
-  double acc[kLanes] = {};
-  i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int j = 0; j < kLanes; ++j) {
-      C e = exp_nonpositive(convert<C>(x[i + j]) - m);
-      if constexpr (in_place) {
-        if (!log) out[i + j] = e;
-      }
-      acc[j] += e;
-    }
+  const float m = shift_of(hmax(mv));
+  // Softmax of float32 keeps exp(x - m) in `out` and rescales it in place afterwards.
+  const bool keep = is_f32 && !log;
   double sum = 0;
-  for (int j = 0; j < kLanes; ++j) sum += acc[j];
-  for (; i < n; ++i) {
-    C e = exp_nonpositive(convert<C>(x[i]) - m);
-    if constexpr (in_place) {
-      if (!log) out[i] = e;
-    }
-    sum += e;
-  }
-  if (log) {
-    // (x - m) - lse, not x - (m + lse): the second rounds away digits when |m| is large.
-    const C lse = static_cast<C>(std::log(sum));
-    for (i = 0; i < n; ++i) out[i] = convert<T>((convert<C>(x[i]) - m) - lse);
-  } else {
-    const C inv = static_cast<C>(1.0 / sum);
-    for (i = 0; i < n; ++i) {
-      if constexpr (in_place) {
-        out[i] *= inv;
-      } else {
-        out[i] = convert<T>(exp_nonpositive(convert<C>(x[i]) - m) * inv);
+  for (int64_t b = 0; b < n; b += kChunk) {
+    const int64_t len = std::min(kChunk, n - b);
+    const float* xf = as_float(x + b, len, buf);
+    f4 acc{};
+    for_vectors(len, [&](int64_t k, int64_t c) {
+      f4 e = exp4(load_n(xf + k, c, -kInf) - m);
+      if constexpr (is_f32) {
+        if (keep) store_n(out + b + k, e, c);
       }
+      acc += e;
+    });
+    sum += hsum(acc);
+  }
+  if constexpr (is_f32) {
+    if (keep) {
+      const float inv = static_cast<float>(1.0 / sum);
+      for_vectors(n,
+                  [&](int64_t k, int64_t c) { store_n(out + k, load_n(out + k, c, 0) * inv, c); });
+      return;
     }
+  }
+  // log: (x - m) - lse, not x - (m + lse), which rounds away digits when |m| is large.
+  const float factor = log ? static_cast<float>(std::log(sum)) : static_cast<float>(1.0 / sum);
+  for (int64_t b = 0; b < n; b += kChunk) {
+    const int64_t len = std::min(kChunk, n - b);
+    const float* xf = as_float(x + b, len, buf);
+    float* y = buf;
+    if constexpr (is_f32) y = out + b;
+    for_vectors(len, [&](int64_t k, int64_t c) {
+      f4 v = load_n(xf + k, c, 0) - m;
+      store_n(y + k, log ? v - factor : exp4(v) * factor, c);
+    });
+    if constexpr (!is_f32) from_float(buf, len, out + b);
   }
 }
 
-constexpr int64_t kBlock = 256;
+// ---- dense tensors, axis not innermost (float compute) --------------------------------------
+constexpr int64_t kBlock = 256;  // columns per task
+constexpr int64_t kFlush = 64;   // rows summed in float before adding to the double total
 
-// Columns [0, width) of a dense (n, inner) slab, softmax down each column.
+// Columns [0, width) of a dense (n, inner) slab: softmax down each column, 4 columns at a time.
 template <typename T>
 void block_dense(const T* x, T* out, int64_t n, int64_t inner, int64_t width, bool log) {
-  using C = compute_t<T>;
-  constexpr bool in_place = std::is_same_v<T, C>;
-  C m[kBlock];
+  constexpr bool is_f32 = std::is_same_v<T, float>;
+  const bool keep = is_f32 && !log;
+  float buf[kBlock], m[kBlock], part[kBlock];
   double sum[kBlock];
-  std::fill(m, m + width, kNegInf<C>);
+  std::fill(m, m + width, -kInf);
+  std::fill(part, part + width, 0.0f);
   std::fill(sum, sum + width, 0.0);
   for (int64_t i = 0; i < n; ++i) {
-    const T* row = x + i * inner;
-    for (int64_t j = 0; j < width; ++j) {
-      C v = convert<C>(row[j]);
-      m[j] = v > m[j] ? v : m[j];
-    }
+    const float* row = as_float(x + i * inner, width, buf);
+    for_vectors(width, [&](int64_t j, int64_t c) {
+      store_n(m + j, max4(load_n(m + j, c, -kInf), load_n(row + j, c, -kInf)), c);
+    });
   }
   for (int64_t j = 0; j < width; ++j) m[j] = shift_of(m[j]);
   for (int64_t i = 0; i < n; ++i) {
-    const T* row = x + i * inner;
-    T* orow = out + i * inner;
-    for (int64_t j = 0; j < width; ++j) {
-      C e = exp_nonpositive(convert<C>(row[j]) - m[j]);
-      if constexpr (in_place) {
-        if (!log) orow[j] = e;
+    const float* row = as_float(x + i * inner, width, buf);
+    for_vectors(width, [&](int64_t j, int64_t c) {
+      f4 e = exp4(load_n(row + j, c, -kInf) - load_n(m + j, c, 0));
+      if constexpr (is_f32) {
+        if (keep) store_n(out + i * inner + j, e, c);
       }
-      sum[j] += e;
+      store_n(part + j, load_n(part + j, c, 0) + e, c);
+    });
+    if ((i + 1) % kFlush == 0 || i + 1 == n) {
+      for (int64_t j = 0; j < width; ++j) sum[j] += part[j];
+      std::fill(part, part + width, 0.0f);
     }
   }
-  C factor[kBlock];
+  float factor[kBlock];
   for (int64_t j = 0; j < width; ++j)
-    factor[j] = log ? static_cast<C>(std::log(sum[j])) : static_cast<C>(1.0 / sum[j]);
+    factor[j] = log ? static_cast<float>(std::log(sum[j])) : static_cast<float>(1.0 / sum[j]);
   for (int64_t i = 0; i < n; ++i) {
-    const T* row = x + i * inner;
-    T* orow = out + i * inner;
-    for (int64_t j = 0; j < width; ++j) {
-      if (log) {
-        orow[j] = convert<T>((convert<C>(row[j]) - m[j]) - factor[j]);
-      } else if constexpr (in_place) {
-        orow[j] *= factor[j];
-      } else {
-        orow[j] = convert<T>(exp_nonpositive(convert<C>(row[j]) - m[j]) * factor[j]);
-      }
-    }
+    float* y = buf;
+    if constexpr (is_f32) y = out + i * inner;
+    const float* row = keep ? y : as_float(x + i * inner, width, buf);
+    for_vectors(width, [&](int64_t j, int64_t c) {
+      const f4 v = load_n(row + j, c, 0), f = load_n(factor + j, c, 1);
+      store_n(y + j,
+              keep  ? v * f
+              : log ? (v - load_n(m + j, c, 0)) - f
+                    : exp4(v - load_n(m + j, c, 0)) * f,
+              c);
+    });
+    if constexpr (!is_f32) from_float(buf, width, out + i * inner);
   }
 }
 
-// Any strides: one line at a time, element by element.
+// ---- any strides (and float64) --------------------------------------------------------------
 template <typename T>
 void line_strided(const char* p, char* q, int64_t n, int64_t xs, int64_t os, bool log) {
   using C = compute_t<T>;
   auto at = [&](int64_t i) { return convert<C>(*reinterpret_cast<const T*>(p + i * xs)); };
-  C m = kNegInf<C>;
+  C m = -std::numeric_limits<C>::infinity();
   for (int64_t i = 0; i < n; ++i) {
     C v = at(i);
     m = v > m ? v : m;
@@ -187,30 +274,33 @@ template <typename T>
 void softmax_typed(const Array& out, const Array& x, int axis, bool log) {
   const int64_t n = x.shape[axis];
   if (x.numel() == 0) return;
-  if (x.is_contiguous() && out.is_contiguous()) {
-    int64_t outer = 1, inner = 1;
-    for (int d = 0; d < axis; ++d) outer *= x.shape[d];
-    for (int d = axis + 1; d < x.rank(); ++d) inner *= x.shape[d];
-    const T* xp = x.data_as<T>();
-    T* op = out.data_as<T>();
-    if (inner == 1) {
-      parallel_for(outer, std::max<int64_t>(1, kElementwiseGrain / (4 * n)),
+  constexpr bool vector = std::is_same_v<compute_t<T>, float>;
+  if constexpr (vector) {
+    if (x.is_contiguous() && out.is_contiguous()) {
+      int64_t outer = 1, inner = 1;
+      for (int d = 0; d < axis; ++d) outer *= x.shape[d];
+      for (int d = axis + 1; d < x.rank(); ++d) inner *= x.shape[d];
+      const T* xp = x.data_as<T>();
+      T* op = out.data_as<T>();
+      if (inner == 1) {
+        parallel_for(outer, std::max<int64_t>(1, kElementwiseGrain / (4 * n)),
+                     [&](int64_t b, int64_t e) {
+                       for (int64_t o = b; o < e; ++o) line_dense(xp + o * n, op + o * n, n, log);
+                     });
+        return;
+      }
+      const int64_t blocks = (inner + kBlock - 1) / kBlock;
+      parallel_for(outer * blocks, std::max<int64_t>(1, kElementwiseGrain / (4 * n * kBlock)),
                    [&](int64_t b, int64_t e) {
-                     for (int64_t o = b; o < e; ++o) line_dense(xp + o * n, op + o * n, n, log);
+                     for (int64_t t = b; t < e; ++t) {
+                       const int64_t o = t / blocks, j0 = (t % blocks) * kBlock;
+                       const int64_t offset = o * n * inner + j0;
+                       block_dense(xp + offset, op + offset, n, inner, std::min(kBlock, inner - j0),
+                                   log);
+                     }
                    });
       return;
     }
-    const int64_t blocks = (inner + kBlock - 1) / kBlock;
-    parallel_for(outer * blocks, std::max<int64_t>(1, kElementwiseGrain / (4 * n * kBlock)),
-                 [&](int64_t b, int64_t e) {
-                   for (int64_t t = b; t < e; ++t) {
-                     const int64_t o = t / blocks, j0 = (t % blocks) * kBlock;
-                     const int64_t offset = o * n * inner + j0;
-                     block_dense(xp + offset, op + offset, n, inner, std::min(kBlock, inner - j0),
-                                 log);
-                   }
-                 });
-    return;
   }
   const backend::Array* ops[2] = {&x, &out};
   auto lines = make_lines<2>(x.shape, axis, ops);
@@ -219,12 +309,14 @@ void softmax_typed(const Array& out, const Array& x, int axis, bool log) {
   const char* xb = static_cast<const char*>(x.data());
   char* ob = static_cast<char*>(out.data());
   for_each_line(lines, n * 4, [&](int64_t, const int64_t(&off)[2]) {
-    if (xs == sizeof(T) && os == sizeof(T)) {
-      line_dense(reinterpret_cast<const T*>(xb + off[0]), reinterpret_cast<T*>(ob + off[1]), n,
-                 log);
-    } else {
-      line_strided<T>(xb + off[0], ob + off[1], n, xs, os, log);
+    if constexpr (vector) {
+      if (xs == sizeof(T) && os == sizeof(T)) {
+        line_dense(reinterpret_cast<const T*>(xb + off[0]), reinterpret_cast<T*>(ob + off[1]), n,
+                   log);
+        return;
+      }
     }
+    line_strided<T>(xb + off[0], ob + off[1], n, xs, os, log);
   });
 }
 

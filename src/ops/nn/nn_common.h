@@ -30,7 +30,7 @@ Tensor with_rule(std::string_view name, std::initializer_list<Tensor> inputs, Fo
   return y;
 }
 
-/// True for the elementwise float compute dtype of `x` (floatx() for integers and bool).
+/// The float dtype an elementwise op computes in for `x` (floatx() for integers and bool).
 DType float_dtype(const Tensor& x);
 
 // ---- private helpers, differentiable --------------------------------------------------------

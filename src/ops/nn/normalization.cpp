@@ -106,10 +106,11 @@ Tensor layer_normalization(const Tensor& x, const Tensor& gamma, const Tensor& b
     Tensor t = detail::prepare(v, dtype, be);
     return t.ndim() != ndim && !last_only ? reshape(t, broadcast) : t;
   };
-  auto [m, var] = moments(xc, axes, true);
   // (x - mean) * rsqrt(var + eps) * gamma + beta: the same value as Keras's
-  // x * inv + (beta - mean * inv), with fewer passes over x.
-  Tensor out = multiply(subtract(xc, m), nn_detail::rsqrt(add(var, eps)));
+  // x * inv + (beta - mean * inv), with fewer passes over x (x - mean serves twice).
+  Tensor centered = subtract(xc, mean(xc, axes, true));
+  Tensor var = mean(square(centered), axes, true);
+  Tensor out = multiply(centered, nn_detail::rsqrt(add(var, eps)));
   if (gamma.defined()) out = multiply(out, prep(gamma));
   if (beta.defined()) out = add(out, prep(beta));
   return detail::cast(out, x.dtype());

@@ -44,8 +44,12 @@ Tensor softmax_decomposed(const Tensor& x, uint64_t mask, bool log) {
 Tensor softmax_fused(const Tensor& x, uint64_t mask, bool log) {
   auto& be = x.backend();
   if (std::popcount(mask) == 1) {
+    const int axis = std::countr_zero(mask);
+    // Lines that are neither dense nor part of a dense tensor (a transposed view) are walked
+    // element by element; one contiguous copy first is cheaper.
+    const Tensor dense = x.is_contiguous() || x.strides()[axis] == 1 ? x : x.contiguous();
     Tensor out = detail::empty(x.shape(), x.dtype(), be);
-    be.softmax(out.array(), x.array(), std::countr_zero(mask), log);
+    be.softmax(out.array(), dense.array(), axis, log);
     return out;
   }
   std::vector<int> perm;
