@@ -291,7 +291,7 @@ f.case("scce_f64", "sparse_categorical_crossentropy", [labels, f64(lg)],
 lh = lg.astype(np.float16)
 f.case("scce_f16", "sparse_categorical_crossentropy", [labels, lh],
        scce_ref(labels, log_softmax_ref(lh, -1).astype(np.float16), True).astype(np.float32),
-       from_logits=True, rtol=1e-3, atol=1e-3)
+       from_logits=True, rtol=2e-5, atol=1e-5)  # measured 1.1e-5: float16 log-probabilities
 seq = r(2, 5, 3) * 2  # (B, C, T) with classes on axis 1
 sl = f.randint(0, 5, 2, 3)
 f.case("scce_axis1", "sparse_categorical_crossentropy", [sl, seq],
@@ -308,7 +308,7 @@ mse = np.mean((f64(a) - f64(b)) ** 2)
 f.case("psnr", "psnr", [a, b], np.float32(20 * math.log10(1.0) - 10 * math.log10(mse)), max_val=1.0)
 f.case("psnr_255", "psnr", [a * 255, b * 255],
        np.float32(20 * math.log10(255.0) - 10 * math.log10(np.mean((f64(a * 255) - f64(b * 255)) ** 2))),
-       max_val=255.0, rtol=2e-6)
+       max_val=255.0)
 f.case("psnr_shape_raises", "psnr", [a, b[0]], [], max_val=1.0, raises="ValueError")
 
 # ---- normalization -------------------------------------------------------------------------
@@ -322,9 +322,9 @@ f.case("moments_f64", "moments", [f64(x)], [f64(x).mean(axis=0), f64(x).var(axis
 h = (r(6, 4) * 3).astype(np.float16)
 f.case("moments_f16", "moments", [h], [keep(f64(h).mean(0), h), keep(f64(h).var(0), h)], axes=[0])
 xi = np.array([[0, 1, 2, 3, 100]], np.int32)
+# The Keras docstring example: integers give float32 statistics (21.2, 1553.36).
 f.case("moments_int", "moments", [xi],
-       [np.float32(21.2) * np.ones(1, np.float32), np.float32(1553.36) * np.ones(1, np.float32)],
-       axes=[1], rtol=1e-6)
+       [f64(xi).mean(axis=1).astype(np.float32), f64(xi).var(axis=1).astype(np.float32)], axes=[1])
 
 x = r(2, 3, 4)
 mean, var = f.uniform(-1, 1, 3), f.uniform(0.5, 2, 3)
@@ -539,8 +539,7 @@ bc = r(1, 2, 5, 7)
 f.case("attention_causal_mask_bias", "dot_product_attention_mask", [qc, kl, vl, mc, bc],
        attention_ref(qc, kl, vl, bias=bc, mask=mc, is_causal=True), is_causal=True)
 qh, kh, vh = q.astype(np.float16), k.astype(np.float16), v.astype(np.float16)
-f.case("attention_f16", "dot_product_attention", [qh, kh, vh], attention_ref(qh, kh, vh),
-       rtol=2e-3, atol=2e-3)
+f.case("attention_f16", "dot_product_attention", [qh, kh, vh], attention_ref(qh, kh, vh))
 f.case("attention_rank3_raises", "dot_product_attention", [r(2, 3, 2)] * 3, [],
        raises="ValueError")
 f.case("attention_heads_raises", "dot_product_attention", [r(1, 2, 3, 2), r(1, 2, 2, 2),
