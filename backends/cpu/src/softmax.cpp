@@ -100,8 +100,12 @@ inline float hmax(f4 v) {
   for (int k = 0; k < kW; ++k) m = v[k] > m ? v[k] : m;
   return m;
 }
-inline double hsum(f4 v) {
-  return (static_cast<double>(v[0]) + v[1]) + (static_cast<double>(v[2]) + v[3]);
+// Two doubles: the sums of exponentials accumulate in double, so their rounding does not grow
+// with the length of the line.
+using d2 = double __attribute__((vector_size(16)));
+inline void accumulate(d2& lo, d2& hi, f4 e) {
+  lo += d2{e[0], e[1]};
+  hi += d2{e[2], e[3]};
 }
 
 // The shift applied before exp: the max, or 0 for a line of -inf only (so that no inf - inf
@@ -164,15 +168,15 @@ void line_dense(const T* x, T* out, int64_t n, bool log) {
   for (int64_t b = 0; b < n; b += kChunk) {
     const int64_t len = std::min(kChunk, n - b);
     const float* xf = as_float(x + b, len, buf);
-    f4 acc{};
+    d2 lo{}, hi{};
     for_vectors(len, [&](int64_t k, int64_t c) {
       f4 e = exp4(load_n(xf + k, c, -kInf) - m);
       if constexpr (is_f32) {
         if (keep) store_n(out + b + k, e, c);
       }
-      acc += e;
+      accumulate(lo, hi, e);
     });
-    sum += hsum(acc);
+    sum += (lo[0] + lo[1]) + (hi[0] + hi[1]);
   }
   if constexpr (is_f32) {
     if (keep) {
@@ -199,17 +203,15 @@ void line_dense(const T* x, T* out, int64_t n, bool log) {
 
 // ---- dense tensors, axis not innermost (float compute) --------------------------------------
 constexpr int64_t kBlock = 256;  // columns per task
-constexpr int64_t kFlush = 64;   // rows summed in float before adding to the double total
 
 // Columns [0, width) of a dense (n, inner) slab: softmax down each column, 4 columns at a time.
 template <typename T>
 void block_dense(const T* x, T* out, int64_t n, int64_t inner, int64_t width, bool log) {
   constexpr bool is_f32 = std::is_same_v<T, float>;
   const bool keep = is_f32 && !log;
-  float buf[kBlock], m[kBlock], part[kBlock];
+  float buf[kBlock], m[kBlock];
   double sum[kBlock];
   std::fill(m, m + width, -kInf);
-  std::fill(part, part + width, 0.0f);
   std::fill(sum, sum + width, 0.0);
   for (int64_t i = 0; i < n; ++i) {
     const float* row = as_float(x + i * inner, width, buf);
@@ -225,12 +227,17 @@ void block_dense(const T* x, T* out, int64_t n, int64_t inner, int64_t width, bo
       if constexpr (is_f32) {
         if (keep) store_n(out + i * inner + j, e, c);
       }
-      store_n(part + j, load_n(part + j, c, 0) + e, c);
+      if (c == kW) {
+        d2 lo, hi;
+        std::memcpy(&lo, sum + j, sizeof lo);
+        std::memcpy(&hi, sum + j + 2, sizeof hi);
+        accumulate(lo, hi, e);
+        std::memcpy(sum + j, &lo, sizeof lo);
+        std::memcpy(sum + j + 2, &hi, sizeof hi);
+      } else {
+        for (int64_t k = 0; k < c; ++k) sum[j + k] += e[k];
+      }
     });
-    if ((i + 1) % kFlush == 0 || i + 1 == n) {
-      for (int64_t j = 0; j < width; ++j) sum[j] += part[j];
-      std::fill(part, part + width, 0.0f);
-    }
   }
   float factor[kBlock];
   for (int64_t j = 0; j < width; ++j)
