@@ -35,10 +35,6 @@ DType float_dtype(const Tensor& x);
 
 // ---- private helpers, differentiable --------------------------------------------------------
 
-/// log(1 + x). TODO(integration): use ops::log1p.
-Tensor log1p(const Tensor& x);
-/// exp(x) - 1. TODO(integration): use ops::expm1.
-Tensor expm1(const Tensor& x);
 /// log10(x). TODO(integration): use ops::log10.
 Tensor log10(const Tensor& x);
 /// 1 / sqrt(x). TODO(integration): use ops::rsqrt.
@@ -49,8 +45,6 @@ Tensor erf(const Tensor& x);
 Tensor clip(const Tensor& x, double lo, double hi);
 /// Elementwise a && b (bool). TODO(integration): use ops::logical_and.
 Tensor logical_and(const Tensor& a, const Tensor& b);
-/// Elementwise a || b (bool). TODO(integration): use ops::logical_or.
-Tensor logical_or(const Tensor& a, const Tensor& b);
 
 /// x[..., index[..., j, ...], ...] along `axis`; index (int32/int64, in range: the caller
 /// checks) has x's shape except along `axis`. Differentiable in x.

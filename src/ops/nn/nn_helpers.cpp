@@ -17,18 +17,6 @@ DType float_dtype(const Tensor& x) {
   return float_result_type(detail::promote({&x}));
 }
 
-Tensor log1p(const Tensor& x) {
-  return detail::unary_op(
-      "log1p", UnaryOp::Log1p, x, Promotion::ToFloat,
-      [](const Tensor& x, const Tensor&, const Tensor& g) { return divide(g, add(x, 1.0)); });
-}
-
-Tensor expm1(const Tensor& x) {
-  return detail::unary_op(
-      "expm1", UnaryOp::Expm1, x, Promotion::ToFloat,
-      [](const Tensor&, const Tensor& y, const Tensor& g) { return multiply(g, add(y, 1.0)); });
-}
-
 Tensor log10(const Tensor& x) {
   return detail::unary_op("log10", UnaryOp::Log10, x, Promotion::ToFloat,
                           [](const Tensor& x, const Tensor&, const Tensor& g) {
@@ -64,10 +52,6 @@ Tensor clip(const Tensor& x, double lo, double hi) {
 
 Tensor logical_and(const Tensor& a, const Tensor& b) {
   return detail::predicate_op("logical_and", BinaryOp::LogicalAnd, a, b);
-}
-
-Tensor logical_or(const Tensor& a, const Tensor& b) {
-  return detail::predicate_op("logical_or", BinaryOp::LogicalOr, a, b);
 }
 
 Tensor gather_along(const Tensor& x, const Tensor& index, int axis) {
