@@ -169,6 +169,18 @@ GoldenOps nn_ops() {
     o.bias = input_or_undefined(in, 4);
     return TensorList{ops::dot_product_attention(in[0], in[1], in[2], o)};
   };
+  m["cpu_linear"] = [](const TensorList& in, const json&) {
+    // The fused dense primitive, called directly: no op routes to it yet.
+    using backend::Activation;
+    TensorList outs;
+    for (Activation act : {Activation::None, Activation::Relu, Activation::Sigmoid,
+                           Activation::Tanh, Activation::Gelu, Activation::Silu}) {
+      Tensor out = ops::zeros({in[0].shape()[0], in[1].shape()[1]}, in[0].dtype());
+      in[0].backend().linear(out.array(), in[0].array(), in[1].array(), in[2].array(), act);
+      outs.push_back(out);
+    }
+    return outs;
+  };
   return m;
 }
 

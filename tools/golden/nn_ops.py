@@ -548,4 +548,12 @@ f.case("attention_heads_raises", "dot_product_attention", [r(1, 2, 3, 2), r(1, 2
 f.case("attention_bias_heads_raises", "dot_product_attention",
        [r(1, 1, 4, 2), r(1, 2, 2, 2), r(1, 2, 2, 2), r(1, 3, 1, 2)], [], raises="ValueError")
 
+# ---- the cpu backend's fused dense epilogue (Backend::linear), no op uses it yet ------------
+# One case: x @ w + bias through each activation the epilogue knows (gelu is the exact one).
+xl, wl, bl = r(3, 4), r(4, 5), r(5)
+zl = f64(xl) @ f64(wl) + f64(bl)
+acts = [zl, np.maximum(zl, 0), sigmoid(zl), np.tanh(zl), F.gelu(torch.from_numpy(zl)).numpy(),
+        F.silu(torch.from_numpy(zl)).numpy()]
+f.case("cpu_linear", "cpu_linear", [xl, wl, bl], [a.astype(np.float32) for a in acts])
+
 f.save()
