@@ -1,5 +1,6 @@
 // Fused dense layer: one GEMM, then bias and activation in the same pass over the output.
 
+#include <algorithm>
 #include <cmath>
 
 #include "cpu_backend.h"
@@ -10,33 +11,67 @@
 namespace keras::cpu {
 namespace {
 
-template <typename T>
-void epilogue(const Array& out, const Array& bias, backend::Activation act) {
+template <typename C>
+inline C activate(C v, backend::Activation act) {
+  switch (act) {
+    case backend::Activation::Relu:
+      return v <= C(0) ? C(0) : v;  // NaN propagates, as max(x, 0)
+    case backend::Activation::Sigmoid:
+      return math::sigmoid(v);
+    case backend::Activation::Tanh:
+      return std::tanh(v);
+    case backend::Activation::Gelu:
+      return math::gelu(v);
+    case backend::Activation::Silu:
+      return v * math::sigmoid(v);
+    case backend::Activation::None:
+      break;
+  }
+  return v;
+}
+
+// Bias and activation over one row. ACT is a template argument so the loop has no branch
+// per element and vectorizes for None and Relu.
+template <typename T, backend::Activation ACT>
+void epilogue_row(T* row, const char* bias, int64_t bias_stride, int64_t n) {
   using C = compute_t<T>;
+  for (int64_t j = 0; j < n; ++j) {
+    C v = convert<C>(row[j]);
+    if (bias) v += convert<C>(*reinterpret_cast<const T*>(bias + j * bias_stride));
+    row[j] = convert<T>(activate(v, ACT));
+  }
+}
+
+template <typename T, backend::Activation ACT>
+void epilogue_rows(const Array& out, const Array& bias) {
   const int64_t M = out.shape[0], N = out.shape[1];
   T* o = out.data_as<T>();
-  const bool has_bias = static_cast<bool>(bias.storage);
-  const char* bb = has_bias ? static_cast<const char*>(bias.data()) : nullptr;
-  const int64_t bs = has_bias ? bias.strides[0] * static_cast<int64_t>(sizeof(T)) : 0;
+  const char* bb = bias.storage ? static_cast<const char*>(bias.data()) : nullptr;
+  const int64_t bs = bb ? bias.strides[0] * static_cast<int64_t>(sizeof(T)) : 0;
   parallel_for(M, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(N, 1)),
                [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) {
-      T* row = o + i * N;
-      for (int64_t j = 0; j < N; ++j) {
-        C v = convert<C>(row[j]);
-        if (has_bias) v += convert<C>(*reinterpret_cast<const T*>(bb + j * bs));
-        switch (act) {
-          case backend::Activation::Relu: v = v > 0 ? v : C(0); break;
-          case backend::Activation::Sigmoid: v = math::sigmoid(v); break;
-          case backend::Activation::Tanh: v = std::tanh(v); break;
-          case backend::Activation::Gelu: v = math::gelu(v); break;
-          case backend::Activation::Silu: v = v * math::sigmoid(v); break;
-          case backend::Activation::None: break;
-        }
-        row[j] = convert<T>(v);
-      }
-    }
-  });
+                 for (int64_t i = b; i < e; ++i) epilogue_row<T, ACT>(o + i * N, bb, bs, N);
+               });
+}
+
+template <typename T>
+void epilogue(const Array& out, const Array& bias, backend::Activation act) {
+  using backend::Activation;
+  if (!bias.storage && act == Activation::None) return;
+  switch (act) {
+    case Activation::None:
+      return epilogue_rows<T, Activation::None>(out, bias);
+    case Activation::Relu:
+      return epilogue_rows<T, Activation::Relu>(out, bias);
+    case Activation::Sigmoid:
+      return epilogue_rows<T, Activation::Sigmoid>(out, bias);
+    case Activation::Tanh:
+      return epilogue_rows<T, Activation::Tanh>(out, bias);
+    case Activation::Gelu:
+      return epilogue_rows<T, Activation::Gelu>(out, bias);
+    case Activation::Silu:
+      return epilogue_rows<T, Activation::Silu>(out, bias);
+  }
 }
 
 }  // namespace

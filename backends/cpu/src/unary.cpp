@@ -83,7 +83,8 @@ void unary_float(UnaryOp op, const StridedLoop<2>& loop, double p0, double p1) {
       return map_unary<T, T>(loop, [](C x) { return static_cast<C>(math::digamma(x)); });
     case UnaryOp::I0:
       return map_unary<T, T>(loop, [](C x) { return static_cast<C>(math::i0(x)); });
-    case UnaryOp::Relu: return map_unary<T, T>(loop, [](C x) { return x > 0 ? x : C(0); });
+    case UnaryOp::Relu:  // NaN propagates, as in max(x, 0)
+      return map_unary<T, T>(loop, [](C x) { return x <= 0 ? C(0) : x; });
     case UnaryOp::Sigmoid: return map_unary<T, T>(loop, [](C x) { return math::sigmoid(x); });
     case UnaryOp::Softplus: return map_unary<T, T>(loop, [](C x) { return math::softplus(x); });
     case UnaryOp::Silu: return map_unary<T, T>(loop, [](C x) { return x * math::sigmoid(x); });
