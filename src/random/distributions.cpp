@@ -1,6 +1,6 @@
 // categorical, gamma, beta, binomial: samplers written with ops over a fixed number of
-// candidate draws per element, so every element is a pure function of (seed, counter, index)
-// with no data-dependent loop (the algorithms are documented in keras/random/random.h).
+// candidate draws per element, so every element is a pure function of (seed, counter, index),
+// whatever the other elements drew (the algorithms are documented in keras/random/random.h).
 
 #include <cmath>
 #include <functional>
@@ -164,10 +164,11 @@ Tensor categorical(const Tensor& logits, int64_t num_samples, std::optional<DTyp
   check(num_samples >= 0, op, ": num_samples must be >= 0; got ", num_samples, ".");
   const DType t = dtype.value_or(DType::Int32);
   const int64_t batch = logits.shape()[0], classes = logits.shape()[1];
+  const bool none = batch == 0 || num_samples == 0;
+  check(none || classes > 0, op, ": logits has no classes (shape ", logits.shape(), ").");
   auto key = DrawKey::from(seed);
   auto& be = logits.backend();
-  if (batch == 0 || num_samples == 0) return ops::detail::empty({batch, num_samples}, t, be);
-  check(classes > 0, op, ": logits has no classes (shape ", logits.shape(), ").");
+  if (none) return ops::detail::empty({batch, num_samples}, t, be);
   // Gumbel-max: argmax_c (logits_c - log(-log u_c)).
   Tensor l = ops::stop_gradient(ops::cast(logits, DType::Float64)).reshape({batch, 1, classes});
   Tensor u = key.stream(RandomKind::Uniform, {batch, num_samples, classes}, DType::Float64, be);

@@ -1,7 +1,6 @@
 // dropout: keep each element with probability 1 - rate and scale the kept ones by
 // 1 / (1 - rate), so the expectation is unchanged.
 
-#include <cmath>
 
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
