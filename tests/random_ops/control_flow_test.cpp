@@ -424,5 +424,18 @@ TEST(Map, BadInputs) {
   EXPECT_TRUE(contains(m, "vectorized_map")) << m;
 }
 
+TEST(ControlFlow, HeaderExamplesCompileAndRun) {
+  Tensor x = make({1.5, -2}, {2}, DType::Float64);
+  Tensor x4 = ops::fori_loop(0, 4, [&](int64_t, const Tensor& acc) { return acc * x; },
+                             ops::ones_like(x));
+  EXPECT_TENSOR_NEAR(x4, make({5.0625, 16}, {2}, DType::Float64), 1e-12, 0);
+  Tensor xs = make({1, 2, 3}, {3}, DType::Float64);
+  auto [total, running] = ops::scan(
+      [](const Tensor& c, const Tensor& x) { return std::pair{c + x, c + x}; },
+      ops::zeros_like(xs[0]), xs);
+  EXPECT_EQ(total.item<double>(), 6.0);
+  EXPECT_EQ(running.to_vector<double>(), (std::vector<double>{1, 3, 6}));
+}
+
 }  // namespace
 }  // namespace keras

@@ -90,11 +90,6 @@ inline namespace core {
 
 namespace {
 
-template <typename Fn>
-void require_callable(std::string_view op, std::string_view name, const Fn& fn) {
-  check(static_cast<bool>(fn), op, ": `", name, "` is an empty function.");
-}
-
 // The branch switch_ runs: index clamped to [0, count).
 size_t branch_index(const Tensor& index, size_t count) {
   constexpr std::string_view op = "switch";
@@ -113,15 +108,15 @@ size_t branch_index(const Tensor& index, size_t count) {
 
 Tensor cond(const Tensor& pred, const std::function<Tensor()>& true_fn,
             const std::function<Tensor()>& false_fn) {
-  require_callable("cond", "true_fn", true_fn);
-  require_callable("cond", "false_fn", false_fn);
+  detail::require_callable("cond", "true_fn", true_fn);
+  detail::require_callable("cond", "false_fn", false_fn);
   return detail::host_predicate("cond", pred) ? true_fn() : false_fn();
 }
 
 TensorList cond(const Tensor& pred, const std::function<TensorList()>& true_fn,
                 const std::function<TensorList()>& false_fn) {
-  require_callable("cond", "true_fn", true_fn);
-  require_callable("cond", "false_fn", false_fn);
+  detail::require_callable("cond", "true_fn", true_fn);
+  detail::require_callable("cond", "false_fn", false_fn);
   return detail::host_predicate("cond", pred) ? true_fn() : false_fn();
 }
 
@@ -129,22 +124,22 @@ Tensor switch_(const Tensor& index,
                const std::vector<std::function<Tensor(const TensorList&)>>& branches,
                const TensorList& operands) {
   const auto& branch = branches[branch_index(index, branches.size())];
-  require_callable("switch", "branch", branch);
+  detail::require_callable("switch", "branch", branch);
   return branch(operands);
 }
 
 TensorList switch_(const Tensor& index, const std::vector<ListFn>& branches,
                    const TensorList& operands) {
   const auto& branch = branches[branch_index(index, branches.size())];
-  require_callable("switch", "branch", branch);
+  detail::require_callable("switch", "branch", branch);
   return branch(operands);
 }
 
 TensorList while_loop(const std::function<Tensor(const TensorList&)>& cond, const ListFn& body,
                       const TensorList& loop_vars, std::optional<int64_t> maximum_iterations) {
   constexpr std::string_view op = "while_loop";
-  require_callable(op, "cond", cond);
-  require_callable(op, "body", body);
+  detail::require_callable(op, "cond", cond);
+  detail::require_callable(op, "body", body);
   check(!maximum_iterations || *maximum_iterations >= 0, op,
         ": maximum_iterations must be >= 0; got ", maximum_iterations.value_or(0), ".");
   TensorList vars = detail::loop_state(op, "loop variable", loop_vars);
@@ -160,8 +155,8 @@ TensorList while_loop(const std::function<Tensor(const TensorList&)>& cond, cons
 Tensor while_loop(const std::function<Tensor(const Tensor&)>& cond,
                   const std::function<Tensor(const Tensor&)>& body, const Tensor& loop_var,
                   std::optional<int64_t> maximum_iterations) {
-  require_callable("while_loop", "cond", cond);
-  require_callable("while_loop", "body", body);
+  detail::require_callable("while_loop", "cond", cond);
+  detail::require_callable("while_loop", "body", body);
   return while_loop([&](const TensorList& v) { return cond(v[0]); },
                     [&](const TensorList& v) { return TensorList{body(v[0])}; },
                     TensorList{loop_var}, maximum_iterations)[0];
@@ -171,7 +166,7 @@ TensorList fori_loop(int64_t lower, int64_t upper,
                      const std::function<TensorList(int64_t, const TensorList&)>& body_fun,
                      const TensorList& init_val) {
   constexpr std::string_view op = "fori_loop";
-  require_callable(op, "body_fun", body_fun);
+  detail::require_callable(op, "body_fun", body_fun);
   TensorList vars = detail::loop_state(op, "loop variable", init_val);
   for (int64_t i = lower; i < upper; ++i) {
     TensorList next = body_fun(i, vars);
@@ -184,7 +179,7 @@ TensorList fori_loop(int64_t lower, int64_t upper,
 Tensor fori_loop(int64_t lower, int64_t upper,
                  const std::function<Tensor(int64_t, const Tensor&)>& body_fun,
                  const Tensor& init_val) {
-  require_callable("fori_loop", "body_fun", body_fun);
+  detail::require_callable("fori_loop", "body_fun", body_fun);
   return fori_loop(lower, upper,
                    [&](int64_t i, const TensorList& v) { return TensorList{body_fun(i, v[0])}; },
                    TensorList{init_val})[0];

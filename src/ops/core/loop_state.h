@@ -4,9 +4,16 @@
 
 #include <string_view>
 
+#include "keras/core/errors.h"
 #include "keras/tensor/tensor.h"
 
 namespace keras::ops::detail {
+
+/// ValueError naming `op` and the argument `name` when the callable `fn` is empty.
+template <typename Fn>
+void require_callable(std::string_view op, std::string_view name, const Fn& fn) {
+  check(static_cast<bool>(fn), op, ": `", name, "` is an empty function.");
+}
 
 /// The tensors as loop state: each defined (ValueError naming `op` and `what` otherwise), C++
 /// literals made into tensors of their default dtype.

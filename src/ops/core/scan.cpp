@@ -12,11 +12,6 @@ inline namespace core {
 
 namespace {
 
-template <typename Fn>
-void require_callable(std::string_view op, std::string_view name, const Fn& fn) {
-  check(static_cast<bool>(fn), op, ": `", name, "` is an empty function.");
-}
-
 // The common leading extent of xs (each defined and at least 1-d).
 int64_t leading_extent(std::string_view op, std::string_view what, const TensorList& xs) {
   for (size_t i = 0; i < xs.size(); ++i) {
@@ -60,7 +55,7 @@ TensorList slice_at(const std::vector<TensorList>& slices, int64_t i) {
 }
 
 TensorList map_impl(std::string_view op, const ListFn& f, const TensorList& xs) {
-  require_callable(op, "f", f);
+  detail::require_callable(op, "f", f);
   check(!xs.empty(), op, ": needs at least one tensor to map over.");
   const int64_t n = leading_extent(op, "input", xs);
   if (n == 0) {
@@ -168,7 +163,7 @@ std::pair<TensorList, TensorList> scan(
     const TensorList& init, const TensorList& xs, std::optional<int64_t> length, bool reverse,
     int unroll) {
   constexpr std::string_view op = "scan";
-  require_callable(op, "f", f);
+  detail::require_callable(op, "f", f);
   check(unroll >= 0, op, ": unroll must be a positive integer or a bool; got ", unroll, ".");
   int64_t n = leading_extent(op, "xs entry", xs);
   if (xs.empty()) {
@@ -204,7 +199,7 @@ std::pair<TensorList, TensorList> scan(
 std::pair<Tensor, Tensor> scan(const std::function<ScanStep(const Tensor&, const Tensor&)>& f,
                                const Tensor& init, const Tensor& xs,
                                std::optional<int64_t> length, bool reverse, int unroll) {
-  require_callable("scan", "f", f);
+  detail::require_callable("scan", "f", f);
   auto [carry, ys] = scan(
       [&](const TensorList& c, const TensorList& x) {
         auto [next, y] = f(c[0], x.empty() ? Tensor() : x[0]);
@@ -218,7 +213,7 @@ TensorList associative_scan(
     const std::function<TensorList(const TensorList&, const TensorList&)>& f,
     const TensorList& elems, bool reverse, int axis) {
   constexpr std::string_view op = "associative_scan";
-  require_callable(op, "f", f);
+  detail::require_callable(op, "f", f);
   check(!elems.empty(), op, ": needs at least one tensor to scan.");
   std::vector<int> axes;
   for (size_t i = 0; i < elems.size(); ++i) {
@@ -236,7 +231,7 @@ TensorList associative_scan(
 
 Tensor associative_scan(const std::function<Tensor(const Tensor&, const Tensor&)>& f,
                         const Tensor& elems, bool reverse, int axis) {
-  require_callable("associative_scan", "f", f);
+  detail::require_callable("associative_scan", "f", f);
   return associative_scan(
       [&](const TensorList& a, const TensorList& b) { return TensorList{f(a[0], b[0])}; },
       TensorList{elems}, reverse, axis)[0];
@@ -245,7 +240,7 @@ Tensor associative_scan(const std::function<Tensor(const Tensor&, const Tensor&)
 TensorList map(const ListFn& f, const TensorList& xs) { return map_impl("map", f, xs); }
 
 Tensor map(const std::function<Tensor(const Tensor&)>& f, const Tensor& xs) {
-  require_callable("map", "f", f);
+  detail::require_callable("map", "f", f);
   return map_impl("map", [&](const TensorList& x) { return TensorList{f(x[0])}; },
                   TensorList{xs})[0];
 }
@@ -256,7 +251,7 @@ TensorList vectorized_map(const ListFn& function, const TensorList& elements) {
 
 Tensor vectorized_map(const std::function<Tensor(const Tensor&)>& function,
                       const Tensor& elements) {
-  require_callable("vectorized_map", "function", function);
+  detail::require_callable("vectorized_map", "function", function);
   return map_impl("vectorized_map",
                   [&](const TensorList& x) { return TensorList{function(x[0])}; },
                   TensorList{elements})[0];

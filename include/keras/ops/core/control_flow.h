@@ -12,9 +12,11 @@
 // names the iteration and the entry otherwise). Write lambdas with explicit parameter types
 // (`const Tensor&` or `const TensorList&`); that is how the overloads are told apart.
 //
-//   Tensor x4 = ops::fori_loop(0, 4, [&](int64_t, const Tensor& acc) { return acc * x; }, 1.0);
+//   Tensor x4 = ops::fori_loop(0, 4, [&](int64_t, const Tensor& acc) { return acc * x; },
+//                              ops::ones_like(x));
 //   auto [total, running] = ops::scan(
-//       [](const Tensor& c, const Tensor& x) { return std::pair{c + x, c + x}; }, 0.0, xs);
+//       [](const Tensor& c, const Tensor& x) { return std::pair{c + x, c + x}; },
+//       ops::zeros_like(xs[0]), xs);
 //
 // Predicates (cond's pred, while_loop's cond) are read on the host: a tensor with exactly one
 // element, bool or numeric (nonzero is true); anything else is a ValueError. C++ literals such
@@ -125,8 +127,9 @@ using GradFn1 = std::function<Tensor(const Tensor& upstream)>;
 ///   auto log1pexp = ops::custom_gradient([](const Tensor& x) {
 ///     Tensor e = ops::exp(x);
 ///     return std::pair{ops::log(1.0 + e),
-///                      GradFn1([e](const Tensor& up) { return up * (1.0 - 1.0 / (1.0 + e)); })};
+///                      [e](const Tensor& up) { return up * (1.0 - 1.0 / (1.0 + e)); }};
 ///   });
+///   Tensor y = log1pexp(x);   // its gradient stays finite where e^x overflows
 ///
 /// grad_fn runs under the tape when a higher-order gradient is being recorded, and the tensors
 /// it captures from f keep their own history, so it is itself differentiable.
