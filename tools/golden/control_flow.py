@@ -68,21 +68,18 @@ def assoc_ref(fn, x, axis, reverse):
 for n in (1, 2, 3, 5, 8, 13):
     x = r(n)
     f.case(f"assoc_add_n{n}", "assoc", [x], assoc_ref("add", x, 0, False), fn="add", axis=0,
-           reverse=False, atol=1e-5)
+           reverse=False)
 for fn in cumulative:
     for axis in (0, 1, -1):
         for reverse in (False, True):
             x = f.uniform(0.5, 1.5, 5, 6, 3) if fn == "multiply" else r(5, 6, 3)
-            # The tree of a parallel scan sums in another order than np.cumsum: partial sums
-            # near zero need an absolute tolerance (float32 rounding of the operands, ~1e-6).
             f.case(f"assoc_{fn}_ax{axis}_{'rev' if reverse else 'fwd'}", "assoc", [x],
-                   assoc_ref(fn, x, axis, reverse), fn=fn, axis=axis, reverse=reverse, atol=1e-5)
+                   assoc_ref(fn, x, axis, reverse), fn=fn, axis=axis, reverse=reverse)
 x = f.randint(-20, 20, 7, 3)
 f.case("assoc_add_int32", "assoc", [x], np.cumsum(x, axis=0).astype(np.int32), fn="add", axis=0,
        reverse=False)
 x = r(9, 2).astype(np.float64)
-f.case("assoc_add_f64", "assoc", [x], np.cumsum(x, axis=0), fn="add", axis=0, reverse=False,
-       atol=1e-12)
+f.case("assoc_add_f64", "assoc", [x], np.cumsum(x, axis=0), fn="add", axis=0, reverse=False)
 x = np.zeros((0, 3), np.float32)
 f.case("assoc_add_empty", "assoc", [x], x, fn="add", axis=0, reverse=False)
 
@@ -95,8 +92,8 @@ for m in ms[1:]:
 bwd = [ms[-1]]
 for m in ms[-2::-1]:
     bwd.append(bwd[-1] @ m)
-f.case("assoc_matmul", "assoc_matmul", [ms], np.stack(fwd), reverse=False, atol=1e-12)
-f.case("assoc_matmul_rev", "assoc_matmul", [ms], np.stack(bwd[::-1]), reverse=True, atol=1e-12)
+f.case("assoc_matmul", "assoc_matmul", [ms], np.stack(fwd), reverse=False)
+f.case("assoc_matmul_rev", "assoc_matmul", [ms], np.stack(bwd[::-1]), reverse=True)
 
 # A tuple op: composing affine maps h -> a h + b gives the linear recurrence h_k (from h = 0)
 # in the second output and the running products of a in the first.
@@ -106,7 +103,7 @@ for k in range(6):
     h = a[k] * h + b[k]
     hs.append(h)
     prods.append(np.prod(a[: k + 1], axis=0))
-f.case("assoc_affine", "assoc_affine", [a, b], [np.stack(prods), np.stack(hs)], atol=1e-5)
+f.case("assoc_affine", "assoc_affine", [a, b], [np.stack(prods), np.stack(hs)])
 
 # ---- fori_loop and while_loop ----------------------------------------------------------------
 x = f.uniform(-2, 2, 5)
