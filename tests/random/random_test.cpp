@@ -95,7 +95,81 @@ TEST(Random, DistributionMoments) {
   EXPECT_LE(t.max, 2.0);
   auto g64 = moments(random::normal({n}, 0, 1, DType::Float64, 4));
   EXPECT_NEAR(g64.var, 1.0, 0.015);
-  EXPECT_THROW(random::normal({2}, 0, 1, DType::Int32), TypeError);
+  // Keras: "requires a floating point dtype" is a ValueError.
+  EXPECT_THROW(random::normal({2}, 0, 1, DType::Int32), ValueError);
+  EXPECT_THROW(random::uniform({2}, 0, 1, DType::Int32), ValueError);
+  EXPECT_THROW(random::uniform({2}, 1, 0), ValueError);
+}
+
+TEST(Random, SeedlessGeneratorsDifferAndFollowTheGlobalSeed) {
+  utils::set_random_seed(5);
+  random::SeedGenerator a, b;
+  EXPECT_NE(a.initial_seed(), b.initial_seed());
+  utils::set_random_seed(5);
+  random::SeedGenerator a2;
+  EXPECT_EQ(a2.initial_seed(), a.initial_seed());
+}
+
+TEST(Random, StateRoundTrips) {
+  random::SeedGenerator gen(42);
+  random::normal({3}, 0, 1, std::nullopt, gen);
+  auto [seed, counter] = gen.state();
+  EXPECT_EQ(seed, 42u);
+  EXPECT_EQ(counter, 1u);
+  Tensor next = random::normal({3}, 0, 1, std::nullopt, gen);
+  random::SeedGenerator restored(7);
+  restored.set_state(seed, counter);
+  EXPECT_TENSOR_EQ(random::normal({3}, 0, 1, std::nullopt, restored), next);
+}
+
+TEST(Random, EveryDrawAdvancesTheGeneratorOnce) {
+  random::SeedGenerator gen(9);
+  Tensor x = ops::ones({4, 4});
+  random::normal({3}, 0, 1, std::nullopt, gen);
+  random::uniform({3}, 0, 1, std::nullopt, gen);
+  random::truncated_normal({3}, 0, 1, std::nullopt, gen);
+  random::randint({3}, 0, 10, std::nullopt, gen);
+  random::dropout(x, 0.5, std::nullopt, gen);
+  random::shuffle(x, 0, gen);
+  random::categorical(ops::zeros({2, 3}), 4, std::nullopt, gen);
+  random::gamma({3}, 2.0, std::nullopt, gen);
+  random::beta({3}, 2.0, 3.0, std::nullopt, gen);
+  random::binomial({3}, 10.0, 0.5, std::nullopt, gen);
+  EXPECT_EQ(gen.counter(), 10u);
+  // As in Keras, dropout with rate 0 or 1 draws nothing.
+  random::dropout(x, 0.0, std::nullopt, gen);
+  random::dropout(x, 1.0, std::nullopt, gen);
+  EXPECT_EQ(gen.counter(), 10u);
+}
+
+TEST(Random, IntegerSeedsAreStatelessForEveryDistribution) {
+  Tensor x = ops::reshape(ops::arange(20.0), {4, 5});
+  Tensor logits = test::make({0, 1, 2, -1, 0, 3}, {2, 3});
+  auto draws = [&] {
+    return TensorList{random::randint({50}, -3, 9, std::nullopt, 4),
+                      random::dropout(x, 0.3, std::nullopt, 4),
+                      random::shuffle(x, 1, 4),
+                      random::categorical(logits, 7, std::nullopt, 4),
+                      random::gamma({50}, 0.7, std::nullopt, 4),
+                      random::beta({50}, 0.5, 2.0, std::nullopt, 4),
+                      random::binomial({50}, 30.0, 0.6, std::nullopt, 4)};
+  };
+  TensorList a = draws(), b = draws();
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_TENSOR_EQ(a[i], b[i]) << "draw " << i;
+}
+
+TEST(Random, ElementsDependOnTheirIndexAloneNotOnTheShapeOrThreads) {
+  // Samplers with candidate draws lay an element's candidates side by side, so a large draw
+  // (split over the thread pool) starts with the small one.
+  auto prefix = [](const Tensor& big) { return big.slice({{0, 5}}); };
+  EXPECT_TENSOR_EQ(prefix(random::gamma({100001}, 0.5, std::nullopt, 3)),
+                   random::gamma({5}, 0.5, std::nullopt, 3));
+  EXPECT_TENSOR_EQ(prefix(random::beta({100001}, 2.0, 0.5, std::nullopt, 3)),
+                   random::beta({5}, 2.0, 0.5, std::nullopt, 3));
+  EXPECT_TENSOR_EQ(prefix(random::binomial({100001}, 1000.0, 0.3, std::nullopt, 3)),
+                   random::binomial({5}, 1000.0, 0.3, std::nullopt, 3));
+  EXPECT_TENSOR_EQ(prefix(random::randint({100001}, 0, 1000, std::nullopt, 3)),
+                   random::randint({5}, 0, 1000, std::nullopt, 3));
 }
 
 }  // namespace
