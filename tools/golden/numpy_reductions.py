@@ -342,6 +342,25 @@ for name, fn in [("sort", np.sort), ("argsort", lambda a, axis=-1: np.argsort(a,
     case(f"{name}_float16", name, [xh], cast(fn(xh, axis=1)), axis=1)
     case(f"{name}_empty", name, [e], cast(fn(e, axis=0)), axis=0)
     case(f"{name}_bad_axis_raises", name, [xso], xso, axis=2, raises="ValueError")
+# Long lines (>= 128) take the radix path of the cpu kernel: ties, NaN, +-0 and inf included.
+xlong = np.round(r(2, 300) * 4) / 4
+xlong[0, ::37] = NAN
+xlong[1, ::41] = -0.0
+xlong[1, 5::53] = 0.0
+xlong[0, 7] = INF
+xlong[1, 9] = -INF
+case("sort_long", "sort", [xlong], np.sort(xlong, axis=-1))
+case("argsort_long", "argsort", [xlong], i32(np.argsort(xlong, axis=-1, kind="stable")))
+case("argsort_long_axis0", "argsort", [xlong.T.copy()], i32(np.argsort(xlong.T, axis=0, kind="stable")), axis=0)
+for dt in [np.float64, np.float16]:
+    xl = xlong.astype(dt)
+    case(f"argsort_long_{np.dtype(dt).name}", "argsort", [xl], i32(np.argsort(xl, axis=-1, kind="stable")))
+for dt, lo, hi in [(np.int8, -128, 128), (np.int64, -(1 << 40), 1 << 40), (np.uint8, 0, 256)]:
+    xl = f.rng.integers(lo, hi, (2, 200)).astype(dt)
+    case(f"argsort_long_{np.dtype(dt).name}", "argsort", [xl], i32(np.argsort(xl, axis=-1, kind="stable")))
+    case(f"sort_long_{np.dtype(dt).name}", "sort", [xl], np.sort(xl, axis=-1))
+xlb = f.rng.integers(0, 2, 150).astype(bool)
+case("argsort_long_bool", "argsort", [xlb], i32(np.argsort(xlb, kind="stable")))
 case("argsort_0d", "argsort", [np.float32(4)], np.zeros(1, np.int32))
 case("sort_0d_raises", "sort", [np.float32(4)], r(1), raises="ValueError")
 # argpartition: any valid partition is right; the test canonicalizes (see the C++ side) and
@@ -435,6 +454,8 @@ def top_k(x, k):
 
 for k in [1, 3, 6, 0]:
     case(f"top_k_{k}", "top_k", [xk], top_k(xk, k), k=k)
+case("top_k_long", "top_k", [xlong], top_k(xlong, 20), k=20)
+case("top_k_long_int", "top_k", [xlong.astype(np.int32)], top_k(xlong.astype(np.int32), 150), k=150)
 x3k = r(2, 3, 9)
 case("top_k_3d", "top_k", [x3k], top_k(x3k, 4), k=4)
 case("top_k_int", "top_k", [xi], top_k(xi, 2), k=2)

@@ -1,9 +1,11 @@
 // searchsorted, digitize, isin, nonzero.
 //
-// The backend has no binary search, so searchsorted merges by sorting: the values and the
-// sequence are sorted together (stably, the values placed before equal sequence elements for
-// side "left" and after them for "right"); a value's insertion point is then the number of
-// sequence elements ahead of it, its sorted position minus the values ahead of it.
+// The backend has no binary search primitive, so searchsorted runs one on whole tensors: each
+// value holds the count of sequence elements known to precede it and tries to extend it by
+// each power of two in turn (a gather and a comparison per step, bit_length(n) steps: O(m log n)
+// work, no sort of the values).
+
+#include <bit>
 
 #include "keras/backend/backend.h"
 #include "keras/ops/ops.h"
@@ -14,24 +16,41 @@ inline namespace numpy {
 
 namespace {
 
-// Insertion points (int64, length M) of the 1-d `values` into the ascending 1-d `seq`; both
-// share one dtype and backend.
+using backend::BinaryOp;
+
+Tensor select(const Tensor& cond, const Tensor& a, const Tensor& b) {
+  Tensor out = detail::empty(cond.shape(), a.dtype(), a.backend());
+  a.backend().where(out.array(), cond.array(), detail::broadcast_array(a.array(), cond.shape()),
+                    detail::broadcast_array(b.array(), cond.shape()));
+  return out;
+}
+
+// Insertion points (int64, length m) of the 1-d `values` into the ascending 1-d `seq` (NaN
+// last); both share one dtype and backend.
 Tensor search_sorted_flat(const Tensor& seq, const Tensor& values, bool right) {
   auto& be = seq.backend();
   const int64_t m = values.size(), n = seq.size();
-  if (m == 0 || n == 0) return detail::filled(Shape{m}, 0, DType::Int64, be);
-  Tensor combined = right ? concatenate({seq, values}) : concatenate({values, seq});
-  Tensor perm = detail::sort_last(combined, false, false, true).second;
-  Tensor is_value = right ? greater_equal(perm, n) : less(perm, m);
-  Tensor position = detail::empty(Shape{m + n}, DType::Int64, be);
-  be.arange(position.array(), 0, 1);
-  // Sequence elements ahead = position - (values ahead) = position + 1 - (values up to here).
-  Tensor ahead = subtract(add(position, 1), cumsum(is_value, 0, DType::Int64));
-  // Each value writes its count at its own index; sequence elements write to a spare slot m.
-  Tensor target = where(is_value, right ? subtract(perm, n) : perm, m);
-  Tensor out = detail::filled(Shape{m + 1}, 0, DType::Int64, be);
-  be.scatter(out.array(), target.array(), ahead.array(), 0, backend::ScatterReduce::Assign);
-  return detail::slice_axis(out, 0, 0, m);
+  Tensor pos = detail::filled(Shape{m}, 0, DType::Int64, be);
+  if (m == 0 || n == 0) return pos;
+  auto scalar = [&](int64_t v) { return detail::scalar_tensor(v, DType::Int64, be); };
+  const Tensor one = scalar(1), count = scalar(n);
+  Tensor probe = detail::empty(Shape{m}, seq.dtype(), be);
+  // A NaN never compares less, so numbers never move past the NaNs at the end of seq.
+  const BinaryOp precedes = right ? BinaryOp::LessEqual : BinaryOp::Less;
+  for (int64_t step = static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(n))); step > 0;
+       step >>= 1) {
+    // If seq[min(pos + step, n) - 1] precedes v, so do all elements up to there (sorted).
+    Tensor candidate = detail::run_binary(
+        BinaryOp::Minimum, detail::run_binary(BinaryOp::Add, pos, scalar(step)), count);
+    be.gather(probe.array(), seq.array(),
+              detail::run_binary(BinaryOp::Sub, candidate, one).array(), 0);
+    pos = select(detail::run_binary(precedes, probe, values), candidate, pos);
+  }
+  if (!is_floating(seq.dtype())) return pos;
+  // A NaN value goes after the numbers (left) or after everything (right).
+  Tensor nan_at = right ? count
+                        : detail::cast(sum(logical_not(detail::isnan_mask(seq))), DType::Int64);
+  return select(detail::isnan_mask(values), nan_at, pos);
 }
 
 std::pair<Tensor, Tensor> common(std::string_view op, const Tensor& a, const Tensor& b) {
