@@ -215,6 +215,18 @@ for i, (name, fn) in enumerate([("cumsum", np.cumsum), ("cumprod", np.cumprod),
     case(f"{name}_dtype_arg", name, [xi], fn(xi, axis=0, dtype=np.float32), axis=0, dtype="float32")
     case(f"{name}_float16", name, [xh[:, :4]], fn(xh[:, :4].astype(np.float64), axis=1).astype(np.float16), axis=1)
     case(f"{name}_bad_axis_raises", name, [xc], xc, axis=2, raises="ValueError")
+# Scans down a non-innermost axis run a row at a time in the cpu kernel.
+xr = r(6, 20)
+case("cumsum_rows_axis0", "cumsum", [xr], np.cumsum(xr, axis=0, dtype=np.float64).astype(np.float32), axis=0)
+xr3 = f.uniform(0.8, 1.25, 3, 5, 12)
+case("cumprod_rows_axis1", "cumprod", [xr3], np.cumprod(xr3, axis=1, dtype=np.float64).astype(np.float32), axis=1)
+xr8 = f.randint(-128, 128, 4, 16).astype(np.int8)
+case("cumsum_rows_int8_wraps", "cumsum", [xr8], np.cumsum(xr8, axis=0, dtype=np.int8), axis=0)
+xrn = xr.copy()
+xrn[1, ::3] = NAN
+case("nancumsum_rows", "nancumsum", [xrn], np.nancumsum(xrn, axis=0, dtype=np.float64).astype(np.float32), axis=0)
+xr16 = xr.astype(np.float16)
+case("cumsum_rows_float16", "cumsum", [xr16], np.cumsum(xr16.astype(np.float64), axis=0).astype(np.float16), axis=0)
 xz = f32([[2.0, 0.0, 3.0, 0.0, 5.0], [1.5, -2.0, 0.5, 4.0, 1.0]])
 case("cumprod_zeros", "cumprod", [xz], np.cumprod(xz, axis=1), axis=1)
 
