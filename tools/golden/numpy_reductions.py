@@ -134,6 +134,15 @@ with np.errstate(all="ignore"):
         case(f"{name}_nan_rows", name, [xn[:2]], f32(fn(xn[:2], axis=1)), axis=1)
     case("max_inf", "max", [xn[2]], np.max(xn[2]))
     case("sum_inf_cancel", "sum", [xn[2]], np.sum(xn[2]))
+# Long contiguous runs take the vectorized lanes of the cpu kernel; NaN must still win.
+xln = r(3, 40)
+xln[0, 17] = NAN
+xln[2, 39] = NAN
+case("max_nan_long", "max", [xln], np.max(xln, axis=1), axis=1)
+case("min_nan_long", "min", [xln], np.min(xln, axis=1), axis=1)
+case("amin_long_no_nan", "amin", [xln[1]], np.amin(xln[1]))
+case("nanmax_long", "nanmax", [xln], np.nanmax(xln, axis=1), axis=1)
+case("max_float64_long_nan", "max", [xln.astype(np.float64)], np.max(xln.astype(np.float64)))
 case("nansum_int", "nansum", [xi], np.sum(xi, axis=1).astype(np.int32), axis=1)
 case("nanmean_int", "nanmean", [xi], np.mean(xi, axis=1).astype(np.float32), axis=1)
 case("nanmax_int", "nanmax", [xi], np.max(xi, axis=1), axis=1)
