@@ -26,8 +26,12 @@ void expect_error(F&& f, const std::vector<std::string>& fragments) {
   }
 }
 
-Tensor f32(const Shape& shape) { return ops::zeros(shape, DType::Float32); }
-Tensor i32(const std::vector<int32_t>& v, const Shape& shape) { return Tensor::from_vector(v, shape); }
+Tensor f32(const Shape& shape) {
+  return ops::zeros(shape, DType::Float32);
+}
+Tensor i32(const std::vector<int32_t>& v, const Shape& shape) {
+  return Tensor::from_vector(v, shape);
+}
 
 TEST(ReductionsErrors, Reductions) {
   expect_error<ValueError>([] { ops::amax(f32({0, 3}), 0); }, {"amax", "(0, 3)"});
@@ -38,15 +42,24 @@ TEST(ReductionsErrors, Reductions) {
   expect_error<ValueError>([] { ops::nanargmin(f32({4}), 1); }, {"nanargmin", "axis 1"});
   expect_error<ValueError>([] { ops::cumsum(f32({2, 3}), 2); }, {"cumsum", "axis 2"});
   expect_error<ValueError>([] { ops::logsumexp(f32({2}), {0, 1}); }, {"logsumexp", "axis 1"});
-  expect_error<ValueError>([] { ops::trapezoid(f32({3, 6}), f32({5})); },
-                           {"trapezoid", "(5,)", "(3, 6)"});
+  expect_error<ValueError>(
+      [] {
+        ops::trapezoid(f32({3, 6}), f32({5}));
+      },
+      {"trapezoid", "(5,)", "(3, 6)"});
 }
 
 TEST(ReductionsErrors, Statistics) {
-  expect_error<ValueError>([] { ops::average(f32({3, 4}), {}, f32({4})); },
-                           {"average", "(3, 4)", "(4,)"});
-  expect_error<ValueError>([] { ops::average(f32({3, 4}), 1, f32({3})); },
-                           {"average", "(3, 4)", "length 3"});
+  expect_error<ValueError>(
+      [] {
+        ops::average(f32({3, 4}), {}, f32({4}));
+      },
+      {"average", "(3, 4)", "(4,)"});
+  expect_error<ValueError>(
+      [] {
+        ops::average(f32({3, 4}), 1, f32({3}));
+      },
+      {"average", "(3, 4)", "length 3"});
   expect_error<ValueError>([] { ops::corrcoef(f32({2, 3, 4})); }, {"corrcoef", "(2, 3, 4)"});
   expect_error<ValueError>([] { ops::quantile(f32({5}), f32({2, 2})); }, {"quantile", "(2, 2)"});
   expect_error<ValueError>([] { ops::quantile(f32({5}), 1.5); }, {"quantile", "[0, 1]"});
@@ -60,8 +73,11 @@ TEST(ReductionsErrors, Statistics) {
                            {"histogram", "(2, 1)"});
   expect_error<ValueError>([] { ops::bincount(i32({1, -2}, {2})); }, {"bincount", "-2"});
   expect_error<TypeError>([] { ops::bincount(f32({3})); }, {"bincount", "float32"});
-  expect_error<ValueError>([] { ops::bincount(i32({1, 2, 3}, {3}), f32({2})); },
-                           {"bincount", "(3,)", "(2,)"});
+  expect_error<ValueError>(
+      [] {
+        ops::bincount(i32({1, 2, 3}, {3}), f32({2}));
+      },
+      {"bincount", "(3,)", "(2,)"});
   expect_error<ValueError>([] { ops::bincount(i32({1}, {1}), Tensor(), -1); },
                            {"bincount", "minlength"});
 }
@@ -69,9 +85,16 @@ TEST(ReductionsErrors, Statistics) {
 TEST(ReductionsErrors, SortingAndSearching) {
   expect_error<ValueError>([] { ops::sort(f32({2, 3}), 2); }, {"sort", "axis 2"});
   expect_error<ValueError>([] { ops::argsort(f32({2, 3}), -3); }, {"argsort", "axis -3"});
-  expect_error<ValueError>([] { ops::argpartition(f32({2, 8}), 8); }, {"argpartition", "kth=8", "(2, 8)"});
-  expect_error<ValueError>([] { ops::searchsorted(f32({2, 3}), f32({2})); },
-                           {"searchsorted", "(2, 3)"});
+  expect_error<ValueError>(
+      [] {
+        ops::argpartition(f32({2, 8}), 8);
+      },
+      {"argpartition", "kth=8", "(2, 8)"});
+  expect_error<ValueError>(
+      [] {
+        ops::searchsorted(f32({2, 3}), f32({2}));
+      },
+      {"searchsorted", "(2, 3)"});
   expect_error<ValueError>([] { ops::searchsorted(f32({3}), f32({2}), "middle"); },
                            {"searchsorted", "'middle'"});
   expect_error<ValueError>([] { ops::digitize(f32({3}), f32({2, 2})); }, {"digitize", "(2, 2)"});
@@ -85,18 +108,29 @@ TEST(ReductionsErrors, SortingAndSearching) {
 TEST(ReductionsErrors, MathReductions) {
   expect_error<ValueError>([] { ops::top_k(f32({2, 6}), 7); }, {"top_k", "k=7", "(2, 6)"});
   expect_error<ValueError>([] { ops::top_k(f32({}), 1); }, {"top_k", "0-d"});
-  expect_error<ValueError>([] { ops::in_top_k(i32({0, 1}, {2}), f32({4, 4}), 1); },
-                           {"in_top_k", "(2,)", "(4, 4)"});
-  expect_error<TypeError>([] { ops::in_top_k(f32({4}), f32({4, 4}), 1); },
-                          {"in_top_k", "float32"});
-  expect_error<ValueError>([] { ops::segment_sum(f32({7, 3}), i32({0, 1, 0, 1, 0, 1, 0}, {7, 1}), 2); },
-                           {"segment_sum", "(7, 1)"});
-  expect_error<ValueError>([] { ops::segment_max(f32({7, 3}), i32({0, 1, 0, 1, 0}, {5}), 2); },
-                           {"segment_max", "(5,)", "(7, 3)"});
+  expect_error<ValueError>(
+      [] {
+        ops::in_top_k(i32({0, 1}, {2}), f32({4, 4}), 1);
+      },
+      {"in_top_k", "(2,)", "(4, 4)"});
+  expect_error<TypeError>([] { ops::in_top_k(f32({4}), f32({4, 4}), 1); }, {"in_top_k", "float32"});
+  expect_error<ValueError>(
+      [] {
+        ops::segment_sum(f32({7, 3}), i32({0, 1, 0, 1, 0, 1, 0}, {7, 1}), 2);
+      },
+      {"segment_sum", "(7, 1)"});
+  expect_error<ValueError>(
+      [] {
+        ops::segment_max(f32({7, 3}), i32({0, 1, 0, 1, 0}, {5}), 2);
+      },
+      {"segment_max", "(5,)", "(7, 3)"});
   expect_error<TypeError>([] { ops::segment_min(f32({3}), f32({3}), 2); },
                           {"segment_min", "float32"});
-  expect_error<ValueError>([] { ops::segment_prod(f32({3}), i32({0, 0, 1}, {3}), -2); },
-                           {"segment_prod", "-2"});
+  expect_error<ValueError>(
+      [] {
+        ops::segment_prod(f32({3}), i32({0, 0, 1}, {3}), -2);
+      },
+      {"segment_prod", "-2"});
 }
 
 TEST(ReductionsErrors, IndicesNeverLeaveTheirRange) {

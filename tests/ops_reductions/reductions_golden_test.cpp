@@ -31,7 +31,9 @@ std::optional<DType> dtype_of(const json& kw) {
   return dtype_from_string(kw["dtype"].get<std::string>());
 }
 
-bool keepdims_of(const json& kw) { return kw.value("keepdims", false); }
+bool keepdims_of(const json& kw) {
+  return kw.value("keepdims", false);
+}
 
 Scalar scalar_of(const json& j) {
   if (j.is_boolean()) return Scalar(j.get<bool>());
@@ -58,13 +60,27 @@ void add_with_transpose(GoldenOps& m, const std::string& name, F f) {
 GoldenOps reduction_ops() {
   GoldenOps m;
   const std::pair<const char*, Reduction> reductions[] = {
-      {"sum", ops::sum},         {"mean", ops::mean},       {"max", ops::max},
-      {"min", ops::min},         {"amax", ops::amax},       {"amin", ops::amin},
-      {"ptp", ops::ptp},         {"all", ops::all},         {"any", ops::any},
-      {"var", ops::var},         {"std", ops::std},         {"median", ops::median},
-      {"nanmedian", ops::nanmedian}, {"nansum", ops::nansum}, {"nanprod", ops::nanprod},
-      {"nanmean", ops::nanmean}, {"nanmax", ops::nanmax},   {"nanmin", ops::nanmin},
-      {"nanvar", ops::nanvar},   {"nanstd", ops::nanstd},   {"logsumexp", ops::logsumexp},
+      {"sum", ops::sum},
+      {"mean", ops::mean},
+      {"max", ops::max},
+      {"min", ops::min},
+      {"amax", ops::amax},
+      {"amin", ops::amin},
+      {"ptp", ops::ptp},
+      {"all", ops::all},
+      {"any", ops::any},
+      {"var", ops::var},
+      {"std", ops::std},
+      {"median", ops::median},
+      {"nanmedian", ops::nanmedian},
+      {"nansum", ops::nansum},
+      {"nanprod", ops::nanprod},
+      {"nanmean", ops::nanmean},
+      {"nanmax", ops::nanmax},
+      {"nanmin", ops::nanmin},
+      {"nanvar", ops::nanvar},
+      {"nanstd", ops::nanstd},
+      {"logsumexp", ops::logsumexp},
   };
   for (auto [name, fn] : reductions)
     add_with_transpose(m, name, [fn](const Tensor& x, const json& kw) {
@@ -110,7 +126,9 @@ GoldenOps reduction_ops() {
   m["average_w"] = [](const TensorList& in, const json& kw) {
     return TensorList{ops::average(in[0], axes_of(kw), in[1])};
   };
-  m["corrcoef"] = [](const TensorList& in, const json&) { return TensorList{ops::corrcoef(in[0])}; };
+  m["corrcoef"] = [](const TensorList& in, const json&) {
+    return TensorList{ops::corrcoef(in[0])};
+  };
   const std::pair<const char*, Quantile> quantiles[] = {{"quantile", ops::quantile},
                                                         {"nanquantile", ops::nanquantile},
                                                         {"percentile", ops::percentile},
@@ -132,10 +150,10 @@ Tensor canonical_partition(const Tensor& x, int64_t kth, std::optional<int> axis
   const int a = axis ? (*axis < 0 ? *axis + x.ndim() : *axis) : 0;
   const int64_t n = src.shape()[a], k = kth < 0 ? kth + n : kth;
   Tensor v = ops::detail::gather_along(src, idx, a);
-  return ops::concatenate({ops::sort(ops::detail::slice_axis(v, a, 0, k), a),
-                           ops::detail::slice_axis(v, a, k, k + 1),
-                           ops::sort(ops::detail::slice_axis(v, a, k + 1, n), a)},
-                          a);
+  return ops::concatenate(
+      {ops::sort(ops::detail::slice_axis(v, a, 0, k), a), ops::detail::slice_axis(v, a, k, k + 1),
+       ops::sort(ops::detail::slice_axis(v, a, k + 1, n), a)},
+      a);
 }
 
 GoldenOps sorting_ops() {
@@ -174,7 +192,8 @@ GoldenOps sorting_ops() {
   };
   m["histogram"] = [](const TensorList& in, const json& kw) {
     std::optional<std::pair<double, double>> range;
-    if (kw.contains("range")) range = std::pair(kw["range"][0].get<double>(), kw["range"][1].get<double>());
+    if (kw.contains("range"))
+      range = std::pair(kw["range"][0].get<double>(), kw["range"][1].get<double>());
     auto [counts, edges] = ops::histogram(in[0], kw.value("bins", int64_t{10}), range);
     return TensorList{counts, edges};
   };
@@ -204,7 +223,9 @@ GoldenOps sorting_ops() {
   return m;
 }
 
-TEST(ReductionsGolden, MatchNumpy) { test::run_golden("numpy_reductions", reduction_ops()); }
+TEST(ReductionsGolden, MatchNumpy) {
+  test::run_golden("numpy_reductions", reduction_ops());
+}
 
 TEST(ReductionsGolden, SortingMatchNumpy) {
   test::run_golden("numpy_reductions_sorting", sorting_ops());

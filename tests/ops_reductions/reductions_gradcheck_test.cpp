@@ -63,8 +63,7 @@ TEST(ReductionsGradcheck, SumsAndProducts) {
   expect_gradcheck("nanprod", [](auto& x) { return ops::nanprod(x[0], 1); }, {n});
   expect_gradcheck("nanmean", [](auto& x) { return ops::nanmean(x[0], 1); }, {n});
   expect_gradcheck("average", [](auto& x) { return ops::average(x[0], 1); }, {a});
-  expect_gradcheck("average_weights",
-                   [](auto& x) { return ops::average(x[0], 1, x[1]); },
+  expect_gradcheck("average_weights", [](auto& x) { return ops::average(x[0], 1, x[1]); },
                    {randn({3, 4}, 3), randn({4}, 4, 0.5, 2.0)});
   expect_gradcheck("average_weights_same_shape",
                    [](auto& x) { return ops::average(x[0], {}, x[1]); },
@@ -99,10 +98,14 @@ TEST(ReductionsGradcheck, TiesSplitEvenly) {
     Tensor g = grad([fn](const std::vector<Tensor>& t) { return fn(t[0]); }, {x})[0];
     EXPECT_TENSOR_NEAR(g, values({0, 1.0 / 3, 1.0 / 3, 1.0 / 3, 0, 0}, {6}), 1e-12, 1e-12);
   }
-  Tensor s = ops::segment_max(x, Tensor::from_vector(std::vector<int32_t>{0, 0, 0, 1, 1, 1}, {6}), 2);
-  Tensor g = grad([](const std::vector<Tensor>& t) {
-    return ops::sum(ops::segment_max(t[0], Tensor::from_vector(std::vector<int32_t>{0, 0, 0, 1, 1, 1}, {6}), 2));
-  }, {x})[0];
+  Tensor s =
+      ops::segment_max(x, Tensor::from_vector(std::vector<int32_t>{0, 0, 0, 1, 1, 1}, {6}), 2);
+  Tensor g = grad(
+      [](const std::vector<Tensor>& t) {
+        return ops::sum(ops::segment_max(
+            t[0], Tensor::from_vector(std::vector<int32_t>{0, 0, 0, 1, 1, 1}, {6}), 2));
+      },
+      {x})[0];
   EXPECT_TENSOR_NEAR(g, values({0, 0.5, 0.5, 1, 0, 0}, {6}), 1e-12, 1e-12);
   EXPECT_TENSOR_NEAR(s, values({3, 3}, {2}), 0, 0);
 }
@@ -113,8 +116,8 @@ TEST(ReductionsGradcheck, Cumulative) {
   expect_gradcheck("cumsum_flat", [](auto& x) { return ops::cumsum(x[0]); }, {a});
   expect_gradcheck("cumprod", [](auto& x) { return ops::cumprod(x[0], 0); }, {a});
   expect_gradcheck("cumprod_flat", [](auto& x) { return ops::cumprod(x[0]); }, {randn({5}, 13)});
-  Tensor z = values({2.0, 0.0, 3.0, 0.0, 5.0, 1.5, -2.0, 0.0, 4.0, 1.0, 0.0, 0.0, 2.0, 3.0, 0.5},
-                    {3, 5});
+  Tensor z =
+      values({2.0, 0.0, 3.0, 0.0, 5.0, 1.5, -2.0, 0.0, 4.0, 1.0, 0.0, 0.0, 2.0, 3.0, 0.5}, {3, 5});
   expect_gradcheck("cumprod_zeros", [](auto& x) { return ops::cumprod(x[0], 1); }, {z});
   Tensor n = values({1.0, kNaN, 2.0, -3.0, kNaN, 0.5}, {2, 3});
   expect_gradcheck("nancumsum", [](auto& x) { return ops::nancumsum(x[0], 1); }, {n});
@@ -155,13 +158,18 @@ TEST(ReductionsGradcheck, Segments) {
   Tensor data = randn({6, 2}, 18);
   // Ids out of range are dropped; segment 3 stays empty (finite for sum and prod only).
   Tensor ids = Tensor::from_vector(std::vector<int32_t>{0, 2, 2, -1, 0, 1}, {6});
-  expect_gradcheck("segment_sum", [ids](auto& x) { return ops::segment_sum(x[0], ids, 4); }, {data});
-  expect_gradcheck("segment_max", [ids](auto& x) { return ops::segment_max(x[0], ids, 3); }, {data});
-  expect_gradcheck("segment_min", [ids](auto& x) { return ops::segment_min(x[0], ids, 3); }, {data});
-  expect_gradcheck("segment_prod", [ids](auto& x) { return ops::segment_prod(x[0], ids, 4); }, {data});
+  expect_gradcheck("segment_sum", [ids](auto& x) { return ops::segment_sum(x[0], ids, 4); },
+                   {data});
+  expect_gradcheck("segment_max", [ids](auto& x) { return ops::segment_max(x[0], ids, 3); },
+                   {data});
+  expect_gradcheck("segment_min", [ids](auto& x) { return ops::segment_min(x[0], ids, 3); },
+                   {data});
+  expect_gradcheck("segment_prod", [ids](auto& x) { return ops::segment_prod(x[0], ids, 4); },
+                   {data});
   Tensor z = values({2.0, 0.0, 3.0, 0.0, 5.0, 0.0, -2.0, 1.5}, {8});
   Tensor zid = Tensor::from_vector(std::vector<int32_t>{0, 0, 0, 1, 1, 2, 2, 1}, {8});
-  expect_gradcheck("segment_prod_zeros", [zid](auto& x) { return ops::segment_prod(x[0], zid, 3); }, {z});
+  expect_gradcheck("segment_prod_zeros", [zid](auto& x) { return ops::segment_prod(x[0], zid, 3); },
+                   {z});
   Tensor bins = Tensor::from_vector(std::vector<int32_t>{1, 3, 1, 0}, {4});
   expect_gradcheck("bincount_weights", [bins](auto& x) { return ops::bincount(bins, x[0], 5); },
                    {randn({4}, 19)});

@@ -58,11 +58,9 @@ template <typename T, ReduceOp Op>
 struct Reducer {
   using C = compute_t<T>;
   static constexpr bool kFloat = is_float_v<T>;
-  using Acc = std::conditional_t<(Op == ReduceOp::Sum || Op == ReduceOp::Mean ||
-                                  Op == ReduceOp::Prod) && kFloat,
-                                 double,
-                                 std::conditional_t<Op == ReduceOp::Any || Op == ReduceOp::All,
-                                                    bool, C>>;
+  using Acc = std::conditional_t<
+      (Op == ReduceOp::Sum || Op == ReduceOp::Mean || Op == ReduceOp::Prod) && kFloat, double,
+      std::conditional_t<Op == ReduceOp::Any || Op == ReduceOp::All, bool, C>>;
   static Acc identity() {
     if constexpr (Op == ReduceOp::Prod) return Acc(1);
     if constexpr (Op == ReduceOp::All) return true;
@@ -88,7 +86,8 @@ struct Reducer {
       return Op == ReduceOp::Prod ? (acc && x) : (acc || x);
     } else if constexpr (std::is_integral_v<Acc>) {  // wrapping, as NumPy
       using U = std::make_unsigned_t<Acc>;
-      if constexpr (Op == ReduceOp::Prod) return static_cast<Acc>(static_cast<U>(acc) * static_cast<U>(x));
+      if constexpr (Op == ReduceOp::Prod)
+        return static_cast<Acc>(static_cast<U>(acc) * static_cast<U>(x));
       return static_cast<Acc>(static_cast<U>(acc) + static_cast<U>(x));
     } else {
       if constexpr (Op == ReduceOp::Prod) return acc * static_cast<Acc>(x);
@@ -105,7 +104,8 @@ struct Reducer {
       return Op == ReduceOp::Prod ? (a && b) : (a || b);
     } else if constexpr (std::is_integral_v<Acc>) {
       using U = std::make_unsigned_t<Acc>;
-      if constexpr (Op == ReduceOp::Prod) return static_cast<Acc>(static_cast<U>(a) * static_cast<U>(b));
+      if constexpr (Op == ReduceOp::Prod)
+        return static_cast<Acc>(static_cast<U>(a) * static_cast<U>(b));
       return static_cast<Acc>(static_cast<U>(a) + static_cast<U>(b));
     } else {
       if constexpr (Op == ReduceOp::Prod) return a * b;
@@ -131,8 +131,10 @@ struct Reducer {
       for (; i + kLanes <= n; i += kLanes)
         for (int k = 0; k < kLanes; ++k) {
           const Acc x = static_cast<Acc>(convert<C>(v[i + k]));
-          if constexpr (Op == ReduceOp::Max) lane[k] = lane[k] > x ? lane[k] : x;
-          else lane[k] = lane[k] < x ? lane[k] : x;
+          if constexpr (Op == ReduceOp::Max)
+            lane[k] = lane[k] > x ? lane[k] : x;
+          else
+            lane[k] = lane[k] < x ? lane[k] : x;
           nan[k] = x != x ? x : nan[k];
         }
       for (; i < n; ++i) acc = step(acc, v[i]);
@@ -260,7 +262,8 @@ void reduce_typed(const Array& out, const Array& x, uint64_t axes) {
           const T* v = reinterpret_cast<const T*>(p);
           for (int64_t j = 0; j < len; ++j) acc[j] = R::step(acc[j], v[j]);
         } else {
-          for (int64_t j = 0; j < len; ++j) acc[j] = R::step(acc[j], *reinterpret_cast<const T*>(p + j * xsJ));
+          for (int64_t j = 0; j < len; ++j)
+            acc[j] = R::step(acc[j], *reinterpret_cast<const T*>(p + j * xsJ));
         }
         for (int d = red.n - 1; d >= 0; --d) {
           p += red.xs[d];
@@ -278,12 +281,18 @@ void reduce_typed(const Array& out, const Array& x, uint64_t axes) {
 template <typename T, typename O>
 void reduce_dispatch(ReduceOp op, const Array& out, const Array& x, uint64_t axes) {
   switch (op) {
-    case ReduceOp::Sum: return reduce_typed<T, O, ReduceOp::Sum>(out, x, axes);
-    case ReduceOp::Mean: return reduce_typed<T, O, ReduceOp::Mean>(out, x, axes);
-    case ReduceOp::Prod: return reduce_typed<T, O, ReduceOp::Prod>(out, x, axes);
-    case ReduceOp::Max: return reduce_typed<T, O, ReduceOp::Max>(out, x, axes);
-    case ReduceOp::Min: return reduce_typed<T, O, ReduceOp::Min>(out, x, axes);
-    default: break;
+    case ReduceOp::Sum:
+      return reduce_typed<T, O, ReduceOp::Sum>(out, x, axes);
+    case ReduceOp::Mean:
+      return reduce_typed<T, O, ReduceOp::Mean>(out, x, axes);
+    case ReduceOp::Prod:
+      return reduce_typed<T, O, ReduceOp::Prod>(out, x, axes);
+    case ReduceOp::Max:
+      return reduce_typed<T, O, ReduceOp::Max>(out, x, axes);
+    case ReduceOp::Min:
+      return reduce_typed<T, O, ReduceOp::Min>(out, x, axes);
+    default:
+      break;
   }
 }
 

@@ -26,7 +26,7 @@ void arg_reduce_typed(bool is_max, const Array& out, const Array& x, int axis) {
   const int64_t n = x.shape[axis], s = x.strides[axis] * static_cast<int64_t>(sizeof(T));
   const char* xb = static_cast<const char*>(x.data());
   char* ob = static_cast<char*>(out.data());
-  for_each_line(lines, n, [&](int64_t, const int64_t (&off)[2]) {
+  for_each_line(lines, n, [&](int64_t, const int64_t(&off)[2]) {
     const char* p = xb + off[0];
     int64_t best = 0;
     C best_v = convert<C>(*reinterpret_cast<const T*>(p));
@@ -137,7 +137,7 @@ void scan_typed(const Array& out, const Array& x, int axis) {
   const int64_t os = out.strides[axis] * static_cast<int64_t>(sizeof(T));
   const char* xb = static_cast<const char*>(x.data());
   char* ob = static_cast<char*>(out.data());
-  for_each_line(lines, n, [&](int64_t, const int64_t (&off)[2]) {
+  for_each_line(lines, n, [&](int64_t, const int64_t(&off)[2]) {
     const char* p = xb + off[0];
     char* q = ob + off[1];
     if (n == 0) return;
@@ -154,11 +154,16 @@ template <typename T>
 void scan_dispatch(backend::ScanOp op, const Array& out, const Array& x, int axis) {
   using backend::ScanOp;
   switch (op) {
-    case ScanOp::CumSum: return scan_typed<ScanOp::CumSum, T>(out, x, axis);
-    case ScanOp::CumProd: return scan_typed<ScanOp::CumProd, T>(out, x, axis);
-    case ScanOp::CumMax: return scan_typed<ScanOp::CumMax, T>(out, x, axis);
-    case ScanOp::CumMin: return scan_typed<ScanOp::CumMin, T>(out, x, axis);
-    default: break;
+    case ScanOp::CumSum:
+      return scan_typed<ScanOp::CumSum, T>(out, x, axis);
+    case ScanOp::CumProd:
+      return scan_typed<ScanOp::CumProd, T>(out, x, axis);
+    case ScanOp::CumMax:
+      return scan_typed<ScanOp::CumMax, T>(out, x, axis);
+    case ScanOp::CumMin:
+      return scan_typed<ScanOp::CumMin, T>(out, x, axis);
+    default:
+      break;
   }
 }
 

@@ -145,7 +145,8 @@ void sort_typed(const Array& values, const Array& indices, const Array& x, bool 
 }  // namespace
 
 void CpuBackend::sort(const Array& values, const Array& indices, const Array& x, bool descending) {
-  visit_dtype(x.dtype, [&](auto tag) { sort_typed<decltype(tag)>(values, indices, x, descending); });
+  visit_dtype(x.dtype,
+              [&](auto tag) { sort_typed<decltype(tag)>(values, indices, x, descending); });
 }
 
 }  // namespace keras::cpu

@@ -64,13 +64,14 @@ Tensor in_top_k(const Tensor& targets, const Tensor& predictions, int64_t k) {
   check(targets.defined() && predictions.defined(), op, ": an input is an undefined tensor.");
   if (predictions.ndim() != 2 || targets.ndim() != 1 ||
       targets.shape()[0] != predictions.shape()[0])
-    throw ValueError(keras::detail::cat(op, ": expected targets of shape (batch,) and predictions "
-                                            "of shape (batch, classes); got targets.shape=",
-                                        targets.shape(), " and predictions.shape=",
-                                        predictions.shape(), "."));
+    throw ValueError(keras::detail::cat(op,
+                                        ": expected targets of shape (batch,) and predictions "
+                                        "of shape (batch, classes); got targets.shape=",
+                                        targets.shape(),
+                                        " and predictions.shape=", predictions.shape(), "."));
   if (!is_integer(targets.dtype()))
-    throw TypeError(keras::detail::cat(op, ": targets must hold integers; got dtype ",
-                                       targets.dtype(), "."));
+    throw TypeError(
+        keras::detail::cat(op, ": targets must hold integers; got dtype ", targets.dtype(), "."));
   auto& be = detail::common_backend(op, {&targets, &predictions});
   const int64_t classes = predictions.shape()[1];
   if (classes == 0) return detail::filled(targets.shape(), false, DType::Bool, be);
@@ -79,8 +80,8 @@ Tensor in_top_k(const Tensor& targets, const Tensor& predictions, int64_t k) {
   Tensor at_target = detail::gather_along(predictions, safe, 1);
   // A NaN prediction at the target never counts as large.
   if (is_floating(at_target.dtype()))
-    at_target = where(detail::isnan_mask(at_target), -std::numeric_limits<double>::infinity(),
-                      at_target);
+    at_target =
+        where(detail::isnan_mask(at_target), -std::numeric_limits<double>::infinity(), at_target);
   Tensor rank = add(sum(greater(predictions, at_target), 1), 1);
   return detail::logical_and(valid, less_equal(rank, k));
 }

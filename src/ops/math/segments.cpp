@@ -47,8 +47,9 @@ Segments prepare_segments(std::string_view op, const Tensor& data, const Tensor&
         op, ": segment_ids must be a 1-d vector; got shape ", segment_ids.shape(),
         ". Flatten data and ids first, or map the op over the leading axes."));
   if (data.ndim() == 0 || data.shape()[0] != segment_ids.shape()[0])
-    throw ValueError(keras::detail::cat(op, ": segment_ids and data must share their leading "
-                                            "extent; got segment_ids.shape=",
+    throw ValueError(keras::detail::cat(op,
+                                        ": segment_ids and data must share their leading "
+                                        "extent; got segment_ids.shape=",
                                         segment_ids.shape(), " and data.shape=", data.shape(),
                                         "."));
   if (!is_integer(segment_ids.dtype()))
@@ -58,8 +59,8 @@ Segments prepare_segments(std::string_view op, const Tensor& data, const Tensor&
   Segments s;
   if (num_segments) {
     if (*num_segments < 0)
-      throw ValueError(keras::detail::cat(op, ": num_segments must be non-negative; got ",
-                                          *num_segments, "."));
+      throw ValueError(
+          keras::detail::cat(op, ": num_segments must be non-negative; got ", *num_segments, "."));
     s.count = *num_segments;
   } else if (segment_ids.size() > 0) {
     // The output shape depends on the ids: one host read.
@@ -110,16 +111,15 @@ Tensor segment_reduce(std::string_view op, ScatterReduce reduce, const Tensor& d
       return TensorList{multiply(at_rows(g, s), share)};
     });
   } else {
-    autograd::record(op, {data}, result,
-                     [data, s, n](const autograd::Context& ctx, const Tensor& g) {
-                       // As max: the gradient goes to the rows holding the extreme, split
-                       // evenly among ties.
-                       Tensor hit = cast(detail::logical_and(equal(data, at_rows(ctx.output(), s)),
-                                                             s.valid),
-                                         g.dtype());
-                       Tensor ties = segment_sum(hit, s.index.reshape({-1}), n);
-                       return TensorList{multiply(at_rows(divide(g, maximum(ties, 1)), s), hit)};
-                     });
+    autograd::record(
+        op, {data}, result, [data, s, n](const autograd::Context& ctx, const Tensor& g) {
+          // As max: the gradient goes to the rows holding the extreme, split
+          // evenly among ties.
+          Tensor hit =
+              cast(detail::logical_and(equal(data, at_rows(ctx.output(), s)), s.valid), g.dtype());
+          Tensor ties = segment_sum(hit, s.index.reshape({-1}), n);
+          return TensorList{multiply(at_rows(divide(g, maximum(ties, 1)), s), hit)};
+        });
   }
   return result;
 }

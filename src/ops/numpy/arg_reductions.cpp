@@ -12,16 +12,16 @@ using backend::ArgReduceOp;
 
 namespace {
 
-Tensor arg_reduce(std::string_view op, ArgReduceOp kind, const Tensor& x,
-                  std::optional<int> axis, bool keepdims) {
+Tensor arg_reduce(std::string_view op, ArgReduceOp kind, const Tensor& x, std::optional<int> axis,
+                  bool keepdims) {
   check(x.defined(), op, ": the input is an undefined tensor.");
   std::optional<int> ax = detail::resolve_axis(op, axis, x.ndim());
   Tensor src = ax ? x : reshape(x, Shape{x.size()});
   const int a = ax.value_or(0);
   if (src.shape()[a] == 0)
     throw ValueError(keras::detail::cat(op, ": attempt to get ", op,
-                                        " of an empty sequence (input shape ", x.shape(),
-                                        ", axis ", ax ? std::to_string(*ax) : "None", ")."));
+                                        " of an empty sequence (input shape ", x.shape(), ", axis ",
+                                        ax ? std::to_string(*ax) : "None", ")."));
   Shape kept = src.shape();
   kept[a] = 1;
   Tensor out = detail::empty(kept, DType::Int32, x.backend());

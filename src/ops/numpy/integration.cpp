@@ -11,9 +11,8 @@ Tensor trapezoid(const Tensor& y, const Tensor& x, double dx, int axis) {
   check(y.defined(), op, ": the input y is an undefined tensor.");
   const int a = detail::normalize_axis(op, axis, y.ndim());
   auto& be = detail::common_backend(op, {&y, &x});
-  DType t = x.defined()
-                ? result_type({DTypeLike(y.dtype()), weak_float, DTypeLike(x.dtype())})
-                : float_result_type(y.dtype());
+  DType t = x.defined() ? result_type({DTypeLike(y.dtype()), weak_float, DTypeLike(x.dtype())})
+                        : float_result_type(y.dtype());
   Tensor yc = detail::prepare(y, t, be);
   const int64_t n = y.shape()[a];
   Tensor pair_sum = add(detail::slice_axis(yc, a, 1, n), detail::slice_axis(yc, a, 0, n - 1));

@@ -66,14 +66,14 @@ Tensor average(const Tensor& x, const Axes& axis, const Tensor& weights) {
           op, ": weights must have the shape of x when axis is None; got x.shape=", x.shape(),
           " and weights.shape=", weights.shape(), "."));
     if (axis.list().size() != 1 || w.ndim() != 1)
-      throw ValueError(keras::detail::cat(
-          op, ": weights of shape ", weights.shape(), " differ from x.shape=", x.shape(),
-          "; they must then be 1-d and the axis a single axis."));
+      throw ValueError(keras::detail::cat(op, ": weights of shape ", weights.shape(),
+                                          " differ from x.shape=", x.shape(),
+                                          "; they must then be 1-d and the axis a single axis."));
     int a = detail::normalize_axis(op, axis.list()[0], x.ndim());
     if (w.size() != x.shape()[a])
-      throw ValueError(keras::detail::cat(
-          op, ": weights of length ", w.size(), " do not match x.shape=", x.shape(),
-          " along axis ", axis.list()[0], " (extent ", x.shape()[a], ")."));
+      throw ValueError(keras::detail::cat(op, ": weights of length ", w.size(),
+                                          " do not match x.shape=", x.shape(), " along axis ",
+                                          axis.list()[0], " (extent ", x.shape()[a], ")."));
     Shape ws(std::vector<int64_t>(x.ndim(), 1));
     ws[a] = w.size();
     w = reshape(w, ws);
@@ -85,8 +85,8 @@ Tensor corrcoef(const Tensor& x) {
   constexpr std::string_view op = "corrcoef";
   check(x.defined(), op, ": the input is an undefined tensor.");
   if (x.ndim() != 1 && x.ndim() != 2)
-    throw ValueError(keras::detail::cat(op, ": x must be 1-d or 2-d (variables in rows); got shape ",
-                                        x.shape(), "."));
+    throw ValueError(keras::detail::cat(
+        op, ": x must be 1-d or 2-d (variables in rows); got shape ", x.shape(), "."));
   DType t = x.dtype() == DType::Int64 ? DType::Float64 : float_result_type(x.dtype());
   Tensor rows = reshape(detail::cast(x, t), x.ndim() == 1 ? Shape{1, x.size()} : x.shape());
   const double dof = static_cast<double>(rows.shape()[1] - 1);

@@ -34,7 +34,9 @@ Tensor lerp(const Tensor& a, const Tensor& b, const Tensor& t) {
                add(a, multiply(diff, t)));
 }
 
-Tensor rounded(backend::UnaryOp op, const Tensor& t) { return detail::run_unary(op, t); }
+Tensor rounded(backend::UnaryOp op, const Tensor& t) {
+  return detail::run_unary(op, t);
+}
 
 struct Positions {
   Tensor lo, hi;  // int64 indices into the sorted line
@@ -54,9 +56,15 @@ Positions positions(Method method, const Tensor& q, const Tensor& count, int64_t
       hi = minimum(add(lo, 1.0), last);
       weight = cast(subtract(pos, lo), t);
       break;
-    case Method::Lower: lo = rounded(UnaryOp::Floor, pos); break;
-    case Method::Higher: lo = rounded(UnaryOp::Ceil, pos); break;
-    case Method::Nearest: lo = rounded(UnaryOp::Round, pos); break;  // half to even
+    case Method::Lower:
+      lo = rounded(UnaryOp::Floor, pos);
+      break;
+    case Method::Higher:
+      lo = rounded(UnaryOp::Ceil, pos);
+      break;
+    case Method::Nearest:
+      lo = rounded(UnaryOp::Round, pos);
+      break;  // half to even
     case Method::Midpoint:
       lo = rounded(UnaryOp::Floor, pos);
       hi = rounded(UnaryOp::Ceil, pos);
@@ -71,21 +79,20 @@ Positions positions(Method method, const Tensor& q, const Tensor& count, int64_t
 }
 
 void check_q_range(std::string_view op, const Tensor& q, double scale) {
-  Tensor bad = detail::logical_or(detail::logical_or(less(q, 0.0), greater(q, 1.0)),
-                                  detail::isnan_mask(q));
+  Tensor bad =
+      detail::logical_or(detail::logical_or(less(q, 0.0), greater(q, 1.0)), detail::isnan_mask(q));
   if (q.size() > 0 && any(bad).item<bool>())
     throw ValueError(keras::detail::cat(op, ": q must be within [0, ", scale,
                                         "]; got values outside it (q.shape=", q.shape(), ")."));
 }
 
 Tensor quantile_impl(std::string_view op, const Tensor& x, const Tensor& q, const Axes& axis,
-                     const std::string& method_name, bool keepdims, bool skip_nan,
-                     double scale) {
+                     const std::string& method_name, bool keepdims, bool skip_nan, double scale) {
   check(x.defined() && q.defined(), op, ": an input is an undefined tensor.");
   const Method method = parse_method(op, method_name);
   if (q.ndim() > 1)
-    throw ValueError(keras::detail::cat(op, ": q must be a scalar or 1-d; got shape ", q.shape(),
-                                        "."));
+    throw ValueError(
+        keras::detail::cat(op, ": q must be a scalar or 1-d; got shape ", q.shape(), "."));
   const uint64_t mask = detail::axes_mask(op, axis, x.ndim());
   auto& be = detail::common_backend(op, {&x, &q});
   const DType t = float_result_type(x.dtype());
@@ -135,8 +142,8 @@ Tensor percentile(const Tensor& x, const Tensor& q, const Axes& axis, const std:
                   bool keepdims) {
   return quantile_impl("percentile", x, q, axis, method, keepdims, false, 100.0);
 }
-Tensor nanpercentile(const Tensor& x, const Tensor& q, const Axes& axis,
-                     const std::string& method, bool keepdims) {
+Tensor nanpercentile(const Tensor& x, const Tensor& q, const Axes& axis, const std::string& method,
+                     bool keepdims) {
   return quantile_impl("nanpercentile", x, q, axis, method, keepdims, true, 100.0);
 }
 Tensor median(const Tensor& x, const Axes& axis, bool keepdims) {

@@ -33,8 +33,7 @@ Tensor reduce_extreme(std::string_view op, ReduceOp kind, const Tensor& x, const
   check(x.defined(), op, ": the input is an undefined tensor.");
   uint64_t mask = detail::axes_mask(op, axis, x.ndim());
   if (detail::reduced_count(x.shape(), mask) == 0)
-    throw ValueError(keras::detail::cat(op, ": cannot reduce an empty tensor of shape ",
-                                        x.shape(),
+    throw ValueError(keras::detail::cat(op, ": cannot reduce an empty tensor of shape ", x.shape(),
                                         " (the operation has no identity; pass `initial`)."));
   Tensor kept = detail::run_reduce(kind, x, mask);
   Tensor out = finish_reduce(kept, x.shape(), mask, keepdims);
@@ -51,15 +50,15 @@ Tensor reduce_extreme(std::string_view op, ReduceOp kind, const Tensor& x, const
   return out;
 }
 
-Tensor reduce_extreme_initial(std::string_view op, ReduceOp kind, const Tensor& x,
-                              const Axes& axis, bool keepdims, const Scalar& initial) {
+Tensor reduce_extreme_initial(std::string_view op, ReduceOp kind, const Tensor& x, const Axes& axis,
+                              bool keepdims, const Scalar& initial) {
   check(x.defined(), op, ": the input is an undefined tensor.");
   uint64_t mask = detail::axes_mask(op, axis, x.ndim());
-  Tensor init = detail::scalar_tensor(initial, x.dtype(), x.backend());
   if (detail::reduced_count(x.shape(), mask) == 0)
     return detail::filled(detail::reduced_shape(x.shape(), mask, keepdims), initial, x.dtype(),
                           x.backend());
   Tensor r = reduce_extreme(op, kind, x, axis, keepdims);
+  Tensor init = detail::scalar_tensor(initial, x.dtype(), x.backend());
   return kind == ReduceOp::Max ? maximum(r, init) : minimum(r, init);
 }
 
@@ -89,8 +88,8 @@ Tensor sum(const Tensor& x, const Axes& axis, bool keepdims) {
   check(x.defined(), op, ": the input is an undefined tensor.");
   uint64_t mask = detail::axes_mask(op, axis, x.ndim());
   Tensor xc = detail::cast(x, accumulation_dtype(x.dtype()));
-  Tensor out = finish_reduce(detail::run_reduce(ReduceOp::Sum, xc, mask), x.shape(), mask,
-                             keepdims);
+  Tensor out =
+      finish_reduce(detail::run_reduce(ReduceOp::Sum, xc, mask), x.shape(), mask, keepdims);
   if (autograd::should_record(xc)) {
     Shape xs = x.shape();
     autograd::record(op, {xc}, out, [xs, mask](const autograd::Context&, const Tensor& g) {
@@ -105,8 +104,8 @@ Tensor prod(const Tensor& x, const Axes& axis, bool keepdims, std::optional<DTyp
   check(x.defined(), op, ": the input is an undefined tensor.");
   uint64_t mask = detail::axes_mask(op, axis, x.ndim());
   Tensor xc = detail::cast(x, dtype.value_or(accumulation_dtype(x.dtype())));
-  Tensor out = finish_reduce(detail::run_reduce(ReduceOp::Prod, xc, mask), x.shape(), mask,
-                             keepdims);
+  Tensor out =
+      finish_reduce(detail::run_reduce(ReduceOp::Prod, xc, mask), x.shape(), mask, keepdims);
   if (autograd::should_record(xc)) {
     autograd::record(op, {xc}, out, [xc, mask](const autograd::Context&, const Tensor& g) {
       if (xc.size() == 0) return TensorList{zeros_like(xc)};
@@ -121,8 +120,8 @@ Tensor mean(const Tensor& x, const Axes& axis, bool keepdims) {
   check(x.defined(), op, ": the input is an undefined tensor.");
   uint64_t mask = detail::axes_mask(op, axis, x.ndim());
   Tensor xc = detail::cast(x, float_result_type(x.dtype()));
-  Tensor out = finish_reduce(detail::run_reduce(ReduceOp::Mean, xc, mask), x.shape(), mask,
-                             keepdims);
+  Tensor out =
+      finish_reduce(detail::run_reduce(ReduceOp::Mean, xc, mask), x.shape(), mask, keepdims);
   if (autograd::should_record(xc)) {
     Shape xs = x.shape();
     double n = static_cast<double>(detail::reduced_count(xs, mask));

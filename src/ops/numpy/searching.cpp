@@ -42,14 +42,14 @@ Tensor search_sorted_flat(const Tensor& seq, const Tensor& values, bool right) {
     // If seq[min(pos + step, n) - 1] precedes v, so do all elements up to there (sorted).
     Tensor candidate = detail::run_binary(
         BinaryOp::Minimum, detail::run_binary(BinaryOp::Add, pos, scalar(step)), count);
-    be.gather(probe.array(), seq.array(),
-              detail::run_binary(BinaryOp::Sub, candidate, one).array(), 0);
+    be.gather(probe.array(), seq.array(), detail::run_binary(BinaryOp::Sub, candidate, one).array(),
+              0);
     pos = select(detail::run_binary(precedes, probe, values), candidate, pos);
   }
   if (!is_floating(seq.dtype())) return pos;
   // A NaN value goes after the numbers (left) or after everything (right).
-  Tensor nan_at = right ? count
-                        : detail::cast(sum(logical_not(detail::isnan_mask(seq))), DType::Int64);
+  Tensor nan_at =
+      right ? count : detail::cast(sum(logical_not(detail::isnan_mask(seq))), DType::Int64);
   return select(detail::isnan_mask(values), nan_at, pos);
 }
 
@@ -69,8 +69,7 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& values, const s
         op, ": only 1-d sorted sequences are supported; got sorted_sequence.shape=",
         sorted_sequence.shape(), ". Use keras::ops::vectorized_map for N-d sequences."));
   if (side != "left" && side != "right")
-    throw ValueError(keras::detail::cat(op, ": side must be 'left' or 'right'; got '", side,
-                                        "'."));
+    throw ValueError(keras::detail::cat(op, ": side must be 'left' or 'right'; got '", side, "'."));
   auto [seq, v] = common(op, sorted_sequence, values);
   Tensor idx = search_sorted_flat(seq, reshape(v, Shape{v.size()}), side == "right");
   return reshape(detail::cast(idx, DType::Int32), v.shape());
@@ -80,8 +79,8 @@ Tensor digitize(const Tensor& x, const Tensor& bins) {
   constexpr std::string_view op = "digitize";
   check(x.defined() && bins.defined(), op, ": an input is an undefined tensor.");
   if (bins.ndim() != 1)
-    throw ValueError(keras::detail::cat(op, ": bins must be 1-d; got bins.shape=", bins.shape(),
-                                        "."));
+    throw ValueError(
+        keras::detail::cat(op, ": bins must be 1-d; got bins.shape=", bins.shape(), "."));
   auto [xc, b] = common(op, x, bins);
   const int64_t n = b.size();
   if (n == 0) return detail::filled(x.shape(), 0, DType::Int32, b.backend());
@@ -89,11 +88,13 @@ Tensor digitize(const Tensor& x, const Tensor& bins) {
   if (n > 1) {
     // One host read decides the direction (and rejects unordered bins, as NumPy does).
     Tensor next = detail::slice_axis(b, 0, 1, n), prev = detail::slice_axis(b, 0, 0, n - 1);
-    auto order = stack({all(greater_equal(next, prev)), all(less_equal(next, prev))})
-                     .to_vector<bool>();
+    auto order =
+        stack({all(greater_equal(next, prev)), all(less_equal(next, prev))}).to_vector<bool>();
     if (!order[0] && !order[1])
-      throw ValueError(keras::detail::cat(op, ": bins must be monotonically increasing or "
-                                              "decreasing (bins.shape=", bins.shape(), ")."));
+      throw ValueError(keras::detail::cat(op,
+                                          ": bins must be monotonically increasing or "
+                                          "decreasing (bins.shape=",
+                                          bins.shape(), ")."));
     increasing = order[0];
   }
   Tensor flat = reshape(xc, Shape{xc.size()});
@@ -123,8 +124,9 @@ TensorList nonzero(const Tensor& x) {
   constexpr std::string_view op = "nonzero";
   check(x.defined(), op, ": the input is an undefined tensor.");
   if (x.ndim() == 0)
-    throw ValueError(keras::detail::cat(op, ": a 0-d tensor has no axes to index; reshape it to "
-                                            "1-d first."));
+    throw ValueError(keras::detail::cat(op,
+                                        ": a 0-d tensor has no axes to index; reshape it to "
+                                        "1-d first."));
   // The output length depends on the values: one copy to the host.
   std::vector<bool> flags = x.to_vector<bool>();
   const int r = x.ndim();

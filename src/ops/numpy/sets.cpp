@@ -118,8 +118,8 @@ UniqueResult unique(const Tensor& x, const UniqueOptions& options) {
   constexpr std::string_view op = "unique";
   check(x.defined(), op, ": the input is an undefined tensor.");
   if (options.size && *options.size < 0)
-    throw ValueError(keras::detail::cat(op, ": size must be non-negative; got ", *options.size,
-                                        "."));
+    throw ValueError(
+        keras::detail::cat(op, ": size must be non-negative; got ", *options.size, "."));
   std::optional<int> axis = detail::resolve_axis(op, options.axis, x.ndim());
   Tensor rows;
   if (axis) {
