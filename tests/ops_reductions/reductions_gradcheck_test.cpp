@@ -80,6 +80,7 @@ TEST(ReductionsGradcheck, SumsAndProducts) {
 TEST(ReductionsGradcheck, Extremes) {
   Tensor a = randn({3, 5}, 11);
   expect_gradcheck("max", [](auto& x) { return ops::max(x[0], 1); }, {a});
+  expect_gradcheck("min", [](auto& x) { return ops::min(x[0], {0, 1}, true); }, {a});
   expect_gradcheck("amax", [](auto& x) { return ops::amax(x[0], 0, true); }, {a});
   expect_gradcheck("amin", [](auto& x) { return ops::amin(x[0]); }, {a});
   expect_gradcheck("ptp", [](auto& x) { return ops::ptp(x[0], 1); }, {a});
