@@ -11,6 +11,7 @@
 #include "keras/core/errors.h"
 #include "loops.h"
 #include "scalar_math.h"
+#include "thread_pool.h"
 
 namespace keras::cpu {
 namespace {
@@ -57,11 +58,9 @@ template <typename T, ReduceOp Op>
 struct Reducer {
   using C = compute_t<T>;
   static constexpr bool kFloat = is_float_v<T>;
-  using Acc = std::conditional_t<(Op == ReduceOp::Sum || Op == ReduceOp::Mean ||
-                                  Op == ReduceOp::Prod) && kFloat,
-                                 double,
-                                 std::conditional_t<Op == ReduceOp::Any || Op == ReduceOp::All,
-                                                    bool, C>>;
+  using Acc = std::conditional_t<
+      (Op == ReduceOp::Sum || Op == ReduceOp::Mean || Op == ReduceOp::Prod) && kFloat, double,
+      std::conditional_t<Op == ReduceOp::Any || Op == ReduceOp::All, bool, C>>;
   static Acc identity() {
     if constexpr (Op == ReduceOp::Prod) return Acc(1);
     if constexpr (Op == ReduceOp::All) return true;
@@ -79,18 +78,77 @@ struct Reducer {
     C x = convert<C>(v);
     if constexpr (Op == ReduceOp::Any) return acc || x != C(0);
     if constexpr (Op == ReduceOp::All) return acc && x != C(0);
-    if constexpr (Op == ReduceOp::Max) return math::nan_max<Acc>(acc, x);
-    if constexpr (Op == ReduceOp::Min) return math::nan_min<Acc>(acc, x);
+    // Max/Min as one select (NaN wins: x != x only for NaN, and a NaN acc is never replaced),
+    // so the lanes vectorize.
+    if constexpr (Op == ReduceOp::Max) return (x > acc || x != x) ? Acc(x) : acc;
+    if constexpr (Op == ReduceOp::Min) return (x < acc || x != x) ? Acc(x) : acc;
     if constexpr (std::is_same_v<Acc, bool>) {  // bool sum/prod: or/and
       return Op == ReduceOp::Prod ? (acc && x) : (acc || x);
     } else if constexpr (std::is_integral_v<Acc>) {  // wrapping, as NumPy
       using U = std::make_unsigned_t<Acc>;
-      if constexpr (Op == ReduceOp::Prod) return static_cast<Acc>(static_cast<U>(acc) * static_cast<U>(x));
+      if constexpr (Op == ReduceOp::Prod)
+        return static_cast<Acc>(static_cast<U>(acc) * static_cast<U>(x));
       return static_cast<Acc>(static_cast<U>(acc) + static_cast<U>(x));
     } else {
       if constexpr (Op == ReduceOp::Prod) return acc * static_cast<Acc>(x);
       return acc + static_cast<Acc>(x);
     }
+  }
+  // Merges two partial results (of independent accumulators or of chunks).
+  static Acc combine(Acc a, Acc b) {
+    if constexpr (Op == ReduceOp::Any) return a || b;
+    if constexpr (Op == ReduceOp::All) return a && b;
+    if constexpr (Op == ReduceOp::Max) return math::nan_max<Acc>(a, b);
+    if constexpr (Op == ReduceOp::Min) return math::nan_min<Acc>(a, b);
+    if constexpr (std::is_same_v<Acc, bool>) {
+      return Op == ReduceOp::Prod ? (a && b) : (a || b);
+    } else if constexpr (std::is_integral_v<Acc>) {
+      using U = std::make_unsigned_t<Acc>;
+      if constexpr (Op == ReduceOp::Prod)
+        return static_cast<Acc>(static_cast<U>(a) * static_cast<U>(b));
+      return static_cast<Acc>(static_cast<U>(a) + static_cast<U>(b));
+    } else {
+      if constexpr (Op == ReduceOp::Prod) return a * b;
+      return a + b;
+    }
+  }
+  // Reduces a run of n elements `stride` bytes apart. A contiguous run uses independent
+  // accumulators, which the compiler vectorizes (a single one is a serial dependency chain).
+  static Acc run(const char* p, int64_t n, int64_t stride) {
+    Acc acc = identity();
+    if (stride != static_cast<int64_t>(sizeof(T))) {
+      for (int64_t i = 0; i < n; ++i) acc = step(acc, *reinterpret_cast<const T*>(p + i * stride));
+      return acc;
+    }
+    constexpr int kLanes = 8;
+    const T* v = reinterpret_cast<const T*>(p);
+    if constexpr ((Op == ReduceOp::Max || Op == ReduceOp::Min) && std::is_floating_point_v<Acc>) {
+      // Plain compare-and-select lanes (maxps/minps) that remember any NaN seen: the
+      // NaN-propagating select does not vectorize.
+      Acc lane[kLanes], nan[kLanes];
+      for (int k = 0; k < kLanes; ++k) lane[k] = nan[k] = identity();
+      int64_t i = 0;
+      for (; i + kLanes <= n; i += kLanes)
+        for (int k = 0; k < kLanes; ++k) {
+          const Acc x = static_cast<Acc>(convert<C>(v[i + k]));
+          if constexpr (Op == ReduceOp::Max)
+            lane[k] = lane[k] > x ? lane[k] : x;
+          else
+            lane[k] = lane[k] < x ? lane[k] : x;
+          nan[k] = x != x ? x : nan[k];
+        }
+      for (; i < n; ++i) acc = step(acc, v[i]);
+      for (int k = 0; k < kLanes; ++k) acc = combine(combine(acc, nan[k]), lane[k]);
+      return acc;
+    }
+    Acc lane[kLanes];
+    for (auto& a : lane) a = identity();
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+      for (int k = 0; k < kLanes; ++k) lane[k] = step(lane[k], v[i + k]);
+    for (; i < n; ++i) acc = step(acc, v[i]);
+    for (auto a : lane) acc = combine(acc, a);
+    return acc;
   }
   template <typename O>
   static O finish(Acc acc, int64_t count) {
@@ -124,6 +182,26 @@ void reduce_typed(const Array& out, const Array& x, uint64_t axes) {
   if (M == 0) return;
 
   bool inner_kept = innermost >= 0 && !(axes >> innermost & 1) && red.n > 0;
+  if (!inner_kept && red.n == 1 && M < num_threads() && L >= 4 * kElementwiseGrain) {
+    // Few outputs over one long run each (a full reduction): split every run over the pool.
+    const int64_t chunks = std::min<int64_t>(4 * num_threads(), L / kElementwiseGrain);
+    const int64_t per = (L + chunks - 1) / chunks;
+    std::vector<Acc> partial(static_cast<size_t>(chunks));
+    for (int64_t m = 0; m < M; ++m) {
+      int64_t x_off, o_off;
+      kept.offsets(m, x_off, o_off);
+      parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
+        for (int64_t c = b; c < e; ++c) {
+          const int64_t begin = c * per, len = std::max<int64_t>(0, std::min(per, L - begin));
+          partial[c] = R::run(xb + x_off + begin * red.xs[0], len, red.xs[0]);
+        }
+      });
+      Acc acc = R::identity();
+      for (Acc a : partial) acc = R::combine(acc, a);
+      *reinterpret_cast<O*>(ob + o_off) = R::template finish<O>(acc, L);
+    }
+    return;
+  }
   if (!inner_kept) {
     // Each output reduces its own set of inputs.
     const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(L, 1));
@@ -140,7 +218,7 @@ void reduce_typed(const Array& out, const Array& x, uint64_t axes) {
           const char* p = xb + x_off;
           const int64_t run = last >= 0 ? red.size[last] : 1, rs = last >= 0 ? red.xs[last] : 0;
           for (;;) {
-            for (int64_t i = 0; i < run; ++i) acc = R::step(acc, *reinterpret_cast<const T*>(p + i * rs));
+            acc = R::combine(acc, R::run(p, run, rs));
             int d = last - 1;
             for (; d >= 0; --d) {
               p += red.xs[d];
@@ -184,7 +262,8 @@ void reduce_typed(const Array& out, const Array& x, uint64_t axes) {
           const T* v = reinterpret_cast<const T*>(p);
           for (int64_t j = 0; j < len; ++j) acc[j] = R::step(acc[j], v[j]);
         } else {
-          for (int64_t j = 0; j < len; ++j) acc[j] = R::step(acc[j], *reinterpret_cast<const T*>(p + j * xsJ));
+          for (int64_t j = 0; j < len; ++j)
+            acc[j] = R::step(acc[j], *reinterpret_cast<const T*>(p + j * xsJ));
         }
         for (int d = red.n - 1; d >= 0; --d) {
           p += red.xs[d];
@@ -202,12 +281,18 @@ void reduce_typed(const Array& out, const Array& x, uint64_t axes) {
 template <typename T, typename O>
 void reduce_dispatch(ReduceOp op, const Array& out, const Array& x, uint64_t axes) {
   switch (op) {
-    case ReduceOp::Sum: return reduce_typed<T, O, ReduceOp::Sum>(out, x, axes);
-    case ReduceOp::Mean: return reduce_typed<T, O, ReduceOp::Mean>(out, x, axes);
-    case ReduceOp::Prod: return reduce_typed<T, O, ReduceOp::Prod>(out, x, axes);
-    case ReduceOp::Max: return reduce_typed<T, O, ReduceOp::Max>(out, x, axes);
-    case ReduceOp::Min: return reduce_typed<T, O, ReduceOp::Min>(out, x, axes);
-    default: break;
+    case ReduceOp::Sum:
+      return reduce_typed<T, O, ReduceOp::Sum>(out, x, axes);
+    case ReduceOp::Mean:
+      return reduce_typed<T, O, ReduceOp::Mean>(out, x, axes);
+    case ReduceOp::Prod:
+      return reduce_typed<T, O, ReduceOp::Prod>(out, x, axes);
+    case ReduceOp::Max:
+      return reduce_typed<T, O, ReduceOp::Max>(out, x, axes);
+    case ReduceOp::Min:
+      return reduce_typed<T, O, ReduceOp::Min>(out, x, axes);
+    default:
+      break;
   }
 }
 
