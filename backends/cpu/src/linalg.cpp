@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cmath>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -214,7 +215,11 @@ bool CpuBackend::cholesky(const Array& out, const Array& x, bool upper) {
       for (int64_t i = begin; i < end; ++i) {
         pack_col_major(a.data(), n64, matrix_at<T>(x, i), n64, n64, xs);
         T* o = out_matrix<T>(out, i, n64 * n64);
-        if (potrf<F>(upper ? 'U' : 'L', n, a.data(), n) != 0) {
+        // OpenBLAS's potrf lets NaNs through without an error; any NaN in the read triangle
+        // reaches the factor's diagonal.
+        bool failed = potrf<F>(upper ? 'U' : 'L', n, a.data(), n) != 0;
+        for (int64_t j = 0; j < n64 && !failed; ++j) failed = std::isnan(a[j + j * n64]);
+        if (failed) {
           // Not positive definite: NaNs, as JAX writes; the caller reports it.
           fill_nan(o, n64 * n64);
           ok = false;

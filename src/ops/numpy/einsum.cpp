@@ -247,19 +247,22 @@ Tensor einsum(std::string_view subscripts, const std::vector<Tensor>& operands) 
     terms.push_back({detail::prepare(operands[k], dtype, be), labels});
   }
 
-  // Extents must agree (or be 1, which broadcasts).
-  std::map<int, int64_t> extents;
+  // Extents must agree (or be 1, which broadcasts). For each label: extent and operand.
+  std::map<int, std::pair<int64_t, size_t>> extents;
   for (size_t k = 0; k < terms.size(); ++k)
     for (size_t i = 0; i < terms[k].labels.size(); ++i) {
       const int l = terms[k].labels[i];
       const int64_t d = terms[k].t.shape()[i];
-      auto [it, fresh] = extents.emplace(l, d);
-      if (fresh || d == it->second || d == 1) continue;
-      check(it->second == 1, kOp, ": label '",
+      auto [it, fresh] = extents.emplace(l, std::make_pair(d, k));
+      if (fresh || d == it->second.first || d == 1) continue;
+      const size_t first = it->second.second;
+      check(it->second.first == 1, kOp, ": label '",
             l >= kEllipsis ? std::string("...") : std::string(1, static_cast<char>(l)),
-            "' has extent ", it->second, " in one operand and ", d, " in operand ", k,
-            " (subscripts '", subscripts, "', shapes must match or be 1).");
-      it->second = d;
+            "' has extent ", it->second.first, " in operand ", first, " (shape ",
+            operands[first].shape(), ") and ", d, " in operand ", k, " (shape ",
+            operands[k].shape(), "); subscripts '", subscripts,
+            "' (extents must match or be 1).");
+      it->second = {d, k};
     }
 
   // The output labels: explicit, or "..." then the letters used once, alphabetically.
