@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "keras/ops/axes.h"
@@ -59,8 +60,10 @@ class NormOrd {
   enum class Kind { None, Number, Fro, Nuc };
   NormOrd() = default;
   NormOrd(std::nullopt_t) {}                         // NOLINT
-  NormOrd(double p) : kind_(Kind::Number), p_(p) {}  // NOLINT
-  NormOrd(int p) : kind_(Kind::Number), p_(p) {}     // NOLINT
+  /// A number: 2, -1, 0.5, INFINITY, ...
+  template <typename T>
+    requires std::is_arithmetic_v<T>
+  NormOrd(T p) : kind_(Kind::Number), p_(static_cast<double>(p)) {}  // NOLINT
   /// "fro" or "nuc"; other names are a ValueError.
   NormOrd(std::string_view name);  // NOLINT
   NormOrd(const char* name) : NormOrd(std::string_view(name)) {}  // NOLINT

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "keras/autograd/gradient_tape.h"
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
 #include "ops/linalg/common.h"

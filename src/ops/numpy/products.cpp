@@ -2,7 +2,6 @@
 // one broadcast multiply), so they are differentiable through matmul and multiply.
 
 #include <algorithm>
-#include <numeric>
 
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
