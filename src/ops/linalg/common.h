@@ -20,7 +20,7 @@ using detail::Backend;
 
 /// zeros of `shape` and `dtype` on `be` (ops::zeros uses the current backend).
 Tensor zeros_on(const Shape& shape, DType dtype, Backend& be);
-/// The n x n identity on `be`.
+/// The n x n identity on `be`. TODO(integration): use ops::eye (with a backend).
 Tensor eye(int64_t n, DType dtype, Backend& be);
 /// 0, 1, ..., n-1 as `dtype` on `be`.
 Tensor iota(int64_t n, DType dtype, Backend& be);
@@ -39,6 +39,7 @@ Tensor triu(const Tensor& x, int64_t k = 0);
 /// (x + x^T) / 2 over the last two axes.
 Tensor symmetrize(const Tensor& x);
 /// The main diagonal of the last two axes (..., n, n) -> (..., n), as a view. Differentiable.
+/// TODO(integration): use ops::diagonal(x, 0, -2, -1).
 Tensor diagonal(const Tensor& x);
 /// (..., n) -> (..., n, n) with `d` on the diagonal. Differentiable.
 Tensor diag_embed(const Tensor& d);
