@@ -10,6 +10,7 @@ bool CpuBackend::supports(backend::Capability cap) const {
   switch (cap) {
     case backend::Capability::Softmax:
     case backend::Capability::Linear:
+    case backend::Capability::Linalg:
       return true;
     default:
       return false;

@@ -44,6 +44,16 @@ class CpuBackend final : public backend::Backend {
   void softmax(const Array& out, const Array& x, int axis, bool log) override;
   void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
               backend::Activation activation) override;
+
+  // Linalg (linalg.cpp).
+  bool cholesky(const Array& out, const Array& x, bool upper) override;
+  void lu_factor(const Array& lu, const Array& pivots, const Array& x) override;
+  void triangular_solve(const Array& out, const Array& a, const Array& b, bool lower, bool left,
+                        bool transpose_a, bool unit_diagonal) override;
+  void qr(const Array& q, const Array& r, const Array& x, bool complete) override;
+  void svd(const Array& u, const Array& s, const Array& vt, const Array& x,
+           bool full_matrices) override;
+  void eigh(const Array& values, const Array& vectors, const Array& x, bool lower) override;
 };
 
 }  // namespace keras::cpu

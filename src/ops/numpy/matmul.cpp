@@ -1,12 +1,13 @@
-// matmul with NumPy's rules for 1-d operands and broadcast batch axes.
+// matmul with NumPy's rules for 1-d operands and broadcast batch axes; the same-dtype product
+// that dot, tensordot, einsum and the linalg ops build on.
 
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/elementwise.h"
 #include "ops/detail/op_utils.h"
+#include "ops/linalg/common.h"
 
 namespace keras::ops {
-inline namespace numpy {
 
 namespace {
 
@@ -30,14 +31,36 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b, detail::Backend& be) {
   return out;
 }
 
-Tensor swap_last(const Tensor& x) {
-  std::vector<int> perm(static_cast<size_t>(x.ndim()));
-  for (int i = 0; i < x.ndim(); ++i) perm[i] = i;
-  std::swap(perm[x.ndim() - 1], perm[x.ndim() - 2]);
-  return transpose(x, perm);
+}  // namespace
+
+namespace linalg_detail {
+
+Tensor product(const Tensor& a, const Tensor& b) {
+  constexpr std::string_view op = "matmul";
+  auto& be = detail::common_backend(op, {&a, &b});
+  const bool a_vec = a.ndim() == 1, b_vec = b.ndim() == 1;
+  Tensor a2 = a_vec ? expand_dims(a, 0) : a;
+  Tensor b2 = b_vec ? expand_dims(b, -1) : b;
+  const int64_t K1 = a2.shape()[a2.ndim() - 1], K2 = b2.shape()[b2.ndim() - 2];
+  check(K1 == K2, op, ": the contracted dimensions differ: shapes ", a.shape(), " and ",
+        b.shape(), " (", K1, " vs ", K2, ").");
+  Tensor out = batched_matmul(a2, b2, be);
+  if (autograd::should_record(a2, b2)) {
+    autograd::record(op, {a2, b2}, out, [a2, b2](const autograd::Context& ctx, const Tensor& g) {
+      Tensor ga, gb;
+      if (ctx.needs_input_grad(0)) ga = detail::sum_to(product(g, mT(b2)), a2.shape());
+      if (ctx.needs_input_grad(1)) gb = detail::sum_to(product(mT(a2), g), b2.shape());
+      return TensorList{ga, gb};
+    });
+  }
+  if (a_vec) out = squeeze(out, -2);
+  if (b_vec) out = squeeze(out, -1);
+  return out;
 }
 
-}  // namespace
+}  // namespace linalg_detail
+
+inline namespace numpy {
 
 Tensor matmul(const Tensor& x1, const Tensor& x2) {
   constexpr std::string_view op = "matmul";
@@ -45,31 +68,11 @@ Tensor matmul(const Tensor& x1, const Tensor& x2) {
   check(x1.ndim() >= 1 && x2.ndim() >= 1, op, ": inputs must have rank >= 1; got shapes ",
         x1.shape(), " and ", x2.shape(), ".");
   auto& be = detail::common_backend(op, {&x1, &x2});
-  DType dtype = detail::promote({&x1, &x2});
-  // Keras: int8 @ int8 accumulates in int32; bool behaves as integers would.
-  if (dtype == DType::Int8 || dtype == DType::Bool || dtype == DType::UInt8 ||
-      dtype == DType::Int16)
-    dtype = DType::Int32;
-  Tensor a = detail::prepare(x1, dtype, be), b = detail::prepare(x2, dtype, be);
-  const bool a_vec = a.ndim() == 1, b_vec = b.ndim() == 1;
-  Tensor a2 = a_vec ? expand_dims(a, 0) : a;
-  Tensor b2 = b_vec ? expand_dims(b, -1) : b;
-  const int64_t K1 = a2.shape()[a2.ndim() - 1], K2 = b2.shape()[b2.ndim() - 2];
-  check(K1 == K2, op, ": the contracted dimensions differ: shapes ", x1.shape(), " and ",
-        x2.shape(), " (", K1, " vs ", K2, ").");
-  Tensor out = batched_matmul(a2, b2, be);
-  if (autograd::should_record(a2, b2)) {
-    autograd::record(op, {a2, b2}, out,
-                     [a2, b2](const autograd::Context& ctx, const Tensor& g) {
-                       Tensor ga, gb;
-                       if (ctx.needs_input_grad(0)) ga = detail::sum_to(matmul(g, swap_last(b2)), a2.shape());
-                       if (ctx.needs_input_grad(1)) gb = detail::sum_to(matmul(swap_last(a2), g), b2.shape());
-                       return TensorList{ga, gb};
-                     });
-  }
-  if (a_vec) out = squeeze(out, -2);
-  if (b_vec) out = squeeze(out, -1);
-  return out;
+  // Keras: int8 @ int8 accumulates in int32; every other pair follows promotion.
+  DType dtype = x1.dtype() == DType::Int8 && x2.dtype() == DType::Int8
+                    ? DType::Int32
+                    : detail::promote({&x1, &x2});
+  return linalg_detail::product(detail::prepare(x1, dtype, be), detail::prepare(x2, dtype, be));
 }
 
 }  // namespace numpy
