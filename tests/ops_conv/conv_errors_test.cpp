@@ -27,91 +27,184 @@ void expect_error(F fn, std::initializer_list<std::string> fragments) {
   }
 }
 
-Tensor zeros(const Shape& s, DType t = DType::Float32) { return ops::zeros(s, t); }
+Tensor zeros(const Shape& s, DType t = DType::Float32) {
+  return ops::zeros(s, t);
+}
 
 TEST(ConvErrors, Conv) {
-  expect_error<ValueError>([] { ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 2, 4})); },
-                           {"conv", "(1, 5, 5, 3)", "(3, 3, 2, 4)", "multiple"});
-  expect_error<ValueError>([] { ops::conv(zeros({1, 5, 5, 4}), zeros({3, 3, 2, 3})); },
-                           {"conv", "2 groups", "(3, 3, 2, 3)"});
-  expect_error<ValueError>([] { ops::conv(zeros({5, 3}), zeros({3, 3})); },
-                           {"conv", "rank 3, 4 or 5", "(5, 3)"});
-  expect_error<ValueError>([] { ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 4})); },
-                           {"conv", "same rank", "(1, 5, 5, 3)", "(3, 3, 4)"});
-  expect_error<ValueError>([] { ops::conv(zeros({1, 5, 5, 3}), zeros({6, 3, 3, 4})); },
-                           {"conv", "zero or negative", "(1, 5, 5, 3)", "(6, 3, 3, 4)"});
-  expect_error<ValueError>([] { ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 4}), {.strides = 0}); },
-                           {"conv", "strides", ">= 1"});
-  expect_error<ValueError>([] {
-    ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 4}), {.strides = {1, 1, 1}});
-  }, {"conv", "strides", "2 ints", "(1, 1, 1)"});
-  expect_error<ValueError>([] {
-    ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 4}), {.padding = "full"});
-  }, {"conv", "'valid' or 'same'", "full"});
-  expect_error<ValueError>([] {
-    ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 4}), {.data_format = "NHWC"});
-  }, {"conv", "data_format", "NHWC"});
-  expect_error<ValueError>([] { ops::conv(zeros({1, 5, 5, 3}), zeros({0, 3, 3, 4})); },
-                           {"conv", "positive", "(0, 3, 3, 4)"});
-  expect_error<ValueError>([] { ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 0})); },
-                           {"conv", "empty output"});
-  expect_error<TypeError>([] {
-    ops::conv(zeros({1, 5, 5, 3}, DType::Int32), zeros({3, 3, 3, 4}, DType::Int32));
-  }, {"conv", "int32", "floating"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 2, 4}));
+      },
+      {"conv", "(1, 5, 5, 3)", "(3, 3, 2, 4)", "multiple"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 4}), zeros({3, 3, 2, 3}));
+      },
+      {"conv", "2 groups", "(3, 3, 2, 3)"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({5, 3}), zeros({3, 3}));
+      },
+      {"conv", "rank 3, 4 or 5", "(5, 3)"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 4}));
+      },
+      {"conv", "same rank", "(1, 5, 5, 3)", "(3, 3, 4)"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 3}), zeros({6, 3, 3, 4}));
+      },
+      {"conv", "zero or negative", "(1, 5, 5, 3)", "(6, 3, 3, 4)"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 4}), {.strides = 0});
+      },
+      {"conv", "strides", ">= 1"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 4}), {.strides = {1, 1, 1}});
+      },
+      {"conv", "strides", "2 ints", "(1, 1, 1)"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 4}), {.padding = "full"});
+      },
+      {"conv", "'valid' or 'same'", "full"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 4}), {.data_format = "NHWC"});
+      },
+      {"conv", "data_format", "NHWC"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 3}), zeros({0, 3, 3, 4}));
+      },
+      {"conv", "positive", "(0, 3, 3, 4)"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 0}));
+      },
+      {"conv", "empty output"});
+  expect_error<TypeError>(
+      [] {
+        ops::conv(zeros({1, 5, 5, 3}, DType::Int32), zeros({3, 3, 3, 4}, DType::Int32));
+      },
+      {"conv", "int32", "floating"});
 }
 
 TEST(ConvErrors, ConvTransposeDepthwiseSeparable) {
-  expect_error<ValueError>([] { ops::conv_transpose(zeros({1, 4, 4, 3}), zeros({3, 3, 3, 2})); },
-                           {"conv_transpose", "(1, 4, 4, 3)", "(3, 3, 3, 2)", "kernel.shape[-1]"});
-  expect_error<ValueError>([] {
-    ops::conv_transpose(zeros({1, 4, 4, 3}), zeros({3, 3, 2, 3}), {.output_padding = -1});
-  }, {"conv_transpose", "output_padding", ">= 0"});
-  expect_error<ValueError>([] { ops::depthwise_conv(zeros({1, 5, 5, 3}), zeros({3, 3, 2, 2})); },
-                           {"depthwise_conv", "(1, 5, 5, 3)", "(3, 3, 2, 2)"});
-  expect_error<ValueError>([] {
-    ops::separable_conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 2}), zeros({1, 1, 5, 4}));
-  }, {"separable_conv", "(1, 1, 6, filters)", "(1, 1, 5, 4)"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv_transpose(zeros({1, 4, 4, 3}), zeros({3, 3, 3, 2}));
+      },
+      {"conv_transpose", "(1, 4, 4, 3)", "(3, 3, 3, 2)", "kernel.shape[-1]"});
+  expect_error<ValueError>(
+      [] {
+        ops::conv_transpose(zeros({1, 4, 4, 3}), zeros({3, 3, 2, 3}), {.output_padding = -1});
+      },
+      {"conv_transpose", "output_padding", ">= 0"});
+  expect_error<ValueError>(
+      [] {
+        ops::depthwise_conv(zeros({1, 5, 5, 3}), zeros({3, 3, 2, 2}));
+      },
+      {"depthwise_conv", "(1, 5, 5, 3)", "(3, 3, 2, 2)"});
+  expect_error<ValueError>(
+      [] {
+        ops::separable_conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 2}), zeros({1, 1, 5, 4}));
+      },
+      {"separable_conv", "(1, 1, 6, filters)", "(1, 1, 5, 4)"});
+  expect_error<ValueError>(
+      [] { ops::separable_conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 2}), Tensor()); },
+      {"separable_conv", "undefined"});
 }
 
 TEST(ConvErrors, Pooling) {
-  expect_error<ValueError>([] { ops::max_pool(zeros({1, 3, 3, 1}), 4); },
-                           {"max_pool", "zero or negative", "(1, 3, 3, 1)", "(4, 4)"});
-  expect_error<ValueError>([] { ops::average_pool(zeros({3, 3}), 2); },
-                           {"average_pool", "rank 3, 4 or 5", "(3, 3)"});
-  expect_error<ValueError>([] { ops::max_pool(zeros({1, 3, 3, 1}), {2, 0}); },
-                           {"max_pool", "pool_size", "(2, 0)"});
-  expect_error<ValueError>([] {
-    ops::average_pool(zeros({1, 3, 3, 1}), 2, {.strides = 0});
-  }, {"average_pool", "strides"});
-  expect_error<ValueError>([] {
-    ops::max_pool(zeros({1, 3, 3, 1}), 2, {.padding = "causal"});
-  }, {"max_pool", "causal"});
-  expect_error<TypeError>([] { ops::max_pool(zeros({1, 3, 3, 1}, DType::Bool), 2); },
-                          {"max_pool", "bool"});
-  expect_error<ValueError>([] { ops::adaptive_average_pool(zeros({1, 4, 4, 2}), 0); },
-                           {"adaptive_average_pool", "output_size", ">= 1"});
-  expect_error<ValueError>([] { ops::adaptive_max_pool(zeros({1, 4, 4, 2}), {2, 2, 2}); },
-                           {"adaptive_max_pool", "output_size", "(2, 2, 2)"});
-  expect_error<ValueError>([] { ops::adaptive_max_pool(zeros({4, 4}), 2); },
-                           {"adaptive_max_pool", "(4, 4)"});
+  expect_error<ValueError>(
+      [] {
+        ops::max_pool(zeros({1, 3, 3, 1}), 4);
+      },
+      {"max_pool", "zero or negative", "(1, 3, 3, 1)", "(4, 4)"});
+  expect_error<ValueError>(
+      [] {
+        ops::average_pool(zeros({3, 3}), 2);
+      },
+      {"average_pool", "rank 3, 4 or 5", "(3, 3)"});
+  expect_error<ValueError>(
+      [] {
+        ops::max_pool(zeros({1, 3, 3, 1}), {2, 0});
+      },
+      {"max_pool", "pool_size", "(2, 0)"});
+  expect_error<ValueError>(
+      [] {
+        ops::average_pool(zeros({1, 3, 3, 1}), 2, {.strides = 0});
+      },
+      {"average_pool", "strides"});
+  expect_error<ValueError>(
+      [] {
+        ops::max_pool(zeros({1, 3, 3, 1}), 2, {.padding = "causal"});
+      },
+      {"max_pool", "causal"});
+  expect_error<TypeError>(
+      [] {
+        ops::max_pool(zeros({1, 3, 3, 1}, DType::Bool), 2);
+      },
+      {"max_pool", "bool"});
+  expect_error<ValueError>(
+      [] {
+        ops::adaptive_average_pool(zeros({1, 4, 4, 2}), 0);
+      },
+      {"adaptive_average_pool", "output_size", ">= 1"});
+  expect_error<ValueError>(
+      [] {
+        ops::adaptive_max_pool(zeros({1, 4, 4, 2}), {2, 2, 2});
+      },
+      {"adaptive_max_pool", "output_size", "(2, 2, 2)"});
+  expect_error<ValueError>(
+      [] {
+        ops::adaptive_max_pool(zeros({4, 4}), 2);
+      },
+      {"adaptive_max_pool", "(4, 4)"});
 }
 
 TEST(ConvErrors, Rearrangements) {
-  expect_error<ValueError>([] { ops::depth_to_space(zeros({1, 2, 2, 8}), 1); },
-                           {"depth_to_space", "block_size", "1"});
-  expect_error<ValueError>([] { ops::depth_to_space(zeros({1, 2, 2, 6}), 2); },
-                           {"depth_to_space", "(1, 2, 2, 6)", "divisible"});
-  expect_error<ValueError>([] { ops::space_to_depth(zeros({1, 3, 4, 2}), 2); },
-                           {"space_to_depth", "(1, 3, 4, 2)", "divisible"});
-  expect_error<ValueError>([] { ops::space_to_depth(zeros({2, 4, 4}), 2); },
-                           {"space_to_depth", "4D", "(2, 4, 4)"});
+  expect_error<ValueError>(
+      [] {
+        ops::depth_to_space(zeros({1, 2, 2, 8}), 1);
+      },
+      {"depth_to_space", "block_size", "1"});
+  expect_error<ValueError>(
+      [] {
+        ops::depth_to_space(zeros({1, 2, 2, 6}), 2);
+      },
+      {"depth_to_space", "(1, 2, 2, 6)", "divisible"});
+  expect_error<ValueError>(
+      [] {
+        ops::space_to_depth(zeros({1, 3, 4, 2}), 2);
+      },
+      {"space_to_depth", "(1, 3, 4, 2)", "divisible"});
+  expect_error<ValueError>(
+      [] {
+        ops::space_to_depth(zeros({2, 4, 4}), 2);
+      },
+      {"space_to_depth", "4D", "(2, 4, 4)"});
   expect_error<ValueError>([] { ops::unfold(zeros({2, 4, 4}), 2); }, {"unfold", "4D", "(2, 4, 4)"});
-  expect_error<ValueError>([] { ops::unfold(zeros({1, 1, 2, 2}), 3); },
-                           {"unfold", "(3, 3)", "(1, 1, 2, 2)"});
-  expect_error<ValueError>([] { ops::fold(zeros({1, 8, 5}), 4, 2, 1, 0, 2); },
-                           {"fold", "(1, 8, 5)", "5 blocks", "2 x 2"});
-  expect_error<ValueError>([] { ops::fold(zeros({1, 7, 4}), 4, 2, 1, 0, 2); },
-                           {"fold", "(1, 7, 4)", "divisible"});
+  expect_error<ValueError>(
+      [] {
+        ops::unfold(zeros({1, 1, 2, 2}), 3);
+      },
+      {"unfold", "(3, 3)", "(1, 1, 2, 2)"});
+  expect_error<ValueError>(
+      [] {
+        ops::fold(zeros({1, 8, 5}), 4, 2, 1, 0, 2);
+      },
+      {"fold", "(1, 8, 5)", "5 blocks", "2 x 2"});
+  expect_error<ValueError>(
+      [] {
+        ops::fold(zeros({1, 7, 4}), 4, 2, 1, 0, 2);
+      },
+      {"fold", "(1, 7, 4)", "divisible"});
 }
 
 TEST(ConvDtypes, IntegersAndPromotion) {

@@ -76,7 +76,8 @@ GoldenOps conv_ops() {
   };
   m["conv_vjp"] = [](const TensorList& in, const json& kw) {
     auto o = conv_options(kw);
-    return vjp([&](const TensorList& x) { return ops::conv(x[0], x[1], o); }, {in[0], in[1]}, in[2]);
+    return vjp([&](const TensorList& x) { return ops::conv(x[0], x[1], o); }, {in[0], in[1]},
+               in[2]);
   };
   m["conv_transpose_vjp"] = [](const TensorList& in, const json& kw) {
     auto o = conv_transpose_options(kw);

@@ -12,8 +12,8 @@ are applied here as explicit padding, since torch's own "same" is symmetric and 
 References are computed in float64 and cast to the case's dtype.
 
 Tolerances: float32 sums of many products are not correctly rounded in any implementation;
-cases whose outputs are such sums carry rtol/atol 1e-5 (measured errors of keras-cpp against the
-float64 reference are below 2e-6; see tests/ops_conv/README.md).
+cases whose outputs are such sums carry rtol/atol 1e-5 (the largest error of keras-cpp against
+the float64 reference is 4.8e-6 absolute on outputs of magnitude 18; tests/ops_conv/README.md).
 """
 
 import math

@@ -27,17 +27,16 @@ constexpr int64_t kColumnBytes = int64_t{4} << 20;
 
 struct ConvGeometry : WindowGeometry {
   int64_t groups = 1, cg = 1, o = 1, og = 1;
-  int64_t kcg = 1;  // patch length of one group: taps * cg
-  int64_t kc = 1;   // patch length of all groups: taps * c
-  int64_t rows = 0; // n * positions
+  int64_t kcg = 1;   // patch length of one group: taps * cg
+  int64_t kc = 1;    // patch length of all groups: taps * c
+  int64_t rows = 0;  // n * positions
 };
 
-ConvGeometry conv_geometry(const Array& x, const Array& y, const Array& kernel,
-                           const ConvSpec& s) {
+ConvGeometry conv_geometry(const Array& x, const Array& y, const Array& kernel, const ConvSpec& s) {
   ConvGeometry g;
   SmallVector<int64_t, 3> window(kernel.shape.begin(), kernel.shape.begin() + s.spatial_dims);
-  static_cast<WindowGeometry&>(g) = make_geometry(x, y, window, s.strides, s.dilation,
-                                                  s.pad_before, s.spatial_dims, s.channels_last);
+  static_cast<WindowGeometry&>(g) = make_geometry(x, y, window, s.strides, s.dilation, s.pad_before,
+                                                  s.spatial_dims, s.channels_last);
   g.groups = s.groups;
   g.cg = g.c / g.groups;
   g.o = kernel.shape[kernel.rank() - 1];
@@ -62,8 +61,8 @@ constexpr DType dtype_of() {
 }
 
 template <typename F>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const F* a, int64_t lda,
-          const F* b, int64_t ldb, F beta, F* c, int64_t ldc) {
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const F* a, int64_t lda, const F* b,
+          int64_t ldb, F beta, F* c, int64_t ldc) {
   auto t = [](bool x) { return x ? CblasTrans : CblasNoTrans; };
   if constexpr (std::is_same_v<F, double>) {
     cblas_dgemm(CblasRowMajor, t(ta), t(tb), static_cast<int>(m), static_cast<int>(n),
@@ -71,63 +70,113 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const F* a, int64_t
                 c, static_cast<int>(ldc));
   } else {
     cblas_sgemm(CblasRowMajor, t(ta), t(tb), static_cast<int>(m), static_cast<int>(n),
-                static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb),
-                beta, c, static_cast<int>(ldc));
+                static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta,
+                c, static_cast<int>(ldc));
   }
+}
+
+// Walks the taps of output position p one window line (k0, k1 fixed, k2 running) at a time:
+// fn(tap of k2 = 0, inside, offset of (i0, i1) in the image, first i2). `inside` is false when
+// the line lies in the padding of dimension 0 or 1.
+template <typename Fn>
+inline void for_each_tap_line(const WindowGeometry& g, int64_t p, const int64_t (&strides)[3],
+                              Fn fn) {
+  const int64_t o2 = p % g.out[2], o1 = (p / g.out[2]) % g.out[1], o0 = p / (g.out[1] * g.out[2]);
+  const int64_t i2 = o2 * g.stride[2] - g.pad[2];
+  int64_t tap = 0;
+  for (int64_t k0 = 0; k0 < g.window[0]; ++k0) {
+    const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dilation[0];
+    const bool ok0 = i0 >= 0 && i0 < g.in[0];
+    for (int64_t k1 = 0; k1 < g.window[1]; ++k1, tap += g.window[2]) {
+      const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dilation[1];
+      const bool ok = ok0 && i1 >= 0 && i1 < g.in[1];
+      fn(tap, ok, ok ? i0 * strides[0] + i1 * strides[1] : 0, i2);
+    }
+  }
+}
+
+// True when a window line of one group is a single contiguous run of the input (or of an
+// accumulator with strides `s`): channels innermost and adjacent taps adjacent in memory.
+bool lines_are_runs(const ConvGeometry& g, int64_t channel_stride, const int64_t (&s)[3]) {
+  return g.groups == 1 && channel_stride == 1 && g.dilation[2] == 1 && s[2] == g.c;
 }
 
 // Patches of rows [r0, r1) into col (r1 - r0, kc), laid out [group][tap][channel].
 template <typename T, typename F>
 void im2col(const ConvGeometry& g, const T* x, int64_t r0, int64_t r1, F* col) {
-  const int64_t p_count = g.positions();
+  const int64_t p_count = g.positions(), w2 = g.window[2];
+  const bool runs = lines_are_runs(g, g.xs_c, g.xs);
   const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / g.kc);
   parallel_for(r1 - r0, grain, [&](int64_t b, int64_t e) {
     for (int64_t r = r0 + b; r < r0 + e; ++r) {
       F* dst = col + (r - r0) * g.kc;
       const T* xn = x + (r / p_count) * g.xs_n;
-      for_each_tap(g, r % p_count, g.xs, [&](int64_t tap, int64_t off) {
-        for (int64_t gi = 0; gi < g.groups; ++gi) {
-          F* d = dst + gi * g.kcg + tap * g.cg;
-          if (off < 0) {
-            std::fill(d, d + g.cg, F(0));
-            continue;
-          }
-          const T* s = xn + off + gi * g.cg * g.xs_c;
-          if (g.xs_c == 1) {
-            for (int64_t c = 0; c < g.cg; ++c) d[c] = convert<F>(s[c]);
-          } else {
-            for (int64_t c = 0; c < g.cg; ++c) d[c] = convert<F>(s[c * g.xs_c]);
-          }
-        }
-      });
+      for_each_tap_line(g, r % p_count, g.xs,
+                        [&](int64_t tap, bool inside, int64_t off, int64_t i2) {
+                          if (!inside) {
+                            for (int64_t gi = 0; gi < g.groups; ++gi) {
+                              F* d = dst + gi * g.kcg + tap * g.cg;
+                              std::fill(d, d + w2 * g.cg, F(0));
+                            }
+                            return;
+                          }
+                          if (runs && i2 >= 0 && i2 + w2 <= g.in[2]) {  // the whole line at once
+                            const T* src = xn + off + i2 * g.xs[2];
+                            F* d = dst + tap * g.cg;
+                            for (int64_t j = 0; j < w2 * g.cg; ++j) d[j] = convert<F>(src[j]);
+                            return;
+                          }
+                          for (int64_t k2 = 0; k2 < w2; ++k2) {
+                            const int64_t i = i2 + k2 * g.dilation[2];
+                            const bool ok = i >= 0 && i < g.in[2];
+                            for (int64_t gi = 0; gi < g.groups; ++gi) {
+                              F* d = dst + gi * g.kcg + (tap + k2) * g.cg;
+                              if (!ok) {
+                                std::fill(d, d + g.cg, F(0));
+                                continue;
+                              }
+                              const T* src = xn + off + i * g.xs[2] + gi * g.cg * g.xs_c;
+                              for (int64_t c = 0; c < g.cg; ++c) d[c] = convert<F>(src[c * g.xs_c]);
+                            }
+                          }
+                        });
     }
   });
 }
 
 // Adds the patches col (r1 - r0, kc) of rows [r0, r1) into acc (strides `as`), one image per
 // task: windows of different images never overlap.
-void col2im(const ConvGeometry& g, const LayoutStrides& as, int64_t r0, int64_t r1,
-            const auto* col, auto* acc) {
-  const int64_t p_count = g.positions();
+template <typename F>
+void col2im(const ConvGeometry& g, const LayoutStrides& as, int64_t r0, int64_t r1, const F* col,
+            F* acc) {
+  const int64_t p_count = g.positions(), w2 = g.window[2];
+  const bool runs = lines_are_runs(g, as.c, as.s);
   const int64_t first = r0 / p_count, last = (r1 - 1) / p_count;
   parallel_for(last - first + 1, 1, [&](int64_t b, int64_t e) {
     for (int64_t n = first + b; n < first + e; ++n) {
       const int64_t lo = std::max(r0, n * p_count), hi = std::min(r1, (n + 1) * p_count);
-      auto* an = acc + n * as.n;
+      F* an = acc + n * as.n;
       for (int64_t r = lo; r < hi; ++r) {
-        const auto* src = col + (r - r0) * g.kc;
-        for_each_tap(g, r - n * p_count, as.s, [&](int64_t tap, int64_t off) {
-          if (off < 0) return;
-          for (int64_t gi = 0; gi < g.groups; ++gi) {
-            const auto* s = src + gi * g.kcg + tap * g.cg;
-            auto* d = an + off + gi * g.cg * as.c;
-            if (as.c == 1) {
-              for (int64_t c = 0; c < g.cg; ++c) d[c] += s[c];
-            } else {
-              for (int64_t c = 0; c < g.cg; ++c) d[c * as.c] += s[c];
-            }
-          }
-        });
+        const F* src = col + (r - r0) * g.kc;
+        for_each_tap_line(g, r - n * p_count, as.s,
+                          [&](int64_t tap, bool inside, int64_t off, int64_t i2) {
+                            if (!inside) return;
+                            if (runs && i2 >= 0 && i2 + w2 <= g.in[2]) {
+                              F* d = an + off + i2 * as.s[2];
+                              const F* s = src + tap * g.cg;
+                              for (int64_t j = 0; j < w2 * g.cg; ++j) d[j] += s[j];
+                              return;
+                            }
+                            for (int64_t k2 = 0; k2 < w2; ++k2) {
+                              const int64_t i = i2 + k2 * g.dilation[2];
+                              if (i < 0 || i >= g.in[2]) continue;
+                              for (int64_t gi = 0; gi < g.groups; ++gi) {
+                                const F* s = src + gi * g.kcg + (tap + k2) * g.cg;
+                                F* d = an + off + i * as.s[2] + gi * g.cg * as.c;
+                                for (int64_t c = 0; c < g.cg; ++c) d[c * as.c] += s[c];
+                              }
+                            }
+                          });
       }
     }
   });
@@ -149,7 +198,8 @@ const F* output_rows(CpuBackend& be, const Array& dy, bool channels_last, Array&
   if (std::is_same_v<T, F> && channels_last && dy.is_contiguous())
     return static_cast<const F*>(dy.data());
   holder = scratch(be, dtype_of<F>(), dy.shape);
-  be.copy(restride(holder, dy.shape, rows_strides(dy.shape, channels_last)), dy, backend::CopyMode::Assign);
+  be.copy(restride(holder, dy.shape, rows_strides(dy.shape, channels_last)), dy,
+          backend::CopyMode::Assign);
   return static_cast<const F*>(holder.data());
 }
 
@@ -170,10 +220,12 @@ void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kern
     const int64_t r1 = std::min(g.rows, r0 + chunk);
     im2col<T, F>(g, xp, r0, r1, col);
     for (int64_t gi = 0; gi < g.groups; ++gi)
-      gemm<F>(false, false, r1 - r0, g.og, g.kcg, col + gi * g.kcg, g.kc, w + gi * g.og, g.o,
-              F(0), y + r0 * g.o + gi * g.og, g.o);
+      gemm<F>(false, false, r1 - r0, g.og, g.kcg, col + gi * g.kcg, g.kc, w + gi * g.og, g.o, F(0),
+              y + r0 * g.o + gi * g.og, g.o);
   }
-  if (!direct) be.copy(out, restride(y_rows, out.shape, rows_strides(out.shape, s.channels_last)), backend::CopyMode::Assign);
+  if (!direct)
+    be.copy(out, restride(y_rows, out.shape, rows_strides(out.shape, s.channels_last)),
+            backend::CopyMode::Assign);
 }
 
 template <typename T, typename F>
@@ -194,9 +246,9 @@ void backward_input(CpuBackend& be, const Array& dx, const Array& dy, const Arra
   for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
     const int64_t r1 = std::min(g.rows, r0 + chunk);
     for (int64_t gi = 0; gi < g.groups; ++gi)
-      gemm<F>(false, true, r1 - r0, g.kcg, g.og, d + r0 * g.o + gi * g.og, g.o, w + gi * g.og,
-              g.o, F(0), col + gi * g.kcg, g.kc);
-    col2im(g, as, r0, r1, col, acc);
+      gemm<F>(false, true, r1 - r0, g.kcg, g.og, d + r0 * g.o + gi * g.og, g.o, w + gi * g.og, g.o,
+              F(0), col + gi * g.kcg, g.kc);
+    col2im<F>(g, as, r0, r1, col, acc);
   }
   if (!direct) be.copy(dx, acc_holder, backend::CopyMode::Assign);
 }
@@ -239,10 +291,10 @@ void dispatch_float(DType dtype, Fn fn) {
 
 }  // namespace
 
-void CpuBackend::conv(const Array& out, const Array& x, const Array& kernel,
-                      const ConvSpec& spec) {
+void CpuBackend::conv(const Array& out, const Array& x, const Array& kernel, const ConvSpec& spec) {
   if (!is_floating(x.dtype)) unsupported("conv on integer tensors (the front end casts to float)");
-  dispatch_float(x.dtype, [&]<typename T, typename F>() { forward<T, F>(*this, out, x, kernel, spec); });
+  dispatch_float(x.dtype,
+                 [&]<typename T, typename F>() { forward<T, F>(*this, out, x, kernel, spec); });
 }
 
 void CpuBackend::conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,

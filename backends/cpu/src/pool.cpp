@@ -5,6 +5,8 @@
 // stored), then adds the gradient there. Backward tasks own whole images (or planes), so the
 // overlapping windows of one image never race. float16/bfloat16 compute in float32.
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -27,21 +29,34 @@ WindowGeometry pool_geometry(const Array& x, const Array& y, const PoolSpec& s) 
 
 template <typename C>
 constexpr C lowest() {
-  if constexpr (std::numeric_limits<C>::has_infinity) return -std::numeric_limits<C>::infinity();
-  else return std::numeric_limits<C>::lowest();
+  if constexpr (std::numeric_limits<C>::has_infinity)
+    return -std::numeric_limits<C>::infinity();
+  else
+    return std::numeric_limits<C>::lowest();
 }
 
-// The max update: NaN wins and stays.
+// The max update: NaN wins and stays (bitwise operators keep the loops branch-free).
 template <typename C>
 inline C max_step(C acc, C v) {
-  if constexpr (std::is_floating_point_v<C>) return (v > acc || v != v) ? v : acc;
-  else return v > acc ? v : acc;
+  if constexpr (std::is_floating_point_v<C>)
+    return ((v > acc) | (v != v)) ? v : acc;
+  else
+    return v > acc ? v : acc;
 }
 
-template <typename C>
-inline bool same_value(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>) return a == b || (a != a && b != b);
-  else return a == b;
+// One tap of max pooling's backward pass over `lanes` channels: the first tap equal to the
+// window's maximum m (NaN matching NaN) takes the gradient g; `open` (all ones until then)
+// clears once taken. Integer flags and selects let the compiler vectorize the loop.
+template <typename T, typename F>
+inline void take_first_max(const T* __restrict src, F* __restrict dst, const F* __restrict g,
+                           const F* __restrict m, int32_t* __restrict open, int64_t lanes) {
+  for (int64_t c = 0; c < lanes; ++c) {
+    const F v = convert<F>(src[c]), peak = m[c], grad = g[c];
+    const int32_t equal = (v == peak) | ((v != v) & (peak != peak));
+    const int32_t take = equal & open[c];
+    dst[c] += take ? grad : F(0);
+    open[c] &= ~take;
+  }
 }
 
 int64_t grain_for(int64_t work_per_item) {
@@ -103,85 +118,78 @@ void forward(const Array& out, const Array& x, const PoolSpec& s) {
   });
 }
 
-// The operands of the backward pass; acc (type F, strides `as`) receives the gradient.
+// The backward pass into acc (type F, strides `as`).
 template <typename T, typename F>
-struct Backward {
-  WindowGeometry g;
-  bool is_max;
-  LayoutStrides dys, ys, as;
-  const T* dy;
-  const T* x;
-  const T* y;
-  F* acc;
-
-  // Adds the gradient of window p for `channels` channels of the image (or plane) starting at
-  // xn, dyn, yn and an; `found` (scratch, one flag per channel) marks maxima already met.
-  void window(int64_t p, int64_t channels, const T* xn, const T* dyn, const T* yn, F* an,
-              char* found) const {
-    const T* d = dyn + position_offset(g, p, dys);
-    if (!is_max) {
-      int64_t count = 0;
-      for_each_tap_index(g, p, [&](int64_t, bool inside, int64_t, int64_t, int64_t) { count += inside; });
-      if (count == 0) return;
-      const F scale = F(1) / static_cast<F>(count);
-      for_each_tap(g, p, as.s, [&](int64_t, int64_t off) {
-        if (off < 0) return;
-        for (int64_t c = 0; c < channels; ++c) an[off + c * as.c] += convert<F>(d[c * dys.c]) * scale;
-      });
-      return;
-    }
-    const T* yv = yn + position_offset(g, p, ys);
-    std::fill(found, found + channels, 0);
-    int64_t left = channels;
-    for_each_tap_index(g, p, [&](int64_t, bool inside, int64_t i0, int64_t i1, int64_t i2) {
-      if (!inside || left == 0) return;
-      const T* src = xn + i0 * g.xs[0] + i1 * g.xs[1] + i2 * g.xs[2];
-      F* dst = an + i0 * as.s[0] + i1 * as.s[1] + i2 * as.s[2];
-      for (int64_t c = 0; c < channels; ++c) {
-        if (!found[c] && same_value(convert<F>(src[c * g.xs_c]), convert<F>(yv[c * ys.c]))) {
-          found[c] = 1;
-          --left;
-          dst[c * as.c] += convert<F>(d[c * dys.c]);
+void backward_into(const WindowGeometry& g, bool is_max, const Array& dy, const Array& x,
+                   const Array& y, F* acc, const LayoutStrides& as, int spatial_dims,
+                   bool channels_last) {
+  const LayoutStrides dys = layout_strides(dy, spatial_dims, channels_last);
+  const LayoutStrides ys = layout_strides(y, spatial_dims, channels_last);
+  const T* dyb = static_cast<const T*>(dy.data());
+  const T* xb = static_cast<const T*>(x.data());
+  const T* yb = static_cast<const T*>(y.data());
+  const int64_t positions = g.positions(), work = positions * g.taps();
+  // Channels innermost: a task per image, vectors of channels in the inner loops. Otherwise a
+  // task per (image, channel) plane, with "vectors" of one channel.
+  const bool vector = g.xs_c == 1 && as.c == 1;
+  const int64_t lanes = vector ? g.c : 1;
+  const int64_t tasks = vector ? g.n : g.n * g.c;
+  parallel_for(tasks, grain_for(work * lanes), [&](int64_t lo, int64_t hi) {
+    std::vector<F> grad(static_cast<size_t>(lanes)), peak(static_cast<size_t>(lanes));
+    std::vector<int32_t> open(static_cast<size_t>(lanes));
+    F* gv = grad.data();
+    F* yv = peak.data();
+    int32_t* ov = open.data();
+    for (int64_t task = lo; task < hi; ++task) {
+      const int64_t n = vector ? task : task / g.c, c0 = vector ? 0 : task % g.c;
+      const T* xn = xb + n * g.xs_n + c0 * g.xs_c;
+      const T* dyn = dyb + n * dys.n + c0 * dys.c;
+      const T* yn = yb + n * ys.n + c0 * ys.c;
+      F* an = acc + n * as.n + c0 * as.c;
+      for (int64_t p = 0; p < positions; ++p) {
+        const T* d = dyn + position_offset(g, p, dys);
+        for (int64_t c = 0; c < lanes; ++c) gv[c] = convert<F>(d[c * dys.c]);
+        if (!is_max) {
+          int64_t count = 0;
+          for_each_tap_index(g, p,
+                             [&](int64_t, bool in, int64_t, int64_t, int64_t) { count += in; });
+          if (count == 0) continue;
+          const F scale = F(1) / static_cast<F>(count);
+          for (int64_t c = 0; c < lanes; ++c) gv[c] *= scale;
+          for_each_tap(g, p, as.s, [&](int64_t, int64_t off) {
+            if (off < 0) return;
+            F* dst = an + off;
+            for (int64_t c = 0; c < lanes; ++c) dst[c] += gv[c];
+          });
+          continue;
         }
+        const T* yp = yn + position_offset(g, p, ys);
+        for (int64_t c = 0; c < lanes; ++c) {
+          yv[c] = convert<F>(yp[c * ys.c]);
+          ov[c] = 1;
+        }
+        for_each_tap_index(g, p, [&](int64_t, bool in, int64_t i0, int64_t i1, int64_t i2) {
+          if (!in) return;
+          take_first_max(xn + i0 * g.xs[0] + i1 * g.xs[1] + i2 * g.xs[2],
+                         an + i0 * as.s[0] + i1 * as.s[1] + i2 * as.s[2], gv, yv, ov, lanes);
+        });
       }
-    });
-  }
-};
+    }
+  });
+}
 
 template <typename T>
 void backward(CpuBackend& be, const Array& dx, const Array& dy, const Array& x, const Array& y,
               const PoolSpec& s) {
   using F = compute_t<T>;
-  const int d = s.spatial_dims;
   const bool direct = std::is_same_v<T, F> && dx.is_contiguous();
-  Array acc = direct ? dx : scratch(be, std::is_same_v<F, double> ? DType::Float64 : DType::Float32, dx.shape);
+  Array acc =
+      direct ? dx
+             : scratch(be, std::is_same_v<F, double> ? DType::Float64 : DType::Float32, dx.shape);
   std::memset(acc.data(), 0, static_cast<size_t>(dx.numel()) * sizeof(F));
-  Backward<T, F> b{pool_geometry(x, dy, s), s.kind == PoolKind::Max,
-                   layout_strides(dy, d, s.channels_last), layout_strides(y, d, s.channels_last),
-                   layout_strides(acc, d, s.channels_last), static_cast<const T*>(dy.data()),
-                   static_cast<const T*>(x.data()), static_cast<const T*>(y.data()),
-                   static_cast<F*>(acc.data())};
-  const WindowGeometry& g = b.g;
-  const int64_t positions = g.positions(), work = positions * g.taps();
-  if (g.xs_c == 1) {
-    parallel_for(g.n, grain_for(work * g.c), [&](int64_t lo, int64_t hi) {
-      std::vector<char> found(static_cast<size_t>(g.c));
-      for (int64_t n = lo; n < hi; ++n)
-        for (int64_t p = 0; p < positions; ++p)
-          b.window(p, g.c, b.x + n * g.xs_n, b.dy + n * b.dys.n, b.y + n * b.ys.n,
-                   b.acc + n * b.as.n, found.data());
-    });
-  } else {
-    parallel_for(g.n * g.c, grain_for(work), [&](int64_t lo, int64_t hi) {
-      char found = 0;
-      for (int64_t plane = lo; plane < hi; ++plane) {
-        const int64_t n = plane / g.c, c = plane % g.c;
-        for (int64_t p = 0; p < positions; ++p)
-          b.window(p, 1, b.x + n * g.xs_n + c * g.xs_c, b.dy + n * b.dys.n + c * b.dys.c,
-                   b.y + n * b.ys.n + c * b.ys.c, b.acc + n * b.as.n + c * b.as.c, &found);
-      }
-    });
-  }
+  backward_into<T, F>(
+      pool_geometry(x, dy, s), s.kind == PoolKind::Max, dy, x, y, static_cast<F*>(acc.data()),
+      layout_strides(acc, s.spatial_dims, s.channels_last), s.spatial_dims, s.channels_last);
   if (!direct) be.copy(dx, acc, backend::CopyMode::Assign);
 }
 

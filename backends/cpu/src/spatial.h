@@ -37,9 +37,9 @@ inline LayoutStrides layout_strides(const backend::Array& a, int spatial_dims, b
 
 /// The geometry of x under (window, stride, dilation, pad_before) with output `out`.
 template <typename Spec>
-WindowGeometry make_geometry(const backend::Array& x, const backend::Array& out,
-                             const Spec& window, const Spec& stride, const Spec& dilation,
-                             const Spec& pad, int spatial_dims, bool channels_last) {
+WindowGeometry make_geometry(const backend::Array& x, const backend::Array& out, const Spec& window,
+                             const Spec& stride, const Spec& dilation, const Spec& pad,
+                             int spatial_dims, bool channels_last) {
   WindowGeometry g;
   const int r = x.rank(), lead = 3 - spatial_dims, first = channels_last ? 1 : 2;
   g.n = x.shape[0];
@@ -106,7 +106,8 @@ inline backend::Array scratch(backend::Backend& backend, DType dtype, const Shap
 }
 
 /// The same memory seen with another shape and strides (for copies between layouts).
-inline backend::Array restride(const backend::Array& a, const Shape& shape, const Strides& strides) {
+inline backend::Array restride(const backend::Array& a, const Shape& shape,
+                               const Strides& strides) {
   backend::Array v = a;
   v.shape = shape;
   v.strides = strides;

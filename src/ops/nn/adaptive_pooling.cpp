@@ -34,7 +34,8 @@ Tensor adaptive(std::string_view op, backend::PoolKind kind, const Tensor& input
   check(inputs.defined(), op, ": the input is an undefined tensor.");
   check(inputs.ndim() >= 3 && inputs.ndim() <= 5, op,
         ": inputs must have rank 3, 4 or 5 (batch, 1 to 3 spatial dimensions, channels); got "
-        "shape ", inputs.shape(), ".");
+        "shape ",
+        inputs.shape(), ".");
   const int d = inputs.ndim() - 2;
   const bool cl = detail::parse_data_format(op, data_format);
   detail::Spatial sizes = detail::spatial_values(op, "output_size", output_size, d, 1);

@@ -151,8 +151,10 @@ Tensor conv_nd(const Tensor& x, const Tensor& kernel, const ConvSpec& spec) {
     autograd::record("conv", {x, kernel}, y,
                      [x, kernel, spec](const autograd::Context& ctx, const Tensor& g) {
                        Tensor dx, dk;
-                       if (ctx.needs_input_grad(0)) dx = conv_input_grad(g, kernel, spec, x.shape());
-                       if (ctx.needs_input_grad(1)) dk = conv_kernel_grad(x, g, spec, kernel.shape());
+                       if (ctx.needs_input_grad(0))
+                         dx = conv_input_grad(g, kernel, spec, x.shape());
+                       if (ctx.needs_input_grad(1))
+                         dk = conv_kernel_grad(x, g, spec, kernel.shape());
                        return TensorList{dx, dk};
                      });
   }
@@ -178,7 +180,8 @@ Tensor conv_input_grad(const Tensor& dy, const Tensor& kernel, const ConvSpec& s
                      [dy, kernel, spec](const autograd::Context& ctx, const Tensor& g) {
                        Tensor gdy, gk;
                        if (ctx.needs_input_grad(0)) gdy = conv_nd(g, kernel, spec);
-                       if (ctx.needs_input_grad(1)) gk = conv_kernel_grad(g, dy, spec, kernel.shape());
+                       if (ctx.needs_input_grad(1))
+                         gk = conv_kernel_grad(g, dy, spec, kernel.shape());
                        return TensorList{gdy, gk};
                      });
   }

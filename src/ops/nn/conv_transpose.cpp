@@ -20,8 +20,8 @@ std::pair<int64_t, int64_t> transpose_padding(int64_t window, int64_t stride, bo
     const int64_t extra = output_padding < 0 ? std::max(window, stride) - window : output_padding;
     return {window - 1, window - 1 + extra};
   }
-  const int64_t total = output_padding < 0 ? stride + window - 2
-                                           : window + window % 2 - 2 + output_padding;
+  const int64_t total =
+      output_padding < 0 ? stride + window - 2 : window + window % 2 - 2 + output_padding;
   const int64_t left = std::min(total / 2 + total % 2, window - 1);
   return {left, total - left};
 }
@@ -35,10 +35,11 @@ Tensor conv_transpose(const Tensor& inputs, const Tensor& kernel,
   const bool cl = detail::parse_data_format(op, options.data_format);
   const int r = kernel.ndim();
   const int64_t c = detail::channels_of(inputs.shape(), cl);
-  check(kernel.shape()[r - 1] == c, op, ": the number of input channels must match the kernel's "
-        "input channels (kernel.shape[-1]); got inputs of shape ", inputs.shape(), " (", c,
-        " channels, data_format '", cl ? "channels_last" : "channels_first",
-        "') and kernel of shape ", kernel.shape(), ".");
+  check(kernel.shape()[r - 1] == c, op,
+        ": the number of input channels must match the kernel's "
+        "input channels (kernel.shape[-1]); got inputs of shape ",
+        inputs.shape(), " (", c, " channels, data_format '",
+        cl ? "channels_last" : "channels_first", "') and kernel of shape ", kernel.shape(), ".");
   auto strides = detail::spatial_values(op, "strides", options.strides, d, 1);
   auto dilation = detail::spatial_values(op, "dilation_rate", options.dilation_rate, d, 1);
   const bool same = detail::parse_padding(op, options.padding);

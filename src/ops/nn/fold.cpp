@@ -46,14 +46,17 @@ Tensor unfold(const Tensor& x, const IntOrTuple& kernel_size, const IntOrTuple& 
   FoldArgs a = fold_args(op, kernel_size, dilation, padding, stride);
   detail::Spatial image{x.shape()[2], x.shape()[3]};
   detail::Spatial blocks = block_counts(image, a);
-  check(blocks[0] > 0 && blocks[1] > 0, op, ": the kernel ", detail::tuple_string(a.geometry.window),
-        " with dilation ", detail::tuple_string(a.geometry.dilation), " does not fit in the padded "
-        "input of shape ", x.shape(), " (padding ", detail::tuple_string(a.padding), ").");
+  check(blocks[0] > 0 && blocks[1] > 0, op, ": the kernel ",
+        detail::tuple_string(a.geometry.window), " with dilation ",
+        detail::tuple_string(a.geometry.dilation),
+        " does not fit in the padded "
+        "input of shape ",
+        x.shape(), " (padding ", detail::tuple_string(a.padding), ").");
   const int64_t n = x.shape()[0], c = x.shape()[1];
   // (N, H, W, C) -> windows (N, oh, ow, kh, kw, C) -> (N, C, kh, kw, oh, ow) -> columns.
   Tensor x_cl = transpose(x, {0, 2, 3, 1});
-  Tensor w = detail::window_view(detail::pad_spatial(x_cl, a.padding, a.padding, 0), blocks,
-                                 a.geometry);
+  Tensor w =
+      detail::window_view(detail::pad_spatial(x_cl, a.padding, a.padding, 0), blocks, a.geometry);
   return reshape(transpose(w, {0, 5, 3, 4, 1, 2}),
                  Shape{n, c * a.geometry.window[0] * a.geometry.window[1], blocks[0] * blocks[1]});
 }
@@ -62,8 +65,8 @@ Tensor fold(const Tensor& x, const IntOrTuple& output_size, const IntOrTuple& ke
             const IntOrTuple& dilation, const IntOrTuple& padding, const IntOrTuple& stride) {
   constexpr std::string_view op = "fold";
   check(x.defined(), op, ": the input is an undefined tensor.");
-  check(x.ndim() == 3, op, ": input must be a 3D tensor (N, C * kH * kW, L); got shape ",
-        x.shape(), ".");
+  check(x.ndim() == 3, op, ": input must be a 3D tensor (N, C * kH * kW, L); got shape ", x.shape(),
+        ".");
   FoldArgs a = fold_args(op, kernel_size, dilation, padding, stride);
   detail::Spatial image = detail::spatial_values(op, "output_size", output_size, 2, 1);
   const int64_t taps = a.geometry.window[0] * a.geometry.window[1];
@@ -79,9 +82,9 @@ Tensor fold(const Tensor& x, const IntOrTuple& output_size, const IntOrTuple& ke
         blocks[1], ".");
   const int64_t c = ckk / taps;
   // (N, C, kh, kw, oh, ow) -> (N, oh, ow, kh, kw, C), summed into the padded image.
-  Tensor w = transpose(reshape(x, Shape{n, c, a.geometry.window[0], a.geometry.window[1],
-                                        blocks[0], blocks[1]}),
-                       {0, 4, 5, 2, 3, 1});
+  Tensor w = transpose(
+      reshape(x, Shape{n, c, a.geometry.window[0], a.geometry.window[1], blocks[0], blocks[1]}),
+      {0, 4, 5, 2, 3, 1});
   Shape padded{n, image[0] + 2 * a.padding[0], image[1] + 2 * a.padding[1], c};
   Tensor full = detail::window_embed(w, padded, a.geometry);
   return transpose(detail::crop_spatial(full, a.padding, image), {0, 3, 1, 2});

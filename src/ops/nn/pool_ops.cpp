@@ -29,7 +29,9 @@ Tensor from_cl(const Tensor& x, const PoolSpec& s) {
   return s.channels_last ? x : transpose(x, to_channels_first_perm(x.ndim()));
 }
 
-Spatial spec_values(const SmallVector<int64_t, 3>& v) { return Spatial(v.begin(), v.end()); }
+Spatial spec_values(const SmallVector<int64_t, 3>& v) {
+  return Spatial(v.begin(), v.end());
+}
 
 WindowGeometry geometry_of(const PoolSpec& s) {
   return WindowGeometry{spec_values(s.window), spec_values(s.strides),
@@ -41,8 +43,10 @@ Scalar pad_value(const PoolSpec& s, DType dtype) {
   if (s.kind == PoolKind::Average) return Scalar(0);
   return visit_dtype(dtype, [](auto tag) -> Scalar {
     using T = decltype(tag);
-    if constexpr (std::is_integral_v<T>) return Scalar(static_cast<int64_t>(std::numeric_limits<T>::lowest()));
-    else return Scalar(-std::numeric_limits<double>::infinity());
+    if constexpr (std::is_integral_v<T>)
+      return Scalar(static_cast<int64_t>(std::numeric_limits<T>::lowest()));
+    else
+      return Scalar(-std::numeric_limits<double>::infinity());
   });
 }
 
@@ -60,7 +64,9 @@ std::vector<int> window_axes(int d) {
 }
 
 // y (N, *o, C) with a unit axis per window axis: (N, *o, 1..., C), ready to broadcast.
-Tensor expand_windows(const Tensor& y_cl, int d) { return expand_dims(y_cl, window_axes(d)); }
+Tensor expand_windows(const Tensor& y_cl, int d) {
+  return expand_dims(y_cl, window_axes(d));
+}
 
 bool has_padding(const PoolSpec& s) {
   for (int i = 0; i < s.spatial_dims; ++i)
@@ -115,7 +121,8 @@ Tensor first_max_mask(const Tensor& x_cl, const PoolSpec& s, const Spatial& out)
   Shape index_shape = grouped;
   index_shape[index_shape.rank() - 1] = 1;
   Tensor index = empty(index_shape, DType::Int64, be);
-  if (index.size() > 0) be.arg_reduce(backend::ArgReduceOp::ArgMax, index.array(), flat.array(), d + 2);
+  if (index.size() > 0)
+    be.arg_reduce(backend::ArgReduceOp::ArgMax, index.array(), flat.array(), d + 2);
   Tensor iota = empty(Shape{k}, DType::Int64, be);
   be.arange(iota.array(), 0, 1);
   Tensor hit = cast(equal(index, iota), x_cl.dtype());
@@ -133,7 +140,8 @@ Tensor pool_decomposed(const Tensor& x, const PoolSpec& s, const Shape& y_shape)
   Tensor w = windows_of(x_cl, s, out);
   if (s.kind == PoolKind::Max) return from_cl(max(w, window_axes(d)), s);
   Tensor total = sum(w, window_axes(d));
-  return from_cl(divide(total, window_counts(s, spatial_of(x.shape(), s.channels_last), out, total)), s);
+  return from_cl(
+      divide(total, window_counts(s, spatial_of(x.shape(), s.channels_last), out, total)), s);
 }
 
 Tensor grad_decomposed(const Tensor& dy, const Tensor& x, const PoolSpec& s) {
@@ -173,9 +181,10 @@ Tensor max_select(const Tensor& g, const Tensor& x, const Tensor& y, const PoolS
     out = from_cl(sum(taps, window_axes(d)), s);
   }
   if (autograd::should_record(g)) {
-    autograd::record("max_pool_select", {g}, out, [x, y, s](const autograd::Context&, const Tensor& gg) {
-      return TensorList{pool_grad(gg, x, y, s)};
-    });
+    autograd::record("max_pool_select", {g}, out,
+                     [x, y, s](const autograd::Context&, const Tensor& gg) {
+                       return TensorList{pool_grad(gg, x, y, s)};
+                     });
   }
   return out;
 }
@@ -218,9 +227,11 @@ Tensor pool_grad(const Tensor& dy, const Tensor& x, const Tensor& y, const PoolS
   }
   // Linear in dy; with respect to x the gradient is zero almost everywhere (no edge to x).
   if (autograd::should_record(dy)) {
-    autograd::record("pool_grad", {dy}, dx, [x, y, spec](const autograd::Context&, const Tensor& g) {
-      return TensorList{spec.kind == PoolKind::Max ? max_select(g, x, y, spec) : pool_nd(g, spec)};
-    });
+    autograd::record("pool_grad", {dy}, dx,
+                     [x, y, spec](const autograd::Context&, const Tensor& g) {
+                       return TensorList{spec.kind == PoolKind::Max ? max_select(g, x, y, spec)
+                                                                    : pool_nd(g, spec)};
+                     });
   }
   return dx;
 }

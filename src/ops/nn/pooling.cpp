@@ -15,7 +15,8 @@ Tensor pool(std::string_view op, backend::PoolKind kind, const Tensor& inputs,
   check(inputs.defined(), op, ": the input is an undefined tensor.");
   check(inputs.ndim() >= 3 && inputs.ndim() <= 5, op,
         ": inputs must have rank 3, 4 or 5 (batch, 1 to 3 spatial dimensions, channels); got "
-        "shape ", inputs.shape(), ".");
+        "shape ",
+        inputs.shape(), ".");
   const int d = inputs.ndim() - 2;
   const bool cl = detail::parse_data_format(op, options.data_format);
   const bool same = detail::parse_padding(op, options.padding);
@@ -28,9 +29,11 @@ Tensor pool(std::string_view op, backend::PoolKind kind, const Tensor& inputs,
       options.strides ? detail::spatial_values(op, "strides", *options.strides, d, 1) : window;
   detail::Spatial in = detail::spatial_of(inputs.shape(), cl);
   for (int i = 0; i < d; ++i) {
-    check(same || in[i] >= window[i], op, ": computed output size would be zero or negative: "
-          "inputs of shape ", inputs.shape(), ", pool_size ", detail::tuple_string(window),
-          ", strides ", detail::tuple_string(strides), ", padding 'valid'.");
+    check(same || in[i] >= window[i], op,
+          ": computed output size would be zero or negative: "
+          "inputs of shape ",
+          inputs.shape(), ", pool_size ", detail::tuple_string(window), ", strides ",
+          detail::tuple_string(strides), ", padding 'valid'.");
     auto [before, after] = same ? detail::same_padding(in[i], window[i], strides[i])
                                 : std::pair<int64_t, int64_t>{0, 0};
     spec.window.push_back(window[i]);
@@ -51,8 +54,7 @@ Tensor max_pool(const Tensor& inputs, const IntOrTuple& pool_size, const PoolOpt
   return pool("max_pool", backend::PoolKind::Max, inputs, pool_size, options);
 }
 
-Tensor average_pool(const Tensor& inputs, const IntOrTuple& pool_size,
-                    const PoolOptions& options) {
+Tensor average_pool(const Tensor& inputs, const IntOrTuple& pool_size, const PoolOptions& options) {
   return pool("average_pool", backend::PoolKind::Average, inputs, pool_size, options);
 }
 

@@ -19,8 +19,10 @@ bool parse_data_format(std::string_view op, const std::optional<std::string>& da
   const std::string& f = data_format ? *data_format : config::image_data_format();
   if (f == "channels_last") return true;
   if (f == "channels_first") return false;
-  throw ValueError(keras::detail::cat(op, ": data_format must be 'channels_last' or "
-                                          "'channels_first'; got '", f, "'."));
+  throw ValueError(keras::detail::cat(op,
+                                      ": data_format must be 'channels_last' or "
+                                      "'channels_first'; got '",
+                                      f, "'."));
 }
 
 bool parse_padding(std::string_view op, std::string_view padding) {
@@ -28,8 +30,8 @@ bool parse_padding(std::string_view op, std::string_view padding) {
   std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return std::tolower(c); });
   if (p == "same") return true;
   if (p == "valid") return false;
-  throw ValueError(keras::detail::cat(op, ": padding must be 'valid' or 'same'; got '", padding,
-                                      "'."));
+  throw ValueError(
+      keras::detail::cat(op, ": padding must be 'valid' or 'same'; got '", padding, "'."));
 }
 
 Spatial spatial_values(std::string_view op, std::string_view what, const IntOrTuple& v, int n,
@@ -38,8 +40,9 @@ Spatial spatial_values(std::string_view op, std::string_view what, const IntOrTu
   if (v.is_scalar()) {
     out.resize(static_cast<size_t>(n), v.values()[0]);
   } else {
-    check(static_cast<int>(v.values().size()) == n, op, ": ", what, " must be an int or a tuple of ",
-          n, " ints (one per spatial dimension); got ", tuple_string(v.values()), ".");
+    check(static_cast<int>(v.values().size()) == n, op, ": ", what,
+          " must be an int or a tuple of ", n, " ints (one per spatial dimension); got ",
+          tuple_string(v.values()), ".");
     out = v.values();
   }
   for (int64_t x : out)
@@ -76,8 +79,8 @@ Shape conv_output_shape(const Shape& x, const Shape& kernel, const backend::Conv
   Spatial in = spatial_of(x, spec.channels_last), out;
   for (int i = 0; i < spec.spatial_dims; ++i) {
     const int64_t window = (kernel[i] - 1) * spec.dilation[i] + 1;
-    out.push_back(window_count(in[i], spec.pad_before[i] + spec.pad_after[i], window,
-                               spec.strides[i]));
+    out.push_back(
+        window_count(in[i], spec.pad_before[i] + spec.pad_after[i], window, spec.strides[i]));
   }
   return layout_shape(x[0], out, kernel[kernel.rank() - 1], spec.channels_last);
 }
@@ -111,13 +114,18 @@ int check_conv_ranks(std::string_view op, const Tensor& x, const Tensor& kernel)
   check(x.defined() && kernel.defined(), op, ": an input is an undefined tensor.");
   check(x.ndim() >= 3 && x.ndim() <= 5, op,
         ": inputs must have rank 3, 4 or 5 (batch, 1 to 3 spatial dimensions, channels); got "
-        "shape ", x.shape(), ".");
-  check(kernel.ndim() == x.ndim(), op, ": the kernel must have the same rank as the inputs; got "
-        "inputs of shape ", x.shape(), " and kernel of shape ", kernel.shape(), ".");
+        "shape ",
+        x.shape(), ".");
+  check(kernel.ndim() == x.ndim(), op,
+        ": the kernel must have the same rank as the inputs; got "
+        "inputs of shape ",
+        x.shape(), " and kernel of shape ", kernel.shape(), ".");
   const int d = x.ndim() - 2;
   for (int i = 0; i < d; ++i)
-    check(kernel.shape()[i] > 0, op, ": the kernel's spatial dimensions must be positive; got "
-          "kernel of shape ", kernel.shape(), ".");
+    check(kernel.shape()[i] > 0, op,
+          ": the kernel's spatial dimensions must be positive; got "
+          "kernel of shape ",
+          kernel.shape(), ".");
   return d;
 }
 
@@ -125,7 +133,8 @@ DType conv_dtype(std::string_view op, std::initializer_list<const Tensor*> input
   DType t = promote(inputs);
   if (!is_floating(t)) {
     std::string dtypes;
-    for (const Tensor* x : inputs) dtypes += (dtypes.empty() ? "" : ", ") + std::string(dtype_name(x->dtype()));
+    for (const Tensor* x : inputs)
+      dtypes += (dtypes.empty() ? "" : ", ") + std::string(dtype_name(x->dtype()));
     throw TypeError(keras::detail::cat(op, ": expects floating inputs; got dtypes ", dtypes,
                                        ". Cast them with ops::cast(x, keras::float32)."));
   }
@@ -142,10 +151,13 @@ backend::ConvSpec conv_spec(std::string_view op, const Shape& x_shape, const Sha
   Spatial in = spatial_of(x_shape, channels_last);
   for (int i = 0; i < s.spatial_dims; ++i) {
     const int64_t window = (kernel_shape[i] - 1) * dilation[i] + 1;
-    auto [before, after] = same ? same_padding(in[i], window, strides[i]) : std::pair<int64_t, int64_t>{0, 0};
-    check(same || in[i] >= window, op, ": computed output size would be zero or negative: inputs "
-          "of shape ", x_shape, ", kernel of shape ", kernel_shape, ", strides ",
-          tuple_string(strides), ", dilation_rate ", tuple_string(dilation),
+    auto [before, after] =
+        same ? same_padding(in[i], window, strides[i]) : std::pair<int64_t, int64_t>{0, 0};
+    check(same || in[i] >= window, op,
+          ": computed output size would be zero or negative: inputs "
+          "of shape ",
+          x_shape, ", kernel of shape ", kernel_shape, ", strides ", tuple_string(strides),
+          ", dilation_rate ", tuple_string(dilation),
           ", padding 'valid' (the dilated kernel spans ", window, " along spatial dimension ", i,
           " of extent ", in[i], ").");
     s.strides.push_back(strides[i]);

@@ -26,8 +26,8 @@ Tensor window_geometry_view(const Tensor& x, const Spatial& out, const WindowGeo
   shape.push_back(x.shape()[d + 1]);
   strides.push_back(xs[d + 1]);
   for (int i = 0; i < d; ++i)
-    check(out[i] == 0 || (out[i] - 1) * g.strides[i] + (g.window[i] - 1) * g.dilation[i] <
-                             x.shape()[1 + i],
+    check(out[i] == 0 ||
+              (out[i] - 1) * g.strides[i] + (g.window[i] - 1) * g.dilation[i] < x.shape()[1 + i],
           "window_view: windows of ", tuple_string(g.window), " do not fit in shape ", x.shape(),
           ".");
   return make_view(x, shape, strides, x.offset());
@@ -128,12 +128,14 @@ Tensor take_with(const Tensor& x, const Tensor& index, int axis) {
   Shape shape = x.shape();
   shape[axis] = index.size();
   Tensor out = empty(shape, x.dtype(), x.backend());
-  if (out.size() > 0) x.backend().gather(out.array(), x.array(), index_along(index, shape, axis), axis);
+  if (out.size() > 0)
+    x.backend().gather(out.array(), x.array(), index_along(index, shape, axis), axis);
   if (autograd::should_record(x)) {
     Shape xs = x.shape();
-    autograd::record("take", {x}, out, [index, xs, axis](const autograd::Context&, const Tensor& g) {
-      return TensorList{take_embed(g, index, xs, axis)};
-    });
+    autograd::record("take", {x}, out,
+                     [index, xs, axis](const autograd::Context&, const Tensor& g) {
+                       return TensorList{take_embed(g, index, xs, axis)};
+                     });
   }
   return out;
 }
@@ -144,9 +146,10 @@ Tensor take_embed(const Tensor& g, const Tensor& index, const Shape& x_shape, in
     g.backend().scatter(out.array(), index_along(index, g.shape(), axis), g.array(), axis,
                         backend::ScatterReduce::Add);
   if (autograd::should_record(g)) {
-    autograd::record("take_grad", {g}, out, [index, axis](const autograd::Context&, const Tensor& gg) {
-      return TensorList{take_with(gg, index, axis)};
-    });
+    autograd::record("take_grad", {g}, out,
+                     [index, axis](const autograd::Context&, const Tensor& gg) {
+                       return TensorList{take_with(gg, index, axis)};
+                     });
   }
   return out;
 }

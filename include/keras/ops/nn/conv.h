@@ -40,8 +40,7 @@ Tensor conv(const Tensor& inputs, const Tensor& kernel, const ConvOptions& optio
 Tensor conv_transpose(const Tensor& inputs, const Tensor& kernel,
                       const ConvTransposeOptions& options = {});
 /// Depthwise convolution: every input channel with its own `multiplier` filters.
-Tensor depthwise_conv(const Tensor& inputs, const Tensor& kernel,
-                      const ConvOptions& options = {});
+Tensor depthwise_conv(const Tensor& inputs, const Tensor& kernel, const ConvOptions& options = {});
 /// depthwise_conv followed by a 1x1 conv with `pointwise_kernel` (*ones, C * mult, C_out).
 Tensor separable_conv(const Tensor& inputs, const Tensor& depthwise_kernel,
                       const Tensor& pointwise_kernel, const ConvOptions& options = {});

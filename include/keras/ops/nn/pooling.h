@@ -20,8 +20,7 @@ struct PoolOptions {
 };
 
 /// Maximum over sliding windows of the spatial dimensions.
-Tensor max_pool(const Tensor& inputs, const IntOrTuple& pool_size,
-                const PoolOptions& options = {});
+Tensor max_pool(const Tensor& inputs, const IntOrTuple& pool_size, const PoolOptions& options = {});
 /// Mean over sliding windows; with "same" padding the padded positions are not counted.
 Tensor average_pool(const Tensor& inputs, const IntOrTuple& pool_size,
                     const PoolOptions& options = {});

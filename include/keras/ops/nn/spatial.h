@@ -15,10 +15,10 @@ inline namespace nn {
 /// `int or tuple`): `2`, `{2, 1}`.
 class IntOrTuple {
  public:
-  IntOrTuple(int value) : values_{value}, scalar_(true) {}  // NOLINT: an int converts
-  IntOrTuple(int64_t value) : values_{value}, scalar_(true) {}  // NOLINT
+  IntOrTuple(int value) : values_{value}, scalar_(true) {}                // NOLINT: an int converts
+  IntOrTuple(int64_t value) : values_{value}, scalar_(true) {}            // NOLINT
   IntOrTuple(std::initializer_list<int64_t> values) : values_(values) {}  // NOLINT
-  IntOrTuple(const std::vector<int64_t>& values)  // NOLINT
+  IntOrTuple(const std::vector<int64_t>& values)                          // NOLINT
       : values_(values.begin(), values.end()) {}
 
   /// True when built from a single int.
