@@ -116,7 +116,9 @@ TEST(ConvErrors, ConvTransposeDepthwiseSeparable) {
       },
       {"separable_conv", "(1, 1, 6, filters)", "(1, 1, 5, 4)"});
   expect_error<ValueError>(
-      [] { ops::separable_conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 2}), Tensor()); },
+      [] {
+        ops::separable_conv(zeros({1, 5, 5, 3}), zeros({3, 3, 3, 2}), Tensor());
+      },
       {"separable_conv", "undefined"});
 }
 
@@ -219,6 +221,17 @@ TEST(ConvDtypes, IntegersAndPromotion) {
   Tensor y = ops::conv(ops::ones({1, 3, 3, 1}, DType::Float16), ops::ones({3, 3, 1, 1}));
   EXPECT_EQ(y.dtype(), DType::Float32);
   EXPECT_EQ(y.item<float>(), 9.0f);
+  // bfloat16 computes in float32 on both paths and rounds once.
+  for (bool decomposed : {false, true}) {
+    std::optional<backend::DecomposeScope> scope;
+    if (decomposed) scope.emplace();
+    Tensor b = ops::conv(ops::ones({1, 4, 4, 2}, DType::BFloat16),
+                         ops::ones({3, 3, 2, 1}, DType::BFloat16));
+    EXPECT_EQ(b.dtype(), DType::BFloat16);
+    EXPECT_EQ(ops::cast(b, DType::Float32).to_vector<float>(), std::vector<float>(4, 18.0f));
+    Tensor p = ops::max_pool(ops::ones({1, 4, 4, 2}, DType::BFloat16), 2, {.padding = "same"});
+    EXPECT_EQ(p.dtype(), DType::BFloat16);
+  }
 }
 
 Tensor randn(const Shape& shape, uint64_t seed) {

@@ -99,8 +99,8 @@ Tensor separable_conv(const Tensor& inputs, const Tensor& depthwise_kernel,
   for (int i = 0; pointwise_ok && i < d; ++i) pointwise_ok = ps[i] == 1;
   std::string ones = "1";
   for (int i = 1; i < d; ++i) ones += ", 1";
-  check(pointwise_ok, op, ": the pointwise kernel must have shape (", ones, ", ",
-        ds[d] * ds[d + 1], ", filters) for a depthwise kernel of shape ", ds, "; got ", ps, ".");
+  check(pointwise_ok, op, ": the pointwise kernel must have shape (", ones, ", ", ds[d] * ds[d + 1],
+        ", filters) for a depthwise kernel of shape ", ds, "; got ", ps, ".");
   Tensor y = depthwise_conv(inputs, depthwise_kernel, options);
   ConvOptions pointwise{1, "valid", options.data_format, options.dilation_rate};
   return conv(y, pointwise_kernel, pointwise);

@@ -38,8 +38,7 @@ ConvDims dims_of(const Shape& x_cl, const Shape& kernel, const Shape& y_cl, cons
 }
 
 WindowGeometry geometry_of(const ConvSpec& s, const Spatial& kernel) {
-  return WindowGeometry{kernel, Spatial(s.strides.begin(), s.strides.end()),
-                        Spatial(s.dilation.begin(), s.dilation.end())};
+  return WindowGeometry{kernel, s.strides, s.dilation};
 }
 
 Tensor to_cl(const Tensor& x, const ConvSpec& s) {
@@ -59,8 +58,7 @@ Shape cl_shape(const Shape& shape, const ConvSpec& s) {
 
 // The patches of x (channels_last) as (groups, N * P, K * C / groups): im2col.
 Tensor columns(const Tensor& x_cl, const ConvSpec& s, const ConvDims& m) {
-  Tensor xp = pad_spatial(x_cl, Spatial(s.pad_before.begin(), s.pad_before.end()),
-                          Spatial(s.pad_after.begin(), s.pad_after.end()), 0);
+  Tensor xp = pad_spatial(x_cl, s.pad_before, s.pad_after, 0);
   Tensor w = window_view(xp, m.out, geometry_of(s, m.kernel));  // (N, *o, *k, C)
   const int64_t cg = m.c / m.groups;
   Shape split(w.shape().begin(), w.shape().end() - 1);
@@ -115,9 +113,8 @@ Tensor input_grad_decomposed(const Tensor& dy, const Tensor& kernel, const ConvS
   Shape padded = x_cl;
   for (int i = 0; i < m.d; ++i) padded[1 + i] += s.pad_before[i] + s.pad_after[i];
   Tensor full = window_embed(w, padded, geometry_of(s, m.kernel));
-  Spatial begin(s.pad_before.begin(), s.pad_before.end());
   Spatial extent(x_cl.begin() + 1, x_cl.begin() + 1 + m.d);
-  return from_cl(crop_spatial(full, begin, extent), s);
+  return from_cl(crop_spatial(full, s.pad_before, extent), s);
 }
 
 Tensor kernel_grad_decomposed(const Tensor& x, const Tensor& dy, const ConvSpec& s,

@@ -1,7 +1,6 @@
 #include "ops/nn/pool_ops.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #include "keras/autograd/gradient_tape.h"
@@ -29,13 +28,8 @@ Tensor from_cl(const Tensor& x, const PoolSpec& s) {
   return s.channels_last ? x : transpose(x, to_channels_first_perm(x.ndim()));
 }
 
-Spatial spec_values(const SmallVector<int64_t, 3>& v) {
-  return Spatial(v.begin(), v.end());
-}
-
 WindowGeometry geometry_of(const PoolSpec& s) {
-  return WindowGeometry{spec_values(s.window), spec_values(s.strides),
-                        Spatial(static_cast<size_t>(s.spatial_dims), 1)};
+  return WindowGeometry{s.window, s.strides, Spatial(static_cast<size_t>(s.spatial_dims), 1)};
 }
 
 // The value padding takes: -inf (or the lowest integer) for max, 0 for average.
@@ -52,8 +46,7 @@ Scalar pad_value(const PoolSpec& s, DType dtype) {
 
 // (N, *o, *k, C) windows of x_cl, padded for the pooling kind.
 Tensor windows_of(const Tensor& x_cl, const PoolSpec& s, const Spatial& out) {
-  Tensor xp = pad_spatial(x_cl, spec_values(s.pad_before), spec_values(s.pad_after),
-                          pad_value(s, x_cl.dtype()));
+  Tensor xp = pad_spatial(x_cl, s.pad_before, s.pad_after, pad_value(s, x_cl.dtype()));
   return window_view(xp, out, geometry_of(s));
 }
 
@@ -160,7 +153,7 @@ Tensor grad_decomposed(const Tensor& dy, const Tensor& x, const PoolSpec& s) {
   Shape padded = x_cl.shape();
   for (int i = 0; i < d; ++i) padded[1 + i] += s.pad_before[i] + s.pad_after[i];
   Tensor full = window_embed(w, padded, geometry_of(s));
-  return from_cl(crop_spatial(full, spec_values(s.pad_before), in), s);
+  return from_cl(crop_spatial(full, s.pad_before, in), s);
 }
 
 Tensor zeros_on(const Shape& shape, const Tensor& like) {
