@@ -234,6 +234,16 @@ TEST(ConvDtypes, IntegersAndPromotion) {
   }
 }
 
+// Keras lowercases padding and data_format.
+TEST(ConvArguments, CaseInsensitiveStrings) {
+  Tensor x = ops::ones({1, 5, 5, 2}), k = ops::ones({3, 3, 2, 1});
+  EXPECT_EQ(ops::conv(x, k, {.padding = "SAME", .data_format = "Channels_Last"}).shape(),
+            Shape({1, 5, 5, 1}));
+  EXPECT_EQ(ops::max_pool(x, 2, {.padding = "Same"}).shape(), Shape({1, 3, 3, 2}));
+  EXPECT_EQ(ops::depth_to_space(ops::ones({1, 8, 2, 2}), 2, "CHANNELS_FIRST").shape(),
+            Shape({1, 2, 4, 4}));
+}
+
 Tensor randn(const Shape& shape, uint64_t seed) {
   return random::normal(shape, 0.0, 1.0, DType::Float64, seed);
 }

@@ -9,20 +9,21 @@ inline namespace nn {
 
 namespace {
 
-void check_args(std::string_view op, const Tensor& x, int64_t block_size,
+// Checks the arguments; returns true for channels_last.
+bool check_args(std::string_view op, const Tensor& x, int64_t block_size,
                 const std::string& data_format) {
   check(x.defined(), op, ": the input is an undefined tensor.");
   check(block_size >= 2, op, ": block_size must be at least 2; got block_size=", block_size, ".");
-  detail::parse_data_format(op, data_format);
+  const bool channels_last = detail::parse_data_format(op, data_format);
   check(x.ndim() == 4, op, " requires a 4D input tensor; got shape ", x.shape(), ".");
+  return channels_last;
 }
 
 }  // namespace
 
 Tensor depth_to_space(const Tensor& x, int64_t block_size, const std::string& data_format) {
   constexpr std::string_view op = "depth_to_space";
-  check_args(op, x, block_size, data_format);
-  const bool cl = data_format == "channels_last";
+  const bool cl = check_args(op, x, block_size, data_format);
   const Shape& s = x.shape();
   const int64_t n = s[0], h = cl ? s[1] : s[2], w = cl ? s[2] : s[3], c = cl ? s[3] : s[1];
   const int64_t b = block_size, b2 = block_size * block_size;
@@ -39,8 +40,7 @@ Tensor depth_to_space(const Tensor& x, int64_t block_size, const std::string& da
 
 Tensor space_to_depth(const Tensor& x, int64_t block_size, const std::string& data_format) {
   constexpr std::string_view op = "space_to_depth";
-  check_args(op, x, block_size, data_format);
-  const bool cl = data_format == "channels_last";
+  const bool cl = check_args(op, x, block_size, data_format);
   const Shape& s = x.shape();
   const int64_t n = s[0], h = cl ? s[1] : s[2], w = cl ? s[2] : s[3], c = cl ? s[3] : s[1];
   const int64_t b = block_size;

@@ -15,19 +15,28 @@ std::string tuple_string(const Spatial& v) {
   return s + (v.size() == 1 ? ",)" : ")");
 }
 
+namespace {
+
+std::string lower(std::string_view text) {
+  std::string s(text);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+}  // namespace
+
 bool parse_data_format(std::string_view op, const std::optional<std::string>& data_format) {
-  const std::string& f = data_format ? *data_format : config::image_data_format();
+  const std::string f = lower(data_format ? *data_format : config::image_data_format());
   if (f == "channels_last") return true;
   if (f == "channels_first") return false;
   throw ValueError(keras::detail::cat(op,
                                       ": data_format must be 'channels_last' or "
                                       "'channels_first'; got '",
-                                      f, "'."));
+                                      data_format ? *data_format : f, "'."));
 }
 
 bool parse_padding(std::string_view op, std::string_view padding) {
-  std::string p(padding);
-  std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string p = lower(padding);
   if (p == "same") return true;
   if (p == "valid") return false;
   throw ValueError(
