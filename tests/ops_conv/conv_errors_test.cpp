@@ -254,8 +254,13 @@ TEST(ConvPaths, LargeAndStridedInputsMatchDecomposition) {
     Shape x, k;
     ops::ConvOptions options;
   };
+  // Products too large for the tiled schedule (chunks, one of them partial) and small ones
+  // (several tiles; an image larger than a tile).
   std::vector<Case> cases = {
       {{8, 32, 32, 16}, {3, 3, 16, 8}, {.padding = "same"}},
+      {{4, 16, 20, 20}, {3, 3, 16, 16}, {.strides = 2, .data_format = "channels_first"}},
+      {{16, 28, 28, 1}, {3, 3, 1, 8}, {.padding = "same"}},
+      {{2, 70, 70, 1}, {3, 3, 1, 8}, {}},
       {{6, 12, 30, 30}, {3, 3, 4, 6}, {.strides = 2, .data_format = "channels_first"}},
   };
   for (const Case& c : cases) {
@@ -278,7 +283,7 @@ TEST(ConvPaths, LargeAndStridedInputsMatchDecomposition) {
     for (int d = 2; d < r; ++d) to_cl.push_back(d);
     to_cl.push_back(1);
     Tensor strided = ops::transpose(ops::transpose(x, to_cf).contiguous(), to_cl);
-    ASSERT_FALSE(strided.is_contiguous());
+    EXPECT_TRUE(x.shape()[r - 1] == 1 || !strided.is_contiguous());
     auto fused_strided = run(false, strided);
     for (size_t i = 0; i < 3; ++i) {
       EXPECT_TENSOR_NEAR(fused[i], decomposed[i], 1e-10, 1e-10) << "output " << i;

@@ -1,15 +1,21 @@
 // Convolutions by im2col and GEMM. The output positions of the whole batch form the rows of
-// one matrix: a chunk of rows (a few MiB of patches) is gathered by the thread pool into a
-// column buffer, then multiplied by OpenBLAS (with its own threads) against the kernel seen
-// as a (K * C/groups, O) matrix per group. The backward passes reuse the same chunks: the input
-// gradient multiplies by the transposed kernel and scatters the patches back (col2im, one
-// image per task so writes never collide), the kernel gradient accumulates patches^T @ dy.
-// Any input strides are read directly; float16/bfloat16 compute in float32.
+// one matrix, multiplied against the kernel seen as a (K * C/groups, O) matrix per group. Two
+// schedules:
+// - large products: a chunk of rows (a few MiB of patches) is gathered by the thread pool into
+//   a column buffer, then multiplied by OpenBLAS with its own threads;
+// - small products (few taps and filters, as in a first layer): tiles of rows small enough that
+//   OpenBLAS runs their GEMMs on the calling thread are spread over the thread pool, each task
+//   gathering its own patches (OpenBLAS's threads are poor at such skinny products).
+// The backward passes reuse the schedules: the input gradient multiplies by the transposed kernel
+// and scatters the patches back (col2im, one image per task so writes never collide), the
+// kernel gradient accumulates patches^T @ dy. Any input strides are read directly;
+// float16/bfloat16 compute in float32.
 
 #include <cblas.h>
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "cpu_backend.h"
 #include "dtype_traits.h"
@@ -47,17 +53,35 @@ ConvGeometry conv_geometry(const Array& x, const Array& y, const Array& kernel, 
   return g;
 }
 
+template <typename F>
+constexpr DType dtype_of() {
+  return std::is_same_v<F, double> ? DType::Float64 : DType::Float32;
+}
+
+// OpenBLAS runs a GEMM with m * n * k at most this on the calling thread (its
+// GEMM_MULTITHREAD_THRESHOLD; matmul.cpp relies on the same bound).
+constexpr int64_t kSingleThreadGemm = int64_t{64} * 64 * 64;
+// Below this many rows per tile a GEMM call costs more than it computes.
+constexpr int64_t kMinTileRows = 256;
+
+// Rows per tile of the small-product schedule, or 0 when the products are too large for it.
+int64_t tile_rows(const ConvGeometry& g) {
+  const int64_t rows = kSingleThreadGemm / (g.og * g.kcg);
+  return rows >= kMinTileRows ? rows : 0;
+}
+
+// A patch buffer for `rows` rows (uninitialized, from the caching allocator).
+template <typename F>
+Array patch_buffer(CpuBackend& be, const ConvGeometry& g, int64_t rows) {
+  return scratch(be, dtype_of<F>(), Shape{rows, g.kc});
+}
+
 // Rows per chunk: the patch budget, whole images when an image fits.
 int64_t chunk_rows(const ConvGeometry& g, size_t item) {
   int64_t rows = std::max<int64_t>(1, kColumnBytes / (g.kc * static_cast<int64_t>(item)));
   const int64_t p = g.positions();
   if (rows >= p) rows = rows / p * p;
   return std::min(rows, g.rows);
-}
-
-template <typename F>
-constexpr DType dtype_of() {
-  return std::is_same_v<F, double> ? DType::Float64 : DType::Float32;
 }
 
 template <typename F>
@@ -203,6 +227,33 @@ const F* output_rows(CpuBackend& be, const Array& dy, bool channels_last, Array&
   return static_cast<const F*>(holder.data());
 }
 
+// y rows [r0, r1) = patches @ kernel, per group.
+template <typename F>
+void multiply_kernel(const ConvGeometry& g, int64_t r0, int64_t r1, const F* col, const F* w,
+                     F* y) {
+  for (int64_t gi = 0; gi < g.groups; ++gi)
+    gemm<F>(false, false, r1 - r0, g.og, g.kcg, col + gi * g.kcg, g.kc, w + gi * g.og, g.o, F(0),
+            y + r0 * g.o + gi * g.og, g.o);
+}
+
+// Patch gradients of rows [r0, r1) = dy @ kernel^T, per group.
+template <typename F>
+void multiply_kernel_t(const ConvGeometry& g, int64_t r0, int64_t r1, const F* d, const F* w,
+                       F* col) {
+  for (int64_t gi = 0; gi < g.groups; ++gi)
+    gemm<F>(false, true, r1 - r0, g.kcg, g.og, d + r0 * g.o + gi * g.og, g.o, w + gi * g.og, g.o,
+            F(0), col + gi * g.kcg, g.kc);
+}
+
+// dw (+)= patches^T @ dy over rows [r0, r1), per group.
+template <typename F>
+void accumulate_kernel(const ConvGeometry& g, int64_t r0, int64_t r1, const F* col, const F* d,
+                       F beta, F* dw) {
+  for (int64_t gi = 0; gi < g.groups; ++gi)
+    gemm<F>(true, false, g.kcg, g.og, r1 - r0, col + gi * g.kcg, g.kc, d + r0 * g.o + gi * g.og,
+            g.o, beta, dw + gi * g.og, g.o);
+}
+
 template <typename T, typename F>
 void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kernel,
              const ConvSpec& s) {
@@ -212,16 +263,26 @@ void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kern
   const bool direct = std::is_same_v<T, F> && s.channels_last && out.is_contiguous();
   Array y_rows = direct ? out : scratch(be, dtype_of<F>(), out.shape);
   F* y = static_cast<F*>(y_rows.data());
-  const int64_t chunk = chunk_rows(g, sizeof(F));
-  Array col_holder = scratch(be, dtype_of<F>(), Shape{chunk, g.kc});
-  F* col = static_cast<F*>(col_holder.data());
   const T* xp = static_cast<const T*>(x.data());
-  for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
-    const int64_t r1 = std::min(g.rows, r0 + chunk);
-    im2col<T, F>(g, xp, r0, r1, col);
-    for (int64_t gi = 0; gi < g.groups; ++gi)
-      gemm<F>(false, false, r1 - r0, g.og, g.kcg, col + gi * g.kcg, g.kc, w + gi * g.og, g.o, F(0),
-              y + r0 * g.o + gi * g.og, g.o);
+  if (const int64_t tile = tile_rows(g)) {
+    parallel_for((g.rows + tile - 1) / tile, 1, [&](int64_t b, int64_t e) {
+      Array col_buffer = patch_buffer<F>(be, g, tile);
+      F* col = static_cast<F*>(col_buffer.data());
+      for (int64_t t = b; t < e; ++t) {
+        const int64_t r0 = t * tile, r1 = std::min(g.rows, r0 + tile);
+        im2col<T, F>(g, xp, r0, r1, col);
+        multiply_kernel(g, r0, r1, col, w, y);
+      }
+    });
+  } else {
+    const int64_t chunk = chunk_rows(g, sizeof(F));
+    Array col_buffer = patch_buffer<F>(be, g, chunk);
+    F* col = static_cast<F*>(col_buffer.data());
+    for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
+      const int64_t r1 = std::min(g.rows, r0 + chunk);
+      im2col<T, F>(g, xp, r0, r1, col);
+      multiply_kernel(g, r0, r1, col, w, y);
+    }
   }
   if (!direct)
     be.copy(out, restride(y_rows, out.shape, rows_strides(out.shape, s.channels_last)),
@@ -240,15 +301,28 @@ void backward_input(CpuBackend& be, const Array& dx, const Array& dy, const Arra
   F* acc = static_cast<F*>(acc_holder.data());
   std::memset(static_cast<void*>(acc), 0, static_cast<size_t>(dx.numel()) * sizeof(F));
   const LayoutStrides as = layout_strides(acc_holder, s.spatial_dims, s.channels_last);
-  const int64_t chunk = chunk_rows(g, sizeof(F));
-  Array col_holder = scratch(be, dtype_of<F>(), Shape{chunk, g.kc});
-  F* col = static_cast<F*>(col_holder.data());
-  for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
-    const int64_t r1 = std::min(g.rows, r0 + chunk);
-    for (int64_t gi = 0; gi < g.groups; ++gi)
-      gemm<F>(false, true, r1 - r0, g.kcg, g.og, d + r0 * g.o + gi * g.og, g.o, w + gi * g.og, g.o,
-              F(0), col + gi * g.kcg, g.kc);
-    col2im<F>(g, as, r0, r1, col, acc);
+  if (const int64_t tile = tile_rows(g)) {
+    // A task per image, so that its tiles' windows are summed by one thread.
+    const int64_t p_count = g.positions();
+    parallel_for(g.n, 1, [&](int64_t b, int64_t e) {
+      Array col_buffer = patch_buffer<F>(be, g, std::min(tile, p_count));
+      F* col = static_cast<F*>(col_buffer.data());
+      for (int64_t n = b; n < e; ++n)
+        for (int64_t r0 = n * p_count; r0 < (n + 1) * p_count; r0 += tile) {
+          const int64_t r1 = std::min((n + 1) * p_count, r0 + tile);
+          multiply_kernel_t(g, r0, r1, d, w, col);
+          col2im<F>(g, as, r0, r1, col, acc);
+        }
+    });
+  } else {
+    const int64_t chunk = chunk_rows(g, sizeof(F));
+    Array col_buffer = patch_buffer<F>(be, g, chunk);
+    F* col = static_cast<F*>(col_buffer.data());
+    for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
+      const int64_t r1 = std::min(g.rows, r0 + chunk);
+      multiply_kernel_t(g, r0, r1, d, w, col);
+      col2im<F>(g, as, r0, r1, col, acc);
+    }
   }
   if (!direct) be.copy(dx, acc_holder, backend::CopyMode::Assign);
 }
@@ -262,16 +336,36 @@ void backward_kernel(CpuBackend& be, const Array& dkernel, const Array& x, const
   const bool direct = std::is_same_v<T, F> && dkernel.is_contiguous();
   Array dw_holder = direct ? dkernel : scratch(be, dtype_of<F>(), dkernel.shape);
   F* dw = static_cast<F*>(dw_holder.data());
-  const int64_t chunk = chunk_rows(g, sizeof(F));
-  Array col_holder = scratch(be, dtype_of<F>(), Shape{chunk, g.kc});
-  F* col = static_cast<F*>(col_holder.data());
   const T* xp = static_cast<const T*>(x.data());
-  for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
-    const int64_t r1 = std::min(g.rows, r0 + chunk);
-    im2col<T, F>(g, xp, r0, r1, col);
-    for (int64_t gi = 0; gi < g.groups; ++gi)
-      gemm<F>(true, false, g.kcg, g.og, r1 - r0, col + gi * g.kcg, g.kc, d + r0 * g.o + gi * g.og,
-              g.o, F(r0 == 0 ? 0 : 1), dw + gi * g.og, g.o);
+  const int64_t size = g.kcg * g.o;  // elements of dw
+  if (const int64_t tile = tile_rows(g)) {
+    // Each slice of tiles sums into its own partial kernel; the partials are added in slice
+    // order, so the result does not depend on timing.
+    const int64_t tiles = (g.rows + tile - 1) / tile;
+    const int64_t slices = std::min<int64_t>(num_threads(), tiles);
+    std::vector<F> partial(static_cast<size_t>(slices * size), F(0));
+    parallel_for(slices, 1, [&](int64_t b, int64_t e) {
+      Array col_buffer = patch_buffer<F>(be, g, tile);
+      F* col = static_cast<F*>(col_buffer.data());
+      for (int64_t slice = b; slice < e; ++slice)
+        for (int64_t t = slice * tiles / slices; t < (slice + 1) * tiles / slices; ++t) {
+          const int64_t r0 = t * tile, r1 = std::min(g.rows, r0 + tile);
+          im2col<T, F>(g, xp, r0, r1, col);
+          accumulate_kernel(g, r0, r1, col, d, F(1), partial.data() + slice * size);
+        }
+    });
+    std::copy(partial.begin(), partial.begin() + size, dw);
+    for (int64_t slice = 1; slice < slices; ++slice)
+      for (int64_t i = 0; i < size; ++i) dw[i] += partial[slice * size + i];
+  } else {
+    const int64_t chunk = chunk_rows(g, sizeof(F));
+    Array col_buffer = patch_buffer<F>(be, g, chunk);
+    F* col = static_cast<F*>(col_buffer.data());
+    for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
+      const int64_t r1 = std::min(g.rows, r0 + chunk);
+      im2col<T, F>(g, xp, r0, r1, col);
+      accumulate_kernel(g, r0, r1, col, d, F(r0 == 0 ? 0 : 1), dw);
+    }
   }
   if (!direct) be.copy(dkernel, dw_holder, backend::CopyMode::Assign);
 }
