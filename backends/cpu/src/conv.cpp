@@ -80,8 +80,8 @@ Array patch_buffer(CpuBackend& be, const ConvGeometry& g, int64_t rows) {
 int64_t chunk_rows(const ConvGeometry& g, size_t item) {
   int64_t rows = std::max<int64_t>(1, kColumnBytes / (g.kc * static_cast<int64_t>(item)));
   const int64_t p = g.positions();
-  if (rows >= p) rows = rows / p * p;
-  return std::min(rows, g.rows);
+  if (p > 0 && rows >= p) rows = rows / p * p;
+  return std::max<int64_t>(1, std::min(rows, g.rows));
 }
 
 template <typename F>
@@ -342,7 +342,7 @@ void backward_kernel(CpuBackend& be, const Array& dkernel, const Array& x, const
     // Each slice of tiles sums into its own partial kernel; the partials are added in slice
     // order, so the result does not depend on timing.
     const int64_t tiles = (g.rows + tile - 1) / tile;
-    const int64_t slices = std::min<int64_t>(num_threads(), tiles);
+    const int64_t slices = std::max<int64_t>(1, std::min<int64_t>(num_threads(), tiles));
     std::vector<F> partial(static_cast<size_t>(slices * size), F(0));
     parallel_for(slices, 1, [&](int64_t b, int64_t e) {
       Array col_buffer = patch_buffer<F>(be, g, tile);
@@ -361,6 +361,7 @@ void backward_kernel(CpuBackend& be, const Array& dkernel, const Array& x, const
     const int64_t chunk = chunk_rows(g, sizeof(F));
     Array col_buffer = patch_buffer<F>(be, g, chunk);
     F* col = static_cast<F*>(col_buffer.data());
+    if (g.rows == 0) std::fill(dw, dw + size, F(0));
     for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
       const int64_t r1 = std::min(g.rows, r0 + chunk);
       im2col<T, F>(g, xp, r0, r1, col);

@@ -15,6 +15,7 @@ inline namespace nn {
 /// `int or tuple`): `2`, `{2, 1}`.
 class IntOrTuple {
  public:
+  /// From an int (every dimension) or from one int per dimension; implicit, as in Python.
   IntOrTuple(int value) : values_{value}, scalar_(true) {}                // NOLINT: an int converts
   IntOrTuple(int64_t value) : values_{value}, scalar_(true) {}            // NOLINT
   IntOrTuple(std::initializer_list<int64_t> values) : values_(values) {}  // NOLINT
