@@ -27,6 +27,7 @@ Tensor window_view(const Tensor& x, const Spatial& out, const WindowGeometry& g)
 Tensor window_embed(const Tensor& w, const Shape& x_shape, const WindowGeometry& g);
 
 /// x padded with `value` on the spatial axes (non-negative amounts).
+// TODO(integration): use ops::pad (constant mode) once the shape engineer's pad is on main.
 Tensor pad_spatial(const Tensor& x, const Spatial& before, const Spatial& after,
                    const Scalar& value);
 /// The spatial window [begin, begin + extent) of x, as a view.
