@@ -8,6 +8,8 @@ namespace keras::cpu {
 
 bool CpuBackend::supports(backend::Capability cap) const {
   switch (cap) {
+    case backend::Capability::Conv:
+    case backend::Capability::Pool:
     case backend::Capability::Softmax:
     case backend::Capability::Linear:
     case backend::Capability::Linalg:

@@ -41,6 +41,15 @@ class CpuBackend final : public backend::Backend {
   void matmul(const Array& out, const Array& a, const Array& b) override;
 
   bool supports(backend::Capability cap) const override;
+  void conv(const Array& out, const Array& x, const Array& kernel,
+            const backend::ConvSpec& spec) override;
+  void conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
+                           const backend::ConvSpec& spec) override;
+  void conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
+                            const backend::ConvSpec& spec) override;
+  void pool(const Array& out, const Array& x, const backend::PoolSpec& spec) override;
+  void pool_backward(const Array& dx, const Array& dy, const Array& x, const Array& out,
+                     const backend::PoolSpec& spec) override;
   void softmax(const Array& out, const Array& x, int axis, bool log) override;
   void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
               backend::Activation activation) override;

@@ -1,0 +1,411 @@
+// Convolutions by im2col and GEMM. The output positions of the whole batch form the rows of
+// one matrix, multiplied against the kernel seen as a (K * C/groups, O) matrix per group. Two
+// schedules:
+// - large products: a chunk of rows (a few MiB of patches) is gathered by the thread pool into
+//   a column buffer, then multiplied by OpenBLAS with its own threads;
+// - small products (few taps and filters, as in a first layer): tiles of rows small enough that
+//   OpenBLAS runs their GEMMs on the calling thread are spread over the thread pool, each task
+//   gathering its own patches (OpenBLAS's threads are poor at such skinny products).
+// The backward passes reuse the schedules: the input gradient multiplies by the transposed kernel
+// and scatters the patches back (col2im, one image per task so writes never collide), the
+// kernel gradient accumulates patches^T @ dy. Any input strides are read directly;
+// float16/bfloat16 compute in float32.
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "cpu_backend.h"
+#include "dtype_traits.h"
+#include "spatial.h"
+#include "thread_pool.h"
+
+namespace keras::cpu {
+namespace {
+
+using backend::ConvSpec;
+
+// Patch buffer budget per chunk: large enough for efficient GEMMs, small enough to stay in
+// the last-level cache.
+constexpr int64_t kColumnBytes = int64_t{4} << 20;
+
+struct ConvGeometry : WindowGeometry {
+  int64_t groups = 1, cg = 1, o = 1, og = 1;
+  int64_t kcg = 1;   // patch length of one group: taps * cg
+  int64_t kc = 1;    // patch length of all groups: taps * c
+  int64_t rows = 0;  // n * positions
+};
+
+ConvGeometry conv_geometry(const Array& x, const Array& y, const Array& kernel, const ConvSpec& s) {
+  ConvGeometry g;
+  SmallVector<int64_t, 3> window(kernel.shape.begin(), kernel.shape.begin() + s.spatial_dims);
+  static_cast<WindowGeometry&>(g) = make_geometry(x, y, window, s.strides, s.dilation, s.pad_before,
+                                                  s.spatial_dims, s.channels_last);
+  g.groups = s.groups;
+  g.cg = g.c / g.groups;
+  g.o = kernel.shape[kernel.rank() - 1];
+  g.og = g.o / g.groups;
+  g.kcg = g.taps() * g.cg;
+  g.kc = g.kcg * g.groups;
+  g.rows = g.n * g.positions();
+  return g;
+}
+
+template <typename F>
+constexpr DType dtype_of() {
+  return std::is_same_v<F, double> ? DType::Float64 : DType::Float32;
+}
+
+// OpenBLAS runs a GEMM with m * n * k at most this on the calling thread (its
+// GEMM_MULTITHREAD_THRESHOLD; matmul.cpp relies on the same bound).
+constexpr int64_t kSingleThreadGemm = int64_t{64} * 64 * 64;
+// Below this many rows per tile a GEMM call costs more than it computes.
+constexpr int64_t kMinTileRows = 256;
+
+// Rows per tile of the small-product schedule, or 0 when the products are too large for it.
+int64_t tile_rows(const ConvGeometry& g) {
+  const int64_t rows = kSingleThreadGemm / (g.og * g.kcg);
+  return rows >= kMinTileRows ? rows : 0;
+}
+
+// A patch buffer for `rows` rows (uninitialized, from the caching allocator).
+template <typename F>
+Array patch_buffer(CpuBackend& be, const ConvGeometry& g, int64_t rows) {
+  return scratch(be, dtype_of<F>(), Shape{rows, g.kc});
+}
+
+// Rows per chunk: the patch budget, whole images when an image fits.
+int64_t chunk_rows(const ConvGeometry& g, size_t item) {
+  int64_t rows = std::max<int64_t>(1, kColumnBytes / (g.kc * static_cast<int64_t>(item)));
+  const int64_t p = g.positions();
+  if (p > 0 && rows >= p) rows = rows / p * p;
+  return std::max<int64_t>(1, std::min(rows, g.rows));
+}
+
+template <typename F>
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const F* a, int64_t lda, const F* b,
+          int64_t ldb, F beta, F* c, int64_t ldc) {
+  auto t = [](bool x) { return x ? CblasTrans : CblasNoTrans; };
+  if constexpr (std::is_same_v<F, double>) {
+    cblas_dgemm(CblasRowMajor, t(ta), t(tb), static_cast<int>(m), static_cast<int>(n),
+                static_cast<int>(k), 1.0, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta,
+                c, static_cast<int>(ldc));
+  } else {
+    cblas_sgemm(CblasRowMajor, t(ta), t(tb), static_cast<int>(m), static_cast<int>(n),
+                static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta,
+                c, static_cast<int>(ldc));
+  }
+}
+
+// Walks the taps of output position p one window line (k0, k1 fixed, k2 running) at a time:
+// fn(tap of k2 = 0, inside, offset of (i0, i1) in the image, first i2). `inside` is false when
+// the line lies in the padding of dimension 0 or 1.
+template <typename Fn>
+inline void for_each_tap_line(const WindowGeometry& g, int64_t p, const int64_t (&strides)[3],
+                              Fn fn) {
+  const int64_t o2 = p % g.out[2], o1 = (p / g.out[2]) % g.out[1], o0 = p / (g.out[1] * g.out[2]);
+  const int64_t i2 = o2 * g.stride[2] - g.pad[2];
+  int64_t tap = 0;
+  for (int64_t k0 = 0; k0 < g.window[0]; ++k0) {
+    const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dilation[0];
+    const bool ok0 = i0 >= 0 && i0 < g.in[0];
+    for (int64_t k1 = 0; k1 < g.window[1]; ++k1, tap += g.window[2]) {
+      const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dilation[1];
+      const bool ok = ok0 && i1 >= 0 && i1 < g.in[1];
+      fn(tap, ok, ok ? i0 * strides[0] + i1 * strides[1] : 0, i2);
+    }
+  }
+}
+
+// True when a window line of one group is a single contiguous run of the input (or of an
+// accumulator with strides `s`): channels innermost and adjacent taps adjacent in memory.
+bool lines_are_runs(const ConvGeometry& g, int64_t channel_stride, const int64_t (&s)[3]) {
+  return g.groups == 1 && channel_stride == 1 && g.dilation[2] == 1 && s[2] == g.c;
+}
+
+// Patches of rows [r0, r1) into col (r1 - r0, kc), laid out [group][tap][channel].
+template <typename T, typename F>
+void im2col(const ConvGeometry& g, const T* x, int64_t r0, int64_t r1, F* col) {
+  const int64_t p_count = g.positions(), w2 = g.window[2];
+  const bool runs = lines_are_runs(g, g.xs_c, g.xs);
+  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / g.kc);
+  parallel_for(r1 - r0, grain, [&](int64_t b, int64_t e) {
+    for (int64_t r = r0 + b; r < r0 + e; ++r) {
+      F* dst = col + (r - r0) * g.kc;
+      const T* xn = x + (r / p_count) * g.xs_n;
+      for_each_tap_line(g, r % p_count, g.xs,
+                        [&](int64_t tap, bool inside, int64_t off, int64_t i2) {
+                          if (!inside) {
+                            for (int64_t gi = 0; gi < g.groups; ++gi) {
+                              F* d = dst + gi * g.kcg + tap * g.cg;
+                              std::fill(d, d + w2 * g.cg, F(0));
+                            }
+                            return;
+                          }
+                          if (runs && i2 >= 0 && i2 + w2 <= g.in[2]) {  // the whole line at once
+                            const T* src = xn + off + i2 * g.xs[2];
+                            F* d = dst + tap * g.cg;
+                            for (int64_t j = 0; j < w2 * g.cg; ++j) d[j] = convert<F>(src[j]);
+                            return;
+                          }
+                          for (int64_t k2 = 0; k2 < w2; ++k2) {
+                            const int64_t i = i2 + k2 * g.dilation[2];
+                            const bool ok = i >= 0 && i < g.in[2];
+                            for (int64_t gi = 0; gi < g.groups; ++gi) {
+                              F* d = dst + gi * g.kcg + (tap + k2) * g.cg;
+                              if (!ok) {
+                                std::fill(d, d + g.cg, F(0));
+                                continue;
+                              }
+                              const T* src = xn + off + i * g.xs[2] + gi * g.cg * g.xs_c;
+                              for (int64_t c = 0; c < g.cg; ++c) d[c] = convert<F>(src[c * g.xs_c]);
+                            }
+                          }
+                        });
+    }
+  });
+}
+
+// Adds the patches col (r1 - r0, kc) of rows [r0, r1) into acc (strides `as`), one image per
+// task: windows of different images never overlap.
+template <typename F>
+void col2im(const ConvGeometry& g, const LayoutStrides& as, int64_t r0, int64_t r1, const F* col,
+            F* acc) {
+  const int64_t p_count = g.positions(), w2 = g.window[2];
+  const bool runs = lines_are_runs(g, as.c, as.s);
+  const int64_t first = r0 / p_count, last = (r1 - 1) / p_count;
+  parallel_for(last - first + 1, 1, [&](int64_t b, int64_t e) {
+    for (int64_t n = first + b; n < first + e; ++n) {
+      const int64_t lo = std::max(r0, n * p_count), hi = std::min(r1, (n + 1) * p_count);
+      F* an = acc + n * as.n;
+      for (int64_t r = lo; r < hi; ++r) {
+        const F* src = col + (r - r0) * g.kc;
+        for_each_tap_line(g, r - n * p_count, as.s,
+                          [&](int64_t tap, bool inside, int64_t off, int64_t i2) {
+                            if (!inside) return;
+                            if (runs && i2 >= 0 && i2 + w2 <= g.in[2]) {
+                              F* d = an + off + i2 * as.s[2];
+                              const F* s = src + tap * g.cg;
+                              for (int64_t j = 0; j < w2 * g.cg; ++j) d[j] += s[j];
+                              return;
+                            }
+                            for (int64_t k2 = 0; k2 < w2; ++k2) {
+                              const int64_t i = i2 + k2 * g.dilation[2];
+                              if (i < 0 || i >= g.in[2]) continue;
+                              for (int64_t gi = 0; gi < g.groups; ++gi) {
+                                const F* s = src + gi * g.kcg + (tap + k2) * g.cg;
+                                F* d = an + off + i * as.s[2] + gi * g.cg * as.c;
+                                for (int64_t c = 0; c < g.cg; ++c) d[c * as.c] += s[c];
+                              }
+                            }
+                          });
+      }
+    }
+  });
+}
+
+// Operands as F-typed matrices: the array itself when it already is one, else a converted
+// contiguous copy (kept alive by `holder`).
+template <typename T, typename F>
+const F* kernel_matrix(CpuBackend& be, const Array& kernel, Array& holder) {
+  if (std::is_same_v<T, F> && kernel.is_contiguous()) return static_cast<const F*>(kernel.data());
+  holder = scratch(be, dtype_of<F>(), kernel.shape);
+  be.copy(holder, kernel, backend::CopyMode::Assign);
+  return static_cast<const F*>(holder.data());
+}
+
+// dy (or any output-shaped array) as F rows (N * P, O).
+template <typename T, typename F>
+const F* output_rows(CpuBackend& be, const Array& dy, bool channels_last, Array& holder) {
+  if (std::is_same_v<T, F> && channels_last && dy.is_contiguous())
+    return static_cast<const F*>(dy.data());
+  holder = scratch(be, dtype_of<F>(), dy.shape);
+  be.copy(restride(holder, dy.shape, rows_strides(dy.shape, channels_last)), dy,
+          backend::CopyMode::Assign);
+  return static_cast<const F*>(holder.data());
+}
+
+// y rows [r0, r1) = patches @ kernel, per group.
+template <typename F>
+void multiply_kernel(const ConvGeometry& g, int64_t r0, int64_t r1, const F* col, const F* w,
+                     F* y) {
+  for (int64_t gi = 0; gi < g.groups; ++gi)
+    gemm<F>(false, false, r1 - r0, g.og, g.kcg, col + gi * g.kcg, g.kc, w + gi * g.og, g.o, F(0),
+            y + r0 * g.o + gi * g.og, g.o);
+}
+
+// Patch gradients of rows [r0, r1) = dy @ kernel^T, per group.
+template <typename F>
+void multiply_kernel_t(const ConvGeometry& g, int64_t r0, int64_t r1, const F* d, const F* w,
+                       F* col) {
+  for (int64_t gi = 0; gi < g.groups; ++gi)
+    gemm<F>(false, true, r1 - r0, g.kcg, g.og, d + r0 * g.o + gi * g.og, g.o, w + gi * g.og, g.o,
+            F(0), col + gi * g.kcg, g.kc);
+}
+
+// dw (+)= patches^T @ dy over rows [r0, r1), per group.
+template <typename F>
+void accumulate_kernel(const ConvGeometry& g, int64_t r0, int64_t r1, const F* col, const F* d,
+                       F beta, F* dw) {
+  for (int64_t gi = 0; gi < g.groups; ++gi)
+    gemm<F>(true, false, g.kcg, g.og, r1 - r0, col + gi * g.kcg, g.kc, d + r0 * g.o + gi * g.og,
+            g.o, beta, dw + gi * g.og, g.o);
+}
+
+template <typename T, typename F>
+void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kernel,
+             const ConvSpec& s) {
+  const ConvGeometry g = conv_geometry(x, out, kernel, s);
+  Array w_holder;
+  const F* w = kernel_matrix<T, F>(be, kernel, w_holder);
+  const bool direct = std::is_same_v<T, F> && s.channels_last && out.is_contiguous();
+  Array y_rows = direct ? out : scratch(be, dtype_of<F>(), out.shape);
+  F* y = static_cast<F*>(y_rows.data());
+  const T* xp = static_cast<const T*>(x.data());
+  if (const int64_t tile = tile_rows(g)) {
+    parallel_for((g.rows + tile - 1) / tile, 1, [&](int64_t b, int64_t e) {
+      Array col_buffer = patch_buffer<F>(be, g, tile);
+      F* col = static_cast<F*>(col_buffer.data());
+      for (int64_t t = b; t < e; ++t) {
+        const int64_t r0 = t * tile, r1 = std::min(g.rows, r0 + tile);
+        im2col<T, F>(g, xp, r0, r1, col);
+        multiply_kernel(g, r0, r1, col, w, y);
+      }
+    });
+  } else {
+    const int64_t chunk = chunk_rows(g, sizeof(F));
+    Array col_buffer = patch_buffer<F>(be, g, chunk);
+    F* col = static_cast<F*>(col_buffer.data());
+    for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
+      const int64_t r1 = std::min(g.rows, r0 + chunk);
+      im2col<T, F>(g, xp, r0, r1, col);
+      multiply_kernel(g, r0, r1, col, w, y);
+    }
+  }
+  if (!direct)
+    be.copy(out, restride(y_rows, out.shape, rows_strides(out.shape, s.channels_last)),
+            backend::CopyMode::Assign);
+}
+
+template <typename T, typename F>
+void backward_input(CpuBackend& be, const Array& dx, const Array& dy, const Array& kernel,
+                    const ConvSpec& s) {
+  const ConvGeometry g = conv_geometry(dx, dy, kernel, s);
+  Array w_holder, dy_holder;
+  const F* w = kernel_matrix<T, F>(be, kernel, w_holder);
+  const F* d = output_rows<T, F>(be, dy, s.channels_last, dy_holder);
+  const bool direct = std::is_same_v<T, F> && dx.is_contiguous();
+  Array acc_holder = direct ? dx : scratch(be, dtype_of<F>(), dx.shape);
+  F* acc = static_cast<F*>(acc_holder.data());
+  std::memset(static_cast<void*>(acc), 0, static_cast<size_t>(dx.numel()) * sizeof(F));
+  const LayoutStrides as = layout_strides(acc_holder, s.spatial_dims, s.channels_last);
+  if (const int64_t tile = tile_rows(g)) {
+    // A task per image, so that its tiles' windows are summed by one thread.
+    const int64_t p_count = g.positions();
+    parallel_for(g.n, 1, [&](int64_t b, int64_t e) {
+      Array col_buffer = patch_buffer<F>(be, g, std::min(tile, p_count));
+      F* col = static_cast<F*>(col_buffer.data());
+      for (int64_t n = b; n < e; ++n)
+        for (int64_t r0 = n * p_count; r0 < (n + 1) * p_count; r0 += tile) {
+          const int64_t r1 = std::min((n + 1) * p_count, r0 + tile);
+          multiply_kernel_t(g, r0, r1, d, w, col);
+          col2im<F>(g, as, r0, r1, col, acc);
+        }
+    });
+  } else {
+    const int64_t chunk = chunk_rows(g, sizeof(F));
+    Array col_buffer = patch_buffer<F>(be, g, chunk);
+    F* col = static_cast<F*>(col_buffer.data());
+    for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
+      const int64_t r1 = std::min(g.rows, r0 + chunk);
+      multiply_kernel_t(g, r0, r1, d, w, col);
+      col2im<F>(g, as, r0, r1, col, acc);
+    }
+  }
+  if (!direct) be.copy(dx, acc_holder, backend::CopyMode::Assign);
+}
+
+template <typename T, typename F>
+void backward_kernel(CpuBackend& be, const Array& dkernel, const Array& x, const Array& dy,
+                     const ConvSpec& s) {
+  const ConvGeometry g = conv_geometry(x, dy, dkernel, s);
+  Array dy_holder;
+  const F* d = output_rows<T, F>(be, dy, s.channels_last, dy_holder);
+  const bool direct = std::is_same_v<T, F> && dkernel.is_contiguous();
+  Array dw_holder = direct ? dkernel : scratch(be, dtype_of<F>(), dkernel.shape);
+  F* dw = static_cast<F*>(dw_holder.data());
+  const T* xp = static_cast<const T*>(x.data());
+  const int64_t size = g.kcg * g.o;  // elements of dw
+  if (const int64_t tile = tile_rows(g)) {
+    // Each slice of tiles sums into its own partial kernel; the partials are added in slice
+    // order, so the result does not depend on timing.
+    const int64_t tiles = (g.rows + tile - 1) / tile;
+    const int64_t slices = std::max<int64_t>(1, std::min<int64_t>(num_threads(), tiles));
+    std::vector<F> partial(static_cast<size_t>(slices * size), F(0));
+    parallel_for(slices, 1, [&](int64_t b, int64_t e) {
+      Array col_buffer = patch_buffer<F>(be, g, tile);
+      F* col = static_cast<F*>(col_buffer.data());
+      for (int64_t slice = b; slice < e; ++slice)
+        for (int64_t t = slice * tiles / slices; t < (slice + 1) * tiles / slices; ++t) {
+          const int64_t r0 = t * tile, r1 = std::min(g.rows, r0 + tile);
+          im2col<T, F>(g, xp, r0, r1, col);
+          accumulate_kernel(g, r0, r1, col, d, F(1), partial.data() + slice * size);
+        }
+    });
+    std::copy(partial.begin(), partial.begin() + size, dw);
+    for (int64_t slice = 1; slice < slices; ++slice)
+      for (int64_t i = 0; i < size; ++i) dw[i] += partial[slice * size + i];
+  } else {
+    const int64_t chunk = chunk_rows(g, sizeof(F));
+    Array col_buffer = patch_buffer<F>(be, g, chunk);
+    F* col = static_cast<F*>(col_buffer.data());
+    if (g.rows == 0) std::fill(dw, dw + size, F(0));
+    for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
+      const int64_t r1 = std::min(g.rows, r0 + chunk);
+      im2col<T, F>(g, xp, r0, r1, col);
+      accumulate_kernel(g, r0, r1, col, d, F(r0 == 0 ? 0 : 1), dw);
+    }
+  }
+  if (!direct) be.copy(dkernel, dw_holder, backend::CopyMode::Assign);
+}
+
+// Runs fn<T, F>() for a floating dtype T, with F the GEMM's type.
+template <typename Fn>
+void dispatch_float(DType dtype, Fn fn) {
+  visit_dtype(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, double>) {
+      fn.template operator()<T, double>();
+    } else if constexpr (is_float_v<T>) {
+      fn.template operator()<T, float>();
+    }
+  });
+}
+
+}  // namespace
+
+void CpuBackend::conv(const Array& out, const Array& x, const Array& kernel, const ConvSpec& spec) {
+  if (!is_floating(x.dtype)) unsupported("conv on integer tensors (the front end casts to float)");
+  dispatch_float(x.dtype,
+                 [&]<typename T, typename F>() { forward<T, F>(*this, out, x, kernel, spec); });
+}
+
+void CpuBackend::conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
+                                     const ConvSpec& spec) {
+  if (!is_floating(dy.dtype)) unsupported("conv_backward_input on integer tensors");
+  dispatch_float(dy.dtype, [&]<typename T, typename F>() {
+    backward_input<T, F>(*this, dx, dy, kernel, spec);
+  });
+}
+
+void CpuBackend::conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
+                                      const ConvSpec& spec) {
+  if (!is_floating(x.dtype)) unsupported("conv_backward_kernel on integer tensors");
+  dispatch_float(x.dtype, [&]<typename T, typename F>() {
+    backward_kernel<T, F>(*this, dkernel, x, dy, spec);
+  });
+}
+
+}  // namespace keras::cpu
