@@ -8,6 +8,7 @@
 
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
+#include "ops/detail/views.h"
 #include "random/draw.h"
 
 namespace keras::random {
@@ -68,7 +69,7 @@ Tensor first_accepted(uint64_t groups, const GroupTest& test, const Tensor& fall
     be.arg_reduce(backend::ArgReduceOp::ArgMax, first.array(), accepted.array(), last);
     Tensor any = ops::detail::run_reduce(ReduceOp::Any, accepted, uint64_t{1} << last);
     Tensor take = found.defined() ? logical_and(any, ops::logical_not(found)) : any;
-    result = ops::where(take, detail::take_along(values, first, last), result);
+    result = ops::where(take, ops::detail::gather_along(values, first, last), result);
     found = found.defined() ? logical_or(found, any) : any;
     if (!host_any(ops::logical_not(found))) break;
   }

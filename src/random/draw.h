@@ -32,9 +32,4 @@ DType float_dtype(std::string_view op, std::optional<DType> dtype);
 Tensor param_to_shape(std::string_view op, std::string_view name, const Tensor& param,
                       const Shape& shape, backend::Backend& backend);
 
-/// out[..., j, ...] = x[..., index[..., j, ...], ...] along `axis` (index int64, in range,
-/// shaped as x except along `axis`). Differentiable in x.
-/// TODO(integration): use ops::take_along_axis.
-Tensor take_along(const Tensor& x, const Tensor& index, int axis);
-
 }  // namespace keras::random::detail

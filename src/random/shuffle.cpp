@@ -1,49 +1,13 @@
-// shuffle, and the gather along an axis it (and the samplers) select with.
+// shuffle: a random permutation of every line along an axis.
 
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
+#include "ops/detail/views.h"
 #include "random/draw.h"
 
 namespace keras::random {
 
-namespace detail {
-namespace {
-
-// zeros(shape) with src added at the positions `index` names along `axis`: the adjoint of
-// take_along. Differentiable in src.
-Tensor scatter_add_along(const Tensor& src, const Tensor& index, int axis, const Shape& shape) {
-  auto& be = src.backend();
-  Tensor out = ops::detail::empty(shape, src.dtype(), be);
-  be.fill(out.array(), Scalar(0.0));
-  if (src.size() > 0)
-    be.scatter(out.array(), index.array(), src.array(), axis, backend::ScatterReduce::Add);
-  if (autograd::should_record(src)) {
-    autograd::record("scatter_add_along", {src}, out,
-                     [index, axis](const autograd::Context&, const Tensor& g) {
-                       return TensorList{take_along(g, index, axis)};
-                     });
-  }
-  return out;
-}
-
-}  // namespace
-
-Tensor take_along(const Tensor& x, const Tensor& index, int axis) {
-  auto& be = x.backend();
-  Tensor out = ops::detail::empty(index.shape(), x.dtype(), be);
-  if (out.size() > 0) be.gather(out.array(), x.array(), index.array(), axis);
-  if (autograd::should_record(x)) {
-    Shape xs = x.shape();
-    autograd::record("take_along", {x}, out,
-                     [index, axis, xs](const autograd::Context&, const Tensor& g) {
-                       return TensorList{scatter_add_along(g, index, axis, xs)};
-                     });
-  }
-  return out;
-}
-
-}  // namespace detail
 
 Tensor shuffle(const Tensor& x, int axis, const Seed& seed) {
   constexpr std::string_view op = "random::shuffle";
@@ -65,7 +29,7 @@ Tensor shuffle(const Tensor& x, int axis, const Seed& seed) {
   Tensor keys = key.stream(backend::RandomKind::Bits, moved, DType::Int64, be);
   Tensor order = ops::detail::empty(moved, DType::Int64, be);
   be.sort(backend::Array{}, order.array(), keys.array(), /*descending=*/false);
-  return detail::take_along(x, ops::transpose(order, from_last), a);
+  return ops::detail::gather_along(x, ops::transpose(order, from_last), a);
 }
 
 }  // namespace keras::random

@@ -53,7 +53,7 @@ TEST(LinalgKernels, StridedAndBroadcastInputs) {
   Tensor b = ops::broadcast_to(make({1, 2, 3, 4}, {4, 1}, DType::Float64), {4, 3});
   EXPECT_TENSOR_NEAR(ops::matmul(one, ops::solve(one, b)), b, 1e-12, 1e-12);
   Tensor tri = ops::solve_triangular(at, ops::expand_dims(b, 0), true);
-  EXPECT_TENSOR_NEAR(ops::matmul(la::tril(at), tri), ops::broadcast_to(b, {3, 4, 3}), 1e-12, 1e-12);
+  EXPECT_TENSOR_NEAR(ops::matmul(ops::tril(at), tri), ops::broadcast_to(b, {3, 4, 3}), 1e-12, 1e-12);
 }
 
 TEST(LinalgKernels, HalfPrecisionComputesInFloat32) {

@@ -113,7 +113,7 @@ GoldenOps linalg_ops() {
   };
   m["qr_invariants"] = [](const TensorList& in, const json& kw) {
     auto [q, r] = ops::qr(in[0], kw.value("mode", std::string("reduced")));
-    return TensorList{ops::matmul(q, r), ops::matmul(mT(q), q), la::tril(r, -1), ops::absolute(r)};
+    return TensorList{ops::matmul(q, r), ops::matmul(mT(q), q), ops::tril(r, -1), ops::absolute(r)};
   };
   m["svd_invariants"] = [](const TensorList& in, const json& kw) {
     auto [u, s, vh] = ops::svd(in[0], kw.value("full_matrices", true));

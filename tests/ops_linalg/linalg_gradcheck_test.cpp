@@ -131,9 +131,9 @@ TEST(LinalgGradcheck, Factorizations) {
   expect_gradcheck("cholesky_upper", chol(true), {s4});
   expect_gradcheck("cholesky_batched", chol(false), {b4});
   expect_gradcheck("cholesky_inverse", [](auto& x) { return ops::cholesky_inverse(x[0]); },
-                   {la::tril(s4)});
+                   {ops::tril(s4)});
   expect_gradcheck("cholesky_inverse_upper", [](auto& x) { return ops::cholesky_inverse(x[0], true); },
-                   {la::triu(s4)});
+                   {ops::triu(s4)});
   expect_gradcheck("lu_factor_square", [](auto& x) { return ops::lu_factor(x[0]).first; }, {randn({4, 4}, 3)});
   expect_gradcheck("lu_factor_batched", [](auto& x) { return ops::lu_factor(x[0]).first; }, {randn({2, 3, 3}, 4)});
   expect_gradcheck("lu_factor_tall", [](auto& x) { return ops::lu_factor(x[0]).first; }, {randn({5, 3}, 5)});

@@ -41,24 +41,6 @@ bool host_predicate(std::string_view op, const Tensor& pred) {
   return host_scalar(pred) != 0;
 }
 
-TensorList unstack_leading(const Tensor& x) {
-  const int64_t n = x.shape()[0];
-  Shape inner(x.shape().begin() + 1, x.shape().end());
-  Strides inner_strides(x.strides().begin() + 1, x.strides().end());
-  TensorList parts;
-  parts.reserve(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i)
-    parts.push_back(make_view(x, inner, inner_strides, x.offset() + i * x.strides()[0]));
-  if (n > 0 && autograd::should_record(x)) {
-    Tensor inputs[1] = {x};
-    autograd::record_multi("unstack", inputs, parts,
-                           [](const autograd::Context&, std::span<const Tensor> grads) {
-                             return TensorList{stack(TensorList(grads.begin(), grads.end()))};
-                           });
-  }
-  return parts;
-}
-
 TensorList stack_steps(std::string_view op, const std::vector<TensorList>& steps) {
   const TensorList& first = steps.front();
   for (size_t s = 0; s < steps.size(); ++s)

@@ -27,11 +27,6 @@ void check_same_state(std::string_view op, std::string_view what, const TensorLi
 /// The value of a predicate tensor read on the host: one element, nonzero is true.
 bool host_predicate(std::string_view op, const Tensor& pred);
 
-/// The slices x[0], x[1], ... along the leading axis, as views recorded under one gradient
-/// node (its rule stacks the slices' gradients), so a loop over them costs O(size) in the
-/// backward pass. TODO(integration): use ops::unstack if it records one node.
-TensorList unstack_leading(const Tensor& x);
-
 /// The entries' i-th values stacked along a new leading axis: stack([steps[0][i], ...]) for
 /// every i. `op` names the caller in the error for outputs whose shapes differ across steps.
 TensorList stack_steps(std::string_view op, const std::vector<TensorList>& steps);

@@ -44,7 +44,7 @@ Tensor empty_stack(const Tensor& y) {
 // For every entry of xs, its slices along the leading axis.
 std::vector<TensorList> slices_of(const TensorList& xs) {
   std::vector<TensorList> out;
-  for (const Tensor& x : xs) out.push_back(detail::unstack_leading(x));
+  for (const Tensor& x : xs) out.push_back(unstack(x));
   return out;
 }
 

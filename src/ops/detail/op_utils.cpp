@@ -151,6 +151,14 @@ DType promote(std::initializer_list<const Tensor*> inputs) {
   return result_type(std::span<const DTypeLike>(items.data(), items.size()));
 }
 
+Tensor filled(const Shape& shape, const Scalar& value, DType dtype, Backend& b) {
+  Tensor out = empty(shape, dtype, b);
+  if (out.size() > 0) b.fill(out.array(), value);
+  return out;
+}
+
+Tensor zeros_on(const Shape& shape, DType dtype, Backend& b) { return filled(shape, 0, dtype, b); }
+
 Tensor scalar_tensor(const Scalar& value, DType dtype, Backend& b) {
   // Through copy_from_host rather than fill: memory is the one thing every backend has.
   Tensor t = empty(Shape{}, dtype, b);

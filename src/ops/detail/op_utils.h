@@ -72,6 +72,12 @@ Tensor run_reduce(backend::ReduceOp op, const Tensor& x, uint64_t mask);
 /// The same values, contiguous, in a new tensor of `dtype`.
 Tensor run_copy(const Tensor& x, DType dtype);
 
+/// A new tensor of `shape` and `dtype` on `b`, every element `value` (ops::full and friends use
+/// the current backend; internal code makes tensors where its inputs live).
+Tensor filled(const Shape& shape, const Scalar& value, DType dtype, Backend& b);
+/// zeros of `shape` and `dtype` on `b`.
+Tensor zeros_on(const Shape& shape, DType dtype, Backend& b);
+
 /// A weak scalar made strong: a 0-d tensor of `dtype` on `b` holding `value`.
 Tensor scalar_tensor(const Scalar& value, DType dtype, Backend& b);
 

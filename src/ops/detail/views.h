@@ -50,18 +50,17 @@ std::vector<AxisIndex> full_spec(const Shape& shape);
 /// Integer `indices` for an axis of extent n, checked on the host (IndexError naming `op`, the
 /// axis and the offending range) and with negative entries wrapped. int32 or int64.
 Tensor normalize_indices(std::string_view op, const Tensor& indices, int64_t n, int axis);
-/// out[..., j, ...] = x[..., index[..., j, ...], ...] along `axis`; index has the output's shape
-/// (often a broadcast view), x the same except along `axis`; indices in range. Differentiable.
+/// out[..., j, ...] = x[..., index[..., j, ...], ...] along `axis`; index (of x's rank) is
+/// broadcast to x's shape except along `axis`; indices in range. Differentiable.
 Tensor gather_along(const Tensor& x, const Tensor& index, int axis);
-/// zeros(shape) plus src scatter-added along `axis` at `index` (src's shape; `shape` equals it
-/// except along `axis`); indices in range. Differentiable (the gradient is gather_along).
+/// zeros(shape) plus src scatter-added along `axis` at `index` (broadcast to src's shape;
+/// `shape` equals src's except along `axis`); indices in range. Differentiable (the gradient
+/// is gather_along).
 Tensor scatter_add_along(const Tensor& src, const Tensor& index, int axis, const Shape& shape);
 /// x's entries along `axis` at the in-range, non-negative 1-d `index` (take). Differentiable.
 Tensor index_select(const Tensor& x, const Tensor& index, int axis);
 /// The shape (1, 1, ..., 1) of `rank` axes.
 Shape ones_shape(int rank);
-/// zeros of `shape` and `dtype` on `backend`.
-Tensor zeros_on(const Shape& shape, DType dtype, backend::Backend& backend);
 /// A 1-d int64 tensor on x's backend holding `values`.
 Tensor index_tensor(const std::vector<int64_t>& values, const Tensor& like);
 

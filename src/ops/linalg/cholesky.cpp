@@ -27,7 +27,7 @@ Tensor cholesky(const Tensor& x, bool upper) {
       Tensor l = upper ? mT(ctx.output()) : ctx.output();
       Tensor gl = upper ? mT(g) : g;
       Tensor p = matmul(mT(l), gl);
-      Tensor phi = subtract(tril(p), multiply(diag_embed(diagonal(p)), Tensor(0.5)));
+      Tensor phi = subtract(tril(p), multiply(diag_embed(diagonal(p, 0, -2, -1)), Tensor(0.5)));
       Tensor z = solve_triangular(mT(l), phi, /*lower=*/false);
       return TensorList{symmetrize(mT(solve_triangular(mT(l), mT(z), /*lower=*/false)))};
     });

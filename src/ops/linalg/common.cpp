@@ -13,14 +13,8 @@ namespace keras::ops::linalg_detail {
 
 using backend::Array;
 
-Tensor zeros_on(const Shape& shape, DType dtype, Backend& be) {
-  Tensor out = detail::empty(shape, dtype, be);
-  if (out.size() > 0) be.fill(out.array(), 0);
-  return out;
-}
-
 Tensor eye(int64_t n, DType dtype, Backend& be) {
-  Tensor out = zeros_on(Shape{n, n}, dtype, be);
+  Tensor out = detail::zeros_on(Shape{n, n}, dtype, be);
   if (n > 0) {
     Array diag = out.array();
     diag.shape = Shape{n};
@@ -51,36 +45,13 @@ Tensor mT(const Tensor& x) {
   return transpose(x, perm);
 }
 
-Tensor moveaxis(const Tensor& x, int from, int to) {
-  std::vector<int> perm;
-  for (int d = 0; d < x.ndim(); ++d)
-    if (d != from) perm.push_back(d);
-  perm.insert(perm.begin() + to, from);
-  return transpose(x, perm);
-}
-
 namespace {
-
-// An int64 index 0..n-1 on `be`, shaped for broadcasting against the last two axes.
-Tensor index_along(int64_t n, bool rows, Backend& be) {
-  return reshape(iota(n, DType::Int64, be), rows ? Shape{n, 1} : Shape{1, n});
-}
-
-// Keeps the entries whose (column - row) satisfies `keep` against k.
-Tensor band(const Tensor& x, int64_t k, bool lower) {
-  const int r = x.ndim();
-  auto& be = x.backend();
-  Tensor offset = subtract(index_along(x.shape()[r - 1], false, be),
-                           index_along(x.shape()[r - 2], true, be));
-  Tensor mask = lower ? less_equal(offset, Tensor(k)) : greater_equal(offset, Tensor(k));
-  return where(mask, x, Tensor(0));
-}
 
 // The transpose of restride: zeros of `x_shape` with each element of g added where restride
 // read it.
 Tensor restride_adjoint(const Tensor& g, const Shape& x_shape, const StrideMap& coef) {
   auto& be = g.backend();
-  Tensor out = zeros_on(x_shape, g.dtype(), be);
+  Tensor out = detail::zeros_on(x_shape, g.dtype(), be);
   if (g.size() > 0) {
     Array window = out.array();
     window.shape = g.shape();
@@ -102,8 +73,6 @@ Tensor restride_adjoint(const Tensor& g, const Shape& x_shape, const StrideMap& 
 
 }  // namespace
 
-Tensor tril(const Tensor& x, int64_t k) { return band(x, k, true); }
-Tensor triu(const Tensor& x, int64_t k) { return band(x, k, false); }
 
 Tensor symmetrize(const Tensor& x) { return multiply(add(x, mT(x)), Tensor(0.5)); }
 
@@ -121,24 +90,13 @@ Tensor restride(const Tensor& x, const Shape& shape, const StrideMap& coef) {
   return out;
 }
 
-Tensor diagonal(const Tensor& x) {
-  const int r = x.ndim();
-  Shape shape(x.shape().begin(), x.shape().end() - 1);
-  shape[r - 2] = std::min(x.shape()[r - 2], x.shape()[r - 1]);
-  StrideMap coef(static_cast<size_t>(r - 1), SmallVector<int64_t, 8>(static_cast<size_t>(r), 0));
-  for (int d = 0; d < r - 2; ++d) coef[d][d] = 1;
-  coef[r - 2][r - 2] = 1;
-  coef[r - 2][r - 1] = 1;
-  return restride(x, shape, coef);
-}
-
 Tensor diag_embed(const Tensor& d) {
   const int r = d.ndim();
   const int64_t n = d.shape()[r - 1];
   Shape shape = d.shape();
   shape.push_back(n);
   auto& be = d.backend();
-  Tensor out = zeros_on(shape, d.dtype(), be);
+  Tensor out = detail::zeros_on(shape, d.dtype(), be);
   if (out.size() > 0) {
     Array diag = out.array();
     diag.shape = d.shape();

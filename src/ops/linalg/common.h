@@ -11,6 +11,7 @@
 
 #include "keras/core/small_vector.h"
 #include "ops/detail/op_utils.h"
+#include "ops/detail/views.h"
 
 namespace keras::ops::linalg_detail {
 
@@ -18,9 +19,7 @@ using detail::Backend;
 
 // ---- allocation and matrix helpers ---------------------------------------------------------
 
-/// zeros of `shape` and `dtype` on `be` (ops::zeros uses the current backend).
-Tensor zeros_on(const Shape& shape, DType dtype, Backend& be);
-/// The n x n identity on `be`. TODO(integration): use ops::eye (with a backend).
+/// The n x n identity on `be` (ops::eye uses the current backend).
 Tensor eye(int64_t n, DType dtype, Backend& be);
 /// 0, 1, ..., n-1 as `dtype` on `be`.
 Tensor iota(int64_t n, DType dtype, Backend& be);
@@ -30,21 +29,11 @@ Tensor slice_axis(const Tensor& x, int axis, int64_t start, int64_t length, int6
                   bool keep = true);
 /// x with its last two axes swapped (a view).
 Tensor mT(const Tensor& x);
-/// x with axis `from` moved to position `to` (a view). TODO(integration): use ops::moveaxis.
-Tensor moveaxis(const Tensor& x, int from, int to);
-/// Entries on and below (lower) or above (upper) the k-th diagonal of the last two axes, zeros
-/// elsewhere. Differentiable. TODO(integration): use ops::tril / ops::triu.
-Tensor tril(const Tensor& x, int64_t k = 0);
-Tensor triu(const Tensor& x, int64_t k = 0);
 /// (x + x^T) / 2 over the last two axes.
 Tensor symmetrize(const Tensor& x);
-/// The main diagonal of the last two axes (..., n, n) -> (..., n), as a view. Differentiable.
-/// TODO(integration): use ops::diagonal(x, 0, -2, -1).
-Tensor diagonal(const Tensor& x);
 /// (..., n) -> (..., n, n) with `d` on the diagonal. Differentiable.
 Tensor diag_embed(const Tensor& d);
-/// Sum over `axes` keeping x's dtype (ops::sum widens narrow integers). TODO(integration):
-/// ops::sum with a dtype argument.
+/// Sum over `axes` keeping x's dtype (ops::sum widens narrow integers, as Keras does).
 Tensor sum_keep_dtype(const Tensor& x, const std::vector<int>& axes, bool keepdims = false);
 
 /// A view of `x` whose axis j has extent shape[j] and stride sum_i coef[j][i] * x.strides[i]

@@ -22,7 +22,7 @@ std::pair<Tensor, Tensor> lu_diagonal_and_sign(const Tensor& a) {
   Tensor sign = detail::cast(flips, a.dtype());
   const uint64_t last = uint64_t{1} << (sign.ndim() - 1);
   sign = squeeze(detail::run_reduce(backend::ReduceOp::Prod, sign, last), -1);
-  return {diagonal(lu), sign};
+  return {diagonal(lu, 0, -2, -1), sign};
 }
 
 Tensor prod_last(const Tensor& x) {

@@ -144,12 +144,12 @@ std::pair<Tensor, Tensor> lu_factor(const Tensor& x) {
           if (m > k) {
             Shape s = l.shape();
             s[r - 1] = m - k;
-            l = concatenate({l, zeros_on(s, lu.dtype(), b)}, -1);
+            l = concatenate({l, detail::zeros_on(s, lu.dtype(), b)}, -1);
           }
           l = add(l, eye(m, lu.dtype(), b));
           Tensor u = triu(slice_axis(lu, r - 2, 0, k));
           if (n > k) {
-            Tensor rest = concatenate({zeros_on(Shape{n - k, k}, lu.dtype(), b),
+            Tensor rest = concatenate({detail::zeros_on(Shape{n - k, k}, lu.dtype(), b),
                                        eye(n - k, lu.dtype(), b)},
                                       -1);
             Shape s = u.shape();

@@ -76,7 +76,7 @@ Tensor pinv_impl(const Tensor& a, double rcond, bool inclusive) {
   if (std::min(m, n) == 0) {
     Shape shape = a.shape();
     std::swap(shape[r - 2], shape[r - 1]);
-    out = zeros_on(shape, a.dtype(), a.backend());
+    out = detail::zeros_on(shape, a.dtype(), a.backend());
   } else {
     auto [u, s, vh] = raw_svd(a, false, true);
     Tensor cutoff = multiply(slice_axis(s, s.ndim() - 1, 0, 1), Tensor(rcond));
@@ -183,7 +183,7 @@ Tensor matrix_rank(const Tensor& x, std::optional<double> tol) {
   const int r = a.ndim();
   const int64_t m = a.shape()[r - 2], n = a.shape()[r - 1];
   if (std::min(m, n) == 0)
-    return zeros_on(Shape(a.shape().begin(), a.shape().end() - 2), DType::Int32, a.backend());
+    return detail::zeros_on(Shape(a.shape().begin(), a.shape().end() - 2), DType::Int32, a.backend());
   Tensor s = std::get<1>(raw_svd(a, false, false));
   Tensor threshold =
       tol ? Tensor(*tol)

@@ -75,7 +75,7 @@ Tensor in_top_k(const Tensor& targets, const Tensor& predictions, int64_t k) {
   auto& be = detail::common_backend(op, {&targets, &predictions});
   const int64_t classes = predictions.shape()[1];
   if (classes == 0) return detail::filled(targets.shape(), false, DType::Bool, be);
-  Tensor valid = detail::logical_and(greater_equal(targets, 0), less(targets, classes));
+  Tensor valid = logical_and(greater_equal(targets, 0), less(targets, classes));
   Tensor safe = reshape(where(valid, targets, 0), Shape{targets.size(), 1});
   Tensor at_target = detail::gather_along(predictions, safe, 1);
   // A NaN prediction at the target never counts as large.
@@ -83,7 +83,7 @@ Tensor in_top_k(const Tensor& targets, const Tensor& predictions, int64_t k) {
     at_target =
         where(detail::isnan_mask(at_target), -std::numeric_limits<double>::infinity(), at_target);
   Tensor rank = add(sum(greater(predictions, at_target), 1), 1);
-  return detail::logical_and(valid, less_equal(rank, k));
+  return logical_and(valid, less_equal(rank, k));
 }
 
 }  // namespace math

@@ -69,7 +69,7 @@ Segments prepare_segments(std::string_view op, const Tensor& data, const Tensor&
   Shape shape(std::vector<int64_t>(data.ndim(), 1));
   shape[0] = segment_ids.size();
   Tensor ids = reshape(detail::cast(segment_ids, DType::Int64), shape);
-  s.valid = detail::logical_and(greater_equal(ids, 0), less(ids, s.count));
+  s.valid = logical_and(greater_equal(ids, 0), less(ids, s.count));
   s.index = where(s.valid, ids, s.count);
   return s;
 }
@@ -116,7 +116,7 @@ Tensor segment_reduce(std::string_view op, ScatterReduce reduce, const Tensor& d
           // As max: the gradient goes to the rows holding the extreme, split
           // evenly among ties.
           Tensor hit =
-              cast(detail::logical_and(equal(data, at_rows(ctx.output(), s)), s.valid), g.dtype());
+              cast(logical_and(equal(data, at_rows(ctx.output(), s)), s.valid), g.dtype());
           Tensor ties = segment_sum(hit, s.index.reshape({-1}), n);
           return TensorList{multiply(at_rows(divide(g, maximum(ties, 1)), s), hit)};
         });

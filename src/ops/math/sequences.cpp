@@ -65,7 +65,7 @@ Tensor cdist(const Tensor& x, const Tensor& y, double p) {
   if (p == 0) return sum(cast(not_equal(diff, Tensor(0)), dtype), -1);
   if (std::isinf(p)) {
     if (d == 0)
-      return linalg_detail::zeros_on(Shape(diff.shape().begin(), diff.shape().end() - 1), dtype,
+      return detail::zeros_on(Shape(diff.shape().begin(), diff.shape().end() - 1), dtype,
                                      be);
     return max(absolute(diff), -1);
   }

@@ -68,7 +68,7 @@ Tensor relu6(const Tensor& x) {
   return unary_kernel(
       "relu6", UnaryOp::Clip, x, float_dtype(x),
       [](const Tensor& x, const Tensor&, const Tensor& g) {
-        return zero_outside(nn_detail::logical_and(greater(x, 0), less(x, 6)), g);
+        return zero_outside(logical_and(greater(x, 0), less(x, 6)), g);
       },
       0.0, 6.0);
 }
@@ -83,9 +83,9 @@ Tensor sigmoid(const Tensor& x) {
 Tensor sparse_sigmoid(const Tensor& x) {
   return composite(
       "sparse_sigmoid", x,
-      [](const Tensor& x) { return multiply(nn_detail::clip(add(x, 1.0), 0.0, 2.0), 0.5); },
+      [](const Tensor& x) { return multiply(clip(add(x, 1.0), 0.0, 2.0), 0.5); },
       [](const Tensor& x, const Tensor& g) {
-        return zero_outside(nn_detail::logical_and(greater(x, -1.0), less(x, 1.0)),
+        return zero_outside(logical_and(greater(x, -1.0), less(x, 1.0)),
                             multiply(g, 0.5));
       });
 }
@@ -169,9 +169,9 @@ Tensor hard_sigmoid(const Tensor& x) {
   // relu6(x + 3) / 6, in JAX's order of operations.
   return composite(
       "hard_sigmoid", x,
-      [](const Tensor& x) { return divide(nn_detail::clip(add(x, 3.0), 0.0, 6.0), 6.0); },
+      [](const Tensor& x) { return divide(clip(add(x, 3.0), 0.0, 6.0), 6.0); },
       [](const Tensor& x, const Tensor& g) {
-        return zero_outside(nn_detail::logical_and(greater(x, -3.0), less(x, 3.0)), divide(g, 6.0));
+        return zero_outside(logical_and(greater(x, -3.0), less(x, 3.0)), divide(g, 6.0));
       });
 }
 
@@ -179,12 +179,12 @@ Tensor hard_silu(const Tensor& x) {
   return composite(
       "hard_silu", x,
       [](const Tensor& x) {
-        return multiply(x, divide(nn_detail::clip(add(x, 3.0), 0.0, 6.0), 6.0));
+        return multiply(x, divide(clip(add(x, 3.0), 0.0, 6.0), 6.0));
       },
       [](const Tensor& x, const Tensor& g) {
         // hard_sigmoid(x) + x * hard_sigmoid'(x)
-        Tensor hs = divide(nn_detail::clip(add(x, 3.0), 0.0, 6.0), 6.0);
-        Tensor inside = nn_detail::logical_and(greater(x, -3.0), less(x, 3.0));
+        Tensor hs = divide(clip(add(x, 3.0), 0.0, 6.0), 6.0);
+        Tensor inside = logical_and(greater(x, -3.0), less(x, 3.0));
         return multiply(g, add(hs, where(inside, divide(x, 6.0), 0.0)));
       });
 }
@@ -235,7 +235,7 @@ Tensor gelu(const Tensor& x, bool approximate) {
       "gelu", UnaryOp::Gelu, x, float_dtype(x),
       [](const Tensor& x, const Tensor&, const Tensor& g) {
         // Phi(x) + x phi(x)
-        Tensor cdf = multiply(add(nn_detail::erf(multiply(x, M_SQRT1_2)), 1.0), 0.5);
+        Tensor cdf = multiply(add(erf(multiply(x, M_SQRT1_2)), 1.0), 0.5);
         Tensor pdf = multiply(exp(multiply(square(x), -0.5)), 0.5 * M_2_SQRTPI * M_SQRT1_2);
         return multiply(g, add(cdf, multiply(x, pdf)));
       });
@@ -292,7 +292,7 @@ Tensor hard_tanh(const Tensor& x) {
   return unary_kernel(
       "hard_tanh", UnaryOp::Clip, x, result_type({detail::promote({&x}), weak_int}),
       [](const Tensor& x, const Tensor&, const Tensor& g) {
-        return zero_outside(nn_detail::logical_and(greater_equal(x, -1), less_equal(x, 1)), g);
+        return zero_outside(logical_and(greater_equal(x, -1), less_equal(x, 1)), g);
       },
       -1.0, 1.0);
 }

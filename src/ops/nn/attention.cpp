@@ -98,7 +98,7 @@ Tensor dot_product_attention(const Tensor& query, const Tensor& key, const Tenso
     if (T > 0) be.arange(rows.array(), 0, 1);
     if (S > 0) be.arange(cols.array(), 0, 1);
     Tensor causal = greater_equal(rows, cols);
-    keep = keep.defined() ? nn_detail::logical_and(keep, causal) : causal;
+    keep = keep.defined() ? logical_and(keep, causal) : causal;
   }
   if (keep.defined()) logits = where(keep, logits, -0.7 * finfo_max(logits_dtype));
   Tensor probs = detail::cast(softmax(logits, -1), dtype);

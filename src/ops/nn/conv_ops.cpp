@@ -126,7 +126,7 @@ Tensor kernel_grad_decomposed(const Tensor& x, const Tensor& dy, const ConvSpec&
 }
 
 Tensor zeros_on(const Shape& shape, const Tensor& like) {
-  return filled(shape, like.dtype(), like.backend(), 0);
+  return filled(shape, 0, like.dtype(), like.backend());
 }
 
 }  // namespace

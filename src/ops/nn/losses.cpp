@@ -4,6 +4,7 @@
 #include "keras/core/config.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
+#include "ops/detail/views.h"
 #include "ops/nn/nn_common.h"
 
 namespace keras::ops {
@@ -21,7 +22,7 @@ void check_same_shape(std::string_view op, const Tensor& target, const Tensor& o
 // clip(p, epsilon, 1 - epsilon), Keras's guard against log(0).
 Tensor clip_probabilities(const Tensor& p) {
   const double eps = config::epsilon();
-  return nn_detail::clip(p, eps, 1.0 - eps);
+  return clip(p, eps, 1.0 - eps);
 }
 
 }  // namespace
@@ -96,8 +97,8 @@ Tensor sparse_categorical_crossentropy(const Tensor& target, const Tensor& outpu
   Tensor index = expand_dims(labels, a);
   Tensor picked =
       from_logits
-          ? nn_detail::gather_along(log_softmax(o, a), index, a)
-          : log(clip_probabilities(divide(nn_detail::gather_along(o, index, a), sum(o, a, true))));
+          ? detail::gather_along(log_softmax(o, a), index, a)
+          : log(clip_probabilities(divide(detail::gather_along(o, index, a), sum(o, a, true))));
   // Keras multiplies by a float32 one-hot, so half-precision outputs give float32 losses.
   const DType dtype = result_type({o.dtype(), DType::Float32});
   return negative(squeeze(detail::cast(picked, dtype), a));
@@ -113,7 +114,7 @@ Tensor psnr(const Tensor& x1, const Tensor& x2, const Tensor& max_val) {
   // Keras converts max_val to x2's dtype first.
   Tensor peak = detail::prepare(max_val, x2.dtype(), be);
   Tensor mse = mean(square(subtract(x1, x2)));
-  return subtract(multiply(nn_detail::log10(peak), 20.0), multiply(nn_detail::log10(mse), 10.0));
+  return subtract(multiply(log10(peak), 20.0), multiply(log10(mse), 10.0));
 }
 
 }  // namespace nn

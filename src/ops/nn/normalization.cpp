@@ -56,8 +56,8 @@ std::pair<Tensor, Tensor> moments(const Tensor& x, const Axes& axes, bool keepdi
   if (half) {
     // Keras clips to the float16 range (for bfloat16 too) before casting back.
     const double limit = 65504.0;
-    m = detail::cast(nn_detail::clip(m, -limit, limit), dtype);
-    v = detail::cast(nn_detail::clip(v, -limit, limit), dtype);
+    m = detail::cast(clip(m, -limit, limit), dtype);
+    v = detail::cast(clip(v, -limit, limit), dtype);
   }
   return {m, v};
 }
@@ -79,7 +79,7 @@ Tensor batch_normalization(const Tensor& x, const Tensor& mean, const Tensor& va
   for (int d = 0; d < x.ndim(); ++d) shape.push_back(d == a ? n : 1);
   auto prep = [&](const Tensor& t) { return reshape(detail::prepare(t, dtype, be), shape); };
   // x * inv + (offset - mean * inv): two passes over x.
-  Tensor inv = nn_detail::rsqrt(add(prep(variance), epsilon));
+  Tensor inv = rsqrt(add(prep(variance), epsilon));
   if (scale.defined()) inv = multiply(inv, prep(scale));
   Tensor res = negative(multiply(prep(mean), inv));
   if (offset.defined()) res = add(res, prep(offset));
@@ -110,7 +110,7 @@ Tensor layer_normalization(const Tensor& x, const Tensor& gamma, const Tensor& b
   // x * inv + (beta - mean * inv), with fewer passes over x (x - mean serves twice).
   Tensor centered = subtract(xc, mean(xc, axes, true));
   Tensor var = mean(square(centered), axes, true);
-  Tensor out = multiply(centered, nn_detail::rsqrt(add(var, eps)));
+  Tensor out = multiply(centered, rsqrt(add(var, eps)));
   if (gamma.defined()) out = multiply(out, prep(gamma));
   if (beta.defined()) out = add(out, prep(beta));
   return detail::cast(out, x.dtype());
@@ -126,7 +126,7 @@ Tensor rms_normalization(const Tensor& x, const Tensor& scale, const Axes& axis,
   Tensor xc = detail::prepare(x, dtype, be);
   if (xc.ndim() == 0) xc = expand_dims(xc, 0);
   std::vector<int> axes = axes_list(op, axis, xc.ndim());
-  Tensor out = multiply(xc, nn_detail::rsqrt(add(mean(square(xc), axes, true), eps)));
+  Tensor out = multiply(xc, rsqrt(add(mean(square(xc), axes, true), eps)));
   if (scale.defined()) out = multiply(out, detail::prepare(scale, dtype, be));
   return detail::cast(out, x.dtype());
 }
@@ -142,7 +142,7 @@ Tensor normalize(const Tensor& x, const Axes& axis, int order, std::optional<dou
   if (order == 2) {
     // x * rsqrt(max(sum(x^2), eps^2)): the clamp keeps zero vectors finite, with a gradient.
     Tensor sq = sum(square(xc), axes, true);
-    return multiply(xc, nn_detail::rsqrt(maximum(sq, eps * eps)));
+    return multiply(xc, rsqrt(maximum(sq, eps * eps)));
   }
   Tensor norm;
   if (axes.size() == 1) {

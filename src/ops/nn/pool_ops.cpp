@@ -157,7 +157,7 @@ Tensor grad_decomposed(const Tensor& dy, const Tensor& x, const PoolSpec& s) {
 }
 
 Tensor zeros_on(const Shape& shape, const Tensor& like) {
-  return filled(shape, like.dtype(), like.backend(), 0);
+  return filled(shape, 0, like.dtype(), like.backend());
 }
 
 // dy read at each window's first maximum: the adjoint of max pooling's pool_grad in dy.

@@ -26,18 +26,14 @@ Tensor window_view(const Tensor& x, const Spatial& out, const WindowGeometry& g)
 /// zeros(x_shape) with every window of w (shaped as window_view's result) added in place.
 Tensor window_embed(const Tensor& w, const Shape& x_shape, const WindowGeometry& g);
 
-/// x padded with `value` on the spatial axes (non-negative amounts).
-// TODO(integration): use ops::pad (constant mode) once the shape engineer's pad is on main.
+/// x padded with `value` on the spatial axes (non-negative amounts), through ops::pad.
 Tensor pad_spatial(const Tensor& x, const Spatial& before, const Spatial& after,
                    const Scalar& value);
 /// The spatial window [begin, begin + extent) of x, as a view.
 Tensor crop_spatial(const Tensor& x, const Spatial& begin, const Spatial& extent);
 
 /// x[..., indices, ...] along `axis` (indices in range, checked by the caller).
-// TODO(integration): use ops::take once the shape engineer's take is on main.
 Tensor take_axis(const Tensor& x, const std::vector<int64_t>& indices, int axis);
 
-/// A tensor of `shape` filled with `value` on backend `b`.
-Tensor filled(const Shape& shape, DType dtype, backend::Backend& b, const Scalar& value);
 
 }  // namespace keras::ops::detail

@@ -38,8 +38,8 @@ Tensor correlate_long_short(const Tensor& a, const Tensor& v, std::string_view m
   }
   Tensor padded = a;
   if (left + right > 0)
-    padded = concatenate({linalg_detail::zeros_on(Shape{left}, a.dtype(), be), a,
-                          linalg_detail::zeros_on(Shape{right}, a.dtype(), be)});
+    padded = concatenate({detail::zeros_on(Shape{left}, a.dtype(), be), a,
+                          detail::zeros_on(Shape{right}, a.dtype(), be)});
   return linalg_detail::product(extract_sequences(padded, nv, 1), v);
 }
 

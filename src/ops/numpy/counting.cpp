@@ -95,7 +95,7 @@ std::pair<Tensor, Tensor> histogram(const Tensor& x, int64_t bins,
   // NumPy's uniform-bin rule: an estimate from the scaled offset, corrected by at most one
   // against the rounded edges; the last bin is closed. Values outside go to a spare bin.
   Tensor xd = cast(x, DType::Float64);
-  Tensor inside = detail::logical_and(greater_equal(xd, first), less_equal(xd, last));
+  Tensor inside = logical_and(greater_equal(xd, first), less_equal(xd, last));
   Tensor estimate =
       where(inside, multiply(subtract(xd, first), static_cast<double>(bins) / (last - first)), 0.0);
   Tensor idx = cast(detail::run_unary(backend::UnaryOp::Clip,
@@ -106,7 +106,7 @@ std::pair<Tensor, Tensor> histogram(const Tensor& x, int64_t bins,
   idx = subtract(idx, cast(less(xe, detail::gather_along(edges, idx, 0)), DType::Int64));
   idx = cast(detail::run_unary(backend::UnaryOp::Clip, idx, 0.0, static_cast<double>(bins - 1)),
              DType::Int64);
-  Tensor up = detail::logical_and(greater_equal(xe, detail::gather_along(edges, add(idx, 1), 0)),
+  Tensor up = logical_and(greater_equal(xe, detail::gather_along(edges, add(idx, 1), 0)),
                                   not_equal(idx, bins - 1));
   idx = where(inside, add(idx, cast(up, DType::Int64)), bins);
   Tensor counts = detail::scatter_add_along(detail::filled(x.shape(), 1, count_dtype, be), idx, 0,

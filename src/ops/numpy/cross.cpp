@@ -34,8 +34,8 @@ Tensor cross(const Tensor& x1, const Tensor& x2, int axisa, int axisb, int axisc
   auto& be = detail::common_backend(op, {&x1, &x2});
   const DType dtype = detail::promote({&x1, &x2});
   Tensor a = detail::prepare(x1, dtype, be), b = detail::prepare(x2, dtype, be);
-  a = linalg_detail::moveaxis(a, detail::normalize_axis(op, axisa, a.ndim()), a.ndim() - 1);
-  b = linalg_detail::moveaxis(b, detail::normalize_axis(op, axisb, b.ndim()), b.ndim() - 1);
+  a = moveaxis(a, detail::normalize_axis(op, axisa, a.ndim()), a.ndim() - 1);
+  b = moveaxis(b, detail::normalize_axis(op, axisb, b.ndim()), b.ndim() - 1);
   const int64_t na = a.shape().back(), nb = b.shape().back();
   check((na == 2 || na == 3) && (nb == 2 || nb == 3), op,
         ": the vector axes must have extent 2 or 3; got ", na, " (axisa=", axisa, " of shape ",
@@ -56,7 +56,7 @@ Tensor cross(const Tensor& x1, const Tensor& x2, int axisa, int axisb, int axisc
   for (Tensor& t : c) parts.push_back(broadcast_to(t, batch));
   Tensor out = stack(parts, -1);
   const int c_axis = detail::normalize_axis(op, axisc, out.ndim());
-  return linalg_detail::moveaxis(out, out.ndim() - 1, c_axis);
+  return moveaxis(out, out.ndim() - 1, c_axis);
 }
 
 }  // namespace numpy

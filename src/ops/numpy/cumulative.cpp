@@ -23,7 +23,7 @@ Tensor cumprod_grad(const Tensor& x, const Tensor& y, const Tensor& g, int axis)
   Tensor is_zero = equal(x, 0);
   Tensor zeros_so_far = cumsum(is_zero, axis);
   Tensor before_first = equal(zeros_so_far, 0);
-  Tensor at_first = detail::logical_and(is_zero, equal(zeros_so_far, 1));
+  Tensor at_first = logical_and(is_zero, equal(zeros_so_far, 1));
   Tensor x_safe = where(before_first, x, 1);
   Tensor before = divide(reverse_cumsum(multiply(g, y), axis), x_safe);
   Tensor y_skip = cumprod(where(at_first, 1, x), axis);

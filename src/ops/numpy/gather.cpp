@@ -30,12 +30,6 @@ Shape ones_shape(int rank) {
   return s;
 }
 
-Tensor zeros_on(const Shape& shape, DType dtype, Backend& backend) {
-  Tensor out = empty(shape, dtype, backend);
-  if (out.size() > 0) backend.fill(out.array(), 0);
-  return out;
-}
-
 Tensor index_tensor(const std::vector<int64_t>& values, const Tensor& like) {
   return Tensor::from_vector(values, Shape{static_cast<int64_t>(values.size())},
                              like.backend_name());
@@ -68,13 +62,27 @@ Tensor normalize_indices(std::string_view op, const Tensor& indices, int64_t n, 
   return out;
 }
 
+namespace {
+
+// `index` broadcast (by strides) to `shape`, as a view.
+Tensor broadcast_index(const Tensor& index, const Shape& shape) {
+  if (index.shape() == shape) return index;
+  Array a = broadcast_array(index.array(), shape);
+  return make_view(index, shape, a.strides, index.offset());
+}
+
+}  // namespace
+
 Tensor gather_along(const Tensor& x, const Tensor& index, int axis) {
-  Tensor out = empty(index.shape(), x.dtype(), x.backend());
-  if (out.size() > 0) x.backend().gather(out.array(), x.array(), index.array(), axis);
+  Shape out_shape = x.shape();
+  out_shape[axis] = index.shape()[axis];
+  Tensor idx = broadcast_index(index, out_shape);
+  Tensor out = empty(out_shape, x.dtype(), x.backend());
+  if (out.size() > 0) x.backend().gather(out.array(), x.array(), idx.array(), axis);
   if (autograd::should_record(x)) {
     Shape xs = x.shape();
-    autograd::record("gather", {x}, out, [index, axis, xs](const autograd::Context&, const Tensor& g) {
-      return TensorList{scatter_add_along(g, index, axis, xs)};
+    autograd::record("gather", {x}, out, [idx, axis, xs](const autograd::Context&, const Tensor& g) {
+      return TensorList{scatter_add_along(g, idx, axis, xs)};
     });
   }
   return out;
@@ -82,12 +90,12 @@ Tensor gather_along(const Tensor& x, const Tensor& index, int axis) {
 
 Tensor scatter_add_along(const Tensor& src, const Tensor& index, int axis, const Shape& shape) {
   Tensor out = zeros_on(shape, src.dtype(), src.backend());
+  Tensor idx = broadcast_index(index, src.shape());
   if (src.size() > 0)
-    src.backend().scatter(out.array(), index.array(), src.array(), axis,
-                          backend::ScatterReduce::Add);
+    src.backend().scatter(out.array(), idx.array(), src.array(), axis, backend::ScatterReduce::Add);
   if (autograd::should_record(src)) {
-    autograd::record("scatter_add", {src}, out, [index, axis](const autograd::Context&, const Tensor& g) {
-      return TensorList{gather_along(g, index, axis)};
+    autograd::record("scatter_add", {src}, out, [idx, axis](const autograd::Context&, const Tensor& g) {
+      return TensorList{gather_along(g, idx, axis)};
     });
   }
   return out;

@@ -80,7 +80,7 @@ Positions positions(Method method, const Tensor& q, const Tensor& count, int64_t
 
 void check_q_range(std::string_view op, const Tensor& q, double scale) {
   Tensor bad =
-      detail::logical_or(detail::logical_or(less(q, 0.0), greater(q, 1.0)), detail::isnan_mask(q));
+      logical_or(logical_or(less(q, 0.0), greater(q, 1.0)), detail::isnan_mask(q));
   if (q.size() > 0 && any(bad).item<bool>())
     throw ValueError(keras::detail::cat(op, ": q must be within [0, ", scale,
                                         "]; got values outside it (q.shape=", q.shape(), ")."));

@@ -33,12 +33,6 @@ std::optional<int> resolve_axis(std::string_view op, std::optional<int> axis, in
   return normalize_axis(op, *axis, ndim);
 }
 
-Tensor filled(const Shape& shape, const Scalar& value, DType dtype, Backend& b) {
-  Tensor out = empty(shape, dtype, b);
-  if (out.size() > 0) b.fill(out.array(), value);
-  return out;
-}
-
 Tensor isnan_mask(const Tensor& x) {
   if (!is_floating(x.dtype())) return filled(x.shape(), false, DType::Bool, x.backend());
   return run_unary(backend::UnaryOp::IsNan, x);
@@ -47,14 +41,6 @@ Tensor isnan_mask(const Tensor& x) {
 Tensor replace_nan(const Tensor& x, double value) {
   if (!is_floating(x.dtype())) return x;
   return where(isnan_mask(x), value, x);
-}
-
-// TODO(integration): use ops::logical_and / ops::logical_or (elementwise engineer).
-Tensor logical_and(const Tensor& a, const Tensor& b) {
-  return run_binary(backend::BinaryOp::LogicalAnd, cast(a, DType::Bool), cast(b, DType::Bool));
-}
-Tensor logical_or(const Tensor& a, const Tensor& b) {
-  return run_binary(backend::BinaryOp::LogicalOr, cast(a, DType::Bool), cast(b, DType::Bool));
 }
 
 Tensor move_axis_last(const Tensor& x, int axis) {
@@ -73,16 +59,6 @@ Tensor move_last_axis_to(const Tensor& x, int axis) {
   for (int d = 0, src = 0; d < n; ++d) perm.push_back(d == axis ? n - 1 : src++);
   return transpose(x, perm);
 }
-
-namespace {
-
-std::vector<AxisIndex> full_spec(const Shape& shape) {
-  std::vector<AxisIndex> spec(static_cast<size_t>(shape.rank()));
-  for (int d = 0; d < shape.rank(); ++d) spec[d].length = shape[d];
-  return spec;
-}
-
-}  // namespace
 
 Tensor flip_axis(const Tensor& x, int axis) {
   const int64_t n = x.shape()[axis];
@@ -131,48 +107,6 @@ Tensor split_axes_last(const Tensor& t, const Shape& x_shape, uint64_t mask) {
   return transpose(reshape(t, shape), inverse);
 }
 
-namespace {
-
-// `index` broadcast (by strides) to `shape`, as a view; its rank must not exceed shape's.
-Tensor broadcast_index(const Tensor& index, const Shape& shape) {
-  if (index.shape() == shape) return index;
-  Array a = broadcast_array(index.array(), shape);
-  return make_view(index, shape, a.strides, index.offset());
-}
-
-}  // namespace
-
-Tensor gather_along(const Tensor& x, const Tensor& index, int axis) {
-  Shape out_shape = x.shape();
-  out_shape[axis] = index.shape()[axis];
-  Tensor idx = broadcast_index(index, out_shape);
-  auto& be = x.backend();
-  Tensor out = empty(out_shape, x.dtype(), be);
-  if (out.size() > 0) be.gather(out.array(), x.array(), idx.array(), axis);
-  if (autograd::should_record(x)) {
-    Shape xs = x.shape();
-    autograd::record("take_along_axis", {x}, out,
-                     [idx, axis, xs](const autograd::Context&, const Tensor& g) {
-                       return TensorList{scatter_add_along(g, idx, axis, xs)};
-                     });
-  }
-  return out;
-}
-
-Tensor scatter_add_along(const Tensor& src, const Tensor& index, int axis, const Shape& shape) {
-  auto& be = src.backend();
-  Tensor out = filled(shape, 0, src.dtype(), be);
-  Tensor idx = broadcast_index(index, src.shape());
-  if (src.size() > 0)
-    be.scatter(out.array(), idx.array(), src.array(), axis, backend::ScatterReduce::Add);
-  if (autograd::should_record(src)) {
-    autograd::record("scatter_add", {src}, out,
-                     [idx, axis](const autograd::Context&, const Tensor& g) {
-                       return TensorList{gather_along(g, idx, axis)};
-                     });
-  }
-  return out;
-}
 
 std::pair<Tensor, Tensor> sort_last(const Tensor& x, bool descending, bool want_values,
                                     bool want_indices) {

@@ -1,6 +1,7 @@
 #pragma once
 // Private helpers of the reduction, statistics, sorting and segment ops: reduced shapes,
-// axis moves and flips as views, NaN masks, and differentiable gather/scatter along an axis.
+// axis moves and flips as views, NaN masks. (Gather and scatter along an axis are in
+// ops/detail/views.h.)
 
 #include <optional>
 #include <string_view>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "ops/detail/op_utils.h"
+#include "ops/detail/views.h"
 
 namespace keras::ops::detail {
 
@@ -26,17 +28,11 @@ std::optional<int> resolve_axis(std::string_view op, std::optional<int> axis, in
 
 // ---- values --------------------------------------------------------------------------------
 
-/// A new tensor of `shape` and `dtype` on `b`, every element `value`.
-Tensor filled(const Shape& shape, const Scalar& value, DType dtype, Backend& b);
 /// Bool tensor, true at NaN (all false for integers and bool).
 Tensor isnan_mask(const Tensor& x);
 /// `x` with NaN replaced by `value` (x itself for integers). Differentiable: the gradient at
 /// NaN positions is zero.
 Tensor replace_nan(const Tensor& x, double value);
-/// a && b, broadcast (bool).
-Tensor logical_and(const Tensor& a, const Tensor& b);
-/// a || b, broadcast (bool).
-Tensor logical_or(const Tensor& a, const Tensor& b);
 
 // ---- views ---------------------------------------------------------------------------------
 
@@ -52,17 +48,6 @@ Tensor slice_axis(const Tensor& x, int axis, int64_t start, int64_t stop);
 Tensor merge_axes_last(const Tensor& x, uint64_t mask);
 /// The inverse of merge_axes_last: `t` (kept axes, then one merged axis) back to `x_shape`.
 Tensor split_axes_last(const Tensor& t, const Shape& x_shape, uint64_t mask);
-
-// ---- gather and scatter along an axis ------------------------------------------------------
-// TODO(integration): gather_along is ops::take_along_axis (built by the shape engineer).
-
-/// out[..., j, ...] = x[..., index[..., j, ...], ...] along `axis`. `index` (int32/int64, of
-/// x's rank) is broadcast to x's shape except along `axis`; its entries must be in range
-/// (callers guarantee it). Differentiable in x.
-Tensor gather_along(const Tensor& x, const Tensor& index, int axis);
-/// zeros(shape) with every src[...] added at index[...] along `axis` (index has src's shape).
-/// Differentiable in src.
-Tensor scatter_add_along(const Tensor& src, const Tensor& index, int axis, const Shape& shape);
 
 // ---- sorting -------------------------------------------------------------------------------
 

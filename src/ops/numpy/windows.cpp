@@ -68,13 +68,9 @@ Tensor hanning(int64_t M) {
 Tensor kaiser(int64_t M, double beta) {
   return window(M, [beta](const Tensor& n, double d) {
     // i0(beta sqrt(1 - (2k/(M-1) - 1)^2)) / i0(beta) for k = 0..M-1, and n = 2k - (M-1).
-    // TODO(integration): use ops::i0 once the elementwise family lands.
     Tensor r = divide(n, d);
     Tensor arg = multiply(sqrt(subtract(1.0, square(r))), beta);
-    Tensor num = detail::run_unary(backend::UnaryOp::I0, arg);
-    Tensor den = detail::run_unary(backend::UnaryOp::I0,
-                                   detail::scalar_tensor(beta, DType::Float64, n.backend()));
-    return divide(num, den);
+    return divide(i0(arg), i0(detail::scalar_tensor(beta, DType::Float64, n.backend())));
   });
 }
 
