@@ -7,6 +7,7 @@ test that calls gradcheck). Run: python3 tools/op_coverage.py [--missing]
 """
 
 import glob
+import json
 import os
 import re
 import sys
@@ -59,23 +60,33 @@ CPP_NAME = {"switch": "switch_"}
 
 
 def declared():
+    """Every identifier called like a function outside comments in include/keras/ops."""
     names = set()
     for path in glob.glob(os.path.join(ROOT, "include/keras/ops/**/*.h"), recursive=True):
-        text = open(path).read()
-        for m in re.finditer(r"^\s*(?:template\s*<[^>]*>\s*)?[\w:<>,\s\*&]+?\b(\w+)\s*\(", text, re.M):
-            names.add(m.group(1))
+        for line in open(path):
+            if line.lstrip().startswith("//"):
+                continue
+            names.update(re.findall(r"\b(\w+)\s*\(", line))
     return names
 
 
+def npy_text(data):
+    header_len = int.from_bytes(data[8:10], "little")
+    return data[10 + header_len:].decode("utf-8", "replace")
+
+
 def fixture_ops():
+    """Op names of every fixture case; "battery" cases list several ops in their kwargs."""
     ops = set()
     for path in glob.glob(os.path.join(ROOT, "tests/golden/*.npz")):
         with zipfile.ZipFile(path) as z:
             for name in z.namelist():
                 if name.endswith(".op.npy"):
-                    data = z.read(name)
-                    header_len = int.from_bytes(data[8:10], "little")
-                    ops.add(data[10 + header_len:].decode("utf-8", "replace"))
+                    ops.add(npy_text(z.read(name)))
+                elif name.endswith(".kwargs.npy"):
+                    kwargs = json.loads(npy_text(z.read(name)))
+                    listed = kwargs.get("ops", [])
+                    ops.update(o for o in listed if isinstance(o, str))
     return ops
 
 

@@ -5,28 +5,19 @@
 #include <cmath>
 
 #include "assertions.h"
+#include "gradcheck_helpers.h"
 #include "keras/keras.h"
 #include "keras/testing/gradcheck.h"
 
 namespace keras {
 namespace {
 
+using test::expect_gradcheck;
+using test::randn;
+using test::sin_values;
+
 using test::make;
-using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
-
-Tensor randn(const Shape& shape, uint64_t seed, double scale = 1.0, double shift = 0.0) {
-  // Deterministic, irregular inputs in float64.
-  std::vector<double> v(static_cast<size_t>(shape.numel()));
-  for (size_t i = 0; i < v.size(); ++i)
-    v[i] = shift + scale * (std::sin(static_cast<double>(seed * 131 + i * 7 + 1)) * 1.7);
-  return Tensor::from_vector(v, shape);
-}
-
-void expect_gradcheck(const std::string& name, const Fn& fn, const std::vector<Tensor>& inputs,
-                      const testing::GradcheckOptions& options = {}) {
-  auto r = testing::gradcheck(fn, inputs, options);
-  EXPECT_TRUE(r.ok) << name << ": " << r.message;
-}
+using Fn = test::GradFn;
 
 TEST(Gradcheck, ElementwiseBinary) {
   Tensor a = randn({3, 4}, 1), b = randn({4}, 2, 1.0, 3.0), pos = randn({3, 4}, 3, 0.5, 2.0);

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "assertions.h"
+#include "gradcheck_helpers.h"
 #include "keras/backend/backend.h"
 #include "keras/keras.h"
 #include "keras/testing/gradcheck.h"
@@ -14,15 +15,8 @@
 namespace keras {
 namespace {
 
-using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
-
-Tensor randn(const Shape& shape, uint64_t seed, double scale = 1.0) {
-  // Deterministic, irregular values in float64 (no ties inside pooling windows).
-  std::vector<double> v(static_cast<size_t>(shape.numel()));
-  for (size_t i = 0; i < v.size(); ++i)
-    v[i] = scale * std::sin(static_cast<double>(seed * 131 + i * 7 + 1)) * 1.7;
-  return Tensor::from_vector(v, shape);
-}
+using Fn = test::GradFn;
+using test::randn;
 
 // Both paths: the fused kernels, then the decompositions.
 class ConvGradcheck : public ::testing::TestWithParam<bool> {

@@ -3,42 +3,21 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
+#include "golden_args.h"
 #include "keras/keras.h"
 
 namespace keras {
 namespace {
 
+using namespace test;  // the fixture helpers
+
 using test::GoldenOps;
 using test::json;
-
-std::vector<int> ints(const json& j) { return j.get<std::vector<int>>(); }
-
-Shape shape_of(const json& j) { return Shape(j.get<std::vector<int64_t>>()); }
 
 std::optional<int64_t> opt(const json& j) {
   return j.is_null() ? std::nullopt : std::optional<int64_t>(j.get<int64_t>());
 }
 
-ops::Axes axes_of(const json& kw) {
-  if (!kw.contains("axis")) return {};
-  const json& a = kw["axis"];
-  return a.is_array() ? ops::Axes(ints(a)) : ops::Axes(a.get<int>());
-}
-
-Scalar scalar_of(const json& j) {
-  if (j.is_boolean()) return Scalar(j.get<bool>());
-  if (j.is_number_integer()) return Scalar(j.get<int64_t>());
-  return Scalar(j.get<double>());
-}
-
-template <Tensor (*F)(const Tensor&, const Tensor&)>
-test::GoldenFn binary() {
-  return [](const TensorList& in, const json&) { return TensorList{F(in[0], in[1])}; };
-}
-template <Tensor (*F)(const Tensor&)>
-test::GoldenFn unary() {
-  return [](const TensorList& in, const json&) { return TensorList{F(in[0])}; };
-}
 template <Tensor (*F)(const Tensor&, const ops::Axes&, bool)>
 test::GoldenFn reduction() {
   return [](const TensorList& in, const json& kw) {

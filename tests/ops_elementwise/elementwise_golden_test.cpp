@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
+#include "golden_args.h"
 #include "keras/keras.h"
 
 namespace keras {
 namespace {
+
+using namespace test;  // the fixture helpers
 
 using test::GoldenFn;
 using test::GoldenOps;
@@ -14,16 +17,6 @@ using test::json;
 
 using Unary = Tensor (*)(const Tensor&);
 using Binary = Tensor (*)(const Tensor&, const Tensor&);
-
-Scalar scalar_of(const json& j) {
-  if (j.is_boolean()) return Scalar(j.get<bool>());
-  if (j.is_number_integer()) return Scalar(j.get<int64_t>());
-  return Scalar(j.get<double>());
-}
-
-std::optional<double> opt_double(const json& kw, const char* key) {
-  return kw.contains(key) ? std::optional<double>(kw[key].get<double>()) : std::nullopt;
-}
 
 const std::vector<std::pair<const char*, Unary>>& unary_ops() {
   static const std::vector<std::pair<const char*, Unary>> ops = {

@@ -8,30 +8,22 @@
 #include <numbers>
 
 #include "assertions.h"
+#include "gradcheck_helpers.h"
 #include "keras/keras.h"
 #include "keras/testing/gradcheck.h"
 
 namespace keras {
 namespace {
 
-using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
+using test::expect_gradcheck;
+using test::randn;
+using test::sin_values;
+
+using Fn = test::GradFn;
 
 // Deterministic, irregular float64 values in [shift - scale, shift + scale].
-Tensor values(const Shape& shape, uint64_t seed, double scale = 1.0, double shift = 0.0) {
-  std::vector<double> v(static_cast<size_t>(shape.numel()));
-  for (size_t i = 0; i < v.size(); ++i)
-    v[i] = shift + scale * std::sin(static_cast<double>(seed * 131 + i * 7 + 1));
-  return Tensor::from_vector(v, shape);
-}
-
 Tensor of(const std::vector<double>& v) {
   return Tensor::from_vector(v, Shape{static_cast<int64_t>(v.size())});
-}
-
-void expect_gradcheck(const std::string& name, const Fn& fn, const std::vector<Tensor>& inputs,
-                      const testing::GradcheckOptions& options = {}) {
-  auto r = testing::gradcheck(fn, inputs, options);
-  EXPECT_TRUE(r.ok) << name << ": " << r.message;
 }
 
 using Unary = Tensor (*)(const Tensor&);
@@ -56,9 +48,9 @@ Fn second_order(Unary f) {
 }
 
 TEST(ElementwiseGradcheck, Smooth) {
-  Tensor a = values({2, 5}, 1, 2.0);         // (-2, 2)
-  Tensor pos = values({2, 5}, 2, 1.5, 2.0);  // (0.5, 3.5)
-  Tensor unit = values({2, 5}, 3, 0.9);      // (-0.9, 0.9)
+  Tensor a = sin_values({2, 5}, 1, 2.0);         // (-2, 2)
+  Tensor pos = sin_values({2, 5}, 2, 1.5, 2.0);  // (0.5, 3.5)
+  Tensor unit = sin_values({2, 5}, 3, 0.9);      // (-0.9, 0.9)
   check_unary("negative", ops::negative, a);
   check_unary("square", ops::square, a);
   check_unary("sqrt", ops::sqrt, pos);
@@ -68,12 +60,12 @@ TEST(ElementwiseGradcheck, Smooth) {
   check_unary("exp2", ops::exp2, a);
   check_unary("expm1", ops::expm1, a);
   check_unary("log", ops::log, pos);
-  check_unary("log1p", ops::log1p, values({2, 5}, 4, 0.4, 0.0));
+  check_unary("log1p", ops::log1p, sin_values({2, 5}, 4, 0.4, 0.0));
   check_unary("log2", ops::log2, pos);
   check_unary("log10", ops::log10, pos);
   check_unary("sin", ops::sin, a);
   check_unary("cos", ops::cos, a);
-  check_unary("tan", ops::tan, values({2, 5}, 5, 1.2));
+  check_unary("tan", ops::tan, sin_values({2, 5}, 5, 1.2));
   check_unary("arcsin", ops::arcsin, unit);
   check_unary("arccos", ops::arccos, unit);
   check_unary("arctan", ops::arctan, a);
@@ -81,7 +73,7 @@ TEST(ElementwiseGradcheck, Smooth) {
   check_unary("cosh", ops::cosh, a);
   check_unary("tanh", ops::tanh, a);
   check_unary("arcsinh", ops::arcsinh, a);
-  check_unary("arccosh", ops::arccosh, values({2, 5}, 6, 1.0, 2.5));
+  check_unary("arccosh", ops::arccosh, sin_values({2, 5}, 6, 1.0, 2.5));
   check_unary("arctanh", ops::arctanh, unit);
   check_unary("deg2rad", ops::deg2rad, a);
   check_unary("rad2deg", ops::rad2deg, a);
@@ -121,15 +113,15 @@ TEST(ElementwiseGradcheck, AwayFromKinks) {
 }
 
 TEST(ElementwiseGradcheck, Binary) {
-  Tensor a = values({3, 4}, 7, 2.0), b = values({4}, 8, 1.0, 2.5);  // b in (1.5, 3.5)
-  Tensor c = values({3, 4}, 9, 2.0);
+  Tensor a = sin_values({3, 4}, 7, 2.0), b = sin_values({4}, 8, 1.0, 2.5);  // b in (1.5, 3.5)
+  Tensor c = sin_values({3, 4}, 9, 2.0);
   check_binary("add", ops::add, a, b);
   check_binary("subtract", ops::subtract, a, b);
   check_binary("multiply", ops::multiply, a, b);
   check_binary("divide", ops::divide, a, b);
   check_binary("true_divide", ops::true_divide, a, b);
   check_binary("divide_no_nan", ops::divide_no_nan, a, b);
-  check_binary("power", ops::power, values({3, 4}, 10, 1.0, 2.0), a);
+  check_binary("power", ops::power, sin_values({3, 4}, 10, 1.0, 2.0), a);
   check_binary("maximum", ops::maximum, a, c);
   check_binary("minimum", ops::minimum, a, c);
   check_binary("fmax", ops::fmax, a, c);
@@ -160,7 +152,7 @@ TEST(ElementwiseGradcheck, Binary) {
   // divide_no_nan where the divisor is 0: the numerator's gradient is 0 there.
   expect_gradcheck("divide_no_nan_zero", [](auto& x) { return ops::divide_no_nan(x[0], x[1]); },
                    {of({1.5, -2.0, 3.0}), of({0.0, 2.0, 0.0})}, {.skip = {1}});
-  Tensor cond = ops::greater(values({3, 4}, 11), 0.0);
+  Tensor cond = ops::greater(sin_values({3, 4}, 11), 0.0);
   expect_gradcheck("where", [cond](auto& x) { return ops::where(cond, x[0], x[1]); }, {a, b});
 }
 
@@ -199,7 +191,7 @@ TEST(ElementwiseGradcheck, SecondOrder) {
 }
 
 TEST(ElementwiseGradcheck, IntegerAndBoolOutputsCarryNoGradient) {
-  Tensor x = values({4}, 12);
+  Tensor x = sin_values({4}, 12);
   GradientTape tape;
   tape.watch(x);
   for (const Tensor& y : {ops::isnan(x), ops::signbit(x), ops::isclose(x, x), ops::less(x, 0.0),

@@ -8,19 +8,20 @@
 #include <limits>
 
 #include "golden.h"
+#include "golden_args.h"
 #include "keras/keras.h"
 #include "ops/linalg/common.h"
 
 namespace keras {
 namespace {
 
+using namespace test;  // the fixture helpers
+
 namespace la = ops::linalg_detail;
 using la::mT;
 
 using test::GoldenOps;
 using test::json;
-
-std::vector<int> ints(const json& j) { return j.get<std::vector<int>>(); }
 
 double number(const json& j) {
   if (j.is_string()) {
@@ -37,12 +38,6 @@ ops::NormOrd ord_of(const json& kw) {
   const json& o = kw["ord"];
   if (o.is_string() && o != "inf" && o != "-inf") return ops::NormOrd(o.get<std::string>());
   return ops::NormOrd(number(o));
-}
-
-ops::Axes axes_of(const json& kw) {
-  if (!kw.contains("axis")) return {};
-  const json& a = kw["axis"];
-  return a.is_array() ? ops::Axes(ints(a)) : ops::Axes(a.get<int>());
 }
 
 std::optional<double> opt_number(const json& kw, const char* key) {

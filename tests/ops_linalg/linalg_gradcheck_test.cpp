@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "gradcheck_helpers.h"
 #include "keras/keras.h"
 #include "keras/testing/gradcheck.h"
 #include "ops/linalg/common.h"
@@ -15,8 +16,10 @@
 namespace keras {
 namespace {
 
+using test::expect_gradcheck;
+
 namespace la = ops::linalg_detail;
-using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
+using Fn = test::GradFn;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Deterministic values uniform in [shift - 1.7 scale, shift + 1.7 scale). (Samples of one
@@ -50,12 +53,6 @@ Tensor join(const TensorList& parts) {
   for (const Tensor& t : parts)
     if (t.defined()) flat.push_back(ops::ravel(t));
   return ops::concatenate(flat);
-}
-
-void expect_gradcheck(const std::string& name, const Fn& fn, const std::vector<Tensor>& inputs,
-                      const testing::GradcheckOptions& options = {}) {
-  auto r = testing::gradcheck(fn, inputs, options);
-  EXPECT_TRUE(r.ok) << name << ": " << r.message;
 }
 
 TEST(LinalgGradcheck, Products) {

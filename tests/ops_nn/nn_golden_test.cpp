@@ -4,45 +4,19 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
+#include "golden_args.h"
 #include "keras/backend/backend.h"
 #include "keras/keras.h"
 
 namespace keras {
 namespace {
 
+using namespace test;  // the fixture helpers
+
 using test::GoldenOps;
 using test::json;
 
-Scalar scalar_of(const json& j) {
-  if (j.is_boolean()) return Scalar(j.get<bool>());
-  if (j.is_number_integer()) return Scalar(j.get<int64_t>());
-  return Scalar(j.get<double>());
-}
-
 // The `axis` keyword: absent gives `fallback`, null gives None, else an int or a list.
-ops::Axes axes_of(const json& kw, const char* key, ops::Axes fallback) {
-  if (!kw.contains(key)) return fallback;
-  const json& a = kw[key];
-  if (a.is_null()) return ops::Axes();
-  if (a.is_array()) return ops::Axes(a.get<std::vector<int>>());
-  return ops::Axes(a.get<int>());
-}
-
-std::optional<DType> dtype_of(const json& kw) {
-  if (!kw.contains("dtype")) return std::nullopt;
-  return dtype_from_string(kw["dtype"].get<std::string>());
-}
-
-std::optional<double> opt_double(const json& kw, const char* key) {
-  if (!kw.contains(key) || kw[key].is_null()) return std::nullopt;
-  return kw[key].get<double>();
-}
-
-template <Tensor (*F)(const Tensor&)>
-test::GoldenFn unary() {
-  return [](const TensorList& in, const json&) { return TensorList{F(in[0])}; };
-}
-
 Tensor input_or_undefined(const TensorList& in, size_t i) { return i < in.size() ? in[i] : Tensor(); }
 
 GoldenOps nn_ops() {
@@ -146,11 +120,11 @@ GoldenOps nn_ops() {
   };
   m["one_hot"] = [](const TensorList& in, const json& kw) {
     return TensorList{ops::one_hot(in[0], kw["num_classes"].get<int64_t>(), kw.value("axis", -1),
-                                   dtype_of(kw), kw.value("sparse", false))};
+                                   dtype_arg(kw), kw.value("sparse", false))};
   };
   m["multi_hot"] = [](const TensorList& in, const json& kw) {
     return TensorList{ops::multi_hot(in[0], kw["num_classes"].get<int64_t>(),
-                                     kw.value("axis", -1), dtype_of(kw), kw.value("sparse", false))};
+                                     kw.value("axis", -1), dtype_arg(kw), kw.value("sparse", false))};
   };
   auto attention_options = [](const json& kw) {
     ops::DotProductAttentionOptions o;

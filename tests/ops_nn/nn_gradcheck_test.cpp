@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "gradcheck_helpers.h"
 #include "keras/backend/backend.h"
 #include "keras/keras.h"
 #include "keras/testing/gradcheck.h"
@@ -11,27 +12,17 @@
 namespace keras {
 namespace {
 
-using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
+using test::expect_gradcheck;
+using test::randn;
+using test::sin_values;
 
-Tensor randn(const Shape& shape, uint64_t seed, double scale = 1.0, double shift = 0.0) {
-  // Deterministic, irregular float64 values away from the usual kinks (0, +-1, +-3).
-  std::vector<double> v(static_cast<size_t>(shape.numel()));
-  for (size_t i = 0; i < v.size(); ++i)
-    v[i] = shift + scale * (std::sin(static_cast<double>(seed * 131 + i * 7 + 1)) * 1.7);
-  return Tensor::from_vector(v, shape);
-}
+using Fn = test::GradFn;
 
 Tensor uniform(const Shape& shape, uint64_t seed, double lo, double hi) {
   std::vector<double> v(static_cast<size_t>(shape.numel()));
   for (size_t i = 0; i < v.size(); ++i)
     v[i] = lo + (hi - lo) * (0.5 + 0.5 * std::sin(static_cast<double>(seed * 97 + i * 13 + 3)));
   return Tensor::from_vector(v, shape);
-}
-
-void expect_gradcheck(const std::string& name, const Fn& fn, const std::vector<Tensor>& inputs,
-                      const testing::GradcheckOptions& options = {}) {
-  auto r = testing::gradcheck(fn, inputs, options);
-  EXPECT_TRUE(r.ok) << name << ": " << r.message;
 }
 
 using Unary = Tensor (*)(const Tensor&);

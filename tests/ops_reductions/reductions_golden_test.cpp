@@ -4,20 +4,17 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
+#include "golden_args.h"
 #include "keras/keras.h"
 #include "ops/numpy/reduce_common.h"
 
 namespace keras {
 namespace {
 
+using namespace test;  // the fixture helpers
+
 using test::GoldenOps;
 using test::json;
-
-ops::Axes axes_of(const json& kw) {
-  if (!kw.contains("axis") || kw["axis"].is_null()) return {};
-  const json& a = kw["axis"];
-  return a.is_array() ? ops::Axes(a.get<std::vector<int>>()) : ops::Axes(a.get<int>());
-}
 
 // A single optional axis: absent -> `absent`, null -> nullopt.
 std::optional<int> axis_of(const json& kw, std::optional<int> absent) {
@@ -26,19 +23,8 @@ std::optional<int> axis_of(const json& kw, std::optional<int> absent) {
   return kw["axis"].get<int>();
 }
 
-std::optional<DType> dtype_of(const json& kw) {
-  if (!kw.contains("dtype")) return std::nullopt;
-  return dtype_from_string(kw["dtype"].get<std::string>());
-}
-
 bool keepdims_of(const json& kw) {
   return kw.value("keepdims", false);
-}
-
-Scalar scalar_of(const json& j) {
-  if (j.is_boolean()) return Scalar(j.get<bool>());
-  if (j.is_number_integer()) return Scalar(j.get<int64_t>());
-  return Scalar(j.get<double>());
 }
 
 using Reduction = Tensor (*)(const Tensor&, const ops::Axes&, bool);
@@ -87,7 +73,7 @@ GoldenOps reduction_ops() {
       return fn(x, axes_of(kw), keepdims_of(kw));
     });
   add_with_transpose(m, "prod", [](const Tensor& x, const json& kw) {
-    return ops::prod(x, axes_of(kw), keepdims_of(kw), dtype_of(kw));
+    return ops::prod(x, axes_of(kw), keepdims_of(kw), dtype_arg(kw));
   });
   m["max_initial"] = [](const TensorList& in, const json& kw) {
     return TensorList{ops::max(in[0], axes_of(kw), keepdims_of(kw), scalar_of(kw["initial"]))};
@@ -112,7 +98,7 @@ GoldenOps reduction_ops() {
                                                       {"nancumprod", ops::nancumprod}};
   for (auto [name, fn] : scans)
     add_with_transpose(m, name, [fn](const Tensor& x, const json& kw) {
-      return fn(x, axis_of(kw, std::nullopt), dtype_of(kw));
+      return fn(x, axis_of(kw, std::nullopt), dtype_arg(kw));
     });
   m["trapezoid"] = [](const TensorList& in, const json& kw) {
     return TensorList{ops::trapezoid(in[0], Tensor(), kw.value("dx", 1.0), kw.value("axis", -1))};

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "assertions.h"
+#include "gradcheck_helpers.h"
 #include "keras/autograd/gradient_tape.h"
 #include "keras/keras.h"
 #include "keras/testing/gradcheck.h"
@@ -14,25 +15,16 @@
 namespace keras {
 namespace {
 
-using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
+using test::expect_gradcheck;
+using test::randn;
+using test::sin_values;
+
+using Fn = test::GradFn;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Deterministic, irregular float64 values without ties.
-Tensor randn(const Shape& shape, uint64_t seed, double scale = 1.0, double shift = 0.0) {
-  std::vector<double> v(static_cast<size_t>(shape.numel()));
-  for (size_t i = 0; i < v.size(); ++i)
-    v[i] = shift + scale * (std::sin(static_cast<double>(seed * 131 + i * 7 + 1)) * 1.7);
-  return Tensor::from_vector(v, shape);
-}
-
 Tensor values(const std::vector<double>& v, const Shape& shape) {
   return Tensor::from_vector(v, shape);
-}
-
-void expect_gradcheck(const std::string& name, const Fn& fn, const std::vector<Tensor>& inputs,
-                      const testing::GradcheckOptions& options = {}) {
-  auto r = testing::gradcheck(fn, inputs, options);
-  EXPECT_TRUE(r.ok) << name << ": " << r.message;
 }
 
 // The gradient of sum(fn(x)^2) as a function of x (a nested tape), to check second

@@ -4,38 +4,20 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
+#include "golden_args.h"
 #include "keras/keras.h"
 
 namespace keras {
 namespace {
 
+using namespace test;  // the fixture helpers
+
 using test::GoldenOps;
 using test::json;
-
-std::vector<int> ints(const json& j) {
-  return j.is_array() ? j.get<std::vector<int>>() : std::vector<int>{j.get<int>()};
-}
-std::vector<int64_t> int64s(const json& j) {
-  return j.is_array() ? j.get<std::vector<int64_t>>() : std::vector<int64_t>{j.get<int64_t>()};
-}
-Shape shape_of(const json& j) { return Shape(j.get<std::vector<int64_t>>()); }
 
 std::optional<int> opt_axis(const json& kw, const char* name = "axis") {
   return kw.contains(name) && !kw[name].is_null() ? std::optional<int>(kw[name].get<int>())
                                                   : std::nullopt;
-}
-ops::Axes axes_of(const json& kw, const char* name = "axis") {
-  if (!kw.contains(name) || kw[name].is_null()) return {};
-  return ops::Axes(ints(kw[name]));
-}
-std::optional<DType> dtype_of(const json& kw) {
-  return kw.contains("dtype") ? std::optional<DType>(dtype_from_string(kw["dtype"].get<std::string>()))
-                              : std::nullopt;
-}
-Scalar scalar_of(const json& j) {
-  if (j.is_boolean()) return Scalar(j.get<bool>());
-  if (j.is_number_integer()) return Scalar(j.get<int64_t>());
-  return Scalar(j.get<double>());
 }
 ops::SplitSpec split_of(const json& kw) {
   if (kw.contains("sections")) return ops::SplitSpec(kw["sections"].get<int64_t>());
@@ -65,10 +47,6 @@ std::vector<ops::Index> key_of(const json& k, const TensorList& in) {
   return key;
 }
 
-template <Tensor (*F)(const Tensor&)>
-test::GoldenFn unary() {
-  return [](const TensorList& in, const json&) { return TensorList{F(in[0])}; };
-}
 template <Tensor (*F)(const std::vector<Tensor>&)>
 test::GoldenFn joiner() {
   return [](const TensorList& in, const json&) { return TensorList{F(in)}; };
@@ -123,10 +101,10 @@ void add_views(GoldenOps& m) {
     return TensorList{ops::rot90(in[0], kw.value("k", 1), axes)};
   };
   m["view"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::view(in[0], *dtype_of(kw))};
+    return TensorList{ops::view(in[0], *dtype_arg(kw))};
   };
   m["view_of_transpose"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::view(ops::transpose(in[0]), *dtype_of(kw))};
+    return TensorList{ops::view(ops::transpose(in[0]), *dtype_arg(kw))};
   };
   m["ndim"] = [](const TensorList& in, const json&) {
     return TensorList{ops::convert_to_tensor(Scalar(ops::ndim(in[0])), DType::Int32)};
@@ -178,17 +156,17 @@ void add_splits_and_copies(GoldenOps& m) {
     return TensorList{ops::pad(in[0], pairs, mode, value)};
   };
   m["array"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::array(in[0], dtype_of(kw))};
+    return TensorList{ops::array(in[0], dtype_arg(kw))};
   };
   m["copy"] = unary<ops::copy>();
   m["zeros_like"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::zeros_like(in[0], dtype_of(kw))};
+    return TensorList{ops::zeros_like(in[0], dtype_arg(kw))};
   };
   m["ones_like"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::ones_like(in[0], dtype_of(kw))};
+    return TensorList{ops::ones_like(in[0], dtype_arg(kw))};
   };
   m["full_like"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::full_like(in[0], scalar_of(kw["value"]), dtype_of(kw))};
+    return TensorList{ops::full_like(in[0], scalar_of(kw["value"]), dtype_arg(kw))};
   };
 }
 
@@ -201,33 +179,33 @@ void add_creation(GoldenOps& m) {
   m["linspace"] = [ends](const TensorList& in, const json& kw) {
     auto [start, stop] = ends(in, kw);
     return TensorList{ops::linspace(start, stop, kw.value("num", 50),
-                                    {.endpoint = kw.value("endpoint", true), .dtype = dtype_of(kw),
+                                    {.endpoint = kw.value("endpoint", true), .dtype = dtype_arg(kw),
                                      .axis = kw.value("axis", 0)})};
   };
   m["logspace"] = [ends](const TensorList& in, const json& kw) {
     auto [start, stop] = ends(in, kw);
     return TensorList{ops::logspace(start, stop, kw.value("num", 50),
                                     {.endpoint = kw.value("endpoint", true),
-                                     .base = kw.value("base", 10.0), .dtype = dtype_of(kw),
+                                     .base = kw.value("base", 10.0), .dtype = dtype_arg(kw),
                                      .axis = kw.value("axis", 0)})};
   };
   m["geomspace"] = [ends](const TensorList& in, const json& kw) {
     auto [start, stop] = ends(in, kw);
     return TensorList{ops::geomspace(start, stop, kw.value("num", 50),
-                                     {.endpoint = kw.value("endpoint", true), .dtype = dtype_of(kw),
+                                     {.endpoint = kw.value("endpoint", true), .dtype = dtype_arg(kw),
                                       .axis = kw.value("axis", 0)})};
   };
   auto opt_m = [](const json& kw) {
     return kw.contains("M") ? std::optional<int64_t>(kw["M"].get<int64_t>()) : std::nullopt;
   };
   m["eye"] = [opt_m](const TensorList&, const json& kw) {
-    return TensorList{ops::eye(kw["N"].get<int64_t>(), opt_m(kw), kw.value("k", 0), dtype_of(kw))};
+    return TensorList{ops::eye(kw["N"].get<int64_t>(), opt_m(kw), kw.value("k", 0), dtype_arg(kw))};
   };
   m["identity"] = [](const TensorList&, const json& kw) {
-    return TensorList{ops::identity(kw["n"].get<int64_t>(), dtype_of(kw))};
+    return TensorList{ops::identity(kw["n"].get<int64_t>(), dtype_arg(kw))};
   };
   m["tri"] = [opt_m](const TensorList&, const json& kw) {
-    return TensorList{ops::tri(kw["N"].get<int64_t>(), opt_m(kw), kw.value("k", 0), dtype_of(kw))};
+    return TensorList{ops::tri(kw["N"].get<int64_t>(), opt_m(kw), kw.value("k", 0), dtype_arg(kw))};
   };
   m["tril"] = [](const TensorList& in, const json& kw) {
     return TensorList{ops::tril(in[0], kw.value("k", 0))};
@@ -306,7 +284,7 @@ void add_core_updates(GoldenOps& m) {
     return TensorList{ops::slice_update(in[0], int64s(kw["start"]), in[1])};
   };
   m["saturate_cast"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::saturate_cast(in[0], *dtype_of(kw))};
+    return TensorList{ops::saturate_cast(in[0], *dtype_arg(kw))};
   };
 }
 

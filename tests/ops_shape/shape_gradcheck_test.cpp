@@ -4,30 +4,21 @@
 
 #include <cmath>
 
+#include "gradcheck_helpers.h"
 #include "keras/keras.h"
 #include "keras/testing/gradcheck.h"
 
 namespace keras {
 namespace {
 
-using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
+using test::expect_gradcheck;
+using test::randn;
+using test::sin_values;
 
-Tensor randn(const Shape& shape, uint64_t seed, double scale = 1.0, double shift = 0.0) {
-  // Deterministic, irregular, tie-free inputs in float64.
-  std::vector<double> v(static_cast<size_t>(shape.numel()));
-  for (size_t i = 0; i < v.size(); ++i)
-    v[i] = shift + scale * (std::sin(static_cast<double>(seed * 131 + i * 7 + 1)) * 1.7);
-  return Tensor::from_vector(v, shape);
-}
+using Fn = test::GradFn;
 
 Tensor ints(const std::vector<int64_t>& v, const Shape& shape) {
   return Tensor::from_vector(v, shape);
-}
-
-void expect_gradcheck(const std::string& name, const Fn& fn, const std::vector<Tensor>& inputs,
-                      const testing::GradcheckOptions& options = {}) {
-  auto r = testing::gradcheck(fn, inputs, options);
-  EXPECT_TRUE(r.ok) << name << ": " << r.message;
 }
 
 TEST(ShapeGradcheck, Views) {

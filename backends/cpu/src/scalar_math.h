@@ -9,6 +9,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "keras/core/erfinv.h"
+
 namespace keras::cpu::math {
 
 template <typename C>
@@ -57,33 +59,7 @@ inline double erfinv(double y) {
   if (y == 1) return std::numeric_limits<double>::infinity();
   if (y == -1) return -std::numeric_limits<double>::infinity();
   const double a = std::abs(y);
-  double w = -std::log((1.0 - a) * (1.0 + a));
-  double x;
-  if (w < 5.0) {
-    w -= 2.5;
-    double p = 2.81022636e-08;
-    p = 3.43273939e-07 + p * w;
-    p = -3.5233877e-06 + p * w;
-    p = -4.39150654e-06 + p * w;
-    p = 0.00021858087 + p * w;
-    p = -0.00125372503 + p * w;
-    p = -0.00417768164 + p * w;
-    p = 0.246640727 + p * w;
-    p = 1.50140941 + p * w;
-    x = p * a;
-  } else {
-    w = std::sqrt(w) - 3.0;
-    double p = -0.000200214257;
-    p = 0.000100950558 + p * w;
-    p = 0.00134934322 + p * w;
-    p = -0.00367342844 + p * w;
-    p = 0.00573950773 + p * w;
-    p = -0.0076224613 + p * w;
-    p = 0.00943887047 + p * w;
-    p = 1.00167406 + p * w;
-    p = 2.83297682 + p * w;
-    x = p * a;
-  }
+  double x = keras::detail::erfinv_guess(a);
   // Newton: f(x) = erf(x) - a, f'(x) = 2/sqrt(pi) exp(-x^2).
   for (int i = 0; i < 2; ++i) {
     double err = a < 0.5 ? std::erf(x) - a : (1.0 - a) - std::erfc(x);

@@ -74,6 +74,16 @@ constexpr bool is_integer(DType t) {
 /// True for the unsigned integer types.
 constexpr bool is_unsigned(DType t) { return t == DType::UInt8; }
 
+/// The largest finite value of a float dtype (numpy.finfo(t).max); float64's for the others.
+constexpr double max_finite(DType t) {
+  switch (t) {
+    case DType::Float16: return 65504.0;
+    case DType::BFloat16: return 3.3895313892515355e38;
+    case DType::Float32: return 3.4028234663852886e38;
+    default: return 1.7976931348623157e308;
+  }
+}
+
 /// The Keras name: "float32", "int64", "bool", ...
 std::string_view dtype_name(DType t);
 /// Parses a Keras dtype name ("float32", "int", "float", "double", "half" are accepted as NumPy

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "keras/core/erfinv.h"
 #include "keras/core/half.h"
 
 namespace keras::random::philox {
@@ -98,36 +99,12 @@ constexpr int words_per_element() {
 /// A uniform double in (0, 1] or [0, 1) from 53 bits.
 inline double unit53(uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
 
-/// erfinv in double (Giles's approximation refined by Newton steps), the same on every backend.
+/// erfinv in double (Giles's approximation refined by two Newton steps), the same on every
+/// backend.
 inline double erfinv(double y) {
   if (y <= -1) return -INFINITY;
   if (y >= 1) return INFINITY;
-  double w = -std::log((1.0 - y) * (1.0 + y)), x;
-  if (w < 5.0) {
-    w -= 2.5;
-    double p = 2.81022636e-08;
-    p = 3.43273939e-07 + p * w;
-    p = -3.5233877e-06 + p * w;
-    p = -4.39150654e-06 + p * w;
-    p = 0.00021858087 + p * w;
-    p = -0.00125372503 + p * w;
-    p = -0.00417768164 + p * w;
-    p = 0.246640727 + p * w;
-    p = 1.50140941 + p * w;
-    x = p * y;
-  } else {
-    w = std::sqrt(w) - 3.0;
-    double p = -0.000200214257;
-    p = 0.000100950558 + p * w;
-    p = 0.00134934322 + p * w;
-    p = -0.00367342844 + p * w;
-    p = 0.00573950773 + p * w;
-    p = -0.0076224613 + p * w;
-    p = 0.00943887047 + p * w;
-    p = 1.00167406 + p * w;
-    p = 2.83297682 + p * w;
-    x = p * y;
-  }
+  double x = keras::detail::erfinv_guess(y);
   for (int i = 0; i < 2; ++i) x -= (std::erf(x) - y) / (1.1283791670955126 * std::exp(-x * x));
   return x;
 }

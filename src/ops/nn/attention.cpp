@@ -17,19 +17,6 @@ namespace {
 
 constexpr std::string_view kOp = "dot_product_attention";
 
-double finfo_max(DType t) {
-  switch (t) {
-    case DType::Float16:
-      return 65504.0;
-    case DType::BFloat16:
-      return 3.3895313892515355e38;
-    case DType::Float32:
-      return std::numeric_limits<float>::max();
-    default:
-      return std::numeric_limits<double>::max();
-  }
-}
-
 // A bias or mask made 4-d by leading axes (as JAX's _ensure_4d), checked to broadcast to
 // (B, N, T, S) with 1 or N heads.
 Tensor as_4d(std::string_view name, const Tensor& t, const Shape& logits_shape) {
@@ -100,7 +87,7 @@ Tensor dot_product_attention(const Tensor& query, const Tensor& key, const Tenso
     Tensor causal = greater_equal(rows, cols);
     keep = keep.defined() ? logical_and(keep, causal) : causal;
   }
-  if (keep.defined()) logits = where(keep, logits, -0.7 * finfo_max(logits_dtype));
+  if (keep.defined()) logits = where(keep, logits, -0.7 * max_finite(logits_dtype));
   Tensor probs = detail::cast(softmax(logits, -1), dtype);
   // (B, K, G, T, S) @ (B, K, 1, S, H) -> (B, K, G, T, H) -> (B, T, N, H).
   Tensor vg = expand_dims(transpose(v, {0, 2, 1, 3}), 2);

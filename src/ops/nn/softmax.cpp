@@ -7,6 +7,7 @@
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
 #include "ops/nn/nn_common.h"
+#include "ops/numpy/reduce_common.h"
 
 namespace keras::ops {
 inline namespace nn {
@@ -52,27 +53,10 @@ Tensor softmax_fused(const Tensor& x, uint64_t mask, bool log) {
     be.softmax(out.array(), dense.array(), axis, log);
     return out;
   }
-  std::vector<int> perm;
-  Shape merged;
-  int64_t inner = 1;
-  for (int d = 0; d < x.ndim(); ++d)
-    if (!(mask >> d & 1)) {
-      perm.push_back(d);
-      merged.push_back(x.shape()[d]);
-    }
-  for (int d = 0; d < x.ndim(); ++d)
-    if (mask >> d & 1) {
-      perm.push_back(d);
-      inner *= x.shape()[d];
-    }
-  merged.push_back(inner);
-  Tensor moved = transpose(x, perm);
-  Tensor flat = reshape(moved, merged);
-  Tensor out = detail::empty(merged, x.dtype(), be);
-  be.softmax(out.array(), flat.array(), merged.rank() - 1, log);
-  std::vector<int> inverse(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int>(i);
-  return transpose(reshape(out, moved.shape()), inverse);
+  Tensor flat = detail::merge_axes_last(x, mask);
+  Tensor out = detail::empty(flat.shape(), x.dtype(), be);
+  be.softmax(out.array(), flat.array(), flat.ndim() - 1, log);
+  return detail::split_axes_last(out, x.shape(), mask);
 }
 
 Tensor softmax_impl(std::string_view op, const Tensor& x, const Axes& axis, bool log) {

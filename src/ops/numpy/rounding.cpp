@@ -16,20 +16,6 @@ using detail::Promotion;
 
 namespace {
 
-// The largest finite value of a float dtype.
-double float_max(DType t) {
-  switch (t) {
-    case DType::Float16:
-      return 65504.0;
-    case DType::BFloat16:
-      return 3.3895313892515355e38;
-    case DType::Float32:
-      return FLT_MAX;
-    default:
-      return DBL_MAX;
-  }
-}
-
 // The range of an integer dtype, as doubles that convert back without overflow.
 std::pair<double, double> int_range(DType t) {
   switch (t) {
@@ -75,7 +61,7 @@ Tensor round(const Tensor& x, int decimals) {
     return detail::unary_op("round", UnaryOp::Round, x, Promotion::Keep, detail::zero_grad);
   // Half types scale in float32 so that x * 10^decimals cannot overflow (as JAX does).
   DType work = detail::is_half(dtype) ? DType::Float32 : dtype;
-  if (decimals > std::log10(float_max(work)))
+  if (decimals > std::log10(max_finite(work)))
     return detail::unchanged(x);  // finer than the dtype resolves
   const double f = std::pow(10.0, std::abs(decimals));
   return detail::composite_unary(
@@ -117,7 +103,7 @@ Tensor nan_to_num(const Tensor& x, double nan, std::optional<double> posinf,
   check(x.defined(), "nan_to_num: the input is an undefined tensor.");
   DType dtype = detail::promote({&x});
   if (!is_floating(dtype)) return detail::unchanged(x);  // integers hold no NaN or inf
-  const double max = float_max(dtype);
+  const double max = max_finite(dtype);
   return detail::composite_unary(
       "nan_to_num", x, Promotion::Keep,
       [=](const Tensor& xc) {
