@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "assertions.h"
+#include "stats.h"
 #include "keras/keras.h"
 #include "keras/random/philox.h"
 
@@ -60,40 +61,23 @@ TEST(Random, ThreadCountDoesNotChangeNumbers) {
   EXPECT_TENSOR_EQ(big.slice({{0, 5}}), small);
 }
 
-struct Moments {
-  double mean, var, min, max;
-};
-Moments moments(const Tensor& t) {
-  auto v = t.to_vector<double>();
-  Moments m{0, 0, INFINITY, -INFINITY};
-  for (double x : v) {
-    m.mean += x;
-    m.min = std::min(m.min, x);
-    m.max = std::max(m.max, x);
-  }
-  m.mean /= static_cast<double>(v.size());
-  for (double x : v) m.var += (x - m.mean) * (x - m.mean);
-  m.var /= static_cast<double>(v.size() - 1);
-  return m;
-}
-
 TEST(Random, DistributionMoments) {
   const int64_t n = 200000;  // standard error of the mean ~ 0.0022 sigma
-  auto u = moments(random::uniform({n}, -2, 6, std::nullopt, 1));
+  auto u = test::sample_moments(random::uniform({n}, -2, 6, std::nullopt, 1).to_vector<double>());
   EXPECT_NEAR(u.mean, 2.0, 0.03);
   EXPECT_NEAR(u.var, 64.0 / 12.0, 0.1);
   EXPECT_GE(u.min, -2.0);
   EXPECT_LT(u.max, 6.0);
-  auto g = moments(random::normal({n}, 1.5, 2.0, std::nullopt, 2));
+  auto g = test::sample_moments(random::normal({n}, 1.5, 2.0, std::nullopt, 2).to_vector<double>());
   EXPECT_NEAR(g.mean, 1.5, 0.02);
   EXPECT_NEAR(g.var, 4.0, 0.06);
   // Truncated at +-2 sigma: variance 1 - 2*2*phi(2)/(Phi(2)-Phi(-2)) = 0.7737413.
-  auto t = moments(random::truncated_normal({n}, 0, 1, std::nullopt, 3));
+  auto t = test::sample_moments(random::truncated_normal({n}, 0, 1, std::nullopt, 3).to_vector<double>());
   EXPECT_NEAR(t.mean, 0.0, 0.01);
   EXPECT_NEAR(t.var, 0.7737413, 0.01);
   EXPECT_GE(t.min, -2.0);
   EXPECT_LE(t.max, 2.0);
-  auto g64 = moments(random::normal({n}, 0, 1, DType::Float64, 4));
+  auto g64 = test::sample_moments(random::normal({n}, 0, 1, DType::Float64, 4).to_vector<double>());
   EXPECT_NEAR(g64.var, 1.0, 0.015);
   // Keras: "requires a floating point dtype" is a ValueError.
   EXPECT_THROW(random::normal({2}, 0, 1, DType::Int32), ValueError);
