@@ -9,3 +9,4 @@
 #include "keras/ops/numpy/shape.h"
 #include "keras/ops/numpy/sorting.h"
 #include "keras/ops/numpy/statistics.h"
+#include "keras/ops/numpy/vectorize.h"
