@@ -27,6 +27,7 @@ test::GoldenFn reduction() {
 
 GoldenOps core_ops() {
   GoldenOps m;
+  add_view_ops(m);
   m["add"] = binary<ops::add>();
   m["subtract"] = binary<ops::subtract>();
   m["multiply"] = binary<ops::multiply>();
@@ -62,29 +63,8 @@ GoldenOps core_ops() {
   m["mean"] = reduction<ops::mean>();
   m["max"] = reduction<ops::max>();
   m["min"] = reduction<ops::min>();
-  m["reshape"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::reshape(in[0], shape_of(kw["shape"]))};
-  };
   m["reshape_of_transpose"] = [](const TensorList& in, const json& kw) {
     return TensorList{ops::reshape(ops::transpose(in[0], ints(kw["axes"])), shape_of(kw["shape"]))};
-  };
-  m["transpose"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::transpose(in[0], kw.contains("axes") ? ints(kw["axes"]) : std::vector<int>{})};
-  };
-  m["expand_dims"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::expand_dims(in[0], axes_of(kw))};
-  };
-  m["squeeze"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::squeeze(in[0], axes_of(kw))};
-  };
-  m["broadcast_to"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::broadcast_to(in[0], shape_of(kw["shape"]))};
-  };
-  m["concatenate"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::concatenate(in, kw.value("axis", 0))};
-  };
-  m["stack"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::stack(in, kw.value("axis", 0))};
   };
   m["slice"] = [](const TensorList& in, const json& kw) {
     const json& s = kw["slices"];

@@ -61,22 +61,8 @@ test::GoldenFn window() {
 }
 
 void add_views(GoldenOps& m) {
+  add_view_ops(m);
   m["ravel"] = unary<ops::ravel>();
-  m["expand_dims"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::expand_dims(in[0], axes_of(kw))};
-  };
-  m["squeeze"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::squeeze(in[0], axes_of(kw))};
-  };
-  m["broadcast_to"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::broadcast_to(in[0], shape_of(kw["shape"]))};
-  };
-  m["concatenate"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::concatenate(in, kw.value("axis", 0))};
-  };
-  m["stack"] = [](const TensorList& in, const json& kw) {
-    return TensorList{ops::stack(in, kw.value("axis", 0))};
-  };
   m["append"] = [](const TensorList& in, const json& kw) {
     return TensorList{ops::append(in[0], in[1], opt_axis(kw))};
   };

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "golden.h"
-#include "keras/ops/axes.h"
+#include "keras/ops/ops.h"
 
 namespace keras::test {
 
@@ -54,6 +54,32 @@ GoldenFn unary() {
 template <Tensor (*F)(const Tensor&, const Tensor&)>
 GoldenFn binary() {
   return [](const TensorList& in, const json&) { return TensorList{F(in[0], in[1])}; };
+}
+
+/// The fixture ops for the views and joins every op family's fixtures use: reshape, transpose,
+/// expand_dims, squeeze, broadcast_to, concatenate, stack.
+inline void add_view_ops(GoldenOps& m) {
+  m["reshape"] = [](const TensorList& in, const json& kw) {
+    return TensorList{ops::reshape(in[0], shape_of(kw["shape"]))};
+  };
+  m["transpose"] = [](const TensorList& in, const json& kw) {
+    return TensorList{ops::transpose(in[0], kw.contains("axes") ? ints(kw["axes"]) : std::vector<int>{})};
+  };
+  m["expand_dims"] = [](const TensorList& in, const json& kw) {
+    return TensorList{ops::expand_dims(in[0], axes_of(kw))};
+  };
+  m["squeeze"] = [](const TensorList& in, const json& kw) {
+    return TensorList{ops::squeeze(in[0], axes_of(kw))};
+  };
+  m["broadcast_to"] = [](const TensorList& in, const json& kw) {
+    return TensorList{ops::broadcast_to(in[0], shape_of(kw["shape"]))};
+  };
+  m["concatenate"] = [](const TensorList& in, const json& kw) {
+    return TensorList{ops::concatenate(in, kw.value("axis", 0))};
+  };
+  m["stack"] = [](const TensorList& in, const json& kw) {
+    return TensorList{ops::stack(in, kw.value("axis", 0))};
+  };
 }
 
 }  // namespace keras::test
