@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../tools/golden"
 missing=()
-for p in python3-numpy python3-torch python3-mpmath; do
+for p in python3-numpy python3-torch python3-mpmath python3-rich; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,6 +1,7 @@
 #pragma once
 // keras-cpp: the Keras 3 API in C++. Include this one header.
 
+#include "keras/activations/activation.h"
 #include "keras/autograd/gradient_tape.h"
 #include "keras/autograd/variable.h"
 #include "keras/backend/registry.h"
@@ -9,6 +10,11 @@
 #include "keras/core/errors.h"
 #include "keras/core/promotion.h"
 #include "keras/core/shape.h"
+#include "keras/constraints/constraints.h"
+#include "keras/initializers/initializers.h"
+#include "keras/layers/layers.h"
+#include "keras/models/models.h"
 #include "keras/ops/ops.h"
 #include "keras/random/random.h"
+#include "keras/regularizers/regularizers.h"
 #include "keras/tensor/tensor.h"

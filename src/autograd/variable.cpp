@@ -14,6 +14,7 @@ struct Variable::State {
   bool trainable = true;
   std::string name;
   std::string path;
+  std::function<Tensor(const Tensor&)> constraint;
 
   // Links a freshly made value to this variable.
   void adopt(Tensor fresh) {
@@ -95,5 +96,13 @@ void Variable::set_trainable(bool trainable) {
 const std::string& Variable::name() const { return checked_state().name; }
 const std::string& Variable::path() const { return checked_state().path; }
 void Variable::set_path(const std::string& path) { checked_state().path = path; }
+
+const std::function<Tensor(const Tensor&)>& Variable::constraint() const {
+  return checked_state().constraint;
+}
+
+void Variable::set_constraint(std::function<Tensor(const Tensor&)> constraint) {
+  checked_state().constraint = std::move(constraint);
+}
 
 }  // namespace keras

@@ -14,5 +14,6 @@ std::vector<std::pair<std::string, BackendFactory>> builtin_backends();
 
 std::unique_ptr<Backend> make_cpu_backend();
 std::unique_ptr<Backend> make_stub_backend();
+std::unique_ptr<Backend> make_symbolic_backend();
 
 }  // namespace keras::backend::detail

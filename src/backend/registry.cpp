@@ -81,8 +81,8 @@ Backend& resolve_default(Registry& r) {
   return b;
 }
 
-thread_local Backend* scoped_backend = nullptr;
-thread_local const char* scoped_source = nullptr;
+// The live BackendScopes of this thread, innermost last.
+thread_local std::vector<Backend*> scopes;
 
 }  // namespace
 
@@ -109,14 +109,20 @@ Backend& get(std::string_view name) {
 }
 
 Backend& current() {
-  if (scoped_backend) return *scoped_backend;
+  if (!scopes.empty()) return *scopes.back();
+  return resolve_default(registry());
+}
+
+Backend& current_real() {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+    if (!(*it)->is_symbolic()) return **it;
   return resolve_default(registry());
 }
 
 std::string_view backend() { return current().name(); }
 
 std::string current_source() {
-  if (scoped_backend) return scoped_source;
+  if (!scopes.empty()) return "BackendScope";
   Registry& r = registry();
   resolve_default(r);
   std::lock_guard<std::mutex> lock(r.mutex);
@@ -131,11 +137,10 @@ void set_default(std::string_view name) {
   r.default_backend.store(&b, std::memory_order_release);
 }
 
-BackendScope::BackendScope(std::string_view name) : previous_(scoped_backend) {
-  scoped_backend = &get(name);
-  scoped_source = "BackendScope";
+BackendScope::BackendScope(std::string_view name) : depth_(scopes.size()) {
+  scopes.push_back(&get(name));
 }
 
-BackendScope::~BackendScope() { scoped_backend = previous_; }
+BackendScope::~BackendScope() { scopes.resize(depth_); }
 
 }  // namespace keras::backend

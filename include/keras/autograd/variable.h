@@ -4,6 +4,7 @@
 // assign() replaces the value (in place when nobody else holds the old one, else by copy, so a
 // tensor you already read never changes under you).
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,11 @@ class Variable {
   std::vector<T> numpy() const {
     return value().to_vector<T>();
   }
+
+  /// The projection an optimizer applies after updating this variable (Keras's constraint);
+  /// empty when there is none.
+  const std::function<Tensor(const Tensor&)>& constraint() const;
+  void set_constraint(std::function<Tensor(const Tensor&)> constraint);
 
   /// True when both handles refer to the same variable.
   bool is_same(const Variable& other) const { return state_ == other.state_; }

@@ -32,6 +32,9 @@ class Backend {
   virtual std::string device() const = 0;
   /// True when Storage::data() is a host address the front end may read directly.
   virtual bool is_host() const = 0;
+  /// True for the symbolic backend (shapes and dtypes only): an op that mixes its tensors with
+  /// others' gives a symbolic result instead of a backend-mismatch error.
+  virtual bool is_symbolic() const { return false; }
 
   // ---- memory -------------------------------------------------------------------------------
   /// A new block of at least `nbytes`, aligned to 64 bytes.

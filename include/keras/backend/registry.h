@@ -35,6 +35,9 @@ Backend& get(std::string_view name);
 
 /// The backend new tensors go to (see the rule at the top of this file).
 Backend& current();
+/// current(), skipping symbolic scopes: where real data goes (a layer's weights created while
+/// its output shape is being inferred).
+Backend& current_real();
 /// Its name (keras.config.backend() in Keras).
 std::string_view backend();
 /// Why current() is what it is: "BackendScope", "set_default", "KERAS_BACKEND", the keras.json
@@ -53,7 +56,7 @@ class BackendScope {
   BackendScope& operator=(const BackendScope&) = delete;
 
  private:
-  Backend* previous_;
+  size_t depth_;
 };
 
 }  // namespace keras::backend

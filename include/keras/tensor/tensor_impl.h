@@ -34,6 +34,9 @@ class TensorImpl : public RefCounted {
   /// The exact literal of a weak tensor (so 0.1 meets a float64 tensor as 0.1, not as the
   /// float32 its own array holds).
   Scalar weak_value;
+  /// The Keras mask a layer attached to this output (Embedding(mask_zero), Masking), which the
+  /// next layers that support masking receive (Keras's `_keras_mask`).
+  Ref<TensorImpl> keras_mask;
 };
 
 }  // namespace detail

@@ -56,6 +56,7 @@ Backend& common_backend(std::string_view op, std::initializer_list<const Tensor*
   for (const Tensor* t : inputs) {
     if (!t->defined() || t->is_weak()) continue;
     Backend& b = t->backend();
+    if (b.is_symbolic()) return b;  // shape inference: symbolic absorbs the rest
     if (!found) found = &b;
     else if (found != &b) backend_mismatch(op, *found, b);
   }
@@ -70,6 +71,7 @@ Backend& common_backend(std::string_view op, std::span<const Tensor> inputs) {
   for (const Tensor& t : inputs) {
     if (!t.defined() || t.is_weak()) continue;
     Backend& b = t.backend();
+    if (b.is_symbolic()) return b;
     if (!found) found = &b;
     else if (found != &b) backend_mismatch(op, *found, b);
   }
@@ -81,6 +83,9 @@ Backend& common_backend(std::string_view op, std::span<const Tensor> inputs) {
 
 Tensor prepare(const Tensor& t, DType dtype, Backend& b) {
   if (t.is_weak()) return scalar_tensor(t.impl()->weak_value, dtype, b);
+  // Shape inference: a real tensor (a layer's weight) joins the symbolic computation as a
+  // data-free stand-in of its shape and dtype.
+  if (b.is_symbolic() && &t.backend() != &b) return empty(t.shape(), dtype, b);
   return cast(t, dtype);
 }
 

@@ -1,0 +1,58 @@
+#pragma once
+// The built-in constraints of keras.constraints, with Keras's defaults.
+
+#include <string>
+#include <vector>
+
+#include "keras/constraints/constraint.h"
+#include "keras/ops/axes.h"
+
+namespace keras::constraints {
+
+/// Rescales each slice along `axis` whose norm exceeds max_value.
+class MaxNorm final : public Constraint {
+ public:
+  explicit MaxNorm(double max_value = 2.0, ops::Axes axis = 0);
+  Tensor operator()(const Tensor& w) const override;
+  std::string class_name() const override { return "MaxNorm"; }
+  Config get_config() const override;
+
+ private:
+  double max_value_;
+  ops::Axes axis_;
+};
+
+/// Moves each slice's norm into [min_value, max_value], at `rate`.
+class MinMaxNorm final : public Constraint {
+ public:
+  explicit MinMaxNorm(double min_value = 0.0, double max_value = 1.0, double rate = 1.0,
+                      ops::Axes axis = 0);
+  Tensor operator()(const Tensor& w) const override;
+  std::string class_name() const override { return "MinMaxNorm"; }
+  Config get_config() const override;
+
+ private:
+  double min_value_, max_value_, rate_;
+  ops::Axes axis_;
+};
+
+/// Zeroes the negative entries.
+class NonNeg final : public Constraint {
+ public:
+  Tensor operator()(const Tensor& w) const override;
+  std::string class_name() const override { return "NonNeg"; }
+};
+
+/// Scales each slice along `axis` to unit norm.
+class UnitNorm final : public Constraint {
+ public:
+  explicit UnitNorm(ops::Axes axis = 0);
+  Tensor operator()(const Tensor& w) const override;
+  std::string class_name() const override { return "UnitNorm"; }
+  Config get_config() const override;
+
+ private:
+  ops::Axes axis_;
+};
+
+}  // namespace keras::constraints

@@ -1,0 +1,46 @@
+#pragma once
+// keras.layers.Dense: activation(inputs @ kernel + bias), kernel of shape (input_dim, units).
+
+#include "keras/layers/options.h"
+
+namespace keras::layers {
+
+struct DenseOptions {
+  activations::Activation activation;
+  bool use_bias = true;
+  initializers::InitializerArg kernel_initializer = "glorot_uniform";
+  initializers::InitializerArg bias_initializer = "zeros";
+  regularizers::RegularizerArg kernel_regularizer;
+  regularizers::RegularizerArg bias_regularizer;
+  regularizers::RegularizerArg activity_regularizer;
+  constraints::ConstraintArg kernel_constraint;
+  constraints::ConstraintArg bias_constraint;
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The Dense layer (Keras's "Dense").
+class DenseLayer : public Layer {
+ public:
+  DenseLayer(int64_t units, DenseOptions options = {});
+  std::string class_name() const override { return "Dense"; }
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+  int64_t units() const { return units_; }
+  const Variable& kernel() const { return kernel_; }
+  const Variable& bias() const { return bias_; }
+
+ private:
+  int64_t units_;
+  DenseOptions options_;
+  Variable kernel_, bias_;
+};
+
+/// A densely connected layer of `units` outputs.
+LayerPtr<DenseLayer> Dense(int64_t units, DenseOptions options = {});
+
+}  // namespace keras::layers

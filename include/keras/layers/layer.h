@@ -1,0 +1,263 @@
+#pragma once
+// keras::Layer: the base of every layer and model. Subclass it, override build() and call(),
+// create weights with add_weight(); autograd supplies the backward pass.
+//
+//   class Scale : public keras::Layer {
+//    public:
+//     void build(const keras::Shape& input_shape) override {
+//       w_ = add_weight({.shape = {input_shape.back()}, .initializer = "ones", .name = "w"});
+//     }
+//     keras::Tensor call(const keras::Tensor& x, const keras::CallContext&) override {
+//       return keras::ops::multiply(x, w_);
+//     }
+//    private:
+//     keras::Variable w_;
+//   };
+//   auto scale = keras::make_layer<Scale>();
+//   keras::Tensor y = scale(x);
+//
+// Layers are shared by reference, as in Keras: a LayerPtr is a std::shared_ptr that can also be
+// called, and a layer called twice (or placed in two models) shares its weights.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "keras/activations/activation.h"
+#include "keras/autograd/variable.h"
+#include "keras/constraints/constraint.h"
+#include "keras/core/json.h"
+#include "keras/initializers/initializer.h"
+#include "keras/layers/keras_tensor.h"
+#include "keras/regularizers/regularizer.h"
+#include "keras/tensor/tensor.h"
+
+namespace keras {
+
+/// The keyword arguments of a layer call besides the inputs.
+struct CallContext {
+  /// Training or inference behaviour (Dropout, BatchNormalization). Unset: inherited from the
+  /// enclosing layer call, else inference.
+  std::optional<bool> training;
+  /// A boolean mask over the timesteps of a single input (Keras's `mask`). Unset: the mask a
+  /// previous layer attached to the input (Embedding(mask_zero), Masking), if any.
+  Tensor mask;
+  /// Per-input masks of a list call.
+  TensorList masks;
+};
+
+/// A mixed-precision policy: the dtype weights are stored in and the dtype a layer computes in.
+struct DTypePolicy {
+  /// "float32", "mixed_float16", "mixed_bfloat16", or a dtype name ("float64", ...).
+  std::string name = "float32";
+  DType variable_dtype = DType::Float32;
+  DType compute_dtype = DType::Float32;
+
+  /// The policy `name` names; ValueError otherwise. keras-cpp computes mixed policies in
+  /// float32 for now (the weights and results are float32; the name round-trips in configs).
+  static DTypePolicy from_name(const std::string& name);
+  /// The global default (floatx()).
+  static DTypePolicy default_policy();
+};
+
+/// Keyword arguments every layer accepts.
+struct LayerOptions {
+  /// Unique by default: the class name in snake case, then _1, _2, ... (Keras's auto_name).
+  std::string name;
+  bool trainable = true;
+  /// A DTypePolicy name; empty for the default.
+  std::string dtype;
+};
+
+/// add_weight's arguments.
+struct WeightOptions {
+  Shape shape;
+  initializers::InitializerArg initializer = "glorot_uniform";
+  regularizers::RegularizerArg regularizer;
+  constraints::ConstraintArg constraint;
+  bool trainable = true;
+  /// Defaults to the layer's variable dtype.
+  std::optional<DType> dtype;
+  std::string name;
+};
+
+class Layer;
+
+/// A shared reference to a layer of type T that can be called like the layer.
+template <typename T = Layer>
+class LayerPtr : public std::shared_ptr<T> {
+ public:
+  using std::shared_ptr<T>::shared_ptr;
+  LayerPtr() = default;
+  LayerPtr(std::shared_ptr<T> p) : std::shared_ptr<T>(std::move(p)) {}  // NOLINT
+
+  /// layer(inputs, ...): Keras's __call__ (see Layer::operator()).
+  Tensor operator()(const Tensor& x, const CallContext& ctx = {}) const { return (**this)(x, ctx); }
+  TensorList operator()(const TensorList& xs, const CallContext& ctx = {}) const {
+    return (**this)(xs, ctx);
+  }
+  KerasTensor operator()(const KerasTensor& x, const CallContext& ctx = {}) const {
+    return (**this)(x, ctx);
+  }
+  std::vector<KerasTensor> operator()(const std::vector<KerasTensor>& xs,
+                                      const CallContext& ctx = {}) const {
+    return (**this)(xs, ctx);
+  }
+};
+
+/// A new layer of type T (a custom layer, usually) owned by a LayerPtr.
+template <typename T, typename... Args>
+LayerPtr<T> make_layer(Args&&... args) {
+  return LayerPtr<T>(std::make_shared<T>(std::forward<Args>(args)...));
+}
+
+/// The base of every layer and model.
+class Layer : public std::enable_shared_from_this<Layer> {
+ public:
+  /// `default_name` is the prefix of the automatic name ("dense" for Dense); without it the
+  /// name comes from class_name() when first asked for.
+  explicit Layer(LayerOptions options = {}, std::string default_name = {});
+  virtual ~Layer();
+  Layer(const Layer&) = delete;
+  Layer& operator=(const Layer&) = delete;
+
+  /// The Keras class name ("Dense"); configs and summaries show it. Subclasses override it;
+  /// the default is the C++ class name.
+  virtual std::string class_name() const;
+
+  // ---- what a subclass implements ------------------------------------------------------------
+  /// Creates the weights for an input of `input_shape` (-1 for unknown dimensions).
+  virtual void build(const Shape& input_shape);
+  /// build for layers that take a list of inputs (default: build(input_shapes[0]) for one).
+  virtual void build_list(const std::vector<Shape>& input_shapes);
+  /// The forward pass on one input.
+  virtual Tensor call(const Tensor& inputs, const CallContext& ctx);
+  /// The forward pass on a list of inputs, or with several outputs (default: call() on one).
+  virtual TensorList call_list(const TensorList& inputs, const CallContext& ctx);
+  /// The mask of the output, given the input's (default: passed through when the layer
+  /// supports masking, else none).
+  virtual Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const;
+  virtual TensorList compute_mask_list(const TensorList& inputs, const TensorList& masks) const;
+  /// The layer's constructor arguments (Keras's get_config): name, trainable, dtype, plus what
+  /// the subclass adds.
+  virtual Config get_config() const;
+
+  // ---- calling -----------------------------------------------------------------------------
+  /// Builds on first use, resolves training and masks, and calls call().
+  Tensor operator()(const Tensor& inputs, const CallContext& ctx = {});
+  TensorList operator()(const TensorList& inputs, const CallContext& ctx = {});
+  /// A symbolic call (Functional API): builds from the shape and records a Node.
+  KerasTensor operator()(const KerasTensor& inputs, const CallContext& ctx = {});
+  std::vector<KerasTensor> operator()(const std::vector<KerasTensor>& inputs,
+                                      const CallContext& ctx = {});
+
+  /// Builds the layer for `input_shape` if it is not built yet.
+  void ensure_built(const std::vector<Shape>& input_shapes, bool list_input);
+  bool built() const { return built_; }
+  /// The shapes build() received (for summaries and the saved build_config).
+  const std::vector<Shape>& build_input_shapes() const { return build_shapes_; }
+
+  // ---- weights -----------------------------------------------------------------------------
+  /// Creates a weight owned by this layer (Keras's add_weight).
+  Variable add_weight(WeightOptions options);
+  /// Own weights then every tracked sublayer's, trainable first (Keras's order).
+  std::vector<Variable> weights() const;
+  std::vector<Variable> trainable_weights() const;
+  std::vector<Variable> non_trainable_weights() const;
+  /// This layer's own weights, trainable then non-trainable (what its saved `vars` hold).
+  std::vector<Variable> own_weights() const;
+  /// The values of weights(), in order.
+  std::vector<Tensor> get_weights() const;
+  /// Assigns weights() in order; ValueError naming the weight on a count or shape mismatch.
+  void set_weights(const std::vector<Tensor>& values);
+  /// Number of scalars in weights().
+  int64_t count_params() const;
+
+  bool trainable() const { return trainable_; }
+  /// Freezes or unfreezes this layer and every sublayer.
+  virtual void set_trainable(bool trainable);
+
+  // ---- sublayers ---------------------------------------------------------------------------
+  /// Registers a sublayer under an attribute name (as Keras tracks `self.name = layer`), so
+  /// its weights belong to this layer; returns it.
+  template <typename T>
+  LayerPtr<T> track(const std::string& attribute, LayerPtr<T> layer) {
+    track_layer(attribute, layer);
+    return layer;
+  }
+  void track_layer(const std::string& attribute, std::shared_ptr<Layer> layer);
+  /// Tracked sublayers and their attribute names, in tracking order.
+  const std::vector<std::pair<std::string, std::shared_ptr<Layer>>>& tracked_layers() const {
+    return sublayers_;
+  }
+
+  // ---- losses ------------------------------------------------------------------------------
+  /// Adds a loss tensor from the current call (activity regularization).
+  void add_loss(const Tensor& loss);
+  /// This layer's and its sublayers' losses: weight regularization penalties and the losses
+  /// added during the last call.
+  TensorList losses() const;
+  /// Regularizes this layer's outputs (Keras's activity_regularizer).
+  void set_activity_regularizer(regularizers::RegularizerArg regularizer);
+
+  // ---- masking -----------------------------------------------------------------------------
+  bool supports_masking() const { return supports_masking_; }
+
+  // ---- identity ----------------------------------------------------------------------------
+  const std::string& name() const;
+  const DTypePolicy& dtype_policy() const { return policy_; }
+  DType compute_dtype() const { return policy_.compute_dtype; }
+  DType variable_dtype() const { return policy_.variable_dtype; }
+
+  // ---- the Functional graph ----------------------------------------------------------------
+  /// The symbolic calls of this layer, oldest first.
+  std::vector<std::shared_ptr<Node>> inbound_nodes() const;
+  /// The output of this layer's single symbolic call (Keras's layer.output); ValueError when it
+  /// was called zero or several times.
+  KerasTensor output() const;
+  /// The input of this layer's single symbolic call.
+  KerasTensor input() const;
+
+ protected:
+  /// Records the node an InputLayer starts with (it has no symbolic call).
+  void register_input_node(const std::shared_ptr<Node>& node) { inbound_nodes_.push_back(node); }
+  /// Marks the layer as propagating masks (Keras's self.supports_masking = True).
+  void set_supports_masking(bool supports) { supports_masking_ = supports; }
+  /// Marks the layer built without calling build() (layers with no weights that need none).
+  void set_built(bool built) { built_ = built; }
+
+ private:
+  TensorList call_eager(const TensorList& inputs, bool list_call, const CallContext& ctx);
+  std::vector<KerasTensor> call_symbolic(const std::vector<KerasTensor>& inputs,
+                                         bool list_call, const CallContext& ctx);
+
+  mutable std::string name_;
+  bool trainable_ = true;
+  DTypePolicy policy_;
+  bool built_ = false;
+  bool supports_masking_ = false;
+  std::vector<Shape> build_shapes_;
+  std::vector<Variable> trainable_vars_, non_trainable_vars_;
+  std::vector<std::pair<Variable, regularizers::RegularizerPtr>> regularized_;
+  std::vector<std::pair<std::string, std::shared_ptr<Layer>>> sublayers_;
+  regularizers::RegularizerPtr activity_regularizer_;
+  TensorList call_losses_;
+  std::vector<std::weak_ptr<Node>> inbound_nodes_;
+};
+
+/// The snake-case form Keras names layers and saved objects by ("Conv2D" -> "conv2d",
+/// "BatchNormalization" -> "batch_normalization").
+std::string to_snake_case(const std::string& class_name);
+/// A unique name for a new object with this prefix: "dense", "dense_1", ... (Keras's auto_name;
+/// the counters are per process, reset by keras::backend::clear_session()).
+std::string unique_name(const std::string& prefix);
+
+namespace backend {
+/// Resets the automatic name counters (keras.backend.clear_session).
+void clear_session();
+}  // namespace backend
+
+}  // namespace keras

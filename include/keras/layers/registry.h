@@ -1,0 +1,30 @@
+#pragma once
+// Layers by class name: what from_config and (later) model loading use. Every built-in layer
+// is registered; custom layers register themselves with register_layer.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "keras/layers/layer.h"
+
+namespace keras::layers {
+
+/// Makes a layer from its get_config().
+using LayerFactory = std::function<std::shared_ptr<Layer>(const Config& config)>;
+
+/// Registers a layer class under `class_name` (a second registration replaces the first).
+void register_layer(const std::string& class_name, LayerFactory factory);
+
+/// The layer a config describes: either the inner config with `class_name` given, or a full
+/// serialize_keras_object record ({"class_name": ..., "config": ...}). ValueError naming the
+/// class and how to register it when it is unknown.
+std::shared_ptr<Layer> from_config(const std::string& class_name, const Config& config);
+std::shared_ptr<Layer> deserialize(const Config& record);
+/// Keras's serialize_keras_object record of a layer.
+Config serialize(const Layer& layer);
+
+/// Class names with a factory, sorted.
+std::vector<std::string> registered_layers();
+
+}  // namespace keras::layers

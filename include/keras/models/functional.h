@@ -1,0 +1,59 @@
+#pragma once
+// keras::Functional: a model defined by its inputs and outputs (the Functional API).
+//
+//   auto inputs = keras::Input({784});
+//   auto x = keras::layers::Dense(64, {.activation = "relu"})(inputs);
+//   auto outputs = keras::layers::Dense(10)(x);
+//   auto model = keras::Functional(inputs, outputs);
+//   keras::Tensor y = model(batch);
+//
+// Several inputs or outputs, shared layers, nested models and intermediate outputs
+// (keras::Functional(model->input(), layer->output())) work as in Keras.
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "keras/models/model.h"
+
+namespace keras {
+
+/// The model class behind keras::Functional (Keras's "Functional").
+class FunctionalModel : public Model {
+ public:
+  FunctionalModel(std::vector<KerasTensor> inputs, std::vector<KerasTensor> outputs,
+                  LayerOptions options = {});
+  std::string class_name() const override { return "Functional"; }
+
+  TensorList call_list(const TensorList& inputs, const CallContext& ctx) override;
+  std::vector<std::shared_ptr<Layer>> layers() const override { return layers_; }
+
+  const std::vector<KerasTensor>& inputs() const { return inputs_; }
+  const std::vector<KerasTensor>& outputs() const { return outputs_; }
+  /// The nodes of the graph, in the order they run.
+  const std::vector<std::shared_ptr<Node>>& nodes() const { return nodes_; }
+  /// Nodes grouped by depth (0 = the outputs' nodes), as Keras's _nodes_by_depth.
+  const std::map<int, std::vector<std::shared_ptr<Node>>>& nodes_by_depth() const {
+    return nodes_by_depth_;
+  }
+
+  std::string layer_output_shape(const Layer& layer) const override;
+  std::string layer_connections(const Layer& layer) const override;
+  bool sequential_like() const override { return sequential_like_; }
+
+ private:
+  std::vector<KerasTensor> inputs_, outputs_;
+  std::vector<std::shared_ptr<Node>> nodes_;
+  std::map<int, std::vector<std::shared_ptr<Node>>> nodes_by_depth_;
+  std::vector<std::shared_ptr<Layer>> layers_;
+  bool sequential_like_ = true;
+};
+
+/// A Functional model from one input to one output.
+ModelPtr<FunctionalModel> Functional(const KerasTensor& inputs, const KerasTensor& outputs,
+                                     LayerOptions options = {});
+/// A Functional model with several inputs and/or outputs (in this order).
+ModelPtr<FunctionalModel> Functional(std::vector<KerasTensor> inputs,
+                                     std::vector<KerasTensor> outputs, LayerOptions options = {});
+
+}  // namespace keras

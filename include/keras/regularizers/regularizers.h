@@ -1,0 +1,60 @@
+#pragma once
+// The built-in regularizers of keras.regularizers, with Keras's defaults.
+
+#include <string>
+
+#include "keras/regularizers/regularizer.h"
+
+namespace keras::regularizers {
+
+/// l1 * sum(|x|).
+class L1 final : public Regularizer {
+ public:
+  explicit L1(double l1 = 0.01);
+  Tensor operator()(const Tensor& x) const override;
+  std::string class_name() const override { return "L1"; }
+  Config get_config() const override { return {{"l1", l1_}}; }
+
+ private:
+  double l1_;
+};
+
+/// l2 * sum(x^2).
+class L2 final : public Regularizer {
+ public:
+  explicit L2(double l2 = 0.01);
+  Tensor operator()(const Tensor& x) const override;
+  std::string class_name() const override { return "L2"; }
+  Config get_config() const override { return {{"l2", l2_}}; }
+
+ private:
+  double l2_;
+};
+
+/// l1 * sum(|x|) + l2 * sum(x^2); both 0 unless given (the string "l1_l2" means 0.01, 0.01).
+class L1L2 final : public Regularizer {
+ public:
+  explicit L1L2(double l1 = 0.0, double l2 = 0.0);
+  Tensor operator()(const Tensor& x) const override;
+  std::string class_name() const override { return "L1L2"; }
+  Config get_config() const override { return {{"l1", l1_}, {"l2", l2_}}; }
+
+ private:
+  double l1_, l2_;
+};
+
+/// Pushes the rows (or columns) of a 2-d weight towards orthogonality: factor times the mean
+/// absolute cosine similarity between distinct rows.
+class OrthogonalRegularizer final : public Regularizer {
+ public:
+  explicit OrthogonalRegularizer(double factor = 0.01, std::string mode = "rows");
+  Tensor operator()(const Tensor& x) const override;
+  std::string class_name() const override { return "OrthogonalRegularizer"; }
+  Config get_config() const override { return {{"factor", factor_}, {"mode", mode_}}; }
+
+ private:
+  double factor_;
+  std::string mode_;
+};
+
+}  // namespace keras::regularizers

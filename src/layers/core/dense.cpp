@@ -1,0 +1,126 @@
+#include "keras/layers/core/dense.h"
+
+#include "keras/autograd/node.h"
+#include "keras/backend/backend.h"
+#include "keras/ops/ops.h"
+#include "ops/detail/op_utils.h"
+
+namespace keras::layers {
+namespace {
+
+// The activations the backend's fused Linear kernel applies whose derivative can be written
+// from the output alone (so the gradient rule needs no pre-activation copy).
+std::optional<backend::Activation> fusable(const activations::Activation& a) {
+  if (a.is_linear()) return backend::Activation::None;
+  if (a.name() == "relu") return backend::Activation::Relu;
+  if (a.name() == "sigmoid") return backend::Activation::Sigmoid;
+  if (a.name() == "tanh") return backend::Activation::Tanh;
+  return std::nullopt;
+}
+
+// act'(z) written from y = act(z).
+Tensor activation_grad(backend::Activation act, const Tensor& y, const Tensor& g) {
+  switch (act) {
+    case backend::Activation::Relu: return ops::where(ops::greater(y, 0.0), g, 0.0);
+    case backend::Activation::Sigmoid: return ops::multiply(g, ops::multiply(y, ops::subtract(1.0, y)));
+    case backend::Activation::Tanh: return ops::multiply(g, ops::subtract(1.0, ops::square(y)));
+    default: return g;
+  }
+}
+
+// activation(x @ w + b) in one backend call (matmul with a bias-and-activation epilogue).
+Tensor fused_dense(const Tensor& x, const Tensor& w, const Tensor& b, backend::Activation act) {
+  auto& be = x.backend();
+  Tensor out = ops::detail::empty(Shape{x.shape()[0], w.shape()[1]}, x.dtype(), be);
+  be.linear(out.array(), x.array(), w.array(), b.defined() ? b.array() : backend::Array{}, act);
+  if (autograd::should_record(x, w, b)) {
+    autograd::record("dense", {x, w, b}, out,
+                     [x, w, act, has_bias = b.defined()](const autograd::Context& ctx,
+                                                         const Tensor& g) {
+                       Tensor dz = activation_grad(act, ctx.output(), g);
+                       return TensorList{
+                           ctx.needs_input_grad(0) ? ops::matmul(dz, ops::transpose(w)) : Tensor(),
+                           ctx.needs_input_grad(1) ? ops::matmul(ops::transpose(x), dz) : Tensor(),
+                           has_bias && ctx.needs_input_grad(2) ? ops::sum(dz, 0) : Tensor()};
+                     });
+  }
+  return out;
+}
+
+}  // namespace
+
+DenseLayer::DenseLayer(int64_t units, DenseOptions options)
+    : Layer(base_options(options), "dense"), units_(units), options_(std::move(options)) {
+  check(units > 0, "Dense: units must be a positive integer; got ", units, ".");
+  set_activity_regularizer(options_.activity_regularizer);
+  set_supports_masking(true);
+}
+
+void DenseLayer::build(const Shape& input_shape) {
+  check(input_shape.rank() >= 1 && input_shape.back() > 0, "Dense '", name(),
+        "': the last axis of the input must be known; got input shape ",
+        shape_string(input_shape), ".");
+  const int64_t input_dim = input_shape.back();
+  kernel_ = add_weight({.shape = {input_dim, units_},
+                        .initializer = options_.kernel_initializer,
+                        .regularizer = options_.kernel_regularizer,
+                        .constraint = options_.kernel_constraint,
+                        .name = "kernel"});
+  if (options_.use_bias)
+    bias_ = add_weight({.shape = {units_},
+                        .initializer = options_.bias_initializer,
+                        .regularizer = options_.bias_regularizer,
+                        .constraint = options_.bias_constraint,
+                        .name = "bias"});
+}
+
+Tensor DenseLayer::call(const Tensor& inputs, const CallContext&) {
+  check(inputs.ndim() >= 1 && inputs.shape().back() == kernel_.shape()[0], "Dense '", name(),
+        "': expected inputs with last axis ", kernel_.shape()[0], "; got shape ", inputs.shape(),
+        ".");
+  Tensor x = ops::cast(inputs, compute_dtype());
+  Tensor bias = options_.use_bias ? bias_.value() : Tensor();
+  auto act = fusable(options_.activation);
+  if (act && x.ndim() == 2 && is_floating(x.dtype()) &&
+      &x.backend() == &kernel_.value().backend() &&
+      backend::use_fused(x.backend(), backend::Capability::Linear))
+    return fused_dense(x, kernel_, bias, *act);
+  Tensor y = ops::matmul(x, kernel_);
+  if (bias.defined()) y = ops::add(y, bias);
+  return options_.activation(y);
+}
+
+Config DenseLayer::get_config() const {
+  Config c = Layer::get_config();
+  c["units"] = units_;
+  c["activation"] = activations::serialize(options_.activation);
+  c["use_bias"] = options_.use_bias;
+  c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer);
+  c["bias_initializer"] = initializers::serialize(*options_.bias_initializer);
+  c["kernel_regularizer"] = regularizers::serialize(options_.kernel_regularizer.get());
+  c["bias_regularizer"] = regularizers::serialize(options_.bias_regularizer.get());
+  c["kernel_constraint"] = constraints::serialize(options_.kernel_constraint.get());
+  c["bias_constraint"] = constraints::serialize(options_.bias_constraint.get());
+  return c;
+}
+
+std::shared_ptr<Layer> DenseLayer::from_config(const Config& c) {
+  DenseOptions o;
+  read_base_config(c, o);
+  if (c.contains("activation")) o.activation = activations::deserialize(c["activation"]);
+  o.use_bias = c.value("use_bias", true);
+  if (c.contains("kernel_initializer")) o.kernel_initializer = initializers::deserialize(c["kernel_initializer"]);
+  if (c.contains("bias_initializer")) o.bias_initializer = initializers::deserialize(c["bias_initializer"]);
+  if (c.contains("kernel_regularizer")) o.kernel_regularizer = regularizers::deserialize(c["kernel_regularizer"]);
+  if (c.contains("bias_regularizer")) o.bias_regularizer = regularizers::deserialize(c["bias_regularizer"]);
+  if (c.contains("activity_regularizer")) o.activity_regularizer = regularizers::deserialize(c["activity_regularizer"]);
+  if (c.contains("kernel_constraint")) o.kernel_constraint = constraints::deserialize(c["kernel_constraint"]);
+  if (c.contains("bias_constraint")) o.bias_constraint = constraints::deserialize(c["bias_constraint"]);
+  return std::make_shared<DenseLayer>(c.at("units").get<int64_t>(), o);
+}
+
+LayerPtr<DenseLayer> Dense(int64_t units, DenseOptions options) {
+  return make_layer<DenseLayer>(units, std::move(options));
+}
+
+}  // namespace keras::layers

@@ -1,0 +1,479 @@
+#include "keras/layers/layer.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <typeinfo>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "keras/autograd/gradient_tape.h"
+#include "keras/backend/registry.h"
+#include "keras/core/config.h"
+#include "keras/ops/ops.h"
+#include "layers/call_state.h"
+
+namespace keras {
+namespace {
+
+// Guards the default call()/call_list() pair against a layer that overrides neither.
+thread_local const Layer* defaulting_call = nullptr;
+
+struct Defaulting {
+  explicit Defaulting(const Layer* layer) : previous(defaulting_call) { defaulting_call = layer; }
+  ~Defaulting() { defaulting_call = previous; }
+  const Layer* previous;
+};
+
+[[noreturn]] void no_call(const Layer& layer) {
+  throw NotImplementedError("Layer '" + layer.name() + "' (" + layer.class_name() +
+                            ") overrides neither call() nor call_list().");
+}
+
+std::string demangle(const char* mangled) {
+  int status = 0;
+  char* out = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string name = status == 0 && out ? out : mangled;
+  std::free(out);
+  size_t colon = name.rfind("::");
+  return colon == std::string::npos ? name : name.substr(colon + 2);
+}
+
+struct NameCounters {
+  std::mutex mutex;
+  std::unordered_map<std::string, int> next;
+};
+
+NameCounters& counters() {
+  static NameCounters* c = new NameCounters();
+  return *c;
+}
+
+// The dimensions used for unknown ones in the two shape-inference runs (Keras uses the same
+// pair: a dimension that differs between the runs is unknown in the result).
+constexpr int64_t kProbeA = 83, kProbeB = 89;
+
+Shape concretize(const Shape& shape, int64_t probe) {
+  Shape out = shape;
+  for (int64_t& d : out)
+    if (d < 0) d = probe;
+  return out;
+}
+
+}  // namespace
+
+// ---- names -----------------------------------------------------------------------------------
+
+std::string to_snake_case(const std::string& name) {
+  // keras/src/utils/naming.py: insert "_" before capitals that follow a lowercase letter or
+  // precede one, lowercase everything.
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    bool upper = c >= 'A' && c <= 'Z';
+    if (upper && i > 0) {
+      char prev = name[i - 1];
+      bool prev_lower_or_digit = (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9');
+      bool next_lower = i + 1 < name.size() && name[i + 1] >= 'a' && name[i + 1] <= 'z';
+      bool prev_upper = prev >= 'A' && prev <= 'Z';
+      if (prev_lower_or_digit || (prev_upper && next_lower)) out.push_back('_');
+    }
+    out.push_back(upper ? static_cast<char>(c - 'A' + 'a') : c);
+  }
+  return out;
+}
+
+std::string unique_name(const std::string& prefix) {
+  NameCounters& c = counters();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  int n = c.next[prefix]++;
+  return n == 0 ? prefix : prefix + "_" + std::to_string(n);
+}
+
+namespace backend {
+void clear_session() {
+  NameCounters& c = counters();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.next.clear();
+}
+}  // namespace backend
+
+// ---- dtype policies --------------------------------------------------------------------------
+
+DTypePolicy DTypePolicy::from_name(const std::string& name) {
+  DTypePolicy p;
+  p.name = name;
+  if (name == "mixed_float16" || name == "mixed_bfloat16") {
+    // Documented: keras-cpp computes mixed policies in float32 for now.
+    p.variable_dtype = p.compute_dtype = DType::Float32;
+    return p;
+  }
+  try {
+    DType t = dtype_from_string(name);
+    p.variable_dtype = p.compute_dtype = t;
+  } catch (const ValueError&) {
+    throw ValueError("Invalid dtype policy '" + name +
+                     "'. Expected a dtype name (\"float32\", ...), \"mixed_float16\" or "
+                     "\"mixed_bfloat16\".");
+  }
+  return p;
+}
+
+DTypePolicy DTypePolicy::default_policy() {
+  return from_name(std::string(dtype_name(config::floatx())));
+}
+
+// ---- construction ----------------------------------------------------------------------------
+
+Layer::Layer(LayerOptions options, std::string default_name)
+    : name_(options.name.empty() && !default_name.empty() ? unique_name(default_name)
+                                                          : options.name),
+      trainable_(options.trainable),
+      policy_(options.dtype.empty() ? DTypePolicy::default_policy()
+                                    : DTypePolicy::from_name(options.dtype)) {}
+
+Layer::~Layer() = default;
+
+std::string Layer::class_name() const { return demangle(typeid(*this).name()); }
+
+const std::string& Layer::name() const {
+  if (name_.empty()) name_ = unique_name(to_snake_case(class_name()));
+  return name_;
+}
+
+// ---- defaults a subclass overrides -----------------------------------------------------------
+
+void Layer::build(const Shape&) {}
+
+void Layer::build_list(const std::vector<Shape>& input_shapes) {
+  if (input_shapes.size() == 1) build(input_shapes[0]);
+}
+
+Tensor Layer::call(const Tensor& inputs, const CallContext& ctx) {
+  if (defaulting_call == this) no_call(*this);
+  Defaulting guard(this);
+  TensorList out = call_list({inputs}, ctx);
+  check(out.size() == 1, "Layer '", name(), "' returned ", out.size(),
+        " outputs from call_list(); call it with a list to receive them.");
+  return out[0];
+}
+
+TensorList Layer::call_list(const TensorList& inputs, const CallContext& ctx) {
+  if (defaulting_call == this) no_call(*this);
+  check(inputs.size() == 1, "Layer '", name(), "' (", class_name(), ") takes one input; got ",
+        inputs.size(), ".");
+  Defaulting guard(this);
+  return {call(inputs[0], ctx)};
+}
+
+Tensor Layer::compute_mask(const Tensor&, const Tensor& mask) const {
+  return supports_masking_ ? mask : Tensor();
+}
+
+TensorList Layer::compute_mask_list(const TensorList& inputs, const TensorList& masks) const {
+  TensorList out;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    out.push_back(compute_mask(inputs[i], i < masks.size() ? masks[i] : Tensor()));
+  return out;
+}
+
+Config Layer::get_config() const {
+  Config c;
+  c["name"] = name();
+  c["trainable"] = trainable_;
+  c["dtype"] = {{"module", "keras"},
+                {"class_name", "DTypePolicy"},
+                {"config", {{"name", policy_.name}}},
+                {"registered_name", nullptr}};
+  if (activity_regularizer_) c["activity_regularizer"] = regularizers::serialize(activity_regularizer_);
+  return c;
+}
+
+// ---- building --------------------------------------------------------------------------------
+
+void Layer::ensure_built(const std::vector<Shape>& input_shapes, bool list_input) {
+  if (built_) return;
+  build_shapes_ = input_shapes;
+  if (list_input) build_list(input_shapes);
+  else build(input_shapes.at(0));
+  built_ = true;
+}
+
+// ---- calling ---------------------------------------------------------------------------------
+
+Tensor Layer::operator()(const Tensor& inputs, const CallContext& ctx) {
+  return call_eager({inputs}, false, ctx).at(0);
+}
+
+TensorList Layer::operator()(const TensorList& inputs, const CallContext& ctx) {
+  return call_eager(inputs, true, ctx);
+}
+
+KerasTensor Layer::operator()(const KerasTensor& inputs, const CallContext& ctx) {
+  auto out = call_symbolic({inputs}, false, ctx);
+  check(out.size() == 1, "Layer '", name(), "' has ", out.size(),
+        " outputs; call it with a list of KerasTensors to receive them.");
+  return out[0];
+}
+
+std::vector<KerasTensor> Layer::operator()(const std::vector<KerasTensor>& inputs,
+                                           const CallContext& ctx) {
+  return call_symbolic(inputs, true, ctx);
+}
+
+TensorList Layer::call_eager(const TensorList& inputs, bool list_call, const CallContext& ctx) {
+  check(!inputs.empty(), "Layer '", name(), "' was called with no inputs.");
+  std::vector<Shape> shapes;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    check(inputs[i].defined(), "Layer '", name(), "': input ", i, " is an undefined tensor.");
+    shapes.push_back(inputs[i].shape());
+  }
+  ensure_built(shapes, list_call);
+
+  CallContext resolved = ctx;
+  resolved.training = ctx.training ? *ctx.training : detail::current_training().value_or(false);
+  // Masks a previous layer attached to the inputs reach layers that support masking.
+  auto attached = [](const Tensor& t) {
+    return t.impl()->keras_mask ? Tensor(t.impl()->keras_mask) : Tensor();
+  };
+  if (supports_masking_) {
+    if (!list_call && !resolved.mask.defined()) resolved.mask = attached(inputs[0]);
+    if (list_call && resolved.masks.empty()) {
+      bool any = false;
+      for (const Tensor& t : inputs) {
+        resolved.masks.push_back(attached(t));
+        any = any || resolved.masks.back().defined();
+      }
+      if (!any) resolved.masks.clear();
+    }
+  }
+  call_losses_.clear();
+  TensorList outputs;
+  {
+    detail::TrainingScope scope(*resolved.training);
+    outputs = list_call ? call_list(inputs, resolved) : TensorList{call(inputs[0], resolved)};
+  }
+  // Attach the output masks; an output that is one of the inputs (a pass-through) gets its own
+  // handle first, so the input's mask never changes.
+  TensorList masks = list_call ? compute_mask_list(inputs, resolved.masks)
+                               : TensorList{compute_mask(inputs[0], resolved.mask)};
+  for (size_t i = 0; i < outputs.size() && i < masks.size(); ++i) {
+    if (!masks[i].defined() && !outputs[i].impl()->keras_mask) continue;
+    for (const Tensor& in : inputs)
+      if (outputs[i].is_same(in)) outputs[i] = detail::alias(in);
+    outputs[i].impl()->keras_mask = masks[i].defined() ? Ref<detail::TensorImpl>(masks[i].impl())
+                                                       : Ref<detail::TensorImpl>();
+  }
+  if (activity_regularizer_)
+    for (const Tensor& y : outputs) add_loss((*activity_regularizer_)(y));
+  return outputs;
+}
+
+std::vector<KerasTensor> Layer::call_symbolic(const std::vector<KerasTensor>& inputs,
+                                              bool list_call, const CallContext& ctx) {
+  check(!inputs.empty(), "Layer '", name(), "' was called with no inputs.");
+  std::shared_ptr<Layer> self;
+  try {
+    self = shared_from_this();
+  } catch (const std::bad_weak_ptr&) {
+    throw ValueError("Layer '" + name() +
+                     "' is not owned by a LayerPtr; create layers with their factory "
+                     "(keras::layers::Dense(...)) or keras::make_layer<T>(...) to use them in "
+                     "the Functional API.");
+  }
+  std::vector<Shape> shapes;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    check(inputs[i].defined(), "Layer '", name(), "': input ", i, " is an undefined KerasTensor.");
+    shapes.push_back(inputs[i].shape());
+  }
+  ensure_built(shapes, list_call);
+
+  // Output specs: run the layer's own call on data-free tensors, once with unknown dimensions
+  // set to 83 and once to 89; a dimension that differs is unknown in the result.
+  auto run = [&](int64_t probe) {
+    backend::BackendScope symbolic("symbolic");
+    NoGradScope no_grad;
+    TensorList xs;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      xs.push_back(ops::zeros(concretize(shapes[i], probe), inputs[i].dtype()));
+    CallContext c = ctx;
+    c.training = ctx.training.value_or(false);
+    detail::TrainingScope scope(*c.training);
+    return list_call ? call_list(xs, c) : TensorList{call(xs[0], c)};
+  };
+  TensorList a = run(kProbeA), b = run(kProbeB);
+  auto node = std::make_shared<Node>();
+  node->layer = self;
+  node->inputs = inputs;
+  node->list_call = list_call;
+  node->training = ctx.training;
+  node->index = static_cast<int>(inbound_nodes_.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    Shape s = a[i].shape();
+    if (s.rank() == b[i].shape().rank())
+      for (int d = 0; d < s.rank(); ++d)
+        if (s[d] != b[i].shape()[d]) s[d] = kUnknownDim;
+    node->output_shapes.push_back(s);
+    node->output_dtypes.push_back(a[i].dtype());
+  }
+  inbound_nodes_.push_back(node);
+  std::vector<KerasTensor> outputs;
+  for (size_t i = 0; i < node->output_shapes.size(); ++i)
+    outputs.push_back(KerasTensor::make(node->output_shapes[i], node->output_dtypes[i], node,
+                                        static_cast<int>(i)));
+  return outputs;
+}
+
+// ---- weights ---------------------------------------------------------------------------------
+
+Variable Layer::add_weight(WeightOptions options) {
+  for (int64_t d : options.shape)
+    check(d >= 0, "Layer '", name(), "': add_weight('", options.name, "') got shape ",
+          shape_string(options.shape), "; weights need known dimensions.");
+  DType dtype = options.dtype.value_or(policy_.variable_dtype);
+  std::string var_name = options.name.empty() ? "variable" : options.name;
+  Tensor init;
+  {
+    NoGradScope no_grad;
+    // Weights are real even when a layer builds during shape inference.
+    backend::BackendScope real(backend::current_real().name());
+    init = (*options.initializer)(options.shape, dtype);
+  }
+  Variable v(init, {.trainable = options.trainable && trainable_,
+                    .name = var_name,
+                    .path = name() + "/" + var_name,
+                    .dtype = dtype});
+  (options.trainable ? trainable_vars_ : non_trainable_vars_).push_back(v);
+  if (options.regularizer) regularized_.emplace_back(v, options.regularizer.get());
+  if (options.constraint) {
+    constraints::ConstraintPtr c = options.constraint.get();
+    v.set_constraint([c](const Tensor& w) { return (*c)(w); });
+  }
+  return v;
+}
+
+std::vector<Variable> Layer::own_weights() const {
+  std::vector<Variable> out = trainable_vars_;
+  out.insert(out.end(), non_trainable_vars_.begin(), non_trainable_vars_.end());
+  return out;
+}
+
+std::vector<Variable> Layer::weights() const {
+  std::vector<Variable> out;
+  std::unordered_set<const void*> seen_layers{this};
+  std::function<void(const Layer&)> collect = [&](const Layer& layer) {
+    for (const Variable& v : layer.own_weights()) {
+      bool dup = false;
+      for (const Variable& w : out) dup = dup || w.is_same(v);
+      if (!dup) out.push_back(v);
+    }
+    for (const auto& [attr, sub] : layer.sublayers_)
+      if (seen_layers.insert(sub.get()).second) collect(*sub);
+  };
+  collect(*this);
+  return out;
+}
+
+std::vector<Variable> Layer::trainable_weights() const {
+  std::vector<Variable> out;
+  if (!trainable_) return out;
+  for (const Variable& v : weights())
+    if (v.trainable()) out.push_back(v);
+  return out;
+}
+
+std::vector<Variable> Layer::non_trainable_weights() const {
+  if (!trainable_) return weights();
+  std::vector<Variable> out;
+  for (const Variable& v : weights())
+    if (!v.trainable()) out.push_back(v);
+  return out;
+}
+
+std::vector<Tensor> Layer::get_weights() const {
+  std::vector<Tensor> out;
+  for (const Variable& v : weights()) out.push_back(v.value());
+  return out;
+}
+
+void Layer::set_weights(const std::vector<Tensor>& values) {
+  std::vector<Variable> vars = weights();
+  check(values.size() == vars.size(), "Layer '", name(), "' has ", vars.size(),
+        " weights but set_weights() got ", values.size(), ".");
+  for (size_t i = 0; i < vars.size(); ++i) {
+    check(values[i].shape() == vars[i].shape(), "Layer '", name(), "': weight ", i, " ('",
+          vars[i].path(), "') has shape ", vars[i].shape(), " but the value has shape ",
+          values[i].shape(), ".");
+    vars[i].assign(values[i]);
+  }
+}
+
+int64_t Layer::count_params() const {
+  int64_t n = 0;
+  for (const Variable& v : weights()) n += v.shape().numel();
+  return n;
+}
+
+void Layer::set_trainable(bool trainable) {
+  trainable_ = trainable;
+  for (Variable& v : trainable_vars_) v.set_trainable(trainable);
+  for (auto& [attr, sub] : sublayers_) sub->set_trainable(trainable);
+}
+
+// ---- sublayers and losses --------------------------------------------------------------------
+
+void Layer::track_layer(const std::string& attribute, std::shared_ptr<Layer> layer) {
+  check(static_cast<bool>(layer), "Layer '", name(), "': track('", attribute,
+        "') got no layer.");
+  for (auto& [attr, sub] : sublayers_)
+    if (attr == attribute) {
+      sub = std::move(layer);
+      return;
+    }
+  sublayers_.emplace_back(attribute, std::move(layer));
+}
+
+void Layer::add_loss(const Tensor& loss) { call_losses_.push_back(loss); }
+
+TensorList Layer::losses() const {
+  TensorList out = call_losses_;
+  for (const auto& [var, regularizer] : regularized_) out.push_back((*regularizer)(var));
+  for (const auto& [attr, sub] : sublayers_) {
+    TensorList inner = sub->losses();
+    out.insert(out.end(), inner.begin(), inner.end());
+  }
+  return out;
+}
+
+void Layer::set_activity_regularizer(regularizers::RegularizerArg regularizer) {
+  activity_regularizer_ = regularizer.get();
+}
+
+// ---- the Functional graph --------------------------------------------------------------------
+
+std::vector<std::shared_ptr<Node>> Layer::inbound_nodes() const {
+  std::vector<std::shared_ptr<Node>> out;
+  for (const auto& w : inbound_nodes_)
+    if (auto n = w.lock()) out.push_back(n);
+  return out;
+}
+
+KerasTensor Layer::output() const {
+  auto nodes = inbound_nodes();
+  check(nodes.size() == 1, "Layer '", name(), "' has ", nodes.size(),
+        " symbolic calls; output() needs exactly one.");
+  const Node& n = *nodes[0];
+  check(n.output_shapes.size() == 1, "Layer '", name(), "' has ", n.output_shapes.size(),
+        " outputs; output() needs exactly one.");
+  return KerasTensor::make(n.output_shapes[0], n.output_dtypes[0], nodes[0], 0);
+}
+
+KerasTensor Layer::input() const {
+  auto nodes = inbound_nodes();
+  check(nodes.size() == 1 && nodes[0]->inputs.size() == 1, "Layer '", name(),
+        "' must have exactly one symbolic call with one input for input().");
+  return nodes[0]->inputs[0];
+}
+
+}  // namespace keras

@@ -1,0 +1,70 @@
+#include "keras/layers/registry.h"
+
+#include <map>
+#include <mutex>
+
+#include "layers/builtin_layers.h"
+
+namespace keras::layers {
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, LayerFactory> factories;
+};
+
+Registry& registry() {
+  static Registry* r = [] {
+    auto* fresh = new Registry();
+    for (auto& [name, factory] : detail::builtin_layers()) fresh->factories[name] = factory;
+    return fresh;
+  }();
+  return *r;
+}
+
+}  // namespace
+
+void register_layer(const std::string& class_name, LayerFactory factory) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.factories[class_name] = std::move(factory);
+}
+
+std::shared_ptr<Layer> from_config(const std::string& class_name, const Config& config) {
+  LayerFactory factory;
+  {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.factories.find(class_name);
+    if (it == r.factories.end())
+      throw ValueError("Unknown layer class '" + class_name +
+                       "'. Register it with keras::layers::register_layer(\"" + class_name +
+                       "\", factory) before reading this config.");
+    factory = it->second;
+  }
+  return factory(config);
+}
+
+std::shared_ptr<Layer> deserialize(const Config& record) {
+  check(record.is_object() && record.contains("class_name") && record.contains("config"),
+        "layers::deserialize: expected a {\"class_name\", \"config\"} record; got ",
+        record.dump(), ".");
+  return from_config(record["class_name"].get<std::string>(), record["config"]);
+}
+
+Config serialize(const Layer& layer) {
+  return {{"module", "keras.layers"},
+          {"class_name", layer.class_name()},
+          {"config", layer.get_config()},
+          {"registered_name", nullptr}};
+}
+
+std::vector<std::string> registered_layers() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<std::string> names;
+  for (const auto& [name, f] : r.factories) names.push_back(name);
+  return names;
+}
+
+}  // namespace keras::layers
