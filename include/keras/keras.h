@@ -14,6 +14,7 @@
 #include "keras/initializers/initializers.h"
 #include "keras/layers/layers.h"
 #include "keras/losses/losses.h"
+#include "keras/metrics/metrics.h"
 #include "keras/models/models.h"
 #include "keras/ops/ops.h"
 #include "keras/random/random.h"
