@@ -15,6 +15,7 @@
 #include "keras/layers/layers.h"
 #include "keras/models/models.h"
 #include "keras/ops/ops.h"
+#include "keras/optimizers/optimizers.h"
 #include "keras/random/random.h"
 #include "keras/regularizers/regularizers.h"
 #include "keras/tensor/tensor.h"
