@@ -17,6 +17,7 @@
 #include "keras/metrics/metrics.h"
 #include "keras/models/models.h"
 #include "keras/ops/ops.h"
+#include "keras/optimizers/optimizers.h"
 #include "keras/random/random.h"
 #include "keras/regularizers/regularizers.h"
 #include "keras/tensor/tensor.h"
