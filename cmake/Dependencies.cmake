@@ -30,3 +30,6 @@ if(NOT KERAS_HDF5_HL_LIB)
   message(FATAL_ERROR "The HDF5 high-level library was not found: apt-get install -y libhdf5-dev")
 endif()
 set(KERAS_HDF5_LIBRARIES ${KERAS_HDF5_HL_LIB} PkgConfig::KERAS_HDF5)
+
+# zlib for the gzipped IDX files of keras::datasets (Debian's dataset-fashion-mnist).
+find_package(ZLIB REQUIRED)

@@ -6,7 +6,8 @@ packages=(
   g++ cmake make pkg-config ccache
   libgtest-dev libbenchmark-dev
   libopenblas-dev liblapacke-dev
-  libzip-dev nlohmann-json3-dev libhdf5-dev
+  libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev
+  dataset-fashion-mnist
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -53,6 +53,15 @@ Variable::State& Variable::checked_state() const {
 
 const Tensor& Variable::value() const { return checked_state().value; }
 
+Tensor Variable::exchange_value(Tensor value) {
+  State& s = checked_state();
+  check(value.defined(), "Variable '", s.path, "': exchange_value() got an undefined tensor.");
+  check(value.shape() == s.value.shape(), "Variable '", s.path, "' has shape ", s.value.shape(),
+        " but the value swapped in has shape ", value.shape(), ".");
+  std::swap(s.value, value);
+  return value;
+}
+
 void Variable::assign(const Tensor& value) {
   const Tensor& current = this->value();
   check(value.defined(), "Variable '", state_->path, "': assign() got an undefined tensor.");

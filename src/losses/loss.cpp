@@ -123,6 +123,10 @@ Tensor reduce_weighted_values(Tensor values, Tensor sample_weight, const Tensor&
   return reduce_values(values, sample_weight, reduction);
 }
 
+LossArg::LossArg(const std::string& name) : name_(name) {
+  if (name != "crossentropy" && name != "ce") ptr_ = losses::get(name);
+}
+
 LossFunctionWrapper::LossFunctionWrapper(Fn fn, std::string name, std::string reduction)
     : Loss(name.empty() ? unique_name("loss_function_wrapper") : std::move(name),
            std::move(reduction)),

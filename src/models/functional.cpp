@@ -229,4 +229,16 @@ ModelPtr<FunctionalModel> Functional(std::vector<KerasTensor> inputs,
   return make_layer<FunctionalModel>(std::move(inputs), std::move(outputs), std::move(options));
 }
 
+std::vector<std::string> FunctionalModel::input_names() const {
+  std::vector<std::string> names;
+  for (const KerasTensor& t : inputs_) names.push_back(t.producer()->name());
+  return names;
+}
+
+std::vector<std::string> FunctionalModel::output_names() const {
+  std::vector<std::string> names;
+  for (const KerasTensor& t : outputs_) names.push_back(t.producer()->name());
+  return names;
+}
+
 }  // namespace keras

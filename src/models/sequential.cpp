@@ -73,4 +73,9 @@ ModelPtr<SequentialModel> Sequential(std::initializer_list<SequentialItem> items
   return make_layer<SequentialModel>(std::vector<SequentialItem>(items), std::move(options));
 }
 
+std::vector<std::string> SequentialModel::output_names() const {
+  if (layers_.empty()) return {};
+  return {layers_.back()->name()};
+}
+
 }  // namespace keras

@@ -62,6 +62,11 @@ class Variable {
   const std::function<Tensor(const Tensor&)>& constraint() const;
   void set_constraint(std::function<Tensor(const Tensor&)> constraint);
 
+  /// Makes `value` (the tensor itself, not a copy, so gradients flow to it) the variable's
+  /// value and returns the previous one. For stateless calls (Layer::stateless_call), which
+  /// swap values in and back; not for updates (use assign).
+  Tensor exchange_value(Tensor value);
+
   /// True when both handles refer to the same variable.
   bool is_same(const Variable& other) const { return state_ == other.state_; }
 

@@ -176,6 +176,19 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// Number of scalars in weights().
   int64_t count_params() const;
 
+  /// Keras 3's stateless call: runs the layer with its trainable and non-trainable weights
+  /// replaced by these values (in trainable_weights()/non_trainable_weights() order) and
+  /// returns the outputs and the non-trainable values after the call (e.g. updated
+  /// BatchNormalization statistics). The layer's own variables are left unchanged; gradients
+  /// flow to the values passed in.
+  struct StatelessResult {
+    TensorList outputs;
+    TensorList non_trainable_variables;
+  };
+  StatelessResult stateless_call(const TensorList& trainable_variables,
+                                 const TensorList& non_trainable_variables,
+                                 const TensorList& inputs, const CallContext& ctx = {});
+
   bool trainable() const { return trainable_; }
   /// Freezes or unfreezes this layer and every sublayer.
   virtual void set_trainable(bool trainable);

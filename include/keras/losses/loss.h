@@ -93,8 +93,10 @@ LossPtr deserialize(const Config& config);
 class LossArg {
  public:
   LossArg() = default;
-  LossArg(const char* name) : ptr_(losses::get(name)) {}         // NOLINT
-  LossArg(const std::string& name) : ptr_(losses::get(name)) {}  // NOLINT
+  LossArg(const char* name) : LossArg(std::string(name)) {}  // NOLINT
+  /// A name; "crossentropy" and "ce" are resolved by compile from the label and prediction
+  /// shapes (binary, sparse or categorical), as Keras does.
+  LossArg(const std::string& name);  // NOLINT
   LossArg(LossPtr ptr) : ptr_(std::move(ptr)) {}                 // NOLINT
   template <std::derived_from<Loss> T>
   LossArg(std::shared_ptr<T> ptr) : ptr_(std::move(ptr)) {}  // NOLINT
@@ -106,11 +108,15 @@ class LossArg {
            std::is_invocable_r_v<Tensor, F, const Tensor&, const Tensor&>) LossArg(F fn)  // NOLINT
       : ptr_(std::make_shared<LossFunctionWrapper>(LossFunctionWrapper::Fn(std::move(fn)),
                                                    "loss_function")) {}
+  /// The loss (null for "crossentropy"/"ce" until compile resolves it).
   const LossPtr& get() const { return ptr_; }
-  explicit operator bool() const { return static_cast<bool>(ptr_); }
+  /// The name it was given by, if any.
+  const std::string& name() const { return name_; }
+  explicit operator bool() const { return ptr_ || !name_.empty(); }
 
  private:
   LossPtr ptr_;
+  std::string name_;
 };
 
 // ---- the reduction machinery, public because custom losses and metrics use it ----------------

@@ -40,6 +40,8 @@ class FunctionalModel : public Model {
   std::string layer_output_shape(const Layer& layer) const override;
   std::string layer_connections(const Layer& layer) const override;
   bool sequential_like() const override { return sequential_like_; }
+  std::vector<std::string> input_names() const override;
+  std::vector<std::string> output_names() const override;
 
  private:
   std::vector<KerasTensor> inputs_, outputs_;

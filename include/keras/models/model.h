@@ -15,14 +15,24 @@
 //     keras::LayerPtr<keras::layers::DenseLayer> hidden_, out_;
 //   };
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "keras/callbacks/callback.h"
 #include "keras/layers/layer.h"
+#include "keras/trainers/options.h"
 
 namespace keras {
+
+namespace callbacks {
+class History;
+}
+namespace trainers {
+struct CompileState;
+}
 
 /// model.summary()'s keyword arguments.
 struct SummaryOptions {
@@ -59,6 +69,79 @@ class Model : public Layer {
   virtual std::string layer_connections(const Layer& layer) const;
   /// Whether summary() uses the three-column (sequential-like) table.
   virtual bool sequential_like() const { return true; }
+
+  /// The names x may use as map keys (Functional: its Input layers' names).
+  virtual std::vector<std::string> input_names() const { return {}; }
+  /// The names of the outputs, which name per-output losses and metrics (Functional: the
+  /// layers producing them; Sequential: its last layer).
+  virtual std::vector<std::string> output_names() const { return {}; }
+
+  // ---- training (keras/trainers; see keras/trainers/options.h) -----------------------------
+  /// Configures training: optimizer, loss, metrics (Keras's compile).
+  void compile(const CompileOptions& options = {});
+  bool compiled() const { return static_cast<bool>(compile_state_); }
+  /// Trains for `epochs` epochs; returns the History (also history()).
+  std::shared_ptr<callbacks::History> fit(const TensorStruct& x, const TensorStruct& y = {},
+                                          const FitOptions& options = {});
+  /// The loss and metrics on the given data, by name.
+  Logs evaluate(const TensorStruct& x, const TensorStruct& y = {},
+                const EvaluateOptions& options = {});
+  /// The model's outputs for every sample, computed in batches (inference mode).
+  TensorStruct predict(const TensorStruct& x, const PredictOptions& options = {});
+  /// One gradient update on one batch; the metrics after it.
+  Logs train_on_batch(const TensorStruct& x, const TensorStruct& y = {},
+                      const TensorStruct& sample_weight = {},
+                      const std::map<int64_t, double>& class_weight = {});
+  Logs test_on_batch(const TensorStruct& x, const TensorStruct& y = {},
+                     const TensorStruct& sample_weight = {});
+  TensorStruct predict_on_batch(const TensorStruct& x);
+
+  /// One training step (override for custom training; fit calls it for every batch). The
+  /// default: forward under a GradientTape, compute_loss, the optimizer's apply, then
+  /// compute_metrics.
+  virtual Logs train_step(const StepData& data);
+  virtual Logs test_step(const StepData& data);
+  virtual TensorStruct predict_step(const StepData& data);
+  /// The compiled loss plus the layers' losses (regularization), as a scalar.
+  virtual Tensor compute_loss(const TensorStruct& x, const TensorStruct& y,
+                              const TensorStruct& y_pred, const TensorStruct& sample_weight,
+                              bool training = true);
+  /// Updates the compiled metrics; returns get_metrics_result().
+  virtual Logs compute_metrics(const TensorStruct& x, const TensorStruct& y,
+                               const TensorStruct& y_pred, const TensorStruct& sample_weight);
+  /// Every metric's current value by name.
+  Logs get_metrics_result() const;
+  /// The loss tracker, the compiled metrics and the per-output loss trackers.
+  std::vector<metrics::MetricPtr> metrics() const;
+  void reset_metrics();
+  /// The compiled optimizer; ValueError before compile.
+  const optimizers::OptimizerPtr& optimizer() const;
+  /// The Mean that fit's "loss" reports (Keras's _loss_tracker), for custom train_step.
+  metrics::Mean& loss_tracker();
+  /// The compile arguments, for saving (Keras's get_compile_config).
+  const CompileOptions& compile_options() const;
+
+  /// Runs the model on x in any form (a tensor, a list in input order, or a map by input
+  /// name) and returns the outputs (a tensor for one output, else a list).
+  TensorStruct call_struct(const TensorStruct& x, bool training);
+
+  /// Set by callbacks (EarlyStopping, TerminateOnNaN) to end fit after this batch/epoch.
+  bool stop_training() const { return stop_training_; }
+  void set_stop_training(bool stop) { stop_training_ = stop; }
+  /// The History of the last fit.
+  std::shared_ptr<callbacks::History> history() const { return history_; }
+  /// Makes the next fit start at this epoch (BackupAndRestore after a restart).
+  void set_resume_epoch(std::optional<int> epoch) { resume_epoch_ = epoch; }
+
+ private:
+  trainers::CompileState& state() const;
+  Logs run_test_loop(const StepData& data, int64_t batch_size, std::optional<int64_t> steps,
+                     callbacks::CallbackList& callbacks);
+
+  std::shared_ptr<trainers::CompileState> compile_state_;
+  bool stop_training_ = false;
+  std::shared_ptr<callbacks::History> history_;
+  std::optional<int> resume_epoch_;
 };
 
 /// A shared reference to a model, callable like one.

@@ -47,6 +47,8 @@ class SequentialModel : public Model {
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   std::vector<std::shared_ptr<Layer>> layers() const override { return layers_; }
+  /// The last layer's name (what names its loss and metrics, as in Keras).
+  std::vector<std::string> output_names() const override;
 
   /// The input tensor, once the input shape is known.
   const KerasTensor& input_tensor() const { return input_; }

@@ -1,0 +1,30 @@
+#pragma once
+// What compile() leaves on a model: the optimizer, the resolved loss and metrics, and the
+// loss tracker ("loss" in the logs).
+
+#include <memory>
+
+#include "keras/metrics/reduction_metrics.h"
+#include "keras/trainers/options.h"
+#include "trainers/compile_loss.h"
+#include "trainers/compile_metrics.h"
+
+namespace keras::trainers {
+
+struct CompileState {
+  explicit CompileState(const CompileOptions& opts)
+      : options(opts),
+        optimizer(opts.optimizer.get()),
+        loss(opts.loss.empty() ? nullptr
+                               : std::make_unique<CompileLoss>(opts.loss, opts.loss_weights)),
+        metrics(opts.metrics, opts.weighted_metrics),
+        loss_tracker(std::make_shared<metrics::Mean>("loss")) {}
+
+  CompileOptions options;
+  optimizers::OptimizerPtr optimizer;
+  std::unique_ptr<CompileLoss> loss;
+  CompileMetrics metrics;
+  std::shared_ptr<metrics::Mean> loss_tracker;
+};
+
+}  // namespace keras::trainers

@@ -1,0 +1,353 @@
+// Model::compile/fit/evaluate/predict and the default steps, following Keras 3's trainer
+// (keras/src/trainers/trainer.py and backend/torch/trainer.py): the same loop, logs, callback
+// order and reductions, run eagerly with keras-cpp's autograd.
+
+#include <cmath>
+
+#include "keras/autograd/gradient_tape.h"
+#include "keras/callbacks/history.h"
+#include "keras/callbacks/progbar_logger.h"
+#include "keras/core/config.h"
+#include "keras/core/errors.h"
+#include "keras/models/model.h"
+#include "keras/ops/ops.h"
+#include "trainers/compile_state.h"
+#include "trainers/epoch_iterator.h"
+
+namespace keras {
+
+using trainers::CompileState;
+
+Verbosity::Verbosity(const char* text) {
+  check(std::string(text) == "auto", "verbose must be 0, 1, 2 or \"auto\"; got \"", text, "\".");
+  level_ = 1;
+}
+
+namespace {
+
+constexpr int64_t kDefaultBatchSize = 32;
+
+int checked_verbose(const Verbosity& v) {
+  check(v.level() >= 0 && v.level() <= 2, "verbose must be 0, 1, 2 or \"auto\"; got ", v.level(),
+        ".");
+  return v.level();
+}
+
+int64_t batch_size_of(std::optional<int64_t> batch_size) {
+  return batch_size.value_or(kDefaultBatchSize);
+}
+
+double batch_size_of(const TensorStruct& x) {
+  TensorList flat = x.flat();
+  return flat.empty() || flat[0].ndim() == 0 ? 1.0 : static_cast<double>(flat[0].shape()[0]);
+}
+
+TensorStruct outputs_struct(TensorList outputs) {
+  if (outputs.size() == 1) return TensorStruct(outputs[0]);
+  return TensorStruct(std::move(outputs));
+}
+
+void add_progbar_and_history(callbacks::CallbackList& list, int verbose,
+                             std::shared_ptr<callbacks::History> history) {
+  bool has_progbar = false;
+  for (const auto& c : list.callbacks())
+    has_progbar = has_progbar || dynamic_cast<callbacks::ProgbarLogger*>(c.get());
+  if (history) list.append(history);
+  if (verbose != 0 && !has_progbar) list.append(std::make_shared<callbacks::ProgbarLogger>());
+}
+
+}  // namespace
+
+trainers::CompileState& Model::state() const {
+  check(compile_state_ != nullptr, "Model '", name(),
+        "' must be compiled first: call model->compile({.optimizer = ..., .loss = ...}).");
+  return *compile_state_;
+}
+
+void Model::compile(const CompileOptions& options) {
+  check(options.steps_per_execution >= 1, "compile: steps_per_execution must be >= 1; got ",
+        options.steps_per_execution, ".");
+  const std::string& jit = options.jit_compile;
+  check(jit == "auto" || jit == "true" || jit == "false",
+        "compile: jit_compile must be \"auto\", \"true\" or \"false\"; got \"", jit, "\".");
+  check(options.optimizer.get() != nullptr, "compile: optimizer is null.");
+  compile_state_ = std::make_shared<CompileState>(options);
+}
+
+const optimizers::OptimizerPtr& Model::optimizer() const { return state().optimizer; }
+metrics::Mean& Model::loss_tracker() { return *state().loss_tracker; }
+const CompileOptions& Model::compile_options() const { return state().options; }
+
+std::vector<metrics::MetricPtr> Model::metrics() const {
+  std::vector<metrics::MetricPtr> out;
+  if (!compile_state_) return out;
+  out.push_back(compile_state_->loss_tracker);
+  for (auto& m : compile_state_->metrics.metrics()) out.push_back(m);
+  if (compile_state_->loss)
+    for (auto& m : compile_state_->loss->metrics()) out.push_back(m);
+  return out;
+}
+
+void Model::reset_metrics() {
+  for (auto& m : metrics()) m->reset_state();
+}
+
+Logs Model::get_metrics_result() const {
+  Logs logs;
+  if (!compile_state_) return logs;
+  // Keras: the loss tracker, then the compile metrics (with their own naming), then the
+  // per-output loss trackers. Logs are sorted by name, as Keras's pythonify_logs leaves them.
+  logs[compile_state_->loss_tracker->name()] = compile_state_->loss_tracker->result().item<double>();
+  compile_state_->metrics.add_results(logs);
+  if (compile_state_->loss)
+    for (auto& m : compile_state_->loss->metrics()) logs[m->name()] = m->result().item<double>();
+  return logs;
+}
+
+TensorStruct Model::call_struct(const TensorStruct& x, bool training) {
+  check(x.defined(), "Model '", name(), "' was given no input (x is empty).");
+  TensorList inputs;
+  if (x.kind() == TensorStruct::Kind::Map) {
+    std::vector<std::string> names = input_names();
+    check(!names.empty(), "Model '", name(),
+          "' has no named inputs; pass x as a tensor or a list, not a map.");
+    for (const std::string& n : names) {
+      auto it = x.map().find(n);
+      std::string known;
+      for (const auto& [k, v] : x.map()) known += (known.empty() ? "" : ", ") + k;
+      check(it != x.map().end(), "x has no entry for the model's input '", n,
+            "'; its keys: ", known, ".");
+      inputs.push_back(it->second);
+    }
+  } else {
+    inputs = x.flat();
+  }
+  CallContext ctx;
+  ctx.training = training;
+  return outputs_struct((*this)(inputs, ctx));
+}
+
+Tensor Model::compute_loss(const TensorStruct&, const TensorStruct& y, const TensorStruct& y_pred,
+                           const TensorStruct& sample_weight, bool) {
+  CompileState& s = state();
+  TensorList losses_found;
+  if (s.loss) {
+    Tensor l = (*s.loss)(y, y_pred.flat(), output_names(), sample_weight);
+    if (l.defined()) losses_found.push_back(l);
+  }
+  for (const Tensor& extra : losses()) {
+    Tensor e = is_floating(extra.dtype()) ? extra : ops::cast(extra, config::floatx());
+    losses_found.push_back(ops::sum(e));
+  }
+  check(!losses_found.empty(),
+        "No loss to compute. Provide a `loss` argument in compile() (or override "
+        "compute_loss/train_step).");
+  Tensor total = losses_found[0];
+  for (size_t i = 1; i < losses_found.size(); ++i) total = ops::add(total, losses_found[i]);
+  return total;
+}
+
+Logs Model::compute_metrics(const TensorStruct&, const TensorStruct& y, const TensorStruct& y_pred,
+                            const TensorStruct& sample_weight) {
+  CompileState& s = state();
+  if (y.defined()) {
+    NoGradScope no_grad;
+    s.metrics.update_state(y, y_pred.flat(), output_names(), sample_weight);
+  }
+  return get_metrics_result();
+}
+
+Logs Model::train_step(const StepData& data) {
+  CompileState& s = state();
+  std::vector<Variable> trainable = trainable_weights();
+  Tensor loss;
+  std::vector<Tensor> grads;
+  TensorStruct y_pred;
+  {
+    GradientTape tape;
+    y_pred = call_struct(data.x, true);
+    loss = compute_loss(data.x, data.y, y_pred, data.sample_weight, true);
+    {
+      NoGradScope no_grad;
+      s.loss_tracker->update_state(loss, ops::full({}, batch_size_of(data.x), loss.dtype()));
+    }
+    Tensor scaled = s.optimizer->scale_loss(loss);
+    if (!trainable.empty()) grads = tape.gradient(scaled, trainable);
+  }
+  if (!trainable.empty()) s.optimizer->apply(grads, trainable);
+  return compute_metrics(data.x, data.y, y_pred, data.sample_weight);
+}
+
+Logs Model::test_step(const StepData& data) {
+  CompileState& s = state();
+  NoGradScope no_grad;
+  TensorStruct y_pred = call_struct(data.x, false);
+  Tensor loss = compute_loss(data.x, data.y, y_pred, data.sample_weight, false);
+  s.loss_tracker->update_state(loss, ops::full({}, batch_size_of(data.x), loss.dtype()));
+  return compute_metrics(data.x, data.y, y_pred, data.sample_weight);
+}
+
+TensorStruct Model::predict_step(const StepData& data) {
+  NoGradScope no_grad;
+  return call_struct(data.x, false);
+}
+
+namespace {
+
+// y, sample_weight and class_weight combined as Keras's data adapters do.
+StepData with_class_weight(StepData data, const std::map<int64_t, double>& class_weight) {
+  if (class_weight.empty()) return data;
+  check(!data.sample_weight.defined(),
+        "You cannot use class_weight and sample_weight at the same time.");
+  check(data.y.defined() && data.y.size() == 1,
+        "class_weight is only supported for models with a single output (and needs y).");
+  data.sample_weight =
+      TensorStruct(trainers::class_weight_to_sample_weights(data.y.flat()[0], class_weight));
+  return data;
+}
+
+}  // namespace
+
+std::shared_ptr<callbacks::History> Model::fit(const TensorStruct& x, const TensorStruct& y,
+                                               const FitOptions& o) {
+  CompileState& s = state();
+  int verbose = checked_verbose(o.verbose);
+  check(o.epochs >= 0, "fit: epochs must be >= 0; got ", o.epochs, ".");
+  check(o.validation_freq >= 1, "fit: validation_freq must be >= 1; got ", o.validation_freq, ".");
+  check(o.validation_split >= 0 && o.validation_split < 1,
+        "fit: validation_split must be in [0, 1); got ", o.validation_split, ".");
+  StepData train{x, y, o.sample_weight};
+  std::optional<StepData> validation;
+  if (o.validation_data) {
+    validation = StepData{o.validation_data->x, o.validation_data->y,
+                          o.validation_data->sample_weight};
+  } else if (o.validation_split > 0) {
+    auto [t, v] = trainers::split_validation(train, o.validation_split);
+    train = std::move(t);
+    validation = std::move(v);
+  }
+  train = with_class_weight(std::move(train), o.class_weight);
+  int64_t batch_size = batch_size_of(o.batch_size);
+  trainers::EpochIterator iterator(train, batch_size, o.steps_per_epoch, o.shuffle);
+
+  history_ = std::make_shared<callbacks::History>();
+  callbacks::CallbackList cbs(o.callbacks);
+  add_progbar_and_history(cbs, verbose, history_);
+  cbs.set_model(this);
+  cbs.set_params({.verbose = verbose, .epochs = o.epochs, .steps = iterator.num_batches()});
+
+  stop_training_ = false;
+  resume_epoch_.reset();
+  Logs training_logs;
+  cbs.on_train_begin();
+  int initial_epoch = resume_epoch_.value_or(o.initial_epoch);
+  for (int epoch = initial_epoch; epoch < o.epochs; ++epoch) {
+    reset_metrics();
+    cbs.on_epoch_begin(epoch);
+    iterator.begin_epoch();
+    Logs logs;
+    StepData batch;
+    // As Keras, callbacks see batches in groups of steps_per_execution.
+    const int64_t per_execution = s.options.steps_per_execution;
+    for (int64_t step = 0; iterator.next(batch); ++step) {
+      if (step % per_execution == 0) cbs.on_train_batch_begin(step);
+      logs = train_step(batch);
+      if ((step + 1) % per_execution == 0 || step + 1 == iterator.num_batches())
+        cbs.on_train_batch_end(step, logs);
+      if (stop_training_) break;
+    }
+    Logs epoch_logs = get_metrics_result();
+    if (epoch_logs.empty()) epoch_logs = logs;  // a custom train_step with its own logs
+    if (validation && (epoch + 1) % o.validation_freq == 0) {
+      int64_t val_batch = o.validation_batch_size.value_or(batch_size);
+      Logs val_logs = run_test_loop(*validation, val_batch, o.validation_steps, cbs);
+      for (const auto& [k, v] : val_logs) epoch_logs["val_" + k] = v;
+    }
+    cbs.on_epoch_end(epoch, epoch_logs);
+    training_logs = epoch_logs;
+    if (stop_training_) break;
+  }
+  if (o.epochs > 0) s.optimizer->finalize_variable_values(trainable_weights());
+  cbs.on_train_end(training_logs);
+  return history_;
+}
+
+Logs Model::run_test_loop(const StepData& data, int64_t batch_size, std::optional<int64_t> steps,
+                          callbacks::CallbackList& cbs) {
+  trainers::EpochIterator iterator(data, batch_size, steps, false);
+  cbs.on_test_begin();
+  reset_metrics();
+  iterator.begin_epoch();
+  Logs logs;
+  StepData batch;
+  for (int64_t step = 0; iterator.next(batch); ++step) {
+    cbs.on_test_batch_begin(step);
+    logs = test_step(batch);
+    cbs.on_test_batch_end(step, logs);
+  }
+  Logs result = get_metrics_result();
+  if (result.empty()) result = logs;
+  cbs.on_test_end(result);
+  return result;
+}
+
+Logs Model::evaluate(const TensorStruct& x, const TensorStruct& y, const EvaluateOptions& o) {
+  state();
+  int verbose = checked_verbose(o.verbose);
+  StepData data{x, y, o.sample_weight};
+  int64_t batch_size = batch_size_of(o.batch_size);
+  trainers::EpochIterator probe(data, batch_size, o.steps, false);
+  callbacks::CallbackList cbs(o.callbacks);
+  add_progbar_and_history(cbs, verbose, nullptr);
+  cbs.set_model(this);
+  cbs.set_params({.verbose = verbose, .epochs = 1, .steps = probe.num_batches()});
+  return run_test_loop(data, batch_size, o.steps, cbs);
+}
+
+TensorStruct Model::predict(const TensorStruct& x, const PredictOptions& o) {
+  int verbose = checked_verbose(o.verbose);
+  int64_t batch_size = batch_size_of(o.batch_size);
+  trainers::EpochIterator iterator(StepData{x, {}, {}}, batch_size, o.steps, false);
+  callbacks::CallbackList cbs(o.callbacks);
+  add_progbar_and_history(cbs, verbose, nullptr);
+  cbs.set_model(this);
+  cbs.set_params({.verbose = verbose, .epochs = 1, .steps = iterator.num_batches()});
+  cbs.on_predict_begin();
+  iterator.begin_epoch();
+  std::vector<TensorList> pieces;  // per output, the batches' outputs
+  TensorStruct first;
+  StepData batch;
+  for (int64_t step = 0; iterator.next(batch); ++step) {
+    cbs.on_predict_batch_begin(step);
+    TensorStruct out = predict_step(batch);
+    if (!first.defined()) first = out;
+    TensorList flat = out.flat();
+    if (pieces.empty()) pieces.resize(flat.size());
+    for (size_t i = 0; i < flat.size(); ++i) pieces[i].push_back(flat[i]);
+    cbs.on_predict_batch_end(step);
+  }
+  cbs.on_predict_end();
+  TensorList joined;
+  for (const TensorList& p : pieces) joined.push_back(p.size() == 1 ? p[0] : ops::concatenate(p, 0));
+  return first.with_flat(joined);
+}
+
+Logs Model::train_on_batch(const TensorStruct& x, const TensorStruct& y,
+                           const TensorStruct& sample_weight,
+                           const std::map<int64_t, double>& class_weight) {
+  state();
+  StepData data = with_class_weight(StepData{x, y, sample_weight}, class_weight);
+  return train_step(data);
+}
+
+Logs Model::test_on_batch(const TensorStruct& x, const TensorStruct& y,
+                          const TensorStruct& sample_weight) {
+  state();
+  return test_step(StepData{x, y, sample_weight});
+}
+
+TensorStruct Model::predict_on_batch(const TensorStruct& x) {
+  return predict_step(StepData{x, {}, {}});
+}
+
+}  // namespace keras
