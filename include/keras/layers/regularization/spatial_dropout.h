@@ -1,0 +1,72 @@
+#pragma once
+// keras.layers.SpatialDropout1D/2D/3D: Dropout that drops whole feature maps (one keep/drop
+// decision per sample and channel), for inputs of rank 3, 4 and 5.
+
+#include "keras/layers/regularization/dropout.h"
+
+namespace keras::layers {
+
+struct SpatialDropoutOptions {
+  /// "channels_last" or "channels_first"; empty: keras::config::image_data_format(). Ignored by
+  /// SpatialDropout1D (channels last), as in Keras.
+  std::string data_format;
+  std::optional<int64_t> seed;
+  std::string name;
+  /// Not a Keras argument of these layers (not in their config); kept for the convention.
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The shared part of SpatialDropout1D/2D/3D (Keras's BaseSpatialDropout).
+class SpatialDropoutLayer : public DropoutLayer {
+ public:
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  void build(const Shape& input_shape) override;
+  Config get_config() const override;
+
+  int spatial_rank() const { return spatial_rank_; }
+  /// "channels_last" or "channels_first".
+  const std::string& data_format() const { return data_format_; }
+
+ protected:
+  SpatialDropoutLayer(int spatial_rank, double rate, SpatialDropoutOptions options);
+  template <typename T>
+  static std::shared_ptr<Layer> make_from_config(const Config& config);
+
+ private:
+  int spatial_rank_;
+  std::string data_format_;
+};
+
+/// Keras's "SpatialDropout1D": inputs (batch, steps, channels), noise shape (batch, 1, channels).
+class SpatialDropout1DLayer : public SpatialDropoutLayer {
+ public:
+  SpatialDropout1DLayer(double rate, SpatialDropoutOptions options = {})
+      : SpatialDropoutLayer(1, rate, std::move(options)) {}
+  std::string class_name() const override { return "SpatialDropout1D"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+};
+
+/// Keras's "SpatialDropout2D": inputs of rank 4, one decision per (sample, channel).
+class SpatialDropout2DLayer : public SpatialDropoutLayer {
+ public:
+  SpatialDropout2DLayer(double rate, SpatialDropoutOptions options = {})
+      : SpatialDropoutLayer(2, rate, std::move(options)) {}
+  std::string class_name() const override { return "SpatialDropout2D"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+};
+
+/// Keras's "SpatialDropout3D": inputs of rank 5, one decision per (sample, channel).
+class SpatialDropout3DLayer : public SpatialDropoutLayer {
+ public:
+  SpatialDropout3DLayer(double rate, SpatialDropoutOptions options = {})
+      : SpatialDropoutLayer(3, rate, std::move(options)) {}
+  std::string class_name() const override { return "SpatialDropout3D"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+};
+
+LayerPtr<SpatialDropout1DLayer> SpatialDropout1D(double rate, SpatialDropoutOptions options = {});
+LayerPtr<SpatialDropout2DLayer> SpatialDropout2D(double rate, SpatialDropoutOptions options = {});
+LayerPtr<SpatialDropout3DLayer> SpatialDropout3D(double rate, SpatialDropoutOptions options = {});
+
+}  // namespace keras::layers
