@@ -3,6 +3,14 @@
 #include "layers/builtin_layers.h"
 
 #include "keras/layers/core/dense.h"
+#include "keras/layers/merging/add.h"
+#include "keras/layers/merging/average.h"
+#include "keras/layers/merging/concatenate.h"
+#include "keras/layers/merging/dot.h"
+#include "keras/layers/merging/maximum.h"
+#include "keras/layers/merging/minimum.h"
+#include "keras/layers/merging/multiply.h"
+#include "keras/layers/merging/subtract.h"
 #include "keras/layers/normalization/batch_normalization.h"
 #include "keras/layers/normalization/group_normalization.h"
 #include "keras/layers/normalization/layer_normalization.h"
@@ -14,25 +22,59 @@
 #include "keras/layers/regularization/gaussian_dropout.h"
 #include "keras/layers/regularization/gaussian_noise.h"
 #include "keras/layers/regularization/spatial_dropout.h"
+#include "keras/layers/reshaping/cropping1d.h"
+#include "keras/layers/reshaping/cropping2d.h"
+#include "keras/layers/reshaping/cropping3d.h"
+#include "keras/layers/reshaping/flatten.h"
+#include "keras/layers/reshaping/permute.h"
+#include "keras/layers/reshaping/repeat_vector.h"
+#include "keras/layers/reshaping/reshape.h"
+#include "keras/layers/reshaping/up_sampling1d.h"
+#include "keras/layers/reshaping/up_sampling2d.h"
+#include "keras/layers/reshaping/up_sampling3d.h"
+#include "keras/layers/reshaping/zero_padding1d.h"
+#include "keras/layers/reshaping/zero_padding2d.h"
+#include "keras/layers/reshaping/zero_padding3d.h"
 
 namespace keras::layers::detail {
 
 std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
   return {
       {"ActivityRegularization", ActivityRegularizationLayer::from_config},
+      {"Add", AddLayer::from_config},
       {"AlphaDropout", AlphaDropoutLayer::from_config},
+      {"Average", AverageLayer::from_config},
       {"BatchNormalization", BatchNormalizationLayer::from_config},
+      {"Concatenate", ConcatenateLayer::from_config},
+      {"Cropping1D", Cropping1DLayer::from_config},
+      {"Cropping2D", Cropping2DLayer::from_config},
+      {"Cropping3D", Cropping3DLayer::from_config},
       {"Dense", DenseLayer::from_config},
+      {"Dot", DotLayer::from_config},
       {"Dropout", DropoutLayer::from_config},
+      {"Flatten", FlattenLayer::from_config},
       {"GaussianDropout", GaussianDropoutLayer::from_config},
       {"GaussianNoise", GaussianNoiseLayer::from_config},
       {"GroupNormalization", GroupNormalizationLayer::from_config},
       {"LayerNormalization", LayerNormalizationLayer::from_config},
+      {"Maximum", MaximumLayer::from_config},
+      {"Minimum", MinimumLayer::from_config},
+      {"Multiply", MultiplyLayer::from_config},
+      {"Permute", PermuteLayer::from_config},
       {"RMSNormalization", RMSNormalizationLayer::from_config},
+      {"RepeatVector", RepeatVectorLayer::from_config},
+      {"Reshape", ReshapeLayer::from_config},
       {"SpatialDropout1D", SpatialDropout1DLayer::from_config},
       {"SpatialDropout2D", SpatialDropout2DLayer::from_config},
       {"SpatialDropout3D", SpatialDropout3DLayer::from_config},
+      {"Subtract", SubtractLayer::from_config},
       {"UnitNormalization", UnitNormalizationLayer::from_config},
+      {"UpSampling1D", UpSampling1DLayer::from_config},
+      {"UpSampling2D", UpSampling2DLayer::from_config},
+      {"UpSampling3D", UpSampling3DLayer::from_config},
+      {"ZeroPadding1D", ZeroPadding1DLayer::from_config},
+      {"ZeroPadding2D", ZeroPadding2DLayer::from_config},
+      {"ZeroPadding3D", ZeroPadding3DLayer::from_config},
   };
 }
 

@@ -1,0 +1,26 @@
+#pragma once
+// keras.layers.Add and keras.layers.add: Elementwise sum of the inputs.
+
+#include "keras/layers/merging/base_merge.h"
+
+namespace keras::layers {
+
+/// The Add layer (Keras's "Add").
+class AddLayer : public MergeLayer {
+ public:
+  explicit AddLayer(MergeOptions options = {});
+  std::string class_name() const override { return "Add"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+ protected:
+  Tensor merge_function(const TensorList& inputs, const TensorList& masks) override;
+};
+
+/// A Add layer; call it with a list of tensors.
+LayerPtr<AddLayer> Add(MergeOptions options = {});
+
+/// Add(options)(inputs): the sum of the inputs (Keras's keras.layers.add).
+KerasTensor add(const std::vector<KerasTensor>& inputs, MergeOptions options = {});
+Tensor add(const TensorList& inputs, MergeOptions options = {});
+
+}  // namespace keras::layers

@@ -1,0 +1,26 @@
+#pragma once
+// keras.layers.Maximum and keras.layers.maximum: Elementwise maximum of the inputs; masked entries defer to the other operand.
+
+#include "keras/layers/merging/base_merge.h"
+
+namespace keras::layers {
+
+/// The Maximum layer (Keras's "Maximum").
+class MaximumLayer : public MergeLayer {
+ public:
+  explicit MaximumLayer(MergeOptions options = {});
+  std::string class_name() const override { return "Maximum"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+ protected:
+  Tensor merge_function(const TensorList& inputs, const TensorList& masks) override;
+};
+
+/// A Maximum layer; call it with a list of tensors.
+LayerPtr<MaximumLayer> Maximum(MergeOptions options = {});
+
+/// Maximum(options)(inputs): the elementwise maximum of the inputs (Keras's keras.layers.maximum).
+KerasTensor maximum(const std::vector<KerasTensor>& inputs, MergeOptions options = {});
+Tensor maximum(const TensorList& inputs, MergeOptions options = {});
+
+}  // namespace keras::layers

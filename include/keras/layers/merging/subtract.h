@@ -1,0 +1,28 @@
+#pragma once
+// keras.layers.Subtract and keras.layers.subtract: inputs[0] - inputs[1]; exactly two inputs.
+
+#include "keras/layers/merging/base_merge.h"
+
+namespace keras::layers {
+
+/// The Subtract layer (Keras's "Subtract").
+class SubtractLayer : public MergeLayer {
+ public:
+  explicit SubtractLayer(MergeOptions options = {});
+  std::string class_name() const override { return "Subtract"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+ protected:
+  /// Merge's checks, and exactly two inputs.
+  void check_shapes(const std::vector<Shape>& input_shapes) const override;
+  Tensor merge_function(const TensorList& inputs, const TensorList& masks) override;
+};
+
+/// A Subtract layer; call it with a list of tensors.
+LayerPtr<SubtractLayer> Subtract(MergeOptions options = {});
+
+/// Subtract(options)(inputs): inputs[0] - inputs[1] (Keras's keras.layers.subtract).
+KerasTensor subtract(const std::vector<KerasTensor>& inputs, MergeOptions options = {});
+Tensor subtract(const TensorList& inputs, MergeOptions options = {});
+
+}  // namespace keras::layers

@@ -1,0 +1,38 @@
+#pragma once
+// keras.layers.Reshape: (batch, ...) -> (batch, *target_shape); one entry of target_shape may
+// be -1 (inferred from the size).
+
+#include "keras/layers/options.h"
+
+namespace keras::layers {
+
+struct ReshapeOptions {
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The Reshape layer (Keras's "Reshape").
+class ReshapeLayer : public Layer {
+ public:
+  /// `target_shape` leaves out the batch axis; entries >= 0, or a single -1.
+  explicit ReshapeLayer(Shape target_shape, ReshapeOptions options = {});
+  std::string class_name() const override { return "Reshape"; }
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+  const Shape& target_shape() const { return target_shape_; }
+
+ private:
+  /// target_shape with -1 resolved for inputs of this shape (Keras's
+  /// compute_reshape_output_shape); -1 stays where an input axis is unknown.
+  Shape resolve(const Shape& input_shape) const;
+  Shape target_shape_;
+};
+
+/// A Reshape layer to `target_shape` (without the batch axis).
+LayerPtr<ReshapeLayer> Reshape(Shape target_shape, ReshapeOptions options = {});
+
+}  // namespace keras::layers

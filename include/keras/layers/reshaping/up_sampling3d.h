@@ -1,0 +1,42 @@
+#pragma once
+// keras.layers.UpSampling3D: volumes enlarged by integer factors by repeating entries along
+// each spatial axis.
+
+#include <array>
+
+#include "keras/layers/options.h"
+#include "keras/ops/nn/spatial.h"
+
+namespace keras::layers {
+
+struct UpSampling3DOptions {
+  /// "channels_last" or "channels_first"; empty: keras::config::image_data_format().
+  std::string data_format;
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The UpSampling3D layer (Keras's "UpSampling3D").
+class UpSampling3DLayer : public Layer {
+ public:
+  /// `size`: one factor for every axis or {d1, d2, d3}; positive.
+  explicit UpSampling3DLayer(ops::IntOrTuple size = 2, UpSampling3DOptions options = {});
+  std::string class_name() const override { return "UpSampling3D"; }
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+  const std::array<int64_t, 3>& size() const { return size_; }
+  const std::string& data_format() const { return data_format_; }
+
+ private:
+  std::array<int64_t, 3> size_;
+  std::string data_format_;
+};
+
+/// An UpSampling3D layer.
+LayerPtr<UpSampling3DLayer> UpSampling3D(ops::IntOrTuple size = 2, UpSampling3DOptions options = {});
+
+}  // namespace keras::layers

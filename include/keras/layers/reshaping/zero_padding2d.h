@@ -1,0 +1,44 @@
+#pragma once
+// keras.layers.ZeroPadding2D: zeros added around the height and width axes of images.
+
+#include <utility>
+#include <vector>
+
+#include "keras/layers/options.h"
+#include "keras/layers/reshaping/side_pairs.h"
+
+namespace keras::layers {
+
+struct ZeroPadding2DOptions {
+  /// "channels_last" or "channels_first"; empty: keras::config::image_data_format().
+  std::string data_format;
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The ZeroPadding2D layer (Keras's "ZeroPadding2D").
+class ZeroPadding2DLayer : public Layer {
+ public:
+  /// `padding`: `p` for every side, `{height, width}` symmetric amounts, or
+  /// `{{top, bottom}, {left, right}}`.
+  explicit ZeroPadding2DLayer(SidePairs padding = 1, ZeroPadding2DOptions options = {});
+  std::string class_name() const override { return "ZeroPadding2D"; }
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+  /// The (start, end) amounts of each spatial axis.
+  const std::vector<std::pair<int64_t, int64_t>>& padding() const { return padding_; }
+  const std::string& data_format() const { return data_format_; }
+
+ private:
+  std::vector<std::pair<int64_t, int64_t>> padding_;
+  std::string data_format_;
+};
+
+/// A ZeroPadding2D layer.
+LayerPtr<ZeroPadding2DLayer> ZeroPadding2D(SidePairs padding = 1, ZeroPadding2DOptions options = {});
+
+}  // namespace keras::layers

@@ -1,0 +1,44 @@
+#pragma once
+// keras.layers.ZeroPadding3D: zeros added around the three spatial axes of volumes.
+
+#include <utility>
+#include <vector>
+
+#include "keras/layers/options.h"
+#include "keras/layers/reshaping/side_pairs.h"
+
+namespace keras::layers {
+
+struct ZeroPadding3DOptions {
+  /// "channels_last" or "channels_first"; empty: keras::config::image_data_format().
+  std::string data_format;
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The ZeroPadding3D layer (Keras's "ZeroPadding3D").
+class ZeroPadding3DLayer : public Layer {
+ public:
+  /// `padding`: `p` for every side, `{d1, d2, d3}` symmetric amounts, or one
+  /// `{start, end}` pair per spatial axis.
+  explicit ZeroPadding3DLayer(SidePairs padding = 1, ZeroPadding3DOptions options = {});
+  std::string class_name() const override { return "ZeroPadding3D"; }
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+  /// The (start, end) amounts of each spatial axis.
+  const std::vector<std::pair<int64_t, int64_t>>& padding() const { return padding_; }
+  const std::string& data_format() const { return data_format_; }
+
+ private:
+  std::vector<std::pair<int64_t, int64_t>> padding_;
+  std::string data_format_;
+};
+
+/// A ZeroPadding3D layer.
+LayerPtr<ZeroPadding3DLayer> ZeroPadding3D(SidePairs padding = 1, ZeroPadding3DOptions options = {});
+
+}  // namespace keras::layers
