@@ -183,7 +183,10 @@ std::pair<Tensor, Tensor> MultiHeadAttentionLayer::compute_attention(
   const std::vector<int>& axes = *attention_axes_;
   const int n_axes = static_cast<int>(axes.size());
   const int rank = query.ndim();
-  if (!return_scores && options_.dropout == 0.0 && rank == 4 && axes == std::vector<int>{1}) {
+  // ops::dot_product_attention needs value heads as wide as key heads; otherwise (value_dim !=
+  // key_dim, which Keras's torch backend accepts there) the explicit path computes the same.
+  if (!return_scores && options_.dropout == 0.0 && rank == 4 && axes == std::vector<int>{1} &&
+      key.shape().back() == value.shape().back()) {
     // The fused path (Keras uses ops.dot_product_attention here too).
     ops::DotProductAttentionOptions o;
     if (attention_mask.defined())

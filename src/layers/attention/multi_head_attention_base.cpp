@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "keras/backend/registry.h"
 #include "keras/ops/ops.h"
 #include "layers/attention/attention_utils.h"
 
@@ -34,6 +35,8 @@ AttentionFlags AttentionCallFlags::current(const Layer& layer) const {
   const auto& scopes = open_scopes();
   for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
     if (it->first == &layer) return it->second;
+  // A bare symbolic list call records no arguments: the defaults.
+  if (&backend::current() != &backend::current_real()) return AttentionFlags{};
   // A bare list call: a Functional model replaying one of this layer's symbolic calls (its
   // Node does not carry keyword arguments), or a direct call.
   std::optional<AttentionFlags> found;

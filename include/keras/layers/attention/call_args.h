@@ -95,9 +95,10 @@ class AttentionCallFlags {
 
   /// Records the flags of a symbolic call.
   void record(const std::shared_ptr<Node>& node, AttentionFlags flags);
-  /// The flags of the current call of `layer`: an open Scope's; else, for a bare call, those of
-  /// the layer's symbolic calls (NotImplementedError when they differ: a Functional model
-  /// cannot tell its nodes apart yet); else the defaults.
+  /// The flags of the current call of `layer`: an open Scope's; else, for a bare eager list
+  /// call (what a Functional model's replay is), those recorded for the layer's symbolic calls
+  /// (NotImplementedError when they differ: the model cannot tell its nodes apart yet); else
+  /// the defaults.
   AttentionFlags current(const Layer& layer) const;
 
  private:
