@@ -2,6 +2,10 @@
 
 #include "layers/builtin_layers.h"
 
+#include "keras/layers/attention/additive_attention.h"
+#include "keras/layers/attention/attention.h"
+#include "keras/layers/attention/grouped_query_attention.h"
+#include "keras/layers/attention/multi_head_attention.h"
 #include "keras/layers/core/dense.h"
 #include "keras/layers/merging/add.h"
 #include "keras/layers/merging/average.h"
@@ -42,7 +46,9 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
   return {
       {"ActivityRegularization", ActivityRegularizationLayer::from_config},
       {"Add", AddLayer::from_config},
+      {"AdditiveAttention", AdditiveAttentionLayer::from_config},
       {"AlphaDropout", AlphaDropoutLayer::from_config},
+      {"Attention", AttentionLayer::from_config},
       {"Average", AverageLayer::from_config},
       {"BatchNormalization", BatchNormalizationLayer::from_config},
       {"Concatenate", ConcatenateLayer::from_config},
@@ -56,9 +62,12 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"GaussianDropout", GaussianDropoutLayer::from_config},
       {"GaussianNoise", GaussianNoiseLayer::from_config},
       {"GroupNormalization", GroupNormalizationLayer::from_config},
+      {"GroupQueryAttention", GroupedQueryAttentionLayer::from_config},
+      {"GroupedQueryAttention", GroupedQueryAttentionLayer::from_config},
       {"LayerNormalization", LayerNormalizationLayer::from_config},
       {"Maximum", MaximumLayer::from_config},
       {"Minimum", MinimumLayer::from_config},
+      {"MultiHeadAttention", MultiHeadAttentionLayer::from_config},
       {"Multiply", MultiplyLayer::from_config},
       {"Permute", PermuteLayer::from_config},
       {"RMSNormalization", RMSNormalizationLayer::from_config},

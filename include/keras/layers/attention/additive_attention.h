@@ -1,0 +1,37 @@
+#pragma once
+// keras.layers.AdditiveAttention: Attention with Bahdanau-style scores
+// sum(scale * tanh(query + key), axis=-1), "scale" a learned (dim,) vector with use_scale.
+
+#include "keras/layers/attention/attention.h"
+
+namespace keras::layers {
+
+struct AdditiveAttentionOptions {
+  /// Multiplies tanh(query + key) by a learned "scale" vector (dim,) before the sum.
+  bool use_scale = true;
+  /// Dropout on the attention distribution.
+  double dropout = 0.0;
+  /// Seeds the dropout.
+  std::optional<int64_t> seed;
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The AdditiveAttention layer (Keras's "AdditiveAttention").
+class AdditiveAttentionLayer : public AttentionLayer {
+ public:
+  explicit AdditiveAttentionLayer(AdditiveAttentionOptions options = {});
+  std::string class_name() const override { return "AdditiveAttention"; }
+  void build_list(const std::vector<Shape>& input_shapes) override;
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+ protected:
+  Tensor calculate_scores(const Tensor& query, const Tensor& key) override;
+};
+
+/// Additive attention (Bahdanau-style).
+LayerPtr<AdditiveAttentionLayer> AdditiveAttention(AdditiveAttentionOptions options = {});
+
+}  // namespace keras::layers
