@@ -39,6 +39,13 @@
 #include "keras/layers/reshaping/zero_padding1d.h"
 #include "keras/layers/reshaping/zero_padding2d.h"
 #include "keras/layers/reshaping/zero_padding3d.h"
+#include "keras/layers/rnn/bidirectional.h"
+#include "keras/layers/rnn/gru.h"
+#include "keras/layers/rnn/lstm.h"
+#include "keras/layers/rnn/rnn.h"
+#include "keras/layers/rnn/simple_rnn.h"
+#include "keras/layers/rnn/stacked_rnn_cells.h"
+#include "keras/layers/rnn/time_distributed.h"
 
 namespace keras::layers::detail {
 
@@ -51,6 +58,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"Attention", AttentionLayer::from_config},
       {"Average", AverageLayer::from_config},
       {"BatchNormalization", BatchNormalizationLayer::from_config},
+      {"Bidirectional", BidirectionalLayer::from_config},
       {"Concatenate", ConcatenateLayer::from_config},
       {"Cropping1D", Cropping1DLayer::from_config},
       {"Cropping2D", Cropping2DLayer::from_config},
@@ -59,11 +67,15 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"Dot", DotLayer::from_config},
       {"Dropout", DropoutLayer::from_config},
       {"Flatten", FlattenLayer::from_config},
+      {"GRU", GRULayer::from_config},
+      {"GRUCell", GRUCellLayer::from_config},
       {"GaussianDropout", GaussianDropoutLayer::from_config},
       {"GaussianNoise", GaussianNoiseLayer::from_config},
       {"GroupNormalization", GroupNormalizationLayer::from_config},
       {"GroupQueryAttention", GroupedQueryAttentionLayer::from_config},
       {"GroupedQueryAttention", GroupedQueryAttentionLayer::from_config},
+      {"LSTM", LSTMLayer::from_config},
+      {"LSTMCell", LSTMCellLayer::from_config},
       {"LayerNormalization", LayerNormalizationLayer::from_config},
       {"Maximum", MaximumLayer::from_config},
       {"Minimum", MinimumLayer::from_config},
@@ -71,12 +83,17 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"Multiply", MultiplyLayer::from_config},
       {"Permute", PermuteLayer::from_config},
       {"RMSNormalization", RMSNormalizationLayer::from_config},
+      {"RNN", RNNLayer::from_config},
       {"RepeatVector", RepeatVectorLayer::from_config},
       {"Reshape", ReshapeLayer::from_config},
+      {"SimpleRNN", SimpleRNNLayer::from_config},
+      {"SimpleRNNCell", SimpleRNNCellLayer::from_config},
       {"SpatialDropout1D", SpatialDropout1DLayer::from_config},
       {"SpatialDropout2D", SpatialDropout2DLayer::from_config},
       {"SpatialDropout3D", SpatialDropout3DLayer::from_config},
+      {"StackedRNNCells", StackedRNNCellsLayer::from_config},
       {"Subtract", SubtractLayer::from_config},
+      {"TimeDistributed", TimeDistributedLayer::from_config},
       {"UnitNormalization", UnitNormalizationLayer::from_config},
       {"UpSampling1D", UpSampling1DLayer::from_config},
       {"UpSampling2D", UpSampling2DLayer::from_config},

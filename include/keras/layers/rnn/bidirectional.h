@@ -1,0 +1,60 @@
+#pragma once
+// keras.layers.Bidirectional: runs a recurrent layer forwards (forward_layer) and a copy of it
+// backwards (backward_layer, go_backwards set), and merges the two outputs. Both are fresh
+// layers made from the given layer's config ("forward_<name>", "backward_<name>"), as Keras
+// does, so the layer passed in keeps its own weights.
+//
+// Calls: `layer(x)`, or `layer(TensorList{x, forward states..., backward states...})` for
+// initial states. With merge_mode "none" or return_state, call with a list: the outputs are
+// {merged output (or forward, backward outputs), forward states..., backward states...}.
+
+#include <optional>
+
+#include "keras/layers/rnn/rnn.h"
+
+namespace keras::layers {
+
+struct BidirectionalOptions {
+  /// "concat", "sum", "mul", "ave", or "none" (Keras's None: both outputs, unmerged).
+  std::string merge_mode = "concat";
+  /// The layer run backwards; by default a copy of the forward one with go_backwards set.
+  std::shared_ptr<RNNLayer> backward_layer;
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The Bidirectional wrapper (Keras's "Bidirectional").
+class BidirectionalLayer : public Layer {
+ public:
+  BidirectionalLayer(const std::shared_ptr<RNNLayer>& layer, BidirectionalOptions options = {});
+  std::string class_name() const override { return "Bidirectional"; }
+  void build(const Shape& input_shape) override;
+  void build_list(const std::vector<Shape>& input_shapes) override;
+  TensorList call_list(const TensorList& inputs, const CallContext& ctx) override;
+  Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
+  TensorList compute_mask_list(const TensorList& inputs, const TensorList& masks) const override;
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+  const std::shared_ptr<RNNLayer>& forward_layer() const { return forward_; }
+  const std::shared_ptr<RNNLayer>& backward_layer() const { return backward_; }
+  /// The merge mode ("none" for Keras's None).
+  const std::string& merge_mode() const { return merge_mode_; }
+  bool return_sequences() const { return forward_->return_sequences(); }
+  bool return_state() const { return forward_->return_state(); }
+  bool stateful() const { return forward_->stateful(); }
+  /// Zeros both layers' states; ValueError unless the layers are stateful.
+  void reset_state();
+  void reset_states() { reset_state(); }
+
+ private:
+  std::shared_ptr<RNNLayer> forward_, backward_;
+  std::string merge_mode_;
+};
+
+/// `layer` run in both directions.
+LayerPtr<BidirectionalLayer> Bidirectional(const std::shared_ptr<RNNLayer>& layer,
+                                           BidirectionalOptions options = {});
+
+}  // namespace keras::layers

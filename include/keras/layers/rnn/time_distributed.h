@@ -1,0 +1,38 @@
+#pragma once
+// keras.layers.TimeDistributed: applies a layer to every timestep of (batch, time, ...) inputs,
+// the same weights for each. As in Keras 3 the inner layer's call runs once per timestep (on
+// (batch, ...)) and the results are stacked along axis 1; a Dense inner layer runs once on all
+// timesteps at the same time, which gives the same values.
+
+#include "keras/layers/options.h"
+
+namespace keras::layers {
+
+struct TimeDistributedOptions {
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The TimeDistributed wrapper (Keras's "TimeDistributed"); the inner layer is tracked as
+/// "layer".
+class TimeDistributedLayer : public Layer {
+ public:
+  TimeDistributedLayer(std::shared_ptr<Layer> layer, TimeDistributedOptions options = {});
+  std::string class_name() const override { return "TimeDistributed"; }
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+  const std::shared_ptr<Layer>& layer() const { return layer_; }
+
+ private:
+  std::shared_ptr<Layer> layer_;
+};
+
+/// `layer` applied to every timestep.
+LayerPtr<TimeDistributedLayer> TimeDistributed(std::shared_ptr<Layer> layer,
+                                               TimeDistributedOptions options = {});
+
+}  // namespace keras::layers

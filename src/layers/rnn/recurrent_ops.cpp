@@ -1,0 +1,310 @@
+#include "layers/rnn/recurrent_ops.h"
+
+#include <cmath>
+
+#include "keras/autograd/node.h"
+#include "keras/backend/backend.h"
+#include "keras/ops/ops.h"
+#include "ops/detail/op_utils.h"
+
+namespace keras::layers::detail {
+namespace {
+
+// ---- the formulas with keras::ops (decomposition, and the higher-order gradient rules) -------
+
+std::pair<Tensor, Tensor> lstm_ops(const Tensor& xz, const Tensor& hz, const Tensor& c_prev) {
+  TensorList z = ops::split(ops::add(xz, hz), 4, 1);
+  Tensor i = ops::sigmoid(z[0]), f = ops::sigmoid(z[1]), g = ops::tanh(z[2]),
+         o = ops::sigmoid(z[3]);
+  Tensor c = ops::add(ops::multiply(f, c_prev), ops::multiply(i, g));
+  return {ops::multiply(o, ops::tanh(c)), c};
+}
+
+Tensor gru_ops(const Tensor& xz, const Tensor& hz, const Tensor& bias, const Tensor& h_prev) {
+  TensorList x = ops::split(xz, 3, 1);
+  TensorList r = ops::split(bias.defined() ? ops::add(hz, bias) : hz, 3, 1);
+  Tensor z = ops::sigmoid(ops::add(x[0], r[0]));
+  Tensor reset = ops::sigmoid(ops::add(x[1], r[1]));
+  Tensor hh = ops::tanh(ops::add(x[2], ops::multiply(reset, r[2])));
+  return ops::add(ops::multiply(z, h_prev), ops::multiply(ops::subtract(1.0, z), hh));
+}
+
+// d/dx sigmoid from its value s, and d/dx tanh from its value t.
+Tensor dsig(const Tensor& s) { return ops::multiply(s, ops::subtract(1.0, s)); }
+Tensor dtanh(const Tensor& t) { return ops::subtract(1.0, ops::square(t)); }
+
+// ---- host loops --------------------------------------------------------------------------------
+
+bool unit_inner_stride(const Tensor& t) {
+  return t.ndim() == 2 && (t.strides()[1] == 1 || t.shape()[1] <= 1) && t.strides()[0] >= 0;
+}
+
+// `t` as rows with a unit inner stride (a copy only when it has none).
+Tensor as_rows(const Tensor& t) { return unit_inner_stride(t) ? t : t.contiguous(); }
+
+template <typename T>
+const T* cptr(const Tensor& t) {
+  return static_cast<const T*>(t.array().data());
+}
+template <typename T>
+T* mptr(const Tensor& t) {
+  return static_cast<T*>(t.array().data());
+}
+int64_t ld(const Tensor& t) { return t.shape()[1] <= 1 ? t.shape()[1] : t.strides()[0]; }
+
+template <typename T>
+inline T sig(T x) {
+  return T(1) / (T(1) + std::exp(-x));
+}
+
+// Gates saved per row: i, f, g, o, tanh(c) (5 units).
+template <typename T>
+void lstm_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
+                  const Tensor& c_prev, const Tensor& h, const Tensor& c, const Tensor& gates) {
+  const T *x0 = cptr<T>(xz), *r0 = cptr<T>(hz), *cp0 = cptr<T>(c_prev);
+  const int64_t lx = ld(xz), lr = ld(hz), lc = ld(c_prev);
+  T *h0 = mptr<T>(h), *c0 = mptr<T>(c), *g0 = mptr<T>(gates);
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* x = x0 + b * lx;
+    const T* r = r0 + b * lr;
+    const T* cp = cp0 + b * lc;
+    T* g = g0 + b * 5 * u;
+    T* hr = h0 + b * u;
+    T* cr = c0 + b * u;
+    for (int64_t j = 0; j < 4 * u; ++j) g[j] = x[j] + r[j];
+    for (int64_t j = 0; j < 2 * u; ++j) g[j] = sig(g[j]);
+    for (int64_t j = 2 * u; j < 3 * u; ++j) g[j] = std::tanh(g[j]);
+    for (int64_t j = 3 * u; j < 4 * u; ++j) g[j] = sig(g[j]);
+    for (int64_t j = 0; j < u; ++j) {
+      T cn = g[u + j] * cp[j] + g[j] * g[2 * u + j];
+      cr[j] = cn;
+      g[4 * u + j] = std::tanh(cn);
+    }
+    for (int64_t j = 0; j < u; ++j) hr[j] = g[3 * u + j] * g[4 * u + j];
+  }
+}
+
+template <typename T>
+void lstm_backward(int64_t batch, int64_t u, const Tensor& gates, const Tensor& c_prev,
+                   const Tensor& dh, const Tensor& dc, const Tensor& dz, const Tensor& dcp) {
+  const T *g0 = cptr<T>(gates), *cp0 = cptr<T>(c_prev), *dh0 = cptr<T>(dh), *dc0 = cptr<T>(dc);
+  const int64_t lc = ld(c_prev), lh = ld(dh), ldc = ld(dc);
+  T *dz0 = mptr<T>(dz), *dcp0 = mptr<T>(dcp);
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* g = g0 + b * 5 * u;
+    const T* cp = cp0 + b * lc;
+    const T* dhr = dh0 + b * lh;
+    const T* dcr = dc0 + b * ldc;
+    T* d = dz0 + b * 4 * u;
+    T* dcpr = dcp0 + b * u;
+    for (int64_t j = 0; j < u; ++j) {
+      const T i = g[j], f = g[u + j], gg = g[2 * u + j], o = g[3 * u + j], tc = g[4 * u + j];
+      const T dhv = dhr[j];
+      const T dct = dcr[j] + dhv * o * (T(1) - tc * tc);
+      d[j] = dct * gg * i * (T(1) - i);
+      d[u + j] = dct * cp[j] * f * (T(1) - f);
+      d[2 * u + j] = dct * i * (T(1) - gg * gg);
+      d[3 * u + j] = dhv * tc * o * (T(1) - o);
+      dcpr[j] = dct * f;
+    }
+  }
+}
+
+// Saved per row: z, r, hh, and the recurrent candidate part hz_h + b_h (4 units).
+template <typename T>
+void gru_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
+                 const Tensor& bias, const Tensor& h_prev, const Tensor& h, const Tensor& saved) {
+  const T *x0 = cptr<T>(xz), *r0 = cptr<T>(hz), *hp0 = cptr<T>(h_prev);
+  const T* bb = bias.defined() ? cptr<T>(bias) : nullptr;
+  const int64_t lx = ld(xz), lr = ld(hz), lp = ld(h_prev);
+  T *h0 = mptr<T>(h), *s0 = mptr<T>(saved);
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* x = x0 + b * lx;
+    const T* r = r0 + b * lr;
+    const T* hp = hp0 + b * lp;
+    T* s = s0 + b * 4 * u;
+    T* hr = h0 + b * u;
+    for (int64_t j = 0; j < 2 * u; ++j) s[j] = sig(x[j] + r[j] + (bb ? bb[j] : T(0)));
+    for (int64_t j = 0; j < u; ++j) {
+      const T hhr = r[2 * u + j] + (bb ? bb[2 * u + j] : T(0));
+      s[3 * u + j] = hhr;
+      s[2 * u + j] = std::tanh(x[2 * u + j] + s[u + j] * hhr);
+    }
+    for (int64_t j = 0; j < u; ++j) {
+      const T z = s[j];
+      hr[j] = z * hp[j] + (T(1) - z) * s[2 * u + j];
+    }
+  }
+}
+
+template <typename T>
+void gru_backward(int64_t batch, int64_t u, const Tensor& saved, const Tensor& h_prev,
+                  const Tensor& dh, const Tensor& dxz, const Tensor& dhz, const Tensor& db,
+                  const Tensor& dhp) {
+  const T *s0 = cptr<T>(saved), *hp0 = cptr<T>(h_prev), *dh0 = cptr<T>(dh);
+  const int64_t lp = ld(h_prev), lh = ld(dh);
+  T *dx0 = mptr<T>(dxz), *dr0 = mptr<T>(dhz), *dhp0 = mptr<T>(dhp);
+  T* dbb = db.defined() ? mptr<T>(db) : nullptr;
+  if (dbb)
+    for (int64_t j = 0; j < 3 * u; ++j) dbb[j] = T(0);
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* s = s0 + b * 4 * u;
+    const T* hp = hp0 + b * lp;
+    const T* dhr = dh0 + b * lh;
+    T* dx = dx0 + b * 3 * u;
+    T* dr = dr0 + b * 3 * u;
+    T* dhpr = dhp0 + b * u;
+    for (int64_t j = 0; j < u; ++j) {
+      const T z = s[j], r = s[u + j], hh = s[2 * u + j], hhr = s[3 * u + j];
+      const T dhv = dhr[j];
+      const T dph = dhv * (T(1) - z) * (T(1) - hh * hh);
+      const T dpz = dhv * (hp[j] - hh) * z * (T(1) - z);
+      const T dpr = dph * hhr * r * (T(1) - r);
+      dx[j] = dr[j] = dpz;
+      dx[u + j] = dr[u + j] = dpr;
+      dx[2 * u + j] = dph;
+      dr[2 * u + j] = dph * r;
+      dhpr[j] = dhv * z;
+    }
+    if (dbb)
+      for (int64_t j = 0; j < 3 * u; ++j) dbb[j] += dr[j];
+  }
+}
+
+bool same_kind(const Tensor& a, const Tensor& b) {
+  return !b.defined() || (&a.backend() == &b.backend() && a.dtype() == b.dtype() && !b.is_weak());
+}
+
+}  // namespace
+
+bool fused_rnn_enabled(const Tensor& t) {
+  if (!t.defined() || t.is_weak()) return false;
+  const backend::Backend& be = t.backend();
+  return be.is_host() && !be.is_symbolic() &&
+         backend::use_fused(be, backend::Capability::Linear) &&
+         (t.dtype() == DType::Float32 || t.dtype() == DType::Float64);
+}
+
+std::pair<Tensor, Tensor> lstm_step(const Tensor& xz_in, const Tensor& hz_in,
+                                    const Tensor& c_prev_in) {
+  if (!fused_rnn_enabled(xz_in) || !same_kind(xz_in, hz_in) || !same_kind(xz_in, c_prev_in) ||
+      xz_in.ndim() != 2 || hz_in.shape() != xz_in.shape() || c_prev_in.ndim() != 2 ||
+      c_prev_in.shape()[0] != xz_in.shape()[0] || 4 * c_prev_in.shape()[1] != xz_in.shape()[1])
+    return lstm_ops(xz_in, hz_in, c_prev_in);
+  Tensor xz = as_rows(xz_in), hz = as_rows(hz_in), c_prev = as_rows(c_prev_in);
+  const int64_t batch = xz.shape()[0], u = c_prev.shape()[1];
+  const DType dt = xz.dtype();
+  auto& be = xz.backend();
+  Tensor h = ops::detail::empty(Shape{batch, u}, dt, be);
+  Tensor c = ops::detail::empty(Shape{batch, u}, dt, be);
+  Tensor gates = ops::detail::empty(Shape{batch, 5 * u}, dt, be);
+  if (dt == DType::Float32) lstm_forward<float>(batch, u, xz, hz, c_prev, h, c, gates);
+  else lstm_forward<double>(batch, u, xz, hz, c_prev, h, c, gates);
+
+  if (autograd::should_record(xz_in, hz_in, c_prev_in)) {
+    Tensor outs[2] = {h, c};
+    Tensor ins[3] = {xz_in, hz_in, c_prev_in};
+    autograd::record_multi(
+        "lstm_step", ins, outs,
+        [xz_in, hz_in, c_prev, gates, batch, u](const autograd::Context& ctx,
+                                                std::span<const Tensor> grads) {
+          const bool need_z = ctx.needs_input_grad(0) || ctx.needs_input_grad(1);
+          if (autograd::is_recording()) {
+            // A higher-order graph: the rule in differentiable ops, from the recomputed gates.
+            TensorList z = ops::split(ops::add(xz_in, hz_in), 4, 1);
+            Tensor i = ops::sigmoid(z[0]), f = ops::sigmoid(z[1]), g = ops::tanh(z[2]),
+                   o = ops::sigmoid(z[3]);
+            Tensor tc = ops::tanh(ops::add(ops::multiply(f, c_prev), ops::multiply(i, g)));
+            Tensor dct = ops::add(grads[1], ops::multiply(ops::multiply(grads[0], o), dtanh(tc)));
+            Tensor dz = ops::concatenate(
+                {ops::multiply(ops::multiply(dct, g), dsig(i)),
+                 ops::multiply(ops::multiply(dct, c_prev), dsig(f)),
+                 ops::multiply(ops::multiply(dct, i), dtanh(g)),
+                 ops::multiply(ops::multiply(grads[0], tc), dsig(o))},
+                1);
+            return TensorList{need_z ? dz : Tensor(), need_z ? dz : Tensor(),
+                              ctx.needs_input_grad(2) ? ops::multiply(dct, f) : Tensor()};
+          }
+          Tensor dh = ops::cast(grads[0], gates.dtype()), dc = ops::cast(grads[1], gates.dtype());
+          dh = as_rows(dh);
+          dc = as_rows(dc);
+          auto& b = gates.backend();
+          Tensor dz = ops::detail::empty(Shape{batch, 4 * u}, gates.dtype(), b);
+          Tensor dcp = ops::detail::empty(Shape{batch, u}, gates.dtype(), b);
+          if (gates.dtype() == DType::Float32)
+            lstm_backward<float>(batch, u, gates, c_prev, dh, dc, dz, dcp);
+          else
+            lstm_backward<double>(batch, u, gates, c_prev, dh, dc, dz, dcp);
+          return TensorList{need_z ? dz : Tensor(), need_z ? dz : Tensor(),
+                            ctx.needs_input_grad(2) ? dcp : Tensor()};
+        });
+    return {outs[0], outs[1]};
+  }
+  return {h, c};
+}
+
+Tensor gru_step(const Tensor& xz_in, const Tensor& hz_in, const Tensor& bias_in,
+                const Tensor& h_prev_in) {
+  if (!fused_rnn_enabled(xz_in) || !same_kind(xz_in, hz_in) || !same_kind(xz_in, bias_in) ||
+      !same_kind(xz_in, h_prev_in) || xz_in.ndim() != 2 || hz_in.shape() != xz_in.shape() ||
+      h_prev_in.ndim() != 2 || h_prev_in.shape()[0] != xz_in.shape()[0] ||
+      3 * h_prev_in.shape()[1] != xz_in.shape()[1] ||
+      (bias_in.defined() && bias_in.shape() != Shape{xz_in.shape()[1]}))
+    return gru_ops(xz_in, hz_in, bias_in, h_prev_in);
+  Tensor xz = as_rows(xz_in), hz = as_rows(hz_in), h_prev = as_rows(h_prev_in);
+  Tensor bias = bias_in.defined() ? bias_in.contiguous() : Tensor();
+  const int64_t batch = xz.shape()[0], u = h_prev.shape()[1];
+  const DType dt = xz.dtype();
+  auto& be = xz.backend();
+  Tensor h = ops::detail::empty(Shape{batch, u}, dt, be);
+  Tensor saved = ops::detail::empty(Shape{batch, 4 * u}, dt, be);
+  if (dt == DType::Float32) gru_forward<float>(batch, u, xz, hz, bias, h_prev, h, saved);
+  else gru_forward<double>(batch, u, xz, hz, bias, h_prev, h, saved);
+
+  if (autograd::should_record(xz_in, hz_in, bias_in, h_prev_in)) {
+    Tensor ins[4] = {xz_in, hz_in, bias_in, h_prev_in};
+    Tensor outs[1] = {h};
+    autograd::record_multi(
+        "gru_step", ins, outs,
+        [xz_in, hz_in, bias_in, h_prev_in, h_prev, saved, batch, u](
+            const autograd::Context& ctx, std::span<const Tensor> grads) {
+          const bool has_bias = bias_in.defined();
+          if (autograd::is_recording()) {
+            TensorList x = ops::split(xz_in, 3, 1);
+            TensorList r = ops::split(has_bias ? ops::add(hz_in, bias_in) : hz_in, 3, 1);
+            Tensor z = ops::sigmoid(ops::add(x[0], r[0]));
+            Tensor reset = ops::sigmoid(ops::add(x[1], r[1]));
+            Tensor hh = ops::tanh(ops::add(x[2], ops::multiply(reset, r[2])));
+            const Tensor& dh = grads[0];
+            Tensor dph = ops::multiply(ops::multiply(dh, ops::subtract(1.0, z)), dtanh(hh));
+            Tensor dpz =
+                ops::multiply(ops::multiply(dh, ops::subtract(h_prev_in, hh)), dsig(z));
+            Tensor dpr = ops::multiply(ops::multiply(dph, r[2]), dsig(reset));
+            Tensor dxz = ops::concatenate({dpz, dpr, dph}, 1);
+            Tensor dhz = ops::concatenate({dpz, dpr, ops::multiply(dph, reset)}, 1);
+            return TensorList{ctx.needs_input_grad(0) ? dxz : Tensor(),
+                              ctx.needs_input_grad(1) ? dhz : Tensor(),
+                              has_bias && ctx.needs_input_grad(2) ? ops::sum(dhz, 0) : Tensor(),
+                              ctx.needs_input_grad(3) ? ops::multiply(dh, z) : Tensor()};
+          }
+          Tensor dh = as_rows(ops::cast(grads[0], saved.dtype()));
+          auto& b = saved.backend();
+          Tensor dxz = ops::detail::empty(Shape{batch, 3 * u}, saved.dtype(), b);
+          Tensor dhz = ops::detail::empty(Shape{batch, 3 * u}, saved.dtype(), b);
+          Tensor db = has_bias ? ops::detail::empty(Shape{3 * u}, saved.dtype(), b) : Tensor();
+          Tensor dhp = ops::detail::empty(Shape{batch, u}, saved.dtype(), b);
+          if (saved.dtype() == DType::Float32)
+            gru_backward<float>(batch, u, saved, h_prev, dh, dxz, dhz, db, dhp);
+          else
+            gru_backward<double>(batch, u, saved, h_prev, dh, dxz, dhz, db, dhp);
+          return TensorList{ctx.needs_input_grad(0) ? dxz : Tensor(),
+                            ctx.needs_input_grad(1) ? dhz : Tensor(),
+                            has_bias && ctx.needs_input_grad(2) ? db : Tensor(),
+                            ctx.needs_input_grad(3) ? dhp : Tensor()};
+        });
+    return outs[0];
+  }
+  return h;
+}
+
+}  // namespace keras::layers::detail
