@@ -580,6 +580,29 @@ TEST(Lambda, AnonymousFunctionsWorkButCannotBeReloaded) {
   EXPECT_THROW(layers::register_lambda("", [](const Tensor& x) { return x; }), ValueError);
 }
 
+TEST(Lambda, MaskFunctionGivesTheOutputMask) {
+  // Keras's Lambda(fn, mask=...): the mask callable sees the inputs and the incoming mask.
+  Tensor x = make({1, 0, 2, 0, 0, 3}, {2, 3});
+  auto plain = layers::Lambda([](const Tensor& t) { return ops::multiply(t, 2.0); });
+  EXPECT_FALSE(plain->supports_masking());
+  EXPECT_FALSE(mask_of(plain(x)).defined());
+  auto masked = layers::Lambda([](const Tensor& t) { return ops::multiply(t, 2.0); },
+                               {.mask = [](const Tensor& t, const Tensor& m) {
+                                  EXPECT_FALSE(m.defined());
+                                  return ops::not_equal(t, 0.0);
+                                }});
+  EXPECT_TRUE(masked->supports_masking());
+  Tensor y = masked(x);
+  EXPECT_TENSOR_EQ(y, make({2, 0, 4, 0, 0, 6}, {2, 3}));
+  EXPECT_TENSOR_EQ(mask_of(y), ops::not_equal(x, 0.0));
+  // The mask is written (as an anonymous function) but a config cannot bring it back.
+  Config c = masked->get_config();
+  EXPECT_EQ(c["mask"]["config"], "<lambda>");
+  layers::register_lambda("core_test_double", [](const Tensor& t) { return ops::multiply(t, 2.0); });
+  c["function"]["config"] = c["function"]["registered_name"] = "core_test_double";
+  expect_value_error([&] { layers::from_config("Lambda", c); }, {"mask", "LambdaOptions::mask"});
+}
+
 TEST(Lambda, OutputShapeStandsInForSymbolicCalls) {
   int calls = 0;
   auto layer = layers::Lambda(

@@ -111,7 +111,12 @@ LambdaLayer::LambdaLayer(LambdaFunction function, std::string function_name,
     for (int64_t d : *options_.output_shape)
       check(d >= 0 || d == kUnknownDim, "Lambda '", name(), "': output_shape ",
             shape_string(*options_.output_shape), " has an invalid dimension ", d, ".");
+  set_supports_masking(static_cast<bool>(options_.mask));
   set_built(true);
+}
+
+Tensor LambdaLayer::compute_mask(const Tensor& inputs, const Tensor& mask) const {
+  return options_.mask ? options_.mask(inputs, mask) : Tensor();
 }
 
 Tensor LambdaLayer::call(const Tensor& inputs, const CallContext&) {
@@ -142,6 +147,11 @@ Config LambdaLayer::get_config() const {
     for (int64_t d : *options_.output_shape) shape.push_back(d < 0 ? Config(nullptr) : Config(d));
     c["output_shape"] = shape;
   }
+  if (options_.mask)  // An anonymous function: from_config refuses it (see the header).
+    c["mask"] = {{"module", "keras_cpp"},
+                 {"class_name", "function"},
+                 {"config", kAnonymous},
+                 {"registered_name", kAnonymous}};
   c["arguments"] = Config::object();
   return c;
 }
@@ -163,7 +173,8 @@ std::shared_ptr<Layer> LambdaLayer::from_config(const Config& c) {
   }
   if (c.contains("mask"))
     check(c["mask"].is_null(), "Lambda '", layer, "': a Lambda mask (", c["mask"].dump(),
-          ") is not supported; write a custom layer with compute_mask instead.");
+          ") cannot be loaded from a config; pass LambdaOptions::mask in C++ or write a custom "
+          "layer with compute_mask instead.");
   if (c.contains("arguments"))
     check(c["arguments"].is_null() || c["arguments"].empty(), "Lambda '", layer,
           "': function arguments (", c["arguments"].dump(),

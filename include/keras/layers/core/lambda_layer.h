@@ -23,6 +23,8 @@ namespace keras::layers {
 
 /// The function a Lambda layer applies.
 using LambdaFunction = std::function<Tensor(const Tensor&)>;
+/// A Lambda layer's output mask from its inputs and input mask (Keras's `mask` callable).
+using LambdaMaskFunction = std::function<Tensor(const Tensor& inputs, const Tensor& mask)>;
 
 /// Registers `function` under `name` (Keras's registered name of a function, as written in the
 /// config: "square" or "package>square"), replacing an earlier registration.
@@ -35,6 +37,9 @@ struct LambdaOptions {
   /// take it instead of running the function, so functions whose output shape depends on data
   /// work there too.
   std::optional<Shape> output_shape;
+  /// Computes the output mask (the layer then supports masking, as Keras's Lambda(mask=fn)).
+  /// Not saved by name: a config with a mask is written but cannot be loaded back.
+  LambdaMaskFunction mask;
   std::string name;
   bool trainable = true;
   std::string dtype;
@@ -47,6 +52,8 @@ class LambdaLayer : public Layer {
   LambdaLayer(LambdaFunction function, std::string function_name, LambdaOptions options = {});
   std::string class_name() const override { return "Lambda"; }
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  /// The mask option's result; none without one.
+  Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
   Config get_config() const override;
   /// ValueError unless the config's function is registered (see register_lambda).
   static std::shared_ptr<Layer> from_config(const Config& config);
