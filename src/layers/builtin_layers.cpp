@@ -2,11 +2,22 @@
 
 #include "layers/builtin_layers.h"
 
+#include "keras/layers/activations/activation.h"
+#include "keras/layers/activations/elu.h"
+#include "keras/layers/activations/leaky_relu.h"
+#include "keras/layers/activations/prelu.h"
+#include "keras/layers/activations/relu.h"
+#include "keras/layers/activations/softmax.h"
 #include "keras/layers/attention/additive_attention.h"
 #include "keras/layers/attention/attention.h"
 #include "keras/layers/attention/grouped_query_attention.h"
 #include "keras/layers/attention/multi_head_attention.h"
 #include "keras/layers/core/dense.h"
+#include "keras/layers/core/einsum_dense.h"
+#include "keras/layers/core/embedding.h"
+#include "keras/layers/core/identity.h"
+#include "keras/layers/core/lambda_layer.h"
+#include "keras/layers/core/masking.h"
 #include "keras/layers/merging/add.h"
 #include "keras/layers/merging/average.h"
 #include "keras/layers/merging/concatenate.h"
@@ -51,6 +62,7 @@ namespace keras::layers::detail {
 
 std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
   return {
+      {"Activation", ActivationLayer::from_config},
       {"ActivityRegularization", ActivityRegularizationLayer::from_config},
       {"Add", AddLayer::from_config},
       {"AdditiveAttention", AdditiveAttentionLayer::from_config},
@@ -66,6 +78,9 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"Dense", DenseLayer::from_config},
       {"Dot", DotLayer::from_config},
       {"Dropout", DropoutLayer::from_config},
+      {"ELU", ELULayer::from_config},
+      {"EinsumDense", EinsumDenseLayer::from_config},
+      {"Embedding", EmbeddingLayer::from_config},
       {"Flatten", FlattenLayer::from_config},
       {"GRU", GRULayer::from_config},
       {"GRUCell", GRUCellLayer::from_config},
@@ -74,20 +89,27 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"GroupNormalization", GroupNormalizationLayer::from_config},
       {"GroupQueryAttention", GroupedQueryAttentionLayer::from_config},
       {"GroupedQueryAttention", GroupedQueryAttentionLayer::from_config},
+      {"Identity", IdentityLayer::from_config},
       {"LSTM", LSTMLayer::from_config},
       {"LSTMCell", LSTMCellLayer::from_config},
+      {"Lambda", LambdaLayer::from_config},
       {"LayerNormalization", LayerNormalizationLayer::from_config},
+      {"LeakyReLU", LeakyReLULayer::from_config},
+      {"Masking", MaskingLayer::from_config},
       {"Maximum", MaximumLayer::from_config},
       {"Minimum", MinimumLayer::from_config},
       {"MultiHeadAttention", MultiHeadAttentionLayer::from_config},
       {"Multiply", MultiplyLayer::from_config},
+      {"PReLU", PReLULayer::from_config},
       {"Permute", PermuteLayer::from_config},
       {"RMSNormalization", RMSNormalizationLayer::from_config},
       {"RNN", RNNLayer::from_config},
+      {"ReLU", ReLULayer::from_config},
       {"RepeatVector", RepeatVectorLayer::from_config},
       {"Reshape", ReshapeLayer::from_config},
       {"SimpleRNN", SimpleRNNLayer::from_config},
       {"SimpleRNNCell", SimpleRNNCellLayer::from_config},
+      {"Softmax", SoftmaxLayer::from_config},
       {"SpatialDropout1D", SpatialDropout1DLayer::from_config},
       {"SpatialDropout2D", SpatialDropout2DLayer::from_config},
       {"SpatialDropout3D", SpatialDropout3DLayer::from_config},

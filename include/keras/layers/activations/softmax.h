@@ -1,0 +1,39 @@
+#pragma once
+// keras.layers.Softmax: softmax along `axis`; with a mask (the call's, or one a previous layer
+// attached), masked positions get a large negative logit before and a zero output after.
+//
+//   auto softmax = layers::Softmax({.axis = {1, 2}});
+//   Tensor p = softmax(scores, {.mask = keep});   // keep broadcasts against scores
+
+#include "keras/layers/options.h"
+#include "keras/ops/axes.h"
+
+namespace keras::layers {
+
+struct SoftmaxOptions {
+  /// One axis or several (normalized together); None for all.
+  ops::Axes axis = -1;
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The Softmax layer (Keras's "Softmax").
+class SoftmaxLayer : public Layer {
+ public:
+  explicit SoftmaxLayer(SoftmaxOptions options = {});
+  std::string class_name() const override { return "Softmax"; }
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+  const ops::Axes& axis() const { return options_.axis; }
+
+ private:
+  SoftmaxOptions options_;
+};
+
+/// A softmax activation layer.
+LayerPtr<SoftmaxLayer> Softmax(SoftmaxOptions options = {});
+
+}  // namespace keras::layers

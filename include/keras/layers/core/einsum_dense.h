@@ -1,0 +1,72 @@
+#pragma once
+// keras.layers.EinsumDense: activation(einsum(equation, inputs, kernel) + bias), the kernel's
+// shape read from the equation, the input shape and `output_shape`.
+//
+//   auto layer = layers::EinsumDense("abc,cd->abd", {layers::kNone, 64}, {.bias_axes = "d"});
+//
+// Not supported: LoRA (enable_lora) and quantization. A config with lora_rank loads as the plain
+// layer: Keras saves the kernel with the LoRA update merged in, so the function is the same.
+
+#include <string>
+#include <vector>
+
+#include "keras/layers/options.h"
+
+namespace keras::layers {
+
+/// An unknown dimension in a layer argument that is a shape (Keras's None).
+inline constexpr int64_t kNone = -1;
+
+struct EinsumDenseOptions {
+  activations::Activation activation;
+  /// The output labels that get a bias ("" for no bias, Keras's None).
+  std::string bias_axes;
+  initializers::InitializerArg kernel_initializer = "glorot_uniform";
+  initializers::InitializerArg bias_initializer = "zeros";
+  regularizers::RegularizerArg kernel_regularizer;
+  regularizers::RegularizerArg bias_regularizer;
+  regularizers::RegularizerArg activity_regularizer;
+  constraints::ConstraintArg kernel_constraint;
+  constraints::ConstraintArg bias_constraint;
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// The EinsumDense layer (Keras's "EinsumDense").
+class EinsumDenseLayer : public Layer {
+ public:
+  /// `output_shape` excludes the batch axis and any axes the equation's "..." stands for;
+  /// kNone marks a dimension taken from the input.
+  EinsumDenseLayer(std::string equation, std::vector<int64_t> output_shape,
+                   EinsumDenseOptions options = {});
+  std::string class_name() const override { return "EinsumDense"; }
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+
+  const std::string& equation() const { return equation_; }
+  /// The output shape with the batch axis (-1 where unknown), known once built.
+  const Shape& full_output_shape() const { return full_output_shape_; }
+  const Variable& kernel() const { return kernel_; }
+  /// Undefined when bias_axes is empty.
+  const Variable& bias() const { return bias_; }
+
+ private:
+  std::string equation_;
+  std::vector<int64_t> partial_output_shape_;
+  EinsumDenseOptions options_;
+  Shape full_output_shape_;
+  int input_rank_ = -1;
+  Variable kernel_, bias_;
+};
+
+/// A layer computing einsum(equation, inputs, kernel) (+ bias over `bias_axes`).
+LayerPtr<EinsumDenseLayer> EinsumDense(std::string equation, std::vector<int64_t> output_shape,
+                                       EinsumDenseOptions options = {});
+/// EinsumDense with a one-dimensional output_shape.
+LayerPtr<EinsumDenseLayer> EinsumDense(std::string equation, int64_t output_shape,
+                                       EinsumDenseOptions options = {});
+
+}  // namespace keras::layers
