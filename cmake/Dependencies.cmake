@@ -20,3 +20,13 @@ set(KERAS_BLAS_LIBRARIES ${KERAS_LAPACKE_LIB} ${KERAS_OPENBLAS_LIB})
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(KERAS_ZIP REQUIRED IMPORTED_TARGET libzip)
 set(KERAS_ZIP_LIBRARIES PkgConfig::KERAS_ZIP)
+
+# HDF5 (C and high-level APIs) for model.weights.h5 and legacy .h5 models. Debian ships a
+# pkg-config file for the C library; the high-level library sits next to it.
+pkg_check_modules(KERAS_HDF5 REQUIRED IMPORTED_TARGET hdf5)
+find_library(KERAS_HDF5_HL_LIB NAMES hdf5_serial_hl hdf5_hl
+             HINTS ${KERAS_HDF5_LIBRARY_DIRS} PATH_SUFFIXES hdf5/serial)
+if(NOT KERAS_HDF5_HL_LIB)
+  message(FATAL_ERROR "The HDF5 high-level library was not found: apt-get install -y libhdf5-dev")
+endif()
+set(KERAS_HDF5_LIBRARIES ${KERAS_HDF5_HL_LIB} PkgConfig::KERAS_HDF5)

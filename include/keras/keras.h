@@ -13,6 +13,7 @@
 #include "keras/constraints/constraints.h"
 #include "keras/initializers/initializers.h"
 #include "keras/layers/layers.h"
+#include "keras/losses/losses.h"
 #include "keras/models/models.h"
 #include "keras/ops/ops.h"
 #include "keras/random/random.h"

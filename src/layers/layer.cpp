@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <regex>
 #include <typeinfo>
 #include <unordered_map>
 #include <unordered_set>
@@ -66,22 +67,16 @@ Shape concretize(const Shape& shape, int64_t probe) {
 // ---- names -----------------------------------------------------------------------------------
 
 std::string to_snake_case(const std::string& name) {
-  // keras/src/utils/naming.py: insert "_" before capitals that follow a lowercase letter or
-  // precede one, lowercase everything.
-  std::string out;
-  for (size_t i = 0; i < name.size(); ++i) {
-    char c = name[i];
-    bool upper = c >= 'A' && c <= 'Z';
-    if (upper && i > 0) {
-      char prev = name[i - 1];
-      bool prev_lower_or_digit = (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9');
-      bool next_lower = i + 1 < name.size() && name[i + 1] >= 'a' && name[i + 1] <= 'z';
-      bool prev_upper = prev >= 'A' && prev <= 'Z';
-      if (prev_lower_or_digit || (prev_upper && next_lower)) out.push_back('_');
-    }
-    out.push_back(upper ? static_cast<char>(c - 'A' + 'a') : c);
-  }
-  return out;
+  // keras/src/utils/naming.py, regex for regex: drop non-word characters, then "_" before a
+  // capitalized word that follows any character, then "_" between a lowercase letter and a
+  // capital, then lowercase ("Conv2D" -> "conv2d", "BatchNormalization" ->
+  // "batch_normalization", "UpSampling2D" -> "up_sampling2d", "ReLU" -> "re_lu").
+  static const std::regex non_word("\\W+"), word("(.)([A-Z][a-z]+)"), boundary("([a-z])([A-Z])");
+  std::string s = std::regex_replace(name, non_word, "");
+  s = std::regex_replace(s, word, "$1_$2");
+  s = std::regex_replace(s, boundary, "$1_$2");
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 std::string unique_name(const std::string& prefix) {

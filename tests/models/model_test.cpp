@@ -255,3 +255,22 @@ TEST(Layers, StackAllocatedLayersExplainTheFunctionalError) {
 
 }  // namespace
 }  // namespace keras
+
+namespace keras {
+namespace {
+
+TEST(Naming, SnakeCaseMatchesKeras) {
+  // Values from keras/src/utils/naming.py to_snake_case (and KERAS_REFERENCE.md 1.7).
+  EXPECT_EQ(to_snake_case("Conv2D"), "conv2d");
+  EXPECT_EQ(to_snake_case("BatchNormalization"), "batch_normalization");
+  EXPECT_EQ(to_snake_case("UpSampling2D"), "up_sampling2d");
+  EXPECT_EQ(to_snake_case("Conv1DTranspose"), "conv1d_transpose");
+  EXPECT_EQ(to_snake_case("LSTM"), "lstm");
+  EXPECT_EQ(to_snake_case("GRUCell"), "gru_cell");
+  EXPECT_EQ(to_snake_case("InputLayer"), "input_layer");
+  EXPECT_EQ(to_snake_case("ReLU"), "re_lu");
+  EXPECT_EQ(to_snake_case("MultiHeadAttention"), "multi_head_attention");
+}
+
+}  // namespace
+}  // namespace keras

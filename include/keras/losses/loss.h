@@ -1,0 +1,129 @@
+#pragma once
+// keras.losses.Loss: the base of every loss. A loss computes per-sample values in call(), then
+// operator() applies the prediction's mask, the sample weights and the reduction, as Keras 3's
+// Loss.__call__ does.
+//
+//   class MyLoss : public keras::losses::Loss {
+//    public:
+//     MyLoss() : Loss("my_loss") {}
+//     keras::Tensor call(const keras::Tensor& y_true, const keras::Tensor& y_pred) const override {
+//       return keras::ops::mean(keras::ops::abs(y_true - y_pred), -1);
+//     }
+//     std::string class_name() const override { return "MyLoss"; }
+//   };
+
+#include <concepts>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "keras/core/dtype.h"
+#include "keras/core/json.h"
+#include "keras/tensor/tensor.h"
+
+namespace keras::losses {
+
+/// Keras's reductions: "sum_over_batch_size" (the default; also "mean"), "sum",
+/// "mean_with_sample_weight", and "none" (Keras's None: per-sample values).
+inline constexpr const char* kSumOverBatchSize = "sum_over_batch_size";
+
+/// Base of all losses. Losses are immutable values: copy them freely.
+class Loss {
+ public:
+  /// `name` empty: a unique name from the class name, as Keras's auto_name.
+  explicit Loss(std::string name, std::string reduction = kSumOverBatchSize,
+                std::optional<DType> dtype = std::nullopt);
+  virtual ~Loss() = default;
+
+  /// The reduced loss of a batch. `sample_weight` (optional) broadcasts against the
+  /// per-sample losses after Keras's squeeze-or-expand of a trailing axis of size 1.
+  Tensor operator()(const Tensor& y_true, const Tensor& y_pred,
+                    const Tensor& sample_weight = Tensor()) const;
+
+  /// The per-sample losses (no mask, weights or reduction).
+  virtual Tensor call(const Tensor& y_true, const Tensor& y_pred) const = 0;
+  /// The Keras class name ("MeanSquaredError"); what serialize() records.
+  virtual std::string class_name() const = 0;
+  /// name and reduction, plus the subclass's arguments.
+  virtual Config get_config() const;
+
+  const std::string& name() const { return name_; }
+  const std::string& reduction() const { return reduction_; }
+  /// The dtype the loss computes in (floatx unless given).
+  DType dtype() const { return dtype_; }
+
+ private:
+  std::string name_;
+  std::string reduction_;
+  DType dtype_;
+};
+
+using LossPtr = std::shared_ptr<const Loss>;
+
+/// A loss given by a plain function of (y_true, y_pred) returning per-sample values (Keras's
+/// LossFunctionWrapper). It is not serializable unless registered with register_loss.
+class LossFunctionWrapper : public Loss {
+ public:
+  using Fn = std::function<Tensor(const Tensor&, const Tensor&)>;
+  LossFunctionWrapper(Fn fn, std::string name, std::string reduction = kSumOverBatchSize);
+  Tensor call(const Tensor& y_true, const Tensor& y_pred) const override;
+  std::string class_name() const override { return "LossFunctionWrapper"; }
+  Config get_config() const override;
+
+ private:
+  Fn fn_;
+};
+
+/// The loss a Keras identifier names: a function name ("mse", "mean_squared_error",
+/// "sparse_categorical_crossentropy", ...) or a class name ("MeanSquaredError"); ValueError
+/// listing the known names otherwise.
+LossPtr get(const std::string& identifier);
+/// Makes `name` (a function name such as "my_loss") resolve to `fn` in get() and
+/// deserialize(), as keras.saving.register_keras_serializable does for a Python function.
+void register_loss(const std::string& name, LossFunctionWrapper::Fn fn);
+/// Keras's serialize_keras_object record: {"module", "class_name", "config",
+/// "registered_name"}.
+Config serialize(const LossPtr& loss);
+/// A loss from a serialize() record, a bare class/function name string, or a config.
+LossPtr deserialize(const Config& config);
+
+/// A loss argument (compile's `loss`): a name, a loss object, a shared loss, or a callable.
+class LossArg {
+ public:
+  LossArg() = default;
+  LossArg(const char* name) : ptr_(losses::get(name)) {}         // NOLINT
+  LossArg(const std::string& name) : ptr_(losses::get(name)) {}  // NOLINT
+  LossArg(LossPtr ptr) : ptr_(std::move(ptr)) {}                 // NOLINT
+  template <std::derived_from<Loss> T>
+  LossArg(std::shared_ptr<T> ptr) : ptr_(std::move(ptr)) {}  // NOLINT
+  template <std::derived_from<Loss> T>
+  LossArg(T loss) : ptr_(std::make_shared<T>(std::move(loss))) {}  // NOLINT
+  /// A callable (y_true, y_pred) -> per-sample losses.
+  template <typename F>
+  requires(!std::derived_from<F, Loss> &&
+           std::is_invocable_r_v<Tensor, F, const Tensor&, const Tensor&>) LossArg(F fn)  // NOLINT
+      : ptr_(std::make_shared<LossFunctionWrapper>(LossFunctionWrapper::Fn(std::move(fn)),
+                                                   "loss_function")) {}
+  const LossPtr& get() const { return ptr_; }
+  explicit operator bool() const { return static_cast<bool>(ptr_); }
+
+ private:
+  LossPtr ptr_;
+};
+
+// ---- the reduction machinery, public because custom losses and metrics use it ----------------
+
+/// Keras's squeeze_or_expand_to_same_rank: when the ranks differ by one and the longer has a
+/// trailing axis of size 1, squeezes it (or expands a rank-1 partner when `expand_rank_1`).
+std::pair<Tensor, Tensor> squeeze_or_expand_to_same_rank(Tensor x1, Tensor x2,
+                                                         bool expand_rank_1 = true);
+/// Keras's reduce_weighted_values: applies `mask` and `sample_weight` to per-sample `values`,
+/// then reduces.
+Tensor reduce_weighted_values(Tensor values, Tensor sample_weight, const Tensor& mask,
+                              const std::string& reduction, DType dtype);
+/// ValueError unless `reduction` is one of Keras's names.
+void check_reduction(const std::string& reduction);
+
+}  // namespace keras::losses

@@ -1,0 +1,24 @@
+#pragma once
+// Loading weights saved by Python Keras 3 (or keras-cpp) into a model built in C++, following
+// Keras's layout (keras/src/saving/saving_lib.py): a layer's own variables are the datasets
+// "0", "1", ... of its group ".../vars"; a Sequential's or Functional's layers are the group
+// "layers/<class name in snake case>[_k]"; other sublayers are groups named by the attribute
+// they were tracked under ("cell", "forward_layer", ...).
+
+#include <string>
+
+#include "keras/layers/layer.h"
+
+namespace keras::saving {
+
+struct LoadWeightsOptions {
+  /// Skip layers whose saved variables do not match (count or shape) instead of failing.
+  bool skip_mismatch = false;
+};
+
+/// Loads the weights of a .keras archive or a .weights.h5 file (decided by the file's magic
+/// bytes, not its name) into `model`, which must be built. ValueError naming the layer and the
+/// shapes on a mismatch; IOError naming the file when it is not a Keras weights file.
+void load_weights(Layer& model, const std::string& path, const LoadWeightsOptions& options = {});
+
+}  // namespace keras::saving

@@ -1,0 +1,94 @@
+#include "keras/saving/weights.h"
+
+#include <map>
+#include <unordered_set>
+
+#include "keras/models/model.h"
+#include "keras/saving/archive.h"
+#include "keras/saving/h5_file.h"
+
+namespace keras::saving {
+namespace {
+
+std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "/" + b; }
+
+class WeightsLoader {
+ public:
+  WeightsLoader(const H5File& file, const LoadWeightsOptions& options)
+      : file_(file), options_(options) {}
+
+  // keras/src/saving/saving_lib.py _load_state: own variables, then the layers container of a
+  // Sequential/Functional model, then the tracked attributes.
+  void load(Layer& layer, const std::string& path) {
+    if (!visited_.insert(&layer).second) return;
+    load_own(layer, join(path, "vars"));
+    std::unordered_set<const Layer*> in_container;
+    auto* model = dynamic_cast<Model*>(&layer);
+    if (model && (layer.class_name() == "Sequential" || layer.class_name() == "Functional")) {
+      std::map<std::string, int> used;
+      for (const auto& child : model->layers()) {
+        in_container.insert(child.get());
+        std::string name = to_snake_case(child->class_name());
+        auto [it, fresh] = used.emplace(name, 0);
+        if (!fresh) name += "_" + std::to_string(++it->second);
+        load(*child, join(join(path, "layers"), name));
+      }
+    }
+    for (const auto& [attribute, child] : layer.tracked_layers())
+      if (!in_container.count(child.get())) load(*child, join(path, attribute));
+  }
+
+ private:
+  void load_own(Layer& layer, const std::string& group) {
+    std::vector<Variable> vars = layer.own_weights();
+    std::vector<std::string> saved = file_.is_group(group) ? file_.children(group)
+                                                           : std::vector<std::string>{};
+    if (vars.size() != saved.size()) {
+      if (options_.skip_mismatch || vars.empty()) return;
+      throw ValueError("Layer '" + layer.name() + "' (" + layer.class_name() + ") expects " +
+                       std::to_string(vars.size()) + " variables, but " + file_.source() +
+                       " holds " + std::to_string(saved.size()) + " at '" + group + "'.");
+    }
+    // Check every shape first, so a mismatch leaves the layer untouched.
+    std::vector<Tensor> values;
+    for (size_t i = 0; i < vars.size(); ++i) {
+      Tensor value = file_.read(join(group, std::to_string(i)));
+      if (value.shape() != vars[i].shape()) {
+        if (options_.skip_mismatch) return;
+        throw ValueError("Layer '" + layer.name() + "': variable '" + vars[i].path() +
+                         "' has shape " + vars[i].shape().to_string() + " but " + file_.source() +
+                         " holds " + value.shape().to_string() + " at '" + group + "/" +
+                         std::to_string(i) + "'.");
+      }
+      values.push_back(value);
+    }
+    for (size_t i = 0; i < vars.size(); ++i) vars[i].assign(values[i]);
+  }
+
+  const H5File& file_;
+  LoadWeightsOptions options_;
+  std::unordered_set<const Layer*> visited_;
+};
+
+}  // namespace
+
+void load_weights(Layer& model, const std::string& path, const LoadWeightsOptions& options) {
+  check(model.built(), "load_weights: model '", model.name(),
+        "' is not built; call it on data or give it an Input first.");
+  std::vector<uint8_t> bytes = read_file_bytes(path);
+  std::optional<H5File> file;
+  if (is_zip(bytes)) {
+    auto members = read_zip_members(bytes, path);
+    auto it = members.find("model.weights.h5");
+    check<IOError>(it != members.end(), path, " is a zip archive without model.weights.h5; it is "
+                                              "not a .keras file.");
+    file.emplace(H5File::open_image(std::move(it->second), path + ":model.weights.h5"));
+  } else if (is_hdf5(bytes)) {
+    file.emplace(H5File::open_image(std::move(bytes), path));
+  } else {
+    throw IOError(path + " is neither a .keras archive (zip) nor an HDF5 weights file.");
+  }
+  WeightsLoader(*file, options).load(model, "");
+}
+
+}  // namespace keras::saving
