@@ -18,23 +18,28 @@ ops::IntOrTuple int_or_tuple(const json& v) {
   return ops::IntOrTuple(v.get<std::vector<int64_t>>());
 }
 
-std::string dtype_of(const Tensor& t) { return std::string(dtype_name(t.dtype())); }
+std::string dtype_of(const Tensor& t) {
+  return std::string(dtype_name(t.dtype()));
+}
 
 TensorList conv(const TensorList& in, const json& kw) {
   layers::Conv2DOptions o{.strides = int_or_tuple(kw["strides"]),
-                  .padding = kw["padding"].get<std::string>(),
-                  .data_format = kw["data_format"].get<std::string>(),
-                  .dilation_rate = int_or_tuple(kw["dilation_rate"]),
-                  .groups = kw["groups"].get<int64_t>(),
-                  .activation = kw["activation"].get<std::string>(),
-                  .use_bias = kw["use_bias"].get<bool>(),
-                  .dtype = dtype_of(in[0])};
+                          .padding = kw["padding"].get<std::string>(),
+                          .data_format = kw["data_format"].get<std::string>(),
+                          .dilation_rate = int_or_tuple(kw["dilation_rate"]),
+                          .groups = kw["groups"].get<int64_t>(),
+                          .activation = kw["activation"].get<std::string>(),
+                          .use_bias = kw["use_bias"].get<bool>(),
+                          .dtype = dtype_of(in[0])};
   const int64_t filters = kw["filters"].get<int64_t>();
   const ops::IntOrTuple k = int_or_tuple(kw["kernel_size"]);
   switch (kw["rank"].get<int>()) {
-    case 1: return run_layer_fixture(*layers::Conv1D(filters, k, o), in, kw);
-    case 2: return run_layer_fixture(*layers::Conv2D(filters, k, o), in, kw);
-    default: return run_layer_fixture(*layers::Conv3D(filters, k, o), in, kw);
+    case 1:
+      return run_layer_fixture(*layers::Conv1D(filters, k, o), in, kw);
+    case 2:
+      return run_layer_fixture(*layers::Conv2D(filters, k, o), in, kw);
+    default:
+      return run_layer_fixture(*layers::Conv3D(filters, k, o), in, kw);
   }
 }
 
@@ -50,9 +55,12 @@ TensorList conv_transpose(const TensorList& in, const json& kw) {
   const int64_t filters = kw["filters"].get<int64_t>();
   const ops::IntOrTuple k = int_or_tuple(kw["kernel_size"]);
   switch (kw["rank"].get<int>()) {
-    case 1: return run_layer_fixture(*layers::Conv1DTranspose(filters, k, o), in, kw);
-    case 2: return run_layer_fixture(*layers::Conv2DTranspose(filters, k, o), in, kw);
-    default: return run_layer_fixture(*layers::Conv3DTranspose(filters, k, o), in, kw);
+    case 1:
+      return run_layer_fixture(*layers::Conv1DTranspose(filters, k, o), in, kw);
+    case 2:
+      return run_layer_fixture(*layers::Conv2DTranspose(filters, k, o), in, kw);
+    default:
+      return run_layer_fixture(*layers::Conv3DTranspose(filters, k, o), in, kw);
   }
 }
 
@@ -144,14 +152,15 @@ TensorList adaptive_pool(const TensorList& in, const json& kw) {
 
 // GlobalAveragePooling1D called with a (batch, steps) mask: inputs x, mask, upstream.
 TensorList gap1d_masked(const TensorList& in, const json& kw) {
-  auto layer = layers::GlobalAveragePooling1D(
-      {.data_format = kw["data_format"].get<std::string>(), .keepdims = kw["keepdims"].get<bool>()});
+  auto layer = layers::GlobalAveragePooling1D({.data_format = kw["data_format"].get<std::string>(),
+                                               .keepdims = kw["keepdims"].get<bool>()});
   GradientTape tape;
   Tensor x = ops::stop_gradient(in[0]);
   tape.watch(x);
   Tensor y = layer(x, {.mask = in[1]});
-  Tensor loss = ops::sum(ops::multiply(ops::cast(y, DType::Float64), ops::cast(in[2], DType::Float64)));
-  return {y, tape.gradient(loss, {x})[0]};
+  Tensor loss =
+      ops::sum(ops::multiply(ops::cast(y, DType::Float64), ops::cast(in[2], DType::Float64)));
+  return {y, tape.gradient(loss, x)};
 }
 
 GoldenOps conv_ops() {

@@ -27,68 +27,184 @@ std::vector<Sample> samples() {
   using namespace layers;  // NOLINT
   const std::string cf = "channels_first";
   return {
-      {"Conv1D", [] { return Conv1D(4, 3, {.padding = "causal", .dilation_rate = 2, .activation = "relu"}); }, {9, 2}},
-      {"Conv1D", [] { return Convolution1D(4, 3, {.strides = 2, .padding = "same", .groups = 2}); }, {9, 4}},
-      {"Conv2D", [] {
-         return Conv2D(3, {3, 2}, {.strides = {2, 1}, .padding = "same",
-                                   .kernel_initializer = initializers::HeNormal(3),
-                                   .kernel_regularizer = "l2", .bias_constraint = "non_neg"});
-       }, {7, 6, 2}},
-      {"Conv2D", [cf] { return Convolution2D(4, 2, {.data_format = cf, .dilation_rate = 2}); }, {3, 7, 6}},
+      {"Conv1D",
+       [] { return Conv1D(4, 3, {.padding = "causal", .dilation_rate = 2, .activation = "relu"}); },
+       {9, 2}},
+      {"Conv1D",
+       [] { return Convolution1D(4, 3, {.strides = 2, .padding = "same", .groups = 2}); },
+       {9, 4}},
+      {"Conv2D",
+       [] {
+         return Conv2D(3, {3, 2},
+                       {.strides = {2, 1},
+                        .padding = "same",
+                        .kernel_initializer = initializers::HeNormal(3),
+                        .kernel_regularizer = "l2",
+                        .bias_constraint = "non_neg"});
+       },
+       {7, 6, 2}},
+      {"Conv2D",
+       [cf] { return Convolution2D(4, 2, {.data_format = cf, .dilation_rate = 2}); },
+       {3, 7, 6}},
       {"Conv3D", [] { return Conv3D(2, 2, {.use_bias = false}); }, {4, 3, 5, 2}},
-      {"Conv3D", [cf] { return Convolution3D(2, {2, 1, 2}, {.strides = 2, .padding = "same", .data_format = cf}); }, {2, 5, 4, 3}},
-      {"Conv1DTranspose", [] { return Conv1DTranspose(3, 3, {.strides = 2, .padding = "same"}); }, {5, 2}},
-      {"Conv1DTranspose", [cf] { return Convolution1DTranspose(3, 2, {.strides = 3, .data_format = cf}); }, {2, 4}},
-      {"Conv2DTranspose", [] {
-         return Conv2DTranspose(2, 3, {.strides = {{2, 3}}, .output_padding = {{1, 2}}, .activation = "tanh"});
-       }, {3, 4, 2}},
-      {"Conv2DTranspose", [cf] { return Convolution2DTranspose(2, 3, {.padding = "same", .data_format = cf, .dilation_rate = 2}); }, {2, 4, 5}},
+      {"Conv3D",
+       [cf] {
+         return Convolution3D(2, {2, 1, 2}, {.strides = 2, .padding = "same", .data_format = cf});
+       },
+       {2, 5, 4, 3}},
+      {"Conv1DTranspose",
+       [] { return Conv1DTranspose(3, 3, {.strides = 2, .padding = "same"}); },
+       {5, 2}},
+      {"Conv1DTranspose",
+       [cf] { return Convolution1DTranspose(3, 2, {.strides = 3, .data_format = cf}); },
+       {2, 4}},
+      {"Conv2DTranspose",
+       [] {
+         return Conv2DTranspose(
+             2, 3, {.strides = {{2, 3}}, .output_padding = {{1, 2}}, .activation = "tanh"});
+       },
+       {3, 4, 2}},
+      {"Conv2DTranspose",
+       [cf] {
+         return Convolution2DTranspose(2, 3,
+                                       {.padding = "same", .data_format = cf, .dilation_rate = 2});
+       },
+       {2, 4, 5}},
       {"Conv3DTranspose", [] { return Conv3DTranspose(2, 2, {.strides = 2}); }, {2, 3, 2, 2}},
-      {"Conv3DTranspose", [cf] { return Convolution3DTranspose(2, 3, {.strides = {{1, 2, 2}}, .padding = "same", .data_format = cf}); }, {2, 2, 3, 3}},
-      {"DepthwiseConv1D", [] { return DepthwiseConv1D(3, {.strides = 2, .padding = "same", .depth_multiplier = 2}); }, {7, 3}},
-      {"DepthwiseConv1D", [cf] { return DepthwiseConv1D(2, {.data_format = cf, .depthwise_regularizer = "l1"}); }, {3, 7}},
-      {"DepthwiseConv2D", [] { return DepthwiseConv2D(3, {.depth_multiplier = 3, .activation = "relu"}); }, {6, 5, 2}},
-      {"DepthwiseConv2D", [cf] { return DepthwiseConv2D({2, 3}, {.strides = 2, .data_format = cf, .dilation_rate = 2}); }, {2, 9, 8}},
-      {"SeparableConv1D", [] { return SeparableConv1D(4, 3, {.padding = "same", .depth_multiplier = 2}); }, {8, 3}},
-      {"SeparableConv1D", [cf] { return SeparableConvolution1D(2, 2, {.strides = 2, .data_format = cf, .use_bias = false}); }, {3, 8}},
-      {"SeparableConv2D", [] { return SeparableConv2D(4, 3, {.pointwise_initializer = "ones", .pointwise_constraint = "max_norm"}); }, {6, 6, 2}},
-      {"SeparableConv2D", [cf] { return SeparableConvolution2D(3, 2, {.padding = "same", .data_format = cf, .dilation_rate = 2}); }, {2, 5, 6}},
+      {"Conv3DTranspose",
+       [cf] {
+         return Convolution3DTranspose(
+             2, 3, {.strides = {{1, 2, 2}}, .padding = "same", .data_format = cf});
+       },
+       {2, 2, 3, 3}},
+      {"DepthwiseConv1D",
+       [] { return DepthwiseConv1D(3, {.strides = 2, .padding = "same", .depth_multiplier = 2}); },
+       {7, 3}},
+      {"DepthwiseConv1D",
+       [cf] { return DepthwiseConv1D(2, {.data_format = cf, .depthwise_regularizer = "l1"}); },
+       {3, 7}},
+      {"DepthwiseConv2D",
+       [] { return DepthwiseConv2D(3, {.depth_multiplier = 3, .activation = "relu"}); },
+       {6, 5, 2}},
+      {"DepthwiseConv2D",
+       [cf] {
+         return DepthwiseConv2D({2, 3}, {.strides = 2, .data_format = cf, .dilation_rate = 2});
+       },
+       {2, 9, 8}},
+      {"SeparableConv1D",
+       [] { return SeparableConv1D(4, 3, {.padding = "same", .depth_multiplier = 2}); },
+       {8, 3}},
+      {"SeparableConv1D",
+       [cf] {
+         return SeparableConvolution1D(2, 2, {.strides = 2, .data_format = cf, .use_bias = false});
+       },
+       {3, 8}},
+      {"SeparableConv2D",
+       [] {
+         return SeparableConv2D(
+             4, 3, {.pointwise_initializer = "ones", .pointwise_constraint = "max_norm"});
+       },
+       {6, 6, 2}},
+      {"SeparableConv2D",
+       [cf] {
+         return SeparableConvolution2D(3, 2,
+                                       {.padding = "same", .data_format = cf, .dilation_rate = 2});
+       },
+       {2, 5, 6}},
       {"MaxPooling1D", [] { return MaxPooling1D(); }, {9, 3}},
-      {"MaxPooling1D", [cf] { return MaxPool1D(3, {.strides = 2, .padding = "same", .data_format = cf}); }, {3, 8}},
-      {"MaxPooling2D", [] { return MaxPooling2D({3, 2}, {.strides = 1}); }, {6, 5, 2}},
-      {"MaxPooling2D", [cf] { return MaxPool2D(2, {.padding = "same", .data_format = cf}); }, {2, 5, 7}},
+      {"MaxPooling1D",
+       [cf] { return MaxPool1D(3, {.strides = 2, .padding = "same", .data_format = cf}); },
+       {3, 8}},
+      {"MaxPooling2D",
+       [] {
+         return MaxPooling2D({3, 2}, {.strides = 1});
+       },
+       {6, 5, 2}},
+      {"MaxPooling2D",
+       [cf] { return MaxPool2D(2, {.padding = "same", .data_format = cf}); },
+       {2, 5, 7}},
       {"MaxPooling3D", [] { return MaxPooling3D(); }, {4, 5, 4, 2}},
-      {"MaxPooling3D", [cf] { return MaxPool3D(2, {.strides = {{1, 2, 2}}, .padding = "same", .data_format = cf}); }, {2, 3, 5, 4}},
+      {"MaxPooling3D",
+       [cf] {
+         return MaxPool3D(2, {.strides = {{1, 2, 2}}, .padding = "same", .data_format = cf});
+       },
+       {2, 3, 5, 4}},
       {"AveragePooling1D", [] { return AveragePooling1D(2, {.strides = 1}); }, {7, 3}},
-      {"AveragePooling1D", [cf] { return AvgPool1D(3, {.padding = "same", .data_format = cf}); }, {3, 8}},
+      {"AveragePooling1D",
+       [cf] { return AvgPool1D(3, {.padding = "same", .data_format = cf}); },
+       {3, 8}},
       {"AveragePooling2D", [] { return AveragePooling2D(2, {.padding = "same"}); }, {5, 5, 2}},
-      {"AveragePooling2D", [cf] { return AvgPool2D({2, 3}, {.data_format = cf}); }, {2, 6, 7}},
+      {"AveragePooling2D",
+       [cf] {
+         return AvgPool2D({2, 3}, {.data_format = cf});
+       },
+       {2, 6, 7}},
       {"AveragePooling3D", [] { return AveragePooling3D(2); }, {4, 4, 4, 2}},
-      {"AveragePooling3D", [cf] { return AvgPool3D(3, {.strides = 2, .padding = "same", .data_format = cf}); }, {2, 5, 4, 3}},
+      {"AveragePooling3D",
+       [cf] { return AvgPool3D(3, {.strides = 2, .padding = "same", .data_format = cf}); },
+       {2, 5, 4, 3}},
       {"GlobalMaxPooling1D", [] { return GlobalMaxPooling1D(); }, {6, 3}},
-      {"GlobalMaxPooling1D", [cf] { return GlobalMaxPool1D({.data_format = cf, .keepdims = true}); }, {3, 6}},
+      {"GlobalMaxPooling1D",
+       [cf] { return GlobalMaxPool1D({.data_format = cf, .keepdims = true}); },
+       {3, 6}},
       {"GlobalMaxPooling2D", [] { return GlobalMaxPooling2D({.keepdims = true}); }, {4, 5, 3}},
       {"GlobalMaxPooling2D", [cf] { return GlobalMaxPool2D({.data_format = cf}); }, {3, 4, 5}},
       {"GlobalMaxPooling3D", [] { return GlobalMaxPooling3D(); }, {2, 3, 4, 3}},
-      {"GlobalMaxPooling3D", [cf] { return GlobalMaxPool3D({.data_format = cf, .keepdims = true}); }, {3, 2, 3, 4}},
+      {"GlobalMaxPooling3D",
+       [cf] { return GlobalMaxPool3D({.data_format = cf, .keepdims = true}); },
+       {3, 2, 3, 4}},
       {"GlobalAveragePooling1D", [] { return GlobalAveragePooling1D(); }, {6, 3}},
-      {"GlobalAveragePooling1D", [cf] { return GlobalAvgPool1D({.data_format = cf, .keepdims = true}); }, {3, 6}},
-      {"GlobalAveragePooling2D", [] { return GlobalAveragePooling2D({.keepdims = true}); }, {4, 5, 3}},
+      {"GlobalAveragePooling1D",
+       [cf] { return GlobalAvgPool1D({.data_format = cf, .keepdims = true}); },
+       {3, 6}},
+      {"GlobalAveragePooling2D",
+       [] { return GlobalAveragePooling2D({.keepdims = true}); },
+       {4, 5, 3}},
       {"GlobalAveragePooling2D", [cf] { return GlobalAvgPool2D({.data_format = cf}); }, {3, 4, 5}},
       {"GlobalAveragePooling3D", [] { return GlobalAveragePooling3D(); }, {2, 3, 4, 3}},
-      {"GlobalAveragePooling3D", [cf] { return GlobalAvgPool3D({.data_format = cf, .keepdims = true}); }, {3, 2, 3, 4}},
+      {"GlobalAveragePooling3D",
+       [cf] { return GlobalAvgPool3D({.data_format = cf, .keepdims = true}); },
+       {3, 2, 3, 4}},
       {"AdaptiveAveragePooling1D", [] { return AdaptiveAveragePooling1D(4); }, {10, 3}},
-      {"AdaptiveAveragePooling1D", [cf] { return AdaptiveAveragePooling1D({3}, {.data_format = cf}); }, {3, 7}},
-      {"AdaptiveAveragePooling2D", [] { return AdaptiveAveragePooling2D({3, 2}); }, {7, 5, 2}},
-      {"AdaptiveAveragePooling2D", [cf] { return AdaptiveAveragePooling2D(5, {.data_format = cf}); }, {2, 3, 4}},
-      {"AdaptiveAveragePooling3D", [] { return AdaptiveAveragePooling3D({2, 3, 2}); }, {5, 4, 6, 2}},
-      {"AdaptiveAveragePooling3D", [cf] { return AdaptiveAveragePooling3D(2, {.data_format = cf}); }, {2, 5, 4, 3}},
+      {"AdaptiveAveragePooling1D",
+       [cf] { return AdaptiveAveragePooling1D({3}, {.data_format = cf}); },
+       {3, 7}},
+      {"AdaptiveAveragePooling2D",
+       [] {
+         return AdaptiveAveragePooling2D({3, 2});
+       },
+       {7, 5, 2}},
+      {"AdaptiveAveragePooling2D",
+       [cf] { return AdaptiveAveragePooling2D(5, {.data_format = cf}); },
+       {2, 3, 4}},
+      {"AdaptiveAveragePooling3D",
+       [] {
+         return AdaptiveAveragePooling3D({2, 3, 2});
+       },
+       {5, 4, 6, 2}},
+      {"AdaptiveAveragePooling3D",
+       [cf] { return AdaptiveAveragePooling3D(2, {.data_format = cf}); },
+       {2, 5, 4, 3}},
       {"AdaptiveMaxPooling1D", [] { return AdaptiveMaxPooling1D(4); }, {10, 3}},
-      {"AdaptiveMaxPooling1D", [cf] { return AdaptiveMaxPooling1D(3, {.data_format = cf}); }, {3, 7}},
-      {"AdaptiveMaxPooling2D", [] { return AdaptiveMaxPooling2D({3, 2}); }, {7, 5, 2}},
-      {"AdaptiveMaxPooling2D", [cf] { return AdaptiveMaxPooling2D(5, {.data_format = cf}); }, {2, 3, 4}},
-      {"AdaptiveMaxPooling3D", [] { return AdaptiveMaxPooling3D({2, 3, 2}); }, {5, 4, 6, 2}},
-      {"AdaptiveMaxPooling3D", [cf] { return AdaptiveMaxPooling3D(2, {.data_format = cf}); }, {2, 5, 4, 3}},
+      {"AdaptiveMaxPooling1D",
+       [cf] { return AdaptiveMaxPooling1D(3, {.data_format = cf}); },
+       {3, 7}},
+      {"AdaptiveMaxPooling2D",
+       [] {
+         return AdaptiveMaxPooling2D({3, 2});
+       },
+       {7, 5, 2}},
+      {"AdaptiveMaxPooling2D",
+       [cf] { return AdaptiveMaxPooling2D(5, {.data_format = cf}); },
+       {2, 3, 4}},
+      {"AdaptiveMaxPooling3D",
+       [] {
+         return AdaptiveMaxPooling3D({2, 3, 2});
+       },
+       {5, 4, 6, 2}},
+      {"AdaptiveMaxPooling3D",
+       [cf] { return AdaptiveMaxPooling3D(2, {.data_format = cf}); },
+       {2, 5, 4, 3}},
   };
 }
 
@@ -134,15 +250,19 @@ TEST(ConvLayers, UnknownSpatialDimensionsStayUnknown) {
     const bool adaptive = s.class_name.rfind("Adaptive", 0) == 0;
     for (int i = 1; i < out.shape().rank(); ++i) {
       const bool channel_axis = channels_first ? i == 1 : i == out.shape().rank() - 1;
-      if (channel_axis || global || adaptive) EXPECT_GT(out.shape()[i], 0) << i;
-      else EXPECT_EQ(out.shape()[i], -1) << i;
+      if (channel_axis || global || adaptive)
+        EXPECT_GT(out.shape()[i], 0) << i;
+      else
+        EXPECT_EQ(out.shape()[i], -1) << i;
     }
   }
 }
 
 // ---- output sizes against Keras's formulas ---------------------------------------------------
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 TEST(ConvShapes, ValidSameAndCausalArithmetic) {
   for (int64_t n : {5, 6, 7, 10, 13})
@@ -167,8 +287,9 @@ TEST(ConvShapes, ValidSameAndCausalArithmetic) {
           EXPECT_EQ(layers::MaxPooling1D(k, {.strides = s})(Input({n, 3})).shape(),
                     Shape({-1, (n - k) / s + 1, 3}));
         }
-        EXPECT_EQ(layers::AveragePooling1D(k, {.strides = s, .padding = "same"})(Input({n, 3})).shape(),
-                  Shape({-1, ceil_div(n, s), 3}));
+        EXPECT_EQ(
+            layers::AveragePooling1D(k, {.strides = s, .padding = "same"})(Input({n, 3})).shape(),
+            Shape({-1, ceil_div(n, s), 3}));
       }
 }
 
@@ -185,7 +306,8 @@ TEST(ConvShapes, TransposeArithmetic) {
         for (int64_t op = 0; op < s; ++op) {
           auto vo = layers::Conv1DTranspose(2, k, {.strides = s, .output_padding = op});
           EXPECT_EQ(vo(Input({n, 3})).shape(), Shape({-1, (n - 1) * s + k + op, 2}));
-          auto so = layers::Conv1DTranspose(2, k, {.strides = s, .padding = "same", .output_padding = op});
+          auto so = layers::Conv1DTranspose(
+              2, k, {.strides = s, .padding = "same", .output_padding = op});
           EXPECT_EQ(so(Input({n, 3})).shape(), Shape({-1, (n - 1) * s + k % 2 + op, 2}));
         }
       }
@@ -210,8 +332,9 @@ TEST(ConvShapes, CnnStackMatchesKeras) {
 
 TEST(ConvWeights, NamesShapesAndOrderAreKeras) {
   backend::clear_session();
-  auto c = layers::Conv2D(5, {3, 2}, {.groups = 2});
+  auto c = layers::Conv2D(5, {3, 2});
   c(ops::zeros({1, 6, 6, 4}));
+  EXPECT_EQ(c->kernel().shape(), Shape({3, 2, 4, 5}));
   EXPECT_EQ(c->name(), "conv2d");
   ASSERT_EQ(c->weights().size(), 2u);
   EXPECT_EQ(c->weights()[0].path(), "conv2d/kernel");
@@ -260,14 +383,17 @@ TEST(ConvWeights, NamesShapesAndOrderAreKeras) {
 }
 
 TEST(ConvWeights, InitializersAndRegularizersApply) {
-  auto c = layers::Conv1D(3, 2, {.kernel_initializer = "ones", .bias_initializer = "ones",
-                                 .kernel_regularizer = std::make_shared<regularizers::L2>(0.5)});
+  auto c = layers::Conv1D(3, 2,
+                          {.kernel_initializer = "ones",
+                           .bias_initializer = "ones",
+                           .kernel_regularizer = std::make_shared<regularizers::L2>(0.5)});
   // kernel all ones, bias one: each output = 1 + sum of the window's inputs
   Tensor x = make({1, 2, 3, 4, 5, 6}, {1, 3, 2});
   EXPECT_TENSOR_NEAR(c(x), make({11, 11, 11, 19, 19, 19}, {1, 2, 3}), 1e-6, 0);
   auto losses = c->losses();
   ASSERT_EQ(losses.size(), 1u);
-  EXPECT_NEAR(ops::cast(losses[0], DType::Float64).item<double>(), 0.5 * 12, 1e-5);  // 12 ones squared
+  EXPECT_NEAR(ops::cast(losses[0], DType::Float64).item<double>(), 0.5 * 12,
+              1e-5);  // 12 ones squared
 }
 
 // ---- configs ---------------------------------------------------------------------------------
@@ -311,23 +437,25 @@ TEST(ConvConfig, KeysAreThoseKeras310Writes) {
                        "bias_initializer", "kernel_regularizer", "bias_regularizer",
                        "activity_regularizer", "kernel_constraint", "bias_constraint"}));
   // output_padding (Keras 3.11+) only when set
-  EXPECT_EQ(layers::Conv2DTranspose(2, 3, {.strides = 2, .output_padding = 1})->get_config()["output_padding"],
+  EXPECT_EQ(layers::Conv2DTranspose(2, 3, {.strides = 2, .output_padding = 1})
+                ->get_config()["output_padding"],
             Config::parse("[1, 1]"));
   EXPECT_EQ(keys(layers::DepthwiseConv1D(3)->get_config()),
             with_base({"depth_multiplier", "kernel_size", "strides", "padding", "data_format",
                        "dilation_rate", "activation", "use_bias", "depthwise_initializer",
                        "bias_initializer", "depthwise_regularizer", "bias_regularizer",
                        "activity_regularizer", "depthwise_constraint", "bias_constraint"}));
-  EXPECT_EQ(keys(layers::SeparableConv2D(2, 3)->get_config()),
-            with_base({"depth_multiplier", "filters", "kernel_size", "strides", "padding",
-                       "data_format", "dilation_rate", "activation", "use_bias",
-                       "depthwise_initializer", "pointwise_initializer", "bias_initializer",
-                       "depthwise_regularizer", "pointwise_regularizer", "bias_regularizer",
-                       "activity_regularizer", "depthwise_constraint", "pointwise_constraint",
-                       "bias_constraint"}));
+  EXPECT_EQ(
+      keys(layers::SeparableConv2D(2, 3)->get_config()),
+      with_base({"depth_multiplier", "filters", "kernel_size", "strides", "padding", "data_format",
+                 "dilation_rate", "activation", "use_bias", "depthwise_initializer",
+                 "pointwise_initializer", "bias_initializer", "depthwise_regularizer",
+                 "pointwise_regularizer", "bias_regularizer", "activity_regularizer",
+                 "depthwise_constraint", "pointwise_constraint", "bias_constraint"}));
   EXPECT_EQ(keys(layers::MaxPooling3D()->get_config()),
             with_base({"pool_size", "padding", "strides", "data_format"}));
-  EXPECT_EQ(keys(layers::GlobalMaxPooling2D()->get_config()), with_base({"data_format", "keepdims"}));
+  EXPECT_EQ(keys(layers::GlobalMaxPooling2D()->get_config()),
+            with_base({"data_format", "keepdims"}));
   EXPECT_EQ(keys(layers::AdaptiveAveragePooling2D(3)->get_config()),
             with_base({"output_size", "data_format"}));
   // Defaults as Keras standardizes them.
@@ -358,8 +486,10 @@ TEST(ConvConfig, ReadsWhatKeras310Wrote) {
     "keras.initializers", "class_name": "Zeros", "config": {}, "registered_name": null},
     "kernel_regularizer": null, "bias_regularizer": null, "activity_regularizer": null,
     "kernel_constraint": null, "bias_constraint": null})");
-  auto layer = layers::deserialize({{"module", "keras.layers"}, {"class_name", "Conv2D"},
-                                    {"config", conv}, {"registered_name", nullptr}});
+  auto layer = layers::deserialize({{"module", "keras.layers"},
+                                    {"class_name", "Conv2D"},
+                                    {"config", conv},
+                                    {"registered_name", nullptr}});
   EXPECT_EQ(layer->get_config(), conv);
   const Config pool = Config::parse(R"({"name": "max_pooling2d", "trainable": true, "dtype":
     {"module": "keras", "class_name": "DTypePolicy", "config": {"name": "float32"},
@@ -422,9 +552,10 @@ TEST(ConvBehaviour, GlobalAveragePooling1DUsesAndConsumesMasks) {
   EXPECT_TENSOR_NEAR(y, make({2, 3, 6, 7.5}, {2, 2}), 1e-6, 0);
   EXPECT_FALSE(y.impl()->keras_mask);
   // An explicit mask wins; without one it is the plain mean.
-  Tensor m = ops::convert_to_tensor(std::vector<bool>{true, false, false, true, true, true}, {2, 3});
-  EXPECT_TENSOR_NEAR(pool(x, {.mask = m}), make({1, 2, 5, 6.3333333}, {2, 2}), 1e-6, 0);
-  EXPECT_TENSOR_NEAR(pool(x), make({4.0 / 3, 2, 5, 6.3333333}, {2, 2}), 1e-6, 0);
+  Tensor m =
+      ops::convert_to_tensor(std::vector<bool>{true, false, false, true, true, true}, {2, 3});
+  EXPECT_TENSOR_NEAR(pool(x, {.mask = m}), make({1, 2, 4, 5}, {2, 2}), 1e-6, 0);
+  EXPECT_TENSOR_NEAR(pool(x), make({4.0 / 3, 2, 4, 5}, {2, 2}), 1e-6, 0);
   // Other global pooling layers ignore masks (Keras: supports_masking is false).
   EXPECT_FALSE(layers::GlobalMaxPooling1D()->supports_masking());
   EXPECT_TRUE(pool->supports_masking());
@@ -464,14 +595,16 @@ TEST(ConvErrors, BadArgumentsAreNamed) {
   expect_error([] { Conv2D(4, {3, 3, 3}); }, {"Conv2D", "kernel_size", "2 integers"});
   expect_error([] { Conv1D(4, 3, {.groups = 0}); }, {"groups"});
   expect_error([] { Conv1D(4, 3, {.groups = 3}); }, {"filters=4", "groups=3"});
-  expect_error([] { Conv2D(4, 3, {.strides = 2, .dilation_rate = 2}); }, {"strides", "dilation_rate"});
+  expect_error([] { Conv2D(4, 3, {.strides = 2, .dilation_rate = 2}); },
+               {"strides", "dilation_rate"});
   expect_error([] { Conv2D(4, 3, {.padding = "causal"}); }, {"Conv2D", "causal"});
   expect_error([] { Conv1D(4, 3, {.padding = "full"}); }, {"padding", "full"});
   expect_error([] { Conv2D(4, 3, {.data_format = "NHWC"}); }, {"data_format", "NHWC"});
   expect_error([] { Conv2DTranspose(4, 3, {.strides = 2, .output_padding = 2}); },
                {"Conv2DTranspose", "output_padding", "strides"});
   expect_error([] { Conv2DTranspose(4, 3, {.padding = "causal"}); }, {"padding"});
-  expect_error([] { DepthwiseConv2D(3, {.depth_multiplier = 0}); }, {"DepthwiseConv2D", "depth_multiplier"});
+  expect_error([] { DepthwiseConv2D(3, {.depth_multiplier = 0}); },
+               {"DepthwiseConv2D", "depth_multiplier"});
   expect_error([] { SeparableConv1D(0, 3); }, {"SeparableConv1D", "filters"});
   expect_error([] { MaxPooling2D(0); }, {"MaxPooling2D", "pool_size"});
   expect_error([] { AveragePooling1D(2, {.strides = 0}); }, {"AveragePooling1D", "strides"});
@@ -485,24 +618,39 @@ TEST(ConvErrors, BadArgumentsAreNamed) {
 TEST(ConvErrors, BadInputsAreNamed) {
   using namespace layers;  // NOLINT
   // wrong rank
-  expect_error([] { Conv2D(2, 3, {.name = "c2"})(ops::zeros({2, 5, 3})); },
-               {"Conv2D", "'c2'", "rank 4", "(2, 5, 3)"});
-  expect_error([] { MaxPooling1D(2, {.name = "p"})(ops::zeros({2, 5, 3, 1})); },
-               {"MaxPooling1D", "'p'", "rank 3"});
+  expect_error(
+      [] {
+        Conv2D(2, 3, {.name = "c2"})(ops::zeros({2, 5, 3}));
+      },
+      {"Conv2D", "'c2'", "rank 4", "(2, 5, 3)"});
+  expect_error(
+      [] {
+        MaxPooling1D(2, {.name = "p"})(ops::zeros({2, 5, 3, 1}));
+      },
+      {"MaxPooling1D", "'p'", "rank 3"});
   expect_error([] { GlobalAveragePooling2D()(ops::zeros({2, 5})); }, {"GlobalAveragePooling2D"});
   expect_error([] { AdaptiveMaxPooling3D(2)(ops::zeros({2, 5, 3, 1})); }, {"AdaptiveMaxPooling3D"});
   // unknown channels
   expect_error([] { Conv2D(2, 3)(Input({5, 5, -1})); }, {"channel", "(None, 5, 5, None)"});
   // channels not divisible by groups
-  expect_error([] { Conv1D(4, 3, {.groups = 2})(ops::zeros({1, 6, 3})); }, {"groups=2", "3 channels"});
+  expect_error(
+      [] {
+        Conv1D(4, 3, {.groups = 2})(ops::zeros({1, 6, 3}));
+      },
+      {"groups=2", "3 channels"});
   // empty outputs
   expect_error([] { Conv2D(2, 4)(ops::zeros({1, 3, 8, 1})); }, {"Conv2D", "empty", "(1, 3, 8, 1)"});
   expect_error([] { Conv1D(2, 3, {.dilation_rate = 3})(Input({6, 2})); }, {"Conv1D", "empty"});
   expect_error([] { DepthwiseConv1D(5)(ops::zeros({1, 4, 2})); }, {"DepthwiseConv1D", "empty"});
-  expect_error([] { SeparableConv2D(2, 3)(ops::zeros({1, 2, 8, 1})); }, {"SeparableConv2D", "empty"});
+  expect_error(
+      [] {
+        SeparableConv2D(2, 3)(ops::zeros({1, 2, 8, 1}));
+      },
+      {"SeparableConv2D", "empty"});
   expect_error([] { MaxPooling2D(3)(ops::zeros({1, 2, 8, 1})); }, {"MaxPooling2D", "empty"});
   // "same" never empties
-  EXPECT_EQ(Conv2D(2, 4, {.padding = "same"})(ops::zeros({1, 3, 8, 1})).shape(), Shape({1, 3, 8, 2}));
+  EXPECT_EQ(Conv2D(2, 4, {.padding = "same"})(ops::zeros({1, 3, 8, 1})).shape(),
+            Shape({1, 3, 8, 2}));
   // channels differ from the build
   auto c = Conv2D(2, 3, {.name = "built"});
   c(ops::zeros({1, 5, 5, 3}));
@@ -512,8 +660,11 @@ TEST(ConvErrors, BadInputsAreNamed) {
   expect_error([&] { t(ops::zeros({1, 4, 5})); }, {"Conv1DTranspose", "3 channels"});
   // a mask of the wrong shape
   auto g = GlobalAveragePooling1D();
-  expect_error([&] { g(ops::zeros({2, 4, 3}), {.mask = ops::ones({2, 3}, DType::Bool)}); },
-               {"GlobalAveragePooling1D", "mask", "(2, 4)"});
+  expect_error(
+      [&] {
+        g(ops::zeros({2, 4, 3}), {.mask = ops::ones({2, 3}, DType::Bool)});
+      },
+      {"GlobalAveragePooling1D", "mask", "(2, 4)"});
 }
 
 }  // namespace

@@ -19,10 +19,10 @@ BaseConvLayer::BaseConvLayer(int rank, int64_t filters, const ops::IntOrTuple& k
   dilation_rate_ = detail::standardize_tuple(class_, options_.dilation_rate, rank, "dilation_rate");
   padding_ = detail::standardize_padding(class_, options_.padding, /*allow_causal=*/rank == 1);
   data_format_ = detail::standardize_data_format(class_, options_.data_format);
-  check(filters > 0, class_, ": `filters` must be a strictly positive integer; got filters=",
-        filters, ".");
-  check(options_.groups > 0, class_, ": the number of groups must be a positive integer; got groups=",
-        options_.groups, ".");
+  check(filters > 0, class_,
+        ": `filters` must be a strictly positive integer; got filters=", filters, ".");
+  check(options_.groups > 0, class_,
+        ": the number of groups must be a positive integer; got groups=", options_.groups, ".");
   check(filters % options_.groups == 0, class_,
         ": the number of filters must be evenly divisible by the number of groups; got filters=",
         filters, ", groups=", options_.groups, ".");
@@ -69,8 +69,8 @@ Tensor BaseConvLayer::call(const Tensor& inputs, const CallContext&) {
   if (padding_ == "causal") {
     // Keras's Conv1D: pad dilation * (kernel - 1) steps on the left, then a "valid" conv.
     const int64_t left = dilation_rate_[0] * (kernel_size_[0] - 1);
-    ops::PadWidth pad = cl ? ops::PadWidth{{0, 0}, {left, 0}, {0, 0}}
-                           : ops::PadWidth{{0, 0}, {0, 0}, {left, 0}};
+    ops::PadWidth pad =
+        cl ? ops::PadWidth{{0, 0}, {left, 0}, {0, 0}} : ops::PadWidth{{0, 0}, {0, 0}, {left, 0}};
     x = ops::pad(x, pad);
     padding = "valid";
   }
@@ -103,8 +103,7 @@ Config BaseConvLayer::get_config() const {
   return c;
 }
 
-std::tuple<int64_t, ops::IntOrTuple, BaseConvOptions> BaseConvLayer::parse_config(
-    const Config& c) {
+std::tuple<int64_t, ops::IntOrTuple, BaseConvOptions> BaseConvLayer::parse_config(const Config& c) {
   BaseConvOptions o;
   read_base_config(c, o);
   if (c.contains("strides")) o.strides = detail::int_or_tuple(c["strides"]);

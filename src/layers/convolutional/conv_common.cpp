@@ -47,7 +47,8 @@ void check_conv_output(const std::string& cls, const std::string& layer, const S
   const Tuple spatial = spatial_dims(input_shape, channels_last);
   for (size_t i = 0; i < spatial.size(); ++i) {
     if (spatial[i] < 0) continue;
-    const int64_t n = conv_output_length(spatial[i], kernel_size[i], strides[i], dilation[i], padding);
+    const int64_t n =
+        conv_output_length(spatial[i], kernel_size[i], strides[i], dilation[i], padding);
     check(n > 0, cls, " '", layer,
           "': the output would be empty (computed output size zero or negative) for inputs "
           "of shape ",

@@ -24,8 +24,8 @@ BaseConvTransposeLayer::BaseConvTransposeLayer(int rank, int64_t filters,
                                                 "output_padding", /*allow_zero=*/true);
   padding_ = detail::standardize_padding(class_, options_.padding);
   data_format_ = detail::standardize_data_format(class_, options_.data_format);
-  check(filters > 0, class_, ": `filters` must be a strictly positive integer; got filters=",
-        filters, ".");
+  check(filters > 0, class_,
+        ": `filters` must be a strictly positive integer; got filters=", filters, ".");
   for (size_t i = 0; i < output_padding_.size(); ++i)
     check(output_padding_[i] < strides_[i], class_,
           ": `output_padding` must be strictly less than `strides` in every dimension; at "

@@ -29,10 +29,13 @@ std::string values_string(const ops::IntOrTuple& v) {
 Tuple standardize_tuple(const std::string& layer, const ops::IntOrTuple& value, int n,
                         const std::string& arg, bool allow_zero) {
   Tuple out;
-  if (value.is_scalar()) out.assign(static_cast<size_t>(n), value.values()[0]);
-  else out.assign(value.values().begin(), value.values().end());
-  check(static_cast<int>(out.size()) == n, layer, ": the `", arg, "` argument must be an int or a tuple of ", n,
-        " integers; got ", arg, "=", values_string(value), ".");
+  if (value.is_scalar())
+    out.assign(static_cast<size_t>(n), value.values()[0]);
+  else
+    out.assign(value.values().begin(), value.values().end());
+  check(static_cast<int>(out.size()) == n, layer, ": the `", arg,
+        "` argument must be an int or a tuple of ", n, " integers; got ", arg, "=",
+        values_string(value), ".");
   for (int64_t v : out)
     check(allow_zero ? v >= 0 : v > 0, layer, ": the `", arg, "` argument must have values ",
           allow_zero ? ">= 0" : "> 0", "; got ", arg, "=", values_string(value), ".");
@@ -75,7 +78,8 @@ int64_t conv_transpose_output_length(int64_t length, int64_t kernel, int64_t str
   if (length < 0) return -1;
   const int64_t window = (kernel - 1) * dilation + 1;
   if (padding == "valid")
-    return (length - 1) * stride + window + output_padding.value_or(std::max(window, stride) - window);
+    return (length - 1) * stride + window +
+           output_padding.value_or(std::max(window, stride) - window);
   if (!output_padding) return length * stride;
   return (length - 1) * stride + window % 2 + *output_padding;
 }

@@ -22,8 +22,8 @@ BaseSeparableConvLayer::BaseSeparableConvLayer(int rank, int64_t filters,
   check(options_.depth_multiplier > 0, class_,
         ": `depth_multiplier` must be a strictly positive integer; got depth_multiplier=",
         options_.depth_multiplier, ".");
-  check(filters > 0, class_, ": `filters` must be a strictly positive integer; got filters=",
-        filters, ".");
+  check(filters > 0, class_,
+        ": `filters` must be a strictly positive integer; got filters=", filters, ".");
   set_activity_regularizer(options_.activity_regularizer);
 }
 

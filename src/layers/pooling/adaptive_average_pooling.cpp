@@ -2,8 +2,8 @@
 
 namespace keras::layers {
 
-AdaptiveAveragePooling1DLayer::AdaptiveAveragePooling1DLayer(const ops::IntOrTuple& output_size,
-    AdaptiveAveragePooling1DOptions options)
+AdaptiveAveragePooling1DLayer::AdaptiveAveragePooling1DLayer(
+    const ops::IntOrTuple& output_size, AdaptiveAveragePooling1DOptions options)
     : BaseAdaptivePoolingLayer(1, "average", output_size, std::move(options),
                                "AdaptiveAveragePooling1D") {}
 
@@ -12,8 +12,8 @@ std::shared_ptr<Layer> AdaptiveAveragePooling1DLayer::from_config(const Config& 
   return std::make_shared<AdaptiveAveragePooling1DLayer>(output_size, options);
 }
 
-AdaptiveAveragePooling2DLayer::AdaptiveAveragePooling2DLayer(const ops::IntOrTuple& output_size,
-    AdaptiveAveragePooling2DOptions options)
+AdaptiveAveragePooling2DLayer::AdaptiveAveragePooling2DLayer(
+    const ops::IntOrTuple& output_size, AdaptiveAveragePooling2DOptions options)
     : BaseAdaptivePoolingLayer(2, "average", output_size, std::move(options),
                                "AdaptiveAveragePooling2D") {}
 
@@ -22,8 +22,8 @@ std::shared_ptr<Layer> AdaptiveAveragePooling2DLayer::from_config(const Config& 
   return std::make_shared<AdaptiveAveragePooling2DLayer>(output_size, options);
 }
 
-AdaptiveAveragePooling3DLayer::AdaptiveAveragePooling3DLayer(const ops::IntOrTuple& output_size,
-    AdaptiveAveragePooling3DOptions options)
+AdaptiveAveragePooling3DLayer::AdaptiveAveragePooling3DLayer(
+    const ops::IntOrTuple& output_size, AdaptiveAveragePooling3DOptions options)
     : BaseAdaptivePoolingLayer(3, "average", output_size, std::move(options),
                                "AdaptiveAveragePooling3D") {}
 

@@ -3,9 +3,8 @@
 namespace keras::layers {
 
 AdaptiveMaxPooling1DLayer::AdaptiveMaxPooling1DLayer(const ops::IntOrTuple& output_size,
-    AdaptiveMaxPooling1DOptions options)
-    : BaseAdaptivePoolingLayer(1, "max", output_size, std::move(options),
-                               "AdaptiveMaxPooling1D") {}
+                                                     AdaptiveMaxPooling1DOptions options)
+    : BaseAdaptivePoolingLayer(1, "max", output_size, std::move(options), "AdaptiveMaxPooling1D") {}
 
 std::shared_ptr<Layer> AdaptiveMaxPooling1DLayer::from_config(const Config& config) {
   auto [output_size, options] = parse_config(config);
@@ -13,9 +12,8 @@ std::shared_ptr<Layer> AdaptiveMaxPooling1DLayer::from_config(const Config& conf
 }
 
 AdaptiveMaxPooling2DLayer::AdaptiveMaxPooling2DLayer(const ops::IntOrTuple& output_size,
-    AdaptiveMaxPooling2DOptions options)
-    : BaseAdaptivePoolingLayer(2, "max", output_size, std::move(options),
-                               "AdaptiveMaxPooling2D") {}
+                                                     AdaptiveMaxPooling2DOptions options)
+    : BaseAdaptivePoolingLayer(2, "max", output_size, std::move(options), "AdaptiveMaxPooling2D") {}
 
 std::shared_ptr<Layer> AdaptiveMaxPooling2DLayer::from_config(const Config& config) {
   auto [output_size, options] = parse_config(config);
@@ -23,25 +21,24 @@ std::shared_ptr<Layer> AdaptiveMaxPooling2DLayer::from_config(const Config& conf
 }
 
 AdaptiveMaxPooling3DLayer::AdaptiveMaxPooling3DLayer(const ops::IntOrTuple& output_size,
-    AdaptiveMaxPooling3DOptions options)
-    : BaseAdaptivePoolingLayer(3, "max", output_size, std::move(options),
-                               "AdaptiveMaxPooling3D") {}
+                                                     AdaptiveMaxPooling3DOptions options)
+    : BaseAdaptivePoolingLayer(3, "max", output_size, std::move(options), "AdaptiveMaxPooling3D") {}
 
 std::shared_ptr<Layer> AdaptiveMaxPooling3DLayer::from_config(const Config& config) {
   auto [output_size, options] = parse_config(config);
   return std::make_shared<AdaptiveMaxPooling3DLayer>(output_size, options);
 }
 
-LayerPtr<AdaptiveMaxPooling1DLayer> AdaptiveMaxPooling1D(
-    const ops::IntOrTuple& output_size, AdaptiveMaxPooling1DOptions options) {
+LayerPtr<AdaptiveMaxPooling1DLayer> AdaptiveMaxPooling1D(const ops::IntOrTuple& output_size,
+                                                         AdaptiveMaxPooling1DOptions options) {
   return make_layer<AdaptiveMaxPooling1DLayer>(output_size, std::move(options));
 }
-LayerPtr<AdaptiveMaxPooling2DLayer> AdaptiveMaxPooling2D(
-    const ops::IntOrTuple& output_size, AdaptiveMaxPooling2DOptions options) {
+LayerPtr<AdaptiveMaxPooling2DLayer> AdaptiveMaxPooling2D(const ops::IntOrTuple& output_size,
+                                                         AdaptiveMaxPooling2DOptions options) {
   return make_layer<AdaptiveMaxPooling2DLayer>(output_size, std::move(options));
 }
-LayerPtr<AdaptiveMaxPooling3DLayer> AdaptiveMaxPooling3D(
-    const ops::IntOrTuple& output_size, AdaptiveMaxPooling3DOptions options) {
+LayerPtr<AdaptiveMaxPooling3DLayer> AdaptiveMaxPooling3D(const ops::IntOrTuple& output_size,
+                                                         AdaptiveMaxPooling3DOptions options) {
   return make_layer<AdaptiveMaxPooling3DLayer>(output_size, std::move(options));
 }
 

@@ -17,8 +17,7 @@ BaseAdaptivePoolingLayer::BaseAdaptivePoolingLayer(int rank, const std::string& 
   check(pool_mode == "max" || pool_mode == "average", class_,
         ": `pool_mode` must be \"max\" or \"average\"; got \"", pool_mode, "\".");
   // Keras raises TypeError for an output_size of the wrong length.
-  check<TypeError>(output_size.is_scalar() ||
-                       static_cast<int>(output_size.values().size()) == rank,
+  check<TypeError>(output_size.is_scalar() || static_cast<int>(output_size.values().size()) == rank,
                    class_, ": `output_size` must be an integer or a tuple of ", rank,
                    " integers; got ", output_size.values().size(), " values.");
   output_size_ = detail::standardize_tuple(class_, output_size, rank, "output_size");

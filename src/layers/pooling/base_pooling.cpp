@@ -16,7 +16,8 @@ BasePoolingLayer::BasePoolingLayer(int rank, const std::string& pool_mode,
   check(pool_mode == "max" || pool_mode == "average", class_,
         ": `pool_mode` must be \"max\" or \"average\"; got \"", pool_mode, "\".");
   pool_size_ = detail::standardize_tuple(class_, pool_size, rank, "pool_size");
-  strides_ = detail::standardize_tuple(class_, options_.strides.value_or(pool_size), rank, "strides");
+  strides_ =
+      detail::standardize_tuple(class_, options_.strides.value_or(pool_size), rank, "strides");
   padding_ = detail::standardize_padding(class_, options_.padding);
   data_format_ = detail::standardize_data_format(class_, options_.data_format);
 }
@@ -36,9 +37,8 @@ void BasePoolingLayer::build(const Shape& input_shape) {
 Tensor BasePoolingLayer::call(const Tensor& inputs, const CallContext&) {
   detail::check_input_rank(class_, name(), inputs.shape(), rank_);
   Tensor x = detail::autocast(inputs, compute_dtype());
-  ops::PoolOptions o{.strides = ops::IntOrTuple(strides_),
-                     .padding = padding_,
-                     .data_format = data_format_};
+  ops::PoolOptions o{
+      .strides = ops::IntOrTuple(strides_), .padding = padding_, .data_format = data_format_};
   const ops::IntOrTuple window(pool_size_);
   return pool_mode_ == "max" ? ops::max_pool(x, window, o) : ops::average_pool(x, window, o);
 }

@@ -15,16 +15,14 @@ std::shared_ptr<Layer> GlobalAveragePooling1DLayer::from_config(const Config& co
 }
 
 GlobalAveragePooling2DLayer::GlobalAveragePooling2DLayer(GlobalAveragePooling2DOptions options)
-    : BaseGlobalPoolingLayer(2, "average", std::move(options), "GlobalAveragePooling2D") {
-}
+    : BaseGlobalPoolingLayer(2, "average", std::move(options), "GlobalAveragePooling2D") {}
 
 std::shared_ptr<Layer> GlobalAveragePooling2DLayer::from_config(const Config& config) {
   return std::make_shared<GlobalAveragePooling2DLayer>(parse_config(config));
 }
 
 GlobalAveragePooling3DLayer::GlobalAveragePooling3DLayer(GlobalAveragePooling3DOptions options)
-    : BaseGlobalPoolingLayer(3, "average", std::move(options), "GlobalAveragePooling3D") {
-}
+    : BaseGlobalPoolingLayer(3, "average", std::move(options), "GlobalAveragePooling3D") {}
 
 std::shared_ptr<Layer> GlobalAveragePooling3DLayer::from_config(const Config& config) {
   return std::make_shared<GlobalAveragePooling3DLayer>(parse_config(config));
@@ -36,10 +34,9 @@ Tensor GlobalAveragePooling1DLayer::call(const Tensor& inputs, const CallContext
   const bool cl = data_format() == "channels_last";
   const Shape& s = inputs.shape();
   const int64_t steps = s[cl ? 1 : 2];
-  check(ctx.mask.ndim() == 2 && ctx.mask.shape()[0] == s[0] && ctx.mask.shape()[1] == steps,
-        cls(), " '", name(), "': expected a mask of shape (", s[0], ", ", steps,
-        ") (batch, steps) for inputs of shape ", s, "; got mask of shape ", ctx.mask.shape(),
-        ".");
+  check(ctx.mask.ndim() == 2 && ctx.mask.shape()[0] == s[0] && ctx.mask.shape()[1] == steps, cls(),
+        " '", name(), "': expected a mask of shape (", s[0], ", ", steps,
+        ") (batch, steps) for inputs of shape ", s, "; got mask of shape ", ctx.mask.shape(), ".");
   Tensor x = detail::autocast(inputs, compute_dtype());
   // Keras: masked steps are replaced by zeros (so NaNs there do not propagate), and the sum
   // over the steps is divided by the number of unmasked steps.
@@ -54,13 +51,16 @@ Tensor GlobalAveragePooling1DLayer::compute_mask(const Tensor&, const Tensor&) c
   return Tensor();
 }
 
-LayerPtr<GlobalAveragePooling1DLayer> GlobalAveragePooling1D(GlobalAveragePooling1DOptions options) {
+LayerPtr<GlobalAveragePooling1DLayer> GlobalAveragePooling1D(
+    GlobalAveragePooling1DOptions options) {
   return make_layer<GlobalAveragePooling1DLayer>(std::move(options));
 }
-LayerPtr<GlobalAveragePooling2DLayer> GlobalAveragePooling2D(GlobalAveragePooling2DOptions options) {
+LayerPtr<GlobalAveragePooling2DLayer> GlobalAveragePooling2D(
+    GlobalAveragePooling2DOptions options) {
   return make_layer<GlobalAveragePooling2DLayer>(std::move(options));
 }
-LayerPtr<GlobalAveragePooling3DLayer> GlobalAveragePooling3D(GlobalAveragePooling3DOptions options) {
+LayerPtr<GlobalAveragePooling3DLayer> GlobalAveragePooling3D(
+    GlobalAveragePooling3DOptions options) {
   return make_layer<GlobalAveragePooling3DLayer>(std::move(options));
 }
 LayerPtr<GlobalAveragePooling1DLayer> GlobalAvgPool1D(GlobalAveragePooling1DOptions options) {

@@ -3,24 +3,21 @@
 namespace keras::layers {
 
 GlobalMaxPooling1DLayer::GlobalMaxPooling1DLayer(GlobalMaxPooling1DOptions options)
-    : BaseGlobalPoolingLayer(1, "max", std::move(options), "GlobalMaxPooling1D") {
-}
+    : BaseGlobalPoolingLayer(1, "max", std::move(options), "GlobalMaxPooling1D") {}
 
 std::shared_ptr<Layer> GlobalMaxPooling1DLayer::from_config(const Config& config) {
   return std::make_shared<GlobalMaxPooling1DLayer>(parse_config(config));
 }
 
 GlobalMaxPooling2DLayer::GlobalMaxPooling2DLayer(GlobalMaxPooling2DOptions options)
-    : BaseGlobalPoolingLayer(2, "max", std::move(options), "GlobalMaxPooling2D") {
-}
+    : BaseGlobalPoolingLayer(2, "max", std::move(options), "GlobalMaxPooling2D") {}
 
 std::shared_ptr<Layer> GlobalMaxPooling2DLayer::from_config(const Config& config) {
   return std::make_shared<GlobalMaxPooling2DLayer>(parse_config(config));
 }
 
 GlobalMaxPooling3DLayer::GlobalMaxPooling3DLayer(GlobalMaxPooling3DOptions options)
-    : BaseGlobalPoolingLayer(3, "max", std::move(options), "GlobalMaxPooling3D") {
-}
+    : BaseGlobalPoolingLayer(3, "max", std::move(options), "GlobalMaxPooling3D") {}
 
 std::shared_ptr<Layer> GlobalMaxPooling3DLayer::from_config(const Config& config) {
   return std::make_shared<GlobalMaxPooling3DLayer>(parse_config(config));

@@ -16,7 +16,7 @@ using AdaptiveAveragePooling3DOptions = BaseAdaptivePoolingOptions;
 class AdaptiveAveragePooling1DLayer : public BaseAdaptivePoolingLayer {
  public:
   explicit AdaptiveAveragePooling1DLayer(const ops::IntOrTuple& output_size,
-      AdaptiveAveragePooling1DOptions options = {});
+                                         AdaptiveAveragePooling1DOptions options = {});
   std::string class_name() const override { return "AdaptiveAveragePooling1D"; }
   static std::shared_ptr<Layer> from_config(const Config& config);
 };
@@ -25,7 +25,7 @@ class AdaptiveAveragePooling1DLayer : public BaseAdaptivePoolingLayer {
 class AdaptiveAveragePooling2DLayer : public BaseAdaptivePoolingLayer {
  public:
   explicit AdaptiveAveragePooling2DLayer(const ops::IntOrTuple& output_size,
-      AdaptiveAveragePooling2DOptions options = {});
+                                         AdaptiveAveragePooling2DOptions options = {});
   std::string class_name() const override { return "AdaptiveAveragePooling2D"; }
   static std::shared_ptr<Layer> from_config(const Config& config);
 };
@@ -34,7 +34,7 @@ class AdaptiveAveragePooling2DLayer : public BaseAdaptivePoolingLayer {
 class AdaptiveAveragePooling3DLayer : public BaseAdaptivePoolingLayer {
  public:
   explicit AdaptiveAveragePooling3DLayer(const ops::IntOrTuple& output_size,
-      AdaptiveAveragePooling3DOptions options = {});
+                                         AdaptiveAveragePooling3DOptions options = {});
   std::string class_name() const override { return "AdaptiveAveragePooling3D"; }
   static std::shared_ptr<Layer> from_config(const Config& config);
 };

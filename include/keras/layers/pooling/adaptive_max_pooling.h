@@ -16,7 +16,7 @@ using AdaptiveMaxPooling3DOptions = BaseAdaptivePoolingOptions;
 class AdaptiveMaxPooling1DLayer : public BaseAdaptivePoolingLayer {
  public:
   explicit AdaptiveMaxPooling1DLayer(const ops::IntOrTuple& output_size,
-      AdaptiveMaxPooling1DOptions options = {});
+                                     AdaptiveMaxPooling1DOptions options = {});
   std::string class_name() const override { return "AdaptiveMaxPooling1D"; }
   static std::shared_ptr<Layer> from_config(const Config& config);
 };
@@ -25,7 +25,7 @@ class AdaptiveMaxPooling1DLayer : public BaseAdaptivePoolingLayer {
 class AdaptiveMaxPooling2DLayer : public BaseAdaptivePoolingLayer {
  public:
   explicit AdaptiveMaxPooling2DLayer(const ops::IntOrTuple& output_size,
-      AdaptiveMaxPooling2DOptions options = {});
+                                     AdaptiveMaxPooling2DOptions options = {});
   std::string class_name() const override { return "AdaptiveMaxPooling2D"; }
   static std::shared_ptr<Layer> from_config(const Config& config);
 };
@@ -34,19 +34,19 @@ class AdaptiveMaxPooling2DLayer : public BaseAdaptivePoolingLayer {
 class AdaptiveMaxPooling3DLayer : public BaseAdaptivePoolingLayer {
  public:
   explicit AdaptiveMaxPooling3DLayer(const ops::IntOrTuple& output_size,
-      AdaptiveMaxPooling3DOptions options = {});
+                                     AdaptiveMaxPooling3DOptions options = {});
   std::string class_name() const override { return "AdaptiveMaxPooling3D"; }
   static std::shared_ptr<Layer> from_config(const Config& config);
 };
 
 /// Adaptive max pooling over 1 spatial dimension.
-LayerPtr<AdaptiveMaxPooling1DLayer> AdaptiveMaxPooling1D(
-    const ops::IntOrTuple& output_size, AdaptiveMaxPooling1DOptions options = {});
+LayerPtr<AdaptiveMaxPooling1DLayer> AdaptiveMaxPooling1D(const ops::IntOrTuple& output_size,
+                                                         AdaptiveMaxPooling1DOptions options = {});
 /// Adaptive max pooling over 2 spatial dimensions.
-LayerPtr<AdaptiveMaxPooling2DLayer> AdaptiveMaxPooling2D(
-    const ops::IntOrTuple& output_size, AdaptiveMaxPooling2DOptions options = {});
+LayerPtr<AdaptiveMaxPooling2DLayer> AdaptiveMaxPooling2D(const ops::IntOrTuple& output_size,
+                                                         AdaptiveMaxPooling2DOptions options = {});
 /// Adaptive max pooling over 3 spatial dimensions.
-LayerPtr<AdaptiveMaxPooling3DLayer> AdaptiveMaxPooling3D(
-    const ops::IntOrTuple& output_size, AdaptiveMaxPooling3DOptions options = {});
+LayerPtr<AdaptiveMaxPooling3DLayer> AdaptiveMaxPooling3D(const ops::IntOrTuple& output_size,
+                                                         AdaptiveMaxPooling3DOptions options = {});
 
 }  // namespace keras::layers

@@ -42,11 +42,14 @@ class GlobalAveragePooling3DLayer : public BaseGlobalPoolingLayer {
 };
 
 /// Global average pooling over 1 spatial dimension.
-LayerPtr<GlobalAveragePooling1DLayer> GlobalAveragePooling1D(GlobalAveragePooling1DOptions options = {});
+LayerPtr<GlobalAveragePooling1DLayer> GlobalAveragePooling1D(
+    GlobalAveragePooling1DOptions options = {});
 /// Global average pooling over 2 spatial dimensions.
-LayerPtr<GlobalAveragePooling2DLayer> GlobalAveragePooling2D(GlobalAveragePooling2DOptions options = {});
+LayerPtr<GlobalAveragePooling2DLayer> GlobalAveragePooling2D(
+    GlobalAveragePooling2DOptions options = {});
 /// Global average pooling over 3 spatial dimensions.
-LayerPtr<GlobalAveragePooling3DLayer> GlobalAveragePooling3D(GlobalAveragePooling3DOptions options = {});
+LayerPtr<GlobalAveragePooling3DLayer> GlobalAveragePooling3D(
+    GlobalAveragePooling3DOptions options = {});
 /// Keras's aliases.
 LayerPtr<GlobalAveragePooling1DLayer> GlobalAvgPool1D(GlobalAveragePooling1DOptions options = {});
 LayerPtr<GlobalAveragePooling2DLayer> GlobalAvgPool2D(GlobalAveragePooling2DOptions options = {});
