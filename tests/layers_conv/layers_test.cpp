@@ -506,6 +506,48 @@ TEST(ConvConfig, ReadsWhatKeras310Wrote) {
   EXPECT_NO_THROW(layers::from_config("Conv2D", l));
 }
 
+// keras.layers exports the aliases, so Keras's deserialize resolves them to the same classes.
+TEST(ConvConfig, AliasClassNamesDeserialize) {
+  const std::vector<std::pair<std::string, std::string>> aliases = {
+      {"Convolution1D", "Conv1D"},
+      {"Convolution2D", "Conv2D"},
+      {"Convolution3D", "Conv3D"},
+      {"Convolution1DTranspose", "Conv1DTranspose"},
+      {"Convolution2DTranspose", "Conv2DTranspose"},
+      {"Convolution3DTranspose", "Conv3DTranspose"},
+      {"SeparableConvolution1D", "SeparableConv1D"},
+      {"SeparableConvolution2D", "SeparableConv2D"},
+      {"MaxPool1D", "MaxPooling1D"},
+      {"MaxPool2D", "MaxPooling2D"},
+      {"MaxPool3D", "MaxPooling3D"},
+      {"AvgPool1D", "AveragePooling1D"},
+      {"AvgPool2D", "AveragePooling2D"},
+      {"AvgPool3D", "AveragePooling3D"},
+      {"GlobalMaxPool1D", "GlobalMaxPooling1D"},
+      {"GlobalMaxPool2D", "GlobalMaxPooling2D"},
+      {"GlobalMaxPool3D", "GlobalMaxPooling3D"},
+      {"GlobalAvgPool1D", "GlobalAveragePooling1D"},
+      {"GlobalAvgPool2D", "GlobalAveragePooling2D"},
+      {"GlobalAvgPool3D", "GlobalAveragePooling3D"}};
+  for (const auto& [alias, cls] : aliases) {
+    SCOPED_TRACE(alias);
+    std::shared_ptr<Layer> canonical;
+    for (const Sample& s : samples())
+      if (s.class_name == cls) {
+        canonical = s.make();
+        break;
+      }
+    ASSERT_TRUE(canonical);
+    const Config config = canonical->get_config();
+    auto layer = layers::deserialize({{"module", "keras.layers"},
+                                      {"class_name", alias},
+                                      {"config", config},
+                                      {"registered_name", nullptr}});
+    EXPECT_EQ(layer->class_name(), cls);
+    EXPECT_EQ(layer->get_config(), config);
+  }
+}
+
 TEST(ConvConfig, DataFormatDefaultsToTheGlobalSetting) {
   config::set_image_data_format("channels_first");
   auto c = layers::Conv2D(2, 3);
