@@ -436,7 +436,7 @@ TEST(ConvConfig, KeysAreThoseKeras310Writes) {
                        "dilation_rate", "activation", "use_bias", "kernel_initializer",
                        "bias_initializer", "kernel_regularizer", "bias_regularizer",
                        "activity_regularizer", "kernel_constraint", "bias_constraint"}));
-  // output_padding (Keras 3.11+) only when set
+  // output_padding (an argument from Keras 3.11, saved from 3.15) only when set
   EXPECT_EQ(layers::Conv2DTranspose(2, 3, {.strides = 2, .output_padding = 1})
                 ->get_config()["output_padding"],
             Config::parse("[1, 1]"));
@@ -496,7 +496,7 @@ TEST(ConvConfig, ReadsWhatKeras310Wrote) {
     "registered_name": null}, "pool_size": [2, 2], "padding": "valid", "strides": [2, 2],
     "data_format": "channels_last"})");
   EXPECT_EQ(layers::from_config("MaxPooling2D", pool)->get_config(), pool);
-  // Newer optional keys: output_padding null (3.11+), lora_rank (3.6+; the saved kernel is
+  // Newer optional keys: output_padding null (3.15+), lora_rank (3.6+; the saved kernel is
   // already merged).
   Config t = layers::Conv2DTranspose(2, 3)->get_config();
   t["output_padding"] = nullptr;
