@@ -12,6 +12,10 @@
 #include "keras/layers/attention/attention.h"
 #include "keras/layers/attention/grouped_query_attention.h"
 #include "keras/layers/attention/multi_head_attention.h"
+#include "keras/layers/convolutional/conv.h"
+#include "keras/layers/convolutional/conv_transpose.h"
+#include "keras/layers/convolutional/depthwise_conv.h"
+#include "keras/layers/convolutional/separable_conv.h"
 #include "keras/layers/core/dense.h"
 #include "keras/layers/core/einsum_dense.h"
 #include "keras/layers/core/embedding.h"
@@ -31,6 +35,12 @@
 #include "keras/layers/normalization/layer_normalization.h"
 #include "keras/layers/normalization/rms_normalization.h"
 #include "keras/layers/normalization/unit_normalization.h"
+#include "keras/layers/pooling/adaptive_average_pooling.h"
+#include "keras/layers/pooling/adaptive_max_pooling.h"
+#include "keras/layers/pooling/average_pooling.h"
+#include "keras/layers/pooling/global_average_pooling.h"
+#include "keras/layers/pooling/global_max_pooling.h"
+#include "keras/layers/pooling/max_pooling.h"
 #include "keras/layers/regularization/activity_regularization.h"
 #include "keras/layers/regularization/alpha_dropout.h"
 #include "keras/layers/regularization/dropout.h"
@@ -64,18 +74,44 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
   return {
       {"Activation", ActivationLayer::from_config},
       {"ActivityRegularization", ActivityRegularizationLayer::from_config},
+      {"AdaptiveAveragePooling1D", AdaptiveAveragePooling1DLayer::from_config},
+      {"AdaptiveAveragePooling2D", AdaptiveAveragePooling2DLayer::from_config},
+      {"AdaptiveAveragePooling3D", AdaptiveAveragePooling3DLayer::from_config},
+      {"AdaptiveMaxPooling1D", AdaptiveMaxPooling1DLayer::from_config},
+      {"AdaptiveMaxPooling2D", AdaptiveMaxPooling2DLayer::from_config},
+      {"AdaptiveMaxPooling3D", AdaptiveMaxPooling3DLayer::from_config},
       {"Add", AddLayer::from_config},
       {"AdditiveAttention", AdditiveAttentionLayer::from_config},
       {"AlphaDropout", AlphaDropoutLayer::from_config},
       {"Attention", AttentionLayer::from_config},
       {"Average", AverageLayer::from_config},
+      {"AveragePooling1D", AveragePooling1DLayer::from_config},
+      {"AveragePooling2D", AveragePooling2DLayer::from_config},
+      {"AveragePooling3D", AveragePooling3DLayer::from_config},
+      {"AvgPool1D", AveragePooling1DLayer::from_config},
+      {"AvgPool2D", AveragePooling2DLayer::from_config},
+      {"AvgPool3D", AveragePooling3DLayer::from_config},
       {"BatchNormalization", BatchNormalizationLayer::from_config},
       {"Bidirectional", BidirectionalLayer::from_config},
       {"Concatenate", ConcatenateLayer::from_config},
+      {"Conv1D", Conv1DLayer::from_config},
+      {"Conv1DTranspose", Conv1DTransposeLayer::from_config},
+      {"Conv2D", Conv2DLayer::from_config},
+      {"Conv2DTranspose", Conv2DTransposeLayer::from_config},
+      {"Conv3D", Conv3DLayer::from_config},
+      {"Conv3DTranspose", Conv3DTransposeLayer::from_config},
+      {"Convolution1D", Conv1DLayer::from_config},
+      {"Convolution1DTranspose", Conv1DTransposeLayer::from_config},
+      {"Convolution2D", Conv2DLayer::from_config},
+      {"Convolution2DTranspose", Conv2DTransposeLayer::from_config},
+      {"Convolution3D", Conv3DLayer::from_config},
+      {"Convolution3DTranspose", Conv3DTransposeLayer::from_config},
       {"Cropping1D", Cropping1DLayer::from_config},
       {"Cropping2D", Cropping2DLayer::from_config},
       {"Cropping3D", Cropping3DLayer::from_config},
       {"Dense", DenseLayer::from_config},
+      {"DepthwiseConv1D", DepthwiseConv1DLayer::from_config},
+      {"DepthwiseConv2D", DepthwiseConv2DLayer::from_config},
       {"Dot", DotLayer::from_config},
       {"Dropout", DropoutLayer::from_config},
       {"ELU", ELULayer::from_config},
@@ -86,6 +122,18 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"GRUCell", GRUCellLayer::from_config},
       {"GaussianDropout", GaussianDropoutLayer::from_config},
       {"GaussianNoise", GaussianNoiseLayer::from_config},
+      {"GlobalAveragePooling1D", GlobalAveragePooling1DLayer::from_config},
+      {"GlobalAveragePooling2D", GlobalAveragePooling2DLayer::from_config},
+      {"GlobalAveragePooling3D", GlobalAveragePooling3DLayer::from_config},
+      {"GlobalAvgPool1D", GlobalAveragePooling1DLayer::from_config},
+      {"GlobalAvgPool2D", GlobalAveragePooling2DLayer::from_config},
+      {"GlobalAvgPool3D", GlobalAveragePooling3DLayer::from_config},
+      {"GlobalMaxPool1D", GlobalMaxPooling1DLayer::from_config},
+      {"GlobalMaxPool2D", GlobalMaxPooling2DLayer::from_config},
+      {"GlobalMaxPool3D", GlobalMaxPooling3DLayer::from_config},
+      {"GlobalMaxPooling1D", GlobalMaxPooling1DLayer::from_config},
+      {"GlobalMaxPooling2D", GlobalMaxPooling2DLayer::from_config},
+      {"GlobalMaxPooling3D", GlobalMaxPooling3DLayer::from_config},
       {"GroupNormalization", GroupNormalizationLayer::from_config},
       {"GroupQueryAttention", GroupedQueryAttentionLayer::from_config},
       {"GroupedQueryAttention", GroupedQueryAttentionLayer::from_config},
@@ -96,6 +144,12 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"LayerNormalization", LayerNormalizationLayer::from_config},
       {"LeakyReLU", LeakyReLULayer::from_config},
       {"Masking", MaskingLayer::from_config},
+      {"MaxPool1D", MaxPooling1DLayer::from_config},
+      {"MaxPool2D", MaxPooling2DLayer::from_config},
+      {"MaxPool3D", MaxPooling3DLayer::from_config},
+      {"MaxPooling1D", MaxPooling1DLayer::from_config},
+      {"MaxPooling2D", MaxPooling2DLayer::from_config},
+      {"MaxPooling3D", MaxPooling3DLayer::from_config},
       {"Maximum", MaximumLayer::from_config},
       {"Minimum", MinimumLayer::from_config},
       {"MultiHeadAttention", MultiHeadAttentionLayer::from_config},
@@ -107,6 +161,10 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"ReLU", ReLULayer::from_config},
       {"RepeatVector", RepeatVectorLayer::from_config},
       {"Reshape", ReshapeLayer::from_config},
+      {"SeparableConv1D", SeparableConv1DLayer::from_config},
+      {"SeparableConv2D", SeparableConv2DLayer::from_config},
+      {"SeparableConvolution1D", SeparableConv1DLayer::from_config},
+      {"SeparableConvolution2D", SeparableConv2DLayer::from_config},
       {"SimpleRNN", SimpleRNNLayer::from_config},
       {"SimpleRNNCell", SimpleRNNCellLayer::from_config},
       {"Softmax", SoftmaxLayer::from_config},

@@ -1,0 +1,50 @@
+#pragma once
+// The global pooling layers (Keras's BaseGlobalPooling): GlobalMaxPooling1D/2D/3D and
+// GlobalAveragePooling1D/2D/3D reduce every spatial dimension, keeping them as 1s with keepdims.
+
+#include "keras/layers/options.h"
+
+namespace keras::layers {
+
+/// The keyword arguments of the global pooling layers, in Keras's order.
+struct BaseGlobalPoolingOptions {
+  /// "channels_last" or "channels_first"; empty for keras::config::image_data_format().
+  std::string data_format;
+  /// Keep the pooled spatial dimensions as size 1.
+  bool keepdims = false;
+  std::string name;
+  bool trainable = true;
+  std::string dtype;
+};
+
+/// Max or mean over the spatial dimensions of (batch, *spatial, channels) or
+/// (batch, channels, *spatial) inputs.
+class BaseGlobalPoolingLayer : public Layer {
+ public:
+  /// `pool_mode` is "max" or "average".
+  BaseGlobalPoolingLayer(int rank, const std::string& pool_mode, BaseGlobalPoolingOptions options,
+                         const std::string& class_name);
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  Config get_config() const override;
+
+  int rank() const { return rank_; }
+  const std::string& pool_mode() const { return pool_mode_; }
+  const std::string& data_format() const { return data_format_; }
+  bool keepdims() const { return options_.keepdims; }
+
+ protected:
+  static BaseGlobalPoolingOptions parse_config(const Config& config);
+  /// The spatial axes of the input.
+  std::vector<int> spatial_axes() const;
+  const std::string& cls() const { return class_; }
+
+ private:
+  std::string class_;
+  int rank_;
+  std::string pool_mode_;
+  std::string data_format_;
+  BaseGlobalPoolingOptions options_;
+};
+
+}  // namespace keras::layers

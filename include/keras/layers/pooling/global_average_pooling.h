@@ -1,0 +1,58 @@
+#pragma once
+// keras.layers.GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalAveragePooling3D (aliases
+// GlobalAvgPool1D/2D/3D): the mean over every spatial dimension. GlobalAveragePooling1D
+// takes a (batch, steps) mask and averages the unmasked steps only.
+//
+//   auto pool = keras::layers::GlobalAveragePooling2D({.keepdims = true});  // -> (N, 1, 1, C)
+
+#include "keras/layers/pooling/base_global_pooling.h"
+
+namespace keras::layers {
+
+using GlobalAveragePooling1DOptions = BaseGlobalPoolingOptions;
+using GlobalAveragePooling2DOptions = BaseGlobalPoolingOptions;
+using GlobalAveragePooling3DOptions = BaseGlobalPoolingOptions;
+
+/// Keras's "GlobalAveragePooling1D".
+class GlobalAveragePooling1DLayer : public BaseGlobalPoolingLayer {
+ public:
+  explicit GlobalAveragePooling1DLayer(GlobalAveragePooling1DOptions options = {});
+  std::string class_name() const override { return "GlobalAveragePooling1D"; }
+  /// With ctx.mask (batch, steps): the mean over the unmasked steps.
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override;
+  /// The output has no steps left to mask.
+  Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
+};
+
+/// Keras's "GlobalAveragePooling2D".
+class GlobalAveragePooling2DLayer : public BaseGlobalPoolingLayer {
+ public:
+  explicit GlobalAveragePooling2DLayer(GlobalAveragePooling2DOptions options = {});
+  std::string class_name() const override { return "GlobalAveragePooling2D"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+};
+
+/// Keras's "GlobalAveragePooling3D".
+class GlobalAveragePooling3DLayer : public BaseGlobalPoolingLayer {
+ public:
+  explicit GlobalAveragePooling3DLayer(GlobalAveragePooling3DOptions options = {});
+  std::string class_name() const override { return "GlobalAveragePooling3D"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+};
+
+/// Global average pooling over 1 spatial dimension.
+LayerPtr<GlobalAveragePooling1DLayer> GlobalAveragePooling1D(
+    GlobalAveragePooling1DOptions options = {});
+/// Global average pooling over 2 spatial dimensions.
+LayerPtr<GlobalAveragePooling2DLayer> GlobalAveragePooling2D(
+    GlobalAveragePooling2DOptions options = {});
+/// Global average pooling over 3 spatial dimensions.
+LayerPtr<GlobalAveragePooling3DLayer> GlobalAveragePooling3D(
+    GlobalAveragePooling3DOptions options = {});
+/// Keras's aliases.
+LayerPtr<GlobalAveragePooling1DLayer> GlobalAvgPool1D(GlobalAveragePooling1DOptions options = {});
+LayerPtr<GlobalAveragePooling2DLayer> GlobalAvgPool2D(GlobalAveragePooling2DOptions options = {});
+LayerPtr<GlobalAveragePooling3DLayer> GlobalAvgPool3D(GlobalAveragePooling3DOptions options = {});
+
+}  // namespace keras::layers

@@ -1,0 +1,50 @@
+#pragma once
+// keras.layers.GlobalMaxPooling1D, GlobalMaxPooling2D, GlobalMaxPooling3D (aliases
+// GlobalMaxPool1D/2D/3D): the maximum over every spatial dimension.
+//
+//   auto pool = keras::layers::GlobalMaxPooling2D();             // (N, H, W, C) -> (N, C)
+
+#include "keras/layers/pooling/base_global_pooling.h"
+
+namespace keras::layers {
+
+using GlobalMaxPooling1DOptions = BaseGlobalPoolingOptions;
+using GlobalMaxPooling2DOptions = BaseGlobalPoolingOptions;
+using GlobalMaxPooling3DOptions = BaseGlobalPoolingOptions;
+
+/// Keras's "GlobalMaxPooling1D".
+class GlobalMaxPooling1DLayer : public BaseGlobalPoolingLayer {
+ public:
+  explicit GlobalMaxPooling1DLayer(GlobalMaxPooling1DOptions options = {});
+  std::string class_name() const override { return "GlobalMaxPooling1D"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+};
+
+/// Keras's "GlobalMaxPooling2D".
+class GlobalMaxPooling2DLayer : public BaseGlobalPoolingLayer {
+ public:
+  explicit GlobalMaxPooling2DLayer(GlobalMaxPooling2DOptions options = {});
+  std::string class_name() const override { return "GlobalMaxPooling2D"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+};
+
+/// Keras's "GlobalMaxPooling3D".
+class GlobalMaxPooling3DLayer : public BaseGlobalPoolingLayer {
+ public:
+  explicit GlobalMaxPooling3DLayer(GlobalMaxPooling3DOptions options = {});
+  std::string class_name() const override { return "GlobalMaxPooling3D"; }
+  static std::shared_ptr<Layer> from_config(const Config& config);
+};
+
+/// Global max pooling over 1 spatial dimension.
+LayerPtr<GlobalMaxPooling1DLayer> GlobalMaxPooling1D(GlobalMaxPooling1DOptions options = {});
+/// Global max pooling over 2 spatial dimensions.
+LayerPtr<GlobalMaxPooling2DLayer> GlobalMaxPooling2D(GlobalMaxPooling2DOptions options = {});
+/// Global max pooling over 3 spatial dimensions.
+LayerPtr<GlobalMaxPooling3DLayer> GlobalMaxPooling3D(GlobalMaxPooling3DOptions options = {});
+/// Keras's aliases.
+LayerPtr<GlobalMaxPooling1DLayer> GlobalMaxPool1D(GlobalMaxPooling1DOptions options = {});
+LayerPtr<GlobalMaxPooling2DLayer> GlobalMaxPool2D(GlobalMaxPooling2DOptions options = {});
+LayerPtr<GlobalMaxPooling3DLayer> GlobalMaxPool3D(GlobalMaxPooling3DOptions options = {});
+
+}  // namespace keras::layers
