@@ -41,6 +41,18 @@
 #include "keras/layers/pooling/global_average_pooling.h"
 #include "keras/layers/pooling/global_max_pooling.h"
 #include "keras/layers/pooling/max_pooling.h"
+#include "keras/layers/preprocessing/category_encoding.h"
+#include "keras/layers/preprocessing/center_crop.h"
+#include "keras/layers/preprocessing/discretization.h"
+#include "keras/layers/preprocessing/normalization.h"
+#include "keras/layers/preprocessing/random_brightness.h"
+#include "keras/layers/preprocessing/random_contrast.h"
+#include "keras/layers/preprocessing/random_flip.h"
+#include "keras/layers/preprocessing/random_rotation.h"
+#include "keras/layers/preprocessing/random_translation.h"
+#include "keras/layers/preprocessing/random_zoom.h"
+#include "keras/layers/preprocessing/rescaling.h"
+#include "keras/layers/preprocessing/resizing.h"
 #include "keras/layers/regularization/activity_regularization.h"
 #include "keras/layers/regularization/alpha_dropout.h"
 #include "keras/layers/regularization/dropout.h"
@@ -93,6 +105,8 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"AvgPool3D", AveragePooling3DLayer::from_config},
       {"BatchNormalization", BatchNormalizationLayer::from_config},
       {"Bidirectional", BidirectionalLayer::from_config},
+      {"CategoryEncoding", CategoryEncodingLayer::from_config},
+      {"CenterCrop", CenterCropLayer::from_config},
       {"Concatenate", ConcatenateLayer::from_config},
       {"Conv1D", Conv1DLayer::from_config},
       {"Conv1DTranspose", Conv1DTransposeLayer::from_config},
@@ -112,6 +126,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"Dense", DenseLayer::from_config},
       {"DepthwiseConv1D", DepthwiseConv1DLayer::from_config},
       {"DepthwiseConv2D", DepthwiseConv2DLayer::from_config},
+      {"Discretization", DiscretizationLayer::from_config},
       {"Dot", DotLayer::from_config},
       {"Dropout", DropoutLayer::from_config},
       {"ELU", ELULayer::from_config},
@@ -154,13 +169,22 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"Minimum", MinimumLayer::from_config},
       {"MultiHeadAttention", MultiHeadAttentionLayer::from_config},
       {"Multiply", MultiplyLayer::from_config},
+      {"Normalization", NormalizationLayer::from_config},
       {"PReLU", PReLULayer::from_config},
       {"Permute", PermuteLayer::from_config},
       {"RMSNormalization", RMSNormalizationLayer::from_config},
       {"RNN", RNNLayer::from_config},
+      {"RandomBrightness", RandomBrightnessLayer::from_config},
+      {"RandomContrast", RandomContrastLayer::from_config},
+      {"RandomFlip", RandomFlipLayer::from_config},
+      {"RandomRotation", RandomRotationLayer::from_config},
+      {"RandomTranslation", RandomTranslationLayer::from_config},
+      {"RandomZoom", RandomZoomLayer::from_config},
       {"ReLU", ReLULayer::from_config},
       {"RepeatVector", RepeatVectorLayer::from_config},
+      {"Rescaling", RescalingLayer::from_config},
       {"Reshape", ReshapeLayer::from_config},
+      {"Resizing", ResizingLayer::from_config},
       {"SeparableConv1D", SeparableConv1DLayer::from_config},
       {"SeparableConv2D", SeparableConv2DLayer::from_config},
       {"SeparableConvolution1D", SeparableConv1DLayer::from_config},
