@@ -103,6 +103,13 @@ Optimizer::~Optimizer() = default;
 
 Optimizer::operator OptimizerPtr() const { return clone(); }
 
+OptimizerPtr Optimizer::clone() const {
+  throw NotImplementedError(detail::cat("Optimizer '", name_, "' (", class_name(),
+                                        ") does not implement clone()."));
+}
+
+void Optimizer::build_slots(const std::vector<Variable>&) {}
+
 // ---- variables -----------------------------------------------------------------------------
 
 Variable Optimizer::add_variable(const Shape& shape, DType dtype, const std::string& name,

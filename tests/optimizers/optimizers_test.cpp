@@ -49,7 +49,8 @@ TensorList run_optimizer_case(const TensorList& in, const json& kw) {
   const size_t n = in.size() / 2;
   std::vector<Variable> vars, twins;
   for (size_t i = 0; i < n; ++i) {
-    const std::string name = "v" + std::to_string(i);
+    std::string name(1, 'v');
+    name += std::to_string(i);
     std::string path = "model/";
     path += name;
     vars.emplace_back(in[i], VariableOptions{.name = name, .path = path});
@@ -453,6 +454,78 @@ TEST(Optimizers, ScaleLoss) {
   opt::SGD sgd({.loss_scale_factor = 8.0});
   EXPECT_FLOAT_EQ(sgd.scale_loss(test::make({2.0}, {})).item<float>(), 16.0f);
   EXPECT_FLOAT_EQ(opt::SGD().scale_loss(test::make({2.0}, {})).item<float>(), 2.0f);
+}
+
+}  // namespace
+}  // namespace keras
+
+namespace keras {
+namespace {
+
+namespace opt = keras::optimizers;
+
+// The example of Keras's Optimizer docstring: a custom optimizer through the protected API.
+class MomentumSGD : public opt::Optimizer {
+ public:
+  explicit MomentumSGD(double lr) : Optimizer("MomentumSGD", lr, {}) {}
+  std::string class_name() const override { return "MomentumSGD"; }
+
+ protected:
+  void build_slots(const std::vector<Variable>& vars) override {
+    momentums_ = add_optimizer_variables(vars, {"momentum"})[0];
+  }
+  void update_step(const Tensor& grad, const Variable& var, size_t index,
+                   const Tensor& lr) override {
+    Variable& m = momentums_[index];
+    m.assign(ops::subtract(ops::multiply(m.value(), 0.9), ops::multiply(grad, lr)));
+    Variable v = var;
+    v.assign_add(m.value());
+  }
+
+ private:
+  std::vector<Variable> momentums_;
+};
+
+TEST(Optimizers, CustomSubclass) {
+  Variable w(test::make({1.0, 2.0}, {2}), {.name = "w", .path = "w"});
+  MomentumSGD custom(0.1);
+  EXPECT_EQ(custom.name().substr(0, 12), "momentum_sgd");
+  opt::SGD reference({.learning_rate = 0.1, .momentum = 0.9});
+  Variable w2(test::make({1.0, 2.0}, {2}), {.name = "w", .path = "w"});
+  for (int i = 0; i < 3; ++i) {
+    custom.apply({test::make({0.5, -1.0}, {2})}, {w});
+    reference.apply({test::make({0.5, -1.0}, {2})}, {w2});
+  }
+  EXPECT_TENSOR_NEAR(w.value(), w2.value(), 1e-6, 1e-7);
+  EXPECT_EQ(custom.variables()[2].name(), "w_momentum");
+  EXPECT_THROW(custom.clone(), NotImplementedError);
+}
+
+TEST(Optimizers, Float64VariablesKeepTheirDtype) {
+  Variable w(test::make({1.0, 2.0}, {2}, DType::Float64), {.name = "w", .path = "w"});
+  opt::Adam adam(0.1);
+  adam.apply({test::make({0.5, -1.0}, {2}, DType::Float32)}, {w});
+  EXPECT_EQ(w.dtype(), DType::Float64);
+  EXPECT_EQ(adam.variables()[2].dtype(), DType::Float64);
+  // First Adam step: var -= lr * sign(g) (up to epsilon).
+  EXPECT_TENSOR_NEAR(w.value(), test::make({0.9, 2.1}, {2}, DType::Float64), 1e-6, 1e-6);
+}
+
+TEST(Optimizers, GlobalClipnormOfANonFiniteNormGivesNaN) {
+  Variable w(test::make({1.0, 2.0}, {2}), {.name = "w", .path = "w"});
+  opt::SGD sgd({.learning_rate = 0.1, .global_clipnorm = 1.0});
+  sgd.apply({test::make({INFINITY, 1.0}, {2})}, {w});
+  for (float x : w.numpy<float>()) EXPECT_TRUE(std::isnan(x));
+}
+
+TEST(Optimizers, UpdatesAreNotRecordedOnATape) {
+  Variable w(test::make({1.0, 2.0}, {2}), {.name = "w", .path = "w"});
+  opt::Adam adam(0.1);
+  auto [loss, grads] = value_and_grad([&] { return ops::sum(ops::square(w.value())); }, {w});
+  adam.apply(grads, {w});
+  auto [loss2, grads2] = value_and_grad([&] { return ops::sum(ops::square(w.value())); }, {w});
+  EXPECT_TENSOR_NEAR(grads2[0], ops::multiply(w.value(), 2.0), 1e-6, 1e-7);
+  EXPECT_LT(loss2.item<float>(), loss.item<float>());
 }
 
 }  // namespace

@@ -124,8 +124,9 @@ class Optimizer {
   /// loss_scale_factor, gradient_accumulation_steps, and the subclass's keys.
   virtual Config get_config() const;
 
-  /// A new, unbuilt optimizer with this one's configuration (schedules are shared).
-  virtual OptimizerPtr clone() const = 0;
+  /// A new, unbuilt optimizer with this one's configuration (schedules are shared). The
+  /// built-in optimizers implement it; a custom one that does not throws NotImplementedError.
+  virtual OptimizerPtr clone() const;
   /// So that `OptimizerPtr p = Adam(1e-3);` works: a clone of an unbuilt optimizer.
   operator OptimizerPtr() const;  // NOLINT
 
@@ -135,8 +136,9 @@ class Optimizer {
   Optimizer(const Optimizer& other);
   Optimizer& operator=(const Optimizer&) = delete;
 
-  /// Subclass hook: create the slots (after the base variables) in Keras's order.
-  virtual void build_slots(const std::vector<Variable>& vars) = 0;
+  /// Subclass hook: create the slots (after the base variables) in Keras's order; assign the
+  /// slot lists (a clone of a built optimizer builds again). None by default.
+  virtual void build_slots(const std::vector<Variable>& vars);
   /// Subclass hook: update trainable variable `index` (whose value is `var`) with `grad`.
   virtual void update_step(const Tensor& grad, const Variable& var, size_t index,
                            const Tensor& lr) = 0;
