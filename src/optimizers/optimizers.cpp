@@ -701,8 +701,10 @@ class ConfigReader {
   void finish() {
     std::string unknown;
     for (auto it = c_.begin(); it != c_.end(); ++it) {
-      // Keras drops `decay` with a warning; older configs carry `is_legacy_optimizer`.
-      if (used_.count(it.key()) || it.key() == "decay" || it.key() == "is_legacy_optimizer")
+      // Keras drops `decay` with a warning; Keras 2.11+ configs also carry `jit_compile` and
+      // `is_legacy_optimizer`, which mean nothing here.
+      if (used_.count(it.key()) || it.key() == "decay" || it.key() == "is_legacy_optimizer" ||
+          it.key() == "jit_compile")
         continue;
       unknown += (unknown.empty() ? "" : ", ") + it.key();
     }
@@ -727,7 +729,10 @@ OptimizerPtr make(const Config& c, const char* cls, double default_lr, Fill fill
 }
 
 OptimizerPtr from_config(const std::string& class_name, const Config& c) {
-  const std::string key = lower(class_name);
+  // Keras 2.11+ .h5 files name built-in optimizers "Custom>Adam".
+  const std::string bare =
+      class_name.rfind("Custom>", 0) == 0 ? class_name.substr(7) : class_name;
+  const std::string key = lower(bare);
   if (key == "sgd")
     return make<SGDOptions, SGD>(c, "SGD", 0.01, [](ConfigReader& r, SGDOptions& o) {
       o.momentum = r.number("momentum", 0.0);

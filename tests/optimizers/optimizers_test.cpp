@@ -250,6 +250,7 @@ TEST(Optimizers, ConfigRoundTrips) {
 }
 
 TEST(Optimizers, ReadsAKerasConfig) {
+  // compile_config of ../shared/models/fashion_mnist_cnn.keras (Keras 3).
   Config record = json::parse(R"({"module": "keras.optimizers", "class_name": "Adam",
       "config": {"name": "adam", "learning_rate": 0.0010000000474974513, "weight_decay": null,
                  "clipnorm": null, "global_clipnorm": null, "clipvalue": null, "use_ema": false,
@@ -259,9 +260,23 @@ TEST(Optimizers, ReadsAKerasConfig) {
       "registered_name": null})");
   auto adam = opt::deserialize(record);
   EXPECT_EQ(adam->name(), "adam");
+  EXPECT_EQ(opt::serialize(adam), record);  // exactly what Keras writes
   EXPECT_FLOAT_EQ(static_cast<float>(adam->learning_rate()), 0.001f);
   EXPECT_EQ(opt::deserialize(json::parse(R"({"class_name": "adam", "config": {}})"))->class_name(),
             "Adam");
+  // Keras 2.11 (../shared/models/churn_functional_keras2.h5, training_config).
+  auto keras2 = opt::deserialize(json::parse(R"({"class_name": "Custom>Adam", "config": {
+      "name": "Adam", "weight_decay": null, "clipnorm": null, "global_clipnorm": null,
+      "clipvalue": null, "use_ema": false, "ema_momentum": 0.99, "ema_overwrite_frequency": null,
+      "jit_compile": false, "is_legacy_optimizer": false, "learning_rate": 0.00020000000949949026,
+      "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07, "amsgrad": false}})"));
+  EXPECT_EQ(keras2->class_name(), "Adam");
+  EXPECT_EQ(keras2->name(), "Adam");
+  EXPECT_FLOAT_EQ(static_cast<float>(keras2->learning_rate()), 0.0002f);
+  // Keras 2.10 and older: `decay` (ignored, as Keras 3 does).
+  EXPECT_EQ(opt::deserialize(json::parse(R"({"class_name": "RMSprop", "config": {"name": "RMSprop",
+      "learning_rate": 0.001, "decay": 0.0, "rho": 0.9, "momentum": 0.0, "epsilon": 1e-07,
+      "centered": false}})"))->class_name(), "RMSprop");
   std::string message = error_of([] {
     opt::deserialize(json::parse(R"({"class_name": "SGD", "config": {"momentun": 0.9}})"));
   });
