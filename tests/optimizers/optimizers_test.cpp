@@ -158,10 +158,9 @@ TEST(Optimizers, SlotNamesOfEachOptimizer) {
   EXPECT_EQ(slots("adadelta"), (S{"d_w_accumulated_grad", "d_w_accumulated_delta_var",
                                   "d_b_accumulated_grad", "d_b_accumulated_delta_var"}));
   EXPECT_EQ(slots("adamax"), (S{"d_w_momentum", "d_w_norm", "d_b_momentum", "d_b_norm"}));
-  EXPECT_EQ(slots("nadam"), (S{"d_w_momentum", "d_w_velocity", "d_b_momentum", "d_b_velocity",
-                               "variable"}));
-  EXPECT_EQ(slots("ftrl"), (S{"d_w_accumulator", "d_w_linear", "d_b_accumulator",
-                              "d_b_linear"}));
+  EXPECT_EQ(slots("nadam"),
+            (S{"d_w_momentum", "d_w_velocity", "d_b_momentum", "d_b_velocity", "variable"}));
+  EXPECT_EQ(slots("ftrl"), (S{"d_w_accumulator", "d_w_linear", "d_b_accumulator", "d_b_linear"}));
   EXPECT_EQ(slots("lion"), (S{"d_w_momentum", "d_b_momentum"}));
   EXPECT_EQ(slots("lamb"), (S{"d_w_momentum", "d_w_velocity", "d_b_momentum", "d_b_velocity"}));
   EXPECT_EQ(slots("adafactor"), (S{"w", "w", "d_w_velocity", "b", "b", "d_b_velocity"}));
@@ -204,26 +203,27 @@ TEST(Optimizers, GetByKerasNames) {
 
 TEST(Optimizers, ConfigRoundTrips) {
   std::vector<opt::OptimizerPtr> all = {
-      std::make_shared<opt::SGD>(opt::SGDOptions{.learning_rate = 0.1, .momentum = 0.9,
-                                                 .nesterov = true, .clipnorm = 1.0}),
-      std::make_shared<opt::Adam>(opt::AdamOptions{.beta_1 = 0.8, .amsgrad = true,
-                                                   .weight_decay = 0.01, .use_ema = true,
+      std::make_shared<opt::SGD>(opt::SGDOptions{
+          .learning_rate = 0.1, .momentum = 0.9, .nesterov = true, .clipnorm = 1.0}),
+      std::make_shared<opt::Adam>(opt::AdamOptions{.beta_1 = 0.8,
+                                                   .amsgrad = true,
+                                                   .weight_decay = 0.01,
+                                                   .use_ema = true,
                                                    .ema_overwrite_frequency = 3}),
       std::make_shared<opt::AdamW>(opt::AdamWOptions{.weight_decay = 0.1, .global_clipnorm = 2.0}),
       std::make_shared<opt::Adamax>(opt::AdamaxOptions{.epsilon = 1e-5, .clipvalue = 0.5}),
       std::make_shared<opt::Nadam>(opt::NadamOptions{.loss_scale_factor = 64.0}),
-      std::make_shared<opt::RMSprop>(opt::RMSpropOptions{.momentum = 0.5, .centered = true,
-                                                         .gradient_accumulation_steps = 4}),
+      std::make_shared<opt::RMSprop>(
+          opt::RMSpropOptions{.momentum = 0.5, .centered = true, .gradient_accumulation_steps = 4}),
       std::make_shared<opt::Adagrad>(opt::AdagradOptions{.initial_accumulator_value = 0.3}),
       std::make_shared<opt::Adadelta>(opt::AdadeltaOptions{.rho = 0.9}),
       std::make_shared<opt::Adafactor>(opt::AdafactorOptions{.relative_step = false}),
-      std::make_shared<opt::Ftrl>(opt::FtrlOptions{.l1_regularization_strength = 0.1,
-                                                   .beta = 0.5}),
+      std::make_shared<opt::Ftrl>(opt::FtrlOptions{.l1_regularization_strength = 0.1, .beta = 0.5}),
       std::make_shared<opt::Lamb>(opt::LambOptions{.beta_2 = 0.99}),
       std::make_shared<opt::Lion>(opt::LionOptions{.beta_1 = 0.5, .name = "my_lion"}),
-      std::make_shared<opt::SGD>(opt::SGDOptions{
-          .learning_rate = std::make_shared<sch::CosineDecay>(0.1, 100, 0.1, "CosineDecay", 0.5,
-                                                              10)}),
+      std::make_shared<opt::SGD>(
+          opt::SGDOptions{.learning_rate = std::make_shared<sch::CosineDecay>(
+                              0.1, 100, 0.1, "CosineDecay", 0.5, 10)}),
   };
   for (const auto& o : all) {
     Config record = opt::serialize(o);
@@ -276,7 +276,9 @@ TEST(Optimizers, ReadsAKerasConfig) {
   // Keras 2.10 and older: `decay` (ignored, as Keras 3 does).
   EXPECT_EQ(opt::deserialize(json::parse(R"({"class_name": "RMSprop", "config": {"name": "RMSprop",
       "learning_rate": 0.001, "decay": 0.0, "rho": 0.9, "momentum": 0.0, "epsilon": 1e-07,
-      "centered": false}})"))->class_name(), "RMSprop");
+      "centered": false}})"))
+                ->class_name(),
+            "RMSprop");
   std::string message = error_of([] {
     opt::deserialize(json::parse(R"({"class_name": "SGD", "config": {"momentun": 0.9}})"));
   });

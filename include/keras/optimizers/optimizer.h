@@ -154,9 +154,9 @@ class Optimizer {
                                        double init = 0.0);
   /// Keras's add_optimizer_variables: for each variable, one slot per name (interleaved, as
   /// Keras creates them); returns one list per name.
-  std::vector<std::vector<Variable>> add_optimizer_variables(
-      const std::vector<Variable>& vars, const std::vector<std::string>& names,
-      const std::vector<double>& inits = {});
+  std::vector<std::vector<Variable>> add_optimizer_variables(const std::vector<Variable>& vars,
+                                                             const std::vector<std::string>& names,
+                                                             const std::vector<double>& inits = {});
 
   /// Keras's `self.iterations`: the counter, divided by the accumulation steps (int64 tensor).
   Tensor step_count() const;
@@ -191,7 +191,9 @@ class Optimizer {
 /// The optimizer a Keras identifier names ("adam", "sgd", "rmsprop", ..., or a class name),
 /// with default arguments.
 OptimizerPtr get(const std::string& identifier);
-inline OptimizerPtr get(const char* identifier) { return get(std::string(identifier)); }
+inline OptimizerPtr get(const char* identifier) {
+  return get(std::string(identifier));
+}
 /// The optimizer a config describes: a name, or {class_name, config}.
 OptimizerPtr get(const Config& identifier);
 /// serialize_keras_object: {module: "keras.optimizers", class_name, config, registered_name}.
