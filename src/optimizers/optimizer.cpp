@@ -34,7 +34,9 @@ std::string replace_all(std::string s, char from, char to) {
 Config optional_number(const std::optional<double>& v) {
   return v ? Config(*v) : Config(nullptr);
 }
-Config optional_int(const std::optional<int>& v) { return v ? Config(*v) : Config(nullptr); }
+Config optional_int(const std::optional<int>& v) {
+  return v ? Config(*v) : Config(nullptr);
+}
 
 OptimizerOptions options_named(OptimizerOptions options, const std::string& name) {
   options.name = name;
@@ -72,8 +74,7 @@ Optimizer::Optimizer(const std::string& class_name, const LearningRate& learning
   }
   int clips = (options_.clipnorm ? 1 : 0) + (options_.clipvalue ? 1 : 0) +
               (options_.global_clipnorm ? 1 : 0);
-  check(clips <= 1,
-        "Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set.");
+  check(clips <= 1, "Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set.");
 
   iterations_ = Variable(ops::zeros({}, DType::Int64),
                          {.trainable = false, .name = "iteration", .path = name_ + "/iteration"});
@@ -91,17 +92,26 @@ Optimizer::Optimizer(const std::string& class_name, const LearningRate& learning
 }
 
 Optimizer::Optimizer(const Optimizer& other)
-    : Optimizer(other.class_name(),
-                other.schedule_ ? LearningRate(other.schedule_)
-                                : LearningRate(other.learning_rate()),
-                options_named(other.options_, other.name_)) {
+    : Optimizer(
+          other.class_name(),
+          other.schedule_ ? LearningRate(other.schedule_) : LearningRate(other.learning_rate()),
+          options_named(other.options_, other.name_)) {
   excluded_from_decay_ = other.excluded_from_decay_;
   excluded_names_ = other.excluded_names_;
 }
 
 Optimizer::~Optimizer() = default;
 
-Optimizer::operator OptimizerPtr() const { return clone(); }
+Optimizer::operator OptimizerPtr() const {
+  return clone();
+}
+
+OptimizerPtr Optimizer::clone() const {
+  throw NotImplementedError(
+      detail::cat("Optimizer '", name_, "' (", class_name(), ") does not implement clone()."));
+}
+
+void Optimizer::build_slots(const std::vector<Variable>&) {}
 
 // ---- variables -----------------------------------------------------------------------------
 
@@ -179,14 +189,15 @@ size_t Optimizer::index_of(const Variable& var) const {
 }
 
 void Optimizer::set_weights(const std::vector<Tensor>& weights) {
-  check(built_, "You are calling `set_weights()` on an optimizer that has not yet been built. "
-                "Call `optimizer.build(trainable_variables)` first.");
+  check(built_,
+        "You are calling `set_weights()` on an optimizer that has not yet been built. "
+        "Call `optimizer.build(trainable_variables)` first.");
   check(weights.size() == variables_.size(), "Optimizer '", name_, "' has ", variables_.size(),
         " variables; set_weights got ", weights.size(), ".");
   for (size_t i = 0; i < weights.size(); ++i) {
-    check(weights[i].shape() == variables_[i].shape(), "Optimizer variable '",
-          variables_[i].path(), "' has shape ", variables_[i].shape(),
-          ", not compatible with the provided weight shape ", weights[i].shape(), ".");
+    check(weights[i].shape() == variables_[i].shape(), "Optimizer variable '", variables_[i].path(),
+          "' has shape ", variables_[i].shape(), ", not compatible with the provided weight shape ",
+          weights[i].shape(), ".");
     variables_[i].assign(weights[i]);
   }
 }
@@ -220,15 +231,14 @@ Tensor Optimizer::scale_loss(const Tensor& loss) const {
 
 Tensor Optimizer::step_count() const {
   if (options_.gradient_accumulation_steps)
-    return ops::floor_divide(iterations_.value(),
-                             Tensor(Scalar::typed_int(*options_.gradient_accumulation_steps,
-                                                      DType::Int64)));
+    return ops::floor_divide(
+        iterations_.value(),
+        Tensor(Scalar::typed_int(*options_.gradient_accumulation_steps, DType::Int64)));
   return iterations_.value();
 }
 
 Tensor Optimizer::local_step(DType dtype, int offset) const {
-  return ops::cast(ops::add(step_count(), Tensor(Scalar::typed_int(offset, DType::Int64))),
-                   dtype);
+  return ops::cast(ops::add(step_count(), Tensor(Scalar::typed_int(offset, DType::Int64))), dtype);
 }
 
 void Optimizer::apply_gradients(const std::vector<std::pair<Tensor, Variable>>& grads_and_vars) {
@@ -276,10 +286,10 @@ void Optimizer::apply_indexed(std::vector<Tensor> grads, std::vector<size_t> ind
     if (!grads[i].defined()) continue;
     const Variable& var = trainable_variables_[indices[i]];
     check(grads[i].shape() == var.shape(), "Optimizer '", name_, "': the gradient for '",
-          var.path(), "' has shape ", grads[i].shape(), " but the variable has shape ",
-          var.shape(), ".");
-    check(is_floating(grads[i].dtype()), "Optimizer '", name_, "': the gradient for '",
-          var.path(), "' must be floating point; got ", dtype_name(grads[i].dtype()), ".");
+          var.path(), "' has shape ", grads[i].shape(), " but the variable has shape ", var.shape(),
+          ".");
+    check(is_floating(grads[i].dtype()), "Optimizer '", name_, "': the gradient for '", var.path(),
+          "' must be floating point; got ", dtype_name(grads[i].dtype()), ".");
     kept.push_back(grads[i]);
     kept_indices.push_back(indices[i]);
   }
@@ -296,19 +306,18 @@ void Optimizer::apply_indexed(std::vector<Tensor> grads, std::vector<size_t> ind
     const bool is_update_step = (iterations_.value().item<int64_t>() + 1) % steps == 0;
     if (is_update_step) {
       for (size_t i = 0; i < grads.size(); ++i)
-        grads[i] = ops::divide(
-            ops::add(ops::cast(grads[i], accumulators_[indices[i]].dtype()),
-                     accumulators_[indices[i]].value()),
-            static_cast<double>(steps));
+        grads[i] = ops::divide(ops::add(ops::cast(grads[i], accumulators_[indices[i]].dtype()),
+                                        accumulators_[indices[i]].value()),
+                               static_cast<double>(steps));
       grads = clip_gradients(grads);
       apply_weight_decay(indices, lr);
       update_all(grads, indices, lr);
       for (Variable& acc : accumulators_) acc.assign(ops::zeros_like(acc.value()));
     } else {
       for (size_t i = 0; i < grads.size(); ++i)
-        accumulators_[indices[i]].assign(ops::add(
-            ops::cast(grads[i], accumulators_[indices[i]].dtype()),
-            accumulators_[indices[i]].value()));
+        accumulators_[indices[i]].assign(
+            ops::add(ops::cast(grads[i], accumulators_[indices[i]].dtype()),
+                     accumulators_[indices[i]].value()));
     }
   } else {
     grads = clip_gradients(grads);
@@ -355,8 +364,7 @@ std::vector<Tensor> Optimizer::clip_gradients(const std::vector<Tensor>& grads) 
     std::vector<Tensor> squared;
     for (const Tensor& g : grads) squared.push_back(ops::sum(ops::square(g)));
     Tensor norm = ops::sqrt(ops::sum(ops::stack(squared)));
-    Tensor scale_for_finite =
-        ops::multiply(clip, ops::minimum(ops::divide(1.0, norm), 1.0 / clip));
+    Tensor scale_for_finite = ops::multiply(clip, ops::minimum(ops::divide(1.0, norm), 1.0 / clip));
     // NaN when the norm is not finite, as in Keras.
     Tensor scale = ops::add(scale_for_finite, ops::subtract(norm, norm));
     std::vector<Tensor> out;
@@ -380,8 +388,8 @@ void Optimizer::apply_weight_decay(const std::vector<size_t>& indices, const Ten
     Variable& var = trainable_variables_[index];
     Tensor lr_cast = ops::cast(lr, var.dtype());
     Tensor wd_cast = ops::full({}, wd, var.dtype());
-    var.assign(ops::subtract(var.value(),
-                             ops::multiply(ops::multiply(var.value(), wd_cast), lr_cast)));
+    var.assign(
+        ops::subtract(var.value(), ops::multiply(ops::multiply(var.value(), wd_cast), lr_cast)));
   }
 }
 
@@ -398,9 +406,11 @@ void Optimizer::update_moving_averages() {
 }
 
 void Optimizer::overwrite_with_averages(const std::vector<Variable>& vars, const char* caller) {
-  check(vars.size() == averages_.size(), caller, ": the length of model variables (",
-        vars.size(), ") to override does not match the length of model variables stored in the "
-        "optimizer (", averages_.size(), "). Please check if the optimizer was called on your "
+  check(vars.size() == averages_.size(), caller, ": the length of model variables (", vars.size(),
+        ") to override does not match the length of model variables stored in the "
+        "optimizer (",
+        averages_.size(),
+        "). Please check if the optimizer was called on your "
         "model.");
   for (size_t i = 0; i < vars.size(); ++i) {
     Variable v = vars[i];
@@ -411,7 +421,8 @@ void Optimizer::overwrite_with_averages(const std::vector<Variable>& vars, const
 void Optimizer::swap_ema_weights(const std::vector<Variable>& vars) {
   check(options_.use_ema,
         "SwapEMAWeights must be used when `use_ema=True` is set on the optimizer. Received: "
-        "use_ema=False for optimizer '", name_, "'.");
+        "use_ema=False for optimizer '",
+        name_, "'.");
   check(built_, "swap_ema_weights: optimizer '", name_, "' has not been built yet.");
   check(vars.size() == averages_.size(), "swap_ema_weights: got ", vars.size(),
         " variables, but the optimizer keeps ", averages_.size(), " moving averages.");
@@ -458,8 +469,7 @@ std::pair<std::vector<Tensor>, std::vector<Tensor>> Optimizer::stateless_apply(
       for (size_t i = 0; i < vars.size(); ++i) vars[i].assign(values[i]);
     }
   } restore{all, saved};
-  for (size_t i = 0; i < trainable_variables.size(); ++i)
-    all[i].assign(trainable_variables[i]);
+  for (size_t i = 0; i < trainable_variables.size(); ++i) all[i].assign(trainable_variables[i]);
   for (size_t i = 0; i < optimizer_variables.size(); ++i)
     all[trainable_variables.size() + i].assign(optimizer_variables[i]);
   apply(grads);

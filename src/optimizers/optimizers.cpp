@@ -38,14 +38,18 @@ O with_learning_rate(LearningRate lr) {
   return o;
 }
 
-Tensor full_like_dtype(double v, DType dtype) { return ops::full({}, v, dtype); }
+Tensor full_like_dtype(double v, DType dtype) {
+  return ops::full({}, v, dtype);
+}
 
 void check_finite(const char* cls, const char* what, double v) {
   check(std::isfinite(v), cls, ": `", what, "` must be a finite number; got ", v, ".");
 }
 
 /// The root mean square of all elements.
-Tensor rms(const Tensor& x) { return ops::sqrt(ops::mean(ops::square(x))); }
+Tensor rms(const Tensor& x) {
+  return ops::sqrt(ops::mean(ops::square(x)));
+}
 
 }  // namespace
 
@@ -105,8 +109,7 @@ void Adam::build_slots(const std::vector<Variable>& vars) {
   if (o_.amsgrad) velocity_hats_ = add_optimizer_variables(vars, {"velocity_hat"})[0];
 }
 
-void Adam::update_step(const Tensor& grad, const Variable& var, size_t index,
-                       const Tensor& lr_) {
+void Adam::update_step(const Tensor& grad, const Variable& var, size_t index, const Tensor& lr_) {
   const DType dt = var.dtype();
   Tensor lr = ops::cast(lr_, dt);
   Tensor g = ops::cast(grad, dt);
@@ -126,8 +129,8 @@ void Adam::update_step(const Tensor& grad, const Variable& var, size_t index,
     second = v_hat.value();
   }
   Variable target = var;
-  target.assign_sub(ops::divide(ops::multiply(m.value(), alpha),
-                                ops::add(ops::sqrt(second), o_.epsilon)));
+  target.assign_sub(
+      ops::divide(ops::multiply(m.value(), alpha), ops::add(ops::sqrt(second), o_.epsilon)));
 }
 
 Config Adam::get_config() const {
@@ -162,14 +165,12 @@ AdamOptions adam_options_of(const AdamWOptions& w) {
 }  // namespace
 
 AdamW::AdamW(AdamWOptions options) : Adam("AdamW", adam_options_of(options)) {}
-AdamW::AdamW(LearningRate learning_rate)
-    : AdamW(with_learning_rate<AdamWOptions>(learning_rate)) {}
+AdamW::AdamW(LearningRate learning_rate) : AdamW(with_learning_rate<AdamWOptions>(learning_rate)) {}
 
 // ---- Adamax --------------------------------------------------------------------------------
 
 Adamax::Adamax(AdamaxOptions options)
-    : Optimizer("Adamax", options.learning_rate, common_options(options)),
-      o_(std::move(options)) {}
+    : Optimizer("Adamax", options.learning_rate, common_options(options)), o_(std::move(options)) {}
 Adamax::Adamax(LearningRate learning_rate)
     : Adamax(with_learning_rate<AdamaxOptions>(learning_rate)) {}
 
@@ -179,8 +180,7 @@ void Adamax::build_slots(const std::vector<Variable>& vars) {
   u_ = slots[1];
 }
 
-void Adamax::update_step(const Tensor& grad, const Variable& var, size_t index,
-                         const Tensor& lr_) {
+void Adamax::update_step(const Tensor& grad, const Variable& var, size_t index, const Tensor& lr_) {
   const DType dt = var.dtype();
   Tensor lr = ops::cast(lr_, dt);
   Tensor g = ops::cast(grad, dt);
@@ -190,9 +190,9 @@ void Adamax::update_step(const Tensor& grad, const Variable& var, size_t index,
   m.assign_add(ops::multiply(ops::subtract(g, m.value()), 1.0 - o_.beta_1));
   u.assign(ops::maximum(ops::multiply(o_.beta_2, u.value()), ops::abs(g)));
   Variable target = var;
-  target.assign_sub(ops::divide(ops::multiply(lr, m.value()),
-                                ops::multiply(ops::subtract(1.0, beta_1_power),
-                                              ops::add(u.value(), o_.epsilon))));
+  target.assign_sub(ops::divide(
+      ops::multiply(lr, m.value()),
+      ops::multiply(ops::subtract(1.0, beta_1_power), ops::add(u.value(), o_.epsilon))));
 }
 
 Config Adamax::get_config() const {
@@ -206,10 +206,8 @@ Config Adamax::get_config() const {
 // ---- Nadam ---------------------------------------------------------------------------------
 
 Nadam::Nadam(NadamOptions options)
-    : Optimizer("Nadam", options.learning_rate, common_options(options)),
-      o_(std::move(options)) {}
-Nadam::Nadam(LearningRate learning_rate)
-    : Nadam(with_learning_rate<NadamOptions>(learning_rate)) {}
+    : Optimizer("Nadam", options.learning_rate, common_options(options)), o_(std::move(options)) {}
+Nadam::Nadam(LearningRate learning_rate) : Nadam(with_learning_rate<NadamOptions>(learning_rate)) {}
 
 void Nadam::build_slots(const std::vector<Variable>& vars) {
   const DType dtype = vars.empty() ? config::floatx() : vars.front().dtype();
@@ -230,8 +228,7 @@ void Nadam::update_all(const std::vector<Tensor>& grads, const std::vector<size_
   Optimizer::update_all(grads, indices, lr);
 }
 
-void Nadam::update_step(const Tensor& grad, const Variable& var, size_t index,
-                        const Tensor& lr_) {
+void Nadam::update_step(const Tensor& grad, const Variable& var, size_t index, const Tensor& lr_) {
   const DType dt = var.dtype();
   Tensor lr = ops::cast(lr_, dt);
   Tensor g = ops::cast(grad, dt);
@@ -240,7 +237,8 @@ void Nadam::update_step(const Tensor& grad, const Variable& var, size_t index,
   Tensor decay = full_like_dtype(0.96, dt);
   Tensor beta_1 = full_like_dtype(o_.beta_1, dt);
   Tensor beta_2 = full_like_dtype(o_.beta_2, dt);
-  Tensor u_t = ops::multiply(beta_1, ops::subtract(1.0, ops::multiply(0.5, ops::power(decay, step))));
+  Tensor u_t =
+      ops::multiply(beta_1, ops::subtract(1.0, ops::multiply(0.5, ops::power(decay, step))));
   Tensor u_t_1 =
       ops::multiply(beta_1, ops::subtract(1.0, ops::multiply(0.5, ops::power(decay, next_step))));
   Tensor u_product_t = ops::cast(u_product_.value(), dt);
@@ -255,8 +253,7 @@ void Nadam::update_step(const Tensor& grad, const Variable& var, size_t index,
       ops::divide(ops::multiply(ops::subtract(1.0, u_t), g), ops::subtract(1.0, u_product_t)));
   Tensor v_hat = ops::divide(v.value(), ops::subtract(1.0, beta_2_power));
   Variable target = var;
-  target.assign_sub(
-      ops::divide(ops::multiply(m_hat, lr), ops::add(ops::sqrt(v_hat), o_.epsilon)));
+  target.assign_sub(ops::divide(ops::multiply(m_hat, lr), ops::add(ops::sqrt(v_hat), o_.epsilon)));
 }
 
 Config Nadam::get_config() const {
@@ -270,8 +267,7 @@ Config Nadam::get_config() const {
 // ---- RMSprop -------------------------------------------------------------------------------
 
 RMSprop::RMSprop(RMSpropOptions options)
-    : Optimizer("RMSprop", options.learning_rate, common_options(options)),
-      o_(std::move(options)) {
+    : Optimizer("RMSprop", options.learning_rate, common_options(options)), o_(std::move(options)) {
   check(o_.momentum >= 0, "RMSprop: `momentum` must be >= 0; got ", o_.momentum, ".");
 }
 RMSprop::RMSprop(LearningRate learning_rate)
@@ -299,8 +295,8 @@ void RMSprop::update_step(const Tensor& grad, const Variable& var, size_t index,
     Variable& average_grad = average_gradients_[index];
     average_grad.assign(
         ops::add(ops::multiply(rho, average_grad.value()), ops::multiply(1.0 - rho, g)));
-    denominator = ops::add(ops::subtract(velocity.value(), ops::square(average_grad.value())),
-                           o_.epsilon);
+    denominator =
+        ops::add(ops::subtract(velocity.value(), ops::square(average_grad.value())), o_.epsilon);
   } else {
     denominator = ops::add(velocity.value(), o_.epsilon);
   }
@@ -327,8 +323,7 @@ Config RMSprop::get_config() const {
 // ---- Adagrad -------------------------------------------------------------------------------
 
 Adagrad::Adagrad(AdagradOptions options)
-    : Optimizer("Adagrad", options.learning_rate, common_options(options)),
-      o_(std::move(options)) {
+    : Optimizer("Adagrad", options.learning_rate, common_options(options)), o_(std::move(options)) {
   check(o_.initial_accumulator_value >= 0,
         "Adagrad: `initial_accumulator_value` must be >= 0; got ", o_.initial_accumulator_value,
         ".");
@@ -337,8 +332,7 @@ Adagrad::Adagrad(LearningRate learning_rate)
     : Adagrad(with_learning_rate<AdagradOptions>(learning_rate)) {}
 
 void Adagrad::build_slots(const std::vector<Variable>& vars) {
-  accumulators_ =
-      add_optimizer_variables(vars, {"accumulator"}, {o_.initial_accumulator_value})[0];
+  accumulators_ = add_optimizer_variables(vars, {"accumulator"}, {o_.initial_accumulator_value})[0];
 }
 
 void Adagrad::update_step(const Tensor& grad, const Variable& var, size_t index,
@@ -349,8 +343,8 @@ void Adagrad::update_step(const Tensor& grad, const Variable& var, size_t index,
   Variable& accumulator = accumulators_[index];
   accumulator.assign_add(ops::square(g));
   Variable target = var;
-  target.assign_sub(ops::divide(ops::multiply(lr, g),
-                                ops::sqrt(ops::add(accumulator.value(), o_.epsilon))));
+  target.assign_sub(
+      ops::divide(ops::multiply(lr, g), ops::sqrt(ops::add(accumulator.value(), o_.epsilon))));
 }
 
 Config Adagrad::get_config() const {
@@ -452,9 +446,9 @@ void Adafactor::update_step(const Tensor& grad, const Variable& var, size_t inde
                       ops::multiply(one_minus_beta, ops::mean(regulated_grad_square, -1))));
     c.assign(ops::add(ops::multiply(beta_2_t, c.value()),
                       ops::multiply(one_minus_beta, ops::mean(regulated_grad_square, -2))));
-    v.assign(ops::multiply(
-        ops::expand_dims(ops::divide(r.value(), ops::mean(r.value(), -1, true)), -1),
-        ops::expand_dims(c.value(), -2)));
+    v.assign(
+        ops::multiply(ops::expand_dims(ops::divide(r.value(), ops::mean(r.value(), -1, true)), -1),
+                      ops::expand_dims(c.value(), -2)));
   } else {
     v.assign(ops::add(ops::multiply(beta_2_t, v.value()),
                       ops::multiply(one_minus_beta, regulated_grad_square)));
@@ -521,11 +515,10 @@ void Ftrl::update_step(const Tensor& grad, const Variable& var, size_t index, co
       ops::add(g, ops::multiply(2 * o_.l2_shrinkage_regularization_strength, var.value()));
   Tensor new_accum = ops::add(accum.value(), ops::square(g));
   linear.assign_add(ops::subtract(
-      grad_to_use,
-      ops::multiply(ops::divide(ops::subtract(ops::power(new_accum, -lr_power),
-                                              ops::power(accum.value(), -lr_power)),
-                                lr),
-                    var.value())));
+      grad_to_use, ops::multiply(ops::divide(ops::subtract(ops::power(new_accum, -lr_power),
+                                                           ops::power(accum.value(), -lr_power)),
+                                             lr),
+                                 var.value())));
   Tensor quadratic =
       ops::add(ops::divide(ops::power(new_accum, -lr_power), lr), ops::multiply(2.0, l2_reg));
   const double l1 = o_.l1_regularization_strength;
@@ -576,9 +569,9 @@ void Lamb::update_step(const Tensor& grad, const Variable& var, size_t index, co
   Tensor w_norm = ops::sqrt(ops::sum(ops::square(var.value())));
   Tensor g_norm = ops::sqrt(ops::sum(ops::square(update)));
   Tensor one = full_like_dtype(1.0, dt);
-  Tensor ratio = ops::where(ops::greater(w_norm, 0.0),
-                            ops::where(ops::greater(g_norm, 0.0), ops::divide(w_norm, g_norm), one),
-                            one);
+  Tensor ratio =
+      ops::where(ops::greater(w_norm, 0.0),
+                 ops::where(ops::greater(g_norm, 0.0), ops::divide(w_norm, g_norm), one), one);
   Variable target = var;
   target.assign_sub(ops::multiply(ops::multiply(ratio, lr), update));
 }
@@ -614,10 +607,11 @@ void Lion::update_step(const Tensor& grad, const Variable& var, size_t index, co
   Tensor beta_2 = full_like_dtype(o_.beta_2, dt);
   Variable& m = momentums_[index];
   Variable target = var;
-  target.assign_sub(ops::multiply(
-      lr, ops::sign(ops::add(ops::multiply(m.value(), beta_1),
-                             ops::multiply(g, ops::subtract(1.0, beta_1))))));
-  m.assign(ops::add(ops::multiply(m.value(), beta_2), ops::multiply(g, ops::subtract(1.0, beta_2))));
+  target.assign_sub(
+      ops::multiply(lr, ops::sign(ops::add(ops::multiply(m.value(), beta_1),
+                                           ops::multiply(g, ops::subtract(1.0, beta_1))))));
+  m.assign(
+      ops::add(ops::multiply(m.value(), beta_2), ops::multiply(g, ops::subtract(1.0, beta_2))));
 }
 
 Config Lion::get_config() const {
@@ -659,8 +653,8 @@ class ConfigReader {
   }
   bool flag(const char* key, bool fallback) {
     if (!has(key)) return fallback;
-    check(c_[key].is_boolean(), cls_, ": `", key, "` must be true or false; got ",
-          c_[key].dump(), ".");
+    check(c_[key].is_boolean(), cls_, ": `", key, "` must be true or false; got ", c_[key].dump(),
+          ".");
     return c_[key].get<bool>();
   }
   std::optional<double> optional_number(const char* key) {
@@ -701,8 +695,10 @@ class ConfigReader {
   void finish() {
     std::string unknown;
     for (auto it = c_.begin(); it != c_.end(); ++it) {
-      // Keras drops `decay` with a warning; older configs carry `is_legacy_optimizer`.
-      if (used_.count(it.key()) || it.key() == "decay" || it.key() == "is_legacy_optimizer")
+      // Keras drops `decay` with a warning; Keras 2.11+ configs also carry `jit_compile` and
+      // `is_legacy_optimizer`, which mean nothing here.
+      if (used_.count(it.key()) || it.key() == "decay" || it.key() == "is_legacy_optimizer" ||
+          it.key() == "jit_compile")
         continue;
       unknown += (unknown.empty() ? "" : ", ") + it.key();
     }
@@ -727,7 +723,9 @@ OptimizerPtr make(const Config& c, const char* cls, double default_lr, Fill fill
 }
 
 OptimizerPtr from_config(const std::string& class_name, const Config& c) {
-  const std::string key = lower(class_name);
+  // Keras 2.11+ .h5 files name built-in optimizers "Custom>Adam".
+  const std::string bare = class_name.rfind("Custom>", 0) == 0 ? class_name.substr(7) : class_name;
+  const std::string key = lower(bare);
   if (key == "sgd")
     return make<SGDOptions, SGD>(c, "SGD", 0.01, [](ConfigReader& r, SGDOptions& o) {
       o.momentum = r.number("momentum", 0.0);
@@ -771,12 +769,11 @@ OptimizerPtr from_config(const std::string& class_name, const Config& c) {
                                            o.centered = r.flag("centered", false);
                                          });
   if (key == "adagrad")
-    return make<AdagradOptions, Adagrad>(c, "Adagrad", 0.001,
-                                         [](ConfigReader& r, AdagradOptions& o) {
-                                           o.initial_accumulator_value =
-                                               r.number("initial_accumulator_value", 0.1);
-                                           o.epsilon = r.number("epsilon", 1e-7);
-                                         });
+    return make<AdagradOptions, Adagrad>(
+        c, "Adagrad", 0.001, [](ConfigReader& r, AdagradOptions& o) {
+          o.initial_accumulator_value = r.number("initial_accumulator_value", 0.1);
+          o.epsilon = r.number("epsilon", 1e-7);
+        });
   if (key == "adadelta")
     return make<AdadeltaOptions, Adadelta>(c, "Adadelta", 0.001,
                                            [](ConfigReader& r, AdadeltaOptions& o) {

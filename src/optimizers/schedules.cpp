@@ -13,7 +13,9 @@ namespace {
 
 constexpr DType kF32 = DType::Float32;
 
-Tensor f32(double v) { return ops::full({}, v, kF32); }
+Tensor f32(double v) {
+  return ops::full({}, v, kF32);
+}
 
 /// Step counts are Python ints in Keras configs; keep them integers when they are.
 Config steps_json(double v) {
@@ -46,7 +48,9 @@ std::vector<double> numbers(const Config& c, const char* key) {
   return c[key].get<std::vector<double>>();
 }
 
-Tensor step_f32(const Tensor& step) { return ops::cast(step, kF32); }
+Tensor step_f32(const Tensor& step) {
+  return ops::cast(step, kF32);
+}
 
 }  // namespace
 
@@ -90,15 +94,15 @@ PiecewiseConstantDecay::PiecewiseConstantDecay(std::vector<double> boundaries,
 Tensor PiecewiseConstantDecay::operator()(const Tensor& step) const {
   // Boundaries take the step's dtype (an int64 iteration count truncates them), as in Keras.
   std::vector<Tensor> b;
-  for (double x : boundaries_) b.push_back(ops::cast(ops::full({}, x, DType::Float64), step.dtype()));
+  for (double x : boundaries_)
+    b.push_back(ops::cast(ops::full({}, x, DType::Float64), step.dtype()));
   Tensor result = ops::zeros(step.shape(), kF32);
   result = ops::add(result, ops::multiply(ops::cast(ops::less_equal(step, b.front()), kF32),
                                           f32(values_.front())));
-  result = ops::add(result, ops::multiply(ops::cast(ops::greater(step, b.back()), kF32),
-                                          f32(values_.back())));
+  result = ops::add(
+      result, ops::multiply(ops::cast(ops::greater(step, b.back()), kF32), f32(values_.back())));
   for (size_t i = 0; i + 1 < b.size(); ++i) {
-    Tensor in_range =
-        ops::logical_and(ops::greater(step, b[i]), ops::less_equal(step, b[i + 1]));
+    Tensor in_range = ops::logical_and(ops::greater(step, b[i]), ops::less_equal(step, b[i + 1]));
     result = ops::add(result, ops::multiply(ops::cast(in_range, kF32), f32(values_[i + 1])));
   }
   return result;
@@ -128,8 +132,8 @@ Tensor PolynomialDecay::operator()(const Tensor& step) const {
   Tensor s = step_f32(step);
   Tensor decay_steps = f32(decay_steps_);
   if (cycle_) {
-    Tensor multiplier = ops::where(ops::equal(s, 0.0), f32(1.0),
-                                   ops::ceil(ops::divide(s, decay_steps_)));
+    Tensor multiplier =
+        ops::where(ops::equal(s, 0.0), f32(1.0), ops::ceil(ops::divide(s, decay_steps_)));
     decay_steps = ops::multiply(decay_steps, multiplier);
   } else {
     s = ops::minimum(s, decay_steps);
@@ -179,8 +183,7 @@ Config InverseTimeDecay::get_config() const {
 // ---- CosineDecay ---------------------------------------------------------------------------
 
 CosineDecay::CosineDecay(double initial_learning_rate, double decay_steps, double alpha,
-                         std::string name, std::optional<double> warmup_target,
-                         double warmup_steps)
+                         std::string name, std::optional<double> warmup_target, double warmup_steps)
     : initial_learning_rate_(initial_learning_rate),
       decay_steps_(decay_steps),
       alpha_(alpha),
@@ -188,8 +191,8 @@ CosineDecay::CosineDecay(double initial_learning_rate, double decay_steps, doubl
       warmup_target_(warmup_target),
       warmup_steps_(warmup_steps) {
   check_steps("decay_steps", decay_steps);
-  check(warmup_steps >= 0, "Argument `warmup_steps` must be >= 0. Received: warmup_steps=",
-        warmup_steps);
+  check(warmup_steps >= 0,
+        "Argument `warmup_steps` must be >= 0. Received: warmup_steps=", warmup_steps);
 }
 
 Tensor CosineDecay::operator()(const Tensor& step) const {
@@ -198,8 +201,8 @@ Tensor CosineDecay::operator()(const Tensor& step) const {
   Tensor s = step_f32(step);
   auto decay = [&](const Tensor& st, const Tensor& from_lr) {
     Tensor fraction = ops::divide(st, decay_steps);
-    Tensor cosine = ops::multiply(
-        0.5, ops::add(1.0, ops::cos(ops::multiply(f32(std::numbers::pi), fraction))));
+    Tensor cosine =
+        ops::multiply(0.5, ops::add(1.0, ops::cos(ops::multiply(f32(std::numbers::pi), fraction))));
     Tensor decayed = ops::add(ops::multiply(1.0 - alpha_, cosine), alpha_);
     return ops::multiply(from_lr, decayed);
   };
@@ -207,9 +210,8 @@ Tensor CosineDecay::operator()(const Tensor& step) const {
   Tensor target = f32(*warmup_target_);
   Tensor warmup_steps = f32(warmup_steps_);
   s = ops::minimum(s, ops::add(decay_steps, warmup_steps));
-  Tensor warm = ops::add(ops::multiply(ops::subtract(target, initial),
-                                       ops::divide(s, warmup_steps)),
-                         initial);
+  Tensor warm = ops::add(
+      ops::multiply(ops::subtract(target, initial), ops::divide(s, warmup_steps)), initial);
   return ops::where(ops::less(s, warmup_steps), warm,
                     decay(ops::subtract(s, warmup_steps), target));
 }
@@ -226,8 +228,7 @@ Config CosineDecay::get_config() const {
 // ---- CosineDecayRestarts -------------------------------------------------------------------
 
 CosineDecayRestarts::CosineDecayRestarts(double initial_learning_rate, double first_decay_steps,
-                                         double t_mul, double m_mul, double alpha,
-                                         std::string name)
+                                         double t_mul, double m_mul, double alpha, std::string name)
     : initial_learning_rate_(initial_learning_rate),
       first_decay_steps_(first_decay_steps),
       t_mul_(t_mul),
@@ -249,14 +250,14 @@ Tensor CosineDecayRestarts::operator()(const Tensor& step) const {
     i_restart = ops::floor(ops::divide(
         ops::log(ops::subtract(1.0, ops::multiply(fraction, ops::subtract(1.0, t_mul)))),
         ops::log(t_mul)));
-    Tensor sum_r = ops::divide(ops::subtract(1.0, ops::power(t_mul, i_restart)),
-                               ops::subtract(1.0, t_mul));
+    Tensor sum_r =
+        ops::divide(ops::subtract(1.0, ops::power(t_mul, i_restart)), ops::subtract(1.0, t_mul));
     fraction = ops::divide(ops::subtract(fraction, sum_r), ops::power(t_mul, i_restart));
   }
   Tensor m_fac = ops::power(f32(m_mul_), i_restart);
-  Tensor cosine = ops::multiply(
-      ops::multiply(0.5, m_fac),
-      ops::add(1.0, ops::cos(ops::multiply(f32(std::numbers::pi), fraction))));
+  Tensor cosine =
+      ops::multiply(ops::multiply(0.5, m_fac),
+                    ops::add(1.0, ops::cos(ops::multiply(f32(std::numbers::pi), fraction))));
   Tensor decayed = ops::add(ops::multiply(ops::subtract(1.0, alpha), cosine), alpha);
   return ops::multiply(f32(initial_learning_rate_), decayed);
 }
@@ -291,14 +292,13 @@ SchedulePtr deserialize(const Config& config) {
         number(c, "initial_learning_rate"), number(c, "decay_steps"), number(c, "decay_rate"),
         flag(c, "staircase", false), text(c, "name", "ExponentialDecay"));
   if (name == "PiecewiseConstantDecay")
-    return std::make_shared<PiecewiseConstantDecay>(numbers(c, "boundaries"),
-                                                    numbers(c, "values"),
+    return std::make_shared<PiecewiseConstantDecay>(numbers(c, "boundaries"), numbers(c, "values"),
                                                     text(c, "name", "PiecewiseConstant"));
   if (name == "PolynomialDecay")
     return std::make_shared<PolynomialDecay>(
         number(c, "initial_learning_rate"), number(c, "decay_steps"),
-        number(c, "end_learning_rate", 0.0001), number(c, "power", 1.0),
-        flag(c, "cycle", false), text(c, "name", "PolynomialDecay"));
+        number(c, "end_learning_rate", 0.0001), number(c, "power", 1.0), flag(c, "cycle", false),
+        text(c, "name", "PolynomialDecay"));
   if (name == "InverseTimeDecay")
     return std::make_shared<InverseTimeDecay>(
         number(c, "initial_learning_rate"), number(c, "decay_steps"), number(c, "decay_rate"),
@@ -307,16 +307,14 @@ SchedulePtr deserialize(const Config& config) {
     std::optional<double> target;
     if (c.contains("warmup_target") && !c["warmup_target"].is_null())
       target = c["warmup_target"].get<double>();
-    return std::make_shared<CosineDecay>(number(c, "initial_learning_rate"),
-                                         number(c, "decay_steps"), number(c, "alpha", 0.0),
-                                         text(c, "name", "CosineDecay"), target,
-                                         number(c, "warmup_steps", 0.0));
+    return std::make_shared<CosineDecay>(
+        number(c, "initial_learning_rate"), number(c, "decay_steps"), number(c, "alpha", 0.0),
+        text(c, "name", "CosineDecay"), target, number(c, "warmup_steps", 0.0));
   }
   if (name == "CosineDecayRestarts")
     return std::make_shared<CosineDecayRestarts>(
-        number(c, "initial_learning_rate"), number(c, "first_decay_steps"),
-        number(c, "t_mul", 2.0), number(c, "m_mul", 1.0), number(c, "alpha", 0.0),
-        text(c, "name", "SGDRDecay"));
+        number(c, "initial_learning_rate"), number(c, "first_decay_steps"), number(c, "t_mul", 2.0),
+        number(c, "m_mul", 1.0), number(c, "alpha", 0.0), text(c, "name", "SGDRDecay"));
   throw ValueError("Unknown learning rate schedule '" + name +
                    "'. Known: CosineDecay, CosineDecayRestarts, ExponentialDecay, "
                    "InverseTimeDecay, PiecewiseConstantDecay, PolynomialDecay.");

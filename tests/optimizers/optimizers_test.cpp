@@ -49,7 +49,8 @@ TensorList run_optimizer_case(const TensorList& in, const json& kw) {
   const size_t n = in.size() / 2;
   std::vector<Variable> vars, twins;
   for (size_t i = 0; i < n; ++i) {
-    const std::string name = "v" + std::to_string(i);
+    std::string name(1, 'v');
+    name += std::to_string(i);
     std::string path = "model/";
     path += name;
     vars.emplace_back(in[i], VariableOptions{.name = name, .path = path});
@@ -157,10 +158,9 @@ TEST(Optimizers, SlotNamesOfEachOptimizer) {
   EXPECT_EQ(slots("adadelta"), (S{"d_w_accumulated_grad", "d_w_accumulated_delta_var",
                                   "d_b_accumulated_grad", "d_b_accumulated_delta_var"}));
   EXPECT_EQ(slots("adamax"), (S{"d_w_momentum", "d_w_norm", "d_b_momentum", "d_b_norm"}));
-  EXPECT_EQ(slots("nadam"), (S{"d_w_momentum", "d_w_velocity", "d_b_momentum", "d_b_velocity",
-                               "variable"}));
-  EXPECT_EQ(slots("ftrl"), (S{"d_w_accumulator", "d_w_linear", "d_b_accumulator",
-                              "d_b_linear"}));
+  EXPECT_EQ(slots("nadam"),
+            (S{"d_w_momentum", "d_w_velocity", "d_b_momentum", "d_b_velocity", "variable"}));
+  EXPECT_EQ(slots("ftrl"), (S{"d_w_accumulator", "d_w_linear", "d_b_accumulator", "d_b_linear"}));
   EXPECT_EQ(slots("lion"), (S{"d_w_momentum", "d_b_momentum"}));
   EXPECT_EQ(slots("lamb"), (S{"d_w_momentum", "d_w_velocity", "d_b_momentum", "d_b_velocity"}));
   EXPECT_EQ(slots("adafactor"), (S{"w", "w", "d_w_velocity", "b", "b", "d_b_velocity"}));
@@ -203,26 +203,27 @@ TEST(Optimizers, GetByKerasNames) {
 
 TEST(Optimizers, ConfigRoundTrips) {
   std::vector<opt::OptimizerPtr> all = {
-      std::make_shared<opt::SGD>(opt::SGDOptions{.learning_rate = 0.1, .momentum = 0.9,
-                                                 .nesterov = true, .clipnorm = 1.0}),
-      std::make_shared<opt::Adam>(opt::AdamOptions{.beta_1 = 0.8, .amsgrad = true,
-                                                   .weight_decay = 0.01, .use_ema = true,
+      std::make_shared<opt::SGD>(opt::SGDOptions{
+          .learning_rate = 0.1, .momentum = 0.9, .nesterov = true, .clipnorm = 1.0}),
+      std::make_shared<opt::Adam>(opt::AdamOptions{.beta_1 = 0.8,
+                                                   .amsgrad = true,
+                                                   .weight_decay = 0.01,
+                                                   .use_ema = true,
                                                    .ema_overwrite_frequency = 3}),
       std::make_shared<opt::AdamW>(opt::AdamWOptions{.weight_decay = 0.1, .global_clipnorm = 2.0}),
       std::make_shared<opt::Adamax>(opt::AdamaxOptions{.epsilon = 1e-5, .clipvalue = 0.5}),
       std::make_shared<opt::Nadam>(opt::NadamOptions{.loss_scale_factor = 64.0}),
-      std::make_shared<opt::RMSprop>(opt::RMSpropOptions{.momentum = 0.5, .centered = true,
-                                                         .gradient_accumulation_steps = 4}),
+      std::make_shared<opt::RMSprop>(
+          opt::RMSpropOptions{.momentum = 0.5, .centered = true, .gradient_accumulation_steps = 4}),
       std::make_shared<opt::Adagrad>(opt::AdagradOptions{.initial_accumulator_value = 0.3}),
       std::make_shared<opt::Adadelta>(opt::AdadeltaOptions{.rho = 0.9}),
       std::make_shared<opt::Adafactor>(opt::AdafactorOptions{.relative_step = false}),
-      std::make_shared<opt::Ftrl>(opt::FtrlOptions{.l1_regularization_strength = 0.1,
-                                                   .beta = 0.5}),
+      std::make_shared<opt::Ftrl>(opt::FtrlOptions{.l1_regularization_strength = 0.1, .beta = 0.5}),
       std::make_shared<opt::Lamb>(opt::LambOptions{.beta_2 = 0.99}),
       std::make_shared<opt::Lion>(opt::LionOptions{.beta_1 = 0.5, .name = "my_lion"}),
-      std::make_shared<opt::SGD>(opt::SGDOptions{
-          .learning_rate = std::make_shared<sch::CosineDecay>(0.1, 100, 0.1, "CosineDecay", 0.5,
-                                                              10)}),
+      std::make_shared<opt::SGD>(
+          opt::SGDOptions{.learning_rate = std::make_shared<sch::CosineDecay>(
+                              0.1, 100, 0.1, "CosineDecay", 0.5, 10)}),
   };
   for (const auto& o : all) {
     Config record = opt::serialize(o);
@@ -249,6 +250,7 @@ TEST(Optimizers, ConfigRoundTrips) {
 }
 
 TEST(Optimizers, ReadsAKerasConfig) {
+  // compile_config of ../shared/models/fashion_mnist_cnn.keras (Keras 3).
   Config record = json::parse(R"({"module": "keras.optimizers", "class_name": "Adam",
       "config": {"name": "adam", "learning_rate": 0.0010000000474974513, "weight_decay": null,
                  "clipnorm": null, "global_clipnorm": null, "clipvalue": null, "use_ema": false,
@@ -258,9 +260,25 @@ TEST(Optimizers, ReadsAKerasConfig) {
       "registered_name": null})");
   auto adam = opt::deserialize(record);
   EXPECT_EQ(adam->name(), "adam");
+  EXPECT_EQ(opt::serialize(adam), record);  // exactly what Keras writes
   EXPECT_FLOAT_EQ(static_cast<float>(adam->learning_rate()), 0.001f);
   EXPECT_EQ(opt::deserialize(json::parse(R"({"class_name": "adam", "config": {}})"))->class_name(),
             "Adam");
+  // Keras 2.11 (../shared/models/churn_functional_keras2.h5, training_config).
+  auto keras2 = opt::deserialize(json::parse(R"({"class_name": "Custom>Adam", "config": {
+      "name": "Adam", "weight_decay": null, "clipnorm": null, "global_clipnorm": null,
+      "clipvalue": null, "use_ema": false, "ema_momentum": 0.99, "ema_overwrite_frequency": null,
+      "jit_compile": false, "is_legacy_optimizer": false, "learning_rate": 0.00020000000949949026,
+      "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07, "amsgrad": false}})"));
+  EXPECT_EQ(keras2->class_name(), "Adam");
+  EXPECT_EQ(keras2->name(), "Adam");
+  EXPECT_FLOAT_EQ(static_cast<float>(keras2->learning_rate()), 0.0002f);
+  // Keras 2.10 and older: `decay` (ignored, as Keras 3 does).
+  EXPECT_EQ(opt::deserialize(json::parse(R"({"class_name": "RMSprop", "config": {"name": "RMSprop",
+      "learning_rate": 0.001, "decay": 0.0, "rho": 0.9, "momentum": 0.0, "epsilon": 1e-07,
+      "centered": false}})"))
+                ->class_name(),
+            "RMSprop");
   std::string message = error_of([] {
     opt::deserialize(json::parse(R"({"class_name": "SGD", "config": {"momentun": 0.9}})"));
   });
@@ -453,6 +471,78 @@ TEST(Optimizers, ScaleLoss) {
   opt::SGD sgd({.loss_scale_factor = 8.0});
   EXPECT_FLOAT_EQ(sgd.scale_loss(test::make({2.0}, {})).item<float>(), 16.0f);
   EXPECT_FLOAT_EQ(opt::SGD().scale_loss(test::make({2.0}, {})).item<float>(), 2.0f);
+}
+
+}  // namespace
+}  // namespace keras
+
+namespace keras {
+namespace {
+
+namespace opt = keras::optimizers;
+
+// The example of Keras's Optimizer docstring: a custom optimizer through the protected API.
+class MomentumSGD : public opt::Optimizer {
+ public:
+  explicit MomentumSGD(double lr) : Optimizer("MomentumSGD", lr, {}) {}
+  std::string class_name() const override { return "MomentumSGD"; }
+
+ protected:
+  void build_slots(const std::vector<Variable>& vars) override {
+    momentums_ = add_optimizer_variables(vars, {"momentum"})[0];
+  }
+  void update_step(const Tensor& grad, const Variable& var, size_t index,
+                   const Tensor& lr) override {
+    Variable& m = momentums_[index];
+    m.assign(ops::subtract(ops::multiply(m.value(), 0.9), ops::multiply(grad, lr)));
+    Variable v = var;
+    v.assign_add(m.value());
+  }
+
+ private:
+  std::vector<Variable> momentums_;
+};
+
+TEST(Optimizers, CustomSubclass) {
+  Variable w(test::make({1.0, 2.0}, {2}), {.name = "w", .path = "w"});
+  MomentumSGD custom(0.1);
+  EXPECT_EQ(custom.name().substr(0, 12), "momentum_sgd");
+  opt::SGD reference({.learning_rate = 0.1, .momentum = 0.9});
+  Variable w2(test::make({1.0, 2.0}, {2}), {.name = "w", .path = "w"});
+  for (int i = 0; i < 3; ++i) {
+    custom.apply({test::make({0.5, -1.0}, {2})}, {w});
+    reference.apply({test::make({0.5, -1.0}, {2})}, {w2});
+  }
+  EXPECT_TENSOR_NEAR(w.value(), w2.value(), 1e-6, 1e-7);
+  EXPECT_EQ(custom.variables()[2].name(), "w_momentum");
+  EXPECT_THROW(custom.clone(), NotImplementedError);
+}
+
+TEST(Optimizers, Float64VariablesKeepTheirDtype) {
+  Variable w(test::make({1.0, 2.0}, {2}, DType::Float64), {.name = "w", .path = "w"});
+  opt::Adam adam(0.1);
+  adam.apply({test::make({0.5, -1.0}, {2}, DType::Float32)}, {w});
+  EXPECT_EQ(w.dtype(), DType::Float64);
+  EXPECT_EQ(adam.variables()[2].dtype(), DType::Float64);
+  // First Adam step: var -= lr * sign(g) (up to epsilon).
+  EXPECT_TENSOR_NEAR(w.value(), test::make({0.9, 2.1}, {2}, DType::Float64), 1e-6, 1e-6);
+}
+
+TEST(Optimizers, GlobalClipnormOfANonFiniteNormGivesNaN) {
+  Variable w(test::make({1.0, 2.0}, {2}), {.name = "w", .path = "w"});
+  opt::SGD sgd({.learning_rate = 0.1, .global_clipnorm = 1.0});
+  sgd.apply({test::make({INFINITY, 1.0}, {2})}, {w});
+  for (float x : w.numpy<float>()) EXPECT_TRUE(std::isnan(x));
+}
+
+TEST(Optimizers, UpdatesAreNotRecordedOnATape) {
+  Variable w(test::make({1.0, 2.0}, {2}), {.name = "w", .path = "w"});
+  opt::Adam adam(0.1);
+  auto [loss, grads] = value_and_grad([&] { return ops::sum(ops::square(w.value())); }, {w});
+  adam.apply(grads, {w});
+  auto [loss2, grads2] = value_and_grad([&] { return ops::sum(ops::square(w.value())); }, {w});
+  EXPECT_TENSOR_NEAR(grads2[0], ops::multiply(w.value(), 2.0), 1e-6, 1e-7);
+  EXPECT_LT(loss2.item<float>(), loss.item<float>());
 }
 
 }  // namespace

@@ -398,11 +398,14 @@ def torch_run(cls, c, variables, grad_seq):
     return [np.stack(h) for h in history]
 
 
-def opt_case(name, cls, steps=5, torch_ref=False, finalize=False, grad_scale=1.0, **kw):
+def opt_case(name, cls, steps=5, torch_ref=False, finalize=False, grad_scale=1.0, zero_step=None,
+             **kw):
     c = full_config(cls, kw)
     c["name"] = name
     variables = [f.randn(*s) for s in SHAPES]
     grad_seq = [[f.randn(*s) * grad_scale for s in SHAPES] for _ in range(steps)]
+    if zero_step is not None:  # one variable gets an all-zero gradient at this step
+        grad_seq[zero_step][1] = np.zeros(SHAPES[1], np.float32)
     history, avg = keras_numpy(cls, c, variables, grad_seq)
     reference = "numpy"
     if torch_ref:
@@ -426,6 +429,8 @@ opt_case("sgd_momentum", "SGD", torch_ref=True, learning_rate=0.05, momentum=0.9
 opt_case("sgd_nesterov", "SGD", torch_ref=True, learning_rate=0.05, momentum=0.8, nesterov=True)
 opt_case("sgd_weight_decay", "SGD", learning_rate=0.1, momentum=0.5, weight_decay=0.1)
 opt_case("sgd_clipnorm", "SGD", learning_rate=0.1, clipnorm=0.5)
+opt_case("sgd_clipnorm_zero_gradient", "SGD", learning_rate=0.1, momentum=0.5, clipnorm=0.5,
+         zero_step=1)
 opt_case("sgd_clipvalue", "SGD", learning_rate=0.1, clipvalue=0.3)
 opt_case("sgd_global_clipnorm", "SGD", learning_rate=0.1, global_clipnorm=1.0)
 opt_case("sgd_loss_scale", "SGD", learning_rate=0.1, momentum=0.9, loss_scale_factor=128.0,
@@ -451,6 +456,8 @@ opt_case("adam_schedule_piecewise", "Adam", steps=7,
          learning_rate=sched("PiecewiseConstantDecay", boundaries=[1, 3, 4],
                              values=[0.1, 0.05, 0.01, 0.001], name="PiecewiseConstant"))
 opt_case("adam_accumulation", "Adam", steps=6, learning_rate=0.01, gradient_accumulation_steps=2)
+opt_case("adamw_accumulation_schedule", "AdamW", steps=8, weight_decay=0.1,
+         learning_rate=SCHEDULES["exponential"], gradient_accumulation_steps=3)
 opt_case("adam_ema", "Adam", steps=5, finalize=True, learning_rate=0.01, use_ema=True)
 opt_case("adam_accumulation_ema", "Adam", steps=6, finalize=True, learning_rate=0.01,
          gradient_accumulation_steps=2, use_ema=True, ema_momentum=0.5, ema_overwrite_frequency=2)
@@ -492,6 +499,7 @@ opt_case("ftrl_regularized", "Ftrl", learning_rate=0.1, l1_regularization_streng
          learning_rate_power=-0.7, initial_accumulator_value=0.3)
 # Lamb, Lion
 opt_case("lamb", "Lamb", learning_rate=0.01)
+opt_case("lamb_zero_gradient", "Lamb", learning_rate=0.01, zero_step=0)
 opt_case("lamb_weight_decay", "Lamb", learning_rate=0.01, weight_decay=0.1, global_clipnorm=1.0)
 opt_case("lion", "Lion", learning_rate=0.01)
 opt_case("lion_betas", "Lion", learning_rate=0.01, beta_1=0.5, beta_2=0.9, weight_decay=0.1)

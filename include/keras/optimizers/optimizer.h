@@ -124,8 +124,9 @@ class Optimizer {
   /// loss_scale_factor, gradient_accumulation_steps, and the subclass's keys.
   virtual Config get_config() const;
 
-  /// A new, unbuilt optimizer with this one's configuration (schedules are shared).
-  virtual OptimizerPtr clone() const = 0;
+  /// A new, unbuilt optimizer with this one's configuration (schedules are shared). The
+  /// built-in optimizers implement it; a custom one that does not throws NotImplementedError.
+  virtual OptimizerPtr clone() const;
   /// So that `OptimizerPtr p = Adam(1e-3);` works: a clone of an unbuilt optimizer.
   operator OptimizerPtr() const;  // NOLINT
 
@@ -135,8 +136,9 @@ class Optimizer {
   Optimizer(const Optimizer& other);
   Optimizer& operator=(const Optimizer&) = delete;
 
-  /// Subclass hook: create the slots (after the base variables) in Keras's order.
-  virtual void build_slots(const std::vector<Variable>& vars) = 0;
+  /// Subclass hook: create the slots (after the base variables) in Keras's order; assign the
+  /// slot lists (a clone of a built optimizer builds again). None by default.
+  virtual void build_slots(const std::vector<Variable>& vars);
   /// Subclass hook: update trainable variable `index` (whose value is `var`) with `grad`.
   virtual void update_step(const Tensor& grad, const Variable& var, size_t index,
                            const Tensor& lr) = 0;
@@ -152,9 +154,9 @@ class Optimizer {
                                        double init = 0.0);
   /// Keras's add_optimizer_variables: for each variable, one slot per name (interleaved, as
   /// Keras creates them); returns one list per name.
-  std::vector<std::vector<Variable>> add_optimizer_variables(
-      const std::vector<Variable>& vars, const std::vector<std::string>& names,
-      const std::vector<double>& inits = {});
+  std::vector<std::vector<Variable>> add_optimizer_variables(const std::vector<Variable>& vars,
+                                                             const std::vector<std::string>& names,
+                                                             const std::vector<double>& inits = {});
 
   /// Keras's `self.iterations`: the counter, divided by the accumulation steps (int64 tensor).
   Tensor step_count() const;
@@ -189,7 +191,9 @@ class Optimizer {
 /// The optimizer a Keras identifier names ("adam", "sgd", "rmsprop", ..., or a class name),
 /// with default arguments.
 OptimizerPtr get(const std::string& identifier);
-inline OptimizerPtr get(const char* identifier) { return get(std::string(identifier)); }
+inline OptimizerPtr get(const char* identifier) {
+  return get(std::string(identifier));
+}
 /// The optimizer a config describes: a name, or {class_name, config}.
 OptimizerPtr get(const Config& identifier);
 /// serialize_keras_object: {module: "keras.optimizers", class_name, config, registered_name}.

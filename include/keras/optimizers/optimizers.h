@@ -18,17 +18,17 @@
 
 // The keyword arguments shared by all optimizers, after the optimizer's own, in Keras's order.
 #define KERAS_OPTIMIZER_COMMON_OPTIONS_AFTER_WEIGHT_DECAY \
-  std::optional<double> clipnorm;                        \
-  std::optional<double> clipvalue;                       \
-  std::optional<double> global_clipnorm;                 \
-  bool use_ema = false;                                  \
-  double ema_momentum = 0.99;                            \
-  std::optional<int> ema_overwrite_frequency;            \
-  std::optional<double> loss_scale_factor;               \
-  std::optional<int> gradient_accumulation_steps;        \
+  std::optional<double> clipnorm;                         \
+  std::optional<double> clipvalue;                        \
+  std::optional<double> global_clipnorm;                  \
+  bool use_ema = false;                                   \
+  double ema_momentum = 0.99;                             \
+  std::optional<int> ema_overwrite_frequency;             \
+  std::optional<double> loss_scale_factor;                \
+  std::optional<int> gradient_accumulation_steps;         \
   std::string name;
-#define KERAS_OPTIMIZER_COMMON_OPTIONS   \
-  std::optional<double> weight_decay;    \
+#define KERAS_OPTIMIZER_COMMON_OPTIONS \
+  std::optional<double> weight_decay;  \
   KERAS_OPTIMIZER_COMMON_OPTIONS_AFTER_WEIGHT_DECAY
 
 namespace keras::optimizers {
@@ -42,12 +42,11 @@ struct SGDOptions {
 };
 class SGD : public Optimizer {
  public:
-  SGD(SGDOptions options = {});  // NOLINT
+  SGD(SGDOptions options = {});     // NOLINT
   SGD(LearningRate learning_rate);  // NOLINT
   std::string class_name() const override { return "SGD"; }
   Config get_config() const override;
   OptimizerPtr clone() const override { return std::make_shared<SGD>(*this); }
-  const SGDOptions& sgd_options() const { return o_; }
 
  protected:
   void build_slots(const std::vector<Variable>& vars) override;
@@ -70,7 +69,7 @@ struct AdamOptions {
 };
 class Adam : public Optimizer {
  public:
-  Adam(AdamOptions options = {});  // NOLINT
+  Adam(AdamOptions options = {});    // NOLINT
   Adam(LearningRate learning_rate);  // NOLINT
   std::string class_name() const override { return "Adam"; }
   Config get_config() const override;
@@ -99,7 +98,7 @@ struct AdamWOptions {
 };
 class AdamW : public Adam {
  public:
-  AdamW(AdamWOptions options = {});  // NOLINT
+  AdamW(AdamWOptions options = {});   // NOLINT
   AdamW(LearningRate learning_rate);  // NOLINT
   std::string class_name() const override { return "AdamW"; }
   OptimizerPtr clone() const override { return std::make_shared<AdamW>(*this); }
@@ -141,7 +140,7 @@ struct NadamOptions {
 };
 class Nadam : public Optimizer {
  public:
-  Nadam(NadamOptions options = {});  // NOLINT
+  Nadam(NadamOptions options = {});   // NOLINT
   Nadam(LearningRate learning_rate);  // NOLINT
   std::string class_name() const override { return "Nadam"; }
   Config get_config() const override;
@@ -172,7 +171,7 @@ struct RMSpropOptions {
 class RMSprop : public Optimizer {
  public:
   RMSprop(RMSpropOptions options = {});  // NOLINT
-  RMSprop(LearningRate learning_rate);  // NOLINT
+  RMSprop(LearningRate learning_rate);   // NOLINT
   std::string class_name() const override { return "RMSprop"; }
   Config get_config() const override;
   OptimizerPtr clone() const override { return std::make_shared<RMSprop>(*this); }
@@ -197,7 +196,7 @@ struct AdagradOptions {
 class Adagrad : public Optimizer {
  public:
   Adagrad(AdagradOptions options = {});  // NOLINT
-  Adagrad(LearningRate learning_rate);  // NOLINT
+  Adagrad(LearningRate learning_rate);   // NOLINT
   std::string class_name() const override { return "Adagrad"; }
   Config get_config() const override;
   OptimizerPtr clone() const override { return std::make_shared<Adagrad>(*this); }
@@ -222,7 +221,7 @@ struct AdadeltaOptions {
 class Adadelta : public Optimizer {
  public:
   Adadelta(AdadeltaOptions options = {});  // NOLINT
-  Adadelta(LearningRate learning_rate);  // NOLINT
+  Adadelta(LearningRate learning_rate);    // NOLINT
   std::string class_name() const override { return "Adadelta"; }
   Config get_config() const override;
   OptimizerPtr clone() const override { return std::make_shared<Adadelta>(*this); }
@@ -250,7 +249,7 @@ struct AdafactorOptions {
 class Adafactor : public Optimizer {
  public:
   Adafactor(AdafactorOptions options = {});  // NOLINT
-  Adafactor(LearningRate learning_rate);  // NOLINT
+  Adafactor(LearningRate learning_rate);     // NOLINT
   std::string class_name() const override { return "Adafactor"; }
   Config get_config() const override;
   OptimizerPtr clone() const override { return std::make_shared<Adafactor>(*this); }
@@ -278,7 +277,7 @@ struct FtrlOptions {
 };
 class Ftrl : public Optimizer {
  public:
-  Ftrl(FtrlOptions options = {});  // NOLINT
+  Ftrl(FtrlOptions options = {});    // NOLINT
   Ftrl(LearningRate learning_rate);  // NOLINT
   std::string class_name() const override { return "Ftrl"; }
   Config get_config() const override;
@@ -304,7 +303,7 @@ struct LambOptions {
 };
 class Lamb : public Optimizer {
  public:
-  Lamb(LambOptions options = {});  // NOLINT
+  Lamb(LambOptions options = {});    // NOLINT
   Lamb(LearningRate learning_rate);  // NOLINT
   std::string class_name() const override { return "Lamb"; }
   Config get_config() const override;
@@ -329,7 +328,7 @@ struct LionOptions {
 };
 class Lion : public Optimizer {
  public:
-  Lion(LionOptions options = {});  // NOLINT
+  Lion(LionOptions options = {});    // NOLINT
   Lion(LearningRate learning_rate);  // NOLINT
   std::string class_name() const override { return "Lion"; }
   Config get_config() const override;
