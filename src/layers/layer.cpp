@@ -404,6 +404,11 @@ void Layer::set_weights(const std::vector<Tensor>& values) {
   }
 }
 
+Tensor Layer::autocast(const Tensor& x) const {
+  return is_floating(x.dtype()) && x.dtype() != compute_dtype() ? ops::cast(x, compute_dtype())
+                                                                 : x;
+}
+
 int64_t Layer::count_params() const {
   int64_t n = 0;
   for (const Variable& v : weights()) n += v.shape().numel();

@@ -6,6 +6,7 @@
 // when an input needs a gradient: inference records nothing.
 
 #include <functional>
+#include <initializer_list>
 #include <vector>
 
 #include "keras/autograd/variable.h"
@@ -42,9 +43,18 @@ class GradientTape {
                                const Tensor& output_gradient = Tensor(),
                                UnconnectedGradients unconnected = UnconnectedGradients::Zero);
   Tensor gradient(const Tensor& target, const Tensor& source);
+  /// A braced list of sources, `tape.gradient(loss, {x})`, gives a list of gradients (without
+  /// this overload `{x}` would pick the single-tensor form above and return one tensor).
+  std::vector<Tensor> gradient(const Tensor& target, std::initializer_list<Tensor> sources) {
+    return gradient(target, std::vector<Tensor>(sources));
+  }
   std::vector<Tensor> gradient(const Tensor& target, const std::vector<Variable>& sources,
                                UnconnectedGradients unconnected = UnconnectedGradients::Zero);
   Tensor gradient(const Tensor& target, const Variable& source);
+  /// `tape.gradient(loss, {w})` gives a list, as for tensors.
+  std::vector<Tensor> gradient(const Tensor& target, std::initializer_list<Variable> sources) {
+    return gradient(target, std::vector<Variable>(sources));
+  }
 
   /// Jacobian of `target` with respect to `source`: shape target.shape + source.shape.
   /// Needs a persistent tape.

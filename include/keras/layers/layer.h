@@ -223,6 +223,9 @@ class Layer : public std::enable_shared_from_this<Layer> {
   const std::string& name() const;
   const DTypePolicy& dtype_policy() const { return policy_; }
   DType compute_dtype() const { return policy_.compute_dtype; }
+  /// `x` in the compute dtype when it is a float of another width (Keras's input autocast);
+  /// integer and bool inputs are returned as they are.
+  Tensor autocast(const Tensor& x) const;
   DType variable_dtype() const { return policy_.variable_dtype; }
 
   // ---- the Functional graph ----------------------------------------------------------------

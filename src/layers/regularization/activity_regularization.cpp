@@ -19,7 +19,7 @@ ActivityRegularizationLayer::ActivityRegularizationLayer(ActivityRegularizationO
 }
 
 Tensor ActivityRegularizationLayer::call(const Tensor& inputs, const CallContext&) {
-  Tensor x = detail::autocast(*this, inputs);
+  Tensor x = autocast(inputs);
   // Shape inference runs on data-free tensors: no loss is recorded then.
   if (x.backend().is_symbolic() || (options_.l1 == 0 && options_.l2 == 0)) return x;
   // Keras's L1L2 penalty of the output, divided by the batch size (Keras 3.14+, as for every

@@ -23,7 +23,7 @@ AlphaDropoutLayer::AlphaDropoutLayer(double rate, AlphaDropoutOptions options)
 }
 
 Tensor AlphaDropoutLayer::call(const Tensor& inputs, const CallContext& ctx) {
-  Tensor x = detail::autocast(*this, inputs);
+  Tensor x = autocast(inputs);
   if (!ctx.training.value_or(false) || rate_ == 0.0) return x;
   check(rate_ < 1.0, "AlphaDropout '", name(),
         "': rate=1 drops everything and its affine correction is infinite; use a rate below 1.");

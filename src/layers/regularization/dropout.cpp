@@ -46,12 +46,6 @@ std::optional<Shape> noise_shape_from_config(const Config& config) {
   return s;
 }
 
-Tensor autocast(const Layer& layer, const Tensor& x) {
-  return is_floating(x.dtype()) && x.dtype() != layer.compute_dtype()
-             ? ops::cast(x, layer.compute_dtype())
-             : x;
-}
-
 }  // namespace detail
 
 DropoutLayer::DropoutLayer(double rate, DropoutOptions options)
@@ -76,7 +70,7 @@ DropoutLayer::DropoutLayer(double rate, DropoutOptions options, const std::strin
 
 Tensor DropoutLayer::apply(const Tensor& inputs, const CallContext& ctx,
                            const std::optional<Shape>& noise_shape) {
-  Tensor x = detail::autocast(*this, inputs);
+  Tensor x = autocast(inputs);
   if (!ctx.training.value_or(false) || rate_ == 0.0) return x;
   if (noise_shape)
     check(noise_shape->rank() == x.ndim(), class_name(), " '", name(), "': noise_shape ",

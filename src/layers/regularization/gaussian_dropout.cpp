@@ -21,7 +21,7 @@ GaussianDropoutLayer::GaussianDropoutLayer(double rate, GaussianDropoutOptions o
 }
 
 Tensor GaussianDropoutLayer::call(const Tensor& inputs, const CallContext& ctx) {
-  Tensor x = detail::autocast(*this, inputs);
+  Tensor x = autocast(inputs);
   if (!ctx.training.value_or(false) || rate_ == 0.0) return x;
   check(rate_ < 1.0, "GaussianDropout '", name(),
         "': rate=1 gives noise of infinite standard deviation; use a rate below 1.");

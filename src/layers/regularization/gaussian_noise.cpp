@@ -19,7 +19,7 @@ GaussianNoiseLayer::GaussianNoiseLayer(double stddev, GaussianNoiseOptions optio
 }
 
 Tensor GaussianNoiseLayer::call(const Tensor& inputs, const CallContext& ctx) {
-  Tensor x = detail::autocast(*this, inputs);
+  Tensor x = autocast(inputs);
   if (!ctx.training.value_or(false) || stddev_ == 0.0) return x;
   Tensor noise = random::normal(x.shape(), 0.0, stddev_, compute_dtype(),
                                 detail::draw_seed(generator_.get(), x));

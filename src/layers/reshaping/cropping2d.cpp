@@ -28,7 +28,7 @@ Tensor Cropping2DLayer::call(const Tensor& inputs, const CallContext&) {
     starts[static_cast<size_t>(first + i)] = start;
     sizes[first + i] = d - start - end;
   }
-  return ops::slice(detail::autocast(*this, inputs), starts, sizes);
+  return ops::slice(autocast(inputs), starts, sizes);
 }
 
 Config Cropping2DLayer::get_config() const {

@@ -19,7 +19,7 @@ void FlattenLayer::build(const Shape& input_shape) {
 
 Tensor FlattenLayer::call(const Tensor& inputs, const CallContext&) {
   build(inputs.shape());
-  Tensor x = detail::autocast(*this, inputs);
+  Tensor x = autocast(inputs);
   const int rank = x.ndim();
   if (data_format_ == "channels_first" && rank > 2) {
     // To channels_last first, so the flattened order is a channels_last model's.

@@ -34,7 +34,7 @@ Tensor PermuteLayer::call(const Tensor& inputs, const CallContext&) {
   build(inputs.shape());
   std::vector<int> perm{0};
   perm.insert(perm.end(), dims_.begin(), dims_.end());
-  return ops::transpose(detail::autocast(*this, inputs), perm);
+  return ops::transpose(autocast(inputs), perm);
 }
 
 Config PermuteLayer::get_config() const {

@@ -16,7 +16,7 @@ void RepeatVectorLayer::build(const Shape& input_shape) {
 
 Tensor RepeatVectorLayer::call(const Tensor& inputs, const CallContext&) {
   build(inputs.shape());
-  Tensor x = detail::autocast(*this, inputs);
+  Tensor x = autocast(inputs);
   return ops::repeat(ops::expand_dims(x, 1), n_, 1);
 }
 

@@ -53,7 +53,7 @@ Tensor ReshapeLayer::call(const Tensor& inputs, const CallContext&) {
   build(inputs.shape());
   Shape out = resolve(inputs.shape());
   out.insert(0, inputs.shape()[0]);
-  return ops::reshape(detail::autocast(*this, inputs), out);
+  return ops::reshape(autocast(inputs), out);
 }
 
 Config ReshapeLayer::get_config() const {

@@ -143,10 +143,4 @@ Tensor upsample_linear(const Tensor& x, int first_axis, const std::vector<int64_
   return y;
 }
 
-Tensor autocast(const Layer& layer, const Tensor& x) {
-  return is_floating(x.dtype()) && x.dtype() != layer.compute_dtype()
-             ? ops::cast(x, layer.compute_dtype())
-             : x;
-}
-
 }  // namespace keras::layers::detail

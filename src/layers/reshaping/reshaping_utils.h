@@ -51,7 +51,4 @@ Tensor upsample_nearest(const Tensor& x, int first_axis, const std::vector<int64
 /// half-pixel centers and clamped edges (bilinear for two axes).
 Tensor upsample_linear(const Tensor& x, int first_axis, const std::vector<int64_t>& factors);
 
-/// Floating inputs cast to the layer's compute dtype (Keras's autocast).
-Tensor autocast(const Layer& layer, const Tensor& x);
-
 }  // namespace keras::layers::detail

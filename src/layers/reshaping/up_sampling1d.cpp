@@ -17,7 +17,7 @@ void UpSampling1DLayer::build(const Shape& input_shape) {
 
 Tensor UpSampling1DLayer::call(const Tensor& inputs, const CallContext&) {
   build(inputs.shape());
-  return detail::upsample_nearest(detail::autocast(*this, inputs), 1, {size_});
+  return detail::upsample_nearest(autocast(inputs), 1, {size_});
 }
 
 Config UpSampling1DLayer::get_config() const {

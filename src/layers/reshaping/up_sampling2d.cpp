@@ -36,7 +36,7 @@ void UpSampling2DLayer::build(const Shape& input_shape) {
 
 Tensor UpSampling2DLayer::call(const Tensor& inputs, const CallContext&) {
   build(inputs.shape());
-  Tensor x = detail::autocast(*this, inputs);
+  Tensor x = autocast(inputs);
   const int first = detail::first_spatial_axis(data_format_);
   const std::vector<int64_t> factors{size_[0], size_[1]};
   if (interpolation_ == "nearest") return detail::upsample_nearest(x, first, factors);

@@ -20,7 +20,7 @@ void UpSampling3DLayer::build(const Shape& input_shape) {
 
 Tensor UpSampling3DLayer::call(const Tensor& inputs, const CallContext&) {
   build(inputs.shape());
-  return detail::upsample_nearest(detail::autocast(*this, inputs),
+  return detail::upsample_nearest(autocast(inputs),
                                   detail::first_spatial_axis(data_format_),
                                   {size_[0], size_[1], size_[2]});
 }

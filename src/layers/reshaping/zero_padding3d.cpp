@@ -17,7 +17,7 @@ Tensor ZeroPadding3DLayer::call(const Tensor& inputs, const CallContext&) {
   const int first = detail::first_spatial_axis(data_format_);
   std::vector<std::pair<int64_t, int64_t>> widths(static_cast<size_t>(inputs.ndim()), {0, 0});
   for (int i = 0; i < 3; ++i) widths[static_cast<size_t>(first + i)] = padding_[static_cast<size_t>(i)];
-  return ops::pad(detail::autocast(*this, inputs), widths);
+  return ops::pad(autocast(inputs), widths);
 }
 
 Config ZeroPadding3DLayer::get_config() const {

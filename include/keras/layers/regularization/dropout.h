@@ -66,8 +66,6 @@ void check_noise_shape(const std::optional<Shape>& noise_shape, const std::strin
 /// A noise shape as Keras writes it: a list with null for -1, or null.
 Config noise_shape_to_config(const std::optional<Shape>& noise_shape);
 std::optional<Shape> noise_shape_from_config(const Config& config);
-/// `x` in the layer's compute dtype when it is a float (Keras's input autocast).
-Tensor autocast(const Layer& layer, const Tensor& x);
 }  // namespace detail
 
 }  // namespace keras::layers
