@@ -47,6 +47,18 @@ std::map<std::string, Factory> make_builtin_table() {
                                                 detail::read_dtype(c)));
        }},
       {"TopKCategoricalAccuracy", TopKCategoricalAccuracy::from_config},
+      // confusion_metrics.h
+      {"AUC", AUC::from_config},
+      {"FalseNegatives", FalseNegatives::from_config},
+      {"FalsePositives", FalsePositives::from_config},
+      {"Precision", Precision::from_config},
+      {"PrecisionAtRecall", PrecisionAtRecall::from_config},
+      {"Recall", Recall::from_config},
+      {"RecallAtPrecision", RecallAtPrecision::from_config},
+      {"SensitivityAtSpecificity", SensitivityAtSpecificity::from_config},
+      {"SpecificityAtSensitivity", SpecificityAtSensitivity::from_config},
+      {"TrueNegatives", TrueNegatives::from_config},
+      {"TruePositives", TruePositives::from_config},
   };
   std::map<std::string, Factory> table = classes;
   for (const auto& [name, factory] : classes) table.emplace(to_snake_case(name), factory);

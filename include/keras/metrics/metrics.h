@@ -10,6 +10,7 @@
 #include "keras/metrics/metric_functions.h"
 #include "keras/metrics/reduction_metrics.h"
 #include "keras/metrics/wrapper_metrics.h"
+#include "keras/metrics/confusion_metrics.h"
 
 namespace keras::metrics {
 
