@@ -59,6 +59,12 @@ std::map<std::string, Factory> make_builtin_table() {
       {"SpecificityAtSensitivity", SpecificityAtSensitivity::from_config},
       {"TrueNegatives", TrueNegatives::from_config},
       {"TruePositives", TruePositives::from_config},
+      // iou_metrics.h
+      {"BinaryIoU", BinaryIoU::from_config},
+      {"IoU", IoU::from_config},
+      {"MeanIoU", MeanIoU::from_config},
+      {"OneHotIoU", OneHotIoU::from_config},
+      {"OneHotMeanIoU", OneHotMeanIoU::from_config},
   };
   std::map<std::string, Factory> table = classes;
   for (const auto& [name, factory] : classes) table.emplace(to_snake_case(name), factory);

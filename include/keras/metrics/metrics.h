@@ -11,6 +11,7 @@
 #include "keras/metrics/reduction_metrics.h"
 #include "keras/metrics/wrapper_metrics.h"
 #include "keras/metrics/confusion_metrics.h"
+#include "keras/metrics/iou_metrics.h"
 
 namespace keras::metrics {
 
