@@ -65,6 +65,12 @@ std::map<std::string, Factory> make_builtin_table() {
       {"MeanIoU", MeanIoU::from_config},
       {"OneHotIoU", OneHotIoU::from_config},
       {"OneHotMeanIoU", OneHotMeanIoU::from_config},
+      // f_score_metrics.h, regression_metrics.h, correlation_metrics.h
+      {"ConcordanceCorrelation", ConcordanceCorrelation::from_config},
+      {"F1Score", F1Score::from_config},
+      {"FBetaScore", FBetaScore::from_config},
+      {"PearsonCorrelation", PearsonCorrelation::from_config},
+      {"R2Score", R2Score::from_config},
   };
   std::map<std::string, Factory> table = classes;
   for (const auto& [name, factory] : classes) table.emplace(to_snake_case(name), factory);

@@ -12,6 +12,9 @@
 #include "keras/metrics/wrapper_metrics.h"
 #include "keras/metrics/confusion_metrics.h"
 #include "keras/metrics/iou_metrics.h"
+#include "keras/metrics/f_score_metrics.h"
+#include "keras/metrics/regression_metrics.h"
+#include "keras/metrics/correlation_metrics.h"
 
 namespace keras::metrics {
 
