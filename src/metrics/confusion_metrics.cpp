@@ -68,6 +68,12 @@ std::vector<double> in_dtype(std::vector<double> t, DType dtype) {
 
 double divide_no_nan(double a, double b) { return b == 0 ? 0.0 : a / b; }
 
+std::string fmt_double(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
 }  // namespace
 
 namespace detail {
@@ -379,7 +385,7 @@ SensitivitySpecificityBase::SensitivitySpecificityBase(int kind, double value,
   std::string who = kAtNames[kind];
   if (!(value >= 0 && value <= 1))
     throw ValueError(who + ": argument `" + kAtKeys[kind] + "` must be in the range [0, 1]. " +
-                     "Received: " + kAtKeys[kind] + "=" + std::to_string(value));
+                     "Received: " + kAtKeys[kind] + "=" + fmt_double(value));
   int64_t n = options_.num_thresholds;
   if (n <= 0)
     throw ValueError(who + ": argument `num_thresholds` must be an integer > 0. Received: "
