@@ -67,15 +67,24 @@ std::vector<Tensor> Metric::with_values(const std::vector<Tensor>& values,
     for (size_t i = 0; i < vars.size(); ++i) vars[i].assign(saved[i]);
   };
   std::vector<Tensor> out;
+  // Metrics that create their variables from the first batch (AUC with multi_label, F-scores,
+  // R2Score) may add some in `body`: their values are returned too, and the new variables are
+  // left at zero, as a freshly built metric's are.
+  auto clear_new = [&](std::vector<Variable> all) {
+    for (size_t i = vars.size(); i < all.size(); ++i)
+      all[i].assign(ops::zeros(all[i].shape(), all[i].dtype()));
+  };
   try {
     for (size_t i = 0; i < vars.size(); ++i) vars[i].assign(values[i]);
     body();
-    for (const Variable& v : vars) out.push_back(v.value());
+    for (const Variable& v : variables()) out.push_back(v.value());
   } catch (...) {
     restore();
+    clear_new(variables());
     throw;
   }
   restore();
+  clear_new(variables());
   return out;
 }
 

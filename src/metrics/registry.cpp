@@ -47,6 +47,30 @@ std::map<std::string, Factory> make_builtin_table() {
                                                 detail::read_dtype(c)));
        }},
       {"TopKCategoricalAccuracy", TopKCategoricalAccuracy::from_config},
+      // confusion_metrics.h
+      {"AUC", AUC::from_config},
+      {"FalseNegatives", FalseNegatives::from_config},
+      {"FalsePositives", FalsePositives::from_config},
+      {"Precision", Precision::from_config},
+      {"PrecisionAtRecall", PrecisionAtRecall::from_config},
+      {"Recall", Recall::from_config},
+      {"RecallAtPrecision", RecallAtPrecision::from_config},
+      {"SensitivityAtSpecificity", SensitivityAtSpecificity::from_config},
+      {"SpecificityAtSensitivity", SpecificityAtSensitivity::from_config},
+      {"TrueNegatives", TrueNegatives::from_config},
+      {"TruePositives", TruePositives::from_config},
+      // iou_metrics.h
+      {"BinaryIoU", BinaryIoU::from_config},
+      {"IoU", IoU::from_config},
+      {"MeanIoU", MeanIoU::from_config},
+      {"OneHotIoU", OneHotIoU::from_config},
+      {"OneHotMeanIoU", OneHotMeanIoU::from_config},
+      // f_score_metrics.h, regression_metrics.h, correlation_metrics.h
+      {"ConcordanceCorrelation", ConcordanceCorrelation::from_config},
+      {"F1Score", F1Score::from_config},
+      {"FBetaScore", FBetaScore::from_config},
+      {"PearsonCorrelation", PearsonCorrelation::from_config},
+      {"R2Score", R2Score::from_config},
   };
   std::map<std::string, Factory> table = classes;
   for (const auto& [name, factory] : classes) table.emplace(to_snake_case(name), factory);

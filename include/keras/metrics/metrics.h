@@ -10,6 +10,11 @@
 #include "keras/metrics/metric_functions.h"
 #include "keras/metrics/reduction_metrics.h"
 #include "keras/metrics/wrapper_metrics.h"
+#include "keras/metrics/confusion_metrics.h"
+#include "keras/metrics/iou_metrics.h"
+#include "keras/metrics/f_score_metrics.h"
+#include "keras/metrics/regression_metrics.h"
+#include "keras/metrics/correlation_metrics.h"
 
 namespace keras::metrics {
 

@@ -1,0 +1,43 @@
+#pragma once
+// keras.metrics.R2Score (keras/src/metrics/regression_metrics.py): the coefficient of
+// determination over all samples seen, per output and aggregated, optionally adjusted for the
+// number of regressors. (The MeanMetricWrapper regression errors are in wrapper_metrics.h.)
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "keras/metrics/metric.h"
+
+namespace keras::metrics {
+
+/// Options of R2Score (Keras's arguments and defaults).
+struct R2ScoreOptions {
+  /// "uniform_average", "variance_weighted_average", or unset for one score per output.
+  std::optional<std::string> class_aggregation = "uniform_average";
+  int64_t num_regressors = 0;  // > 0: the adjusted R2
+  std::string name = "r2_score";
+  std::optional<DType> dtype;
+};
+
+/// 1 - residual sum of squares / total sum of squares; variables "num_samples" (()), then,
+/// created by the first batch of shape (batch, outputs), "squared_sum", "sum", "residual" and
+/// "count" of shape (outputs,).
+class R2Score final : public Metric {
+ public:
+  explicit R2Score(R2ScoreOptions options = {});
+  void update_state(const Tensor& y_true, const Tensor& y_pred,
+                    const Tensor& sample_weight) override;
+  using Metric::update_state;
+  Tensor result() const override;
+  std::string class_name() const override { return "R2Score"; }
+  Config get_config() const override;
+  static MetricPtr from_config(const Config& config);
+
+ private:
+  R2ScoreOptions options_;
+  bool built_ = false;
+  Variable num_samples_, squared_sum_, sum_, total_mse_, count_;
+};
+
+}  // namespace keras::metrics
