@@ -23,6 +23,8 @@
 #include "keras/optimizers/optimizers.h"
 #include "keras/random/random.h"
 #include "keras/regularizers/regularizers.h"
+#include "keras/saving/save_weights.h"
+#include "keras/saving/weights.h"
 #include "keras/tensor/keras_mask.h"
 #include "keras/tensor/tensor.h"
 #include "keras/trainers/options.h"
