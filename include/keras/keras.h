@@ -10,6 +10,7 @@
 #include "keras/callbacks/csv_logger.h"
 #include "keras/callbacks/early_stopping.h"
 #include "keras/callbacks/lambda_callback.h"
+#include "keras/callbacks/model_checkpoint.h"
 #include "keras/callbacks/learning_rate_scheduler.h"
 #include "keras/callbacks/reduce_lr_on_plateau.h"
 #include "keras/callbacks/terminate_on_nan.h"
