@@ -7,6 +7,7 @@
 #include "keras/backend/registry.h"
 #include "keras/callbacks/history.h"
 #include "keras/callbacks/progbar_logger.h"
+#include "keras/callbacks/backup_and_restore.h"
 #include "keras/callbacks/csv_logger.h"
 #include "keras/callbacks/early_stopping.h"
 #include "keras/callbacks/lambda_callback.h"

@@ -210,6 +210,10 @@ void save_weights(const Layer& model, const std::string& path, const SaveWeights
     check<IOError>(file.ok(), "save_weights: cannot create ", tmp, " (for ", path, ").");
     try {
       WeightsWriter writer(file.get(), path);
+      for (const auto& [name, value] : options.root_attributes) {
+        Handle root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);
+        WeightsWriter::string_attribute(root.get(), name.c_str(), value);
+      }
       writer.save(model, "");
       auto* m = dynamic_cast<const Model*>(&model);
       if (options.optimizer && m && m->compiled() && m->optimizer()->built())

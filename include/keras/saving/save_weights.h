@@ -12,6 +12,7 @@
 // "optimizer/vars/<i>" in optimizer->variables() order. The file is written to a temporary
 // file in the same folder and renamed over `path`, so a reader never sees half a file.
 
+#include <map>
 #include <string>
 
 #include "keras/layers/layer.h"
@@ -21,6 +22,9 @@ namespace keras::saving {
 struct SaveWeightsOptions {
   /// Also write the optimizer's variables (when the model is compiled and the optimizer built).
   bool optimizer = true;
+  /// Extra string attributes of the root group (Keras writes none; BackupAndRestore keeps its
+  /// training state here so that weights and state are replaced by one atomic rename).
+  std::map<std::string, std::string> root_attributes;
 };
 
 /// Writes `model`'s weights to `path`, which must end in ".weights.h5" (as Keras requires).
