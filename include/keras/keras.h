@@ -14,6 +14,7 @@
 #include "keras/callbacks/model_checkpoint.h"
 #include "keras/callbacks/learning_rate_scheduler.h"
 #include "keras/callbacks/reduce_lr_on_plateau.h"
+#include "keras/callbacks/swap_ema_weights.h"
 #include "keras/callbacks/terminate_on_nan.h"
 #include "keras/core/config.h"
 #include "keras/core/dtype.h"
