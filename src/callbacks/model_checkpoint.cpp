@@ -51,7 +51,8 @@ bool BatchSaveCounter::should_save(int64_t batch, int64_t save_freq) {
 }
 
 ModelCheckpoint::ModelCheckpoint(std::string filepath, ModelCheckpointOptions options)
-    : MonitorCallback(options.monitor, options.mode, options.initial_value_threshold, 0.0),
+    : MonitorCallback(options.monitor, options.mode, options.initial_value_threshold, 0.0,
+                      "ModelCheckpoint"),
       filepath_(std::move(filepath)), options_(std::move(options)) {
   if (options_.save_weights_only) {
     check(ends_with(filepath_, ".weights.h5"),

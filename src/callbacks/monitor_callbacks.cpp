@@ -29,11 +29,12 @@ std::optional<double> lookup(const Logs& logs, const std::string& key) {
 }  // namespace
 
 MonitorCallback::MonitorCallback(std::string monitor, std::string mode,
-                                 std::optional<double> baseline, double min_delta)
+                                 std::optional<double> baseline, double min_delta,
+                                 std::string class_name)
     : monitor_(std::move(monitor)), mode_(std::move(mode)), best_(baseline),
-      min_delta_(std::fabs(min_delta)) {
+      min_delta_(std::fabs(min_delta)), class_name_(std::move(class_name)) {
   if (mode_ != "auto" && mode_ != "min" && mode_ != "max") {
-    detail::warn("MonitorCallback mode '" + mode_ + "' is unknown, fallback to auto mode.");
+    detail::warn(class_name_ + " mode '" + mode_ + "' is unknown, fallback to auto mode.");
     mode_ = "auto";
   }
 }
@@ -53,7 +54,7 @@ void MonitorCallback::set_monitor_op() {
         op_ = m->direction() == "up" ? Op::Greater : Op::Less;
       }
     }
-    check(op_ != Op::None, "callback received monitor=", monitor_,
+    check(op_ != Op::None, class_name_, " callback received monitor=", monitor_,
           ", but Keras isn't able to automatically determine whether that metric should be "
           "maximized or minimized. Pass `mode='max'` in order to monitor based on the highest "
           "metric value, or pass `mode='min'` in order to use the lowest value.");
@@ -69,7 +70,8 @@ bool MonitorCallback::is_improvement(double value, std::optional<double> referen
 // ---- EarlyStopping ----------------------------------------------------------------------------
 
 EarlyStopping::EarlyStopping(EarlyStoppingOptions options)
-    : MonitorCallback(options.monitor, options.mode, options.baseline, options.min_delta),
+    : MonitorCallback(options.monitor, options.mode, options.baseline, options.min_delta,
+                      "EarlyStopping"),
       options_(std::move(options)) {}
 
 void EarlyStopping::on_train_begin(const Logs&) {
@@ -121,7 +123,8 @@ void EarlyStopping::on_train_end(const Logs&) {
 // ---- ReduceLROnPlateau ------------------------------------------------------------------------
 
 ReduceLROnPlateau::ReduceLROnPlateau(ReduceLROnPlateauOptions options)
-    : MonitorCallback(options.monitor, options.mode, std::nullopt, options.min_delta),
+    : MonitorCallback(options.monitor, options.mode, std::nullopt, options.min_delta,
+                      "ReduceLROnPlateau"),
       options_(std::move(options)) {
   check(options_.factor < 1.0, "ReduceLROnPlateau does not support a factor >= 1.0. Received factor=",
         detail::py_float(options_.factor));

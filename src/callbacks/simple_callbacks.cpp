@@ -50,7 +50,7 @@ void CSVLogger::on_train_begin(const Logs&) {
     std::ostringstream s;
     s << in.rdbuf();
     text_ = s.str();
-    append_header_ = text_.empty() || text_[0] == '\n' ? text_.empty() : false;
+    append_header_ = text_.empty();  // Keras: not len(f.readline())
   }
   keys_.reset();
   header_done_ = false;

@@ -12,9 +12,10 @@ namespace keras::callbacks {
 
 class MonitorCallback : public Callback {
  public:
-  /// An unknown `mode` warns and falls back to "auto", as Keras.
+  /// An unknown `mode` warns and falls back to "auto", as Keras. `class_name` names the
+  /// callback in warnings and errors.
   MonitorCallback(std::string monitor, std::string mode, std::optional<double> baseline,
-                  double min_delta);
+                  double min_delta, std::string class_name = "MonitorCallback");
 
   const std::string& monitor() const { return monitor_; }
   const std::string& mode() const { return mode_; }
