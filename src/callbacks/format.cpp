@@ -49,7 +49,9 @@ std::string py_float(double value) {
     if (digits.size() <= int_digits) {
       out = digits + std::string(int_digits - digits.size(), '0') + ".0";
     } else {
-      out = digits.substr(0, int_digits) + "." + digits.substr(int_digits);
+      out = digits.substr(0, int_digits);
+      out += '.';
+      out += digits.substr(int_digits);
     }
   }
   if (negative) out.insert(out.begin(), '-');

@@ -141,6 +141,7 @@ void ReduceLROnPlateau::on_epoch_end(int epoch, const Logs& logs_in) {
   const optimizers::OptimizerPtr& optimizer = model()->optimizer();
   Logs logs = logs_in;
   logs["learning_rate"] = optimizer->learning_rate();
+  add_to_epoch_logs("learning_rate", logs["learning_rate"]);
   std::optional<double> current = lookup(logs, monitor_);
   if (!current) {
     detail::warn("Learning rate reduction is conditioned on metric `" + monitor_ +

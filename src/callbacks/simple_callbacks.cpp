@@ -34,6 +34,10 @@ void LearningRateScheduler::on_epoch_begin(int epoch, const Logs&) {
               << detail::py_float(lr) << ".\n";
 }
 
+void LearningRateScheduler::on_epoch_end(int, const Logs&) {
+  add_to_epoch_logs("learning_rate", model()->optimizer()->learning_rate());
+}
+
 // ---- CSVLogger --------------------------------------------------------------------------------
 
 CSVLogger::CSVLogger(std::string filename, std::string separator, bool append)

@@ -169,7 +169,10 @@ class WeightsWriter {
         in_container.insert(child.get());
         std::string name = to_snake_case(child->class_name());
         auto [it, fresh] = used.emplace(name, 0);
-        if (!fresh) name += "_" + std::to_string(++it->second);
+        if (!fresh) {
+          name += '_';
+          name += std::to_string(++it->second);
+        }
         save(*child, join(join(path, "layers"), name));
       }
     }
@@ -202,9 +205,11 @@ void save_weights(const Layer& model, const std::string& path, const SaveWeights
   quiet_hdf5();
   namespace fs = std::filesystem;
   fs::path target(path);
-  std::string tmp = (target.parent_path() / ("." + target.filename().string() + ".tmp" +
-                                             std::to_string(::getpid())))
-                        .string();
+  std::string tmp_name(1, '.');
+  tmp_name += target.filename().string();
+  tmp_name += ".tmp";
+  tmp_name += std::to_string(::getpid());
+  std::string tmp = (target.parent_path() / tmp_name).string();
   {
     Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     check<IOError>(file.ok(), "save_weights: cannot create ", tmp, " (for ", path, ").");

@@ -114,8 +114,11 @@ TEST(ReduceLROnPlateau, LearningRateSequence) {
   auto reduce = std::make_shared<callbacks::ReduceLROnPlateau>(
       callbacks::ReduceLROnPlateauOptions{.monitor = "loss", .factor = 0.5, .patience = 1,
                                           .cooldown = 1});
-  m->run(7, {reduce, record});
+  auto h = m->run(7, {reduce, record});
   EXPECT_EQ(lrs, (std::vector<double>{1, 0.5, 0.25, 0.125, 0.0625, 0.0625, 0.03125}));
+  // As Keras, the epoch's logs (and so History) get the rate before the reduction.
+  EXPECT_EQ(h->history.at("learning_rate"),
+            (std::vector<double>{1, 1, 0.5, 0.25, 0.125, 0.0625, 0.0625}));
 }
 
 TEST(ReduceLROnPlateau, MinLrIsAFloorComparedInFloat32) {
@@ -143,7 +146,8 @@ TEST(LearningRateScheduler, SetsTheRateEachEpoch) {
   auto sched = std::make_shared<callbacks::LearningRateScheduler>(
       [](int epoch, double lr) { return epoch < 2 ? lr : lr * 0.5; }, 1);
   testing::internal::CaptureStdout();
-  m->run(4, {sched, record});
+  auto h = m->run(4, {sched, record});
+  EXPECT_EQ(h->history.at("learning_rate"), lrs);
   std::string out = testing::internal::GetCapturedStdout();
   EXPECT_EQ(lrs, (std::vector<double>{0.800000011920929, 0.800000011920929, 0.4000000059604645,
                                       0.20000000298023224}));
@@ -173,6 +177,17 @@ TEST(CSVLogger, WritesKerasRowsAndAppends) {
   // Without append the file starts over; another separator.
   m->run(1, {std::make_shared<callbacks::CSVLogger>(path, ";")});
   EXPECT_EQ(read_text(path), "epoch;loss;val_loss\r\n0;0.10000000149011612;NA\r\n");
+}
+
+TEST(CSVLogger, SeesWhatEarlierCallbacksAddToTheLogs) {
+  test::TempDir dir("csv");
+  std::string path = dir.file("log.csv");
+  auto m = ScriptedModel::make({0.5, 0.25}, 0.5);
+  m->run(2, {std::make_shared<callbacks::LearningRateScheduler>(
+                 [](int, double lr) { return lr * 0.5; }),
+             std::make_shared<callbacks::CSVLogger>(path)});
+  EXPECT_EQ(read_text(path), "epoch,learning_rate,loss,val_learning_rate,val_loss\r\n"
+                             "0,0.25,0.5,NA,NA\r\n1,0.125,0.25,NA,NA\r\n");
 }
 
 TEST(CSVLogger, WithValidationColumns) {

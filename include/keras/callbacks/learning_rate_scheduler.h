@@ -18,6 +18,8 @@ class LearningRateScheduler : public Callback {
   explicit LearningRateScheduler(Schedule schedule, int verbose = 0);
 
   void on_epoch_begin(int epoch, const Logs& logs) override;
+  /// Adds "learning_rate" to the epoch's logs (so History records it), as Keras.
+  void on_epoch_end(int epoch, const Logs& logs) override;
 
  private:
   Schedule schedule_;
