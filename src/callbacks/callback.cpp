@@ -40,7 +40,18 @@ void CallbackList::on_epoch_begin(int epoch, const Logs& logs) {
   forward(callbacks_, &Callback::on_epoch_begin, epoch, logs);
 }
 void CallbackList::on_epoch_end(int epoch, const Logs& logs) {
-  forward(callbacks_, &Callback::on_epoch_end, epoch, logs);
+  // One logs object for all, which callbacks may extend (Callback::add_to_epoch_logs).
+  Logs shared = logs;
+  for (const auto& c : callbacks_) {
+    c->epoch_logs_ = &shared;
+    try {
+      c->on_epoch_end(epoch, shared);
+    } catch (...) {
+      c->epoch_logs_ = nullptr;
+      throw;
+    }
+    c->epoch_logs_ = nullptr;
+  }
 }
 void CallbackList::on_train_batch_begin(int64_t batch, const Logs& logs) {
   forward(callbacks_, &Callback::on_train_batch_begin, batch, logs);

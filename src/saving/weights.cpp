@@ -70,6 +70,34 @@ class WeightsLoader {
   std::unordered_set<const Layer*> visited_;
 };
 
+// base_optimizer.load_own_variables: "optimizer/vars/<i>" into optimizer->variables(),
+// building the optimizer for the model's trainable variables first when needed.
+void load_optimizer_variables(Model& model, const H5File& file, const LoadWeightsOptions& options) {
+  const optimizers::OptimizerPtr& optimizer = model.optimizer();
+  if (!optimizer->built()) optimizer->build(model.trainable_weights());
+  std::vector<Variable> vars = optimizer->variables();
+  std::vector<std::string> saved = file.children("optimizer/vars");
+  if (saved.size() != vars.size()) {
+    if (options.skip_mismatch) return;
+    throw ValueError("Optimizer '" + optimizer->name() + "' has " + std::to_string(vars.size()) +
+                     " variables, but " + file.source() + " holds " +
+                     std::to_string(saved.size()) + " at 'optimizer/vars'.");
+  }
+  std::vector<Tensor> values;
+  for (size_t i = 0; i < vars.size(); ++i) {
+    Tensor value = file.read("optimizer/vars/" + std::to_string(i));
+    if (value.shape() != vars[i].shape()) {
+      if (options.skip_mismatch) return;
+      throw ValueError("Optimizer variable '" + vars[i].path() + "' has shape " +
+                       vars[i].shape().to_string() + " but " + file.source() + " holds " +
+                       value.shape().to_string() + " at 'optimizer/vars/" + std::to_string(i) +
+                       "'.");
+    }
+    values.push_back(value);
+  }
+  for (size_t i = 0; i < vars.size(); ++i) vars[i].assign(values[i]);
+}
+
 }  // namespace
 
 void load_weights(Layer& model, const std::string& path, const LoadWeightsOptions& options) {
@@ -89,6 +117,9 @@ void load_weights(Layer& model, const std::string& path, const LoadWeightsOption
     throw IOError(path + " is neither a .keras archive (zip) nor an HDF5 weights file.");
   }
   WeightsLoader(*file, options).load(model, "");
+  auto* m = dynamic_cast<Model*>(&model);
+  if (options.optimizer && m && m->compiled() && file->is_group("optimizer/vars"))
+    load_optimizer_variables(*m, *file, options);
 }
 
 }  // namespace keras::saving

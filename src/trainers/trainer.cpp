@@ -238,6 +238,11 @@ std::shared_ptr<callbacks::History> Model::fit(const TensorStruct& x, const Tens
 
   stop_training_ = false;
   resume_epoch_.reset();
+  shuffle_generator_ = &iterator.generator();
+  struct ClearGenerator {
+    random::SeedGenerator*& g;
+    ~ClearGenerator() { g = nullptr; }
+  } clear_generator{shuffle_generator_};
   Logs training_logs;
   cbs.on_train_begin();
   int initial_epoch = resume_epoch_.value_or(o.initial_epoch);

@@ -58,9 +58,20 @@ class Callback {
   virtual void on_predict_batch_begin(int64_t /*batch*/, const Logs& /*logs*/) {}
   virtual void on_predict_batch_end(int64_t /*batch*/, const Logs& /*logs*/) {}
 
+ protected:
+  /// Adds an entry to the epoch logs the callbacks after this one (and History) receive, as
+  /// Keras's callbacks do to their shared logs dict (ReduceLROnPlateau and
+  /// LearningRateScheduler add "learning_rate"). Only inside on_epoch_end called by a
+  /// CallbackList; a no-op otherwise.
+  void add_to_epoch_logs(const std::string& name, double value) {
+    if (epoch_logs_ != nullptr) (*epoch_logs_)[name] = value;
+  }
+
  private:
+  friend class CallbackList;
   CallbackParams params_;
   Model* model_ = nullptr;
+  Logs* epoch_logs_ = nullptr;
 };
 
 using CallbackPtr = std::shared_ptr<Callback>;

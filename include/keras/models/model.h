@@ -30,6 +30,9 @@ namespace keras {
 namespace callbacks {
 class History;
 }
+namespace random {
+class SeedGenerator;
+}
 namespace trainers {
 struct CompileState;
 }
@@ -132,6 +135,15 @@ class Model : public Layer {
   std::shared_ptr<callbacks::History> history() const { return history_; }
   /// Makes the next fit start at this epoch (BackupAndRestore after a restart).
   void set_resume_epoch(std::optional<int> epoch) { resume_epoch_ = epoch; }
+  /// During fit, the generator that shuffles the training samples (null otherwise), so
+  /// BackupAndRestore can save and restore it and a resumed run shuffles as the original.
+  random::SeedGenerator* shuffle_generator() const { return shuffle_generator_; }
+
+  // ---- saving (keras/saving) ---------------------------------------------------------------
+  /// saving::save_weights: a Keras 3 .weights.h5 file (with the optimizer's variables).
+  void save_weights(const std::string& path) const;
+  /// saving::load_weights, with the optimizer's variables when the file has them.
+  void load_weights(const std::string& path, bool skip_mismatch = false);
 
  private:
   trainers::CompileState& state() const;
@@ -142,6 +154,7 @@ class Model : public Layer {
   bool stop_training_ = false;
   std::shared_ptr<callbacks::History> history_;
   std::optional<int> resume_epoch_;
+  random::SeedGenerator* shuffle_generator_ = nullptr;
 };
 
 /// A shared reference to a model, callable like one.

@@ -14,6 +14,10 @@ namespace keras::saving {
 struct LoadWeightsOptions {
   /// Skip layers whose saved variables do not match (count or shape) instead of failing.
   bool skip_mismatch = false;
+  /// Also restore the optimizer's variables from "optimizer/vars" (building the optimizer of
+  /// a compiled model first when needed), so training resumes exactly (BackupAndRestore).
+  /// Nothing happens when the file holds no optimizer. Keras itself always loads them.
+  bool optimizer = false;
 };
 
 /// Loads the weights of a .keras archive or a .weights.h5 file (decided by the file's magic

@@ -1,0 +1,87 @@
+#pragma once
+// keras.callbacks.ModelCheckpoint: saves the model's weights at the end of every epoch (or
+// every `save_freq` batches), optionally only when the monitored metric improved. The file
+// name may hold Python format fields filled from the epoch (1-based), the batch and the logs:
+//
+//   auto ckpt = std::make_shared<keras::callbacks::ModelCheckpoint>(
+//       "ckpt/w.{epoch:02d}-{val_loss:.2f}.weights.h5",
+//       keras::callbacks::ModelCheckpointOptions{.save_best_only = true,
+//                                                .save_weights_only = true});
+//
+// Only weights files (.weights.h5, written atomically by saving::save_weights) for now:
+// saving the whole model as .keras is not implemented yet, and asking for it raises
+// NotImplementedError when the callback is created.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "keras/callbacks/monitor_callback.h"
+
+namespace keras::callbacks {
+
+/// `save_freq`: "epoch", or a number of batches.
+class SaveFreq {
+ public:
+  SaveFreq(const char* text);         // NOLINT: "epoch"
+  SaveFreq(const std::string& text);  // NOLINT
+  SaveFreq(int batches);              // NOLINT
+  SaveFreq(int64_t batches);          // NOLINT
+  bool per_epoch() const { return batches_ == 0; }
+  /// Batches between saves (when not per epoch).
+  int64_t batches() const { return batches_; }
+
+ private:
+  int64_t batches_ = 0;
+};
+
+/// Keras's batch counting for save_freq=<int> (supports steps_per_execution): true when
+/// `save_freq` batches have been seen since the last save.
+class BatchSaveCounter {
+ public:
+  bool should_save(int64_t batch, int64_t save_freq);
+  void reset_epoch() { last_batch_seen_.reset(); }
+  void set_last_batch_seen(std::optional<int64_t> b) { last_batch_seen_ = b; }
+
+ private:
+  int64_t since_last_save_ = 0;
+  std::optional<int64_t> last_batch_seen_;
+};
+
+struct ModelCheckpointOptions {
+  std::string monitor = "val_loss";
+  int verbose = 0;
+  /// Save only when the monitored value improved (then a fixed filepath keeps the best).
+  bool save_best_only = false;
+  /// Must be true for now (with a ".weights.h5" filepath); see above.
+  bool save_weights_only = false;
+  std::string mode = "auto";
+  SaveFreq save_freq = "epoch";
+  /// The value the monitored metric must beat before the first save (save_best_only).
+  std::optional<double> initial_value_threshold;
+};
+
+class ModelCheckpoint : public MonitorCallback {
+ public:
+  /// ValueError for a filepath without the right extension ("*.weights.h5" with
+  /// save_weights_only, "*.keras"/"*.h5" otherwise); NotImplementedError for full-model saves.
+  explicit ModelCheckpoint(std::string filepath, ModelCheckpointOptions options = {});
+
+  void on_train_batch_end(int64_t batch, const Logs& logs) override;
+  void on_epoch_begin(int epoch, const Logs& logs) override;
+  void on_epoch_end(int epoch, const Logs& logs) override;
+
+  /// The path for this epoch (0-based), batch (0-based, if any) and logs.
+  std::string file_path(int epoch, std::optional<int64_t> batch, const Logs& logs) const;
+
+ private:
+  bool should_save_model(int epoch, const Logs& logs, const std::string& filepath);
+  void save_model(int epoch, std::optional<int64_t> batch, const Logs& logs);
+
+  std::string filepath_;
+  ModelCheckpointOptions options_;
+  int current_epoch_ = 0;
+  BatchSaveCounter counter_;
+};
+
+}  // namespace keras::callbacks

@@ -1,0 +1,256 @@
+// saving::save_weights: Keras 3's .weights.h5 writer (saving_lib._save_state with H5IOStore),
+// with libhdf5 and h5py's defaults (contiguous little-endian datasets, scalar variable-length
+// UTF-8 "name" attributes), written to a temporary file and renamed.
+
+#include "keras/saving/save_weights.h"
+
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <unordered_set>
+
+#include "keras/core/errors.h"
+#include "keras/models/model.h"
+#include "keras/saving/weights.h"
+
+namespace keras::saving {
+namespace {
+
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t get() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "/" + b; }
+
+// The HDF5 file type h5py gives a NumPy array of this dtype (memory layout is the same on
+// little-endian hosts, so the bytes are written as they are).
+hid_t file_type(DType dtype, bool& owned) {
+  owned = false;
+  switch (dtype) {
+    case DType::Float32: return H5T_IEEE_F32LE;
+    case DType::Float64: return H5T_IEEE_F64LE;
+    case DType::Int64: return H5T_STD_I64LE;
+    case DType::Int32: return H5T_STD_I32LE;
+    case DType::Int16: return H5T_STD_I16LE;
+    case DType::Int8: return H5T_STD_I8LE;
+    case DType::UInt8: return H5T_STD_U8LE;
+    case DType::BFloat16: return H5T_STD_U16LE;  // bit patterns + attribute dtype="bfloat16"
+    case DType::Float16: {
+      // h5py's IEEE half: sign bit 15, exponent 10..14 (bias 15), mantissa 0..9.
+      hid_t t = H5Tcopy(H5T_IEEE_F32LE);
+      H5Tset_fields(t, 15, 10, 5, 0, 10);
+      H5Tset_size(t, 2);
+      H5Tset_ebias(t, 15);
+      owned = true;
+      return t;
+    }
+    case DType::Bool: {
+      // h5py's bool: an int8 enum FALSE=0, TRUE=1.
+      hid_t t = H5Tenum_create(H5T_NATIVE_INT8);
+      int8_t f = 0, tr = 1;
+      H5Tenum_insert(t, "FALSE", &f);
+      H5Tenum_insert(t, "TRUE", &tr);
+      owned = true;
+      return t;
+    }
+    default:
+      throw ValueError(std::string("save_weights: cannot store a variable of dtype ") +
+                       std::string(dtype_name(dtype)) + ".");
+  }
+}
+
+class WeightsWriter {
+ public:
+  WeightsWriter(hid_t file, std::string source) : file_(file), source_(std::move(source)) {}
+
+  void fail(const std::string& what) const {
+    throw IOError("save_weights: could not " + what + " in " + source_ + ".");
+  }
+
+  // Creates every missing group of `path` and returns the last one (open).
+  hid_t make_groups(const std::string& path) {
+    hid_t current = H5Gopen2(file_, "/", H5P_DEFAULT);
+    std::string sofar;
+    size_t start = 0;
+    while (start <= path.size()) {
+      size_t slash = path.find('/', start);
+      std::string part = path.substr(start, slash == std::string::npos ? std::string::npos
+                                                                      : slash - start);
+      if (!part.empty()) {
+        sofar = join(sofar, part);
+        hid_t next = H5Lexists(current, part.c_str(), H5P_DEFAULT) > 0
+                         ? H5Gopen2(current, part.c_str(), H5P_DEFAULT)
+                         : H5Gcreate2(current, part.c_str(), H5P_DEFAULT, H5P_DEFAULT,
+                                      H5P_DEFAULT);
+        H5Gclose(current);
+        if (next < 0) fail("create group '" + sofar + "'");
+        current = next;
+      }
+      if (slash == std::string::npos) break;
+      start = slash + 1;
+    }
+    return current;
+  }
+
+  static void string_attribute(hid_t object, const char* name, const std::string& value) {
+    Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(type.get(), H5T_VARIABLE);
+    H5Tset_cset(type.get(), H5T_CSET_UTF8);
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    Handle attr(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                H5Aclose);
+    const char* text = value.c_str();
+    if (!attr.ok() || H5Awrite(attr.get(), type.get(), &text) < 0)
+      throw IOError(std::string("save_weights: could not write the attribute ") + name + ".");
+  }
+
+  // "<path>/vars" with the attribute name, and the datasets "0", "1", ...
+  void write_vars(const std::string& path, const std::string& name,
+                  const std::vector<Variable>& vars) {
+    std::string group_path = join(path, "vars");
+    Handle group(make_groups(group_path), H5Gclose);
+    string_attribute(group.get(), "name", name);
+    for (size_t i = 0; i < vars.size(); ++i) write_dataset(group.get(), group_path, i, vars[i]);
+  }
+
+  void write_dataset(hid_t group, const std::string& group_path, size_t index,
+                     const Variable& var) {
+    const Tensor& value = var.value();
+    DType dtype = value.dtype();
+    bool owned = false;
+    hid_t type = file_type(dtype, owned);
+    Handle owned_type(owned ? type : -1, H5Tclose);
+    std::vector<hsize_t> dims;
+    for (int64_t d : value.shape()) dims.push_back(static_cast<hsize_t>(d));
+    Handle space(dims.empty() ? H5Screate(H5S_SCALAR)
+                              : H5Screate_simple(static_cast<int>(dims.size()), dims.data(),
+                                                 nullptr),
+                 H5Sclose);
+    std::string key = std::to_string(index);
+    Handle dataset(H5Dcreate2(group, key.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                              H5P_DEFAULT),
+                   H5Dclose);
+    if (!dataset.ok()) fail("create dataset '" + join(group_path, key) + "'");
+    std::vector<uint8_t> bytes(static_cast<size_t>(value.size()) * itemsize(dtype));
+    if (!bytes.empty()) {
+      value.copy_to_host(bytes.data(), dtype);
+      if (H5Dwrite(dataset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()) < 0)
+        fail("write dataset '" + join(group_path, key) + "'");
+    }
+    if (dtype == DType::BFloat16) string_attribute(dataset.get(), "dtype", "bfloat16");
+  }
+
+  // _save_state: own variables, the layers container of Sequential/Functional, then tracked
+  // attributes; an object already written is skipped.
+  void save(const Layer& layer, const std::string& path) {
+    if (!visited_.insert(&layer).second) return;
+    write_vars(path, layer.name(), layer.own_weights());
+    std::unordered_set<const Layer*> in_container;
+    auto* model = dynamic_cast<const Model*>(&layer);
+    if (model && (layer.class_name() == "Sequential" || layer.class_name() == "Functional")) {
+      std::map<std::string, int> used;
+      for (const auto& child : model->layers()) {
+        in_container.insert(child.get());
+        std::string name = to_snake_case(child->class_name());
+        auto [it, fresh] = used.emplace(name, 0);
+        if (!fresh) {
+          name += '_';
+          name += std::to_string(++it->second);
+        }
+        save(*child, join(join(path, "layers"), name));
+      }
+    }
+    for (const auto& [attribute, child] : layer.tracked_layers())
+      if (!in_container.count(child.get())) save(*child, join(path, attribute));
+  }
+
+ private:
+  hid_t file_;
+  std::string source_;
+  std::unordered_set<const Layer*> visited_;
+};
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+void quiet_hdf5() {
+  static std::once_flag once;
+  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+}
+
+}  // namespace
+
+void save_weights(const Layer& model, const std::string& path, const SaveWeightsOptions& options) {
+  check(ends_with(path, ".weights.h5"),
+        "The filename must end in `.weights.h5`. Received: filepath=", path);
+  check(model.built(), "save_weights: model '", model.name(),
+        "' is not built; call it on data or give it an Input first.");
+  quiet_hdf5();
+  namespace fs = std::filesystem;
+  fs::path target(path);
+  std::string tmp_name(1, '.');
+  tmp_name += target.filename().string();
+  tmp_name += ".tmp";
+  tmp_name += std::to_string(::getpid());
+  std::string tmp = (target.parent_path() / tmp_name).string();
+  {
+    Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    check<IOError>(file.ok(), "save_weights: cannot create ", tmp, " (for ", path, ").");
+    try {
+      WeightsWriter writer(file.get(), path);
+      for (const auto& [name, value] : options.root_attributes) {
+        Handle root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);
+        WeightsWriter::string_attribute(root.get(), name.c_str(), value);
+      }
+      writer.save(model, "");
+      auto* m = dynamic_cast<const Model*>(&model);
+      if (options.optimizer && m && m->compiled() && m->optimizer()->built())
+        writer.write_vars("optimizer", m->optimizer()->name(), m->optimizer()->variables());
+      if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) writer.fail("flush the file");
+    } catch (...) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw;
+    }
+  }
+  // Make the data durable before the rename makes it visible.
+  if (FILE* f = std::fopen(tmp.c_str(), "rb")) {
+    ::fsync(fileno(f));
+    std::fclose(f);
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw IOError("save_weights: cannot move " + tmp + " to " + path + ": " + ec.message());
+  }
+}
+
+}  // namespace keras::saving
+
+namespace keras {
+
+void Model::save_weights(const std::string& path) const { saving::save_weights(*this, path); }
+
+void Model::load_weights(const std::string& path, bool skip_mismatch) {
+  saving::load_weights(*this, path, {.skip_mismatch = skip_mismatch, .optimizer = true});
+}
+
+}  // namespace keras
