@@ -1,6 +1,7 @@
-// The proof the issue asks for: fit learns real data. An MLP on a Fashion-MNIST subset
-// (Debian's dataset-fashion-mnist) must reach accuracy well above chance (10%) in a few
-// epochs; the reference is the dataset's published baselines (MLPs reach ~85-88%).
+// The proof the issue asks for: fit learns real data. An MLP and a small CNN on a
+// Fashion-MNIST subset (Debian's dataset-fashion-mnist) must reach accuracy well above chance
+// (10%) in a few epochs; the reference is the dataset's published baselines (MLPs and small
+// CNNs reach ~85-91% on the full set).
 
 #include <gtest/gtest.h>
 
@@ -31,6 +32,25 @@ TEST(FashionMnistTraining, MlpLearnsWellAboveChance) {
   Logs scores = model->evaluate(x_test, y_test, {.verbose = 0});
   EXPECT_GT(scores.at("accuracy"), 0.7);
   EXPECT_LT(scores.at("loss"), history->history.at("loss").front());
+}
+
+TEST(FashionMnistTraining, SmallCnnLearnsWellAboveChance) {
+  utils::set_random_seed(0);
+  auto [train, test] = datasets::fashion_mnist::load_data();
+  auto images = [](const Tensor& x, int64_t n) {
+    return ops::reshape(ops::cast(x.slice({{0, n}}), DType::Float32) / 255.0, {n, 28, 28, 1});
+  };
+  Tensor x_train = images(train.first, 3000), y_train = train.second.slice({{0, 3000}});
+  Tensor x_test = images(test.first, 1000), y_test = test.second.slice({{0, 1000}});
+  auto model = Sequential({Input({28, 28, 1}), layers::Conv2D(16, 3, {.activation = "relu"}),
+                           layers::MaxPooling2D(2), layers::Flatten(), layers::Dropout(0.25),
+                           layers::Dense(10, {.activation = "softmax"})});
+  model->compile({.optimizer = "adam",
+                  .loss = "sparse_categorical_crossentropy",
+                  .metrics = {"accuracy"}});
+  model->fit(x_train, y_train, {.batch_size = 64, .epochs = 2, .verbose = 0});
+  Logs scores = model->evaluate(x_test, y_test, {.verbose = 0});
+  EXPECT_GT(scores.at("accuracy"), 0.65);
 }
 
 }  // namespace
