@@ -51,6 +51,14 @@ std::string read_reduction(const Config& c) {
   return c["reduction"].get<std::string>();
 }
 
+// The arguments every loss shares: reduction, name, dtype.
+template <typename Options>
+void read_base_options(const Config& c, Options& o) {
+  o.reduction = read_reduction(c);
+  o.name = read<std::string>(c, "name", o.name);
+  o.dtype = read_dtype(c);
+}
+
 void check_probability(const char* cls, const char* what, double v) {
   check(v >= 0 && v <= 1, cls, ": ", what, " must be in [0, 1]; got ", v, ".");
 }
@@ -68,9 +76,7 @@ Config MeanSquaredError::get_config() const {
 }
 LossPtr MeanSquaredError::from_config(const Config& c) {
   MeanSquaredErrorOptions o;
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<MeanSquaredError>(o);
 }
 
@@ -85,9 +91,7 @@ Config MeanAbsoluteError::get_config() const {
 }
 LossPtr MeanAbsoluteError::from_config(const Config& c) {
   MeanAbsoluteErrorOptions o;
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<MeanAbsoluteError>(o);
 }
 
@@ -102,9 +106,7 @@ Config MeanAbsolutePercentageError::get_config() const {
 }
 LossPtr MeanAbsolutePercentageError::from_config(const Config& c) {
   MeanAbsolutePercentageErrorOptions o;
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<MeanAbsolutePercentageError>(o);
 }
 
@@ -119,9 +121,7 @@ Config MeanSquaredLogarithmicError::get_config() const {
 }
 LossPtr MeanSquaredLogarithmicError::from_config(const Config& c) {
   MeanSquaredLogarithmicErrorOptions o;
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<MeanSquaredLogarithmicError>(o);
 }
 
@@ -138,9 +138,7 @@ Config CosineSimilarity::get_config() const {
 LossPtr CosineSimilarity::from_config(const Config& c) {
   CosineSimilarityOptions o;
   o.axis = read<int>(c, "axis", o.axis);
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<CosineSimilarity>(o);
 }
 
@@ -157,9 +155,7 @@ Config Huber::get_config() const {
 LossPtr Huber::from_config(const Config& c) {
   HuberOptions o;
   o.delta = read<double>(c, "delta", o.delta);
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<Huber>(o);
 }
 
@@ -174,9 +170,7 @@ Config LogCosh::get_config() const {
 }
 LossPtr LogCosh::from_config(const Config& c) {
   LogCoshOptions o;
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<LogCosh>(o);
 }
 
@@ -191,9 +185,7 @@ Config Hinge::get_config() const {
 }
 LossPtr Hinge::from_config(const Config& c) {
   HingeOptions o;
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<Hinge>(o);
 }
 
@@ -208,9 +200,7 @@ Config SquaredHinge::get_config() const {
 }
 LossPtr SquaredHinge::from_config(const Config& c) {
   SquaredHingeOptions o;
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<SquaredHinge>(o);
 }
 
@@ -225,9 +215,7 @@ Config CategoricalHinge::get_config() const {
 }
 LossPtr CategoricalHinge::from_config(const Config& c) {
   CategoricalHingeOptions o;
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<CategoricalHinge>(o);
 }
 
@@ -242,9 +230,7 @@ Config KLDivergence::get_config() const {
 }
 LossPtr KLDivergence::from_config(const Config& c) {
   KLDivergenceOptions o;
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<KLDivergence>(o);
 }
 
@@ -259,9 +245,7 @@ Config Poisson::get_config() const {
 }
 LossPtr Poisson::from_config(const Config& c) {
   PoissonOptions o;
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<Poisson>(o);
 }
 
@@ -285,9 +269,7 @@ LossPtr BinaryCrossentropy::from_config(const Config& c) {
   o.from_logits = read<bool>(c, "from_logits", o.from_logits);
   o.label_smoothing = read<double>(c, "label_smoothing", o.label_smoothing);
   o.axis = read<int>(c, "axis", o.axis);
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<BinaryCrossentropy>(o);
 }
 
@@ -320,9 +302,7 @@ LossPtr BinaryFocalCrossentropy::from_config(const Config& c) {
   o.from_logits = read<bool>(c, "from_logits", o.from_logits);
   o.label_smoothing = read<double>(c, "label_smoothing", o.label_smoothing);
   o.axis = read<int>(c, "axis", o.axis);
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<BinaryFocalCrossentropy>(o);
 }
 
@@ -346,9 +326,7 @@ LossPtr CategoricalCrossentropy::from_config(const Config& c) {
   o.from_logits = read<bool>(c, "from_logits", o.from_logits);
   o.label_smoothing = read<double>(c, "label_smoothing", o.label_smoothing);
   o.axis = read<int>(c, "axis", o.axis);
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<CategoricalCrossentropy>(o);
 }
 
@@ -380,9 +358,7 @@ LossPtr CategoricalFocalCrossentropy::from_config(const Config& c) {
   o.from_logits = read<bool>(c, "from_logits", o.from_logits);
   o.label_smoothing = read<double>(c, "label_smoothing", o.label_smoothing);
   o.axis = read<int>(c, "axis", o.axis);
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<CategoricalFocalCrossentropy>(o);
 }
 
@@ -405,9 +381,7 @@ LossPtr SparseCategoricalCrossentropy::from_config(const Config& c) {
   o.from_logits = read<bool>(c, "from_logits", o.from_logits);
   o.ignore_class = read_optional_int(c, "ignore_class");
   o.axis = read<int>(c, "axis", o.axis);
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<SparseCategoricalCrossentropy>(o);
 }
 
@@ -424,9 +398,7 @@ Config Dice::get_config() const {
 LossPtr Dice::from_config(const Config& c) {
   DiceOptions o;
   o.axis = read_axes(c, "axis");
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<Dice>(o);
 }
 
@@ -447,9 +419,7 @@ LossPtr Tversky::from_config(const Config& c) {
   o.alpha = read<double>(c, "alpha", o.alpha);
   o.beta = read<double>(c, "beta", o.beta);
   o.axis = read_axes(c, "axis");
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<Tversky>(o);
 }
 
@@ -471,9 +441,7 @@ LossPtr Circle::from_config(const Config& c) {
   o.gamma = read<double>(c, "gamma", o.gamma);
   o.margin = read<double>(c, "margin", o.margin);
   o.remove_diagonal = read<bool>(c, "remove_diagonal", o.remove_diagonal);
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<Circle>(o);
 }
 
@@ -494,9 +462,7 @@ Config CategoricalGeneralizedCrossEntropy::get_config() const {
 LossPtr CategoricalGeneralizedCrossEntropy::from_config(const Config& c) {
   CategoricalGeneralizedCrossEntropyOptions o;
   o.q = read<double>(c, "q", o.q);
-  o.reduction = read_reduction(c);
-  o.name = read<std::string>(c, "name", o.name);
-  o.dtype = read_dtype(c);
+  read_base_options(c, o);
   return std::make_shared<CategoricalGeneralizedCrossEntropy>(o);
 }
 

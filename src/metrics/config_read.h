@@ -26,4 +26,11 @@ inline std::optional<DType> read_dtype(const Config& c) {
   return dtype_from_string(d.get<std::string>());
 }
 
+/// The arguments every metric shares: name and dtype.
+template <typename Options>
+void read_base_options(const Config& c, Options& o) {
+  o.name = read<std::string>(c, "name", o.name);
+  o.dtype = read_dtype(c);
+}
+
 }  // namespace keras::metrics::detail

@@ -20,8 +20,7 @@ Config Accuracy::get_config() const {
 }
 MetricPtr Accuracy::from_config(const Config& c) {
   AccuracyOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<Accuracy>(o);
 }
 
@@ -39,8 +38,7 @@ Config BinaryAccuracy::get_config() const {
 }
 MetricPtr BinaryAccuracy::from_config(const Config& c) {
   BinaryAccuracyOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   o.threshold = detail::read<double>(c, "threshold", o.threshold);
   return std::make_shared<BinaryAccuracy>(o);
 }
@@ -56,8 +54,7 @@ Config CategoricalAccuracy::get_config() const {
 }
 MetricPtr CategoricalAccuracy::from_config(const Config& c) {
   CategoricalAccuracyOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<CategoricalAccuracy>(o);
 }
 
@@ -74,8 +71,7 @@ Config SparseCategoricalAccuracy::get_config() const {
 }
 MetricPtr SparseCategoricalAccuracy::from_config(const Config& c) {
   SparseCategoricalAccuracyOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<SparseCategoricalAccuracy>(o);
 }
 
@@ -95,8 +91,7 @@ Config TopKCategoricalAccuracy::get_config() const {
 }
 MetricPtr TopKCategoricalAccuracy::from_config(const Config& c) {
   TopKCategoricalAccuracyOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   o.k = detail::read<int64_t>(c, "k", o.k);
   return std::make_shared<TopKCategoricalAccuracy>(o);
 }
@@ -119,8 +114,7 @@ Config SparseTopKCategoricalAccuracy::get_config() const {
 }
 MetricPtr SparseTopKCategoricalAccuracy::from_config(const Config& c) {
   SparseTopKCategoricalAccuracyOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   o.k = detail::read<int64_t>(c, "k", o.k);
   o.from_sorted_ids = detail::read<bool>(c, "from_sorted_ids", o.from_sorted_ids);
   return std::make_shared<SparseTopKCategoricalAccuracy>(o);
@@ -137,8 +131,7 @@ Config MeanSquaredError::get_config() const {
 }
 MetricPtr MeanSquaredError::from_config(const Config& c) {
   MeanSquaredErrorOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<MeanSquaredError>(o);
 }
 
@@ -155,8 +148,7 @@ Config MeanAbsoluteError::get_config() const {
 }
 MetricPtr MeanAbsoluteError::from_config(const Config& c) {
   MeanAbsoluteErrorOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<MeanAbsoluteError>(o);
 }
 
@@ -173,8 +165,7 @@ Config MeanAbsolutePercentageError::get_config() const {
 }
 MetricPtr MeanAbsolutePercentageError::from_config(const Config& c) {
   MeanAbsolutePercentageErrorOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<MeanAbsolutePercentageError>(o);
 }
 
@@ -191,8 +182,7 @@ Config MeanSquaredLogarithmicError::get_config() const {
 }
 MetricPtr MeanSquaredLogarithmicError::from_config(const Config& c) {
   MeanSquaredLogarithmicErrorOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<MeanSquaredLogarithmicError>(o);
 }
 
@@ -208,8 +198,7 @@ Config CosineSimilarity::get_config() const {
 }
 MetricPtr CosineSimilarity::from_config(const Config& c) {
   CosineSimilarityOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   o.axis = detail::read<int>(c, "axis", o.axis);
   return std::make_shared<CosineSimilarity>(o);
 }
@@ -225,8 +214,7 @@ Config LogCoshError::get_config() const {
 }
 MetricPtr LogCoshError::from_config(const Config& c) {
   LogCoshErrorOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<LogCoshError>(o);
 }
 
@@ -241,8 +229,7 @@ Config KLDivergence::get_config() const {
 }
 MetricPtr KLDivergence::from_config(const Config& c) {
   KLDivergenceOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<KLDivergence>(o);
 }
 
@@ -257,8 +244,7 @@ Config Poisson::get_config() const {
 }
 MetricPtr Poisson::from_config(const Config& c) {
   PoissonOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<Poisson>(o);
 }
 
@@ -281,8 +267,7 @@ Config BinaryCrossentropy::get_config() const {
 }
 MetricPtr BinaryCrossentropy::from_config(const Config& c) {
   BinaryCrossentropyOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   o.from_logits = detail::read<bool>(c, "from_logits", o.from_logits);
   o.label_smoothing = detail::read<double>(c, "label_smoothing", o.label_smoothing);
   return std::make_shared<BinaryCrossentropy>(o);
@@ -308,8 +293,7 @@ Config CategoricalCrossentropy::get_config() const {
 }
 MetricPtr CategoricalCrossentropy::from_config(const Config& c) {
   CategoricalCrossentropyOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   o.from_logits = detail::read<bool>(c, "from_logits", o.from_logits);
   o.label_smoothing = detail::read<double>(c, "label_smoothing", o.label_smoothing);
   o.axis = detail::read<int>(c, "axis", o.axis);
@@ -334,8 +318,7 @@ Config SparseCategoricalCrossentropy::get_config() const {
 }
 MetricPtr SparseCategoricalCrossentropy::from_config(const Config& c) {
   SparseCategoricalCrossentropyOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   o.from_logits = detail::read<bool>(c, "from_logits", o.from_logits);
   o.ignore_class = detail::read_optional_int(c, "ignore_class");
   o.axis = detail::read<int>(c, "axis", o.axis);
@@ -353,8 +336,7 @@ Config Hinge::get_config() const {
 }
 MetricPtr Hinge::from_config(const Config& c) {
   HingeOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<Hinge>(o);
 }
 
@@ -369,8 +351,7 @@ Config SquaredHinge::get_config() const {
 }
 MetricPtr SquaredHinge::from_config(const Config& c) {
   SquaredHingeOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<SquaredHinge>(o);
 }
 
@@ -385,8 +366,7 @@ Config CategoricalHinge::get_config() const {
 }
 MetricPtr CategoricalHinge::from_config(const Config& c) {
   CategoricalHingeOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<CategoricalHinge>(o);
 }
 
@@ -408,8 +388,7 @@ Tensor RootMeanSquaredError::result() const {
 }
 MetricPtr RootMeanSquaredError::from_config(const Config& c) {
   RootMeanSquaredErrorOptions o;
-  o.name = detail::read<std::string>(c, "name", o.name);
-  o.dtype = detail::read_dtype(c);
+  detail::read_base_options(c, o);
   return std::make_shared<RootMeanSquaredError>(o);
 }
 
