@@ -58,6 +58,17 @@ Config translate_dtype(const Config& dtype) {
 Config translate_layer(const Config& record, int depth);
 Config translate_model(const Config& record, int depth);
 
+// Keras 2 arguments that Keras 3 dropped (its constructors pop and ignore them, or have no
+// such argument and nothing to do with it): Embedding's input_length, the RNN layers'
+// implementation and time_major=false.
+bool dropped_key(const std::string& class_name, const std::string& key, const Config& value) {
+  if (class_name == "Embedding" && key == "input_length") return true;
+  const bool rnn = class_name == "LSTM" || class_name == "GRU" || class_name == "SimpleRNN" ||
+                   class_name == "LSTMCell" || class_name == "GRUCell";
+  if (rnn && key == "implementation") return true;
+  return rnn && key == "time_major" && value == false;
+}
+
 // A layer's inner config: nested objects get their Keras 3 modules, sublayers are translated.
 Config translate_layer_config(const std::string& class_name, const Config& config, int depth) {
   Config out = Config::object();
@@ -66,6 +77,10 @@ Config translate_layer_config(const std::string& class_name, const Config& confi
       // InputLayer's batch_input_shape is Keras 3's batch_shape; on other layers it only named
       // the model's input (handled by the Sequential translation) and has no Keras 3 argument.
       if (class_name == "InputLayer") out["batch_shape"] = value;
+    } else if (dropped_key(class_name, key, value)) {
+      continue;
+    } else if (class_name == "LeakyReLU" && key == "alpha") {
+      out["negative_slope"] = value;  // renamed in Keras 3
     } else if (key == "dtype") {
       out[key] = translate_dtype(value);
     } else if (key == "axis" && value.is_array() && value.size() == 1 &&
@@ -101,10 +116,14 @@ Config translate_layer(const Config& record, int depth) {
   if (is_model_class(class_name)) return translate_model(record, depth);
   check(record["config"].is_object(), "Legacy model config: the config of layer class ",
         class_name, " is not an object.");
-  return {{"module", "keras.layers"},
-          {"class_name", class_name},
-          {"config", translate_layer_config(class_name, record["config"], depth)},
-          {"registered_name", nullptr}};
+  // Keras 3 writing .h5 (model.save("x.h5")) already gives module and registered_name; a
+  // custom class keeps its own.
+  Config out = {{"module", record.value("module", Config("keras.layers"))},
+                {"class_name", class_name},
+                {"config", translate_layer_config(class_name, record["config"], depth)},
+                {"registered_name", record.value("registered_name", Config())}};
+  if (record.contains("build_config")) out["build_config"] = record["build_config"];
+  return out;
 }
 
 // One Keras 2 inbound node [[layer, node, tensor(, kwargs)], ...] -> {"args", "kwargs"}.

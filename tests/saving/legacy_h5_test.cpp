@@ -153,6 +153,41 @@ TEST(LegacyConfig, OldModelClassAndNodeKwargs) {
   EXPECT_EQ(node["args"][0]["config"]["keras_history"], Config::parse(R"(["x", 0, 0])"));
 }
 
+TEST(LegacyConfig, RenamedArgumentsAndKeras3WrittenH5) {
+  // Keras 2 arguments Keras 3 renamed or dropped.
+  Config keras2 = Config::parse(R"({"class_name": "Sequential", "config": {"name": "s",
+    "layers": [
+      {"class_name": "Embedding", "config": {"name": "e", "input_dim": 10, "output_dim": 4,
+        "input_length": 7, "batch_input_shape": [null, 7]}},
+      {"class_name": "LSTM", "config": {"name": "l", "units": 2, "implementation": 2,
+        "time_major": false}},
+      {"class_name": "LeakyReLU", "config": {"name": "r", "alpha": 0.3}}]}})");
+  const Config layers = legacy::translate_model_config(keras2)["config"]["layers"];
+  ASSERT_EQ(layers.size(), 4u);
+  EXPECT_EQ(layers[0]["config"]["name"], "e_input");
+  EXPECT_FALSE(layers[1]["config"].contains("input_length"));
+  EXPECT_EQ(keys_of(layers[2]["config"]), (std::set<std::string>{"name", "units"}));
+  EXPECT_EQ(layers[3]["config"], Config::parse(R"({"name": "r", "negative_slope": 0.3})"));
+  // model.save("x.h5") in Keras 3: records already have module/registered_name (a custom
+  // class keeps its own), nodes are already {"args", "kwargs"}.
+  Config keras3 = Config::parse(R"({"module": "keras.src.models.functional",
+    "class_name": "Functional", "registered_name": "Functional", "config": {"name": "f",
+    "trainable": true, "layers": [
+      {"module": "keras.layers", "class_name": "InputLayer", "registered_name": null,
+       "name": "in", "inbound_nodes": [],
+       "config": {"batch_shape": [null, 2], "dtype": "float32", "name": "in"}},
+      {"module": "my_pkg", "class_name": "Scale", "registered_name": "pkg>Scale",
+       "name": "s", "build_config": {"input_shape": [null, 2]},
+       "config": {"name": "s", "dtype": {"module": "keras", "class_name": "DTypePolicy",
+                  "config": {"name": "float32"}, "registered_name": null}},
+       "inbound_nodes": [{"args": [{"class_name": "__keras_tensor__", "config":
+          {"shape": [null, 2], "dtype": "float32", "keras_history": ["in", 0, 0]}}],
+          "kwargs": {}}]}],
+    "input_layers": [["in", 0, 0]], "output_layers": [["s", 0, 0]]}})");
+  Config again = legacy::translate_model_config(keras3);
+  EXPECT_EQ(again["config"], keras3["config"]);
+}
+
 TEST(LegacyConfig, MalformedConfigsAreClearErrors) {
   EXPECT_CONTAINS(error_of([] { legacy::translate_model_config(Config::parse("[1, 2]")); }),
                   "expected {\"class_name\"");
