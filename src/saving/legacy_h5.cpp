@@ -223,16 +223,20 @@ bool is_legacy_h5(const H5File& file) {
          !file.string_list_attribute("", "layer_names").empty();
 }
 
-void load_legacy_weights(Layer& model, const std::string& path, bool by_name,
-                         bool skip_mismatch) {
-  H5File file = H5File::open(path);
+void load_legacy_weights(Layer& model, const H5File& file, bool by_name, bool skip_mismatch) {
+  // saving_api.load_weights: a full model's weights are under model_weights.
   if (!file.string_list_attribute("", "layer_names").empty())
     load_weights_from_hdf5_group(model, file, "", by_name, skip_mismatch);
   else if (file.is_group("model_weights"))
     load_weights_from_hdf5_group(model, file, "model_weights", by_name, skip_mismatch);
   else
-    throw IOError(path + " is not a legacy Keras .h5 weights file: it has neither a root "
-                         "layer_names attribute nor a model_weights group.");
+    throw IOError(file.source() + " is not a legacy Keras .h5 weights file: it has neither a "
+                                  "root layer_names attribute nor a model_weights group.");
+}
+
+void load_legacy_weights(Layer& model, const std::string& path, bool by_name,
+                         bool skip_mismatch) {
+  load_legacy_weights(model, H5File::open(path), by_name, skip_mismatch);
 }
 
 LegacyModelFile read_legacy_h5(const std::string& path) {

@@ -73,6 +73,14 @@ TEST(RealKerasFile, ChurnKeras2H5PredictsAsTheFileDoes) {
   EXPECT_EQ(model->count_params(), 865);
 }
 
+TEST(RealKerasFile, ChurnThroughSavingLoadWeights) {
+  const std::string path = model_path("churn_functional_keras2.h5");
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is not here";
+  auto model = churn_model();
+  saving::load_weights(*model, path);  // dispatches a legacy .h5 to the legacy loader
+  run_golden("real_models_churn", predict_with(*model));
+}
+
 TEST(RealKerasFile, ChurnThroughReadLegacyH5) {
   const std::string path = model_path("churn_functional_keras2.h5");
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is not here";

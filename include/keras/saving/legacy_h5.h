@@ -46,6 +46,9 @@ bool is_legacy_h5(const H5File& file);
 /// Loads the weights of a legacy .h5 file at `path` (full model or weights only) into `model`.
 void load_legacy_weights(Layer& model, const std::string& path, bool by_name = false,
                          bool skip_mismatch = false);
+/// The same for an open file (what keras::saving::load_weights calls for a legacy .h5).
+void load_legacy_weights(Layer& model, const H5File& file, bool by_name = false,
+                         bool skip_mismatch = false);
 
 /// A legacy full-model .h5 file, read and translated.
 struct LegacyModelFile {
