@@ -56,7 +56,7 @@ def write_weights(group, layer_weights, vlen):
         g = group.create_group(layer)
         g.attrs["weight_names"] = names([n for n, _ in ws], vlen)
         for n, value in ws:
-            g[n] = value.astype(np.float32)
+            g.create_dataset(n, data=value.astype(np.float32), track_times=False)
 
 
 with h5py.File(os.path.join(out, "weights_only.h5"), "w") as f:
