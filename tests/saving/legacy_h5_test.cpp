@@ -345,6 +345,9 @@ TEST(LegacyWeights, BadFilesAreClearErrors) {
                   "No model config found");
   EXPECT_CONTAINS(error_of([] { legacy::read_legacy_h5(legacy_dir() + "weights_only.h5"); }),
                   "weights-only .h5 file");
+  // Hostile JSON: nested far deeper than any model.
+  EXPECT_CONTAINS(error_of([] { legacy::read_legacy_h5(legacy_dir() + "deep_config.h5"); }),
+                  "nests deeper than 256 levels");
   // Not HDF5 at all.
   EXPECT_CONTAINS(error_of([] { legacy::read_legacy_h5(std::vector<uint8_t>{'P', 'K', 3, 4},
                                                        "x.h5"); }),
