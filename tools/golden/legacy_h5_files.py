@@ -10,7 +10,7 @@
   network as a Keras 2.4-2.10 Sequential (an InputLayer named dense_input, a legacy Adam with
   lr/decay), names as variable-length strings.
 - no_model_config.h5: model_weights without the model_config attribute.
-- deep_config.h5: a model_config nested 100000 lists deep (a hostile file: refused, no crash).
+- deep_config.h5: a model_config nested 5000 lists deep (a hostile file: refused, no crash).
 
 The values are random; the tests compare what keras-cpp loads with what h5py wrote (read back
 through keras-cpp's H5 reader, itself checked against h5py in h5_test.cpp)."""
@@ -121,7 +121,7 @@ with h5py.File(os.path.join(out, "no_model_config.h5"), "w") as f:
     write_weights(f.create_group("model_weights"), weights, vlen=True)
 
 with h5py.File(os.path.join(out, "deep_config.h5"), "w") as f:
-    f.attrs["model_config"] = "[" * 100000 + "]" * 100000
+    f.attrs["model_config"] = "[" * 5000 + "]" * 5000
     write_weights(f.create_group("model_weights"), weights, vlen=True)
 
 print("wrote", sorted(os.listdir(out)))
