@@ -97,6 +97,21 @@ TEST(LegacyConfig, ChurnFunctionalHasTheKeras3Shape) {
   EXPECT_EQ(args[0][1]["config"]["keras_history"], Config::parse(R"(["dense_1", 0, 0])"));
 }
 
+TEST(LegacyConfig, ChurnLayersDeserializeFromTheTranslatedRecords) {
+  if (!std::filesystem::exists(churn_path())) GTEST_SKIP() << churn_path() << " is not here";
+  Config record = legacy::translate_model_config(churn_model_config());
+  std::vector<std::string> classes;
+  for (const auto& layer_record : record["config"]["layers"]) {
+    if (layer_record["class_name"] == "InputLayer") continue;
+    auto layer = layers::deserialize(layer_record);
+    EXPECT_EQ(layer->name(), layer_record["name"]);
+    EXPECT_FALSE(layer->trainable()) << layer->name();  // the file froze every layer
+    classes.push_back(layer->class_name());
+  }
+  EXPECT_EQ(classes, (std::vector<std::string>{"Dense", "Dense", "Concatenate", "Dense",
+                                               "Concatenate", "Dense"}));
+}
+
 TEST(LegacyConfig, Keras2SequentialGetsAnInputLayerAndModules) {
   // Keras 2.0-2.3: the first layer holds batch_input_shape; a mixed-precision policy record;
   // a one-element axis list; initializer/regularizer/constraint records without module.
@@ -303,6 +318,9 @@ TEST(LegacyWeights, FullModelFileWeightsAndConfig) {
   EXPECT_EQ(layers[0]["config"]["name"], "dense_input");
   EXPECT_EQ(layers[0]["config"]["batch_shape"], Config::parse("[null, 4]"));
   EXPECT_EQ(layers[2]["config"]["axis"], 1);
+  // Every translated layer record deserializes (initializer, regularizer, constraint records).
+  for (size_t i = 1; i < layers.size(); ++i)
+    EXPECT_EQ(layers::deserialize(layers[i])->name(), layers[i]["config"]["name"]);
   EXPECT_EQ(file.compile_config["optimizer"]["config"]["learning_rate"], 0.0020000000949949026);
   EXPECT_EQ(file.compile_config["metrics"], Config::parse(R"(["sparse_categorical_accuracy"])"));
   auto model = small_model();
