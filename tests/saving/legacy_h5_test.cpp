@@ -243,6 +243,10 @@ TEST(LegacyTrainingConfig, ChurnBecomesAKeras3CompileConfig) {
                                    "gradient_accumulation_steps", "beta_1", "beta_2", "epsilon",
                                    "amsgrad"}));
   EXPECT_DOUBLE_EQ(optimizer["config"]["learning_rate"].get<double>(), 0.00020000000949949026);
+  // The record is one the optimizer registry reads.
+  auto adam = optimizers::deserialize(optimizer);
+  EXPECT_EQ(adam->class_name(), "Adam");
+  EXPECT_NEAR(adam->learning_rate(), 0.0002, 1e-9);
   EXPECT_EQ(compile["loss"], "binary_crossentropy");
   EXPECT_EQ(compile["metrics"], Config::parse(R"(["binary_accuracy"])"));
   EXPECT_EQ(compile["weighted_metrics"], nullptr);
@@ -263,6 +267,7 @@ TEST(LegacyTrainingConfig, OldOptimizerKeysAndLossRecords) {
   EXPECT_FALSE(sgd.contains("lr"));
   EXPECT_FALSE(sgd.contains("decay"));
   EXPECT_EQ(sgd["momentum"], 0.9);
+  EXPECT_NEAR(optimizers::deserialize(compile["optimizer"])->learning_rate(), 0.01, 1e-9);
   const Config& loss = compile["loss"]["out"];
   EXPECT_EQ(loss["module"], "keras.losses");
   EXPECT_EQ(loss["config"]["reduction"], "sum_over_batch_size");
