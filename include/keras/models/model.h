@@ -140,6 +140,17 @@ class Model : public Layer {
   random::SeedGenerator* shuffle_generator() const { return shuffle_generator_; }
 
   // ---- saving (keras/saving) ---------------------------------------------------------------
+  /// saving::save_model: the whole model as a Keras 3 `.keras` file (config, weights,
+  /// optimizer state), which Python Keras 3 and keras::saving::load_model read.
+  void save(const std::string& path) const;
+  /// The model's serialize_keras_object record as JSON text (Keras's to_json, without the
+  /// weights); keras::models::model_from_json reads it back.
+  std::string to_json() const;
+  /// The compile arguments as Keras saves them ({} when not compiled).
+  Config get_compile_config() const;
+  /// Compiles from a saved compile_config and builds the optimizer (Keras's
+  /// compile_from_config), so the optimizer's saved variables can be loaded.
+  void compile_from_config(const Config& config);
   /// saving::save_weights: a Keras 3 .weights.h5 file (with the optimizer's variables).
   void save_weights(const std::string& path) const;
   /// saving::load_weights, with the optimizer's variables when the file has them.
