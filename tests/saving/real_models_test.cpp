@@ -11,6 +11,7 @@
 #include "golden.h"
 #include "keras/keras.h"
 #include "keras/saving/legacy_h5.h"
+#include "keras/saving/save_model.h"
 #include "keras/saving/weights.h"
 
 namespace keras {
@@ -92,6 +93,41 @@ TEST(RealKerasFile, ChurnThroughReadLegacyH5) {
   auto model = churn_model();
   file.load_weights(*model, false);
   run_golden("real_models_churn", predict_with(*model));
+}
+
+// The whole files through load_model: architecture from the config (the Keras 2 one
+// translated), weights, compile state.
+TEST(RealKerasFile, LoadModelHeartKeras) {
+  const std::string path = model_path("heart_functional_bn.keras");
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is not here";
+  backend::clear_session();
+  auto model = saving::load_model(path);
+  EXPECT_EQ(model->name(), "functional_7");
+  EXPECT_EQ(model->count_params(), 10369);
+  EXPECT_TRUE(model->compiled());
+  run_golden("real_models_heart", predict_with(*model));
+}
+
+TEST(RealKerasFile, LoadModelChurnKeras2H5) {
+  const std::string path = model_path("churn_functional_keras2.h5");
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is not here";
+  backend::clear_session();
+  auto model = saving::load_model(path);
+  EXPECT_EQ(model->class_name(), "Functional");
+  EXPECT_EQ(model->name(), "model");
+  std::vector<std::string> names;
+  for (const auto& layer : model->layers()) names.push_back(layer->name());
+  EXPECT_EQ(names, (std::vector<std::string>{"input_1", "dense", "dense_1", "concatenate",
+                                              "dense_2", "concatenate_1", "dense_3"}));
+  EXPECT_EQ(model->count_params(), 865);
+  EXPECT_TRUE(model->compiled());
+  EXPECT_NEAR(model->optimizer()->learning_rate(), 0.0002, 1e-9);
+  run_golden("real_models_churn", predict_with(*model));
+  // Without compile: the same predictions, no optimizer.
+  backend::clear_session();
+  auto plain = saving::load_model(path, {.compile = false});
+  EXPECT_FALSE(plain->compiled());
+  run_golden("real_models_churn", predict_with(*plain));
 }
 
 TEST(RealKerasFile, ChurnLayerOrderMismatchIsAClearError) {
