@@ -10,6 +10,7 @@
 #include "keras/keras.h"
 #include "keras/saving/h5_file.h"
 #include "keras/saving/legacy_h5.h"
+#include "keras/saving/save_model.h"
 
 namespace keras {
 namespace {
@@ -331,6 +332,25 @@ TEST(LegacyWeights, FullModelFileWeightsAndConfig) {
   auto model = small_model();
   file.load_weights(*model, false);
   expect_weights_of(*model, "sequential_full.h5", "model_weights");
+}
+
+TEST(LegacyWeights, LoadModelOnAKeras2Sequential) {
+  backend::clear_session();
+  auto model = saving::load_model(legacy_dir() + "sequential_full.h5");
+  EXPECT_EQ(model->class_name(), "Sequential");
+  EXPECT_EQ(model->name(), "sequential");
+  auto* sequential = dynamic_cast<SequentialModel*>(model.get());
+  ASSERT_NE(sequential, nullptr);
+  std::vector<std::string> names;
+  for (const auto& layer : model->layers()) names.push_back(layer->name());
+  EXPECT_EQ(names, (std::vector<std::string>{"dense", "batch_normalization", "dropout",
+                                              "dense_1"}));
+  expect_weights_of(*model, "sequential_full.h5", "model_weights");
+  EXPECT_TRUE(model->compiled());
+  EXPECT_NEAR(model->optimizer()->learning_rate(), 0.002, 1e-9);
+  // A weights-only file is not a model.
+  EXPECT_CONTAINS(error_of([] { saving::load_model(legacy_dir() + "weights_only.h5"); }),
+                  "weights-only .h5 file");
 }
 
 TEST(LegacyWeights, BadFilesAreClearErrors) {
