@@ -37,4 +37,6 @@
 #include "keras/tensor/keras_mask.h"
 #include "keras/tensor/tensor.h"
 #include "keras/trainers/options.h"
+#include "keras/data/dataset.h"
+#include "keras/utils/py_dataset.h"
 #include "keras/utils/progbar.h"
