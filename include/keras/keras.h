@@ -38,5 +38,8 @@
 #include "keras/tensor/tensor.h"
 #include "keras/trainers/options.h"
 #include "keras/data/dataset.h"
+#include "keras/utils/csv.h"
+#include "keras/utils/data_utils.h"
+#include "keras/utils/npy.h"
 #include "keras/utils/py_dataset.h"
 #include "keras/utils/progbar.h"
