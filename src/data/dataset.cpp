@@ -117,6 +117,11 @@ Element SlicesNode::at(int64_t i) const {
 
 }  // namespace detail
 
+ProducerError::ProducerError(int64_t index, std::string cause)
+    : Error(keras::detail::cat("Dataset: producing element ", index,
+                               " (the batch index, for a batched dataset) failed: ", cause)),
+      index_(index), cause_(std::move(cause)) {}
+
 Dataset::Dataset(std::shared_ptr<const detail::Node> node) : node_(std::move(node)) {}
 
 Dataset Dataset::from_tensor_slices(const TensorStruct& x, const TensorStruct& y,
@@ -209,9 +214,7 @@ std::optional<Element> Dataset::Iterator::next() {
     return e;
   } catch (const std::exception& error) {
     // The producer may run on a worker thread; the consumer learns where and why here.
-    throw Error(keras::detail::cat("Dataset: producing element ", index_,
-                                   " (the batch index, for a batched dataset) failed: ",
-                                   error.what()));
+    throw ProducerError(index_, error.what());
   }
 }
 

@@ -22,7 +22,8 @@ class BatchSource {
   virtual bool next(StepData& batch) = 0;
   /// Ends an epoch (PyDataset.on_epoch_end).
   virtual void end_epoch() {}
-  /// Whether the data ended before the steps asked for (Keras then stops training).
+  /// Whether the data ended before the steps asked for, or gave no batch (fit warns as
+  /// Keras does).
   virtual bool ran_out() const { return false; }
 };
 

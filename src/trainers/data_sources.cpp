@@ -33,7 +33,14 @@ void DatasetSource::begin_epoch() {
 bool DatasetSource::next(StepData& batch) {
   if (steps_ && step_ >= *steps_) return false;
   if (!pass_) return false;
-  std::optional<data::Element> e = pass_->next();
+  std::optional<data::Element> e;
+  try {
+    e = pass_->next();
+  } catch (const data::ProducerError& error) {
+    // Said in the loop's terms: the batch of this epoch, as Keras users count them.
+    throw Error(keras::detail::cat("Producing batch ", step_, " of the data failed: ",
+                                   error.cause()));
+  }
   if (!e) {
     pass_.reset();
     ran_out_ = steps_.has_value() || step_ == 0;

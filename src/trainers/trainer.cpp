@@ -242,6 +242,8 @@ std::shared_ptr<callbacks::History> Model::run_fit(trainers::BatchSource& train,
   CompileState& s = state();
   int verbose = checked_verbose(o.verbose);
   check(o.epochs >= 0, "fit: epochs must be >= 0; got ", o.epochs, ".");
+  check(o.class_weight.empty() || !o.sample_weight.defined(),
+        "You cannot use class_weight and sample_weight at the same time.");
   check(o.validation_freq >= 1, "fit: validation_freq must be >= 1; got ", o.validation_freq, ".");
 
   history_ = std::make_shared<callbacks::History>();
@@ -279,12 +281,11 @@ std::shared_ptr<callbacks::History> Model::run_fit(trainers::BatchSource& train,
     }
     train.end_epoch();
     if (train.ran_out()) {
-      // Keras's warning and behaviour: the data cannot fill the epochs asked for.
+      // Keras's warning; as Keras, the next epoch starts a fresh pass over the data.
       std::cerr << "UserWarning: Your input ran out of data; interrupting training. Make sure "
                    "that your dataset or generator can generate at least `steps_per_epoch * "
                    "epochs` batches. You may need to use the `.repeat()` function when building "
                    "your dataset.\n";
-      stop_training_ = true;
     }
     Logs epoch_logs = get_metrics_result();
     if (epoch_logs.empty()) epoch_logs = logs;  // a custom train_step with its own logs
@@ -320,6 +321,7 @@ Logs Model::run_test_loop(trainers::BatchSource& batches, callbacks::CallbackLis
 }
 
 Logs Model::evaluate(const TensorStruct& x, const TensorStruct& y, const EvaluateOptions& o) {
+  state();
   trainers::EpochIterator batches(StepData{x, y, o.sample_weight}, batch_size_of(o.batch_size),
                                   o.steps, false);
   return run_evaluate(batches, o);

@@ -113,6 +113,38 @@ TEST(FitData, GeneratorWithStepsPerEpochContinuesAcrossEpochs) {
   expect_same_weights(c, e);
 }
 
+struct StepsSeen : callbacks::Callback {
+  std::optional<int64_t> steps = -99;
+  int batches = 0;
+  void on_train_begin(const Logs&) override { steps = params().steps; }
+  void on_train_batch_end(int64_t, const Logs&) override { ++batches; }
+};
+
+TEST(FitData, DataRunningOutWarnsAndTheNextEpochStartsAFreshPass) {
+  Data d = make_data(12);
+  auto [a, b] = twin_models();
+  int calls = 0;  // a one-shot generator of 3 batches
+  auto three = [&]() -> std::optional<StepData> {
+    if (calls >= 3) return std::nullopt;
+    int64_t s = 4 * calls++;
+    return StepData{d.x.slice({{s, s + 4}}), d.y.slice({{s, s + 4}}), {}};
+  };
+  auto seen = std::make_shared<StepsSeen>();
+  testing::internal::CaptureStderr();
+  auto h = a->fit(three, {.epochs = 3, .verbose = 0, .callbacks = {seen}, .steps_per_epoch = 2});
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("ran out of data"), std::string::npos) << err;
+  EXPECT_EQ(h->history.at("loss").size(), 3u);  // as Keras: warned, not stopped
+  EXPECT_EQ(seen->batches, 3);
+  // A Dataset restarts: 3 batches per pass, 2 per epoch -> 2, 1 (ran out), 2.
+  auto seen2 = std::make_shared<StepsSeen>();
+  testing::internal::CaptureStderr();
+  b->fit(Dataset::from_tensor_slices(d.x, d.y).batch(4),
+         {.epochs = 3, .verbose = 0, .callbacks = {seen2}, .steps_per_epoch = 2});
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(seen2->batches, 5);
+}
+
 class Batches : public utils::PyDataset {
  public:
   Batches(Data d, int workers) : PyDataset({.workers = workers}), d_(std::move(d)) {}
@@ -165,13 +197,6 @@ TEST(FitData, ClassWeightAppliesToDatasetBatches) {
   expect_same_weights(a, b);
 }
 
-struct StepsSeen : callbacks::Callback {
-  std::optional<int64_t> steps = -99;
-  int batches = 0;
-  void on_train_begin(const Logs&) override { steps = params().steps; }
-  void on_train_batch_end(int64_t, const Logs&) override { ++batches; }
-};
-
 TEST(FitData, UnknownCardinalityRunsUntilExhaustedWithNoTotal) {
   Data d = make_data(20);
   auto [a, b] = twin_models();
@@ -218,7 +243,7 @@ TEST(FitData, AProducerErrorStopsFitWithTheBatchIndex) {
     FAIL();
   } catch (const Error& e) {
     std::string m = e.what();
-    EXPECT_NE(m.find("element 3"), std::string::npos) << m;  // batch 3 holds sample 12
+    EXPECT_NE(m.find("batch 3"), std::string::npos) << m;  // batch 3 holds sample 12
     EXPECT_NE(m.find("corrupt record"), std::string::npos) << m;
   }
   struct Broken : utils::PyDataset {

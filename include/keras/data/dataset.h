@@ -18,9 +18,24 @@
 #include <memory>
 #include <optional>
 
+#include "keras/core/errors.h"
 #include "keras/trainers/options.h"
 
 namespace keras::data {
+
+/// A producer's exception (a generator, map or filter function) as the consuming thread sees
+/// it: the index of the element being produced (the batch, for a batched dataset) and the
+/// original message.
+class ProducerError : public Error {
+ public:
+  ProducerError(int64_t index, std::string cause);
+  int64_t index() const { return index_; }
+  const std::string& cause() const { return cause_; }
+
+ private:
+  int64_t index_;
+  std::string cause_;
+};
 
 /// One element: (x, y, sample_weight), each a tensor, a list or a map of tensors; y and
 /// sample_weight may be undefined (a dataset of features only).
@@ -55,9 +70,8 @@ class Dataset {
     Iterator(Iterator&&) noexcept;
     Iterator& operator=(Iterator&&) noexcept;
     ~Iterator();
-    /// The next element, or std::nullopt at the end. A producer's exception (generator, map
-    /// or filter function) is rethrown here as a keras::Error that names the index of the
-    /// element (the batch, for a batched dataset) and the original message.
+    /// The next element, or std::nullopt at the end. A producer's exception is rethrown here
+    /// as a ProducerError.
     std::optional<Element> next();
     /// Elements returned so far.
     int64_t index() const { return index_; }
