@@ -66,8 +66,9 @@ class GeneratorNode : public Node {
       it->shared = shared_;
     } else {
       it->own = factory_();
-      check(static_cast<bool>(it->own), "Dataset.from_generator: the factory returned an empty "
-                                        "generator; return a callable producing elements.");
+      check(static_cast<bool>(it->own),
+            "Dataset.from_generator: the factory returned an empty "
+            "generator; return a callable producing elements.");
     }
     return it;
   }
@@ -90,15 +91,15 @@ SlicesNode::SlicesNode(Element data) : data_(std::move(data)) {
   num_samples_ = data_.x.num_samples("x");
   for (const TensorList& tensors : {data_.x.flat(), data_.y.flat(), data_.sample_weight.flat()})
     for (const Tensor& t : tensors)
-      check(t.ndim() >= 1, "Dataset.from_tensor_slices: cannot slice a scalar (shape ",
-            t.shape(), "); every tensor needs a first axis to slice.");
+      check(t.ndim() >= 1, "Dataset.from_tensor_slices: cannot slice a scalar (shape ", t.shape(),
+            "); every tensor needs a first axis to slice.");
   const char* names[] = {"y", "sample_weight"};
   const TensorStruct* others[] = {&data_.y, &data_.sample_weight};
   for (int k = 0; k < 2; ++k) {
     if (!others[k]->defined()) continue;
     int64_t n = others[k]->num_samples(names[k]);
-    check(n == num_samples_, "Dataset.from_tensor_slices: x has ", num_samples_,
-          " samples but ", names[k], " has ", n, "; the first axes must match.");
+    check(n == num_samples_, "Dataset.from_tensor_slices: x has ", num_samples_, " samples but ",
+          names[k], " has ", n, "; the first axes must match.");
   }
 }
 
@@ -120,7 +121,8 @@ Element SlicesNode::at(int64_t i) const {
 ProducerError::ProducerError(int64_t index, std::string cause)
     : Error(keras::detail::cat("Dataset: producing element ", index,
                                " (the batch index, for a batched dataset) failed: ", cause)),
-      index_(index), cause_(std::move(cause)) {}
+      index_(index),
+      cause_(std::move(cause)) {}
 
 Dataset::Dataset(std::shared_ptr<const detail::Node> node) : node_(std::move(node)) {}
 
@@ -140,8 +142,8 @@ Dataset Dataset::from_generator(GeneratorFactory factory) {
 }
 
 Dataset Dataset::batch(int64_t batch_size, bool drop_remainder) const {
-  check(batch_size >= 1, "Dataset.batch: batch_size must be a positive integer; got ",
-        batch_size, ".");
+  check(batch_size >= 1, "Dataset.batch: batch_size must be a positive integer; got ", batch_size,
+        ".");
   return Dataset(detail::make_batch(node_, batch_size, drop_remainder));
 }
 
@@ -158,8 +160,8 @@ Dataset Dataset::shuffle(int64_t buffer_size, std::optional<uint64_t> seed,
 Dataset Dataset::map(MapFn fn, int num_parallel_calls) const {
   check(static_cast<bool>(fn), "Dataset.map: the function is empty.");
   check(num_parallel_calls >= 1 || num_parallel_calls == AUTOTUNE,
-        "Dataset.map: num_parallel_calls must be >= 1 or AUTOTUNE (-1); got ",
-        num_parallel_calls, ".");
+        "Dataset.map: num_parallel_calls must be >= 1 or AUTOTUNE (-1); got ", num_parallel_calls,
+        ".");
   int threads = num_parallel_calls;
   if (threads == AUTOTUNE) threads = std::max(2u, std::thread::hardware_concurrency());
   return Dataset(detail::make_map(node_, std::move(fn), threads));
@@ -177,18 +179,19 @@ Dataset Dataset::repeat(int64_t count) const {
 }
 
 Dataset Dataset::take(int64_t count) const {
-  check(count >= -1, "Dataset.take: count must be >= 0, or -1 for every element; got ", count,
-        ".");
+  check(count >= -1, "Dataset.take: count must be >= 0, or -1 for every element; got ", count, ".");
   return Dataset(detail::make_take(node_, count));
 }
 
 Dataset Dataset::skip(int64_t count) const {
-  check(count >= -1, "Dataset.skip: count must be >= 0, or -1 to skip every element; got ",
-        count, ".");
+  check(count >= -1, "Dataset.skip: count must be >= 0, or -1 to skip every element; got ", count,
+        ".");
   return Dataset(detail::make_skip(node_, count));
 }
 
-Dataset Dataset::cache() const { return Dataset(detail::make_cache(node_)); }
+Dataset Dataset::cache() const {
+  return Dataset(detail::make_cache(node_));
+}
 
 Dataset Dataset::prefetch(int64_t buffer_size) const {
   check(buffer_size >= 0 || buffer_size == AUTOTUNE,
@@ -197,9 +200,13 @@ Dataset Dataset::prefetch(int64_t buffer_size) const {
   return Dataset(detail::make_prefetch(node_, buffer_size == AUTOTUNE ? 2 : buffer_size));
 }
 
-int64_t Dataset::cardinality() const { return node_->cardinality(); }
+int64_t Dataset::cardinality() const {
+  return node_->cardinality();
+}
 
-Dataset::Iterator Dataset::iterator() const { return Iterator(node_->iterate()); }
+Dataset::Iterator Dataset::iterator() const {
+  return Iterator(node_->iterate());
+}
 
 Dataset::Iterator::Iterator(std::unique_ptr<detail::NodeIterator> impl) : impl_(std::move(impl)) {}
 Dataset::Iterator::Iterator(Iterator&&) noexcept = default;

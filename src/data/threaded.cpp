@@ -44,8 +44,8 @@ class MapNode : public Node {
             input_done = true;
             break;
           }
-          in_flight.push_back(std::async(std::launch::async,
-                                         [n = node, x = std::move(*e)] { return n->fn_(x); }));
+          in_flight.push_back(
+              std::async(std::launch::async, [n = node, x = std::move(*e)] { return n->fn_(x); }));
         }
         if (in_flight.empty()) return std::nullopt;
         std::future<Element> front = std::move(in_flight.front());

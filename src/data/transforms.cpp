@@ -1,6 +1,8 @@
 // The single-threaded Dataset transformations: batch, shuffle, filter, repeat, take, skip and
 // cache, with tf.data's cardinality rules.
 
+#include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <random>
 #include <vector>
@@ -32,8 +34,8 @@ TensorStruct stack_all(const std::vector<Element>& elements, TensorStruct Elemen
   std::vector<TensorList> columns(n);
   for (const Element& e : elements) {
     TensorList flat = (e.*field).flat();
-    check(flat.size() == n, "Dataset.batch: elements differ in structure (", n, " vs ",
-          flat.size(), " tensors); every element must have the same structure.");
+    check(flat.size() == n, "Dataset.batch: elements differ in structure (", n, " vs ", flat.size(),
+          " tensors); every element must have the same structure.");
     for (size_t i = 0; i < n; ++i) columns[i].push_back(flat[i]);
   }
   TensorList stacked;

@@ -32,8 +32,9 @@ class DatasetSource : public BatchSource {
   bool ran_out_ = false;
 };
 
-/// A PyDataset's batches 0..size()-1 in order each epoch; with workers > 1, that many
-/// batches (at most max_queue_size) are fetched ahead on threads and handed out in order.
+/// A PyDataset's batches 0..size()-1 in order each epoch (with `steps`, epochs continue through
+/// the indices as Keras's steps_per_epoch); with workers > 1, that many batches (at most
+/// max_queue_size) are fetched ahead on threads and handed out in order.
 class PyDatasetSource : public BatchSource {
  public:
   PyDatasetSource(utils::PyDataset& dataset, std::optional<int64_t> steps);
@@ -42,15 +43,18 @@ class PyDatasetSource : public BatchSource {
   void begin_epoch() override;
   bool next(StepData& batch) override;
   void end_epoch() override;
+  bool ran_out() const override { return ran_out_; }
 
  private:
   void launch_ahead();
-  StepData fetch(int64_t index);
+  StepData fetch(int64_t index, int64_t step);
 
   utils::PyDataset& dataset_;
   std::optional<int64_t> steps_;
-  int64_t step_ = 0;
-  int64_t launched_ = 0;
+  int64_t step_ = 0;      // batches given this epoch
+  int64_t cursor_ = 0;    // the next index to give
+  int64_t launched_ = 0;  // the next index to fetch ahead
+  bool ran_out_ = false;
   std::deque<std::future<StepData>> ahead_;
 };
 

@@ -21,8 +21,8 @@ void check_batched_fit(const FitOptions& o, const char* kind) {
         ". Set the batch size when building the data (e.g. dataset.batch(n)).");
   check(!o.sample_weight.defined(), "fit: sample_weight must not be given when x is ", kind,
         "; yield (x, y, sample_weight) batches instead.");
-  check(o.validation_split == 0, "fit: validation_split is only supported for tensors, not ",
-        kind, "; got validation_split=", o.validation_split,
+  check(o.validation_split == 0, "fit: validation_split is only supported for tensors, not ", kind,
+        "; got validation_split=", o.validation_split,
         ". Pass validation_data (e.g. a separate Dataset) instead.");
 }
 
@@ -42,15 +42,14 @@ std::unique_ptr<trainers::BatchSource> validation_source(const FitOptions& o) {
   if (v.dataset)
     return std::make_unique<trainers::DatasetSource>(*v.dataset, o.validation_steps,
                                                      "validation_steps");
-  return std::make_unique<trainers::EpochIterator>(
-      StepData{v.x, v.y, v.sample_weight}, o.validation_batch_size.value_or(32),
-      o.validation_steps, false);
+  return std::make_unique<trainers::EpochIterator>(StepData{v.x, v.y, v.sample_weight},
+                                                   o.validation_batch_size.value_or(32),
+                                                   o.validation_steps, false);
 }
 
 }  // namespace
 
-std::shared_ptr<callbacks::History> Model::fit(const data::Dataset& dataset,
-                                               const FitOptions& o) {
+std::shared_ptr<callbacks::History> Model::fit(const data::Dataset& dataset, const FitOptions& o) {
   check_batched_fit(o, "a Dataset");
   trainers::DatasetSource source(dataset, o.steps_per_epoch, "steps_per_epoch");
   return run_fit(source, validation_source(o), o);

@@ -236,9 +236,9 @@ std::shared_ptr<callbacks::History> Model::fit(const TensorStruct& x, const Tens
   return run_fit(iterator, std::move(validation), o);
 }
 
-std::shared_ptr<callbacks::History> Model::run_fit(trainers::BatchSource& train,
-                                                   std::unique_ptr<trainers::BatchSource> validation,
-                                                   const FitOptions& o) {
+std::shared_ptr<callbacks::History> Model::run_fit(
+    trainers::BatchSource& train, std::unique_ptr<trainers::BatchSource> validation,
+    const FitOptions& o) {
   CompileState& s = state();
   int verbose = checked_verbose(o.verbose);
   check(o.epochs >= 0, "fit: epochs must be >= 0; got ", o.epochs, ".");

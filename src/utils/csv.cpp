@@ -57,13 +57,13 @@ Tensor CsvTable::column(const std::string& name) const {
   std::string known;
   for (size_t i = 0; i < column_names.size(); ++i) {
     if (column_names[i] == name)
-      return ops::squeeze(values.slice({{0, values.shape()[0]}, {static_cast<int64_t>(i),
-                                                                  static_cast<int64_t>(i) + 1}}),
+      return ops::squeeze(values.slice({{0, values.shape()[0]},
+                                        {static_cast<int64_t>(i), static_cast<int64_t>(i) + 1}}),
                           {1});
     known += (i ? ", " : "") + column_names[i];
   }
-  throw ValueError(keras::detail::cat("CsvTable: no column '", name, "'; the columns: ", known,
-                                      "."));
+  throw ValueError(
+      keras::detail::cat("CsvTable: no column '", name, "'; the columns: ", known, "."));
 }
 
 CsvTable load_csv(const std::string& path, const CsvOptions& o) {
@@ -83,8 +83,10 @@ CsvTable load_csv(const std::string& path, const CsvOptions& o) {
     check(next_line(), "load_csv: '", path, "' is empty; expected a header line.");
     header = split_line(line, o.delimiter);
   }
-  check(o.columns.empty() || o.header, "load_csv: columns by name need a header line; use "
-        "column_indices for '", path, "'.");
+  check(o.columns.empty() || o.header,
+        "load_csv: columns by name need a header line; use "
+        "column_indices for '",
+        path, "'.");
   std::vector<int64_t> keep;  // the kept columns' indices, in output order
   for (const std::string& name : o.columns) {
     auto it = std::find(header.begin(), header.end(), name);
@@ -112,15 +114,15 @@ CsvTable load_csv(const std::string& path, const CsvOptions& o) {
           path, "' has ", fields.size(), " fields; expected ", width, ".");
     for (int64_t k : keep) {
       const std::string& f = fields[static_cast<size_t>(k)];
-      const std::string column = o.header ? "'" + header.at(static_cast<size_t>(k)) + "'"
-                                          : std::to_string(k);
+      const std::string column =
+          o.header ? "'" + header.at(static_cast<size_t>(k)) + "'" : std::to_string(k);
       check(!f.empty(), "load_csv: line ", line_number, " of '", path, "', column ", column,
             ": the field is empty.");
       char* end = nullptr;
       errno = 0;
       double v = std::strtod(f.c_str(), &end);
-      check(end == f.c_str() + f.size() && errno != ERANGE, "load_csv: line ", line_number,
-            " of '", path, "', column ", column, ": '", f, "' is not a number.");
+      check(end == f.c_str() + f.size() && errno != ERANGE, "load_csv: line ", line_number, " of '",
+            path, "', column ", column, ": '", f, "' is not a number.");
       values.push_back(v);
     }
     ++rows;

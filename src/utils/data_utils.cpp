@@ -48,12 +48,17 @@ Tensor normalize(const Tensor& x, int axis, double order) {
 
 Tensor pad_sequences(const std::vector<std::vector<double>>& sequences,
                      const PadSequencesOptions& o) {
-  check(o.padding == "pre" || o.padding == "post", "pad_sequences: padding must be \"pre\" or "
-        "\"post\"; got \"", o.padding, "\".");
-  check(o.truncating == "pre" || o.truncating == "post", "pad_sequences: truncating must be "
-        "\"pre\" or \"post\"; got \"", o.truncating, "\".");
+  check(o.padding == "pre" || o.padding == "post",
+        "pad_sequences: padding must be \"pre\" or "
+        "\"post\"; got \"",
+        o.padding, "\".");
+  check(o.truncating == "pre" || o.truncating == "post",
+        "pad_sequences: truncating must be "
+        "\"pre\" or \"post\"; got \"",
+        o.truncating, "\".");
   int64_t maxlen = 0;
-  for (const auto& s : sequences) maxlen = std::max<int64_t>(maxlen, static_cast<int64_t>(s.size()));
+  for (const auto& s : sequences)
+    maxlen = std::max<int64_t>(maxlen, static_cast<int64_t>(s.size()));
   if (o.maxlen) {
     check(*o.maxlen >= 0, "pad_sequences: maxlen must be >= 0; got ", *o.maxlen, ".");
     maxlen = *o.maxlen;
@@ -103,16 +108,16 @@ std::pair<int64_t, int64_t> split_sizes(const SplitSize& left, const SplitSize& 
         "split_dataset: at least one of left_size and right_size must be given.");
   if (std::holds_alternative<double>(left) && std::holds_alternative<double>(right))
     check(std::get<double>(left) + std::get<double>(right) <= 1,
-          "split_dataset: left_size + right_size is greater than 1; got ", size_text(left),
-          " + ", size_text(right), ".");
+          "split_dataset: left_size + right_size is greater than 1; got ", size_text(left), " + ",
+          size_text(right), ".");
   std::optional<double> l = resolve(left, "left"), r = resolve(right, "right");
   double lv = l ? *l : static_cast<double>(total) - *r;
   double rv = r ? *r : static_cast<double>(total) - *l;
-  check(lv + rv <= static_cast<double>(total), "split_dataset: left_size + right_size = ",
-        lv + rv, " is more than the ", total, " elements.");
-  check(lv > 0 && rv > 0, "split_dataset: with ", total, " elements, left_size=",
-        size_text(left), " and right_size=", size_text(right), " leave the ",
-        lv == 0 ? "left" : "right", " split empty.");
+  check(lv + rv <= static_cast<double>(total), "split_dataset: left_size + right_size = ", lv + rv,
+        " is more than the ", total, " elements.");
+  check(lv > 0 && rv > 0, "split_dataset: with ", total, " elements, left_size=", size_text(left),
+        " and right_size=", size_text(right), " leave the ", lv == 0 ? "left" : "right",
+        " split empty.");
   return {static_cast<int64_t>(lv), static_cast<int64_t>(rv)};
 }
 

@@ -143,7 +143,8 @@ TEST(Dataset, RepeatTakeSkipFilterValuesAndCardinality) {
   EXPECT_TRUE(firsts(small.skip(-1)).empty());
   EXPECT_EQ(firsts(small.take(-1)), range_f(0, 4));
   EXPECT_TRUE(firsts(small.repeat(0)).empty());
-  auto even = small.filter([](const Element& e) { return static_cast<int>(e.x.single().item<float>()) % 2 == 0; });
+  auto even = small.filter(
+      [](const Element& e) { return static_cast<int>(e.x.single().item<float>()) % 2 == 0; });
   EXPECT_EQ(firsts(even), std::vector<float>({0, 2}));
   EXPECT_EQ(firsts(even.repeat(2)), std::vector<float>({0, 2, 0, 2}));
   // An empty input repeated forever ends instead of spinning.
@@ -167,7 +168,8 @@ TEST(Dataset, ParallelMapKeepsTheInputOrder) {
   auto slow = [&](const Element& e) {
     int now = ++concurrent;
     int seen = most.load();
-    while (now > seen && !most.compare_exchange_weak(seen, now)) {}
+    while (now > seen && !most.compare_exchange_weak(seen, now)) {
+    }
     // Random sleeps make later elements finish first.
     thread_local std::mt19937 rng(std::hash<std::thread::id>()(std::this_thread::get_id()));
     std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 8));
@@ -204,8 +206,10 @@ TEST(Dataset, PrefetchThreadStopsWhenTheIteratorIsDestroyedMidPass) {
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   EXPECT_EQ(produced.load(), after);  // the thread is gone
   // Destroying the whole pipeline mid-pass (handle and iterator) is clean as well.
-  auto it = std::make_unique<Dataset::Iterator>(
-      Dataset::from_generator(factory).map([](const Element& e) { return e; }, 3).prefetch(2).iterator());
+  auto it = std::make_unique<Dataset::Iterator>(Dataset::from_generator(factory)
+                                                    .map([](const Element& e) { return e; }, 3)
+                                                    .prefetch(2)
+                                                    .iterator());
   it->next();
   it.reset();
 }
@@ -253,7 +257,10 @@ TEST(Dataset, CacheReplaysTheFirstCompletePass) {
     };
   };
   Dataset ds = Dataset::from_generator(factory).cache();
-  { auto partial = ds.iterator(); partial.next(); }  // a partial pass does not fill the cache
+  {
+    auto partial = ds.iterator();
+    partial.next();
+  }  // a partial pass does not fill the cache
   EXPECT_EQ(firsts(ds), range_f(0, 4));
   EXPECT_EQ(firsts(ds), range_f(0, 4));
   EXPECT_EQ(firsts(ds), range_f(0, 4));

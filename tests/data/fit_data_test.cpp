@@ -40,7 +40,8 @@ std::pair<ModelPtr<>, ModelPtr<>> twin_models() {
 void expect_same_weights(const ModelPtr<>& a, const ModelPtr<>& b) {
   auto wa = a->get_weights(), wb = b->get_weights();
   ASSERT_EQ(wa.size(), wb.size());
-  for (size_t i = 0; i < wa.size(); ++i) EXPECT_EQ(wa[i].to_vector<float>(), wb[i].to_vector<float>());
+  for (size_t i = 0; i < wa.size(); ++i)
+    EXPECT_EQ(wa[i].to_vector<float>(), wb[i].to_vector<float>());
 }
 
 TEST(FitData, DatasetGivesTheSameWeightsAsTensorsWithoutShuffle) {
@@ -81,11 +82,16 @@ TEST(FitData, EvaluateAndPredictOnADatasetMatchTheTensorVersions) {
 TEST(FitData, ValidationDataMayBeADataset) {
   Data d = make_data(16), v = make_data(7);
   auto [a, b] = twin_models();
-  auto ha = a->fit(d.x, d.y, {.batch_size = 4, .epochs = 2, .verbose = 0,
-                              .validation_data = ValidationData{v.x, v.y}, .shuffle = false,
-                              .validation_batch_size = 4});
+  auto ha = a->fit(d.x, d.y,
+                   {.batch_size = 4,
+                    .epochs = 2,
+                    .verbose = 0,
+                    .validation_data = ValidationData{v.x, v.y},
+                    .shuffle = false,
+                    .validation_batch_size = 4});
   auto hb = b->fit(Dataset::from_tensor_slices(d.x, d.y).batch(4),
-                   {.epochs = 2, .verbose = 0,
+                   {.epochs = 2,
+                    .verbose = 0,
                     .validation_data = Dataset::from_tensor_slices(v.x, v.y).batch(4)});
   EXPECT_EQ(ha->history.at("val_loss"), hb->history.at("val_loss"));
   EXPECT_EQ(ha->history.at("val_mae"), hb->history.at("val_mae"));
@@ -178,6 +184,26 @@ TEST(FitData, PyDatasetIsIteratedInOrderWithAndWithoutWorkers) {
   }
 }
 
+TEST(FitData, PyDatasetWithStepsPerEpochContinuesThroughTheIndices) {
+  Data d = make_data(20);
+  for (int workers : {1, 2}) {
+    auto [a, b] = twin_models();
+    Batches batches(d, workers);  // 5 batches; 2 per epoch: 0-1, 2-3, 4 (ran out), 0-1
+    auto seen = std::make_shared<StepsSeen>();
+    testing::internal::CaptureStderr();
+    b->fit(batches, {.epochs = 4, .verbose = 0, .callbacks = {seen}, .steps_per_epoch = 2});
+    EXPECT_NE(testing::internal::GetCapturedStderr().find("ran out of data"), std::string::npos);
+    EXPECT_EQ(seen->batches, 7);
+    EXPECT_EQ(batches.gets.load(), 7);
+    EXPECT_EQ(batches.epochs_ended, 4);
+    // The same 7 batches from tensors: one pass of 5, then the first 2 again.
+    a->fit(d.x, d.y, {.batch_size = 4, .epochs = 1, .verbose = 0, .shuffle = false});
+    a->fit(d.x.slice({{0, 8}}), d.y.slice({{0, 8}}),
+           {.batch_size = 4, .epochs = 1, .verbose = 0, .shuffle = false});
+    expect_same_weights(a, b);
+  }
+}
+
 TEST(FitData, ClassWeightAppliesToDatasetBatches) {
   std::vector<float> xs;
   std::vector<int32_t> ys;
@@ -190,10 +216,12 @@ TEST(FitData, ClassWeightAppliesToDatasetBatches) {
   auto a = Sequential({Input({2}), layers::Dense(3, {.activation = "softmax"})});
   auto b = Sequential({Input({2}), layers::Dense(3, {.activation = "softmax"})});
   b->set_weights(a->get_weights());
-  for (auto* m : {&a, &b}) (*m)->compile({.optimizer = "sgd", .loss = "sparse_categorical_crossentropy"});
+  for (auto* m : {&a, &b})
+    (*m)->compile({.optimizer = "sgd", .loss = "sparse_categorical_crossentropy"});
   std::map<int64_t, double> cw{{0, 1.0}, {1, 3.0}, {2, 0.5}};
   a->fit(x, y, {.batch_size = 5, .epochs = 2, .verbose = 0, .shuffle = false, .class_weight = cw});
-  b->fit(Dataset::from_tensor_slices(x, y).batch(5), {.epochs = 2, .verbose = 0, .class_weight = cw});
+  b->fit(Dataset::from_tensor_slices(x, y).batch(5),
+         {.epochs = 2, .verbose = 0, .class_weight = cw});
   expect_same_weights(a, b);
 }
 
@@ -223,7 +251,8 @@ TEST(FitData, KerasArgumentRulesForBatchedData) {
     EXPECT_NE(std::string(e.what()).find("batch_size=4"), std::string::npos) << e.what();
   }
   EXPECT_THROW(a->fit(ds, {.verbose = 0, .validation_split = 0.2}), ValueError);
-  EXPECT_THROW(a->fit(ds, {.verbose = 0, .sample_weight = Tensor::from_vector(std::vector<float>(8, 1.0f), {8})}),
+  EXPECT_THROW(a->fit(ds, {.verbose = 0,
+                           .sample_weight = Tensor::from_vector(std::vector<float>(8, 1.0f), {8})}),
                ValueError);
   EXPECT_THROW(a->evaluate(ds, {.batch_size = 2, .verbose = 0}), ValueError);
   EXPECT_THROW(a->predict(ds, {.batch_size = 2, .verbose = 0}), ValueError);
@@ -235,7 +264,8 @@ TEST(FitData, AProducerErrorStopsFitWithTheBatchIndex) {
   Data d = make_data(20);
   auto [a, b] = twin_models();
   auto failing = Dataset::from_tensor_slices(d.x, d.y).batch(4).map([](const data::Element& e) {
-    if (e.x.single().to_vector<float>()[0] == std::sin(0.7f * 12)) throw std::runtime_error("corrupt record");
+    if (e.x.single().to_vector<float>()[0] == std::sin(0.7f * 12))
+      throw std::runtime_error("corrupt record");
     return e;
   });
   try {
@@ -251,7 +281,8 @@ TEST(FitData, AProducerErrorStopsFitWithTheBatchIndex) {
     StepData get(int64_t i) override {
       if (i == 2) throw std::runtime_error("file 2 missing");
       return {Tensor::from_vector(std::vector<float>(6, 0.f), {2, 3}),
-              Tensor::from_vector(std::vector<float>(4, 0.f), {2, 2}), {}};
+              Tensor::from_vector(std::vector<float>(4, 0.f), {2, 2}),
+              {}};
     }
   } broken;
   try {

@@ -20,14 +20,15 @@ TEST(DataReadme, ExampleRuns) {
   std::pair<Tensor, Tensor> train{x_train, Tensor::from_vector(ys, {200})};
   Tensor x_test = x_train.slice({{0, 50}}), y_test = train.second.slice({{0, 50}});
   auto model = Sequential({Input({4}), layers::Dense(3, {.activation = "softmax"})});
-  model->compile({.optimizer = "adam", .loss = "sparse_categorical_crossentropy",
-                  .metrics = {"accuracy"}});
+  model->compile(
+      {.optimizer = "adam", .loss = "sparse_categorical_crossentropy", .metrics = {"accuracy"}});
   int64_t cursor = 0;
   auto next_batch = [&] {
     int64_t s = (cursor++ % 4) * 50;
     return StepData{x_train.slice({{s, s + 50}}), train.second.slice({{s, s + 50}}), {}};
   };
 
+  // clang-format off
   // ---- the README's code, verbatim ----
   namespace data = keras::data;
   auto augment = [](const data::Element& e) {               // runs on 4 threads, order kept
@@ -46,6 +47,7 @@ TEST(DataReadme, ExampleRuns) {
   model->fit([&]() -> std::optional<keras::StepData> { return next_batch(); },
              {.epochs = 3, .steps_per_epoch = 100});
   // ---- end ----
+  // clang-format on
   EXPECT_EQ(model->history()->history.at("loss").size(), 3u);
   EXPECT_EQ(cursor, 300);
 }

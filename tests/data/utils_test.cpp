@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <fstream>
 
 #include "keras/keras.h"
@@ -28,8 +29,7 @@ std::vector<T> values(const Tensor& t) {
 
 TEST(Csv, MatchesNumpyLoadtxt) {
   auto all = utils::load_csv(kDir + "table.csv");
-  EXPECT_EQ(all.column_names,
-            std::vector<std::string>({"id", "height cm", "weight, kg", "label"}));
+  EXPECT_EQ(all.column_names, std::vector<std::string>({"id", "height cm", "weight, kg", "label"}));
   const Tensor& ref = expected().at("all_f4");
   EXPECT_EQ(all.values.shape(), ref.shape());
   EXPECT_EQ(all.values.dtype(), DType::Float32);
@@ -68,8 +68,8 @@ TEST(Npy, LoadsNumpyFilesOfSeveralDtypesInCAndFortranOrder) {
   const std::map<std::string, DType> files = {
       {"c_float64_3d", DType::Float64}, {"c_int16", DType::Int16},
       {"c_uint8", DType::UInt8},        {"c_int8", DType::Int8},
-      {"c_float16", DType::Float16},
-      {"f_float32_2d", DType::Float32}, {"f_int64_3d", DType::Int64}};
+      {"c_float16", DType::Float16},    {"f_float32_2d", DType::Float32},
+      {"f_int64_3d", DType::Int64}};
   for (const auto& [name, dtype] : files) {
     SCOPED_TRACE(name);
     Tensor t = utils::load_npy(kDir + name + ".npy");

@@ -107,7 +107,8 @@ class Model : public Layer {
   std::shared_ptr<callbacks::History> fit(const data::Dataset& dataset,
                                           const FitOptions& options = {});
   /// Trains on a PyDataset: its batches in index order, on_epoch_end after every epoch.
-  std::shared_ptr<callbacks::History> fit(utils::PyDataset& dataset, const FitOptions& options = {});
+  std::shared_ptr<callbacks::History> fit(utils::PyDataset& dataset,
+                                          const FitOptions& options = {});
   /// Trains on a generator of batches, consumed across epochs as a Python generator is.
   std::shared_ptr<callbacks::History> fit(const std::function<std::optional<StepData>()>& generator,
                                           const FitOptions& options = {});

@@ -41,9 +41,9 @@ Tensor pad_sequences(const std::vector<std::vector<double>>& sequences,
                      const PadSequencesOptions& options = {});
 /// The same for sequences of any arithmetic type (token ids as int, int64_t, ...).
 template <typename T>
-  requires(!std::is_same_v<T, double>)
-Tensor pad_sequences(const std::vector<std::vector<T>>& sequences,
-                     const PadSequencesOptions& options = {}) {
+requires(!std::is_same_v<T, double>) Tensor
+    pad_sequences(const std::vector<std::vector<T>>& sequences,
+                  const PadSequencesOptions& options = {}) {
   std::vector<std::vector<double>> as_double;
   as_double.reserve(sequences.size());
   for (const auto& s : sequences) as_double.emplace_back(s.begin(), s.end());
