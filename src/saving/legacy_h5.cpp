@@ -16,7 +16,9 @@ namespace {
 
 constexpr int kMaxJsonDepth = 256;
 
-std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "/" + b; }
+std::string join(const std::string& a, const std::string& b) {
+  return a.empty() ? b : a + "/" + b;
+}
 
 std::string where(const H5File& file, const std::string& path) {
   return file.source() + ":/" + path;
@@ -31,8 +33,9 @@ std::vector<Variable> legacy_weights(const Layer& layer) {
 
 std::vector<std::string> weight_names(const H5File& file, const std::string& group) {
   if (!file.is_group(group))
-    throw IOError(where(file, group) + " is not a group; the file lists it in layer_names but "
-                                       "does not hold it (a truncated or edited file?).");
+    throw IOError(where(file, group) +
+                  " is not a group; the file lists it in layer_names but "
+                  "does not hold it (a truncated or edited file?).");
   return file.string_list_attribute(group, "weight_names");
 }
 
@@ -77,8 +80,10 @@ void set_weights(std::vector<Variable> vars, const std::vector<Tensor>& values,
 std::vector<std::shared_ptr<Layer>> model_layers(Layer& model) {
   auto* m = dynamic_cast<Model*>(&model);
   if (!m)
-    throw ValueError("Legacy .h5 weights load into a model (Sequential, Functional or a Model "
-                     "subclass); '" + model.name() + "' is a " + model.class_name() + ".");
+    throw ValueError(
+        "Legacy .h5 weights load into a model (Sequential, Functional or a Model "
+        "subclass); '" +
+        model.name() + "' is a " + model.class_name() + ".");
   return m->layers();
 }
 
@@ -98,8 +103,7 @@ void load_top_level(Layer& model, const H5File& file, const std::string& group,
               skip_mismatch);
 }
 
-void load_by_order(Layer& model, const H5File& file, const std::string& group,
-                   bool skip_mismatch) {
+void load_by_order(Layer& model, const H5File& file, const std::string& group, bool skip_mismatch) {
   std::vector<std::shared_ptr<Layer>> layers;
   std::vector<std::string> model_names;
   for (const auto& layer : model_layers(model))
@@ -126,8 +130,8 @@ void load_by_order(Layer& model, const H5File& file, const std::string& group,
       throw ValueError("Weight count mismatch for layer #" + std::to_string(k) + " (named '" +
                        layers[k]->name() + "' in the model, '" + saved[k] + "' in " +
                        file.source() + "): the layer expects " + std::to_string(expected) +
-                       " weight(s), the file holds " + std::to_string(values.back().size()) +
-                       " " + names_of(weight_names(file, join(group, saved[k]))) + ".");
+                       " weight(s), the file holds " + std::to_string(values.back().size()) + " " +
+                       names_of(weight_names(file, join(group, saved[k]))) + ".");
   }
   for (size_t k = 0; k < layers.size(); ++k)
     set_weights(legacy_weights(*layers[k]), values[k],
@@ -136,8 +140,7 @@ void load_by_order(Layer& model, const H5File& file, const std::string& group,
   load_top_level(model, file, group, skip_mismatch);
 }
 
-void load_by_name(Layer& model, const H5File& file, const std::string& group,
-                  bool skip_mismatch) {
+void load_by_name(Layer& model, const H5File& file, const std::string& group, bool skip_mismatch) {
   std::map<std::string, std::vector<std::shared_ptr<Layer>>> index;
   for (const auto& layer : model_layers(model)) index[layer->name()].push_back(layer);
   std::vector<std::string> saved = file.string_list_attribute(group, "layer_names");
@@ -188,8 +191,9 @@ LegacyModelFile read(std::shared_ptr<H5File> file) {
                      "model file.");
   }
   if (!file->is_group("model_weights"))
-    throw ValueError(source + " has a model_config but no model_weights group; it is not a "
-                              "complete Keras .h5 model file.");
+    throw ValueError(source +
+                     " has a model_config but no model_weights group; it is not a "
+                     "complete Keras .h5 model file.");
   LegacyModelFile out;
   out.model_config =
       translate_model_config(parse_json_attribute(*model_config, source + ": model_config"));
@@ -230,12 +234,12 @@ void load_legacy_weights(Layer& model, const H5File& file, bool by_name, bool sk
   else if (file.is_group("model_weights"))
     load_weights_from_hdf5_group(model, file, "model_weights", by_name, skip_mismatch);
   else
-    throw IOError(file.source() + " is not a legacy Keras .h5 weights file: it has neither a "
-                                  "root layer_names attribute nor a model_weights group.");
+    throw IOError(file.source() +
+                  " is not a legacy Keras .h5 weights file: it has neither a "
+                  "root layer_names attribute nor a model_weights group.");
 }
 
-void load_legacy_weights(Layer& model, const std::string& path, bool by_name,
-                         bool skip_mismatch) {
+void load_legacy_weights(Layer& model, const std::string& path, bool by_name, bool skip_mismatch) {
   load_legacy_weights(model, H5File::open(path), by_name, skip_mismatch);
 }
 
@@ -245,8 +249,9 @@ LegacyModelFile read_legacy_h5(const std::string& path) {
 
 LegacyModelFile read_legacy_h5(std::vector<uint8_t> bytes, const std::string& source) {
   if (!is_hdf5(bytes))
-    throw IOError(source + " is not an HDF5 file (no \\x89HDF signature); a legacy Keras .h5 "
-                           "model is one.");
+    throw IOError(source +
+                  " is not an HDF5 file (no \\x89HDF signature); a legacy Keras .h5 "
+                  "model is one.");
   return read(std::make_shared<H5File>(H5File::open_image(std::move(bytes), source)));
 }
 

@@ -15,7 +15,8 @@ namespace {
 constexpr int kMaxNesting = 64;  // nested models/wrappers deeper than this are not a real model
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // The start of a JSON value, for error messages.
@@ -110,12 +111,14 @@ Config translate_layer(const Config& record, int depth) {
   check(depth <= kMaxNesting, "Legacy model config: layers nested more than ", kMaxNesting,
         " deep; the file is not a Keras model.");
   if (!is_record(record) || !record.contains("config"))
-    throw ValueError("Legacy model config: a layer record needs \"class_name\" and \"config\"; "
-                     "got " + snippet(record) + ".");
+    throw ValueError(
+        "Legacy model config: a layer record needs \"class_name\" and \"config\"; "
+        "got " +
+        snippet(record) + ".");
   const std::string class_name = record["class_name"];
   if (is_model_class(class_name)) return translate_model(record, depth);
-  check(record["config"].is_object(), "Legacy model config: the config of layer class ",
-        class_name, " is not an object.");
+  check(record["config"].is_object(), "Legacy model config: the config of layer class ", class_name,
+        " is not an object.");
   // Keras 3 writing .h5 (model.save("x.h5")) already gives module and registered_name; a
   // custom class keeps its own.
   Config out = {{"module", record.value("module", Config("keras.layers"))},
@@ -183,8 +186,10 @@ Config translate_functional(const Config& record, int depth) {
   for (const auto& layer : config["layers"]) {
     if (!layer.is_object() || !layer.contains("name") || !layer["name"].is_string() ||
         !layer.contains("config"))
-      throw ValueError("Legacy model config: a Functional layer entry needs \"name\" and "
-                       "\"config\"; got " + snippet(layer) + ".");
+      throw ValueError(
+          "Legacy model config: a Functional layer entry needs \"name\" and "
+          "\"config\"; got " +
+          snippet(layer) + ".");
     dtypes[layer["name"]] = output_dtype(layer);
   }
   Config layers = Config::array();
@@ -259,8 +264,10 @@ Config translate_model(const Config& record, int depth) {
 
 Config translate_model_config(const Config& model_config) {
   if (!is_record(model_config) || !model_config.contains("config"))
-    throw ValueError("Legacy model config: expected {\"class_name\": ..., \"config\": ...} at "
-                     "the top; got " + snippet(model_config) + ".");
+    throw ValueError(
+        "Legacy model config: expected {\"class_name\": ..., \"config\": ...} at "
+        "the top; got " +
+        snippet(model_config) + ".");
   try {
     return translate_layer(model_config, 0);
   } catch (const nlohmann::json::exception& e) {  // a value of the wrong JSON type

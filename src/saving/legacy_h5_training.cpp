@@ -31,8 +31,10 @@ bool keras2_only_key(const std::string& key) {
 Config translate_optimizer(const Config& optimizer) {
   if (optimizer.is_string()) return optimizer;  // a name such as "adam"
   if (!is_record(optimizer))
-    throw ValueError("Legacy training config: optimizer_config must be {\"class_name\": ..., "
-                     "\"config\": ...}; got " + optimizer.dump().substr(0, 200) + ".");
+    throw ValueError(
+        "Legacy training config: optimizer_config must be {\"class_name\": ..., "
+        "\"config\": ...}; got " +
+        optimizer.dump().substr(0, 200) + ".");
   std::string class_name = optimizer["class_name"];
   // Keras 2.11+ registered its new optimizers as "Custom>Adam"; legacy ones are "Adam".
   if (class_name.rfind("Custom>", 0) == 0) class_name = class_name.substr(7);
@@ -47,9 +49,9 @@ Config translate_optimizer(const Config& optimizer) {
       config[name] = value;
   }
   // The Keras 3 base optimizer keys Keras 2 did not write.
-  for (const char* key : {"weight_decay", "clipnorm", "global_clipnorm", "clipvalue",
-                          "ema_overwrite_frequency", "loss_scale_factor",
-                          "gradient_accumulation_steps"})
+  for (const char* key :
+       {"weight_decay", "clipnorm", "global_clipnorm", "clipvalue", "ema_overwrite_frequency",
+        "loss_scale_factor", "gradient_accumulation_steps"})
     if (!config.contains(key)) config[key] = nullptr;
   if (!config.contains("use_ema")) config["use_ema"] = false;
   if (!config.contains("ema_momentum")) config["ema_momentum"] = 0.99;
@@ -108,15 +110,16 @@ Config translate_training_config(const Config& training_config) {
     throw ValueError("Legacy training config: expected a JSON object; got " +
                      training_config.dump().substr(0, 200) + ".");
   if (!training_config.contains("optimizer_config"))
-    throw ValueError("Legacy training config: it has no optimizer_config; the model cannot be "
-                     "compiled from it (load with compile=false and compile it in C++).");
+    throw ValueError(
+        "Legacy training config: it has no optimizer_config; the model cannot be "
+        "compiled from it (load with compile=false and compile it in C++).");
   try {
     return {{"optimizer", translate_optimizer(training_config["optimizer_config"])},
             {"loss", translate_leaf(training_config.value("loss", Config()), "keras.losses", 0)},
             {"loss_weights", training_config.value("loss_weights", Config())},
             {"metrics", translate_metrics(training_config.value("metrics", Config()))},
-            {"weighted_metrics", translate_metrics(training_config.value("weighted_metrics",
-                                                                         Config()))},
+            {"weighted_metrics",
+             translate_metrics(training_config.value("weighted_metrics", Config()))},
             {"run_eagerly", false},
             {"steps_per_execution", 1},
             {"jit_compile", false}};

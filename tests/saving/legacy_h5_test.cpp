@@ -17,7 +17,9 @@ namespace {
 
 namespace legacy = saving::legacy;
 
-std::string legacy_dir() { return std::string(KERAS_GOLDEN_DIR) + "/legacy_h5/"; }
+std::string legacy_dir() {
+  return std::string(KERAS_GOLDEN_DIR) + "/legacy_h5/";
+}
 std::string churn_path() {
   return std::string(KERAS_SHARED_DIR) + "/models/churn_functional_keras2.h5";
 }
@@ -55,14 +57,14 @@ TEST(LegacyConfig, ChurnFunctionalHasTheKeras3Shape) {
   EXPECT_EQ(record["registered_name"], "Functional");
   const Config& config = record["config"];
   EXPECT_EQ(keys_of(config), (std::set<std::string>{"name", "trainable", "layers", "input_layers",
-                                                     "output_layers"}));
+                                                    "output_layers"}));
   EXPECT_EQ(config["name"], "model");
   EXPECT_EQ(config["input_layers"], Config::parse(R"([["input_1", 0, 0]])"));
   EXPECT_EQ(config["output_layers"], Config::parse(R"([["dense_3", 0, 0]])"));
   ASSERT_EQ(config["layers"].size(), 7u);
   for (const auto& layer : config["layers"])
     EXPECT_EQ(keys_of(layer), (std::set<std::string>{"module", "class_name", "config",
-                                                      "registered_name", "name", "inbound_nodes"}))
+                                                     "registered_name", "name", "inbound_nodes"}))
         << layer.dump();
   // The InputLayer: batch_shape instead of batch_input_shape, no inbound nodes.
   const Config& input = config["layers"][0];
@@ -228,21 +230,19 @@ TEST(LegacyTrainingConfig, ChurnBecomesAKeras3CompileConfig) {
   auto file = saving::H5File::open(churn_path());
   Config compile = legacy::translate_training_config(
       Config::parse(*file.string_attribute("", "training_config")));
-  EXPECT_EQ(keys_of(compile),
-            (std::set<std::string>{"optimizer", "loss", "loss_weights", "metrics",
-                                   "weighted_metrics", "run_eagerly", "steps_per_execution",
-                                   "jit_compile"}));
+  EXPECT_EQ(keys_of(compile), (std::set<std::string>{"optimizer", "loss", "loss_weights", "metrics",
+                                                     "weighted_metrics", "run_eagerly",
+                                                     "steps_per_execution", "jit_compile"}));
   const Config& optimizer = compile["optimizer"];
   EXPECT_EQ(optimizer["module"], "keras.optimizers");
   EXPECT_EQ(optimizer["class_name"], "Adam");  // was "Custom>Adam"
   EXPECT_EQ(optimizer["registered_name"], nullptr);
   // KERAS_REFERENCE 1.6's Adam keys, no Keras 2 leftovers.
   EXPECT_EQ(keys_of(optimizer["config"]),
-            (std::set<std::string>{"name", "learning_rate", "weight_decay", "clipnorm",
-                                   "global_clipnorm", "clipvalue", "use_ema", "ema_momentum",
-                                   "ema_overwrite_frequency", "loss_scale_factor",
-                                   "gradient_accumulation_steps", "beta_1", "beta_2", "epsilon",
-                                   "amsgrad"}));
+            (std::set<std::string>{
+                "name", "learning_rate", "weight_decay", "clipnorm", "global_clipnorm", "clipvalue",
+                "use_ema", "ema_momentum", "ema_overwrite_frequency", "loss_scale_factor",
+                "gradient_accumulation_steps", "beta_1", "beta_2", "epsilon", "amsgrad"}));
   EXPECT_DOUBLE_EQ(optimizer["config"]["learning_rate"].get<double>(), 0.00020000000949949026);
   // The record is one the optimizer registry reads.
   auto adam = optimizers::deserialize(optimizer);
@@ -343,8 +343,8 @@ TEST(LegacyWeights, LoadModelOnAKeras2Sequential) {
   ASSERT_NE(sequential, nullptr);
   std::vector<std::string> names;
   for (const auto& layer : model->layers()) names.push_back(layer->name());
-  EXPECT_EQ(names, (std::vector<std::string>{"dense", "batch_normalization", "dropout",
-                                              "dense_1"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"dense", "batch_normalization", "dropout", "dense_1"}));
   expect_weights_of(*model, "sequential_full.h5", "model_weights");
   EXPECT_TRUE(model->compiled());
   EXPECT_NEAR(model->optimizer()->learning_rate(), 0.002, 1e-9);
@@ -356,8 +356,8 @@ TEST(LegacyWeights, LoadModelOnAKeras2Sequential) {
 TEST(LegacyWeights, BadFilesAreClearErrors) {
   // A weight count mismatch names both layers and the counts.
   auto model = small_model();
-  std::string count = error_of(
-      [&] { legacy::load_legacy_weights(*model, legacy_dir() + "bad_weight_count.h5"); });
+  std::string count =
+      error_of([&] { legacy::load_legacy_weights(*model, legacy_dir() + "bad_weight_count.h5"); });
   EXPECT_CONTAINS(count, "Weight count mismatch for layer #2");  // #0 dense, #1 batch_norm
   EXPECT_CONTAINS(count, "named 'dense_1' in the model, 'dense_1' in");
   EXPECT_CONTAINS(count, "expects 2 weight(s), the file holds 1 [dense_1/kernel:0]");
@@ -369,14 +369,13 @@ TEST(LegacyWeights, BadFilesAreClearErrors) {
   // A layer count mismatch.
   backend::clear_session();
   auto shorter = Sequential({Input({4}), layers::Dense(2)});
-  EXPECT_CONTAINS(error_of([&] {
-                    legacy::load_legacy_weights(*shorter, legacy_dir() + "weights_only.h5");
-                  }),
-                  "Layer count mismatch");
+  EXPECT_CONTAINS(
+      error_of([&] { legacy::load_legacy_weights(*shorter, legacy_dir() + "weights_only.h5"); }),
+      "Layer count mismatch");
   // A shape mismatch names the layer, the weight and both shapes; skip_mismatch skips it.
   auto wider = small_model(5);
-  std::string shape = error_of(
-      [&] { legacy::load_legacy_weights(*wider, legacy_dir() + "weights_only.h5"); });
+  std::string shape =
+      error_of([&] { legacy::load_legacy_weights(*wider, legacy_dir() + "weights_only.h5"); });
   EXPECT_CONTAINS(shape, "Shape mismatch in layer #2 (named 'dense_1')");
   EXPECT_CONTAINS(shape, "(3, 5)");
   EXPECT_CONTAINS(shape, "(3, 2)");
@@ -392,8 +391,9 @@ TEST(LegacyWeights, BadFilesAreClearErrors) {
   EXPECT_CONTAINS(error_of([] { legacy::read_legacy_h5(legacy_dir() + "deep_config.h5"); }),
                   "nests deeper than 256 levels");
   // Not HDF5 at all.
-  EXPECT_CONTAINS(error_of([] { legacy::read_legacy_h5(std::vector<uint8_t>{'P', 'K', 3, 4},
-                                                       "x.h5"); }),
+  EXPECT_CONTAINS(error_of([] {
+                    legacy::read_legacy_h5(std::vector<uint8_t>{'P', 'K', 3, 4}, "x.h5");
+                  }),
                   "not an HDF5 file");
 }
 

@@ -118,7 +118,7 @@ TEST(RealKerasFile, LoadModelChurnKeras2H5) {
   std::vector<std::string> names;
   for (const auto& layer : model->layers()) names.push_back(layer->name());
   EXPECT_EQ(names, (std::vector<std::string>{"input_1", "dense", "dense_1", "concatenate",
-                                              "dense_2", "concatenate_1", "dense_3"}));
+                                             "dense_2", "concatenate_1", "dense_3"}));
   EXPECT_EQ(model->count_params(), 865);
   EXPECT_TRUE(model->compiled());
   EXPECT_NEAR(model->optimizer()->learning_rate(), 0.0002, 1e-9);
