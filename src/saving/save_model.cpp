@@ -14,6 +14,7 @@
 
 #include "keras/saving/archive.h"
 #include "keras/saving/h5_file.h"
+#include "keras/saving/legacy_h5.h"
 #include "keras/saving/serialization.h"
 #include "keras/saving/weights.h"
 #include "saving/weights_writer.h"
@@ -162,6 +163,24 @@ ModelPtr<Model> load_keras_archive(const std::vector<uint8_t>& bytes, const std:
   return model;
 }
 
+// A legacy Keras 2 .h5 model (legacy_h5_format.load_model_from_hdf5): its translated
+// model_config is deserialized like a config.json record, the weights load by layer order,
+// and the translated training_config compiles it. Keras 3 does not restore a Keras 2 file's
+// optimizer state either (its variables do not match), so the optimizer starts fresh.
+ModelPtr<Model> load_legacy_h5(std::vector<uint8_t> bytes, const std::string& source,
+                               const LoadModelOptions& options) {
+  legacy::LegacyModelFile file = legacy::read_legacy_h5(std::move(bytes), source);
+  Config record = file.model_config;
+  if (options.compile && !file.compile_config.is_null())
+    record["compile_config"] = file.compile_config;
+  ModelPtr<Model> model = model_from_record(record, source, options);
+  check(model->built(), source, ": the model '", model->name(),
+        "' could not be built from its config (no input shape), so its weights cannot be "
+        "loaded.");
+  file.load_weights(*model, false);
+  return model;
+}
+
 }  // namespace
 
 Config model_record(const Model& model) { return serialize_keras_object(model); }
@@ -200,9 +219,7 @@ void save_model(const Model& model, const std::string& path) {
 ModelPtr<Model> load_model_from_memory(std::vector<uint8_t> bytes, const std::string& source,
                                        const LoadModelOptions& options) {
   if (is_zip(bytes)) return load_keras_archive(bytes, source, options);
-  if (is_hdf5(bytes))
-    throw NotImplementedError(source + " is an HDF5 file (a legacy Keras 2 .h5 model or a "
-                              "weights file); reading legacy .h5 models is not wired in yet.");
+  if (is_hdf5(bytes)) return load_legacy_h5(std::move(bytes), source, options);
   throw IOError(source + " is neither a .keras archive (zip) nor a legacy .h5 model (HDF5).");
 }
 

@@ -6,6 +6,7 @@
 #include "keras/models/model.h"
 #include "keras/saving/archive.h"
 #include "keras/saving/h5_file.h"
+#include "keras/saving/legacy_h5.h"
 
 namespace keras::saving {
 namespace {
@@ -113,6 +114,10 @@ void load_weights(Layer& model, const std::string& path, const LoadWeightsOption
     file.emplace(H5File::open_image(std::move(it->second), path + ":model.weights.h5"));
   } else if (is_hdf5(bytes)) {
     file.emplace(H5File::open_image(std::move(bytes), path));
+    if (legacy::is_legacy_h5(*file)) {  // a Keras 2 .h5 (full model or weights only)
+      legacy::load_legacy_weights(model, *file, false, options.skip_mismatch);
+      return;
+    }
   } else {
     throw IOError(path + " is neither a .keras archive (zip) nor an HDF5 weights file.");
   }
