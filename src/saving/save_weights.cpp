@@ -1,20 +1,18 @@
 // saving::save_weights: Keras 3's .weights.h5 writer (saving_lib._save_state with H5IOStore),
 // with libhdf5 and h5py's defaults (contiguous little-endian datasets, scalar variable-length
-// UTF-8 "name" attributes), written to a temporary file and renamed.
+// UTF-8 "name" attributes), written through write_atomically (temporary file, fsync, rename).
 
 #include "keras/saving/save_weights.h"
 
 #include <hdf5.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <unordered_set>
 
 #include "keras/core/errors.h"
 #include "keras/models/model.h"
+#include "keras/saving/atomic_file.h"
 #include "keras/saving/weights.h"
 
 namespace keras::saving {
@@ -203,44 +201,20 @@ void save_weights(const Layer& model, const std::string& path, const SaveWeights
   check(model.built(), "save_weights: model '", model.name(),
         "' is not built; call it on data or give it an Input first.");
   quiet_hdf5();
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  std::string tmp_name(1, '.');
-  tmp_name += target.filename().string();
-  tmp_name += ".tmp";
-  tmp_name += std::to_string(::getpid());
-  std::string tmp = (target.parent_path() / tmp_name).string();
-  {
+  write_atomically(path, [&](const std::string& tmp) {
     Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     check<IOError>(file.ok(), "save_weights: cannot create ", tmp, " (for ", path, ").");
-    try {
-      WeightsWriter writer(file.get(), path);
-      for (const auto& [name, value] : options.root_attributes) {
-        Handle root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);
-        WeightsWriter::string_attribute(root.get(), name.c_str(), value);
-      }
-      writer.save(model, "");
-      auto* m = dynamic_cast<const Model*>(&model);
-      if (options.optimizer && m && m->compiled() && m->optimizer()->built())
-        writer.write_vars("optimizer", m->optimizer()->name(), m->optimizer()->variables());
-      if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) writer.fail("flush the file");
-    } catch (...) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw;
+    WeightsWriter writer(file.get(), path);
+    for (const auto& [name, value] : options.root_attributes) {
+      Handle root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);
+      WeightsWriter::string_attribute(root.get(), name.c_str(), value);
     }
-  }
-  // Make the data durable before the rename makes it visible.
-  if (FILE* f = std::fopen(tmp.c_str(), "rb")) {
-    ::fsync(fileno(f));
-    std::fclose(f);
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw IOError("save_weights: cannot move " + tmp + " to " + path + ": " + ec.message());
-  }
+    writer.save(model, "");
+    auto* m = dynamic_cast<const Model*>(&model);
+    if (options.optimizer && m && m->compiled() && m->optimizer()->built())
+      writer.write_vars("optimizer", m->optimizer()->name(), m->optimizer()->variables());
+    if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) writer.fail("flush the file");
+  });
 }
 
 }  // namespace keras::saving
