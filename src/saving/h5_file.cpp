@@ -1,8 +1,8 @@
 #include "keras/saving/h5_file.h"
 
 #include <hdf5.h>
-#include <hdf5_hl.h>
 
+#include <atomic>
 #include <cstring>
 #include <mutex>
 
@@ -109,6 +109,34 @@ hid_t native_type(DType t) {
   return H5T_NATIVE_FLOAT;
 }
 
+// File-image callbacks that hand HDF5 the caller's buffer itself, never a copy, and never free
+// it (the H5File owns it and outlives the open file). H5LTopen_file_image does the same but, in
+// libhdf5 1.10, leaks its callback record on every open.
+void* image_malloc(size_t, H5FD_file_image_op_t, void* udata) {
+  return static_cast<std::vector<uint8_t>*>(udata)->data();
+}
+void* image_memcpy(void* dest, const void*, size_t, H5FD_file_image_op_t, void*) { return dest; }
+void* image_realloc(void*, size_t, H5FD_file_image_op_t, void*) { return nullptr; }
+herr_t image_free(void*, H5FD_file_image_op_t, void*) { return 0; }
+void* udata_copy(void* udata) { return udata; }
+herr_t udata_free(void*) { return 0; }
+
+// Opens the HDF5 file held in `image` read-only with the core driver, without copying it.
+hid_t open_image_in_place(std::vector<uint8_t>& image) {
+  static std::atomic<uint64_t> counter{0};
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (!fapl.ok() || H5Pset_fapl_core(fapl.get(), 64 * 1024, /*backing_store=*/0) < 0) return -1;
+  H5FD_file_image_callbacks_t callbacks = {image_malloc, image_memcpy, image_realloc,
+                                           image_free,   udata_copy,   udata_free,
+                                           &image};
+  if (H5Pset_file_image_callbacks(fapl.get(), &callbacks) < 0 ||
+      H5Pset_file_image(fapl.get(), image.data(), image.size()) < 0)
+    return -1;
+  // The core driver tells open files apart by name: every image gets its own.
+  const std::string name = "keras_image_" + std::to_string(counter++);
+  return H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get());
+}
+
 }  // namespace
 
 struct H5File::Impl {
@@ -183,8 +211,7 @@ H5File H5File::open_image(std::vector<uint8_t> bytes, const std::string& source)
   impl->source = source;
   impl->image = std::move(bytes);
   if (!is_hdf5(impl->image)) throw IOError(source + " is not an HDF5 file.");
-  impl->file = H5LTopen_file_image(impl->image.data(), impl->image.size(),
-                                   H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+  impl->file = open_image_in_place(impl->image);
   if (impl->file < 0) throw IOError("Cannot read " + source + " as an HDF5 file (corrupt?).");
   impl->file_size = impl->image.size();
   return H5File(std::move(impl));
