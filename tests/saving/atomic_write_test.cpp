@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -135,6 +137,7 @@ TEST(AtomicWrite, SaveWeightsKilledMidWriteLeavesACompleteVersion) {
   const std::string path = dir.file("model.weights.h5");
   auto model = big_model();
   std::set<float> seen_versions;
+  int killed_mid_write = 0;  // rounds whose kill left a temporary file: it hit a write
   // Kill at different moments after the first save: mostly in the middle of a later write.
   for (int round = 0; round < 4; ++round) {
     fs::remove(path + ".started");
@@ -164,11 +167,17 @@ TEST(AtomicWrite, SaveWeightsKilledMidWriteLeavesACompleteVersion) {
     for (const auto& entry : fs::directory_iterator(dir.path())) {
       std::string name = entry.path().filename().string();
       if (name == "model.weights.h5" || name == "model.weights.h5.started") continue;
+      ++killed_mid_write;
       EXPECT_EQ(name.rfind(".model.weights.h5.tmp", 0), 0u) << name;
       EXPECT_FALSE(name.size() >= 11 && name.substr(name.size() - 11) == ".weights.h5") << name;
+      fs::remove(entry.path());  // so the next round counts its own
     }
   }
   EXPECT_FALSE(seen_versions.empty());
+  // Saving is most of the child's loop, so nearly every kill lands inside a write.
+  EXPECT_GE(killed_mid_write, 1) << "no kill landed inside a write";
+  std::printf("[kill test] %d of 4 kills landed inside a write; versions seen: %zu\n",
+              killed_mid_write, seen_versions.size());
 }
 
 }  // namespace

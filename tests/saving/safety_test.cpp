@@ -362,6 +362,49 @@ TEST(H5Safety, DatasetsClaimingFarMoreThanTheyStoreAreRefused) {
                         {"claims.keras:model.weights.h5:layers/dense/vars/0", "4294967296"});
 }
 
+TEST(H5Safety, DatasetsDeclaringMoreThanTheFileCanHoldAreRefused) {
+  // A 1 GiB gzip-chunked dataset with one chunk written; its chunk index then claims that chunk
+  // is 4 GiB, so "stored" no longer bounds it: the file's size must.
+  SafetyTempDir dir("h5");
+  std::string path = dir.file("lying.h5");
+  uint32_t stored = 0;
+  {
+    H5Writer w(path);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hsize_t chunk[1] = {1 << 20};
+    H5Pset_chunk(dcpl, 1, chunk);
+    H5Pset_deflate(dcpl, 6);
+    w.dataset("layers/dense/vars/0", {hsize_t{1} << 28}, dcpl);
+    H5Pclose(dcpl);
+    hid_t d = H5Dopen2(w.id(), "layers/dense/vars/0", H5P_DEFAULT);
+    hid_t fspace = H5Dget_space(d);
+    hsize_t start[1] = {0};
+    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, nullptr, chunk, nullptr);
+    hid_t mspace = H5Screate_simple(1, chunk, nullptr);
+    std::vector<float> zeros(size_t{1} << 20, 0.0f);
+    H5Dwrite(d, H5T_NATIVE_FLOAT, mspace, fspace, H5P_DEFAULT, zeros.data());
+    H5Sclose(mspace);
+    H5Sclose(fspace);
+    H5Dflush(d);
+    stored = static_cast<uint32_t>(H5Dget_storage_size(d));
+    H5Dclose(d);
+  }
+  auto bytes = saving::read_file_bytes(path);
+  std::vector<size_t> hits;
+  for (size_t i = 0; i + 4 <= bytes.size(); ++i) {
+    uint32_t v;
+    std::memcpy(&v, &bytes[i], 4);
+    if (v == stored) hits.push_back(i);
+  }
+  ASSERT_EQ(hits.size(), 1u) << "the chunk size " << stored << " is not unique in the file";
+  const uint32_t huge = 0xffffffffu;
+  std::memcpy(&bytes[hits[0]], &huge, 4);
+  auto f = saving::H5File::open_image(bytes, "lying.keras:model.weights.h5");
+  expect_error<IOError>([&] { f.read("layers/dense/vars/0"); },
+                        {"lying.keras:model.weights.h5:layers/dense/vars/0", "1073741824",
+                         "more than a file of " + std::to_string(bytes.size())});
+}
+
 TEST(H5Safety, ShapesWhoseProductOverflowsAreRefused) {
   SafetyTempDir dir("h5");
   std::string path = dir.file("overflow.h5");
