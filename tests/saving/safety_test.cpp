@@ -537,3 +537,34 @@ TEST(H5Safety, DeepGroupsAndCyclesAreBounded) {
 
 }  // namespace
 }  // namespace keras
+
+namespace keras {
+namespace {
+
+// open_image hands libhdf5 the bytes in place: several images open at once stay apart, and a
+// moved H5File still reads its own.
+TEST(H5Safety, ImagesOpenedInPlaceStayApart) {
+  SafetyTempDir dir("h5");
+  std::vector<std::vector<uint8_t>> images;
+  for (float value : {1.0f, 2.0f}) {
+    std::string path = dir.file("v" + std::to_string(static_cast<int>(value)) + ".h5");
+    {
+      H5Writer w(path);
+      float v[3] = {value, value, value};
+      w.dataset("layers/dense/vars/0", {3}, H5P_DEFAULT, v);
+    }
+    images.push_back(saving::read_file_bytes(path));
+  }
+  auto a = saving::H5File::open_image(images[0], "a");
+  auto b = saving::H5File::open_image(images[1], "b");
+  saving::H5File moved = std::move(a);
+  EXPECT_EQ(moved.read("layers/dense/vars/0").to_vector<float>(), (std::vector<float>{1, 1, 1}));
+  EXPECT_EQ(b.read("layers/dense/vars/0").to_vector<float>(), (std::vector<float>{2, 2, 2}));
+  for (int i = 0; i < 50; ++i) {  // repeated opens and closes
+    auto c = saving::H5File::open_image(images[i % 2], "c");
+    EXPECT_EQ(c.read("layers/dense/vars/0").to_vector<float>()[0], static_cast<float>(i % 2 + 1));
+  }
+}
+
+}  // namespace
+}  // namespace keras
