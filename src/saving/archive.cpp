@@ -116,6 +116,7 @@ std::map<std::string, std::vector<uint8_t>> read_zip_members(const std::vector<u
   };
   std::vector<Entry> entries;
   uint64_t inflated_total = 0;
+  uint64_t stored_total = 0;
   for (zip_int64_t i = 0; i < count; ++i) {
     zip_stat_t st;
     zip_stat_init(&st);
@@ -133,6 +134,16 @@ std::map<std::string, std::vector<uint8_t>> read_zip_members(const std::vector<u
                    "' appears more than once.");
     members[name];  // reserves the name; filled below
     if (name.back() == '/') continue;  // a directory entry: no data
+    check<IOError>(st.comp_size <= bytes.size(), "Refusing ", source, ": member '",
+                   printable(name), "' declares ", st.comp_size,
+                   " compressed bytes, more than the archive holds.");
+    // Members must not share bytes: many entries pointing at the same data (an overlapping
+    // zip bomb) would multiply what a small archive can make us allocate.
+    stored_total += st.comp_size;
+    check<IOError>(stored_total <= bytes.size(), "Refusing ", source,
+                   ": its members declare more compressed bytes than the archive holds; they "
+                   "overlap (a zip bomb?). The limit ends at member '",
+                   printable(name), "'.");
     if (st.comp_method == ZIP_CM_STORE) {
       check<IOError>(st.size == st.comp_size, "Refusing ", source, ": member '", printable(name),
                      "' is stored uncompressed but declares ", st.size, " bytes in ",
@@ -152,9 +163,6 @@ std::map<std::string, std::vector<uint8_t>> read_zip_members(const std::vector<u
                                 "' uses zip compression method ", st.comp_method,
                                 "; Keras files are stored or deflated."));
     }
-    check<IOError>(st.comp_size <= bytes.size(), "Refusing ", source, ": member '",
-                   printable(name), "' declares ", st.comp_size,
-                   " compressed bytes, more than the archive holds.");
     entries.push_back({static_cast<zip_uint64_t>(i), name, st.size});
   }
   for (const Entry& e : entries) {

@@ -178,6 +178,22 @@ TEST(ZipSafety, LyingDeflatedSizeAllocatesOnlyWhatInflates) {
                         {"short.keras", "config.json", "truncated"});
 }
 
+TEST(ZipSafety, OverlappingMembersAreRefused) {
+  // Member "a.bin" claims to run over member "b.bin" (its local header and 1000 data bytes):
+  // every byte of b would be allocated twice. Many such members multiply a small archive.
+  std::vector<uint8_t> zip =
+      make_zip({{"a.bin", std::string(10, 'a')}, {"b.bin", std::string(1000, 'b')}});
+  const uint32_t claimed = 10 + 30 + 5 + 1000;
+  auto patch = [&](size_t at) { std::memcpy(&zip[at], &claimed, 4); };
+  patch(18);  // a's local header: compressed size, size
+  patch(22);
+  const size_t central = zip.size() - 22 - 2 * (46 + 5);
+  patch(central + 20);  // a's central entry: compressed size, size
+  patch(central + 24);
+  expect_error<IOError>([&] { saving::read_zip_members(zip, "overlap.keras"); },
+                        {"overlap.keras", "overlap", "b.bin"});
+}
+
 TEST(ZipSafety, OtherCompressionMethodsAreRefused) {
   expect_error<IOError>(
       [] { saving::read_zip_members(make_zip({{"config.json", "{}", 12, 2, "BZ"}}), "bz.keras"); },
