@@ -14,7 +14,7 @@ struct TooDeep {};
 
 }  // namespace
 
-nlohmann::json parse_json(std::string_view text, const std::string& source,
+Config parse_json(std::string_view text, const std::string& source,
                           const JsonLimits& limits) {
   check(text.size() <= limits.max_bytes, "Refusing ", source, ": its JSON is ", text.size(),
         " bytes, more than the limit of ", limits.max_bytes, ".");

@@ -4,7 +4,7 @@
 // ValueError naming the file and the byte offset instead of a stack overflow or an
 // allocation the file cannot justify.
 //
-//   nlohmann::json config = keras::saving::parse_json(text, "m.keras:config.json");
+//   keras::Config config = keras::saving::parse_json(text, "m.keras:config.json");
 //   keras::saving::check_count("layers", config["config"]["layers"].size(),
 //                              keras::saving::kMaxLayers, "m.keras:config.json");
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "keras/core/json.h"
 
 namespace keras::saving {
 
@@ -29,7 +29,7 @@ inline constexpr size_t kMaxLayers = 100000;
 
 /// `text` parsed as JSON; `source` names it in errors. ValueError naming `source` and the byte
 /// offset for malformed JSON, too deep nesting or a document over the size limit.
-nlohmann::json parse_json(std::string_view text, const std::string& source,
+Config parse_json(std::string_view text, const std::string& source,
                           const JsonLimits& limits = {});
 
 /// ValueError naming `what` and `source` when `count` exceeds `limit` (a config declaring an
