@@ -9,6 +9,7 @@
 #include "callbacks/format.h"
 #include "keras/core/errors.h"
 #include "keras/models/model.h"
+#include "keras/saving/save_model.h"
 #include "keras/saving/save_weights.h"
 
 namespace keras::callbacks {
@@ -63,11 +64,11 @@ ModelCheckpoint::ModelCheckpoint(std::string filepath, ModelCheckpointOptions op
     check(ends_with(filepath_, ".keras") || ends_with(filepath_, ".h5"),
           "The filepath provided must end in `.keras` (Keras model format). Received: filepath=",
           filepath_);
-    throw NotImplementedError(
-        "ModelCheckpoint: saving the whole model (save_weights_only=false, filepath=" +
-        filepath_ +
-        ") is not implemented in keras-cpp yet. Use save_weights_only=true with a "
-        "\".weights.h5\" filepath.");
+    if (ends_with(filepath_, ".h5"))
+      throw NotImplementedError(
+          "ModelCheckpoint: keras-cpp writes whole models in the Keras 3 format only; the "
+          "legacy .h5 format is read but not written. Use a \".keras\" filepath (or "
+          "save_weights_only=true with \".weights.h5\"). Received: filepath=" + filepath_);
   }
 }
 
@@ -130,7 +131,8 @@ void ModelCheckpoint::save_model(int epoch, std::optional<int64_t> batch, const 
                  filepath);
   fs::path dir = fs::path(filepath).parent_path();
   if (!dir.empty() && !fs::exists(dir)) fs::create_directories(dir);
-  saving::save_weights(*model(), filepath);
+  if (options_.save_weights_only) saving::save_weights(*model(), filepath);
+  else saving::save_model(*model(), filepath);
   if (options_.verbose > 0)
     std::cout << "\nEpoch " << epoch + 1 << ": finished saving model to " << filepath << "\n";
 }

@@ -2,6 +2,9 @@
 
 #include "layers/builtin_layers.h"
 
+#include "keras/models/functional.h"
+#include "keras/models/sequential.h"
+
 #include "keras/layers/activations/activation.h"
 #include "keras/layers/activations/elu.h"
 #include "keras/layers/activations/leaky_relu.h"
@@ -82,6 +85,18 @@
 
 namespace keras::layers::detail {
 
+namespace {
+
+// An InputLayer exists only through the tensor it produces (keras::Input); the records of
+// Sequential and Functional configs read it with InputLayer::tensor_from_config.
+std::shared_ptr<Layer> input_layer_outside_a_model(const Config&) {
+  throw ValueError(
+      "An InputLayer record can only be read as part of a Sequential or Functional config; "
+      "use keras::Input() or InputLayer::tensor_from_config.");
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
   return {
       {"Activation", ActivationLayer::from_config},
@@ -133,6 +148,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"EinsumDense", EinsumDenseLayer::from_config},
       {"Embedding", EmbeddingLayer::from_config},
       {"Flatten", FlattenLayer::from_config},
+      {"Functional", FunctionalModel::from_config},
       {"GRU", GRULayer::from_config},
       {"GRUCell", GRUCellLayer::from_config},
       {"GaussianDropout", GaussianDropoutLayer::from_config},
@@ -153,6 +169,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"GroupQueryAttention", GroupedQueryAttentionLayer::from_config},
       {"GroupedQueryAttention", GroupedQueryAttentionLayer::from_config},
       {"Identity", IdentityLayer::from_config},
+      {"InputLayer", input_layer_outside_a_model},
       {"LSTM", LSTMLayer::from_config},
       {"LSTMCell", LSTMCellLayer::from_config},
       {"Lambda", LambdaLayer::from_config},
@@ -167,6 +184,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"MaxPooling3D", MaxPooling3DLayer::from_config},
       {"Maximum", MaximumLayer::from_config},
       {"Minimum", MinimumLayer::from_config},
+      {"Model", FunctionalModel::from_config},
       {"MultiHeadAttention", MultiHeadAttentionLayer::from_config},
       {"Multiply", MultiplyLayer::from_config},
       {"Normalization", NormalizationLayer::from_config},
@@ -189,6 +207,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"SeparableConv2D", SeparableConv2DLayer::from_config},
       {"SeparableConvolution1D", SeparableConv1DLayer::from_config},
       {"SeparableConvolution2D", SeparableConv2DLayer::from_config},
+      {"Sequential", SequentialModel::from_config},
       {"SimpleRNN", SimpleRNNLayer::from_config},
       {"SimpleRNNCell", SimpleRNNCellLayer::from_config},
       {"Softmax", SoftmaxLayer::from_config},

@@ -25,12 +25,42 @@ KerasTensor InputLayer::make(Shape batch_shape, DType dtype, std::string name, b
 Config InputLayer::get_config() const {
   Config shape = Config::array();
   for (int64_t d : batch_shape_) shape.push_back(d < 0 ? Config(nullptr) : Config(d));
-  return {{"batch_shape", shape},
-          {"dtype", std::string(dtype_name(dtype_))},
-          {"sparse", false},
-          {"ragged", false},
-          {"name", name()},
-          {"optional", optional_}};
+  Config c = {{"batch_shape", shape},
+              {"dtype", std::string(dtype_name(dtype_))},
+              {"sparse", false},
+              {"ragged", false},
+              {"name", name()}};
+  // Keras 3.13 added "optional"; it is written only when set, so that Keras 3.10-3.12 (which
+  // refuse unknown InputLayer arguments) read the file too.
+  if (optional_) c["optional"] = true;
+  return c;
+}
+
+KerasTensor InputLayer::tensor_from_config(const Config& config) {
+  check(config.is_object(), "InputLayer config: expected an object; got ",
+        config.dump().substr(0, 200), ".");
+  const char* key = config.contains("batch_shape") ? "batch_shape" : "batch_input_shape";
+  check(config.contains(key) && config[key].is_array() && config[key].size() <= 64,
+        "InputLayer config: expected 'batch_shape' (a list of sizes or null); got ",
+        config.dump().substr(0, 200), ".");
+  Shape batch_shape;
+  for (const Config& d : config[key]) {
+    check(d.is_null() || (d.is_number_integer() && d.get<int64_t>() >= 0),
+          "InputLayer config: invalid dimension ", d.dump(), " in ", config[key].dump(), ".");
+    batch_shape.push_back(d.is_null() ? kUnknownDim : d.get<int64_t>());
+  }
+  DType dtype = config::floatx();
+  if (config.contains("dtype")) {
+    const Config& d = config["dtype"];
+    if (d.is_string()) dtype = dtype_from_string(d.get<std::string>());
+    else if (d.is_object() && d.contains("config") && d["config"].contains("name"))
+      dtype = DTypePolicy::from_name(d["config"]["name"].get<std::string>()).compute_dtype;
+  }
+  check<NotImplementedError>(!config.value("sparse", false) && !config.value("ragged", false),
+                             "InputLayer config: sparse and ragged inputs are not supported.");
+  std::string name = config.value("name", Config()).is_string() ? config["name"].get<std::string>()
+                                                                : std::string();
+  return make(batch_shape, dtype, name, config.value("optional", false));
 }
 
 Tensor InputLayer::call(const Tensor& inputs, const CallContext&) { return inputs; }

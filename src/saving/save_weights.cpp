@@ -14,6 +14,7 @@
 #include "keras/models/model.h"
 #include "keras/saving/atomic_file.h"
 #include "keras/saving/weights.h"
+#include "saving/weights_writer.h"
 
 namespace keras::saving {
 namespace {
@@ -195,25 +196,30 @@ void quiet_hdf5() {
 
 }  // namespace
 
+void write_weights_file(const Layer& model, const std::string& file, const std::string& path,
+                        const SaveWeightsOptions& options) {
+  quiet_hdf5();
+  Handle handle(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  check<IOError>(handle.ok(), "save_weights: cannot create ", file, " (for ", path, ").");
+  WeightsWriter writer(handle.get(), path);
+  for (const auto& [name, value] : options.root_attributes) {
+    Handle root(H5Gopen2(handle.get(), "/", H5P_DEFAULT), H5Gclose);
+    WeightsWriter::string_attribute(root.get(), name.c_str(), value);
+  }
+  writer.save(model, "");
+  auto* m = dynamic_cast<const Model*>(&model);
+  if (options.optimizer && m && m->compiled() && m->optimizer()->built())
+    writer.write_vars("optimizer", m->optimizer()->name(), m->optimizer()->variables());
+  if (H5Fflush(handle.get(), H5F_SCOPE_GLOBAL) < 0) writer.fail("flush the file");
+}
+
 void save_weights(const Layer& model, const std::string& path, const SaveWeightsOptions& options) {
   check(ends_with(path, ".weights.h5"),
         "The filename must end in `.weights.h5`. Received: filepath=", path);
   check(model.built(), "save_weights: model '", model.name(),
         "' is not built; call it on data or give it an Input first.");
-  quiet_hdf5();
   write_atomically(path, [&](const std::string& tmp) {
-    Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-    check<IOError>(file.ok(), "save_weights: cannot create ", tmp, " (for ", path, ").");
-    WeightsWriter writer(file.get(), path);
-    for (const auto& [name, value] : options.root_attributes) {
-      Handle root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);
-      WeightsWriter::string_attribute(root.get(), name.c_str(), value);
-    }
-    writer.save(model, "");
-    auto* m = dynamic_cast<const Model*>(&model);
-    if (options.optimizer && m && m->compiled() && m->optimizer()->built())
-      writer.write_vars("optimizer", m->optimizer()->name(), m->optimizer()->variables());
-    if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) writer.fail("flush the file");
+    write_weights_file(model, tmp, path, options);
   });
 }
 

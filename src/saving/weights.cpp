@@ -116,10 +116,14 @@ void load_weights(Layer& model, const std::string& path, const LoadWeightsOption
   } else {
     throw IOError(path + " is neither a .keras archive (zip) nor an HDF5 weights file.");
   }
-  WeightsLoader(*file, options).load(model, "");
+  load_weights(model, *file, options);
+}
+
+void load_weights(Layer& model, const H5File& file, const LoadWeightsOptions& options) {
+  WeightsLoader(file, options).load(model, "");
   auto* m = dynamic_cast<Model*>(&model);
-  if (options.optimizer && m && m->compiled() && file->is_group("optimizer/vars"))
-    load_optimizer_variables(*m, *file, options);
+  if (options.optimizer && m && m->compiled() && file.is_group("optimizer/vars"))
+    load_optimizer_variables(*m, file, options);
 }
 
 }  // namespace keras::saving

@@ -30,7 +30,7 @@ EpochIterator::EpochIterator(StepData data, int64_t batch_size,
   batches_per_pass_ = (num_samples_ + batch_size_ - 1) / batch_size_;
 }
 
-int64_t EpochIterator::num_batches() const {
+std::optional<int64_t> EpochIterator::num_batches() const {
   return steps_per_epoch_ ? *steps_per_epoch_ : batches_per_pass_;
 }
 
@@ -48,7 +48,7 @@ void EpochIterator::begin_epoch() {
 }
 
 bool EpochIterator::next(StepData& batch) {
-  if (step_in_epoch_ >= num_batches()) return false;
+  if (step_in_epoch_ >= *num_batches()) return false;
   if (cursor_ >= batches_per_pass_) start_pass();
   int64_t start = cursor_ * batch_size_;
   int64_t stop = std::min(start + batch_size_, num_samples_);

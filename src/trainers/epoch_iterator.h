@@ -7,19 +7,20 @@
 
 #include "keras/random/random.h"
 #include "keras/trainers/options.h"
+#include "trainers/batch_source.h"
 
 namespace keras::trainers {
 
-class EpochIterator {
+class EpochIterator : public BatchSource {
  public:
   EpochIterator(StepData data, int64_t batch_size, std::optional<int64_t> steps_per_epoch,
                 bool shuffle);
-  /// Batches per epoch.
-  int64_t num_batches() const;
+  /// Batches per epoch (always known).
+  std::optional<int64_t> num_batches() const override;
   /// Starts an epoch (reshuffles unless steps_per_epoch continues the previous pass).
-  void begin_epoch();
+  void begin_epoch() override;
   /// The next batch of this epoch, or false when the epoch is over.
-  bool next(StepData& batch);
+  bool next(StepData& batch) override;
   int64_t num_samples() const { return num_samples_; }
   /// The shuffling generator's state, so BackupAndRestore can resume a run exactly.
   random::SeedGenerator& generator() { return generator_; }

@@ -3,6 +3,7 @@
 // order and reductions, run eagerly with keras-cpp's autograd.
 
 #include <cmath>
+#include <iostream>
 
 #include "keras/autograd/gradient_tape.h"
 #include "keras/callbacks/history.h"
@@ -12,6 +13,7 @@
 #include "keras/models/model.h"
 #include "keras/ops/ops.h"
 #include "trainers/compile_state.h"
+#include "trainers/data_sources.h"
 #include "trainers/epoch_iterator.h"
 
 namespace keras {
@@ -210,35 +212,50 @@ StepData with_class_weight(StepData data, const std::map<int64_t, double>& class
 
 std::shared_ptr<callbacks::History> Model::fit(const TensorStruct& x, const TensorStruct& y,
                                                const FitOptions& o) {
-  CompileState& s = state();
-  int verbose = checked_verbose(o.verbose);
-  check(o.epochs >= 0, "fit: epochs must be >= 0; got ", o.epochs, ".");
-  check(o.validation_freq >= 1, "fit: validation_freq must be >= 1; got ", o.validation_freq, ".");
+  state();
   check(o.validation_split >= 0 && o.validation_split < 1,
         "fit: validation_split must be in [0, 1); got ", o.validation_split, ".");
   StepData train{x, y, o.sample_weight};
-  std::optional<StepData> validation;
-  if (o.validation_data) {
-    validation = StepData{o.validation_data->x, o.validation_data->y,
-                          o.validation_data->sample_weight};
+  std::unique_ptr<trainers::BatchSource> validation;
+  int64_t batch_size = batch_size_of(o.batch_size);
+  int64_t val_batch = o.validation_batch_size.value_or(batch_size);
+  if (o.validation_data && o.validation_data->dataset) {
+    validation = std::make_unique<trainers::DatasetSource>(*o.validation_data->dataset,
+                                                           o.validation_steps, "validation_steps");
+  } else if (o.validation_data) {
+    validation = std::make_unique<trainers::EpochIterator>(
+        StepData{o.validation_data->x, o.validation_data->y, o.validation_data->sample_weight},
+        val_batch, o.validation_steps, false);
   } else if (o.validation_split > 0) {
     auto [t, v] = trainers::split_validation(train, o.validation_split);
     train = std::move(t);
-    validation = std::move(v);
+    validation = std::make_unique<trainers::EpochIterator>(std::move(v), val_batch,
+                                                           o.validation_steps, false);
   }
-  train = with_class_weight(std::move(train), o.class_weight);
-  int64_t batch_size = batch_size_of(o.batch_size);
   trainers::EpochIterator iterator(train, batch_size, o.steps_per_epoch, o.shuffle);
+  return run_fit(iterator, std::move(validation), o);
+}
+
+std::shared_ptr<callbacks::History> Model::run_fit(
+    trainers::BatchSource& train, std::unique_ptr<trainers::BatchSource> validation,
+    const FitOptions& o) {
+  CompileState& s = state();
+  int verbose = checked_verbose(o.verbose);
+  check(o.epochs >= 0, "fit: epochs must be >= 0; got ", o.epochs, ".");
+  check(o.class_weight.empty() || !o.sample_weight.defined(),
+        "You cannot use class_weight and sample_weight at the same time.");
+  check(o.validation_freq >= 1, "fit: validation_freq must be >= 1; got ", o.validation_freq, ".");
 
   history_ = std::make_shared<callbacks::History>();
   callbacks::CallbackList cbs(o.callbacks);
   add_progbar_and_history(cbs, verbose, history_);
   cbs.set_model(this);
-  cbs.set_params({.verbose = verbose, .epochs = o.epochs, .steps = iterator.num_batches()});
+  cbs.set_params({.verbose = verbose, .epochs = o.epochs, .steps = train.num_batches()});
 
   stop_training_ = false;
   resume_epoch_.reset();
-  shuffle_generator_ = &iterator.generator();
+  auto* in_memory = dynamic_cast<trainers::EpochIterator*>(&train);
+  shuffle_generator_ = in_memory ? &in_memory->generator() : nullptr;
   struct ClearGenerator {
     random::SeedGenerator*& g;
     ~ClearGenerator() { g = nullptr; }
@@ -249,23 +266,31 @@ std::shared_ptr<callbacks::History> Model::fit(const TensorStruct& x, const Tens
   for (int epoch = initial_epoch; epoch < o.epochs; ++epoch) {
     reset_metrics();
     cbs.on_epoch_begin(epoch);
-    iterator.begin_epoch();
+    train.begin_epoch();
     Logs logs;
     StepData batch;
     // As Keras, callbacks see batches in groups of steps_per_execution.
     const int64_t per_execution = s.options.steps_per_execution;
-    for (int64_t step = 0; iterator.next(batch); ++step) {
+    const std::optional<int64_t> total = train.num_batches();
+    for (int64_t step = 0; train.next(batch); ++step) {
       if (step % per_execution == 0) cbs.on_train_batch_begin(step);
-      logs = train_step(batch);
-      if ((step + 1) % per_execution == 0 || step + 1 == iterator.num_batches())
+      logs = train_step(with_class_weight(std::move(batch), o.class_weight));
+      if ((step + 1) % per_execution == 0 || (total && step + 1 == *total))
         cbs.on_train_batch_end(step, logs);
       if (stop_training_) break;
+    }
+    train.end_epoch();
+    if (train.ran_out()) {
+      // Keras's warning; as Keras, the next epoch starts a fresh pass over the data.
+      std::cerr << "UserWarning: Your input ran out of data; interrupting training. Make sure "
+                   "that your dataset or generator can generate at least `steps_per_epoch * "
+                   "epochs` batches. You may need to use the `.repeat()` function when building "
+                   "your dataset.\n";
     }
     Logs epoch_logs = get_metrics_result();
     if (epoch_logs.empty()) epoch_logs = logs;  // a custom train_step with its own logs
     if (validation && (epoch + 1) % o.validation_freq == 0) {
-      int64_t val_batch = o.validation_batch_size.value_or(batch_size);
-      Logs val_logs = run_test_loop(*validation, val_batch, o.validation_steps, cbs);
+      Logs val_logs = run_test_loop(*validation, cbs);
       for (const auto& [k, v] : val_logs) epoch_logs["val_" + k] = v;
     }
     cbs.on_epoch_end(epoch, epoch_logs);
@@ -277,19 +302,18 @@ std::shared_ptr<callbacks::History> Model::fit(const TensorStruct& x, const Tens
   return history_;
 }
 
-Logs Model::run_test_loop(const StepData& data, int64_t batch_size, std::optional<int64_t> steps,
-                          callbacks::CallbackList& cbs) {
-  trainers::EpochIterator iterator(data, batch_size, steps, false);
+Logs Model::run_test_loop(trainers::BatchSource& batches, callbacks::CallbackList& cbs) {
   cbs.on_test_begin();
   reset_metrics();
-  iterator.begin_epoch();
+  batches.begin_epoch();
   Logs logs;
   StepData batch;
-  for (int64_t step = 0; iterator.next(batch); ++step) {
+  for (int64_t step = 0; batches.next(batch); ++step) {
     cbs.on_test_batch_begin(step);
     logs = test_step(batch);
     cbs.on_test_batch_end(step, logs);
   }
+  batches.end_epoch();
   Logs result = get_metrics_result();
   if (result.empty()) result = logs;
   cbs.on_test_end(result);
@@ -298,40 +322,50 @@ Logs Model::run_test_loop(const StepData& data, int64_t batch_size, std::optiona
 
 Logs Model::evaluate(const TensorStruct& x, const TensorStruct& y, const EvaluateOptions& o) {
   state();
+  trainers::EpochIterator batches(StepData{x, y, o.sample_weight}, batch_size_of(o.batch_size),
+                                  o.steps, false);
+  return run_evaluate(batches, o);
+}
+
+Logs Model::run_evaluate(trainers::BatchSource& batches, const EvaluateOptions& o) {
+  state();
   int verbose = checked_verbose(o.verbose);
-  StepData data{x, y, o.sample_weight};
-  int64_t batch_size = batch_size_of(o.batch_size);
-  trainers::EpochIterator probe(data, batch_size, o.steps, false);
   callbacks::CallbackList cbs(o.callbacks);
   add_progbar_and_history(cbs, verbose, nullptr);
   cbs.set_model(this);
-  cbs.set_params({.verbose = verbose, .epochs = 1, .steps = probe.num_batches()});
-  return run_test_loop(data, batch_size, o.steps, cbs);
+  cbs.set_params({.verbose = verbose, .epochs = 1, .steps = batches.num_batches()});
+  return run_test_loop(batches, cbs);
 }
 
 TensorStruct Model::predict(const TensorStruct& x, const PredictOptions& o) {
+  trainers::EpochIterator batches(StepData{x, {}, {}}, batch_size_of(o.batch_size), o.steps,
+                                  false);
+  return run_predict(batches, o);
+}
+
+TensorStruct Model::run_predict(trainers::BatchSource& batches, const PredictOptions& o) {
   int verbose = checked_verbose(o.verbose);
-  int64_t batch_size = batch_size_of(o.batch_size);
-  trainers::EpochIterator iterator(StepData{x, {}, {}}, batch_size, o.steps, false);
   callbacks::CallbackList cbs(o.callbacks);
   add_progbar_and_history(cbs, verbose, nullptr);
   cbs.set_model(this);
-  cbs.set_params({.verbose = verbose, .epochs = 1, .steps = iterator.num_batches()});
+  cbs.set_params({.verbose = verbose, .epochs = 1, .steps = batches.num_batches()});
   cbs.on_predict_begin();
-  iterator.begin_epoch();
+  batches.begin_epoch();
   std::vector<TensorList> pieces;  // per output, the batches' outputs
   TensorStruct first;
   StepData batch;
-  for (int64_t step = 0; iterator.next(batch); ++step) {
+  for (int64_t step = 0; batches.next(batch); ++step) {
     cbs.on_predict_batch_begin(step);
-    TensorStruct out = predict_step(batch);
+    TensorStruct out = predict_step(StepData{batch.x, {}, {}});
     if (!first.defined()) first = out;
     TensorList flat = out.flat();
     if (pieces.empty()) pieces.resize(flat.size());
     for (size_t i = 0; i < flat.size(); ++i) pieces[i].push_back(flat[i]);
     cbs.on_predict_batch_end(step);
   }
+  batches.end_epoch();
   cbs.on_predict_end();
+  check(first.defined(), "predict: the data produced no batches, so there is nothing to predict.");
   TensorList joined;
   for (const TensorList& p : pieces) joined.push_back(p.size() == 1 ? p[0] : ops::concatenate(p, 0));
   return first.with_flat(joined);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 
+#include "assertions.h"
 #include "callback_test_util.h"
 #include "keras/keras.h"
 #include "scripted_model.h"
@@ -99,7 +100,7 @@ TEST(ModelCheckpoint, SavesEveryNBatches) {
 }
 
 TEST(ModelCheckpoint, Errors) {
-  EXPECT_THROW(ModelCheckpoint("m.keras"), NotImplementedError);
+  EXPECT_THROW(ModelCheckpoint("m.h5"), NotImplementedError);
   EXPECT_THROW(ModelCheckpoint("m.txt"), ValueError);
   EXPECT_THROW(ModelCheckpoint("m.h5", {.save_weights_only = true}), ValueError);
   EXPECT_THROW(ModelCheckpoint("m.weights.h5", {.save_weights_only = true, .save_freq = "batch"}),
@@ -116,6 +117,22 @@ TEST(ModelCheckpoint, Errors) {
                                                  ModelCheckpointOptions{.save_weights_only = true});
   EXPECT_THROW(m->run(1, {ckpt2}), IOError);
 }
+
+TEST(ModelCheckpoint, SavesWholeKerasModelsThatLoadBack) {
+  test::TempDir dir("ckpt_keras");
+  backend::clear_session();
+  auto model = Sequential({Input({2}), layers::Dense(1)});
+  model->compile({.optimizer = "sgd", .loss = "mse"});
+  auto ckpt = std::make_shared<ModelCheckpoint>(dir.file("model-{epoch}.keras"));
+  model->fit(ops::ones({4, 2}), ops::zeros({4, 1}),
+             {.batch_size = 2, .epochs = 2, .verbose = 0, .callbacks = {ckpt}});
+  auto loaded = saving::load_model(dir.file("model-2.keras"));
+  auto a = model->get_weights(), b = loaded->get_weights();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_TENSOR_EQ(b[i], a[i]);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("model-1.keras")));
+}
+
 
 }  // namespace
 }  // namespace keras

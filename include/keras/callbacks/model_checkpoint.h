@@ -8,9 +8,9 @@
 //       keras::callbacks::ModelCheckpointOptions{.save_best_only = true,
 //                                                .save_weights_only = true});
 //
-// Only weights files (.weights.h5, written atomically by saving::save_weights) for now:
-// saving the whole model as .keras is not implemented yet, and asking for it raises
-// NotImplementedError when the callback is created.
+// With save_weights_only the files are .weights.h5 (saving::save_weights); otherwise whole
+// .keras models (saving::save_model). Both are written atomically. The legacy .h5 model format
+// is not written (NotImplementedError when the callback is created).
 
 #include <cstdint>
 #include <optional>
@@ -64,7 +64,7 @@ struct ModelCheckpointOptions {
 class ModelCheckpoint : public MonitorCallback {
  public:
   /// ValueError for a filepath without the right extension ("*.weights.h5" with
-  /// save_weights_only, "*.keras"/"*.h5" otherwise); NotImplementedError for full-model saves.
+  /// save_weights_only, "*.keras"/"*.h5" otherwise); NotImplementedError for legacy .h5 models.
   explicit ModelCheckpoint(std::string filepath, ModelCheckpointOptions options = {});
 
   void on_train_batch_end(int64_t batch, const Logs& logs) override;

@@ -38,6 +38,10 @@ class InputLayer final : public Layer {
   /// Creates the layer and returns the symbolic tensor it produces (what Input() does); the
   /// tensor keeps the layer alive (tensor.producer()).
   static KerasTensor make(Shape batch_shape, DType dtype, std::string name, bool optional);
+  /// The Input an InputLayer config describes (Keras 3's batch_shape or Keras 2's
+  /// batch_input_shape; dtype as a string or a DTypePolicy record). An InputLayer lives through
+  /// the tensor it produces, so this returns the tensor (tensor.producer() is the layer).
+  static KerasTensor tensor_from_config(const Config& config);
 
  private:
   Shape batch_shape_;

@@ -42,6 +42,10 @@ class FunctionalModel : public Model {
   bool sequential_like() const override { return sequential_like_; }
   std::vector<std::string> input_names() const override;
   std::vector<std::string> output_names() const override;
+  /// Keras 3's config: layer records with their inbound nodes, input_layers, output_layers.
+  Config get_config() const override;
+  /// Rebuilds the graph from a config (Keras 3 nodes, or Keras 2 node lists).
+  static std::shared_ptr<Layer> from_config(const Config& config);
 
  private:
   std::vector<KerasTensor> inputs_, outputs_;

@@ -15,6 +15,7 @@
 //     keras::LayerPtr<keras::layers::DenseLayer> hidden_, out_;
 //   };
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,13 @@ class SeedGenerator;
 }
 namespace trainers {
 struct CompileState;
+class BatchSource;
+}
+namespace data {
+class Dataset;
+}
+namespace utils {
+class PyDataset;
 }
 
 /// model.summary()'s keyword arguments.
@@ -91,6 +99,29 @@ class Model : public Layer {
                 const EvaluateOptions& options = {});
   /// The model's outputs for every sample, computed in batches (inference mode).
   TensorStruct predict(const TensorStruct& x, const PredictOptions& options = {});
+  // ---- data pipelines (keras/data/dataset.h, keras/utils/py_dataset.h) --------------------
+  // The data arrives in batches, so batch_size (and sample_weight, validation_split) must not
+  // be given: ValueError, as Keras. A Dataset that repeats forever needs steps_per_epoch (or
+  // steps); one of unknown size runs until exhausted. validation_data may be a Dataset too.
+  /// Trains on a Dataset of (x, y[, sample_weight]) batches.
+  std::shared_ptr<callbacks::History> fit(const data::Dataset& dataset,
+                                          const FitOptions& options = {});
+  /// Trains on a PyDataset: its batches in index order, on_epoch_end after every epoch.
+  std::shared_ptr<callbacks::History> fit(utils::PyDataset& dataset,
+                                          const FitOptions& options = {});
+  /// Trains on a generator of batches, consumed across epochs as a Python generator is.
+  std::shared_ptr<callbacks::History> fit(const std::function<std::optional<StepData>()>& generator,
+                                          const FitOptions& options = {});
+  Logs evaluate(const data::Dataset& dataset, const EvaluateOptions& options = {});
+  Logs evaluate(utils::PyDataset& dataset, const EvaluateOptions& options = {});
+  Logs evaluate(const std::function<std::optional<StepData>()>& generator,
+                const EvaluateOptions& options = {});
+  /// The outputs for every batch's x (y, if present, is ignored), concatenated.
+  TensorStruct predict(const data::Dataset& dataset, const PredictOptions& options = {});
+  TensorStruct predict(utils::PyDataset& dataset, const PredictOptions& options = {});
+  TensorStruct predict(const std::function<std::optional<StepData>()>& generator,
+                       const PredictOptions& options = {});
+
   /// One gradient update on one batch; the metrics after it.
   Logs train_on_batch(const TensorStruct& x, const TensorStruct& y = {},
                       const TensorStruct& sample_weight = {},
@@ -140,6 +171,17 @@ class Model : public Layer {
   random::SeedGenerator* shuffle_generator() const { return shuffle_generator_; }
 
   // ---- saving (keras/saving) ---------------------------------------------------------------
+  /// saving::save_model: the whole model as a Keras 3 `.keras` file (config, weights,
+  /// optimizer state), which Python Keras 3 and keras::saving::load_model read.
+  void save(const std::string& path) const;
+  /// The model's serialize_keras_object record as JSON text (Keras's to_json, without the
+  /// weights); keras::models::model_from_json reads it back.
+  std::string to_json() const;
+  /// The compile arguments as Keras saves them ({} when not compiled).
+  Config get_compile_config() const;
+  /// Compiles from a saved compile_config and builds the optimizer (Keras's
+  /// compile_from_config), so the optimizer's saved variables can be loaded.
+  void compile_from_config(const Config& config);
   /// saving::save_weights: a Keras 3 .weights.h5 file (with the optimizer's variables).
   void save_weights(const std::string& path) const;
   /// saving::load_weights, with the optimizer's variables when the file has them.
@@ -147,8 +189,13 @@ class Model : public Layer {
 
  private:
   trainers::CompileState& state() const;
-  Logs run_test_loop(const StepData& data, int64_t batch_size, std::optional<int64_t> steps,
-                     callbacks::CallbackList& callbacks);
+  // The loops, over any source of batches (in-memory tensors, Dataset, PyDataset).
+  std::shared_ptr<callbacks::History> run_fit(trainers::BatchSource& train,
+                                              std::unique_ptr<trainers::BatchSource> validation,
+                                              const FitOptions& options);
+  Logs run_test_loop(trainers::BatchSource& batches, callbacks::CallbackList& callbacks);
+  Logs run_evaluate(trainers::BatchSource& batches, const EvaluateOptions& options);
+  TensorStruct run_predict(trainers::BatchSource& batches, const PredictOptions& options);
 
   std::shared_ptr<trainers::CompileState> compile_state_;
   bool stop_training_ = false;

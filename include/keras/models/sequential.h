@@ -53,6 +53,9 @@ class SequentialModel : public Model {
   /// The input tensor, once the input shape is known.
   const KerasTensor& input_tensor() const { return input_; }
   std::string layer_output_shape(const Layer& layer) const override;
+  /// Keras's config: the layer records (InputLayer first) and build_input_shape.
+  Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const Config& config);
 
  private:
   /// Runs the layers symbolically from input_ to record their output shapes.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "keras/layers/layer.h"
+#include "keras/saving/h5_file.h"
 
 namespace keras::saving {
 
@@ -24,5 +25,7 @@ struct LoadWeightsOptions {
 /// bytes, not its name) into `model`, which must be built. ValueError naming the layer and the
 /// shapes on a mismatch; IOError naming the file when it is not a Keras weights file.
 void load_weights(Layer& model, const std::string& path, const LoadWeightsOptions& options = {});
+/// The same from an open HDF5 file in Keras 3's layout.
+void load_weights(Layer& model, const H5File& file, const LoadWeightsOptions& options = {});
 
 }  // namespace keras::saving

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -133,9 +134,18 @@ class Verbosity {
   int level_ = 1;
 };
 
-/// validation_data: (x, y) or (x, y, sample_weight).
+namespace data {
+class Dataset;
+}
+
+/// validation_data: (x, y) or (x, y, sample_weight), or a keras::data::Dataset of batches.
 struct ValidationData {
+  ValidationData(TensorStruct x, TensorStruct y = {}, TensorStruct sample_weight = {})  // NOLINT
+      : x(std::move(x)), y(std::move(y)), sample_weight(std::move(sample_weight)) {}
+  ValidationData(const data::Dataset& dataset);  // NOLINT: .validation_data = val_ds
   TensorStruct x, y, sample_weight;
+  /// Set when validating on a Dataset (then x, y and sample_weight are empty).
+  std::shared_ptr<const data::Dataset> dataset;
 };
 
 struct FitOptions {

@@ -1,0 +1,56 @@
+// Sequential's get_config / from_config in Keras 3's schema (keras/src/models/sequential.py):
+// {"name", "trainable", "dtype", "layers": [records, the InputLayer first], "build_input_shape"}.
+
+#include "keras/layers/input_layer.h"
+#include "keras/layers/options.h"
+#include "keras/models/sequential.h"
+#include "keras/saving/serialization.h"
+
+namespace keras {
+
+Config SequentialModel::get_config() const {
+  Config c = Layer::get_config();
+  Config layers = Config::array();
+  if (input_.defined()) layers.push_back(saving::serialize_keras_object(*input_.producer()));
+  for (const auto& layer : layers_) layers.push_back(saving::serialize_keras_object(*layer));
+  c["layers"] = layers;
+  if (input_.defined()) {
+    Config shape = Config::array();
+    for (int64_t d : input_.shape()) shape.push_back(d < 0 ? Config(nullptr) : Config(d));
+    c["build_input_shape"] = shape;
+  }
+  return c;
+}
+
+std::shared_ptr<Layer> SequentialModel::from_config(const Config& config) {
+  check(config.is_object() && config.contains("layers") && config["layers"].is_array(),
+        "Sequential config: expected an object with a 'layers' list; got ",
+        config.dump().substr(0, 200), ".");
+  LayerOptions options;
+  layers::read_base_config(config, options);
+  auto model = make_layer<SequentialModel>(std::vector<SequentialItem>{}, options);
+  for (const Config& record : config["layers"]) {
+    check(record.is_object(), "Sequential config: a layer record must be an object; got ",
+          record.dump().substr(0, 200), ".");
+    if (record.value("class_name", Config()) == "InputLayer") {
+      model->add(InputLayer::tensor_from_config(record.value("config", Config::object())));
+      continue;
+    }
+    model->add(saving::deserialize_keras_object(
+        record, {.safe_mode = saving::SafeModeScope::safe_mode(), .compile = false}));
+  }
+  const Config& shape = config.contains("build_input_shape") ? config["build_input_shape"]
+                                                             : Config();
+  if (!model->input_tensor().defined() && shape.is_array()) {
+    Shape batch_shape;
+    for (const Config& d : shape) {
+      check(d.is_null() || (d.is_number_integer() && d.get<int64_t>() >= 0),
+            "Sequential config: invalid build_input_shape ", shape.dump(), ".");
+      batch_shape.push_back(d.is_null() ? kUnknownDim : d.get<int64_t>());
+    }
+    model->ensure_built({batch_shape}, false);
+  }
+  return model;
+}
+
+}  // namespace keras

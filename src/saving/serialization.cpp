@@ -1,0 +1,221 @@
+#include "keras/saving/serialization.h"
+
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "keras/models/model.h"
+
+namespace keras::saving {
+namespace {
+
+struct CustomRegistry {
+  std::mutex mutex;
+  std::map<std::string, std::string> name_of_class;  // class_name -> "package>Name"
+  std::map<std::string, layers::LayerFactory> factories;  // "package>Name" -> factory
+};
+
+CustomRegistry& custom() {
+  static CustomRegistry* registry = new CustomRegistry();
+  return *registry;
+}
+
+thread_local bool tls_safe_mode = true;
+
+// Keras writes a shape as a list with null for unknown dimensions.
+Config shape_json(const Shape& shape) {
+  Config out = Config::array();
+  for (int64_t d : shape) out.push_back(d < 0 ? Config(nullptr) : Config(d));
+  return out;
+}
+
+Shape shape_from_json(const Config& j, const std::string& where) {
+  check(j.is_array() && j.size() <= 64, where, ": expected a shape (a list of sizes or null), got ",
+        j.dump(), ".");
+  Shape shape;
+  for (const Config& d : j) {
+    check(d.is_null() || (d.is_number_integer() && d.get<int64_t>() >= 0), where,
+          ": invalid dimension ", d.dump(), " in shape ", j.dump(), ".");
+    shape.push_back(d.is_null() ? kUnknownDim : d.get<int64_t>());
+  }
+  return shape;
+}
+
+// Keras marks layers that do not override build() as built in their constructor
+// (Layer._build_at_init, Keras 3.9+), so they never record a build_config. These are the
+// built-in ones (Flatten had a build() in 3.10, whose files carry its build_config).
+bool built_at_init(const std::string& class_name) {
+  static const std::set<std::string> names = {
+      "Activation", "ActivityRegularization", "AdaptiveAveragePooling1D",
+      "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D", "AdaptiveMaxPooling1D",
+      "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D", "AlphaDropout", "AveragePooling1D",
+      "AveragePooling2D", "AveragePooling3D", "CategoryEncoding", "CenterCrop", "Cropping1D",
+      "Cropping2D", "Cropping3D", "Discretization", "Dropout", "ELU", "GaussianDropout",
+      "GaussianNoise", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
+      "GlobalAveragePooling3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D",
+      "Identity", "Lambda", "LeakyReLU", "Masking", "MaxPooling1D", "MaxPooling2D",
+      "MaxPooling3D", "Permute", "RandomBrightness", "RandomContrast", "RandomFlip",
+      "RandomRotation", "RandomTranslation", "RandomZoom", "ReLU", "RepeatVector", "Rescaling",
+      "Reshape", "Resizing", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
+      "SpatialDropout3D", "UnitNormalization", "UpSampling1D", "UpSampling2D", "UpSampling3D",
+      "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D"};
+  return names.count(class_name) > 0;
+}
+
+// Layer.get_build_config: the shapes build() received.
+Config build_config(const Layer& layer) {
+  if (built_at_init(layer.class_name())) return nullptr;
+  const auto& shapes = layer.build_input_shapes();
+  if (shapes.empty()) return nullptr;
+  if (shapes.size() == 1) return {{"input_shape", shape_json(shapes[0])}};
+  Config list = Config::array();
+  for (const Shape& s : shapes) list.push_back(shape_json(s));
+  return {{"input_shape", list}};
+}
+
+// Layer.build_from_config: build from the recorded input shape(s) unless already built.
+void build_from_config(Layer& layer, const Config& config) {
+  if (layer.built() || !config.is_object()) return;
+  std::string where = "build_config of layer '" + layer.name() + "'";
+  std::vector<Shape> shapes;
+  bool list_input = false;
+  if (config.contains("input_shape") && !config["input_shape"].is_null()) {
+    const Config& s = config["input_shape"];
+    if (s.is_array() && !s.empty() && s[0].is_array()) {
+      for (const Config& one : s) shapes.push_back(shape_from_json(one, where));
+      list_input = true;
+    } else {
+      shapes.push_back(shape_from_json(s, where));
+    }
+  } else if (config.contains("shapes_dict") && config["shapes_dict"].is_object()) {
+    for (const auto& [key, s] : config["shapes_dict"].items())
+      shapes.push_back(shape_from_json(s, where + " [" + key + "]"));
+    list_input = shapes.size() > 1;
+  }
+  if (!shapes.empty()) layer.ensure_built(shapes, list_input);
+}
+
+}  // namespace
+
+SafeModeScope::SafeModeScope(bool safe_mode) : previous_(tls_safe_mode) {
+  tls_safe_mode = safe_mode;
+}
+SafeModeScope::~SafeModeScope() { tls_safe_mode = previous_; }
+bool SafeModeScope::safe_mode() { return tls_safe_mode; }
+
+void register_keras_serializable(const std::string& package, const std::string& class_name,
+                                 layers::LayerFactory factory) {
+  check(!class_name.empty() && class_name.find('>') == std::string::npos,
+        "register_keras_serializable: invalid class name '", class_name, "'.");
+  check(package.find('>') == std::string::npos, "register_keras_serializable: the package '",
+        package, "' may not contain '>'.");
+  check(static_cast<bool>(factory), "register_keras_serializable: no factory for '", class_name,
+        "'.");
+  std::string registered = package + ">" + class_name;
+  CustomRegistry& r = custom();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.name_of_class[class_name] = registered;
+  r.factories[registered] = std::move(factory);
+}
+
+std::string get_registered_name(const std::string& class_name) {
+  CustomRegistry& r = custom();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.name_of_class.find(class_name);
+  return it == r.name_of_class.end() ? std::string() : it->second;
+}
+
+layers::LayerFactory get_registered_object(const std::string& name) {
+  {
+    CustomRegistry& r = custom();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.factories.find(name);
+    if (it != r.factories.end()) return it->second;
+  }
+  for (const std::string& builtin : layers::registered_layers())
+    if (builtin == name)
+      return [name](const Config& c) { return layers::from_config(name, c); };
+  return nullptr;
+}
+
+Config serialize_keras_object(const Layer& layer) {
+  std::string class_name = layer.class_name();
+  Config record;
+  std::string registered = get_registered_name(class_name);
+  if (!registered.empty()) {
+    std::string package = registered.substr(0, registered.find('>'));
+    record["module"] = package;
+    record["class_name"] = class_name;
+    record["config"] = layer.get_config();
+    record["registered_name"] = registered;
+  } else if (class_name == "Functional") {
+    // The Functional class is not exported by Keras, so it is written by its source module.
+    record["module"] = "keras.src.models.functional";
+    record["class_name"] = "Functional";
+    record["config"] = layer.get_config();
+    record["registered_name"] = "Functional";
+  } else {
+    record["module"] = class_name == "Sequential" ? "keras" : "keras.layers";
+    record["class_name"] = class_name;
+    record["config"] = layer.get_config();
+    record["registered_name"] = nullptr;
+  }
+  auto* model = dynamic_cast<const Model*>(&layer);
+  if (class_name == "Functional") {
+    record["build_config"] = {{"input_shape", nullptr}};
+  } else if (class_name != "InputLayer") {
+    Config build = build_config(layer);
+    if (!build.is_null()) record["build_config"] = build;
+  }
+  if (model) record["compile_config"] = model->get_compile_config();
+  return record;
+}
+
+std::shared_ptr<Layer> deserialize_keras_object(const Config& record,
+                                                const DeserializeOptions& options) {
+  check(record.is_object() && record.contains("class_name") && record["class_name"].is_string(),
+        "deserialize_keras_object: expected a {\"class_name\", \"config\", ...} record; got ",
+        record.dump().substr(0, 200), ".");
+  SafeModeScope scope(options.safe_mode);
+  const std::string class_name = record["class_name"].get<std::string>();
+  const Config config = record.contains("config") ? record["config"] : Config::object();
+  check(config.is_object(), "deserialize_keras_object: the config of '", class_name,
+        "' must be an object; got ", config.dump().substr(0, 200), ".");
+  check(class_name != "__lambda__",
+        "deserialize_keras_object: the record is a Python lambda (bytecode). keras-cpp never "
+        "executes code from a file; register a C++ function with keras::layers::register_lambda "
+        "and use a Lambda layer naming it.");
+
+  std::shared_ptr<Layer> layer;
+  std::string registered;
+  if (record.contains("registered_name") && record["registered_name"].is_string())
+    registered = record["registered_name"].get<std::string>();
+  if (registered.find('>') != std::string::npos) {
+    layers::LayerFactory factory = get_registered_object(registered);
+    if (!factory) {
+      // A custom class from Python (or C++) that this program has not registered.
+      std::string module = record.value("module", Config()).is_string()
+                               ? record["module"].get<std::string>()
+                               : std::string("(none)");
+      std::string package = registered.substr(0, registered.find('>'));
+      throw ValueError("Could not locate class '" + class_name + "' (registered name '" +
+                       registered + "', module " + module +
+                       "). Register a C++ implementation before loading: "
+                       "keras::saving::register_keras_serializable<YourLayer>(\"" + package +
+                       "\", \"" + class_name + "\").");
+    }
+    layer = factory(config);
+  } else {
+    layer = layers::from_config(class_name, config);
+  }
+  check(static_cast<bool>(layer), "deserialize_keras_object: the factory of '", class_name,
+        "' returned no layer.");
+  if (record.contains("build_config")) build_from_config(*layer, record["build_config"]);
+  auto* model = dynamic_cast<Model*>(layer.get());
+  if (model && options.compile && record.contains("compile_config") &&
+      record["compile_config"].is_object() && !record["compile_config"].empty())
+    model->compile_from_config(record["compile_config"]);
+  return layer;
+}
+
+}  // namespace keras::saving
