@@ -1,4 +1,6 @@
 // What the fuzzer drives, as a loader meets a file:
+// - first the whole loader, saving::load_model_from_memory (with compile and safe_mode);
+// then the pieces one by one, past the point where the loader would stop:
 // - a zip: read_zip_members (bombs, names, sizes), then config.json and metadata.json through
 //   parse_json (with the layer-count check the model loader applies), then model.weights.h5
 //   as below;
@@ -11,10 +13,6 @@
 
 #include "load_model_entry.h"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -22,6 +20,7 @@
 #include "keras/saving/archive.h"
 #include "keras/saving/h5_file.h"
 #include "keras/saving/safe_json.h"
+#include "keras/saving/save_model.h"
 #include "keras/saving/weights.h"
 
 namespace keras::fuzz {
@@ -31,7 +30,6 @@ namespace {
 struct Models {
   ModelPtr<SequentialModel> mlp;
   ModelPtr<SequentialModel> cnn;
-  std::string scratch;  // where HDF5 bytes are written for load_weights (it takes a path)
   Models() {
     backend::clear_session();
     mlp = Sequential({Input({4}), layers::Dense(3, {.activation = "relu"}), layers::Dense(2)});
@@ -46,11 +44,7 @@ struct Models {
         layers::Dense(64, {.activation = "relu"}),
         layers::Dense(10, {.activation = "softmax"}),
     });
-    scratch = (std::filesystem::temp_directory_path() /
-               ("keras_fuzz_" + std::to_string(::getpid()) + ".weights.h5"))
-                  .string();
   }
-  ~Models() { std::remove(scratch.c_str()); }
 };
 
 Models& models() {
@@ -97,41 +91,43 @@ void check_config(const nlohmann::json& config, const std::string& source) {
 
 void load_hdf5(std::vector<uint8_t> bytes, const std::string& source) {
   Models& m = models();
-  {
-    std::FILE* f = std::fopen(m.scratch.c_str(), "wb");
-    if (!f) return;
-    std::fwrite(bytes.data(), 1, bytes.size(), f);
-    std::fclose(f);
-  }
-  {
-    saving::H5File file = saving::H5File::open_image(std::move(bytes), source);
-    int budget = 300;
-    walk(file, "", 0, budget);
-    if (auto config = file.string_attribute("", "model_config"))
-      check_config(saving::parse_json(*config, source + ":model_config"), source);
-    if (auto training = file.string_attribute("", "training_config"))
-      (void)saving::parse_json(*training, source + ":training_config");
-    for (const char* group : {"", "model_weights"}) {
-      try {
-        // A legacy loader reads weight_names of each layer; 64 layers are enough here (each
-        // lookup in a corrupt file can be slow inside libhdf5).
-        auto names = file.string_list_attribute(group, "layer_names");
-        for (size_t i = 0; i < names.size() && i < 64; ++i)
-          (void)file.string_list_attribute(std::string(group) + "/" + names[i], "weight_names");
-      } catch (const Error&) {
-      }
+  saving::H5File file = saving::H5File::open_image(std::move(bytes), source);
+  int budget = 300;
+  walk(file, "", 0, budget);
+  if (auto config = file.string_attribute("", "model_config"))
+    check_config(saving::parse_json(*config, source + ":model_config"), source);
+  if (auto training = file.string_attribute("", "training_config"))
+    (void)saving::parse_json(*training, source + ":training_config");
+  for (const char* group : {"", "model_weights"}) {
+    try {
+      // A legacy loader reads weight_names of each layer; 64 layers are enough here (each
+      // lookup in a corrupt file can be slow inside libhdf5).
+      auto names = file.string_list_attribute(group, "layer_names");
+      for (size_t i = 0; i < names.size() && i < 64; ++i)
+        (void)file.string_list_attribute(std::string(group) + "/" + names[i], "weight_names");
+    } catch (const Error&) {
     }
   }
   for (auto* model : {static_cast<Layer*>(m.mlp.get()), static_cast<Layer*>(m.cnn.get())}) {
     try {
-      saving::load_weights(*model, m.scratch);
+      saving::load_weights(*model, file);
     } catch (const Error&) {
     }
   }
 }
 
+// The whole loader (config, build, weights, compile state).
+void load_whole(const std::vector<uint8_t>& bytes, const std::string& source) {
+  try {
+    auto model = saving::load_model_from_memory(bytes, source, {.compile = true, .safe_mode = true});
+    (void)model->count_params();
+  } catch (const Error&) {
+  }
+}
+
 void load(const std::vector<uint8_t>& bytes) {
   const std::string source = "fuzz-input";
+  load_whole(bytes, source);
   if (saving::is_zip(bytes)) {
     auto members = saving::read_zip_members(bytes, source);
     for (const char* name : {"metadata.json", "config.json"}) {
