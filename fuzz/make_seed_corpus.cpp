@@ -1,6 +1,7 @@
 // Writes the committed seed corpus (fuzz/corpus/): files keras-cpp itself writes for the small
-// model the fuzz target loads into, as a .weights.h5, as .keras archives (stored, as Keras
-// writes them, and deflated) and as bare JSON. Usage: fuzz_seed_corpus <folder>
+// model the fuzz target loads into, as a .weights.h5, as .keras archives (model.save's own,
+// one with a hand-written Keras config stored as Keras writes it, and deflated) and as bare
+// JSON. Usage: fuzz_seed_corpus <folder>
 
 #include <zip.h>
 
@@ -91,6 +92,8 @@ int main(int argc, char** argv) {
   mlp->compile({.optimizer = optimizers::Adam(1e-3), .loss = "mse"});
   mlp->fit(ops::ones({8, 4}), ops::ones({8, 2}), {.batch_size = 4, .epochs = 1, .verbose = 0});
   saving::save_weights(*mlp, (out / "mlp_adam.weights.h5").string());
+  // The whole model as model.save writes it: config, compile_config, optimizer variables.
+  mlp->save((out / "mlp_saved.keras").string());
   std::printf("wrote the seed corpus to %s\n", out.c_str());
   return 0;
 }
