@@ -1,8 +1,8 @@
 #include "keras/saving/h5_file.h"
 
 #include <hdf5.h>
-#include <hdf5_hl.h>
 
+#include <atomic>
 #include <cstring>
 #include <mutex>
 
@@ -34,10 +34,22 @@ class Handle {
   herr_t (*close_)(hid_t);
 };
 
-// Refuse datasets that declare more than 4 GiB and more than 1000 times the bytes they store
-// (keras/src/saving/saving_lib.py safe_get_h5_dataset).
-constexpr uint64_t kLargeBytes = uint64_t{4} << 30;
+// Every allocation must be justified by the file. Keras refuses datasets that declare more
+// than 4 GiB and more than 1000 times the bytes they store (keras/src/saving/saving_lib.py
+// safe_get_h5_dataset); here the floor is 16 MiB, and a dataset may also not declare more than
+// deflate could inflate the whole file to (about 1032 times its size), nor a shape whose
+// element count overflows int64.
+constexpr uint64_t kLargeBytes = uint64_t{16} << 20;
 constexpr uint64_t kInflation = 1000;
+constexpr uint64_t kFileInflation = 1032;
+// Keras variables have a handful of axes; HDF5 itself allows 32.
+constexpr int kMaxRank = 16;
+// Paths deeper than this are refused (deep recursion through groups).
+constexpr size_t kMaxPathDepth = 64;
+// A group with more members than this is refused.
+constexpr hsize_t kMaxChildren = 1000000;
+// One string attribute (a legacy .h5 model_config is the largest real one) at most this long.
+constexpr uint64_t kMaxAttributeBytes = uint64_t{64} << 20;
 
 std::vector<std::string> split_path(const std::string& path) {
   std::vector<std::string> parts;
@@ -97,12 +109,41 @@ hid_t native_type(DType t) {
   return H5T_NATIVE_FLOAT;
 }
 
+// File-image callbacks that hand HDF5 the caller's buffer itself, never a copy, and never free
+// it (the H5File owns it and outlives the open file). H5LTopen_file_image does the same but, in
+// libhdf5 1.10, leaks its callback record on every open.
+void* image_malloc(size_t, H5FD_file_image_op_t, void* udata) {
+  return static_cast<std::vector<uint8_t>*>(udata)->data();
+}
+void* image_memcpy(void* dest, const void*, size_t, H5FD_file_image_op_t, void*) { return dest; }
+void* image_realloc(void*, size_t, H5FD_file_image_op_t, void*) { return nullptr; }
+herr_t image_free(void*, H5FD_file_image_op_t, void*) { return 0; }
+void* udata_copy(void* udata) { return udata; }
+herr_t udata_free(void*) { return 0; }
+
+// Opens the HDF5 file held in `image` read-only with the core driver, without copying it.
+hid_t open_image_in_place(std::vector<uint8_t>& image) {
+  static std::atomic<uint64_t> counter{0};
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (!fapl.ok() || H5Pset_fapl_core(fapl.get(), 64 * 1024, /*backing_store=*/0) < 0) return -1;
+  H5FD_file_image_callbacks_t callbacks = {image_malloc, image_memcpy, image_realloc,
+                                           image_free,   udata_copy,   udata_free,
+                                           &image};
+  if (H5Pset_file_image_callbacks(fapl.get(), &callbacks) < 0 ||
+      H5Pset_file_image(fapl.get(), image.data(), image.size()) < 0)
+    return -1;
+  // The core driver tells open files apart by name: every image gets its own.
+  const std::string name = "keras_image_" + std::to_string(counter++);
+  return H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get());
+}
+
 }  // namespace
 
 struct H5File::Impl {
   hid_t file = -1;
   std::string source;
   std::vector<uint8_t> image;  // kept alive for file images opened without a copy
+  uint64_t file_size = 0;      // bytes on disk or in the image, the measure of allocations
   ~Impl() {
     if (file >= 0) H5Fclose(file);
   }
@@ -110,7 +151,14 @@ struct H5File::Impl {
   // Follows `path` one link at a time, refusing anything but hard links.
   bool walk(const std::string& path) const {
     std::string current;
-    for (const std::string& part : split_path(path)) {
+    const std::vector<std::string> parts = split_path(path);
+    if (parts.size() > kMaxPathDepth)
+      throw IOError("Refusing " + source + ": the path '" + path.substr(0, 200) +
+                    "...' is more than " + std::to_string(kMaxPathDepth) + " groups deep.");
+    for (const std::string& part : parts) {
+      if (part == "." || part == "..")
+        throw IOError("Refusing " + source + ": the path '" + path + "' has a '" + part +
+                      "' component.");
       current += "/" + part;
       if (H5Lexists(file, current.c_str(), H5P_DEFAULT) <= 0) return false;
       H5L_info_t info;  // the HDF5 1.10 API (Debian 12)
@@ -123,6 +171,18 @@ struct H5File::Impl {
   }
 
   std::string where(const std::string& path) const { return source + ":" + path; }
+
+  // An attribute of `count` values of `size` bytes must fit in the file and under the limit.
+  void check_attribute_bytes(uint64_t size, uint64_t count, const std::string& path,
+                             const std::string& name) const {
+    uint64_t total = 0;
+    if (__builtin_mul_overflow(size, count, &total) || total > kMaxAttributeBytes ||
+        total > file_size)
+      throw IOError("Refusing " + where(path) + ": its attribute '" + name + "' declares " +
+                    (total ? std::to_string(total) : std::string("too many")) +
+                    " bytes, more than the file of " + std::to_string(file_size) +
+                    " bytes or the limit of " + std::to_string(kMaxAttributeBytes) + " allows.");
+  }
 };
 
 H5File::H5File(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -138,6 +198,10 @@ H5File H5File::open(const std::string& path) {
     throw IOError("Cannot open " + path + " as an HDF5 file (missing, unreadable or not HDF5).");
   impl->file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (impl->file < 0) throw IOError("Cannot open " + path + " as an HDF5 file.");
+  hsize_t size = 0;
+  if (H5Fget_filesize(impl->file, &size) < 0)
+    throw IOError("Cannot read the size of " + path + ".");
+  impl->file_size = size;
   return H5File(std::move(impl));
 }
 
@@ -147,9 +211,9 @@ H5File H5File::open_image(std::vector<uint8_t> bytes, const std::string& source)
   impl->source = source;
   impl->image = std::move(bytes);
   if (!is_hdf5(impl->image)) throw IOError(source + " is not an HDF5 file.");
-  impl->file = H5LTopen_file_image(impl->image.data(), impl->image.size(),
-                                   H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+  impl->file = open_image_in_place(impl->image);
   if (impl->file < 0) throw IOError("Cannot read " + source + " as an HDF5 file (corrupt?).");
+  impl->file_size = impl->image.size();
   return H5File(std::move(impl));
 }
 
@@ -173,10 +237,16 @@ std::vector<std::string> H5File::children(const std::string& path) const {
   if (!group.ok()) return names;
   H5G_info_t info;
   if (H5Gget_info(group.get(), &info) < 0) return names;
+  if (info.nlinks > kMaxChildren)
+    throw IOError("Refusing " + impl_->where(path) + ": the group declares " +
+                  std::to_string(info.nlinks) + " members, more than the limit of " +
+                  std::to_string(kMaxChildren) + ".");
   for (hsize_t i = 0; i < info.nlinks; ++i) {
     ssize_t n = H5Lget_name_by_idx(group.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0,
                                    H5P_DEFAULT);
     if (n < 0) continue;
+    if (static_cast<uint64_t>(n) > impl_->file_size)
+      throw IOError("Refusing " + impl_->where(path) + ": a member name is longer than the file.");
     std::string name(static_cast<size_t>(n), '\0');
     H5Lget_name_by_idx(group.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(),
                        static_cast<size_t>(n) + 1, H5P_DEFAULT);
@@ -198,23 +268,41 @@ Tensor H5File::read(const std::string& path) const {
                    ": external datasets read other files.");
   }
   Handle space(H5Dget_space(dataset.get()), H5Sclose);
+  check<IOError>(space.ok(), "Cannot read the shape of dataset ", where, ".");
+  H5S_class_t space_class = H5Sget_simple_extent_type(space.get());
+  check<IOError>(space_class == H5S_SCALAR || space_class == H5S_SIMPLE, "Dataset ", where,
+                 " has no data (a null dataspace).");
   int rank = H5Sget_simple_extent_ndims(space.get());
-  check<IOError>(rank >= 0 && rank <= 32, "Dataset ", where, " has an invalid rank.");
+  check<IOError>(rank >= 0, "Dataset ", where, " has an invalid rank.");
+  check<IOError>(rank <= kMaxRank, "Refusing ", where, ": its rank ", rank,
+                 " is more than the limit of ", kMaxRank, ".");
   std::vector<hsize_t> dims(static_cast<size_t>(rank));
-  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  check<IOError>(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) == rank,
+                 "Cannot read the shape of dataset ", where, ".");
   Handle type(H5Dget_type(dataset.get()), H5Tclose);
+  check<IOError>(type.ok(), "Cannot read the type of dataset ", where, ".");
   DType dtype = dtype_of(type.get(), string_attribute(path, "dtype") == "bfloat16", where);
   Shape shape;
-  uint64_t count = 1;
+  int64_t count = 1;
   for (hsize_t d : dims) {
+    check<IOError>(d <= static_cast<hsize_t>(INT64_MAX) &&
+                       !__builtin_mul_overflow(count, static_cast<int64_t>(d), &count),
+                   "Refusing ", where, ": its shape's element count overflows int64.");
     shape.push_back(static_cast<int64_t>(d));
-    count *= d;
   }
-  const uint64_t declared = count * itemsize(dtype);
+  uint64_t declared = 0;
+  check<IOError>(!__builtin_mul_overflow(static_cast<uint64_t>(count),
+                                         static_cast<uint64_t>(itemsize(dtype)), &declared) &&
+                     declared <= static_cast<uint64_t>(INT64_MAX),
+                 "Refusing ", where, ": its size in bytes overflows int64.");
   const uint64_t stored = H5Dget_storage_size(dataset.get());
   if (declared > kLargeBytes && declared > kInflation * std::max<uint64_t>(stored, 1))
     throw IOError("Refusing " + where + ": it declares " + std::to_string(declared) +
                   " bytes but stores " + std::to_string(stored) + ".");
+  if (declared > kLargeBytes && declared / kFileInflation > impl_->file_size)
+    throw IOError("Refusing " + where + ": it declares " + std::to_string(declared) +
+                  " bytes, more than a file of " + std::to_string(impl_->file_size) +
+                  " bytes can hold.");
   std::vector<uint8_t> buffer(static_cast<size_t>(declared));
   // 16-bit floats come in as their bit patterns (HDF5 has no native half type to convert to).
   const bool raw = dtype == DType::Float16 || dtype == DType::BFloat16;
@@ -229,10 +317,20 @@ std::optional<std::string> H5File::string_attribute(const std::string& path,
                                                     const std::string& name) const {
   const char* object = path.empty() ? "/" : path.c_str();
   if (!path.empty() && !exists(path)) return std::nullopt;
-  if (H5Aexists_by_name(impl_->file, object, name.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
+  const htri_t has = H5Aexists_by_name(impl_->file, object, name.c_str(), H5P_DEFAULT);
+  if (has < 0)
+    throw IOError("Cannot read the attribute '" + name + "' of " + impl_->where(path) +
+                  " (corrupt file?).");
+  if (has == 0) return std::nullopt;
   Handle attr(H5Aopen_by_name(impl_->file, object, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
               H5Aclose);
+  if (!attr.ok())
+    throw IOError("Cannot read the attribute '" + name + "' of " + impl_->where(path) +
+                  " (corrupt file?).");
   Handle type(H5Aget_type(attr.get()), H5Tclose);
+  if (!type.ok())
+    throw IOError("Cannot read the type of the attribute '" + name + "' of " +
+                  impl_->where(path) + " (corrupt file?).");
   if (H5Tget_class(type.get()) != H5T_STRING) return std::nullopt;
   Handle space(H5Aget_space(attr.get()), H5Sclose);
   if (H5Sget_simple_extent_npoints(space.get()) != 1) return std::nullopt;
@@ -242,13 +340,16 @@ std::optional<std::string> H5File::string_attribute(const std::string& path,
     H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
     char* value = nullptr;
     if (H5Aread(attr.get(), mem.get(), &value) < 0 || !value) return std::nullopt;
-    std::string out(value);
+    const size_t length = strnlen(value, kMaxAttributeBytes + 1);
+    std::string out(value, length);
     H5free_memory(value);
+    impl_->check_attribute_bytes(length, 1, path, name);
     return out;
   }
   size_t size = H5Tget_size(type.get());
+  impl_->check_attribute_bytes(size, 1, path, name);
   std::string out(size, '\0');
-  if (H5Aread(attr.get(), type.get(), out.data()) < 0) return std::nullopt;
+  if (size == 0 || H5Aread(attr.get(), type.get(), out.data()) < 0) return std::nullopt;
   out.resize(std::strlen(out.c_str()));
   return out;
 }
@@ -257,25 +358,42 @@ std::vector<std::string> H5File::string_list_attribute(const std::string& path,
                                                        const std::string& name) const {
   const char* object = path.empty() ? "/" : path.c_str();
   auto read_one = [&](const std::string& attr_name, std::vector<std::string>& out) {
-    if (H5Aexists_by_name(impl_->file, object, attr_name.c_str(), H5P_DEFAULT) <= 0) return false;
+    const htri_t has = H5Aexists_by_name(impl_->file, object, attr_name.c_str(), H5P_DEFAULT);
+    if (has < 0)
+      throw IOError("Cannot read the attribute '" + attr_name + "' of " + impl_->where(path) +
+                    " (corrupt file?).");
+    if (has == 0) return false;
     Handle attr(H5Aopen_by_name(impl_->file, object, attr_name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
                 H5Aclose);
+    if (!attr.ok())
+      throw IOError("Cannot open attribute " + attr_name + " of " + impl_->where(path) + ".");
     Handle type(H5Aget_type(attr.get()), H5Tclose);
     Handle space(H5Aget_space(attr.get()), H5Sclose);
+    if (!type.ok() || !space.ok())
+      throw IOError("Cannot read attribute " + attr_name + " of " + impl_->where(path) + ".");
     hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    if (n < 0)
+      throw IOError("Cannot read attribute " + attr_name + " of " + impl_->where(path) + ".");
     if (H5Tget_class(type.get()) != H5T_STRING) return n == 0;  // an empty float64 list
     if (H5Tis_variable_str(type.get()) > 0) {
+      // Each variable-length string takes at least 16 bytes of the file.
+      impl_->check_attribute_bytes(static_cast<uint64_t>(n), 16, path, attr_name);
       Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
       H5Tset_size(mem.get(), H5T_VARIABLE);
       std::vector<char*> values(static_cast<size_t>(n), nullptr);
       if (n > 0 && H5Aread(attr.get(), mem.get(), values.data()) < 0)
         throw IOError("Reading attribute " + attr_name + " of " + impl_->where(path) + " failed.");
+      uint64_t total = 0;
       for (char* v : values) {
-        out.emplace_back(v ? v : "");
+        std::string s = v ? std::string(v, strnlen(v, kMaxAttributeBytes + 1)) : std::string();
         if (v) H5free_memory(v);
+        total += s.size();
+        out.push_back(std::move(s));
       }
+      impl_->check_attribute_bytes(total, 1, path, attr_name);
     } else {
       size_t size = H5Tget_size(type.get());
+      impl_->check_attribute_bytes(size, static_cast<uint64_t>(n), path, attr_name);
       std::vector<char> buffer(size * static_cast<size_t>(n) + 1, '\0');
       if (n > 0 && H5Aread(attr.get(), type.get(), buffer.data()) < 0)
         throw IOError("Reading attribute " + attr_name + " of " + impl_->where(path) + " failed.");

@@ -1,20 +1,18 @@
 // saving::save_weights: Keras 3's .weights.h5 writer (saving_lib._save_state with H5IOStore),
 // with libhdf5 and h5py's defaults (contiguous little-endian datasets, scalar variable-length
-// UTF-8 "name" attributes), written to a temporary file and renamed.
+// UTF-8 "name" attributes), written through write_atomically (temporary file, fsync, rename).
 
 #include "keras/saving/save_weights.h"
 
 #include <hdf5.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <unordered_set>
 
 #include "keras/core/errors.h"
 #include "keras/models/model.h"
+#include "keras/saving/atomic_file.h"
 #include "keras/saving/weights.h"
 #include "saving/weights_writer.h"
 
@@ -220,31 +218,9 @@ void save_weights(const Layer& model, const std::string& path, const SaveWeights
         "The filename must end in `.weights.h5`. Received: filepath=", path);
   check(model.built(), "save_weights: model '", model.name(),
         "' is not built; call it on data or give it an Input first.");
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  std::string tmp_name(1, '.');
-  tmp_name += target.filename().string();
-  tmp_name += ".tmp";
-  tmp_name += std::to_string(::getpid());
-  std::string tmp = (target.parent_path() / tmp_name).string();
-  try {
+  write_atomically(path, [&](const std::string& tmp) {
     write_weights_file(model, tmp, path, options);
-  } catch (...) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
-    throw;
-  }
-  // Make the data durable before the rename makes it visible.
-  if (FILE* f = std::fopen(tmp.c_str(), "rb")) {
-    ::fsync(fileno(f));
-    std::fclose(f);
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw IOError("save_weights: cannot move " + tmp + " to " + path + ": " + ec.message());
-  }
+  });
 }
 
 }  // namespace keras::saving
