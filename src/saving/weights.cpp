@@ -6,6 +6,7 @@
 #include "keras/models/model.h"
 #include "keras/saving/archive.h"
 #include "keras/saving/h5_file.h"
+#include "keras/saving/sharded_weights.h"
 
 namespace keras::saving {
 namespace {
@@ -113,8 +114,12 @@ void load_weights(Layer& model, const std::string& path, const LoadWeightsOption
     file.emplace(H5File::open_image(std::move(it->second), path + ":model.weights.h5"));
   } else if (is_hdf5(bytes)) {
     file.emplace(H5File::open_image(std::move(bytes), path));
+  } else if (is_json_index(bytes)) {
+    load_sharded_weights(model, path, options);
+    return;
   } else {
-    throw IOError(path + " is neither a .keras archive (zip) nor an HDF5 weights file.");
+    throw IOError(path + " is neither a .keras archive (zip), an HDF5 weights file nor a "
+                  "sharded .weights.json index.");
   }
   load_weights(model, *file, options);
 }
