@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "assertions.h"
 #include "keras/keras.h"
@@ -52,6 +53,12 @@ void adapt_normalization(Layer& layer) {
 
 void adapt_discretization(Layer& layer) {
   dynamic_cast<layers::DiscretizationLayer&>(layer).adapt(uniform({32, 4}, 78));
+}
+
+// Moves BatchNormalization's moving mean and variance away from their initial 0 and 1, so that
+// predictions depend on every variable being reloaded into the right slot.
+void update_moving_stats(Layer& layer) {
+  layer(ops::add(ops::multiply(uniform({8, 4}, 79), 3.0), 2.0), {.training = true});
 }
 
 // Keras class name -> row. Configs use Keras 3 keys; every class gets a non-default setting.
@@ -127,7 +134,8 @@ const std::map<std::string, Row>& table() {
       {"Multiply", {R"({})", {{4}, {4}}}},
       {"Subtract", {R"({})", {{4}, {4}}}},
       // normalization
-      {"BatchNormalization", {R"({"momentum": 0.9, "epsilon": 0.01, "center": false})", {{4}}}},
+      {"BatchNormalization",
+       {R"({"momentum": 0.5, "epsilon": 0.01, "center": false})", {{4}}, 0, update_moving_stats}},
       {"GroupNormalization", {R"({"groups": 2, "epsilon": 0.01})", {{3, 4}}}},
       {"LayerNormalization", {R"({"epsilon": 0.01, "scale": false})", {{3, 4}}}},
       {"RMSNormalization", {R"({"epsilon": 0.01})", {{3, 4}}}},
@@ -222,6 +230,233 @@ const std::map<std::string, Row>& table() {
   return rows;
 }
 
+// The keys of each class's get_config in Keras 3.10 (keras/src/layers/**, get_config and the
+// get_config of the bases it calls; the adaptive pooling classes from Keras's main branch, as
+// they are newer than 3.10), without the base keys name/trainable/dtype (added below).
+// Read from the Keras source with Python's ast (dict literals and item assignments in each
+// get_config); reviewed by hand.
+const std::map<std::string, std::string>& keras_config_keys() {
+  static const std::map<std::string, std::string> keys = {
+      {"Activation", "activation"},
+      {"ActivityRegularization", "l1 l2"},
+      {"AdaptiveAveragePooling1D", "data_format output_size"},
+      {"AdaptiveAveragePooling2D", "data_format output_size"},
+      {"AdaptiveAveragePooling3D", "data_format output_size"},
+      {"AdaptiveMaxPooling1D", "data_format output_size"},
+      {"AdaptiveMaxPooling2D", "data_format output_size"},
+      {"AdaptiveMaxPooling3D", "data_format output_size"},
+      {"Add", ""},
+      {"AdditiveAttention", "dropout use_scale"},
+      {"AlphaDropout", "noise_shape rate seed"},
+      {"Attention", "dropout score_mode use_scale"},
+      {"Average", ""},
+      {"AveragePooling1D", "data_format padding pool_size strides"},
+      {"AveragePooling2D", "data_format padding pool_size strides"},
+      {"AveragePooling3D", "data_format padding pool_size strides"},
+      {"BatchNormalization",
+       "axis beta_constraint beta_initializer beta_regularizer center epsilon gamma_constraint "
+       "gamma_initializer gamma_regularizer momentum moving_mean_initializer "
+       "moving_variance_initializer scale synchronized"},
+      {"Bidirectional", "backward_layer layer merge_mode"},
+      {"CategoryEncoding", "num_tokens output_mode"},
+      {"CenterCrop", "data_format height width"},
+      {"Concatenate", "axis"},
+      {"Conv1D",
+       "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
+       "filters groups kernel_constraint kernel_initializer kernel_regularizer kernel_size padding "
+       "strides use_bias"},
+      {"Conv1DTranspose",
+       "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
+       "filters kernel_constraint kernel_initializer kernel_regularizer kernel_size padding "
+       "strides use_bias"},
+      {"Conv2D",
+       "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
+       "filters groups kernel_constraint kernel_initializer kernel_regularizer kernel_size padding "
+       "strides use_bias"},
+      {"Conv2DTranspose",
+       "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
+       "filters kernel_constraint kernel_initializer kernel_regularizer kernel_size padding "
+       "strides use_bias"},
+      {"Conv3D",
+       "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
+       "filters groups kernel_constraint kernel_initializer kernel_regularizer kernel_size padding "
+       "strides use_bias"},
+      {"Conv3DTranspose",
+       "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
+       "filters kernel_constraint kernel_initializer kernel_regularizer kernel_size padding "
+       "strides use_bias"},
+      {"Cropping1D", "cropping"},
+      {"Cropping2D", "cropping data_format"},
+      {"Cropping3D", "cropping data_format"},
+      {"Dense",
+       "activation bias_constraint bias_initializer bias_regularizer kernel_constraint "
+       "kernel_initializer kernel_regularizer units use_bias"},
+      {"DepthwiseConv1D",
+       "activation bias_constraint bias_initializer bias_regularizer data_format depth_multiplier "
+       "depthwise_constraint depthwise_initializer depthwise_regularizer dilation_rate kernel_size "
+       "padding strides use_bias"},
+      {"DepthwiseConv2D",
+       "activation bias_constraint bias_initializer bias_regularizer data_format depth_multiplier "
+       "depthwise_constraint depthwise_initializer depthwise_regularizer dilation_rate kernel_size "
+       "padding strides use_bias"},
+      {"Discretization", "bin_boundaries epsilon num_bins output_mode sparse"},
+      {"Dot", "axes normalize"},
+      {"Dropout", "noise_shape rate seed"},
+      {"ELU", ""},
+      {"EinsumDense",
+       "activation bias_axes bias_constraint bias_initializer bias_regularizer equation "
+       "kernel_constraint kernel_initializer kernel_regularizer output_shape"},
+      {"Embedding",
+       "embeddings_constraint embeddings_initializer embeddings_regularizer input_dim mask_zero "
+       "output_dim"},
+      {"Flatten", "data_format"},
+      {"GRU",
+       "activation bias_constraint bias_initializer bias_regularizer dropout go_backwards "
+       "kernel_constraint kernel_initializer kernel_regularizer recurrent_activation "
+       "recurrent_constraint recurrent_dropout recurrent_initializer recurrent_regularizer "
+       "reset_after return_sequences return_state seed stateful units unroll use_bias "
+       "zero_output_for_mask"},
+      {"GRUCell",
+       "activation bias_constraint bias_initializer bias_regularizer dropout kernel_constraint "
+       "kernel_initializer kernel_regularizer recurrent_activation recurrent_constraint "
+       "recurrent_dropout recurrent_initializer recurrent_regularizer reset_after seed units "
+       "use_bias"},
+      {"GaussianDropout", "rate seed"},
+      {"GaussianNoise", "seed stddev"},
+      {"GlobalAveragePooling1D", "data_format keepdims"},
+      {"GlobalAveragePooling2D", "data_format keepdims"},
+      {"GlobalAveragePooling3D", "data_format keepdims"},
+      {"GlobalMaxPooling1D", "data_format keepdims"},
+      {"GlobalMaxPooling2D", "data_format keepdims"},
+      {"GlobalMaxPooling3D", "data_format keepdims"},
+      {"GroupNormalization",
+       "axis beta_constraint beta_initializer beta_regularizer center epsilon gamma_constraint "
+       "gamma_initializer gamma_regularizer groups scale"},
+      {"GroupedQueryAttention",
+       "bias_constraint bias_initializer bias_regularizer dropout head_dim kernel_constraint "
+       "kernel_initializer kernel_regularizer num_key_value_heads num_query_heads seed use_bias"},
+      {"Identity", ""},
+      {"LSTM",
+       "activation bias_constraint bias_initializer bias_regularizer dropout go_backwards "
+       "kernel_constraint kernel_initializer kernel_regularizer recurrent_activation "
+       "recurrent_constraint recurrent_dropout recurrent_initializer recurrent_regularizer "
+       "return_sequences return_state seed stateful unit_forget_bias units unroll use_bias "
+       "zero_output_for_mask"},
+      {"LSTMCell",
+       "activation bias_constraint bias_initializer bias_regularizer dropout kernel_constraint "
+       "kernel_initializer kernel_regularizer recurrent_activation recurrent_constraint "
+       "recurrent_dropout recurrent_initializer recurrent_regularizer seed unit_forget_bias units "
+       "use_bias"},
+      {"LayerNormalization",
+       "axis beta_constraint beta_initializer beta_regularizer center epsilon gamma_constraint "
+       "gamma_initializer gamma_regularizer rms_scaling scale"},
+      {"LeakyReLU", "negative_slope"},
+      {"Masking", "mask_value"},
+      {"MaxPooling1D", "data_format padding pool_size strides"},
+      {"MaxPooling2D", "data_format padding pool_size strides"},
+      {"MaxPooling3D", "data_format padding pool_size strides"},
+      {"Maximum", ""},
+      {"Minimum", ""},
+      {"MultiHeadAttention",
+       "attention_axes bias_constraint bias_initializer bias_regularizer dropout kernel_constraint "
+       "kernel_initializer kernel_regularizer key_dim num_heads output_shape seed use_bias "
+       "value_dim"},
+      {"Multiply", ""},
+      {"Normalization", "axis invert mean variance"},
+      {"PReLU", "alpha_constraint alpha_initializer alpha_regularizer shared_axes"},
+      {"Permute", "dims"},
+      {"RMSNormalization", "axis epsilon"},
+      {"RNN",
+       "cell go_backwards return_sequences return_state stateful unroll zero_output_for_mask"},
+      {"RandomBrightness", "factor seed value_range"},
+      {"RandomContrast", "factor seed value_range"},
+      {"RandomFlip", "data_format mode seed"},
+      {"RandomRotation", "data_format factor fill_mode fill_value interpolation seed"},
+      {"RandomTranslation",
+       "data_format fill_mode fill_value height_factor interpolation seed width_factor"},
+      {"RandomZoom",
+       "data_format fill_mode fill_value height_factor interpolation seed width_factor"},
+      {"ReLU", "max_value negative_slope threshold"},
+      {"RepeatVector", "n"},
+      {"Rescaling", "offset scale"},
+      {"Reshape", "target_shape"},
+      {"Resizing",
+       "antialias crop_to_aspect_ratio data_format fill_mode fill_value height interpolation "
+       "pad_to_aspect_ratio width"},
+      {"SeparableConv1D",
+       "activation bias_constraint bias_initializer bias_regularizer data_format depth_multiplier "
+       "depthwise_constraint depthwise_initializer depthwise_regularizer dilation_rate filters "
+       "kernel_size padding pointwise_constraint pointwise_initializer pointwise_regularizer "
+       "strides use_bias"},
+      {"SeparableConv2D",
+       "activation bias_constraint bias_initializer bias_regularizer data_format depth_multiplier "
+       "depthwise_constraint depthwise_initializer depthwise_regularizer dilation_rate filters "
+       "kernel_size padding pointwise_constraint pointwise_initializer pointwise_regularizer "
+       "strides use_bias"},
+      {"SimpleRNN",
+       "activation bias_constraint bias_initializer bias_regularizer dropout go_backwards "
+       "kernel_constraint kernel_initializer kernel_regularizer recurrent_constraint "
+       "recurrent_dropout recurrent_initializer recurrent_regularizer return_sequences "
+       "return_state stateful units unroll use_bias zero_output_for_mask"},
+      {"SimpleRNNCell",
+       "activation bias_constraint bias_initializer bias_regularizer dropout kernel_constraint "
+       "kernel_initializer kernel_regularizer recurrent_constraint recurrent_dropout "
+       "recurrent_initializer recurrent_regularizer seed units use_bias"},
+      {"Softmax", "axis"},
+      {"SpatialDropout1D", "rate seed"},
+      {"SpatialDropout2D", "data_format rate seed"},
+      {"SpatialDropout3D", "data_format rate seed"},
+      {"StackedRNNCells", "cells"},
+      {"Subtract", ""},
+      {"TimeDistributed", "layer"},
+      {"UnitNormalization", "axis"},
+      {"UpSampling1D", "size"},
+      {"UpSampling2D", "data_format interpolation size"},
+      {"UpSampling3D", "data_format size"},
+      {"ZeroPadding1D", "data_format padding"},
+      {"ZeroPadding2D", "data_format padding"},
+      {"ZeroPadding3D", "data_format padding"},
+  };
+  return keys;
+}
+
+// Keys Keras writes only when they are set.
+const std::set<std::string>& optional_keys() {
+  static const std::set<std::string> keys = {"activity_regularizer", "bounding_box_format",
+                                             "lora_rank", "lora_alpha", "quantization_config"};
+  return keys;
+}
+
+// Keys keras-cpp writes and Keras 3.10 does not, on purpose: Keras's ELU has no get_config (its
+// alpha is lost on reload), and RandomBrightness/RandomContrast leave out data_format although
+// their base class takes it (RandomContrast's per-image mean depends on it). Keras's
+// from_config accepts all three (they are __init__ arguments).
+const std::map<std::string, std::set<std::string>>& extra_keys() {
+  static const std::map<std::string, std::set<std::string>> keys = {
+      {"ELU", {"alpha"}},
+      {"RandomBrightness", {"data_format"}},
+      {"RandomContrast", {"data_format"}}};
+  return keys;
+}
+
+void expect_keras_keys(const std::string& class_name, const Config& config) {
+  auto it = keras_config_keys().find(class_name);
+  ASSERT_NE(it, keras_config_keys().end()) << "no Keras key list for " << class_name;
+  // Keras's Discretization and spatial dropouts write their own base keys, without trainable.
+  static const std::set<std::string> no_trainable = {"Discretization", "SpatialDropout1D",
+                                                     "SpatialDropout2D", "SpatialDropout3D"};
+  std::set<std::string> expected = {"name", "dtype"};
+  if (!no_trainable.count(class_name)) expected.insert("trainable");
+  std::istringstream words(it->second);
+  for (std::string w; words >> w;) expected.insert(w);
+  auto extra = extra_keys().find(class_name);
+  if (extra != extra_keys().end()) expected.insert(extra->second.begin(), extra->second.end());
+  std::set<std::string> got;
+  for (const auto& [key, value] : config.items())
+    if (!optional_keys().count(key)) got.insert(key);
+  EXPECT_EQ(got, expected) << class_name << "'s config keys differ from Keras 3.10's";
+}
+
 // The cell classes are not called on a sequence themselves: their rows wrap them in an RNN.
 const std::set<std::string>& wrapped_in_rnn() {
   static const std::set<std::string> cells = {"GRUCell", "LSTMCell", "SimpleRNNCell",
@@ -313,6 +548,19 @@ TEST_P(LayerRoundTrip, SaveLoadKeepsPredictionsConfigAndWeights) {
     }
   }
 
+  // The same keys as Keras's get_config (and for a cell row, the cell's too).
+  expect_keras_keys(layer_class, got);
+  if (layer_class != class_name) {
+    expect_keras_keys(class_name, got["cell"]["config"]);
+    if (class_name == "StackedRNNCells")
+      for (const Config& cell : got["cell"]["config"]["cells"])
+        expect_keras_keys(cell["class_name"].get<std::string>(), cell["config"]);
+  }
+  for (const char* wrapper_key : {"layer", "backward_layer"})
+    if (got.contains(wrapper_key) && got[wrapper_key].is_object())
+      expect_keras_keys(got[wrapper_key]["class_name"].get<std::string>(),
+                        got[wrapper_key]["config"]);
+
   // KERAS_DUMP_CONFIG_KEYS=<folder>: write the config's keys, for a comparison with Keras's
   // get_config (tools run by hand; not part of the test).
   if (const char* dump = std::getenv("KERAS_DUMP_CONFIG_KEYS")) {
@@ -351,6 +599,13 @@ TEST(LayerRoundTripTable, CoversEveryRegisteredLayerClass) {
   for (const auto& [alias, target] : not_rows()) {
     if (target.find(' ') != std::string::npos) continue;
     EXPECT_TRUE(table().count(target)) << alias << " -> " << target;
+  }
+  // An alias builds its target class (the row's config read under the alias's name).
+  for (const auto& [alias, target] : not_rows()) {
+    if (!table().count(target)) continue;
+    backend::clear_session();
+    const Row& row = table().at(target);
+    EXPECT_EQ(layers::from_config(alias, Config::parse(row.config))->class_name(), target) << alias;
   }
   // And the table has no stale rows.
   std::set<std::string> registered;
