@@ -153,6 +153,28 @@ TEST(ShardedWeights, VariableLargerThanAShardIsRefused) {
                ValueError);
 }
 
+TEST(ShardedWeights, MismatchedModelsFailOrSkip) {
+  backend::clear_session();
+  auto model = mlp();
+  fs::path dir = fresh_dir("mismatch");
+  std::string index = (dir / "m.weights.json").string();
+  saving::save_weights(*model, index, {.max_shard_size = kTinyShard});
+  auto other = Sequential({Input({6}), layers::Dense(8, {.activation = "relu"}),
+                           layers::BatchNormalization(), layers::Dense(4)});
+  auto before = other->get_weights();
+  try {
+    saving::load_weights(*other, index);
+    ADD_FAILURE() << "no error for a Dense of 4 units reading 3";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("dense_1"), std::string::npos) << e.what();
+  }
+  // skip_mismatch loads what fits and leaves the rest.
+  saving::load_weights(*other, index, {.skip_mismatch = true});
+  auto a = model->get_weights(), b = other->get_weights();
+  for (size_t i = 0; i < 6; ++i) EXPECT_TENSOR_EQ(b[i], a[i]);
+  EXPECT_TENSOR_EQ(b[6], before[6]);
+}
+
 TEST(ShardedWeights, BadIndexesGiveIOErrors) {
   backend::clear_session();
   auto model = mlp();
