@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "keras/layers/attention/multi_head_attention_base.h"
 #include "keras/layers/input_layer.h"
 #include "keras/models/functional.h"
 #include "keras/saving/serialization.h"
@@ -47,7 +48,14 @@ Config keras_tensor_json(const KerasTensor& t, const NodeIndex& index) {
 
 Config node_json(const Node& node, const NodeIndex& index) {
   Config args = Config::array();
-  if (node.list_call) {
+  // Keras's MultiHeadAttention and GroupedQueryAttention take query, value and key as separate
+  // positional arguments (layer(query, value)), not one list: write them so, or Keras's
+  // functional_from_config would call layer([query, value]). The reader takes both forms.
+  bool positional = dynamic_cast<const layers::MultiHeadAttentionBase*>(node.layer.get()) &&
+                    node.list_call && node.inputs.size() >= 2 && node.inputs.size() <= 3;
+  if (positional) {
+    for (const KerasTensor& t : node.inputs) args.push_back(keras_tensor_json(t, index));
+  } else if (node.list_call) {
     Config list = Config::array();
     for (const KerasTensor& t : node.inputs) list.push_back(keras_tensor_json(t, index));
     args.push_back(list);

@@ -657,6 +657,28 @@ TEST(LayerRoundTripGraphs, MasksStillReachTheRecurrentLayers) {
   EXPECT_TENSOR_EQ(q.list()[1], p.list()[1]);
 }
 
+// Keras calls MultiHeadAttention and GroupedQueryAttention as layer(query, value): their nodes
+// hold two positional tensors (a list would make Keras call layer([query, value])). Attention
+// and the merging layers take one list.
+TEST(LayerRoundTripGraphs, AttentionNodesUseKerasCallSignature) {
+  for (const std::string name :
+       {"MultiHeadAttention", "GroupedQueryAttention", "Attention", "Concatenate"}) {
+    backend::clear_session();
+    const Row& row = table().at(name);
+    auto layer = layers::from_config(name, Config::parse(row.config));
+    std::vector<KerasTensor> inputs;
+    for (const Shape& shape : row.inputs) inputs.push_back(Input(shape));
+    auto model = Functional(inputs, (*layer)(inputs));
+    Config config = Config::parse(model->to_json());
+    const Config& args = config["config"]["layers"].back()["inbound_nodes"][0]["args"];
+    bool positional = name == "MultiHeadAttention" || name == "GroupedQueryAttention";
+    ASSERT_EQ(args.size(), positional ? 2u : 1u) << name << ": " << args.dump();
+    const Config& first = positional ? args[0] : args[0][0];
+    EXPECT_EQ(first["class_name"], "__keras_tensor__") << name;
+    EXPECT_EQ(first["config"]["keras_history"][0], "input_layer") << name;
+  }
+}
+
 TEST(LayerRoundTripTable, CoversEveryRegisteredLayerClass) {
   std::vector<std::string> missing;
   for (const std::string& name : layers::registered_layers())
