@@ -316,9 +316,22 @@ class ShardSet {
   bool has(const std::string& key) const { return map_.count(key) > 0; }
 
   // The shards listed for "/<group>", opened.
-  std::vector<const H5File*> shards(const std::string& key) {
+  std::vector<const H5File*> shards(const std::string& key) { return open(map_.at(key), key); }
+
+  // Every shard the index names (Keras 3.10 records only the first shard of a group that is
+  // split across shards; its other datasets are found in the rest).
+  std::vector<const H5File*> all_shards() {
+    std::vector<std::string> names;
+    for (const auto& [key, list] : map_)
+      for (const std::string& name : list)
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    return open(names, "any group");
+  }
+
+ private:
+  std::vector<const H5File*> open(const std::vector<std::string>& names, const std::string& key) {
     std::vector<const H5File*> out;
-    for (const std::string& name : map_.at(key)) {
+    for (const std::string& name : names) {
       auto it = open_.find(name);
       if (it == open_.end()) {
         fs::path file = index_.parent_path() / name;
@@ -333,7 +346,6 @@ class ShardSet {
     return out;
   }
 
- private:
   void check_name(const std::string& key, const std::string& name) const {
     bool plain = !name.empty() && name != "." && name != ".." &&
                  name.find('/') == std::string::npos && name.find('\\') == std::string::npos &&
@@ -355,9 +367,17 @@ void load_entry(const Entry& entry, ShardSet& shards, const std::string& index,
   std::string key = "/" + entry.path;
   std::vector<const H5File*> files;
   if (shards.has(key)) files = shards.shards(key);
-  size_t saved = 0;
-  for (const H5File* file : files)
-    if (file->is_group(entry.path)) saved += file->children(entry.path).size();
+  auto count = [&] {
+    size_t n = 0;
+    for (const H5File* file : files)
+      if (file->is_group(entry.path)) n += file->children(entry.path).size();
+    return n;
+  };
+  size_t saved = count();
+  if (saved < entry.vars.size() && !files.empty()) {
+    files = shards.all_shards();
+    saved = count();
+  }
   if (saved != entry.vars.size()) {
     if (options.skip_mismatch || entry.vars.empty()) return;
     throw ValueError(owner + " expects " + std::to_string(entry.vars.size()) + " variables, but " +

@@ -175,6 +175,27 @@ TEST(ShardedWeights, MismatchedModelsFailOrSkip) {
   EXPECT_TENSOR_EQ(b[6], before[6]);
 }
 
+// Keras 3.10 wrote each group's first shard only (a string, never a list), even when the
+// group's datasets continue in the next shard.
+TEST(ShardedWeights, ReadsKeras310IndexesThatNameOnlyTheFirstShard) {
+  backend::clear_session();
+  auto model = mlp();
+  fs::path dir = fresh_dir("keras310");
+  std::string index = (dir / "m.weights.json").string();
+  saving::save_weights(*model, index, {.max_shard_size = kTinyShard});
+  Config config = read_json(index);
+  for (auto& [key, value] : config["weight_map"].items())
+    if (value.is_array()) value = value[0];
+  EXPECT_EQ(config["weight_map"]["/layers/dense/vars"], "m_00000.weights.h5");
+  write_text(index, config.dump(4));
+  backend::clear_session();
+  auto other = mlp();
+  saving::load_weights(*other, index);
+  auto a = model->get_weights(), b = other->get_weights();
+  ASSERT_EQ(b.size(), a.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_TENSOR_EQ(b[i], a[i]);
+}
+
 TEST(ShardedWeights, BadIndexesGiveIOErrors) {
   backend::clear_session();
   auto model = mlp();
