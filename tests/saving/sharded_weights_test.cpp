@@ -142,6 +142,42 @@ TEST(ShardedWeights, IndexHasKerasStructure) {
   EXPECT_EQ(text.rfind("{\n    \"metadata\": {\n        \"total_size\": ", 0), 0u) << text;
 }
 
+// The shards together hold exactly the datasets of the unsharded .weights.h5 file, at the same
+// paths, with the same values.
+TEST(ShardedWeights, ShardsHoldWhatTheSingleFileHolds) {
+  backend::clear_session();
+  auto model = mlp();
+  model->compile({.optimizer = "adam", .loss = "mse"});
+  model->fit(random::uniform({4, 6}, 0.0, 1.0, DType::Float32, 3),
+             random::uniform({4, 3}, 0.0, 1.0, DType::Float32, 4),
+             {.batch_size = 4, .epochs = 1, .verbose = 0});
+  fs::path dir = fresh_dir("same_content");
+  saving::save_weights(*model, (dir / "one.weights.h5").string());
+  saving::save_weights(*model, (dir / "m.weights.json").string(), {.max_shard_size = kTinyShard});
+  auto single = saving::H5File::open((dir / "one.weights.h5").string());
+  Config index = read_json(dir / "m.weights.json");
+  size_t datasets = 0;
+  for (const auto& [key, value] : index["weight_map"].items()) {
+    std::string group = key.substr(1);
+    std::set<std::string> names;
+    Config files = value.is_array() ? value : Config::array({value});
+    for (const Config& f : files) {
+      auto shard = saving::H5File::open((dir / f.get<std::string>()).string());
+      for (const std::string& child : shard.children(group)) {
+        names.insert(child);
+        EXPECT_TENSOR_EQ(shard.read(group + "/" + child), single.read(group + "/" + child));
+        ++datasets;
+      }
+      EXPECT_EQ(shard.string_attribute(group, "name"), single.string_attribute(group, "name"));
+    }
+    auto expected = single.children(group);
+    EXPECT_EQ(names, std::set<std::string>(expected.begin(), expected.end())) << key;
+  }
+  // Every variable, the optimizer's included ("/optimizer/vars").
+  EXPECT_TRUE(index["weight_map"].contains("/optimizer/vars"));
+  EXPECT_EQ(datasets, model->weights().size() + model->optimizer()->variables().size());
+}
+
 TEST(ShardedWeights, VariableLargerThanAShardIsRefused) {
   backend::clear_session();
   auto model = mlp();
