@@ -17,6 +17,7 @@
 
 #include "assertions.h"
 #include "keras/keras.h"
+#include "keras/layers/attention/multi_head_attention_base.h"
 #include "keras/layers/preprocessing/discretization.h"
 #include "keras/layers/preprocessing/normalization.h"
 
@@ -677,6 +678,40 @@ TEST(LayerRoundTripGraphs, AttentionNodesUseKerasCallSignature) {
     EXPECT_EQ(first["class_name"], "__keras_tensor__") << name;
     EXPECT_EQ(first["config"]["keras_history"][0], "input_layer") << name;
   }
+}
+
+// The flags of a MultiHeadAttention call (use_causal_mask, return_attention_scores) are the
+// node's keyword arguments, as Keras records them; before, a reloaded model lost them silently.
+TEST(LayerRoundTripGraphs, AttentionCallFlagsAreRecorded) {
+  backend::clear_session();
+  auto q = Input({3, 4});
+  auto v = Input({5, 4});
+  auto causal = std::dynamic_pointer_cast<layers::MultiHeadAttentionBase>(layers::from_config(
+      "MultiHeadAttention", Config::parse(R"({"num_heads": 2, "key_dim": 2})")));
+  auto scored = std::dynamic_pointer_cast<layers::MultiHeadAttentionBase>(layers::from_config(
+      "GroupedQueryAttention",
+      Config::parse(R"({"head_dim": 2, "num_query_heads": 2, "num_key_value_heads": 1})")));
+  KerasTensor a = causal->call_with(q, q, {.use_causal_mask = true})[0];
+  std::vector<KerasTensor> b = scored->call_with(a, v, {.return_attention_scores = true});
+  auto model = Functional(std::vector<KerasTensor>{q, v}, b);
+  std::map<std::string, Config> kwargs;
+  Config config = Config::parse(model->to_json());
+  for (const Config& layer : config["config"]["layers"])
+    if (!layer["inbound_nodes"].empty())
+      kwargs[layer["class_name"].get<std::string>()] = layer["inbound_nodes"][0]["kwargs"];
+  EXPECT_EQ(kwargs["MultiHeadAttention"], Config({{"use_causal_mask", true}}));
+  EXPECT_EQ(kwargs["GroupedQueryAttention"], Config({{"return_attention_scores", true}}));
+
+  std::string path = temp_path("attention_flags.keras");
+  model->save(path);
+  auto loaded = saving::load_model(path);
+  EXPECT_EQ(loaded->to_json(), model->to_json());
+  TensorList x{uniform({2, 3, 4}, 5), uniform({2, 5, 4}, 6)};
+  TensorStruct p = model->predict(x, {.verbose = 0});
+  TensorStruct r = loaded->predict(x, {.verbose = 0});
+  ASSERT_EQ(r.list().size(), 2u);
+  EXPECT_TENSOR_EQ(r.list()[0], p.list()[0]);
+  EXPECT_TENSOR_EQ(r.list()[1], p.list()[1]);
 }
 
 TEST(LayerRoundTripTable, CoversEveryRegisteredLayerClass) {
