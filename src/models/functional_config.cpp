@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "keras/layers/attention/multi_head_attention_base.h"
 #include "keras/layers/input_layer.h"
 #include "keras/models/functional.h"
 #include "keras/saving/serialization.h"
@@ -47,7 +48,14 @@ Config keras_tensor_json(const KerasTensor& t, const NodeIndex& index) {
 
 Config node_json(const Node& node, const NodeIndex& index) {
   Config args = Config::array();
-  if (node.list_call) {
+  // Keras's MultiHeadAttention and GroupedQueryAttention take query, value and key as separate
+  // positional arguments (layer(query, value)), not one list: write them so, or Keras's
+  // functional_from_config would call layer([query, value]). The reader takes both forms.
+  bool positional = dynamic_cast<const layers::MultiHeadAttentionBase*>(node.layer.get()) &&
+                    node.list_call && node.inputs.size() >= 2 && node.inputs.size() <= 3;
+  if (positional) {
+    for (const KerasTensor& t : node.inputs) args.push_back(keras_tensor_json(t, index));
+  } else if (node.list_call) {
     Config list = Config::array();
     for (const KerasTensor& t : node.inputs) list.push_back(keras_tensor_json(t, index));
     args.push_back(list);
@@ -56,6 +64,12 @@ Config node_json(const Node& node, const NodeIndex& index) {
   }
   Config kwargs = Config::object();
   if (node.training) kwargs["training"] = *node.training;
+  if (positional) {
+    // Keras records the keyword arguments given at the call.
+    auto flags = static_cast<const layers::MultiHeadAttentionBase&>(*node.layer).node_flags(node);
+    if (flags.return_attention_scores) kwargs["return_attention_scores"] = true;
+    if (flags.use_causal_mask) kwargs["use_causal_mask"] = true;
+  }
   return {{"args", args}, {"kwargs", kwargs}};
 }
 
@@ -98,7 +112,8 @@ bool is_keras_tensor_record(const Config& j) {
 // The inputs a node calls its layer on, and whether it is a list call. False when an input is
 // not rebuilt yet (the node waits for the next pass).
 bool node_inputs(const GraphBuilder& graph, const std::string& layer, const Config& node,
-                 std::vector<KerasTensor>& inputs, bool& list_call) {
+                 std::vector<KerasTensor>& inputs, bool& list_call,
+                 layers::detail::AttentionFlags* attention_flags = nullptr) {
   inputs.clear();
   std::vector<Config> histories;
   if (node.is_array()) {
@@ -134,6 +149,15 @@ bool node_inputs(const GraphBuilder& graph, const std::string& layer, const Conf
         if (key == "training" || key == "mask" || value.is_null() ||
             (value.is_boolean() && !value.get<bool>()))
           continue;
+        // MultiHeadAttention's and GroupedQueryAttention's flags.
+        if (attention_flags && value.is_boolean() && key == "use_causal_mask") {
+          attention_flags->use_causal_mask = true;
+          continue;
+        }
+        if (attention_flags && value.is_boolean() && key == "return_attention_scores") {
+          attention_flags->return_attention_scores = true;
+          continue;
+        }
         throw NotImplementedError("Functional config: layer '" + layer +
                                   "' is called with the keyword argument " + key + "=" +
                                   value.dump().substr(0, 200) +
@@ -239,10 +263,22 @@ std::shared_ptr<Layer> FunctionalModel::from_config(const Config& config) {
       while (next[i] < nodes.size()) {
         std::vector<KerasTensor> inputs;
         bool list_call = false;
-        if (!node_inputs(graph, name, nodes[next[i]], inputs, list_call)) break;
         auto& layer = graph.layers.at(name);
-        std::vector<KerasTensor> outs = list_call ? (*layer)(inputs)
-                                                  : std::vector<KerasTensor>{(*layer)(inputs[0])};
+        auto* attention = dynamic_cast<layers::MultiHeadAttentionBase*>(layer.get());
+        layers::detail::AttentionFlags flags;
+        if (!node_inputs(graph, name, nodes[next[i]], inputs, list_call,
+                         attention ? &flags : nullptr))
+          break;
+        std::vector<KerasTensor> outs;
+        if (attention && inputs.size() >= 2 && inputs.size() <= 3 &&
+            (flags.use_causal_mask || flags.return_attention_scores)) {
+          outs = attention->call_with(inputs[0], inputs[1],
+                                      {.key = inputs.size() > 2 ? inputs[2] : KerasTensor(),
+                                       .return_attention_scores = flags.return_attention_scores,
+                                       .use_causal_mask = flags.use_causal_mask});
+        } else {
+          outs = list_call ? (*layer)(inputs) : std::vector<KerasTensor>{(*layer)(inputs[0])};
+        }
         graph.outputs[name].push_back(std::move(outs));
         ++next[i];
         --remaining;

@@ -7,6 +7,7 @@
 #include "keras/saving/archive.h"
 #include "keras/saving/h5_file.h"
 #include "keras/saving/legacy_h5.h"
+#include "keras/saving/sharded_weights.h"
 
 namespace keras::saving {
 namespace {
@@ -118,8 +119,12 @@ void load_weights(Layer& model, const std::string& path, const LoadWeightsOption
       legacy::load_legacy_weights(model, *file, false, options.skip_mismatch);
       return;
     }
+  } else if (is_json_index(bytes)) {
+    load_sharded_weights(model, path, options);
+    return;
   } else {
-    throw IOError(path + " is neither a .keras archive (zip) nor an HDF5 weights file.");
+    throw IOError(path + " is neither a .keras archive (zip), an HDF5 weights file nor a "
+                  "sharded .weights.json index.");
   }
   load_weights(model, *file, options);
 }

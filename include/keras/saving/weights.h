@@ -21,9 +21,10 @@ struct LoadWeightsOptions {
   bool optimizer = false;
 };
 
-/// Loads the weights of a .keras archive or a .weights.h5 file (decided by the file's magic
-/// bytes, not its name) into `model`, which must be built. A legacy Keras 2 .h5 (weights only
-/// or a full model) loads as Keras does, layers matched by order (saving/legacy_h5.h). ValueError naming the layer and the
+/// Loads the weights of a .keras archive, a .weights.h5 file or a sharded .weights.json index
+/// (saving/sharded_weights.h; decided by the file's first bytes, not its name) into `model`,
+/// which must be built. A legacy Keras 2 .h5 (weights only or a full model) loads as Keras
+/// does, layers matched by order (saving/legacy_h5.h). ValueError naming the layer and the
 /// shapes on a mismatch; IOError naming the file when it is not a Keras weights file.
 void load_weights(Layer& model, const std::string& path, const LoadWeightsOptions& options = {});
 /// The same from an open HDF5 file in Keras 3's layout.

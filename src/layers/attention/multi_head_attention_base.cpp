@@ -31,6 +31,13 @@ void AttentionCallFlags::record(const std::shared_ptr<Node>& node, AttentionFlag
   records_.emplace_back(node, flags);
 }
 
+AttentionFlags AttentionCallFlags::recorded(const Node* node) const {
+  AttentionFlags f;
+  for (const auto& [weak, flags] : records_)
+    if (weak.lock().get() == node) f = flags;
+  return f;
+}
+
 AttentionFlags AttentionCallFlags::current(const Layer& layer) const {
   const auto& scopes = open_scopes();
   for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)

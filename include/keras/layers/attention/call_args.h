@@ -100,6 +100,8 @@ class AttentionCallFlags {
   /// (NotImplementedError when they differ: the model cannot tell its nodes apart yet); else
   /// the defaults.
   AttentionFlags current(const Layer& layer) const;
+  /// The flags recorded for the symbolic call that made `node` (the defaults when none).
+  AttentionFlags recorded(const Node* node) const;
 
  private:
   std::vector<std::pair<std::weak_ptr<Node>, AttentionFlags>> records_;

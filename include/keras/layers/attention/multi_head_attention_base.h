@@ -36,6 +36,9 @@ class MultiHeadAttentionBase : public Layer {
 
   /// The output carries the query's mask; the scores carry none.
   TensorList compute_mask_list(const TensorList& inputs, const TensorList& masks) const override;
+  /// The return_attention_scores / use_causal_mask of the symbolic call that made `node`
+  /// (what a Functional config records as the node's keyword arguments).
+  detail::AttentionFlags node_flags(const Node& node) const { return flags_.recorded(&node); }
   /// A single input is not enough: ValueError naming the call forms.
   void build(const Shape& input_shape) override;
 
