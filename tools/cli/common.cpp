@@ -1,5 +1,6 @@
 #include "common.h"
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "keras/backend/registry.h"
@@ -18,6 +19,30 @@ void require_file(const std::string& path, const std::string& what) {
 }
 
 }  // namespace
+
+CLI::Validator whole_number(long long min) {
+  return CLI::Validator(
+      [min](std::string& text) -> std::string {
+        char* end = nullptr;
+        long long v = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || end != text.c_str() + text.size() || v < min)
+          return "'" + text + "' is not a whole number >= " + std::to_string(min);
+        return {};
+      },
+      "INT>=" + std::to_string(min));
+}
+
+CLI::Validator fraction() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || !(v >= 0 && v < 1))
+          return "'" + text + "' is not a fraction in [0, 1)";
+        return {};
+      },
+      "FRACTION");
+}
 
 void use_backend(const std::string& name) {
   if (!name.empty()) backend::set_default(name);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "keras/models/model.h"
 #include "keras/tensor/tensor.h"
 
@@ -33,6 +35,11 @@ Tensor load_array(const std::string& path);
 
 /// x for a model: one tensor, or a list in the model's input order.
 TensorStruct model_inputs(const std::vector<std::string>& paths);
+
+/// A CLI11 check: a whole number >= `min` ("'two' is not a whole number >= 1").
+CLI::Validator whole_number(long long min);
+/// A CLI11 check: a number in [0, 1).
+CLI::Validator fraction();
 
 /// A count option: nullopt when not given (0).
 inline std::optional<int64_t> optional_count(int64_t n) {

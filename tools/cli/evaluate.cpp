@@ -45,7 +45,7 @@ void add_evaluate(CLI::App& app) {
   cmd->add_option("--x", args->x, "Input .npy file (repeat for several inputs)")->required();
   cmd->add_option("--y", args->y, "Target .npy file (repeat for several outputs)")->required();
   cmd->add_option("--batch-size", args->batch_size, "Samples per batch (default 32)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1));
   cmd->add_option("--backend", args->backend, "Backend to run on (see keras-cpp info)");
   cmd->callback([args] { run_evaluate(*args); });
 }

@@ -49,12 +49,12 @@ void add_fit(CLI::App& app) {
   cmd->add_option("--y", args->y, "Target .npy file (repeat for several outputs)")->required();
   cmd->add_option("--epochs", args->epochs, "Epochs to train")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1));
   cmd->add_option("--batch-size", args->batch_size, "Samples per batch (default 32)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1));
   cmd->add_option("--validation-split", args->validation_split,
                   "Fraction of the samples (the last ones) held out for validation")
-      ->check(CLI::Range(0.0, 0.99));
+      ->check(fraction());
   cmd->add_option("--output,-o", args->output, "Where to save (default: overwrite FILE)");
   cmd->add_option("--history", args->history,
                   "Also write the per-epoch logs to this CSV (for plot-history)");

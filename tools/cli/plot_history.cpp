@@ -59,7 +59,7 @@ History read_history(const std::string& path) {
     auto fields = split(line);
     if (fields.size() != h.names.size())
       throw UserError(path + ": line " + std::to_string(number) + " has " +
-                      std::to_string(fields.size()) + " fields, the header " +
+                      std::to_string(fields.size()) + " fields but the header has " +
                       std::to_string(h.names.size()));
     for (size_t c = 0; c < fields.size(); ++c) {
       const std::string& f = fields[c];

@@ -84,7 +84,7 @@ void add_predict(CLI::App& app) {
   cmd->add_option("--output,-o", args->output,
                   "Write the predictions to this .npy (or .npz: one array per output)");
   cmd->add_option("--batch-size", args->batch_size, "Samples per batch (default 32)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1));
   cmd->add_option("--backend", args->backend, "Backend to run on (see keras-cpp info)");
   cmd->callback([args] { run_predict(*args); });
 }

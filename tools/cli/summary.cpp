@@ -32,7 +32,7 @@ void add_summary(CLI::App& app) {
   auto* cmd = app.add_subcommand("summary", "Print the Keras summary table of a .keras/.h5 model");
   cmd->add_option("FILE", args->file, "Model file (.keras, or legacy .h5)")->required();
   cmd->add_option("--line-length", args->line_length, "Total width (default: Keras's)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0));
   cmd->add_flag("--expand-nested", args->expand_nested, "Also list layers of nested models");
   cmd->add_flag("--show-trainable", args->show_trainable, "Add a Trainable column");
   cmd->callback([args] { run_summary(*args); });
