@@ -33,21 +33,25 @@ std::string write_junk(const std::string& name) {
 
 TEST(CliErrors, BadArgumentsAreOneLineUserErrors) {
   const auto& f = cli_files();
-  expect_user_error({});                                   // no subcommand
-  expect_user_error({"frobnicate"});                       // unknown subcommand
-  expect_user_error({"summary"}, "FILE");                  // missing positional
-  expect_user_error({"predict", f.model}, "--input");      // missing flag
+  expect_user_error({});                               // no subcommand
+  expect_user_error({"frobnicate"});                   // unknown subcommand
+  expect_user_error({"summary"}, "FILE");              // missing positional
+  expect_user_error({"predict", f.model}, "--input");  // missing flag
   expect_user_error({"evaluate", f.model, "--x", f.x}, "--y");
   expect_user_error({"fit", f.model, "--x", f.x, "--y", f.y}, "--epochs");
   expect_user_error({"fit", f.model, "--x", f.x, "--y", f.y, "--epochs", "two"}, "two");
   expect_user_error({"fit", f.model, "--x", f.x, "--y", f.y, "--epochs", "0"});
   expect_user_error({"predict", f.model, "-i", f.x, "--batch-size", "1.5x"});
-  expect_user_error({"fit", f.model, "--x", f.x, "--y", f.y, "--epochs", "1",
-                     "--validation-split", "1.5"});
+  expect_user_error(
+      {"fit", f.model, "--x", f.x, "--y", f.y, "--epochs", "1", "--validation-split", "1.5"});
   expect_user_error({"plot", f.model, "-o", cli_path("m.dot"), "--format", "gif"});
   expect_user_error({"summary", f.model, "--no-such-flag"});
   expect_user_error({"predict", f.model, "-i", f.x, "--backend", "nosuch"}, "nosuch");
   expect_user_error({"convert", f.model, cli_path("out.h5")}, ".keras");
+  expect_user_error({"predict", f.model, "-i", f.x, "--backend", "symbolic"}, "shapes only");
+  expect_user_error(
+      {"fit", f.model, "--x", f.x, "--y", f.y, "--epochs", "1", "-o", "/nonexistent_dir/m.keras"},
+      "/nonexistent_dir");
 }
 
 TEST(CliErrors, BadFilesAreOneLineUserErrors) {
@@ -56,9 +60,9 @@ TEST(CliErrors, BadFilesAreOneLineUserErrors) {
   std::string junk_model = write_junk("junk.keras");
   std::string junk_npy = write_junk("junk.npy");
   for (const char* sub : {"summary", "plot"}) {
-    std::vector<std::string> extra =
-        std::string(sub) == "plot" ? std::vector<std::string>{"-o", cli_path("j.dot")}
-                                   : std::vector<std::string>{};
+    std::vector<std::string> extra = std::string(sub) == "plot"
+                                         ? std::vector<std::string>{"-o", cli_path("j.dot")}
+                                         : std::vector<std::string>{};
     auto args = std::vector<std::string>{sub, missing};
     args.insert(args.end(), extra.begin(), extra.end());
     expect_user_error(args, missing);
@@ -86,8 +90,8 @@ TEST(CliErrors, BadFilesAreOneLineUserErrors) {
 
 TEST(CliErrors, RealKerasFilesThroughSummary) {
   int seen = 0;
-  for (const char* name : {"fashion_mnist_cnn.keras", "heart_functional_bn.keras",
-                           "churn_functional_keras2.h5"}) {
+  for (const char* name :
+       {"fashion_mnist_cnn.keras", "heart_functional_bn.keras", "churn_functional_keras2.h5"}) {
     std::string path = std::string(KERAS_SHARED_DIR) + "/models/" + name;
     if (!std::filesystem::exists(path)) continue;
     ++seen;

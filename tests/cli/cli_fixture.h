@@ -34,13 +34,12 @@ inline const CliFiles& cli_files() {
     auto outputs = layers::Dense(3, {.activation = "softmax", .name = "probs"})(hidden);
     auto model = Functional(inputs, outputs, {.name = "classifier"});
     model->save(cli_path("uncompiled.keras"));
-    model->compile({.optimizer = "adam", .loss = "sparse_categorical_crossentropy",
-                    .metrics = {"accuracy"}});
+    model->compile(
+        {.optimizer = "adam", .loss = "sparse_categorical_crossentropy", .metrics = {"accuracy"}});
     model->fit(f.x_values, f.y_values, {.batch_size = 16, .epochs = 1, .verbose = 0});
     model->save(cli_path("model.keras"));
 
-    auto seq = Sequential({Input({4}), layers::Dense(5, {.activation = "tanh"}),
-                           layers::Dense(2)});
+    auto seq = Sequential({Input({4}), layers::Dense(5, {.activation = "tanh"}), layers::Dense(2)});
     seq->save(cli_path("sequential.keras"));
 
     utils::save_npy(cli_path("x.npy"), f.x_values);

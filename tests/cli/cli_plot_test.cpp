@@ -60,7 +60,8 @@ TEST(CliPlot, DotListsEveryLayerAndEdge) {
     std::set<std::pair<std::string, std::string>> expected;
     if (auto* functional = dynamic_cast<FunctionalModel*>(model.get())) {
       for (const auto& node : functional->nodes())
-        for (const auto& in : node->inputs) expected.insert({in.producer()->name(), node->layer->name()});
+        for (const auto& in : node->inputs)
+          expected.insert({in.producer()->name(), node->layer->name()});
     } else {
       for (size_t i = 1; i < layers.size(); ++i)
         expected.insert({layers[i - 1]->name(), layers[i]->name()});
@@ -70,11 +71,13 @@ TEST(CliPlot, DotListsEveryLayerAndEdge) {
       EXPECT_NE(dot.find("\"" + layer->name() + "\" [label=\"" + layer->name() + " (" +
                          layer->class_name() + ")"),
                 std::string::npos)
-          << layer->name() << "\n" << dot;
+          << layer->name() << "\n"
+          << dot;
     }
     std::regex edge_re("\"([^\"]+)\" -> \"([^\"]+)\";");
     std::set<std::pair<std::string, std::string>> edges;
-    for (auto it = std::sregex_iterator(dot.begin(), dot.end(), edge_re); it != std::sregex_iterator(); ++it)
+    for (auto it = std::sregex_iterator(dot.begin(), dot.end(), edge_re);
+         it != std::sregex_iterator(); ++it)
       edges.insert({(*it)[1], (*it)[2]});
     EXPECT_EQ(edges, expected) << dot;
   }
@@ -97,7 +100,8 @@ TEST(CliPlot, SvgNeedsGraphvizAndSaysSo) {
   EXPECT_NE(r.err.find("--format dot"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
   // With Graphviz on PATH, dot draws it.
-  if (std::system("command -v dot >/dev/null 2>&1") != 0) GTEST_SKIP() << "Graphviz is not installed";
+  if (std::system("command -v dot >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "Graphviz is not installed";
   auto ok = run_cli({"plot", f.model, "-o", out});
   ASSERT_EQ(ok.code, 0) << ok.err;
   std::string svg = read_text(out), error;
@@ -125,9 +129,12 @@ TEST(CliPlotHistory, WellFormedSvgWithOnePolylinePerSeries) {
   for (const char* name : {"accuracy", "loss", "val_accuracy", "val_loss"})
     EXPECT_NE(svg.find(">" + std::string(name) + "<"), std::string::npos) << name;
   // Train and val_ of a metric share a color; val_ is dashed; each polyline has 4 points.
-  std::regex poly_re("<polyline fill=\"none\" stroke=\"(#[0-9a-f]{6})\" stroke-width=\"2\"( stroke-dasharray=\"[^\"]+\")? points=\"([^\"]*)\"><title>([a-z_]+)</title>");
+  std::regex poly_re(
+      "<polyline fill=\"none\" stroke=\"(#[0-9a-f]{6})\" stroke-width=\"2\"( "
+      "stroke-dasharray=\"[^\"]+\")? points=\"([^\"]*)\"><title>([a-z_]+)</title>");
   std::map<std::string, std::pair<std::string, bool>> style;
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), poly_re); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), poly_re);
+       it != std::sregex_iterator(); ++it) {
     style[(*it)[4]] = {(*it)[1], (*it)[2].matched};
     std::string points = (*it)[3];
     EXPECT_EQ(std::count(points.begin(), points.end(), ','), 4) << points;
@@ -145,7 +152,9 @@ TEST(CliPlotHistory, ReadsWhatCsvLoggerWrites) {
   auto model = saving::load_model(f.model);
   std::string csv = cli_path("logger.csv");
   model->fit(f.x_values, f.y_values,
-             {.batch_size = 16, .epochs = 2, .verbose = 0,
+             {.batch_size = 16,
+              .epochs = 2,
+              .verbose = 0,
               .callbacks = {std::make_shared<callbacks::CSVLogger>(csv)}});
   std::string svg_path = cli_path("logger.svg");
   auto r = run_cli({"plot-history", csv, "-o", svg_path, "--title", "a <b> & c"});

@@ -26,7 +26,9 @@ inline std::filesystem::path cli_dir() {
   return dir;
 }
 
-inline std::string cli_path(const std::string& name) { return (cli_dir() / name).string(); }
+inline std::string cli_path(const std::string& name) {
+  return (cli_dir() / name).string();
+}
 
 inline std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -57,7 +59,8 @@ inline CliResult run_cli(const std::vector<std::string>& args,
   cmd += " </dev/null >" + shell_quote(out) + " 2>" + shell_quote(err);
   int status = std::system(cmd.c_str());
   CliResult r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  r.code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   r.out = read_text(out);
   r.err = read_text(err);
   return r;

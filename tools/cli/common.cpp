@@ -12,8 +12,7 @@ namespace {
 
 void require_file(const std::string& path, const std::string& what) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw UserError(what + " '" + path + "' does not exist");
+  if (!std::filesystem::exists(path, ec)) throw UserError(what + " '" + path + "' does not exist");
   if (std::filesystem::is_directory(path, ec))
     throw UserError(what + " '" + path + "' is a directory, not a file");
 }
@@ -45,7 +44,21 @@ CLI::Validator fraction() {
 }
 
 void use_backend(const std::string& name) {
-  if (!name.empty()) backend::set_default(name);
+  if (name.empty()) return;
+  if (backend::get(name).is_symbolic())
+    throw UserError("the '" + name + "' backend holds shapes only, no values: choose a " +
+                    "computing backend (see keras-cpp info)");
+  backend::set_default(name);
+}
+
+void check_output(const std::string& path, const std::string& extension) {
+  if (!path.ends_with(extension))
+    throw UserError("the output file '" + path + "' must end in " + extension);
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    throw UserError("cannot write '" + path + "': the folder '" + parent.string() +
+                    "' does not exist");
 }
 
 ModelPtr<Model> load_model_file(const std::string& path, bool compile) {

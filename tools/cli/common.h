@@ -21,8 +21,13 @@ class UserError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Selects the backend for what follows (no-op when `name` is empty).
+/// Selects the backend for what follows (no-op when `name` is empty); the symbolic backend
+/// (shapes only) is refused.
 void use_backend(const std::string& name);
+
+/// UserError unless `path` ends in `extension` and its folder exists (checked before work
+/// that would otherwise be lost when saving fails).
+void check_output(const std::string& path, const std::string& extension);
 
 /// The model in a .keras (or legacy .h5) file; UserError when the file is missing.
 ModelPtr<Model> load_model_file(const std::string& path, bool compile = true);

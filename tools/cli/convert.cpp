@@ -15,8 +15,7 @@ struct ConvertArgs {
 };
 
 void run_convert(const ConvertArgs& args) {
-  if (!args.output.ends_with(".keras"))
-    throw UserError("the output file '" + args.output + "' must end in .keras");
+  check_output(args.output, ".keras");
   auto model = load_model_file(args.input);
   model->save(args.output);
   std::cout << "wrote " << args.output << " (" << model->class_name() << " '" << model->name()

@@ -23,8 +23,7 @@ struct FitArgs {
 
 void run_fit(const FitArgs& args) {
   std::string output = args.output.empty() ? args.file : args.output;
-  if (!output.ends_with(".keras"))
-    throw UserError("the output file '" + output + "' must end in .keras");
+  check_output(output, ".keras");
   use_backend(args.backend);
   auto model = load_compiled_model(args.file);
   TensorStruct x = model_inputs(args.x), y = model_inputs(args.y);
@@ -47,9 +46,7 @@ void add_fit(CLI::App& app) {
   cmd->add_option("FILE", args->file, "Model file saved after compile()")->required();
   cmd->add_option("--x", args->x, "Input .npy file (repeat for several inputs)")->required();
   cmd->add_option("--y", args->y, "Target .npy file (repeat for several outputs)")->required();
-  cmd->add_option("--epochs", args->epochs, "Epochs to train")
-      ->required()
-      ->check(whole_number(1));
+  cmd->add_option("--epochs", args->epochs, "Epochs to train")->required()->check(whole_number(1));
   cmd->add_option("--batch-size", args->batch_size, "Samples per batch (default 32)")
       ->check(whole_number(1));
   cmd->add_option("--validation-split", args->validation_split,

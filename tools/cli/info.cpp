@@ -1,5 +1,6 @@
 // keras-cpp info: the version, the backends with their devices, and which one is the default.
 
+#include <algorithm>
 #include <iostream>
 
 #include "commands.h"
@@ -15,7 +16,9 @@ void run_info() {
             << saving::kKerasFormatVersion << " .keras format)\n";
   std::string current(backend::backend());
   std::cout << "default backend: " << current << " (from " << backend::current_source() << ")\n";
-  std::cout << "backends:\n";
+  std::cout << "backends (* = default):\n";
+  size_t width = 0;
+  for (const std::string& name : backend::available()) width = std::max(width, name.size());
   for (const std::string& name : backend::available()) {
     std::string device;
     try {
@@ -23,7 +26,11 @@ void run_info() {
     } catch (const std::exception& e) {
       device = std::string("unavailable: ") + e.what();
     }
-    std::cout << "  " << name << (name == current ? " *" : "  ") << "  device " << device << "\n";
+    bool symbolic =
+        device.find("unavailable") == std::string::npos && backend::get(name).is_symbolic();
+    std::cout << "  " << (name == current ? "* " : "  ") << name
+              << std::string(width - name.size(), ' ') << "  device " << device
+              << (symbolic ? "  (shapes only: the Functional API's internal backend)" : "") << "\n";
   }
   std::cout << "floatx: " << dtype_name(config::floatx())
             << ", image_data_format: " << config::image_data_format()

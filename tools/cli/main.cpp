@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::string help = "keras-cpp --help";
-    for (const CLI::App* sub : app.get_subcommands()) help = "keras-cpp " + sub->get_name() + " --help";
+    for (const CLI::App* sub : app.get_subcommands())
+      help = "keras-cpp " + sub->get_name() + " --help";
     return fail(1, std::string(e.what()) + " (see " + help + ")");
   } catch (const keras::cli::UserError& e) {
     return fail(1, e.what());

@@ -26,8 +26,9 @@ std::string quoted(const std::string& text) {
 std::string model_to_dot(const Model& model, const DotOptions& options) {
   std::ostringstream dot;
   dot << "digraph " << quoted(model.name()) << " {\n"
-      << "  graph [rankdir=" << quoted(options.rankdir) << ", label="
-      << quoted(model.name() + " (" + model.class_name() + ")") << ", labelloc=\"t\"];\n"
+      << "  graph [rankdir=" << quoted(options.rankdir)
+      << ", label=" << quoted(model.name() + " (" + model.class_name() + ")")
+      << ", labelloc=\"t\"];\n"
       << "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#f2f2f2\", "
          "fontname=\"Helvetica\"];\n";
   auto layers = model.layers();
@@ -46,7 +47,8 @@ std::string model_to_dot(const Model& model, const DotOptions& options) {
   };
   if (const auto* functional = dynamic_cast<const FunctionalModel*>(&model)) {
     for (const auto& node : functional->nodes())
-      for (const KerasTensor& in : node->inputs) add_edge(in.producer()->name(), node->layer->name());
+      for (const KerasTensor& in : node->inputs)
+        add_edge(in.producer()->name(), node->layer->name());
   } else if (dynamic_cast<const SequentialModel*>(&model)) {
     for (size_t i = 1; i < layers.size(); ++i) add_edge(layers[i - 1]->name(), layers[i]->name());
   }

@@ -84,8 +84,9 @@ void run_plot(const PlotArgs& args) {
   }
   auto dot = find_program("dot");
   if (!dot)
-    throw UserError("Graphviz's 'dot' is not installed (not found on PATH): install it "
-                    "(apt-get install graphviz), or write the diagram's text with --format dot");
+    throw UserError(
+        "Graphviz's 'dot' is not installed (not found on PATH): install it "
+        "(apt-get install graphviz), or write the diagram's text with --format dot");
   std::string dot_file =
       (std::filesystem::temp_directory_path() / ("keras-cpp-" + std::to_string(getpid()) + ".dot"))
           .string();

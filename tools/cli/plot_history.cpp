@@ -68,8 +68,8 @@ History read_history(const std::string& path) {
         char* end = nullptr;
         v = std::strtod(f.c_str(), &end);
         if (end != f.c_str() + f.size())
-          throw UserError(path + ": line " + std::to_string(number) + ", column '" +
-                          h.names[c] + "': '" + f + "' is not a number");
+          throw UserError(path + ": line " + std::to_string(number) + ", column '" + h.names[c] +
+                          "': '" + f + "' is not a number");
       }
       h.columns[c].push_back(v);
     }
@@ -104,14 +104,15 @@ void run_plot_history(const PlotHistoryArgs& args) {
     bool val = names[c].starts_with("val_");
     std::string base = val ? names[c].substr(4) : names[c];
     if (!colors.count(base)) colors[base] = kPalette[colors.size() % std::size(kPalette)];
-    series.push_back({.name = names[c], .x = x, .y = column(c), .color = colors[base],
-                      .dashed = val});
+    series.push_back(
+        {.name = names[c], .x = x, .y = column(c), .color = colors[base], .dashed = val});
   }
   if (series.empty()) throw UserError(args.file + " has no metric values besides 'epoch'");
-  std::string title = args.title.empty()
-                          ? "Training history: " + std::filesystem::path(args.file).filename().string()
-                          : args.title;
-  std::string svg = line_chart_svg(series, {.title = title, .x_label = "epoch", .y_label = "value"});
+  std::string title = args.title.empty() ? "Training history: " +
+                                               std::filesystem::path(args.file).filename().string()
+                                         : args.title;
+  std::string svg =
+      line_chart_svg(series, {.title = title, .x_label = "epoch", .y_label = "value"});
   std::ofstream out(args.output, std::ios::binary);
   out << svg;
   out.close();

@@ -52,7 +52,8 @@ void run_predict(const PredictArgs& args) {
   use_backend(args.backend);
   auto model = load_model_file(args.file, /*compile=*/false);
   TensorStruct x = model_inputs(args.inputs);
-  TensorList outputs = model->predict(x, {.batch_size = optional_count(args.batch_size), .verbose = 0}).flat();
+  TensorList outputs =
+      model->predict(x, {.batch_size = optional_count(args.batch_size), .verbose = 0}).flat();
   std::vector<std::string> names = model->output_names();
   if (names.size() != outputs.size()) {
     names.clear();

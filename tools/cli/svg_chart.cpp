@@ -13,11 +13,20 @@ std::string xml_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -68,7 +77,12 @@ std::string line_chart_svg(const std::vector<Series>& series, const ChartOptions
   if (x1 == x0) x0 -= 1, x1 += 1;
   if (y1 == y0) y0 -= 0.5, y1 += 0.5;
   std::vector<double> xt = nice_ticks(x0, x1), yt = nice_ticks(y0, y1);
-  y0 = std::min(y0, yt.front()), y1 = std::max(y1, yt.back());
+  if (yt.size() > 1) {  // the y axis from tick to tick
+    double step = yt[1] - yt[0];
+    y0 = std::floor(y0 / step + 1e-9) * step, y1 = std::ceil(y1 / step - 1e-9) * step;
+    yt.clear();
+    for (double t = y0; t <= y1 + step * 1e-9; t += step) yt.push_back(t);
+  }
   auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * pw; };
   auto py = [&](double y) { return top + ph - (y - y0) / (y1 - y0) * ph; };
 
@@ -96,8 +110,8 @@ std::string line_chart_svg(const std::vector<Series>& series, const ChartOptions
   for (double t : yt)
     svg << "<line x1=\"" << num(left - 5) << "\" y1=\"" << num(py(t)) << "\" x2=\"" << num(left)
         << "\" y2=\"" << num(py(t)) << "\" stroke=\"#333\"/>\n"
-        << "<text x=\"" << num(left - 8) << "\" y=\"" << num(py(t) + 4)
-        << "\" text-anchor=\"end\">" << tick_label(t) << "</text>\n";
+        << "<text x=\"" << num(left - 8) << "\" y=\"" << num(py(t) + 4) << "\" text-anchor=\"end\">"
+        << tick_label(t) << "</text>\n";
   svg << "</g>\n"
       << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(pw)
       << "\" height=\"" << num(ph) << "\" fill=\"none\" stroke=\"#333\"/>\n"
