@@ -178,5 +178,36 @@ TEST(Cli, ConvertLegacyH5AsFarAsLoadModelGoes) {
   }
 }
 
+TEST(Cli, PredictTakesOneInputPerModelInputAndWritesEveryOutput) {
+  backend::clear_session();
+  auto a = Input({3}, {.name = "a"});
+  auto b = Input({2}, {.name = "b"});
+  KerasTensor merged = layers::Concatenate()(std::vector<KerasTensor>{a, b})[0];
+  auto score = layers::Dense(2, {.name = "score"})(merged);
+  auto flag = layers::Dense(1, {.activation = "sigmoid", .name = "flag"})(merged);
+  auto model = Functional(std::vector<KerasTensor>{a, b}, std::vector<KerasTensor>{score, flag});
+  std::string path = cli_path("two_in_two_out.keras");
+  model->save(path);
+  Tensor xa = random::uniform({6, 3}, 0.0, 1.0, DType::Float32, 1);
+  Tensor xb = random::uniform({6, 2}, 0.0, 1.0, DType::Float32, 2);
+  utils::save_npy(cli_path("a.npy"), xa);
+  utils::save_npy(cli_path("b.npy"), xb);
+  TensorList expected = model->predict(TensorList{xa, xb}, {.verbose = 0}).list();
+  std::string npz = cli_path("two_out.npz");
+  auto r = run_cli({"predict", path, "-i", cli_path("a.npy"), "-i", cli_path("b.npy"), "-o", npz});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto arrays = utils::load_npz(npz);
+  EXPECT_TENSOR_EQ(arrays.at("score"), expected[0]);
+  EXPECT_TENSOR_EQ(arrays.at("flag"), expected[1]);
+  // Two outputs do not fit one .npy; one input is not enough.
+  auto npy = run_cli({"predict", path, "-i", cli_path("a.npy"), "-i", cli_path("b.npy"), "-o",
+                      cli_path("two_out.npy")});
+  EXPECT_EQ(npy.code, 1);
+  EXPECT_NE(npy.err.find(".npz"), std::string::npos) << npy.err;
+  auto one = run_cli({"predict", path, "-i", cli_path("a.npy")});
+  EXPECT_EQ(one.code, 1);
+  EXPECT_TRUE(one_line(one.err)) << one.err;
+}
+
 }  // namespace
 }  // namespace keras

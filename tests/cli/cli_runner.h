@@ -3,6 +3,7 @@
 // stdout and stderr; small checks shared by the CLI tests.
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -19,9 +20,10 @@ struct CliResult {
   std::string out, err;
 };
 
-/// A scratch folder for the CLI tests.
+/// A scratch folder for the CLI tests (one per process, so runs side by side do not collide).
 inline std::filesystem::path cli_dir() {
-  auto dir = std::filesystem::temp_directory_path() / "keras_cpp_cli_test";
+  auto dir =
+      std::filesystem::temp_directory_path() / ("keras_cpp_cli_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   return dir;
 }
