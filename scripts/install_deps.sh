@@ -6,7 +6,7 @@ packages=(
   g++ cmake make pkg-config ccache
   libgtest-dev libbenchmark-dev
   libopenblas-dev liblapacke-dev
-  libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev
+  libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev
   dataset-fashion-mnist
 )
 missing=()

@@ -1,0 +1,76 @@
+#pragma once
+// Runs the built keras-cpp binary (KERAS_CLI_PATH) as a subprocess and captures its exit code,
+// stdout and stderr; small checks shared by the CLI tests.
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace keras::test {
+
+struct CliResult {
+  int code = -1;
+  std::string out, err;
+};
+
+/// A scratch folder for the CLI tests (one per process, so runs side by side do not collide).
+inline std::filesystem::path cli_dir() {
+  auto dir =
+      std::filesystem::temp_directory_path() / ("keras_cpp_cli_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline std::string cli_path(const std::string& name) {
+  return (cli_dir() / name).string();
+}
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// keras-cpp with `args`; `env` is prepended as NAME=value assignments (an empty value unsets
+/// the variable).
+inline CliResult run_cli(const std::vector<std::string>& args,
+                         const std::map<std::string, std::string>& env = {}) {
+  std::string out = cli_path("stdout.txt"), err = cli_path("stderr.txt");
+  std::string cmd = "env";
+  for (const auto& [k, v] : env)
+    if (v.empty()) cmd += " -u " + k;
+  cmd += " COLUMNS=300";
+  for (const auto& [k, v] : env)
+    if (!v.empty()) cmd += " " + k + "=" + shell_quote(v);
+  cmd += " " + shell_quote(KERAS_CLI_PATH);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  cmd += " </dev/null >" + shell_quote(out) + " 2>" + shell_quote(err);
+  int status = std::system(cmd.c_str());
+  CliResult r;
+  r.code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+/// True when `text` is exactly one non-empty line (ending in a newline).
+inline bool one_line(const std::string& text) {
+  return text.size() > 1 && text.back() == '\n' && text.find('\n') == text.size() - 1;
+}
+
+}  // namespace keras::test
