@@ -15,6 +15,7 @@
 #include "keras/layers/attention/multi_head_attention_base.h"
 #include "keras/layers/input_layer.h"
 #include "keras/models/functional.h"
+#include "keras/saving/safe_json.h"
 #include "keras/saving/serialization.h"
 
 namespace keras {
@@ -231,6 +232,7 @@ Config FunctionalModel::get_config() const {
 std::shared_ptr<Layer> FunctionalModel::from_config(const Config& config) {
   check(config.is_object() && config.contains("layers") && config["layers"].is_array(),
         "Functional config: expected an object with a 'layers' list.");
+  saving::check_count("layers", config["layers"].size(), saving::kMaxLayers, "Functional config");
   GraphBuilder graph;
   std::vector<std::pair<std::string, std::vector<Config>>> pending;  // per layer, in order
   for (const Config& record : config["layers"]) {

@@ -4,6 +4,7 @@
 #include "keras/layers/input_layer.h"
 #include "keras/layers/options.h"
 #include "keras/models/sequential.h"
+#include "keras/saving/safe_json.h"
 #include "keras/saving/serialization.h"
 
 namespace keras {
@@ -26,6 +27,7 @@ std::shared_ptr<Layer> SequentialModel::from_config(const Config& config) {
   check(config.is_object() && config.contains("layers") && config["layers"].is_array(),
         "Sequential config: expected an object with a 'layers' list; got ",
         config.dump().substr(0, 200), ".");
+  saving::check_count("layers", config["layers"].size(), saving::kMaxLayers, "Sequential config");
   LayerOptions options;
   layers::read_base_config(config, options);
   auto model = make_layer<SequentialModel>(std::vector<SequentialItem>{}, options);

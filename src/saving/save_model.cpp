@@ -3,7 +3,6 @@
 
 #include "keras/saving/save_model.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 #include <zip.h>
 
@@ -13,8 +12,10 @@
 #include <iterator>
 
 #include "keras/saving/archive.h"
+#include "keras/saving/atomic_file.h"
 #include "keras/saving/h5_file.h"
 #include "keras/saving/legacy_h5.h"
+#include "keras/saving/safe_json.h"
 #include "keras/saving/serialization.h"
 #include "keras/saving/weights.h"
 #include "saving/weights_writer.h"
@@ -25,22 +26,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Configs nest a few levels per layer; anything deeper than this is not a Keras file, and
-// refusing it keeps the recursive readers from exhausting the stack.
-constexpr int kMaxJsonDepth = 256;
-
 Config parse_config(const std::vector<uint8_t>& bytes, const std::string& source) {
-  auto limit_depth = [&](int depth, Config::parse_event_t, Config&) {
-    if (depth > kMaxJsonDepth)
-      throw ValueError(source + " nests deeper than " + std::to_string(kMaxJsonDepth) +
-                       " levels; it is not a Keras config.");
-    return true;
-  };
-  try {
-    return Config::parse(bytes.begin(), bytes.end(), limit_depth);
-  } catch (const Config::exception& e) {
-    throw ValueError(source + " is not valid JSON: " + e.what());
-  }
+  return parse_json(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                    source);
 }
 
 std::string date_saved() {
@@ -98,13 +86,6 @@ void write_zip(const std::string& file, const std::vector<std::pair<std::string,
       fail("store " + name);
   }
   if (zip_close(z) != 0) fail("write the archive");
-}
-
-void sync_path(const std::string& path, int flags) {
-  int fd = ::open(path.c_str(), flags);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
 }
 
 void check_extension(const std::string& path) {
@@ -197,23 +178,8 @@ void save_model(const Model& model, const std::string& path) {
   std::vector<uint8_t> weights = weights_bytes(model, target);
   members.emplace_back("model.weights.h5", std::string(weights.begin(), weights.end()));
 
-  std::string tmp = temporary_path(target, "save");
-  try {
-    write_zip(tmp, members, path);
-    sync_path(tmp, O_RDONLY);
-    fs::rename(tmp, target);
-  } catch (const fs::filesystem_error& e) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
-    throw IOError("save_model: cannot write " + path + ": " + e.code().message() + ".");
-  } catch (...) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
-    throw;
-  }
-  // The rename itself is durable once the folder is synced.
-  sync_path(target.parent_path().empty() ? "." : target.parent_path().string(),
-            O_RDONLY | O_DIRECTORY);
+  // A crash during the save leaves the previous file intact (atomic_file.h).
+  write_atomically(path, [&](const std::string& tmp) { write_zip(tmp, members, path); });
 }
 
 ModelPtr<Model> load_model_from_memory(std::vector<uint8_t> bytes, const std::string& source,
