@@ -1,8 +1,8 @@
 // Trains a classifier on Fashion-MNIST (Debian's dataset-fashion-mnist) with compile/fit, then
 // evaluates it on the test images: the Keras "hello world", in C++.
 //
-//   ./fashion_mnist                      # all 60000 training images, 5 epochs
-//   ./fashion_mnist --samples 2000 --epochs 1
+//   ./fashion_mnist_mlp                    # all 60000 training images, 5 epochs
+//   ./fashion_mnist_mlp --samples 2000 --epochs 1
 
 #include <cstdlib>
 #include <cstring>
