@@ -1,6 +1,7 @@
 #include "keras/layers/input_layer.h"
 
 #include "keras/core/config.h"
+#include "saving/shape_json.h"
 
 namespace keras {
 
@@ -23,9 +24,7 @@ KerasTensor InputLayer::make(Shape batch_shape, DType dtype, std::string name, b
 }
 
 Config InputLayer::get_config() const {
-  Config shape = Config::array();
-  for (int64_t d : batch_shape_) shape.push_back(d < 0 ? Config(nullptr) : Config(d));
-  Config c = {{"batch_shape", shape},
+  Config c = {{"batch_shape", saving::shape_to_json(batch_shape_)},
               {"dtype", std::string(dtype_name(dtype_))},
               {"sparse", false},
               {"ragged", false},
@@ -40,15 +39,9 @@ KerasTensor InputLayer::tensor_from_config(const Config& config) {
   check(config.is_object(), "InputLayer config: expected an object; got ",
         config.dump().substr(0, 200), ".");
   const char* key = config.contains("batch_shape") ? "batch_shape" : "batch_input_shape";
-  check(config.contains(key) && config[key].is_array() && config[key].size() <= 64,
-        "InputLayer config: expected 'batch_shape' (a list of sizes or null); got ",
-        config.dump().substr(0, 200), ".");
-  Shape batch_shape;
-  for (const Config& d : config[key]) {
-    check(d.is_null() || (d.is_number_integer() && d.get<int64_t>() >= 0),
-          "InputLayer config: invalid dimension ", d.dump(), " in ", config[key].dump(), ".");
-    batch_shape.push_back(d.is_null() ? kUnknownDim : d.get<int64_t>());
-  }
+  check(config.contains(key), "InputLayer config: expected 'batch_shape' (a list of sizes or "
+        "null); got ", config.dump().substr(0, 200), ".");
+  Shape batch_shape = saving::shape_from_json(config[key], "InputLayer config: batch_shape");
   DType dtype = config::floatx();
   if (config.contains("dtype")) {
     const Config& d = config["dtype"];

@@ -17,6 +17,7 @@
 #include "keras/models/functional.h"
 #include "keras/saving/safe_json.h"
 #include "keras/saving/serialization.h"
+#include "saving/shape_json.h"
 
 namespace keras {
 namespace {
@@ -24,12 +25,6 @@ namespace {
 // Keras's Functional models start with a built-in node, so references to a nested
 // Functional's calls are offset by one in files.
 int builtin_nodes(const Layer& layer) { return layer.class_name() == "Functional" ? 1 : 0; }
-
-Config shape_json(const Shape& shape) {
-  Config out = Config::array();
-  for (int64_t d : shape) out.push_back(d < 0 ? Config(nullptr) : Config(d));
-  return out;
-}
 
 // Where each of the model's nodes is in the file: its layer's name and its index among the
 // layer's nodes that belong to this model.
@@ -42,7 +37,7 @@ Config history_json(const KerasTensor& t, const NodeIndex& index) {
 Config keras_tensor_json(const KerasTensor& t, const NodeIndex& index) {
   return {{"class_name", "__keras_tensor__"},
           {"config",
-           {{"shape", shape_json(t.shape())},
+           {{"shape", saving::shape_to_json(t.shape())},
             {"dtype", std::string(dtype_name(t.dtype()))},
             {"keras_history", history_json(t, index)}}}};
 }

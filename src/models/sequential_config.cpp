@@ -6,6 +6,7 @@
 #include "keras/models/sequential.h"
 #include "keras/saving/safe_json.h"
 #include "keras/saving/serialization.h"
+#include "saving/shape_json.h"
 
 namespace keras {
 
@@ -16,9 +17,7 @@ Config SequentialModel::get_config() const {
   for (const auto& layer : layers_) layers.push_back(saving::serialize_keras_object(*layer));
   c["layers"] = layers;
   if (input_.defined()) {
-    Config shape = Config::array();
-    for (int64_t d : input_.shape()) shape.push_back(d < 0 ? Config(nullptr) : Config(d));
-    c["build_input_shape"] = shape;
+    c["build_input_shape"] = saving::shape_to_json(input_.shape());
   }
   return c;
 }
@@ -43,15 +42,9 @@ std::shared_ptr<Layer> SequentialModel::from_config(const Config& config) {
   }
   const Config& shape = config.contains("build_input_shape") ? config["build_input_shape"]
                                                              : Config();
-  if (!model->input_tensor().defined() && shape.is_array()) {
-    Shape batch_shape;
-    for (const Config& d : shape) {
-      check(d.is_null() || (d.is_number_integer() && d.get<int64_t>() >= 0),
-            "Sequential config: invalid build_input_shape ", shape.dump(), ".");
-      batch_shape.push_back(d.is_null() ? kUnknownDim : d.get<int64_t>());
-    }
-    model->ensure_built({batch_shape}, false);
-  }
+  if (!model->input_tensor().defined() && shape.is_array())
+    model->ensure_built({saving::shape_from_json(shape, "Sequential config: build_input_shape")},
+                        false);
   return model;
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "keras/models/model.h"
+#include "saving/shape_json.h"
 
 namespace keras::saving {
 namespace {
@@ -21,25 +22,6 @@ CustomRegistry& custom() {
 }
 
 thread_local bool tls_safe_mode = true;
-
-// Keras writes a shape as a list with null for unknown dimensions.
-Config shape_json(const Shape& shape) {
-  Config out = Config::array();
-  for (int64_t d : shape) out.push_back(d < 0 ? Config(nullptr) : Config(d));
-  return out;
-}
-
-Shape shape_from_json(const Config& j, const std::string& where) {
-  check(j.is_array() && j.size() <= 64, where, ": expected a shape (a list of sizes or null), got ",
-        j.dump(), ".");
-  Shape shape;
-  for (const Config& d : j) {
-    check(d.is_null() || (d.is_number_integer() && d.get<int64_t>() >= 0), where,
-          ": invalid dimension ", d.dump(), " in shape ", j.dump(), ".");
-    shape.push_back(d.is_null() ? kUnknownDim : d.get<int64_t>());
-  }
-  return shape;
-}
 
 // Keras marks layers that do not override build() as built in their constructor
 // (Layer._build_at_init, Keras 3.9+), so they never record a build_config. These are the
@@ -67,9 +49,9 @@ Config build_config(const Layer& layer) {
   if (built_at_init(layer.class_name())) return nullptr;
   const auto& shapes = layer.build_input_shapes();
   if (shapes.empty()) return nullptr;
-  if (shapes.size() == 1) return {{"input_shape", shape_json(shapes[0])}};
+  if (shapes.size() == 1) return {{"input_shape", shape_to_json(shapes[0])}};
   Config list = Config::array();
-  for (const Shape& s : shapes) list.push_back(shape_json(s));
+  for (const Shape& s : shapes) list.push_back(shape_to_json(s));
   return {{"input_shape", list}};
 }
 
