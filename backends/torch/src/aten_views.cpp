@@ -1,0 +1,84 @@
+#include "aten_views.h"
+
+#include "keras/core/errors.h"
+
+namespace keras::torch_backend {
+namespace {
+
+// A forwards-only view of `a` and the axes that had to be turned around.
+at::Tensor forward_view(const Array& a, std::vector<int64_t>& flipped) {
+  const int r = a.rank();
+  std::vector<int64_t> sizes(r), strides(r);
+  char* base = static_cast<char*>(a.data());
+  const int64_t item = static_cast<int64_t>(itemsize(a.dtype));
+  for (int d = 0; d < r; ++d) {
+    sizes[d] = a.shape[d];
+    int64_t s = a.strides[d];
+    if (s < 0) {
+      base += (a.shape[d] - 1) * s * item;
+      s = -s;
+      flipped.push_back(d);
+    }
+    strides[d] = s;
+  }
+  return at::from_blob(base, sizes, strides, at::TensorOptions().dtype(scalar_type(a.dtype)));
+}
+
+}  // namespace
+
+at::ScalarType scalar_type(DType dtype) {
+  switch (dtype) {
+    case DType::Bool: return at::kBool;
+    case DType::Int8: return at::kChar;
+    case DType::Int16: return at::kShort;
+    case DType::Int32: return at::kInt;
+    case DType::Int64: return at::kLong;
+    case DType::UInt8: return at::kByte;
+    case DType::Float16: return at::kHalf;
+    case DType::BFloat16: return at::kBFloat16;
+    case DType::Float32: return at::kFloat;
+    case DType::Float64: return at::kDouble;
+  }
+  throw RuntimeError("torch backend: unknown dtype");
+}
+
+at::ScalarType compute_type(DType dtype) {
+  return dtype == DType::Float16 || dtype == DType::BFloat16 ? at::kFloat : scalar_type(dtype);
+}
+
+std::vector<int64_t> sizes_of(const Array& a) {
+  return std::vector<int64_t>(a.shape.begin(), a.shape.end());
+}
+
+at::Tensor view(const Array& a) {
+  if (a.numel() == 0) return at::empty(sizes_of(a), at::TensorOptions().dtype(scalar_type(a.dtype)));
+  std::vector<int64_t> flipped;
+  at::Tensor t = forward_view(a, flipped);
+  return flipped.empty() ? t : t.flip(flipped);
+}
+
+at::Tensor compute_view(const Array& a) {
+  at::Tensor t = view(a);
+  const at::ScalarType c = compute_type(a.dtype);
+  return t.scalar_type() == c ? t : t.to(c);
+}
+
+at::Tensor writable_view(const Array& out) {
+  if (out.numel() == 0 || compute_type(out.dtype) != scalar_type(out.dtype)) return {};
+  for (int d = 0; d < out.rank(); ++d)
+    if (out.strides[d] < 0) return {};
+  std::vector<int64_t> flipped;
+  return forward_view(out, flipped);
+}
+
+void assign(const Array& out, const at::Tensor& value) {
+  if (out.numel() == 0) return;
+  std::vector<int64_t> flipped;
+  at::Tensor dst = forward_view(out, flipped);
+  at::Tensor src = value.sizes() == dst.sizes() ? value : value.reshape(dst.sizes());
+  if (!flipped.empty()) src = src.flip(flipped);
+  if (src.is_same(dst)) return;
+  dst.copy_(src);
+}
+
+}  // namespace keras::torch_backend

@@ -1,0 +1,39 @@
+#pragma once
+// Arrays seen as at::Tensors without copying, and results written back into Arrays.
+//
+// ATen has no negative strides: an axis that runs backwards is presented forwards and flipped
+// (a copy) when read, and flipped before it is written. Float16 and bfloat16 are computed in
+// float32 (ATen's CPU kernels lack many of them) and rounded once when written, as the cpu
+// backend does.
+
+#include <ATen/ATen.h>
+
+#include "keras/backend/storage.h"
+
+namespace keras::torch_backend {
+
+using backend::Array;
+
+/// ATen's name for a keras-cpp dtype.
+at::ScalarType scalar_type(DType dtype);
+
+/// The Array as an at::Tensor over the same memory (a copy only for negative strides).
+at::Tensor view(const Array& a);
+
+/// view(a), converted to the dtype the computation runs in (float32 for 16-bit floats).
+at::Tensor compute_view(const Array& a);
+
+/// The dtype computations on `dtype` run in.
+at::ScalarType compute_type(DType dtype);
+
+/// Writes `value` into `out` (same shape; converting dtype).
+void assign(const Array& out, const at::Tensor& value);
+
+/// A view of `out` that in-place ATen ops may write into, when out has no negative strides and
+/// needs no dtype conversion; an undefined tensor otherwise (use assign()).
+at::Tensor writable_view(const Array& out);
+
+/// The sizes of an Array as ATen wants them.
+std::vector<int64_t> sizes_of(const Array& a);
+
+}  // namespace keras::torch_backend

@@ -1,0 +1,67 @@
+// Memory of the torch backend, its registration, and which fused kernels it has.
+//
+// Storage is ATen's own CPU storage (an at::Tensor of bytes kept alive by the Storage), so the
+// interop functions can hand the same buffer to LibTorch code and back without a copy.
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <cstring>
+#include <memory>
+#include <thread>
+
+#include "keras/backend/registry.h"
+#include "torch_backend.h"
+
+namespace keras::torch_backend {
+namespace {
+
+void release_aten_bytes(void* context, void*, size_t) { delete static_cast<at::Tensor*>(context); }
+
+}  // namespace
+
+TorchBackend::TorchBackend() {
+  // ATen's intra-op pool starts at one thread in some builds; use every core, as the cpu
+  // backend does, so the two backends are compared on the same hardware.
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (at::get_num_threads() < cores) at::set_num_threads(cores);
+}
+
+Ref<backend::Storage> TorchBackend::allocate(size_t nbytes) {
+  auto* bytes = new at::Tensor(at::empty({static_cast<int64_t>(nbytes)}, at::kByte));
+  return make_ref<backend::Storage>(this, bytes->data_ptr(), nbytes, &release_aten_bytes, bytes);
+}
+
+// Never called: every Storage of this backend carries release_aten_bytes as its deleter.
+void TorchBackend::deallocate(void*, size_t) {}
+
+void TorchBackend::copy_from_host(backend::Storage& dst, size_t byte_offset, const void* src,
+                                  size_t nbytes) {
+  if (nbytes) std::memcpy(static_cast<char*>(dst.data()) + byte_offset, src, nbytes);
+}
+
+void TorchBackend::copy_to_host(void* dst, const backend::Storage& src, size_t byte_offset,
+                                size_t nbytes) {
+  if (nbytes) std::memcpy(dst, static_cast<const char*>(src.data()) + byte_offset, nbytes);
+}
+
+bool TorchBackend::supports(backend::Capability cap) const {
+  switch (cap) {
+    case backend::Capability::Conv:
+    case backend::Capability::Pool:
+    case backend::Capability::Softmax:
+    case backend::Capability::Linear:
+    case backend::Capability::Linalg:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Linking this object (the keras_torch target) is what makes "torch" a backend name.
+[[maybe_unused]] const bool registered = [] {
+  backend::register_backend("torch", [] { return std::make_unique<TorchBackend>(); });
+  return true;
+}();
+
+}  // namespace keras::torch_backend
