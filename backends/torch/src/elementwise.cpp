@@ -24,6 +24,44 @@ bool is_integral(const at::Tensor& t) {
   return at::isIntegralType(t.scalar_type(), /*includeBool=*/false);
 }
 
+// ATen's vectorized float32 erf (and so GELU) is a few ulps off: those compute in float64 and
+// round once, which agrees with the cpu backend's std::erf to an ulp.
+template <typename F>
+at::Tensor in_float64(const at::Tensor& x, F&& f) {
+  if (x.scalar_type() != at::kFloat) return f(x);
+  return f(x.to(at::kDouble)).to(at::kFloat);
+}
+
+// ATen's erfinv loses about 1e-11 in the float64 tails; two Newton steps in float64 (the
+// residual through erfc where 1 - |y| is exact), as the cpu backend takes, recover NumPy's
+// answer.
+at::Tensor refined_erfinv(const at::Tensor& y) {
+  at::Tensor a = at::abs(y).to(at::kDouble);
+  at::Tensor x = at::erfinv(a);
+  at::Tensor inside = at::isfinite(x);
+  for (int i = 0; i < 2; ++i) {
+    at::Tensor err = at::where(a < 0.5, at::erf(x) - a, (1.0 - a) - at::erfc(x));
+    at::Tensor step = err / (1.1283791670955126 * at::exp(-x * x));
+    x = at::where(inside, x - step, x);
+  }
+  return at::copysign(x, y.to(at::kDouble)).to(y.scalar_type());
+}
+
+// nextafter on float16/bfloat16 in their own precision: one step of the 16-bit pattern (ATen
+// has no 16-bit CPU kernel, and a float32 step rounds back to the same value).
+at::Tensor nextafter_16bit(const at::Tensor& a, const at::Tensor& b) {
+  at::Tensor x = a.to(at::kFloat), y = b.to(at::kFloat);
+  at::Tensor bits = a.view(at::kShort).to(at::kInt);
+  at::Tensor away_from_zero = (y > x) == (x > 0);
+  at::Tensor stepped = at::where(away_from_zero, bits + 1, bits - 1);
+  // From zero: the smallest subnormal with y's sign.
+  at::Tensor smallest = at::where(at::signbit(y), at::full_like(bits, 0x8001), at::ones_like(bits));
+  stepped = at::where(x == 0, smallest, stepped);
+  at::Tensor result = stepped.to(at::kShort).view(a.scalar_type());
+  result = at::where(x == y, b, result);
+  return at::where(at::isnan(x) | at::isnan(y), x.to(a.scalar_type()) + y.to(a.scalar_type()), result);
+}
+
 at::Tensor unary_value(UnaryOp op, const at::Tensor& x, double p0, double p1) {
   switch (op) {
     case UnaryOp::Neg: return at::neg(x);
@@ -62,12 +100,12 @@ at::Tensor unary_value(UnaryOp op, const at::Tensor& x, double p0, double p1) {
     case UnaryOp::Ceil: return at::ceil(x);
     case UnaryOp::Round: return at::round(x);  // half to even, as NumPy
     case UnaryOp::Trunc: return at::trunc(x);
-    case UnaryOp::Erf: return at::erf(x);
-    case UnaryOp::Erfc: return at::erfc(x);
-    case UnaryOp::Erfinv: return at::erfinv(x);
+    case UnaryOp::Erf: return in_float64(x, at::erf);
+    case UnaryOp::Erfc: return in_float64(x, at::erfc);
+    case UnaryOp::Erfinv: return refined_erfinv(x);
     case UnaryOp::Lgamma: return at::lgamma(x);
     case UnaryOp::Digamma: return at::digamma(x);
-    case UnaryOp::I0: return at::i0(x);
+    case UnaryOp::I0: return at::where(at::isinf(x), at::abs(x), at::i0(x));  // ATen: NaN at inf
     case UnaryOp::Relu: return at::clamp_min(x, 0);  // NaN propagates
     case UnaryOp::Sigmoid: return at::sigmoid(x);
     case UnaryOp::Softplus: {
@@ -75,8 +113,9 @@ at::Tensor unary_value(UnaryOp op, const at::Tensor& x, double p0, double p1) {
       return at::clamp_min(x, 0) + at::log1p(at::exp(-at::abs(x)));
     }
     case UnaryOp::Silu: return at::silu(x);
-    case UnaryOp::Gelu: return at::gelu(x);
-    case UnaryOp::GeluTanh: return at::gelu(x, "tanh");
+    case UnaryOp::Gelu: return in_float64(x, [](const at::Tensor& v) { return at::gelu(v); });
+    case UnaryOp::GeluTanh:
+      return in_float64(x, [](const at::Tensor& v) { return at::gelu(v, "tanh"); });
     case UnaryOp::LogSigmoid: return at::log_sigmoid(x);
     case UnaryOp::Elu: return at::where(x > 0, x, at::expm1(x) * p0);
     case UnaryOp::LeakyRelu: return at::where(x > 0, x, x * p0);
@@ -162,10 +201,10 @@ at::Tensor binary_value(BinaryOp op, const at::Tensor& a, const at::Tensor& b) {
     case BinaryOp::Atan2: return at::atan2(a, b);
     case BinaryOp::Hypot: return at::hypot(a, b);
     case BinaryOp::CopySign: return at::copysign(a, b);
-    case BinaryOp::NextAfter: return at::nextafter(a, b);
+    case BinaryOp::NextAfter: return at::nextafter(a, b);  // 16-bit floats: see binary()
     case BinaryOp::LogAddExp: return at::logaddexp(a, b);
     case BinaryOp::LogAddExp2: return at::logaddexp2(a, b);
-    case BinaryOp::Heaviside: return at::heaviside(a, b);
+    case BinaryOp::Heaviside: return at::where(at::isnan(a), a, at::heaviside(a, b));
     case BinaryOp::Gcd: return at::gcd(a, b);
     case BinaryOp::Lcm: return at::lcm(a, b);
     case BinaryOp::BitwiseAnd: return at::bitwise_and(a, b);
@@ -289,12 +328,20 @@ void TorchBackend::copy(const Array& dst, const Array& src, backend::CopyMode mo
 void TorchBackend::unary(backend::UnaryOp op, const Array& out, const Array& x, double p0,
                          double p1) {
   if (out.numel() == 0) return;
-  assign(out, unary_value(op, compute_view(x), p0, p1));
+  at::Tensor t = compute_view(x);
+  // ATen's arithmetic kernels skip bool: compute in uint8 (assign() turns nonzero to true).
+  if (t.scalar_type() == at::kBool && !backend::is_predicate(op) && op != UnaryOp::BitwiseNot)
+    t = t.to(at::kByte);
+  assign(out, unary_value(op, t, p0, p1));
 }
 
 void TorchBackend::binary(backend::BinaryOp op, const Array& out, const Array& a,
                           const Array& b) {
   if (out.numel() == 0) return;
+  if (op == BinaryOp::NextAfter && (a.dtype == DType::Float16 || a.dtype == DType::BFloat16)) {
+    assign(out, nextafter_16bit(view(a), view(b)));
+    return;
+  }
   assign(out, binary_value(op, compute_view(a), compute_view(b)));
 }
 

@@ -1,18 +1,35 @@
 // Linear algebra over batches of matrices, through ATen's LAPACK bindings (torch.linalg).
 
+#include <cmath>
+
 #include "aten_views.h"
 #include "torch_backend.h"
 
 namespace keras::torch_backend {
+namespace {
+
+// ATen refuses non-finite input to its iterative decompositions, where LAPACK (and so the cpu
+// backend) returns NaN: NaN it is, in every output.
+bool fill_nan_if_not_finite(const at::Tensor& m, std::initializer_list<const Array*> outputs) {
+  if (at::isfinite(m).all().item<bool>()) return false;
+  for (const Array* out : outputs)
+    if (out->storage) assign(*out, at::full(sizes_of(*out), NAN, m.options()));
+  return true;
+}
+
+}  // namespace
 
 bool TorchBackend::cholesky(const Array& out, const Array& x, bool upper) {
-  auto [factor, info] = at::linalg_cholesky_ex(compute_view(x), upper);
+  at::Tensor m = compute_view(x);
+  if (fill_nan_if_not_finite(m, {&out})) return false;  // not positive definite, as LAPACK says
+  auto [factor, info] = at::linalg_cholesky_ex(m, upper);
   assign(out, factor);
   return info.numel() == 0 || info.eq(0).all().item<bool>();
 }
 
 void TorchBackend::lu_factor(const Array& lu, const Array& pivots, const Array& x) {
-  auto [factor, pivot] = at::linalg_lu_factor(compute_view(x));  // pivots are 1-based, as LAPACK's
+  // The _ex form does not raise on a singular matrix (U has a zero pivot), as LAPACK does not.
+  auto [factor, pivot, info] = at::linalg_lu_factor_ex(compute_view(x));  // pivots are 1-based, as LAPACK's
   assign(lu, factor);
   assign(pivots, pivot);
 }
@@ -29,7 +46,9 @@ void TorchBackend::triangular_solve(const Array& out, const Array& a, const Arra
 }
 
 void TorchBackend::qr(const Array& q, const Array& r, const Array& x, bool complete) {
-  auto [qm, rm] = at::linalg_qr(compute_view(x), complete ? "complete" : "reduced");
+  at::Tensor m = compute_view(x);
+  if (fill_nan_if_not_finite(m, {&q, &r})) return;
+  auto [qm, rm] = at::linalg_qr(m, complete ? "complete" : "reduced");
   if (q.storage) assign(q, qm);
   if (r.storage) assign(r, rm);
 }
@@ -37,6 +56,7 @@ void TorchBackend::qr(const Array& q, const Array& r, const Array& x, bool compl
 void TorchBackend::svd(const Array& u, const Array& s, const Array& vt, const Array& x,
                        bool full_matrices) {
   at::Tensor m = compute_view(x);
+  if (fill_nan_if_not_finite(m, {&u, &s, &vt})) return;
   if (!u.storage && !vt.storage) {
     assign(s, at::linalg_svdvals(m));
     return;
@@ -48,7 +68,9 @@ void TorchBackend::svd(const Array& u, const Array& s, const Array& vt, const Ar
 }
 
 void TorchBackend::eigh(const Array& values, const Array& vectors, const Array& x, bool lower) {
-  auto [w, v] = at::linalg_eigh(compute_view(x), lower ? "L" : "U");
+  at::Tensor m = compute_view(x);
+  if (fill_nan_if_not_finite(m, {&values, &vectors})) return;
+  auto [w, v] = at::linalg_eigh(m, lower ? "L" : "U");
   assign(values, w);
   if (vectors.storage) assign(vectors, v);
 }

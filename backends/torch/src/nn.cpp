@@ -147,6 +147,18 @@ at::Tensor window_counts(const at::Tensor& x, const PoolSpec& spec, const PoolVi
   return sum_pool(lift(mask, v), v);
 }
 
+// ATen's float32 GELU uses a lower-precision erf; computing in float64 and rounding once
+// agrees with the cpu backend to an ulp.
+at::Tensor exact_gelu(const at::Tensor& y) {
+  return y.scalar_type() == at::kFloat ? at::gelu(y.to(at::kDouble)).to(at::kFloat) : at::gelu(y);
+}
+
+// ATen pools floats only: integers pool in float64 (exact up to 2^53).
+at::Tensor pool_input(const Array& x) {
+  at::Tensor t = compute_view(x);
+  return t.is_floating_point() ? t : t.to(at::kDouble);
+}
+
 }  // namespace
 
 void TorchBackend::conv(const Array& out, const Array& x, const Array& kernel,
@@ -203,7 +215,7 @@ void TorchBackend::conv_backward_kernel(const Array& dkernel, const Array& x, co
 void TorchBackend::pool(const Array& out, const Array& x, const PoolSpec& spec) {
   if (out.numel() == 0) return;
   const PoolView v = pool_view(spec);
-  at::Tensor input = channels_first(compute_view(x), spec.channels_last);
+  at::Tensor input = channels_first(pool_input(x), spec.channels_last);
   at::Tensor y;
   if (spec.kind == PoolKind::Max) {
     at::Tensor padded = pad_spatial(input, spec.pad_before, spec.pad_after,
@@ -220,7 +232,7 @@ void TorchBackend::pool_backward(const Array& dx, const Array& dy, const Array& 
                                  const Array&, const PoolSpec& spec) {
   if (dx.numel() == 0) return;
   const PoolView v = pool_view(spec);
-  at::Tensor input = channels_first(compute_view(x), spec.channels_last);
+  at::Tensor input = channels_first(pool_input(x), spec.channels_last);
   at::Tensor grad = lift(channels_first(compute_view(dy), spec.channels_last), v);
   at::Tensor dpadded;
   if (spec.kind == PoolKind::Max) {
@@ -259,7 +271,7 @@ void TorchBackend::linear(const Array& out, const Array& x, const Array& w, cons
     case backend::Activation::Relu: y = at::clamp_min(y, 0); break;
     case backend::Activation::Sigmoid: y = at::sigmoid(y); break;
     case backend::Activation::Tanh: y = at::tanh(y); break;
-    case backend::Activation::Gelu: y = at::gelu(y); break;
+    case backend::Activation::Gelu: y = exact_gelu(y); break;
     case backend::Activation::Silu: y = at::silu(y); break;
   }
   assign(out, y);
