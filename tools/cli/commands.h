@@ -13,5 +13,6 @@ void add_fit(CLI::App& app);
 void add_convert(CLI::App& app);
 void add_plot(CLI::App& app);
 void add_plot_history(CLI::App& app);
+void add_conformance(CLI::App& app);
 
 }  // namespace keras::cli

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   keras::cli::add_convert(app);
   keras::cli::add_plot(app);
   keras::cli::add_plot_history(app);
+  keras::cli::add_conformance(app);
   try {
     app.parse(argc, argv);
     return 0;

@@ -40,15 +40,18 @@ inline C log_sigmoid(C x) {
   return -softplus(-x);
 }
 
+// GELU without the cancellation of 1 + erf(x / sqrt 2) (or 1 + tanh(u)) for negative x, where
+// most of float32's digits would be lost: 0.5 x erfc(-x / sqrt 2), and 1 + tanh(u) =
+// 2 sigmoid(2u). Accurate to an ulp everywhere, so backends that compute GELU exactly agree.
 template <typename C>
 inline C gelu(C x) {
-  return C(0.5) * x * (C(1) + std::erf(x * C(0.70710678118654752440)));
+  return C(0.5) * x * std::erfc(x * C(-0.70710678118654752440));
 }
 
 template <typename C>
 inline C gelu_tanh(C x) {
   const C k = C(0.79788456080286535588);  // sqrt(2 / pi)
-  return C(0.5) * x * (C(1) + std::tanh(k * (x + C(0.044715) * x * x * x)));
+  return x * sigmoid(C(2) * k * (x + C(0.044715) * x * x * x));
 }
 
 /// Inverse error function: Giles's single-precision approximation refined by two Newton steps
@@ -276,20 +279,24 @@ inline C lcm(C a, C b) {
   return static_cast<C>(x / static_cast<U>(g) * y);
 }
 
+// log(exp(a) + exp(b)) in double (and rounded once): near a zero result the sum cancels, and
+// single-precision exp/log1p would leave only the ulps of their own rounding.
 template <typename C>
 inline C logaddexp(C a, C b) {
-  if (a == b) return a + C(0.69314718055994530942);  // also handles equal infinities
-  C m = std::max(a, b), d = -std::abs(a - b);
-  if (std::isnan(d)) return d;
-  return m + std::log1p(std::exp(d));
+  const double x = a, y = b;
+  if (x == y) return static_cast<C>(x + 0.69314718055994530942);  // also equal infinities
+  const double m = std::max(x, y), d = -std::abs(x - y);
+  if (std::isnan(d)) return static_cast<C>(d);
+  return static_cast<C>(m + std::log1p(std::exp(d)));
 }
 
 template <typename C>
 inline C logaddexp2(C a, C b) {
-  if (a == b) return a + C(1);
-  C m = std::max(a, b), d = -std::abs(a - b);
-  if (std::isnan(d)) return d;
-  return m + std::log1p(std::exp2(d)) * C(1.44269504088896340736);
+  const double x = a, y = b;
+  if (x == y) return static_cast<C>(x + 1.0);
+  const double m = std::max(x, y), d = -std::abs(x - y);
+  if (std::isnan(d)) return static_cast<C>(d);
+  return static_cast<C>(m + std::log1p(std::exp2(d)) * 1.44269504088896340736);
 }
 
 template <typename C>

@@ -5,6 +5,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <c10/util/Exception.h>
 
 #include <cstring>
 #include <memory>
@@ -18,9 +19,25 @@ namespace {
 
 void release_aten_bytes(void* context, void*, size_t) { delete static_cast<at::Tensor*>(context); }
 
+// ATen warns once per process that scatter_reduce is "in beta"; the backend uses it for the
+// scatter primitive's Mul/Max/Min, which ATen 1.13 has in no other form. Every other warning
+// goes to ATen's default handler.
+class QuietBetaWarnings : public c10::WarningHandler {
+ public:
+  void process(const c10::SourceLocation& where, const std::string& msg, bool verbatim) override {
+    if (msg.find("is in beta") != std::string::npos) return;
+    fallback_.process(where, msg, verbatim);
+  }
+
+ private:
+  c10::WarningHandler fallback_;
+};
+
 }  // namespace
 
 TorchBackend::TorchBackend() {
+  static QuietBetaWarnings quiet;
+  c10::Warning::set_warning_handler(&quiet);
   // ATen's intra-op pool starts at one thread in some builds; use every core, as the cpu
   // backend does, so the two backends are compared on the same hardware.
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
