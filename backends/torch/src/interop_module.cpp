@@ -87,11 +87,18 @@ KerasModule::KerasModule(std::shared_ptr<Layer> model) : model_(std::move(model)
   for (Variable v : model_->non_trainable_weights()) {
     at::Tensor b = to_torch(v.value().contiguous());
     detail::rebind_variable(v, from_torch(b, v.value().backend_name()));
-    register_buffer(torch_name(v.path()), b);
+    buffers_.push_back(register_buffer(torch_name(v.path()), b));
+    non_trainable_.push_back(v);
   }
 }
 
+void KerasModule::sync() {
+  for (size_t i = 0; i < trainable_.size(); ++i) detail::reshare(trainable_[i], parameters_[i]);
+  for (size_t i = 0; i < non_trainable_.size(); ++i) detail::reshare(non_trainable_[i], buffers_[i]);
+}
+
 at::Tensor KerasModule::forward(const at::Tensor& x) {
+  sync();
   const bool training = is_training();
   bool record = torch::GradMode::is_enabled() && x.requires_grad();
   for (const at::Tensor& p : parameters_) record = record || (torch::GradMode::is_enabled() && p.requires_grad());

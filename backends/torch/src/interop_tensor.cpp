@@ -100,7 +100,9 @@ Tensor from_torch(const at::Tensor& t, std::string_view backend_name) {
     a.strides = Strides(a.shape.rank(), 0);
   } else {
     const c10::Storage& storage = src.storage();
-    auto* owner = new at::Tensor(src);
+    // A new handle on the same storage: a later set_data() on the caller's tensor (which
+    // swaps the storage of that handle) cannot pull this memory away.
+    auto* owner = new at::Tensor(src.detach());
     a.storage = make_ref<backend::Storage>(&target, storage.data(), storage.nbytes(),
                                            &release_aten_tensor, owner);
     a.offset = src.storage_offset();

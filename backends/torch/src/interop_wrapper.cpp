@@ -34,6 +34,7 @@ void TorchModuleWrapperLayer::build(const Shape&) {
                              .dtype = dtype_from_torch(t.scalar_type()),
                              .name = name});
     detail::rebind_variable(v, from_torch(t.detach(), backend));
+    shared_.emplace_back(v, t);
     return v;
   };
   for (const auto& item : module_->named_parameters(/*recurse=*/true)) {
@@ -60,6 +61,7 @@ Tensor TorchModuleWrapperLayer::call(const Tensor& x, const CallContext& ctx) {
     at::Tensor y = forward_(probe);
     return ops::zeros(Shape(y.sizes().begin(), y.sizes().end()), dtype_from_torch(y.scalar_type()));
   }
+  sync();
   module_->train(training);
   const std::string backend(x.backend_name());
   // The tensors the node reads: the input, then the trainable weights (parameters_ order).
@@ -102,6 +104,10 @@ Tensor TorchModuleWrapperLayer::call(const Tensor& x, const CallContext& ctx) {
         return result;
       });
   return out;
+}
+
+void TorchModuleWrapperLayer::sync() {
+  for (auto& [variable, memory] : shared_) detail::reshare(variable, memory);
 }
 
 LayerPtr<TorchModuleWrapperLayer> TorchModuleWrapper(torch::nn::AnyModule module,

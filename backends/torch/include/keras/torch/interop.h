@@ -66,11 +66,17 @@ class TorchModuleWrapperLayer : public Layer {
   /// The wrapped module (its parameters are this layer's weights' memory).
   torch::nn::Module& module() const { return *module_; }
 
+  /// Puts back the sharing if keras-cpp gave a weight fresh memory (an assign while someone
+  /// still held the weight's old value copies on write): the torch parameter takes that memory
+  /// (set_data). call() does it first.
+  void sync();
+
  private:
   std::shared_ptr<torch::nn::Module> module_;
   std::function<at::Tensor(const at::Tensor&)> forward_;
   std::vector<at::Tensor> parameters_;  // the module's parameters that require a gradient
   std::vector<Variable> variables_;     // the weights over parameters_, in the same order
+  std::vector<std::pair<Variable, at::Tensor>> shared_;  // every weight and its torch tensor
 };
 
 /// Wraps a type-erased module.
@@ -98,8 +104,13 @@ class KerasModule : public torch::nn::Module {
  public:
   explicit KerasModule(std::shared_ptr<Layer> model);
 
-  /// The keras model applied to `x` (zero-copy in and out).
+  /// The keras model applied to `x` (zero-copy in and out). Calls sync() first.
   at::Tensor forward(const at::Tensor& x);
+
+  /// Puts back the sharing after keras-cpp trained the model itself: `fit` may give a weight
+  /// fresh memory (copy on write while its step graph still reads the old value); the
+  /// registered parameter then takes that memory (set_data, so torch optimizers follow).
+  void sync();
 
   /// The viewed model.
   const std::shared_ptr<Layer>& model() const { return model_; }
@@ -109,6 +120,8 @@ class KerasModule : public torch::nn::Module {
   std::string backend_;  // where the model's weights live: inputs are viewed there
   std::vector<Variable> trainable_;
   std::vector<at::Tensor> parameters_;  // trainable_'s memory, registered as parameters
+  std::vector<Variable> non_trainable_;
+  std::vector<at::Tensor> buffers_;  // non_trainable_'s memory, registered as buffers
 };
 
 /// A torch::nn::Module view of a built keras-cpp model; weights stay shared.
@@ -118,6 +131,9 @@ namespace detail {
 /// Makes `variable` hold `value` (same shape and dtype) as its own memory, keeping its identity
 /// in gradient graphs: how weights come to share memory with LibTorch tensors.
 void rebind_variable(Variable& variable, Tensor value);
+/// When `variable` no longer uses `memory`'s buffer (keras copied on write), gives `memory` the
+/// variable's buffer (set_data) and rebinds the variable to it; returns whether it had to.
+bool reshare(Variable& variable, const at::Tensor& memory);
 }  // namespace detail
 
 }  // namespace keras::torch_interop
