@@ -110,8 +110,7 @@ TEST(ToTorchModule, TorchSgdStepsEqualStepsByHand) {
   }
   std::vector<Variable> weights = model->trainable_weights();
   for (size_t i = 0; i < weights.size(); ++i)
-    EXPECT_TENSOR_NEAR(weights[i].value(), ref_weights[i].value(), 1e-5, 1e-6)
-        << weights[i].path();
+    EXPECT_TENSOR_NEAR(weights[i].value(), ref_weights[i].value(), 1e-5, 1e-6) << weights[i].path();
   // model->predict sees the weights torch::optim wrote.
   EXPECT_TENSOR_NEAR(model->predict(x, {.verbose = 0}).single(),
                      reference->predict(x, {.verbose = 0}).single(), 1e-5, 1e-6);

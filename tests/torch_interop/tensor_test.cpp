@@ -29,7 +29,7 @@ TEST_P(TensorInterop, ToTorchSharesMemoryBothWays) {
   EXPECT_EQ(t.sizes().vec(), (std::vector<int64_t>{2, 3}));
   t.mul_(10);  // a LibTorch write ...
   EXPECT_EQ(x.to_vector<float>(), (std::vector<float>{10, 20, 30, 40, 50, 60}));  // ... seen
-  x.array().data_as<float>()[5] = -1;  // a write into the keras buffer ...
+  x.array().data_as<float>()[5] = -1;    // a write into the keras buffer ...
   EXPECT_EQ(t[1][2].item<float>(), -1);  // ... seen by LibTorch
 }
 
@@ -106,10 +106,10 @@ INSTANTIATE_TEST_SUITE_P(HostBackends, TensorInterop, ::testing::Values("cpu", "
 
 TEST(TensorInteropDTypes, EveryKerasDTypeMapsBothWays) {
   const std::vector<std::pair<DType, at::ScalarType>> pairs = {
-      {DType::Bool, at::kBool},       {DType::Int8, at::kChar},      {DType::Int16, at::kShort},
-      {DType::Int32, at::kInt},       {DType::Int64, at::kLong},     {DType::UInt8, at::kByte},
-      {DType::Float16, at::kHalf},    {DType::BFloat16, at::kBFloat16},
-      {DType::Float32, at::kFloat},   {DType::Float64, at::kDouble}};
+      {DType::Bool, at::kBool},     {DType::Int8, at::kChar},         {DType::Int16, at::kShort},
+      {DType::Int32, at::kInt},     {DType::Int64, at::kLong},        {DType::UInt8, at::kByte},
+      {DType::Float16, at::kHalf},  {DType::BFloat16, at::kBFloat16}, {DType::Float32, at::kFloat},
+      {DType::Float64, at::kDouble}};
   for (const auto& [dtype, type] : pairs) {
     SCOPED_TRACE(dtype_name(dtype));
     Tensor x = ops::cast(Tensor::from_vector(std::vector<double>{0, 1, 0, 1, 1, 0}, {2, 3}), dtype);

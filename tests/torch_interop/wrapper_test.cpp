@@ -116,8 +116,8 @@ TEST(TorchModuleWrapper, GradientsMatchFiniteDifferences) {
   ASSERT_EQ(x.dtype(), DType::Float64);
   layer(x);
   // Inputs: keras::testing::gradcheck against central differences.
-  test::expect_gradcheck("wrapper input", [&](const std::vector<Tensor>& in) { return layer(in[0]); },
-                         {x});
+  test::expect_gradcheck("wrapper input",
+                         [&](const std::vector<Tensor>& in) { return layer(in[0]); }, {x});
 
   // Parameters: perturb each weight element in place (the torch module sees it) and compare
   // d(sum(u * f))/dw with central differences.
@@ -160,8 +160,8 @@ TEST(TorchModuleWrapper, FitTrainsTheTorchModule) {
   EXPECT_LT(final_loss, 0.01 * initial);
   // The torch module itself learned the map, and still shares memory with the keras weights.
   EXPECT_FALSE(at::allclose(linear->weight, before));
-  EXPECT_TRUE(at::allclose(linear->weight, at::tensor({1.5f, -2.0f, 0.5f}).reshape({1, 3}),
-                           0, 0.05));
+  EXPECT_TRUE(
+      at::allclose(linear->weight, at::tensor({1.5f, -2.0f, 0.5f}).reshape({1, 3}), 0, 0.05));
   EXPECT_EQ(layer->trainable_weights()[0].value().array().data(), linear->weight.data_ptr());
   torch::NoGradGuard no_grad;
   expect_same(model->predict(x, {.verbose = 0}).single(), linear->forward(to_torch(x)));

@@ -26,8 +26,7 @@ int main() {
     at::Tensor x = centers.index_select(0, labels) + 0.7 * torch::randn({n, 2});
 
     auto model = keras::Sequential({
-        keras::Input({2}),
-        layers::Dense(32, {.activation = "relu"}),
+        keras::Input({2}), layers::Dense(32, {.activation = "relu"}),
         layers::Dense(32, {.activation = "relu"}),
         layers::Dense(3),  // logits
     });
@@ -40,8 +39,8 @@ int main() {
       for (int64_t start = 0; start < n; start += 60) {
         at::Tensor idx = order.slice(0, start, start + 60);
         adam.zero_grad();
-        at::Tensor loss = torch::nn::functional::cross_entropy(module->forward(x.index_select(0, idx)),
-                                                               labels.index_select(0, idx));
+        at::Tensor loss = torch::nn::functional::cross_entropy(
+            module->forward(x.index_select(0, idx)), labels.index_select(0, idx));
         loss.backward();
         adam.step();
         loss_value = loss.item<double>();
@@ -52,8 +51,8 @@ int main() {
     keras::Tensor logits = model->predict(from_torch(x), {.verbose = 0}).single();
     keras::Tensor predicted = keras::ops::argmax(logits, -1);
     const double accuracy =
-        keras::ops::mean(keras::ops::cast(keras::ops::equal(predicted, from_torch(labels)),
-                                          keras::float32))
+        keras::ops::mean(
+            keras::ops::cast(keras::ops::equal(predicted, from_torch(labels)), keras::float32))
             .item<double>();
     std::printf("final loss %.4f\nkeras predict accuracy %.3f\n", loss_value, accuracy);
     return accuracy > 0.9 ? 0 : 1;

@@ -50,9 +50,9 @@ class KerasFunction : public torch::autograd::Function<KerasFunction> {
     Tensor seed = from_torch(grad_outputs[0].contiguous(), graph->output.backend_name());
     Tensor roots[] = {graph->output};
     Tensor seeds[] = {seed};
-    std::vector<Tensor> grads = autograd::backward(roots, seeds, graph->sources,
-                                                   /*create_graph=*/false,
-                                                   UnconnectedGradients::Zero);
+    std::vector<Tensor> grads =
+        autograd::backward(roots, seeds, graph->sources,
+                           /*create_graph=*/false, UnconnectedGradients::Zero);
     // One gradient per forward argument: x, each parameter, then the non-tensor arguments.
     torch::autograd::variable_list out;
     for (const Tensor& g : grads) out.push_back(g.defined() ? to_torch(g) : at::Tensor());
@@ -94,14 +94,16 @@ KerasModule::KerasModule(std::shared_ptr<Layer> model) : model_(std::move(model)
 
 void KerasModule::sync() {
   for (size_t i = 0; i < trainable_.size(); ++i) detail::reshare(trainable_[i], parameters_[i]);
-  for (size_t i = 0; i < non_trainable_.size(); ++i) detail::reshare(non_trainable_[i], buffers_[i]);
+  for (size_t i = 0; i < non_trainable_.size(); ++i)
+    detail::reshare(non_trainable_[i], buffers_[i]);
 }
 
 at::Tensor KerasModule::forward(const at::Tensor& x) {
   sync();
   const bool training = is_training();
   bool record = torch::GradMode::is_enabled() && x.requires_grad();
-  for (const at::Tensor& p : parameters_) record = record || (torch::GradMode::is_enabled() && p.requires_grad());
+  for (const at::Tensor& p : parameters_)
+    record = record || (torch::GradMode::is_enabled() && p.requires_grad());
   if (!record) {
     NoGradScope no_grad;
     return to_torch((*model_)(from_torch(x, backend_), CallContext{.training = training}));

@@ -13,7 +13,9 @@
 namespace keras::torch_interop {
 namespace {
 
-void release_aten_tensor(void* context, void*, size_t) { delete static_cast<at::Tensor*>(context); }
+void release_aten_tensor(void* context, void*, size_t) {
+  delete static_cast<at::Tensor*>(context);
+}
 
 std::string aten_name(at::ScalarType type) {
   std::ostringstream out;
@@ -25,16 +27,26 @@ std::string aten_name(at::ScalarType type) {
 
 DType dtype_from_torch(at::ScalarType type) {
   switch (type) {
-    case at::kBool: return DType::Bool;
-    case at::kChar: return DType::Int8;
-    case at::kShort: return DType::Int16;
-    case at::kInt: return DType::Int32;
-    case at::kLong: return DType::Int64;
-    case at::kByte: return DType::UInt8;
-    case at::kHalf: return DType::Float16;
-    case at::kBFloat16: return DType::BFloat16;
-    case at::kFloat: return DType::Float32;
-    case at::kDouble: return DType::Float64;
+    case at::kBool:
+      return DType::Bool;
+    case at::kChar:
+      return DType::Int8;
+    case at::kShort:
+      return DType::Int16;
+    case at::kInt:
+      return DType::Int32;
+    case at::kLong:
+      return DType::Int64;
+    case at::kByte:
+      return DType::UInt8;
+    case at::kHalf:
+      return DType::Float16;
+    case at::kBFloat16:
+      return DType::BFloat16;
+    case at::kFloat:
+      return DType::Float32;
+    case at::kDouble:
+      return DType::Float64;
     default:
       throw TypeError(keras::detail::cat(
           "from_torch: the LibTorch dtype ", aten_name(type),
@@ -46,16 +58,26 @@ DType dtype_from_torch(at::ScalarType type) {
 
 at::ScalarType dtype_to_torch(DType dtype) {
   switch (dtype) {
-    case DType::Bool: return at::kBool;
-    case DType::Int8: return at::kChar;
-    case DType::Int16: return at::kShort;
-    case DType::Int32: return at::kInt;
-    case DType::Int64: return at::kLong;
-    case DType::UInt8: return at::kByte;
-    case DType::Float16: return at::kHalf;
-    case DType::BFloat16: return at::kBFloat16;
-    case DType::Float32: return at::kFloat;
-    case DType::Float64: return at::kDouble;
+    case DType::Bool:
+      return at::kBool;
+    case DType::Int8:
+      return at::kChar;
+    case DType::Int16:
+      return at::kShort;
+    case DType::Int32:
+      return at::kInt;
+    case DType::Int64:
+      return at::kLong;
+    case DType::UInt8:
+      return at::kByte;
+    case DType::Float16:
+      return at::kHalf;
+    case DType::BFloat16:
+      return at::kBFloat16;
+    case DType::Float32:
+      return at::kFloat;
+    case DType::Float64:
+      return at::kDouble;
   }
   throw TypeError("to_torch: unknown keras-cpp dtype");
 }

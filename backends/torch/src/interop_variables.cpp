@@ -21,12 +21,12 @@ void rebind_variable(Variable& variable, Tensor value) {
         ".");
   check(value.is_contiguous(), "Variable '", variable.path(),
         "': shared memory must be contiguous.");
-  variable.exchange_value(std::move(value));  // our handle goes: the storage is the variable's alone
+  variable.exchange_value(
+      std::move(value));  // our handle goes: the storage is the variable's alone
   // exchange_value leaves gradient links alone (it serves stateless calls); this re-attaches
   // the variable's leaf to its new value, so tapes still find it.
   variable.set_trainable(variable.trainable());
 }
-
 
 bool reshare(Variable& variable, const at::Tensor& memory) {
   const Tensor& value = variable.value();

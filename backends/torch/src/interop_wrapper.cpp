@@ -14,9 +14,9 @@
 
 namespace keras::torch_interop {
 
-TorchModuleWrapperLayer::TorchModuleWrapperLayer(std::shared_ptr<torch::nn::Module> module,
-                                                 std::function<at::Tensor(const at::Tensor&)> forward,
-                                                 LayerOptions options)
+TorchModuleWrapperLayer::TorchModuleWrapperLayer(
+    std::shared_ptr<torch::nn::Module> module, std::function<at::Tensor(const at::Tensor&)> forward,
+    LayerOptions options)
     : Layer(std::move(options), "torch_module_wrapper"),
       module_(std::move(module)),
       forward_(std::move(forward)) {
@@ -115,8 +115,7 @@ LayerPtr<TorchModuleWrapperLayer> TorchModuleWrapper(torch::nn::AnyModule module
   check(!module.is_empty(), "TorchModuleWrapper: the AnyModule is empty.");
   std::shared_ptr<torch::nn::Module> ptr = module.ptr();
   return make_layer<TorchModuleWrapperLayer>(
-      ptr, [module](const at::Tensor& x) mutable { return module.forward(x); },
-      std::move(options));
+      ptr, [module](const at::Tensor& x) mutable { return module.forward(x); }, std::move(options));
 }
 
 }  // namespace keras::torch_interop

@@ -89,7 +89,8 @@ template <typename M>
 LayerPtr<TorchModuleWrapperLayer> TorchModuleWrapper(torch::nn::ModuleHolder<M> module,
                                                      LayerOptions options = {}) {
   return make_layer<TorchModuleWrapperLayer>(
-      module.ptr(), [module](const at::Tensor& x) mutable -> at::Tensor { return module->forward(x); },
+      module.ptr(),
+      [module](const at::Tensor& x) mutable -> at::Tensor { return module->forward(x); },
       std::move(options));
 }
 
