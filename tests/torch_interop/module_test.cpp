@@ -144,6 +144,52 @@ TEST(ToTorchModule, KerasFitThenTorchStepsShareWeights) {
   EXPECT_GT(ops::max(ops::absolute(ops::subtract(after, before))).item<double>(), 1e-4);
 }
 
+TEST(ToTorchModule, NonTrainableWeightsAreBuffers) {
+  utils::set_random_seed(6);
+  auto model = Sequential({Input({3}), layers::BatchNormalization(), layers::Dense(1)});
+  auto view = to_torch_module(model);
+  std::vector<Variable> frozen = model->non_trainable_weights();
+  auto buffers = view->buffers();
+  ASSERT_EQ(buffers.size(), frozen.size());
+  ASSERT_EQ(frozen.size(), 2u);  // moving mean and variance
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    EXPECT_EQ(buffers[i].data_ptr(), frozen[i].value().array().data()) << frozen[i].path();
+    EXPECT_FALSE(buffers[i].requires_grad());
+  }
+  // A training-mode forward updates the moving statistics, and the buffers show it.
+  at::Tensor before = buffers[0].clone();
+  view->train();
+  view->forward(at::randn({16, 3}) + 5);
+  view->sync();
+  EXPECT_FALSE(at::allclose(view->buffers()[0], before));
+  EXPECT_TRUE(at::equal(view->buffers()[0], to_torch(model->non_trainable_weights()[0].value())));
+}
+
+TEST(ToTorchModule, ModelOnTheTorchBackendWithAWrappedModule) {
+  // torch::autograd -> keras-cpp autograd -> torch::autograd (the wrapped Linear) and back.
+  backend::BackendScope scope("torch");
+  utils::set_random_seed(7);
+  torch::manual_seed(7);
+  torch::nn::Linear inner(4, 5);
+  auto model = Sequential({Input({4}), torch_interop::TorchModuleWrapper(inner),
+                           layers::Dense(2, {.activation = "tanh"})});
+  auto view = to_torch_module(model);
+  Tensor x = random::normal({3, 4});
+  Tensor target = random::normal({3, 2});
+  ASSERT_EQ(x.backend_name(), "torch");
+  std::vector<Variable> weights = model->trainable_weights();
+  auto [loss, grads] = value_and_grad([&] { return mse((*model)(x), target); }, weights);
+
+  view->zero_grad();
+  at::Tensor lt = torch::mse_loss(view->forward(to_torch(x)), to_torch(target));
+  lt.backward();
+  auto params = view->parameters();
+  ASSERT_EQ(params.size(), 4u);
+  EXPECT_EQ(params[0].data_ptr(), inner->weight.data_ptr());  // one buffer for all three views
+  for (size_t i = 0; i < params.size(); ++i)
+    EXPECT_TENSOR_NEAR(from_torch(params[i].grad()), grads[i], 1e-6, 1e-7) << weights[i].path();
+}
+
 TEST(ToTorchModule, UnbuiltModelIsAnError) {
   auto model = Sequential({layers::Dense(2)});
   EXPECT_THROW(to_torch_module(model), Error);
