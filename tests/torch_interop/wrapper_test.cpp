@@ -198,6 +198,18 @@ TEST(TorchModuleWrapper, SyncRestoresSharingAfterCopyOnWrite) {
   EXPECT_FALSE(at::equal(to_torch(held), at::full({3, 2}, 7.0f)));
 }
 
+TEST(TorchModuleWrapper, SecondOrderGradientsAreAClearError) {
+  torch::nn::Linear linear(2, 2);
+  auto layer = TorchModuleWrapper(linear);
+  Tensor x = random::normal({3, 2});
+  GradientTape outer;
+  outer.watch(x);
+  GradientTape inner;
+  inner.watch(x);
+  Tensor y = ops::sum(ops::square(layer(x)));
+  EXPECT_THROW(inner.gradient(y, x), NotImplementedError);
+}
+
 TEST(TorchModuleWrapper, FrozenTorchParametersAreNonTrainable) {
   torch::nn::Linear linear(2, 2);
   linear->bias.set_requires_grad(false);

@@ -67,10 +67,10 @@ KerasModule::KerasModule(std::shared_ptr<Layer> model) : model_(std::move(model)
   check(model_ != nullptr, "to_torch_module: the model is null.");
   check(model_->built(), "to_torch_module: model '", model_->name(),
         "' is not built; call it once or give it an Input shape first.");
-  // Registered names cannot contain '.', which torch uses as the path separator.
   const std::vector<Variable> weights = model_->weights();
   backend_ = weights.empty() ? std::string(backend::current_real().name())
                              : std::string(weights[0].value().backend_name());
+  // Registered names cannot contain '.', which torch uses as the path separator.
   auto torch_name = [](std::string path) {
     for (char& c : path)
       if (c == '.' || c == '/') c = '_';

@@ -77,12 +77,19 @@ Tensor TorchModuleWrapperLayer::call(const Tensor& x, const CallContext& ctx) {
   if (x.requires_grad() && is_floating(x.dtype())) xin.requires_grad_(true);
   at::Tensor y = forward_(xin);
   Tensor out = from_torch(y.detach(), backend);
+  if (!y.requires_grad()) return out;  // e.g. an integer output: nothing to differentiate
 
   std::vector<std::string> backends;
   for (const Tensor& t : inputs) backends.emplace_back(t.backend_name());
   autograd::record(
       "TorchModuleWrapper", inputs, out,
-      [y, xin, params = parameters_, backends](const autograd::Context& ctx, const Tensor& g) {
+      [y, xin, params = parameters_, backends, name = name()](const autograd::Context& ctx,
+                                                              const Tensor& g) {
+        // Recording here means a higher-order gradient is being built; torch's graph of this
+        // layer is not part of ours, so say so instead of returning a silently wrong result.
+        check<NotImplementedError>(!autograd::is_recording(), "Layer '", name,
+                                   "' (TorchModuleWrapper): gradients of gradients through a "
+                                   "wrapped LibTorch module are not supported.");
         std::vector<at::Tensor> wrt;
         std::vector<size_t> slots;
         auto want = [&](size_t slot, const at::Tensor& t) {
