@@ -210,6 +210,22 @@ TEST(TorchModuleWrapper, SecondOrderGradientsAreAClearError) {
   EXPECT_THROW(inner.gradient(y, x), NotImplementedError);
 }
 
+TEST(TorchModuleWrapper, TrainingFlagReachesTorchDropout) {
+  torch::nn::Dropout dropout(0.5);
+  auto layer = TorchModuleWrapper(dropout);
+  Tensor x = ops::ones({64, 64});
+  // Inference: the identity; training: about half the entries zeroed, the rest scaled by 2.
+  EXPECT_TENSOR_EQ(layer(x), x);
+  std::vector<float> trained = layer(x, {.training = true}).to_vector<float>();
+  size_t zeros = 0;
+  for (float v : trained) {
+    EXPECT_TRUE(v == 0.0f || v == 2.0f) << v;
+    zeros += v == 0.0f;
+  }
+  EXPECT_NEAR(static_cast<double>(zeros) / trained.size(), 0.5, 0.05);
+  EXPECT_TRUE(dropout->is_training());
+}
+
 TEST(TorchModuleWrapper, FrozenTorchParametersAreNonTrainable) {
   torch::nn::Linear linear(2, 2);
   linear->bias.set_requires_grad(false);

@@ -55,14 +55,16 @@ Tensor TorchModuleWrapperLayer::call(const Tensor& x, const CallContext& ctx) {
   if (x.backend().is_symbolic()) {
     // Output spec: run the module once on a zero batch of the probe shape.
     torch::NoGradGuard no_grad;
-    module_->train(false);
+    if (module_->is_training()) module_->train(false);
     at::Tensor probe = at::zeros(std::vector<int64_t>(x.shape().begin(), x.shape().end()),
                                  at::TensorOptions().dtype(dtype_to_torch(x.dtype())));
     at::Tensor y = forward_(probe);
     return ops::zeros(Shape(y.sizes().begin(), y.sizes().end()), dtype_from_torch(y.scalar_type()));
   }
   sync();
-  module_->train(training);
+  // Dropout and BatchNorm in the module follow the keras call's training flag (written only on
+  // a change, so concurrent inference calls only read the module).
+  if (module_->is_training() != training) module_->train(training);
   const std::string backend(x.backend_name());
   // The tensors the node reads: the input, then the trainable weights (parameters_ order).
   std::vector<Tensor> inputs{x};
