@@ -7,6 +7,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   libopenblas-dev liblapacke-dev
   libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev
+  libtorch-dev
   dataset-fashion-mnist
 )
 missing=()

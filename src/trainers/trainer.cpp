@@ -13,6 +13,7 @@
 #include "keras/models/model.h"
 #include "keras/ops/ops.h"
 #include "trainers/compile_state.h"
+#include "trainers/placement.h"
 #include "trainers/data_sources.h"
 #include "trainers/epoch_iterator.h"
 
@@ -176,6 +177,13 @@ Logs Model::train_step(const StepData& data) {
     Tensor scaled = s.optimizer->scale_loss(loss);
     if (!trainable.empty()) grads = tape.gradient(scaled, trainable);
   }
+  // Let the step's graph go before the update: its nodes hold the weights they saved for the
+  // backward pass, and a weight still held elsewhere is copied on assign instead of updated
+  // in place. The metrics need only the values.
+  loss = Tensor();
+  TensorList values;
+  for (const Tensor& t : y_pred.flat()) values.push_back(ops::stop_gradient(t));
+  y_pred = y_pred.with_flat(values);
   if (!trainable.empty()) s.optimizer->apply(grads, trainable);
   return compute_metrics(data.x, data.y, y_pred, data.sample_weight);
 }
@@ -240,6 +248,7 @@ std::shared_ptr<callbacks::History> Model::run_fit(
     trainers::BatchSource& train, std::unique_ptr<trainers::BatchSource> validation,
     const FitOptions& o) {
   CompileState& s = state();
+  trainers::WeightsBackendScope on_weights(*this);
   int verbose = checked_verbose(o.verbose);
   check(o.epochs >= 0, "fit: epochs must be >= 0; got ", o.epochs, ".");
   check(o.class_weight.empty() || !o.sample_weight.defined(),
@@ -274,7 +283,8 @@ std::shared_ptr<callbacks::History> Model::run_fit(
     const std::optional<int64_t> total = train.num_batches();
     for (int64_t step = 0; train.next(batch); ++step) {
       if (step % per_execution == 0) cbs.on_train_batch_begin(step);
-      logs = train_step(with_class_weight(std::move(batch), o.class_weight));
+      logs = train_step(
+          trainers::on_weights_backend(*this, with_class_weight(std::move(batch), o.class_weight)));
       if ((step + 1) % per_execution == 0 || (total && step + 1 == *total))
         cbs.on_train_batch_end(step, logs);
       if (stop_training_) break;
@@ -310,7 +320,7 @@ Logs Model::run_test_loop(trainers::BatchSource& batches, callbacks::CallbackLis
   StepData batch;
   for (int64_t step = 0; batches.next(batch); ++step) {
     cbs.on_test_batch_begin(step);
-    logs = test_step(batch);
+    logs = test_step(trainers::on_weights_backend(*this, std::move(batch)));
     cbs.on_test_batch_end(step, logs);
   }
   batches.end_epoch();
@@ -329,6 +339,7 @@ Logs Model::evaluate(const TensorStruct& x, const TensorStruct& y, const Evaluat
 
 Logs Model::run_evaluate(trainers::BatchSource& batches, const EvaluateOptions& o) {
   state();
+  trainers::WeightsBackendScope on_weights(*this);
   int verbose = checked_verbose(o.verbose);
   callbacks::CallbackList cbs(o.callbacks);
   add_progbar_and_history(cbs, verbose, nullptr);
@@ -344,6 +355,7 @@ TensorStruct Model::predict(const TensorStruct& x, const PredictOptions& o) {
 }
 
 TensorStruct Model::run_predict(trainers::BatchSource& batches, const PredictOptions& o) {
+  trainers::WeightsBackendScope on_weights(*this);
   int verbose = checked_verbose(o.verbose);
   callbacks::CallbackList cbs(o.callbacks);
   add_progbar_and_history(cbs, verbose, nullptr);
@@ -356,7 +368,7 @@ TensorStruct Model::run_predict(trainers::BatchSource& batches, const PredictOpt
   StepData batch;
   for (int64_t step = 0; batches.next(batch); ++step) {
     cbs.on_predict_batch_begin(step);
-    TensorStruct out = predict_step(StepData{batch.x, {}, {}});
+    TensorStruct out = predict_step(trainers::on_weights_backend(*this, StepData{batch.x, {}, {}}));
     if (!first.defined()) first = out;
     TensorList flat = out.flat();
     if (pieces.empty()) pieces.resize(flat.size());
@@ -375,18 +387,21 @@ Logs Model::train_on_batch(const TensorStruct& x, const TensorStruct& y,
                            const TensorStruct& sample_weight,
                            const std::map<int64_t, double>& class_weight) {
   state();
+  trainers::WeightsBackendScope on_weights(*this);
   StepData data = with_class_weight(StepData{x, y, sample_weight}, class_weight);
-  return train_step(data);
+  return train_step(trainers::on_weights_backend(*this, std::move(data)));
 }
 
 Logs Model::test_on_batch(const TensorStruct& x, const TensorStruct& y,
                           const TensorStruct& sample_weight) {
   state();
-  return test_step(StepData{x, y, sample_weight});
+  trainers::WeightsBackendScope on_weights(*this);
+  return test_step(trainers::on_weights_backend(*this, StepData{x, y, sample_weight}));
 }
 
 TensorStruct Model::predict_on_batch(const TensorStruct& x) {
-  return predict_step(StepData{x, {}, {}});
+  trainers::WeightsBackendScope on_weights(*this);
+  return predict_step(trainers::on_weights_backend(*this, StepData{x, {}, {}}));
 }
 
 }  // namespace keras

@@ -170,6 +170,11 @@ class Model : public Layer {
   /// BackupAndRestore can save and restore it and a resumed run shuffles as the original.
   random::SeedGenerator* shuffle_generator() const { return shuffle_generator_; }
 
+  /// Moves the weights, the optimizer's state and the metrics' variables to `backend` (every
+  /// Variable handle stays valid), so the model computes there; fit/evaluate/predict then move
+  /// each batch to that backend. Python Keras has no equivalent (a process has one backend).
+  void to(std::string_view backend);
+
   // ---- saving (keras/saving) ---------------------------------------------------------------
   /// saving::save_model: the whole model as a Keras 3 `.keras` file (config, weights,
   /// optimizer state), which Python Keras 3 and keras::saving::load_model read.
