@@ -8,6 +8,7 @@ packages=(
   libopenblas-dev liblapacke-dev
   libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev
   dataset-fashion-mnist
+  libtorch-dev  # bench/ only: the LibTorch side of the benchmark suite
 )
 missing=()
 for p in "${packages[@]}"; do
