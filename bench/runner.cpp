@@ -274,9 +274,9 @@ int main(int argc, char** argv) {
     line("op_overhead_us_libtorch", libtorch("op_overhead", "us", false));
     line("autograd_step_us", med("autograd_step", 0, "us"));
     line("autograd_step_us_libtorch", libtorch("autograd_step", "us", false));
-    double g1 = med("gemm", 0, "gemm1024_gflops") / med("gemm", 0, "gemm1024_gflops_openblas");
-    double g2 =
-        med("gemm", 0, "gemm4096x256_gflops") / med("gemm", 0, "gemm4096x256_gflops_openblas");
+    // Each run's median of back-to-back paired ratios, then the median over runs.
+    double g1 = med("gemm", 0, "gemm1024_ratio_openblas");
+    double g2 = med("gemm", 0, "gemm4096x256_ratio_openblas");
     line("gemm_ratio_openblas", std::min(g1, g2));  // the worse of the two shapes
     line("peak_rss_ratio_cnn", ratio("cnn_train", 0, "peak_rss_mb", false));
     // Extra figures.

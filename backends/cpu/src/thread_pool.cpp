@@ -127,6 +127,8 @@ int num_threads() {
   return n > 0 ? n : pool().size();
 }
 
+bool in_parallel_region() { return inside_pool_job; }
+
 void set_num_threads(int n) { requested_threads.store(std::max(1, n)); }
 
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
