@@ -6,6 +6,7 @@
 #include "keras/backend/backend.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
+#include "layers/rnn/vector_math.h"
 
 namespace keras::layers::detail {
 namespace {
@@ -54,7 +55,7 @@ int64_t ld(const Tensor& t) { return t.shape()[1] <= 1 ? t.shape()[1] : t.stride
 
 template <typename T>
 inline T sig(T x) {
-  return T(1) / (T(1) + std::exp(-x));
+  return vmath::sigmoid(x);
 }
 
 // Gates saved per row: i, f, g, o, tanh(c) (5 units).
@@ -73,12 +74,12 @@ void lstm_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
     T* cr = c0 + b * u;
     for (int64_t j = 0; j < 4 * u; ++j) g[j] = x[j] + r[j];
     for (int64_t j = 0; j < 2 * u; ++j) g[j] = sig(g[j]);
-    for (int64_t j = 2 * u; j < 3 * u; ++j) g[j] = std::tanh(g[j]);
+    for (int64_t j = 2 * u; j < 3 * u; ++j) g[j] = vmath::tanh(g[j]);
     for (int64_t j = 3 * u; j < 4 * u; ++j) g[j] = sig(g[j]);
     for (int64_t j = 0; j < u; ++j) {
       T cn = g[u + j] * cp[j] + g[j] * g[2 * u + j];
       cr[j] = cn;
-      g[4 * u + j] = std::tanh(cn);
+      g[4 * u + j] = vmath::tanh(cn);
     }
     for (int64_t j = 0; j < u; ++j) hr[j] = g[3 * u + j] * g[4 * u + j];
   }
@@ -128,7 +129,7 @@ void gru_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
     for (int64_t j = 0; j < u; ++j) {
       const T hhr = r[2 * u + j] + (bb ? bb[2 * u + j] : T(0));
       s[3 * u + j] = hhr;
-      s[2 * u + j] = std::tanh(x[2 * u + j] + s[u + j] * hhr);
+      s[2 * u + j] = vmath::tanh(x[2 * u + j] + s[u + j] * hhr);
     }
     for (int64_t j = 0; j < u; ++j) {
       const T z = s[j];
