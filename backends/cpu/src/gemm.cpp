@@ -39,21 +39,24 @@ void split_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const F* a, i
     return;
   }
   // Split the longer side of c: each part then re-reads (packs) the shorter operand only.
+  // Up to 2 parts per thread, handed out as threads free up, so that a thread the OS runs late
+  // (on a busy machine) does not leave the others waiting; parts stay above the single-call
+  // size and a multiple of kPartAlign.
   const bool by_rows = m >= n;
   const int64_t extent = by_rows ? m : n;
-  int64_t part = (extent + threads - 1) / threads;
+  const int64_t work = m * n * std::max<int64_t>(k, 1);
+  const int64_t wanted = std::min<int64_t>(2 * threads, work / kSingleThreadGemm);
+  int64_t part = (extent + wanted - 1) / wanted;
   part = (part + kPartAlign - 1) / kPartAlign * kPartAlign;
   const int64_t parts = (extent + part - 1) / part;
-  parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
-    for (int64_t p = p0; p < p1; ++p) {
-      const int64_t lo = p * part, len = std::min(extent, lo + part) - lo;
-      if (by_rows) {  // rows lo.. of op(a) and of c
-        const F* ap = ta ? a + lo : a + lo * lda;
-        call(ta, tb, len, n, k, ap, lda, b, ldb, beta, c + lo * ldc, ldc);
-      } else {  // columns lo.. of op(b) and of c
-        const F* bp = tb ? b + lo * ldb : b + lo;
-        call(ta, tb, m, len, k, a, lda, bp, ldb, beta, c + lo, ldc);
-      }
+  parallel_tasks(parts, [&](int64_t p) {
+    const int64_t lo = p * part, len = std::min(extent, lo + part) - lo;
+    if (by_rows) {  // rows lo.. of op(a) and of c
+      const F* ap = ta ? a + lo : a + lo * lda;
+      call(ta, tb, len, n, k, ap, lda, b, ldb, beta, c + lo * ldc, ldc);
+    } else {  // columns lo.. of op(b) and of c
+      const F* bp = tb ? b + lo * ldb : b + lo;
+      call(ta, tb, m, len, k, a, lda, bp, ldb, beta, c + lo, ldc);
     }
   });
 }
