@@ -9,6 +9,7 @@ packages=(
   libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev
   libtorch-dev
   dataset-fashion-mnist
+  libtorch-dev  # bench/ only: the LibTorch side of the benchmark suite
 )
 missing=()
 for p in "${packages[@]}"; do

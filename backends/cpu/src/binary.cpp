@@ -1,6 +1,7 @@
 // Elementwise functions of two inputs, and where().
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "cpu_backend.h"
@@ -182,21 +183,33 @@ void CpuBackend::where(const Array& out, const Array& cond, const Array& a, cons
     using T = decltype(tag);
     run_loop(loop, [](char** p, const int64_t* s, int64_t n) {
       // Fast paths for a dense output and mask with each value operand dense or a broadcast
-      // scalar (where(mask, x, 0) is the common gradient form); branch-free, so they vectorize.
+      // scalar (where(mask, x, 0) is the common gradient form). Both values are loaded before
+      // the select and the mask is read as bytes: a conditional load (c ? x[i] : y) stays a
+      // branch, mispredicted on every other element of a relu mask (20 ms instead of 1.3 ms
+      // for 2.8M floats), and GCC finds no vector type for bool.
       constexpr int64_t t = sizeof(T);
       if (s[0] == t && s[1] == 1 && (s[2] == t || s[2] == 0) && (s[3] == t || s[3] == 0)) {
         T* o = reinterpret_cast<T*>(p[0]);
-        const bool* c = reinterpret_cast<const bool*>(p[1]);
+        const uint8_t* c = reinterpret_cast<const uint8_t*>(p[1]);
         const T* x = reinterpret_cast<const T*>(p[2]);
         const T* y = reinterpret_cast<const T*>(p[3]);
         if (s[2] == t && s[3] == t) {
-          for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? x[i] : y[i];
+          for (int64_t i = 0; i < n; ++i) {
+            const T xi = x[i], yi = y[i];
+            o[i] = c[i] ? xi : yi;
+          }
         } else if (s[2] == t) {
           const T yv = *y;
-          for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? x[i] : yv;
+          for (int64_t i = 0; i < n; ++i) {
+            const T xi = x[i];
+            o[i] = c[i] ? xi : yv;
+          }
         } else if (s[3] == t) {
           const T xv = *x;
-          for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? xv : y[i];
+          for (int64_t i = 0; i < n; ++i) {
+            const T yi = y[i];
+            o[i] = c[i] ? xv : yi;
+          }
         } else {
           const T xv = *x, yv = *y;
           for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? xv : yv;

@@ -2,16 +2,14 @@
 // one matrix, multiplied against the kernel seen as a (K * C/groups, O) matrix per group. Two
 // schedules:
 // - large products: a chunk of rows (a few MiB of patches) is gathered by the thread pool into
-//   a column buffer, then multiplied by OpenBLAS with its own threads;
-// - small products (few taps and filters, as in a first layer): tiles of rows small enough that
-//   OpenBLAS runs their GEMMs on the calling thread are spread over the thread pool, each task
-//   gathering its own patches (OpenBLAS's threads are poor at such skinny products).
+//   a column buffer, then multiplied by gemm() (gemm.h), which splits it over the pool;
+// - small products (few taps and filters, as in a first layer): tiles of rows small enough for
+//   one single-threaded GEMM are spread over the thread pool, each task gathering its own
+//   patches (a split of such skinny products is poor).
 // The backward passes reuse the schedules: the input gradient multiplies by the transposed kernel
 // and scatters the patches back (col2im, one image per task so writes never collide), the
 // kernel gradient accumulates patches^T @ dy. Any input strides are read directly;
 // float16/bfloat16 compute in float32.
-
-#include <cblas.h>
 
 #include <algorithm>
 #include <cstring>
@@ -19,6 +17,7 @@
 
 #include "cpu_backend.h"
 #include "dtype_traits.h"
+#include "gemm.h"
 #include "spatial.h"
 #include "thread_pool.h"
 
@@ -58,9 +57,6 @@ constexpr DType dtype_of() {
   return std::is_same_v<F, double> ? DType::Float64 : DType::Float32;
 }
 
-// OpenBLAS runs a GEMM with m * n * k at most this on the calling thread (its
-// GEMM_MULTITHREAD_THRESHOLD; matmul.cpp relies on the same bound).
-constexpr int64_t kSingleThreadGemm = int64_t{64} * 64 * 64;
 // Below this many rows per tile a GEMM call costs more than it computes.
 constexpr int64_t kMinTileRows = 256;
 
@@ -82,21 +78,6 @@ int64_t chunk_rows(const ConvGeometry& g, size_t item) {
   const int64_t p = g.positions();
   if (p > 0 && rows >= p) rows = rows / p * p;
   return std::max<int64_t>(1, std::min(rows, g.rows));
-}
-
-template <typename F>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const F* a, int64_t lda, const F* b,
-          int64_t ldb, F beta, F* c, int64_t ldc) {
-  auto t = [](bool x) { return x ? CblasTrans : CblasNoTrans; };
-  if constexpr (std::is_same_v<F, double>) {
-    cblas_dgemm(CblasRowMajor, t(ta), t(tb), static_cast<int>(m), static_cast<int>(n),
-                static_cast<int>(k), 1.0, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta,
-                c, static_cast<int>(ldc));
-  } else {
-    cblas_sgemm(CblasRowMajor, t(ta), t(tb), static_cast<int>(m), static_cast<int>(n),
-                static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta,
-                c, static_cast<int>(ldc));
-  }
 }
 
 // Walks the taps of output position p one window line (k0, k1 fixed, k2 running) at a time:
@@ -232,7 +213,7 @@ template <typename F>
 void multiply_kernel(const ConvGeometry& g, int64_t r0, int64_t r1, const F* col, const F* w,
                      F* y) {
   for (int64_t gi = 0; gi < g.groups; ++gi)
-    gemm<F>(false, false, r1 - r0, g.og, g.kcg, col + gi * g.kcg, g.kc, w + gi * g.og, g.o, F(0),
+    gemm(false, false, r1 - r0, g.og, g.kcg, col + gi * g.kcg, g.kc, w + gi * g.og, g.o, F(0),
             y + r0 * g.o + gi * g.og, g.o);
 }
 
@@ -241,7 +222,7 @@ template <typename F>
 void multiply_kernel_t(const ConvGeometry& g, int64_t r0, int64_t r1, const F* d, const F* w,
                        F* col) {
   for (int64_t gi = 0; gi < g.groups; ++gi)
-    gemm<F>(false, true, r1 - r0, g.kcg, g.og, d + r0 * g.o + gi * g.og, g.o, w + gi * g.og, g.o,
+    gemm(false, true, r1 - r0, g.kcg, g.og, d + r0 * g.o + gi * g.og, g.o, w + gi * g.og, g.o,
             F(0), col + gi * g.kcg, g.kc);
 }
 
@@ -250,7 +231,7 @@ template <typename F>
 void accumulate_kernel(const ConvGeometry& g, int64_t r0, int64_t r1, const F* col, const F* d,
                        F beta, F* dw) {
   for (int64_t gi = 0; gi < g.groups; ++gi)
-    gemm<F>(true, false, g.kcg, g.og, r1 - r0, col + gi * g.kcg, g.kc, d + r0 * g.o + gi * g.og,
+    gemm(true, false, g.kcg, g.og, r1 - r0, col + gi * g.kcg, g.kc, d + r0 * g.o + gi * g.og,
             g.o, beta, dw + gi * g.og, g.o);
 }
 

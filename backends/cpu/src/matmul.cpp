@@ -1,7 +1,6 @@
-// Batched matrix multiplication: OpenBLAS for float32/float64 (float16 and bfloat16 go through
-// float32), straightforward loops with NumPy's wrapping semantics for integers.
-
-#include <cblas.h>
+// Batched matrix multiplication: OpenBLAS (through gemm.h) for float32/float64 (float16 and
+// bfloat16 go through float32), straightforward loops with NumPy's wrapping semantics for
+// integers.
 
 #include <algorithm>
 #include <cstring>
@@ -9,6 +8,7 @@
 
 #include "cpu_backend.h"
 #include "dtype_traits.h"
+#include "gemm.h"
 #include "lines.h"
 
 namespace keras::cpu {
@@ -42,17 +42,6 @@ void pack(D* dst, const char* src, int64_t rows, int64_t cols, int64_t rs, int64
       dst[i * cols + j] = convert<D>(*reinterpret_cast<const T*>(src + (i * rs + j * cs) * static_cast<int64_t>(sizeof(T))));
 }
 
-template <typename F>
-void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const F* a, int64_t lda, const F* b,
-          int64_t ldb, F* c, int64_t ldc) {
-  auto trans = [](bool t) { return t ? CblasTrans : CblasNoTrans; };
-  if constexpr (std::is_same_v<F, float>) {
-    cblas_sgemm(CblasRowMajor, trans(ta), trans(tb), M, N, K, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
-  } else {
-    cblas_dgemm(CblasRowMajor, trans(ta), trans(tb), M, N, K, 1.0, a, lda, b, ldb, 0.0, c, ldc);
-  }
-}
-
 // One (M, K) @ (K, N) product in BLAS precision F, with T the storage type.
 template <typename T, typename F>
 void matmul_one_blas(char* o, const char* a, const char* b, int64_t M, int64_t N, int64_t K,
@@ -83,7 +72,7 @@ void matmul_one_blas(char* o, const char* a, const char* b, int64_t M, int64_t N
       pb = b_tmp.data();
       lb = BlasMatrix{true, false, N};
     }
-    gemm<F>(la.trans, lb.trans, M, N, K, pa, la.ld, pb, lb.ld, c, N);
+    gemm(la.trans, lb.trans, M, N, K, pa, la.ld, pb, lb.ld, F(0), c, N);
   }
   if constexpr (!std::is_same_v<T, F>) {
     T* out = reinterpret_cast<T*>(o);
@@ -150,9 +139,9 @@ void CpuBackend::matmul(const Array& out, const Array& a, const Array& b) {
         matmul_one_loops<T>(o, pa, pb, M, N, K, as, bs);
       }
     };
-    // Big products use OpenBLAS's own threads; many small ones are spread over ours.
+    // Big products are split over the pool by gemm(); many small ones are spread over it here.
     const int64_t work = M * N * std::max<int64_t>(K, 1);
-    if (lines.count > 1 && work < 64 * 64 * 64) {
+    if (lines.count > 1 && work < kSingleThreadGemm) {
       for_each_line(lines, work, one);
     } else {
       int64_t off[3];

@@ -178,17 +178,83 @@ void backward_into(const WindowGeometry& g, bool is_max, const Array& dy, const 
   });
 }
 
+// Max pooling's backward pass when the windows tile the input (strides equal to the window,
+// no padding; MaxPooling2D's default) with channels innermost everywhere: every input element
+// belongs to at most one window, so each is written once (the first maximum takes the
+// gradient, the other taps 0, the uncovered tails 0) instead of zeroing dx and adding. Same
+// taps in the same order as backward_into, so the same results.
+template <typename T>
+bool max_backward_tiled(const WindowGeometry& g, const Array& dy, const Array& x, const Array& y,
+                        T* dx, const LayoutStrides& as, int spatial_dims, bool channels_last) {
+  const LayoutStrides dys = layout_strides(dy, spatial_dims, channels_last);
+  const LayoutStrides ys = layout_strides(y, spatial_dims, channels_last);
+  if (g.xs_c != 1 || as.c != 1 || dys.c != 1 || ys.c != 1 || as.s[2] != g.c) return false;
+  for (int i = 0; i < 3; ++i)  // ("same" padding after the input is not a tiling either)
+    if (g.stride[i] != g.window[i] || g.pad[i] != 0 || g.dilation[i] != 1 ||
+        g.out[i] * g.window[i] > g.in[i])
+      return false;
+  const T* dyb = static_cast<const T*>(dy.data());
+  const T* xb = static_cast<const T*>(x.data());
+  const T* yb = static_cast<const T*>(y.data());
+  const int64_t lanes = g.c, positions = g.positions();
+  const int64_t cover[3] = {g.out[0] * g.window[0], g.out[1] * g.window[1],
+                            g.out[2] * g.window[2]};
+  parallel_for(g.n, grain_for(positions * g.taps() * lanes), [&](int64_t lo, int64_t hi) {
+    std::vector<int32_t> open(static_cast<size_t>(lanes));
+    int32_t* ov = open.data();
+    for (int64_t n = lo; n < hi; ++n) {
+      const T* xn = xb + n * g.xs_n;
+      const T* dyn = dyb + n * dys.n;
+      const T* yn = yb + n * ys.n;
+      T* an = dx + n * as.n;
+      // Input elements past the last whole window of a dimension get no gradient.
+      for (int64_t i0 = 0; i0 < g.in[0]; ++i0)
+        for (int64_t i1 = 0; i1 < g.in[1]; ++i1) {
+          T* line = an + i0 * as.s[0] + i1 * as.s[1];
+          const int64_t from = i0 < cover[0] && i1 < cover[1] ? cover[2] : 0;
+          std::fill(line + from * lanes, line + g.in[2] * lanes, T(0));
+        }
+      for (int64_t p = 0; p < positions; ++p) {
+        const T* gv = dyn + position_offset(g, p, dys);
+        const T* pv = yn + position_offset(g, p, ys);
+        for (int64_t c = 0; c < lanes; ++c) ov[c] = 1;
+        for_each_tap_index(g, p, [&](int64_t, bool, int64_t i0, int64_t i1, int64_t i2) {
+          const T* src = xn + i0 * g.xs[0] + i1 * g.xs[1] + i2 * g.xs[2];
+          T* dst = an + i0 * as.s[0] + i1 * as.s[1] + i2 * as.s[2];
+          for (int64_t c = 0; c < lanes; ++c) {
+            const T v = src[c], peak = pv[c];
+            const int32_t equal = (v == peak) | ((v != v) & (peak != peak));
+            const int32_t take = equal & ov[c];
+            const T grad = gv[c];
+            dst[c] = take ? grad : T(0);
+            ov[c] &= ~take;
+          }
+        });
+      }
+    }
+  });
+  return true;
+}
+
 template <typename T>
 void backward(CpuBackend& be, const Array& dx, const Array& dy, const Array& x, const Array& y,
               const PoolSpec& s) {
   using F = compute_t<T>;
   const bool direct = std::is_same_v<T, F> && dx.is_contiguous();
+  const WindowGeometry g = pool_geometry(x, dy, s);
+  if constexpr (std::is_same_v<T, F>) {
+    if (direct && s.kind == PoolKind::Max &&
+        max_backward_tiled<T>(g, dy, x, y, static_cast<T*>(dx.data()),
+                              layout_strides(dx, s.spatial_dims, s.channels_last),
+                              s.spatial_dims, s.channels_last))
+      return;
+  }
   Array acc =
       direct ? dx
              : scratch(be, std::is_same_v<F, double> ? DType::Float64 : DType::Float32, dx.shape);
   std::memset(acc.data(), 0, static_cast<size_t>(dx.numel()) * sizeof(F));
   backward_into<T, F>(
-      pool_geometry(x, dy, s), s.kind == PoolKind::Max, dy, x, y, static_cast<F*>(acc.data()),
+      g, s.kind == PoolKind::Max, dy, x, y, static_cast<F*>(acc.data()),
       layout_strides(acc, s.spatial_dims, s.channels_last), s.spatial_dims, s.channels_last);
   if (!direct) be.copy(dx, acc, backend::CopyMode::Assign);
 }

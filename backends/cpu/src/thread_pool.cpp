@@ -127,6 +127,17 @@ int num_threads() {
   return n > 0 ? n : pool().size();
 }
 
+bool in_parallel_region() { return inside_pool_job; }
+
+void parallel_tasks(int64_t count, const std::function<void(int64_t)>& fn) {
+  if (count <= 0) return;
+  if (count == 1 || inside_pool_job || std::min(num_threads(), pool().size()) <= 1) {
+    for (int64_t i = 0; i < count; ++i) fn(i);
+    return;
+  }
+  pool().run(count, fn);
+}
+
 void set_num_threads(int n) { requested_threads.store(std::max(1, n)); }
 
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {

@@ -6,6 +6,7 @@
 #include "keras/backend/backend.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
+#include "layers/rnn/vector_math.h"
 
 namespace keras::layers::detail {
 namespace {
@@ -54,12 +55,13 @@ int64_t ld(const Tensor& t) { return t.shape()[1] <= 1 ? t.shape()[1] : t.stride
 
 template <typename T>
 inline T sig(T x) {
-  return T(1) / (T(1) + std::exp(-x));
+  return vmath::sigmoid(x);
 }
 
-// Gates saved per row: i, f, g, o, tanh(c) (5 units).
+// Gates saved per row: i, f, g, o, tanh(c) (5 units). Always inlined into the per-ISA clones
+// below.
 template <typename T>
-void lstm_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
+[[gnu::always_inline]] inline void lstm_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
                   const Tensor& c_prev, const Tensor& h, const Tensor& c, const Tensor& gates) {
   const T *x0 = cptr<T>(xz), *r0 = cptr<T>(hz), *cp0 = cptr<T>(c_prev);
   const int64_t lx = ld(xz), lr = ld(hz), lc = ld(c_prev);
@@ -73,20 +75,22 @@ void lstm_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
     T* cr = c0 + b * u;
     for (int64_t j = 0; j < 4 * u; ++j) g[j] = x[j] + r[j];
     for (int64_t j = 0; j < 2 * u; ++j) g[j] = sig(g[j]);
-    for (int64_t j = 2 * u; j < 3 * u; ++j) g[j] = std::tanh(g[j]);
+    for (int64_t j = 2 * u; j < 3 * u; ++j) g[j] = vmath::tanh(g[j]);
     for (int64_t j = 3 * u; j < 4 * u; ++j) g[j] = sig(g[j]);
     for (int64_t j = 0; j < u; ++j) {
       T cn = g[u + j] * cp[j] + g[j] * g[2 * u + j];
       cr[j] = cn;
-      g[4 * u + j] = std::tanh(cn);
+      g[4 * u + j] = vmath::tanh(cn);
     }
     for (int64_t j = 0; j < u; ++j) hr[j] = g[3 * u + j] * g[4 * u + j];
   }
 }
 
 template <typename T>
-void lstm_backward(int64_t batch, int64_t u, const Tensor& gates, const Tensor& c_prev,
-                   const Tensor& dh, const Tensor& dc, const Tensor& dz, const Tensor& dcp) {
+[[gnu::always_inline]] inline void lstm_backward(int64_t batch, int64_t u, const Tensor& gates,
+                                                 const Tensor& c_prev, const Tensor& dh,
+                                                 const Tensor& dc, const Tensor& dz,
+                                                 const Tensor& dcp) {
   const T *g0 = cptr<T>(gates), *cp0 = cptr<T>(c_prev), *dh0 = cptr<T>(dh), *dc0 = cptr<T>(dc);
   const int64_t lc = ld(c_prev), lh = ld(dh), ldc = ld(dc);
   T *dz0 = mptr<T>(dz), *dcp0 = mptr<T>(dcp);
@@ -95,8 +99,9 @@ void lstm_backward(int64_t batch, int64_t u, const Tensor& gates, const Tensor& 
     const T* cp = cp0 + b * lc;
     const T* dhr = dh0 + b * lh;
     const T* dcr = dc0 + b * ldc;
-    T* d = dz0 + b * 4 * u;
-    T* dcpr = dcp0 + b * u;
+    // Outputs never alias the inputs (fresh tensors): restrict lets the loop vectorize.
+    T* __restrict d = dz0 + b * 4 * u;
+    T* __restrict dcpr = dcp0 + b * u;
     for (int64_t j = 0; j < u; ++j) {
       const T i = g[j], f = g[u + j], gg = g[2 * u + j], o = g[3 * u + j], tc = g[4 * u + j];
       const T dhv = dhr[j];
@@ -108,6 +113,20 @@ void lstm_backward(int64_t batch, int64_t u, const Tensor& gates, const Tensor& 
       dcpr[j] = dct * f;
     }
   }
+}
+
+// The float32 steps compiled for AVX2 and for the baseline, chosen at run time (DESIGN.md
+// section 6: no -march=native): twice the lanes for the gate math of a training step.
+__attribute__((target_clones("avx2", "default"))) void lstm_forward_f32(
+    int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz, const Tensor& c_prev,
+    const Tensor& h, const Tensor& c, const Tensor& gates) {
+  lstm_forward<float>(batch, u, xz, hz, c_prev, h, c, gates);
+}
+
+__attribute__((target_clones("avx2", "default"))) void lstm_backward_f32(
+    int64_t batch, int64_t u, const Tensor& gates, const Tensor& c_prev, const Tensor& dh,
+    const Tensor& dc, const Tensor& dz, const Tensor& dcp) {
+  lstm_backward<float>(batch, u, gates, c_prev, dh, dc, dz, dcp);
 }
 
 // Saved per row: z, r, hh, and the recurrent candidate part hz_h + b_h (4 units).
@@ -128,7 +147,7 @@ void gru_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
     for (int64_t j = 0; j < u; ++j) {
       const T hhr = r[2 * u + j] + (bb ? bb[2 * u + j] : T(0));
       s[3 * u + j] = hhr;
-      s[2 * u + j] = std::tanh(x[2 * u + j] + s[u + j] * hhr);
+      s[2 * u + j] = vmath::tanh(x[2 * u + j] + s[u + j] * hhr);
     }
     for (int64_t j = 0; j < u; ++j) {
       const T z = s[j];
@@ -198,7 +217,7 @@ std::pair<Tensor, Tensor> lstm_step(const Tensor& xz_in, const Tensor& hz_in,
   Tensor h = ops::detail::empty(Shape{batch, u}, dt, be);
   Tensor c = ops::detail::empty(Shape{batch, u}, dt, be);
   Tensor gates = ops::detail::empty(Shape{batch, 5 * u}, dt, be);
-  if (dt == DType::Float32) lstm_forward<float>(batch, u, xz, hz, c_prev, h, c, gates);
+  if (dt == DType::Float32) lstm_forward_f32(batch, u, xz, hz, c_prev, h, c, gates);
   else lstm_forward<double>(batch, u, xz, hz, c_prev, h, c, gates);
 
   if (autograd::should_record(xz_in, hz_in, c_prev_in)) {
@@ -232,7 +251,7 @@ std::pair<Tensor, Tensor> lstm_step(const Tensor& xz_in, const Tensor& hz_in,
           Tensor dz = ops::detail::empty(Shape{batch, 4 * u}, gates.dtype(), b);
           Tensor dcp = ops::detail::empty(Shape{batch, u}, gates.dtype(), b);
           if (gates.dtype() == DType::Float32)
-            lstm_backward<float>(batch, u, gates, c_prev, dh, dc, dz, dcp);
+            lstm_backward_f32(batch, u, gates, c_prev, dh, dc, dz, dcp);
           else
             lstm_backward<double>(batch, u, gates, c_prev, dh, dc, dz, dcp);
           return TensorList{need_z ? dz : Tensor(), need_z ? dz : Tensor(),

@@ -1,0 +1,76 @@
+#include "bench_common.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+
+#include <keras/keras.h>
+
+namespace bench {
+
+Args parse_args(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--threads" && i + 1 < argc) {
+      a.threads = std::atoi(argv[++i]);
+    } else if (arg == "--backend" && i + 1 < argc) {
+      a.backend = argv[++i];
+    } else if (arg == "--quick") {
+      a.quick = true;
+    } else if (a.workload.empty()) {
+      a.workload = arg;
+    } else {
+      throw std::invalid_argument("unexpected argument: " + arg);
+    }
+  }
+  if (a.workload.empty()) throw std::invalid_argument("usage: <workload> [--threads N]");
+  return a;
+}
+
+ImageData fashion_mnist(bool train, int64_t n) {
+  const char* env = std::getenv("KERAS_DATASETS_DIR");
+  std::string dir = env && *env ? std::string(env) + "/fashion-mnist"
+                                : std::string("/usr/share/datasets/fashion-mnist");
+  std::string prefix = dir + (train ? "/train" : "/t10k");
+  // load_idx reads plain or gzipped files; Debian ships them gzipped.
+  auto images = keras::datasets::load_idx(prefix + "-images-idx3-ubyte.gz").to_vector<uint8_t>();
+  auto labels = keras::datasets::load_idx(prefix + "-labels-idx1-ubyte.gz").to_vector<uint8_t>();
+  int64_t available = static_cast<int64_t>(labels.size());
+  if (n > available) n = available;
+  ImageData d;
+  d.n = n;
+  d.x.resize(static_cast<size_t>(n) * 784);
+  for (size_t i = 0; i < d.x.size(); ++i) d.x[i] = static_cast<float>(images[i]) / 255.0f;
+  d.y.assign(labels.begin(), labels.begin() + n);
+  return d;
+}
+
+SequenceData synthetic_sequences(int64_t n, int64_t steps, int64_t features, int classes) {
+  SequenceData d{n, steps, features, {}, {}};
+  std::mt19937 gen(1234);  // fixed: both programs train on the same sequences
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  d.x.resize(static_cast<size_t>(n * steps * features));
+  for (float& v : d.x) v = normal(gen);
+  d.y.resize(static_cast<size_t>(n));
+  for (int64_t& v : d.y) v = static_cast<int64_t>(gen() % static_cast<unsigned>(classes));
+  return d;
+}
+
+void report(const std::string& key, double value) {
+  std::printf("%s: %.6g\n", key.c_str(), value);
+  std::fflush(stdout);
+}
+
+// Sizes chosen so that a full bench.sh stays under ~12 minutes on a 2-core machine (see
+// bench/README.md); --quick runs a handful of steps to check that everything works.
+int64_t mlp_steps(const Args& a) { return a.quick ? 3 : 200; }
+int64_t cnn_steps(const Args& a) { return a.quick ? 2 : 60; }
+int64_t latency_iters(const Args& a) { return a.quick ? 5 : 200; }
+int64_t lstm_steps(const Args& a) { return a.quick ? 2 : 20; }
+int64_t overhead_iters(const Args& a) { return a.quick ? 1000 : 200000; }
+int64_t autograd_iters(const Args& a) { return a.quick ? 100 : 20000; }
+
+}  // namespace bench

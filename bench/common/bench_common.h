@@ -1,0 +1,62 @@
+#pragma once
+// What the keras-cpp and LibTorch benchmark programs share: the command line, the data (the same
+// bytes in both processes), a clock and the `key: value` lines the runner reads back.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// The arguments every child program takes: `<workload> [--threads N] [--backend NAME]`.
+struct Args {
+  std::string workload;
+  int threads = 0;        // 0: all cores
+  std::string backend;    // keras child only: "cpu" or "torch"
+  bool quick = false;     // fewer steps, for a smoke test of the suite itself
+};
+Args parse_args(int argc, char** argv);
+
+/// Images as float32 in [0, 1] (n, 28, 28) row-major, and int64 labels.
+struct ImageData {
+  int64_t n = 0;
+  std::vector<float> x;
+  std::vector<int64_t> y;
+};
+/// The first `n` images of Fashion-MNIST's train (or test) split, read with
+/// keras::datasets::load_idx from Debian's dataset-fashion-mnist in both programs.
+ImageData fashion_mnist(bool train, int64_t n);
+
+/// A fixed synthetic sequence set: x (n, steps, features) standard normal, y in [0, classes).
+struct SequenceData {
+  int64_t n = 0, steps = 0, features = 0;
+  std::vector<float> x;
+  std::vector<int64_t> y;
+};
+SequenceData synthetic_sequences(int64_t n, int64_t steps, int64_t features, int classes);
+
+/// Seconds on a monotonic clock.
+inline double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Writes `key: value` on stdout (the runner parses these lines).
+void report(const std::string& key, double value);
+
+// Workload sizes, shared so both programs do exactly the same work.
+inline constexpr int64_t kTrainBatch = 128;
+inline constexpr int64_t kWarmupSteps = 5;
+int64_t mlp_steps(const Args& a);   // timed batches after the warm-up
+int64_t cnn_steps(const Args& a);
+inline constexpr int64_t kInferBatch = 1024;
+inline constexpr int64_t kInferImages = 10000;
+int64_t latency_iters(const Args& a);
+inline constexpr int64_t kLstmBatch = 64, kLstmSteps = 64, kLstmFeatures = 32, kLstmUnits = 128;
+int64_t lstm_steps(const Args& a);
+int64_t overhead_iters(const Args& a);
+int64_t autograd_iters(const Args& a);
+inline constexpr int64_t kAutogradSize = 8;
+
+}  // namespace bench

@@ -1,0 +1,243 @@
+// The keras-cpp side of the benchmark: one workload per process (so the runner can read its
+// peak memory), printing `key: value` lines. See bench/README.md for what each figure means.
+//
+//   bench_keras mlp_train --threads 2 --backend cpu
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <string>
+#include <thread>
+
+#include <cblas.h>
+
+#include <keras/keras.h>
+
+#include "common/bench_common.h"
+
+namespace ops = keras::ops;
+namespace layers = keras::layers;
+using bench::Args;
+using bench::report;
+
+namespace {
+
+keras::Tensor images_tensor(const bench::ImageData& d, bool flat) {
+  keras::Shape shape = flat ? keras::Shape{d.n, 784} : keras::Shape{d.n, 28, 28, 1};
+  return ops::convert_to_tensor(d.x, shape);
+}
+
+keras::Tensor labels_tensor(const std::vector<int64_t>& y) {
+  return ops::convert_to_tensor(y, keras::Shape{static_cast<int64_t>(y.size())});
+}
+
+void compile(keras::Model& model) {
+  model.compile({.optimizer = keras::optimizers::Adam(1e-3),
+                 .loss = keras::losses::SparseCategoricalCrossentropy({.from_logits = true})});
+}
+
+// fit() over exactly warmup + steps batches; the clock starts when the last warm-up batch ends.
+double fit_samples_per_s(keras::Model& model, const keras::Tensor& x, const keras::Tensor& y,
+                         int64_t batch, int64_t warmup, int64_t steps) {
+  double start = 0, end = 0;
+  auto timer = std::make_shared<keras::callbacks::LambdaCallback>(
+      keras::callbacks::LambdaCallbackOptions{
+          .on_train_batch_end = [&](int64_t b, const keras::Logs&) {
+            if (b == warmup - 1) start = bench::now();
+            end = bench::now();
+          }});
+  model.fit(x, y, {.batch_size = batch, .epochs = 1, .verbose = 0, .callbacks = {timer}});
+  return static_cast<double>(steps * batch) / (end - start);
+}
+
+keras::ModelPtr<keras::SequentialModel> mlp() {
+  return keras::Sequential({
+      keras::Input({784}),
+      layers::Dense(256, {.activation = "relu"}),
+      layers::Dense(128, {.activation = "relu"}),
+      layers::Dense(10),
+  });
+}
+
+keras::ModelPtr<keras::SequentialModel> cnn() {
+  return keras::Sequential({
+      keras::Input({28, 28, 1}),
+      layers::Conv2D(32, 3, {.activation = "relu"}),
+      layers::MaxPooling2D(2),
+      layers::Conv2D(64, 3, {.activation = "relu"}),
+      layers::MaxPooling2D(2),
+      layers::Flatten(),
+      layers::Dropout(0.5),
+      layers::Dense(10),
+  });
+}
+
+void mlp_train(const Args& a) {
+  int64_t batches = bench::kWarmupSteps + bench::mlp_steps(a);
+  auto data = bench::fashion_mnist(true, batches * bench::kTrainBatch);
+  auto x = images_tensor(data, true);
+  auto y = labels_tensor(data.y);
+  data = {};
+  auto model = mlp();
+  compile(*model);
+  report("samples_per_s", fit_samples_per_s(*model, x, y, bench::kTrainBatch,
+                                            bench::kWarmupSteps, bench::mlp_steps(a)));
+}
+
+void cnn_train(const Args& a) {
+  int64_t batches = bench::kWarmupSteps + bench::cnn_steps(a);
+  auto data = bench::fashion_mnist(true, batches * bench::kTrainBatch);
+  auto x = images_tensor(data, false);
+  auto y = labels_tensor(data.y);
+  data = {};
+  auto model = cnn();
+  compile(*model);
+  report("samples_per_s", fit_samples_per_s(*model, x, y, bench::kTrainBatch,
+                                            bench::kWarmupSteps, bench::cnn_steps(a)));
+}
+
+// predict() over the 10000 test images at batch 1024, then predict_on_batch latency at batch 1.
+void cnn_infer(const Args& a) {
+  auto data = bench::fashion_mnist(false, a.quick ? bench::kInferBatch : bench::kInferImages);
+  auto x = images_tensor(data, false);
+  data = {};
+  auto model = cnn();
+  compile(*model);
+  keras::Tensor first = x.slice({{0, bench::kInferBatch}});
+  model->predict(first, {.batch_size = bench::kInferBatch, .verbose = 0});  // warm-up
+  double t0 = bench::now();
+  model->predict(x, {.batch_size = bench::kInferBatch, .verbose = 0});
+  double t1 = bench::now();
+  report("samples_per_s", static_cast<double>(x.shape()[0]) / (t1 - t0));
+
+  keras::Tensor one = x.slice({{0, 1}});
+  for (int i = 0; i < 10; ++i) model->predict_on_batch(one);
+  int64_t iters = bench::latency_iters(a);
+  t0 = bench::now();
+  for (int64_t i = 0; i < iters; ++i) model->predict_on_batch(one);
+  report("latency_ms", (bench::now() - t0) * 1e3 / static_cast<double>(iters));
+}
+
+void lstm_train(const Args& a) {
+  int64_t warmup = 2, steps = bench::lstm_steps(a);
+  auto data = bench::synthetic_sequences((warmup + steps) * bench::kLstmBatch, bench::kLstmSteps,
+                                         bench::kLstmFeatures, 10);
+  auto x = ops::convert_to_tensor(data.x, {data.n, data.steps, data.features});
+  auto y = labels_tensor(data.y);
+  data = {};
+  auto model = keras::Sequential({
+      keras::Input({bench::kLstmSteps, bench::kLstmFeatures}),
+      layers::LSTM(bench::kLstmUnits),
+      layers::Dense(10),
+  });
+  compile(*model);
+  report("samples_per_s",
+         fit_samples_per_s(*model, x, y, bench::kLstmBatch, warmup, steps));
+}
+
+// One-element add with no gradient recording: the fixed cost of an eager op.
+void op_overhead(const Args& a) {
+  auto x = ops::convert_to_tensor(std::vector<float>{1.0f}, keras::Shape{1});
+  auto y = ops::convert_to_tensor(std::vector<float>{2.0f}, keras::Shape{1});
+  keras::Tensor z;
+  for (int i = 0; i < 1000; ++i) z = ops::add(x, y);
+  int64_t iters = bench::overhead_iters(a);
+  double t0 = bench::now();
+  for (int64_t i = 0; i < iters; ++i) z = ops::add(x, y);
+  report("us", (bench::now() - t0) * 1e6 / static_cast<double>(iters));
+}
+
+// value_and_grad of sum(x * w) with respect to w (8 elements): recording plus backward.
+void autograd_step(const Args& a) {
+  auto x = ops::convert_to_tensor(std::vector<float>(bench::kAutogradSize, 0.5f),
+                                  keras::Shape{bench::kAutogradSize});
+  keras::Variable w(ops::ones({bench::kAutogradSize}));
+  auto step = [&] {
+    return keras::value_and_grad([&] { return ops::sum(ops::multiply(x, w)); }, {w});
+  };
+  for (int i = 0; i < 100; ++i) step();
+  int64_t iters = bench::autograd_iters(a);
+  double t0 = bench::now();
+  for (int64_t i = 0; i < iters; ++i) step();
+  report("us", (bench::now() - t0) * 1e6 / static_cast<double>(iters));
+}
+
+// OpenBLAS called directly, with its own threads (the cpu backend keeps OpenBLAS
+// single-threaded and splits products over its pool; it resets the count on its next GEMM).
+void direct_sgemm(int threads, int64_t m, int64_t k, int64_t n, const float* a, const float* b,
+                  float* c) {
+  openblas_set_num_threads(threads);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+}
+
+// ops::matmul against cblas_sgemm on the same operands, interleaved: GFLOP/s medians, and the
+// median of the paired ratios (each pair ran back to back, so load changes cancel out).
+void gemm_shape(const Args& a, int threads, int64_t m, int64_t k, int64_t n, const std::string& name) {
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> ha(static_cast<size_t>(m * k)), hb(static_cast<size_t>(k * n));
+  for (float& v : ha) v = u(gen);
+  for (float& v : hb) v = u(gen);
+  std::vector<float> hc(static_cast<size_t>(m * n));
+  auto ta = ops::convert_to_tensor(ha, {m, k});
+  auto tb = ops::convert_to_tensor(hb, {k, n});
+  double flop = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  int reps = a.quick ? 1 : 9, inner = a.quick ? 1 : 3;
+  std::vector<double> ours, blas;
+  keras::Tensor c = ops::matmul(ta, tb);  // warm-up both
+  direct_sgemm(threads, m, k, n, ha.data(), hb.data(), hc.data());
+  std::vector<double> ratios;
+  for (int r = 0; r < reps; ++r) {
+    double t0 = bench::now();
+    for (int i = 0; i < inner; ++i) c = ops::matmul(ta, tb);
+    double t1 = bench::now();
+    for (int i = 0; i < inner; ++i) direct_sgemm(threads, m, k, n, ha.data(), hb.data(), hc.data());
+    double t2 = bench::now();
+    ours.push_back(flop * inner / (t1 - t0) / 1e9);
+    blas.push_back(flop * inner / (t2 - t1) / 1e9);
+    ratios.push_back((t2 - t1) / (t1 - t0));
+  }
+  std::sort(ratios.begin(), ratios.end());
+  std::sort(ours.begin(), ours.end());
+  std::sort(blas.begin(), blas.end());
+  report(name + "_gflops", ours[ours.size() / 2]);
+  report(name + "_gflops_openblas", blas[blas.size() / 2]);
+  report(name + "_ratio_openblas", ratios[ratios.size() / 2]);
+}
+
+void gemm(const Args& a, int threads) {
+  gemm_shape(a, threads, 1024, 1024, 1024, "gemm1024");
+  gemm_shape(a, threads, 4096, 256, 4096, "gemm4096x256");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Args a = bench::parse_args(argc, argv);
+    int threads = a.threads > 0 ? a.threads : static_cast<int>(std::thread::hardware_concurrency());
+    // Before the first op: the cpu backend sizes its pool from this, OpenBLAS from the call.
+    setenv("KERAS_CPU_THREADS", std::to_string(threads).c_str(), 1);
+    openblas_set_num_threads(threads);
+    if (a.workload == "backends") {
+      for (const auto& name : keras::backend::available()) std::cout << "backend " << name << "\n";
+      return 0;
+    }
+    if (!a.backend.empty()) keras::backend::set_default(a.backend);
+    keras::utils::set_random_seed(1337);
+    if (a.workload == "mlp_train") mlp_train(a);
+    else if (a.workload == "cnn_train") cnn_train(a);
+    else if (a.workload == "cnn_infer") cnn_infer(a);
+    else if (a.workload == "lstm_train") lstm_train(a);
+    else if (a.workload == "op_overhead") op_overhead(a);
+    else if (a.workload == "autograd_step") autograd_step(a);
+    else if (a.workload == "gemm") gemm(a, threads);
+    else throw std::invalid_argument("unknown workload " + a.workload);
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "bench_keras: " << e.what() << "\n";
+    return 1;
+  }
+}

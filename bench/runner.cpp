@@ -1,0 +1,322 @@
+// Runs every workload of bench_keras and bench_libtorch, each in a fresh process, alternating
+// the two programs, and prints medians and ratios: a table for people, then `name: value`
+// lines for tools (the names of issue 8, then extra figures).
+//
+//   bench_runner [--runs 3] [--threads N] [--quick] [--only cnn_train,gemm]
+//
+// Peak memory is the child's ru_maxrss (wait4), so each figure covers one workload alone.
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct RunResult {
+  std::map<std::string, double> values;
+  double peak_rss_mb = 0;
+};
+
+std::string self_dir() {
+  char buf[4096];
+  ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (len <= 0) return ".";
+  std::string path(buf, static_cast<size_t>(len));
+  return path.substr(0, path.rfind('/'));
+}
+
+// fork/exec one child, read its stdout, and take its peak resident set from wait4.
+RunResult run_child(const std::vector<std::string>& argv,
+                    const std::vector<std::pair<std::string, std::string>>& env) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> args;
+    for (const auto& s : argv) args.push_back(const_cast<char*>(s.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    std::perror("execv");
+    _exit(127);
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[4096];
+  ssize_t got;
+  while ((got = read(fds[0], buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(got));
+  close(fds[0]);
+  int status = 0;
+  struct rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  std::string cmd;
+  for (const auto& s : argv) cmd += s + " ";
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("child failed: " + cmd);
+  RunResult r;
+  r.peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    r.values[line.substr(0, colon)] = std::strtod(line.c_str() + colon + 2, nullptr);
+  }
+  return r;
+}
+
+// The 1-minute load average: other work on the machine skews every figure, so it is reported.
+double load_average() {
+  double v = std::nan("");
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &v) != 1) v = std::nan("");
+    std::fclose(f);
+  }
+  return v;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// One program to compare: bench_keras on a backend, or bench_libtorch.
+struct Impl {
+  std::string label;                 // column heading
+  std::vector<std::string> command;  // argv before the workload's name
+  std::vector<std::pair<std::string, std::string>> env = {};
+  bool libtorch = false;
+};
+
+struct Options {
+  int runs = 3;
+  int threads = 0;
+  bool quick = false;
+  std::vector<std::string> only;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--runs" && i + 1 < argc) o.runs = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--threads" && i + 1 < argc) o.threads = std::atoi(argv[++i]);
+    else if (a == "--quick") o.quick = true;
+    else if (a == "--only" && i + 1 < argc) {
+      std::stringstream ss(argv[++i]);
+      std::string w;
+      while (std::getline(ss, w, ',')) o.only.push_back(w);
+    } else throw std::invalid_argument("unknown argument " + a);
+  }
+  return o;
+}
+
+std::vector<std::string> keras_backends(const std::string& keras_bin) {
+  std::vector<std::string> names;
+  int fds[2];
+  if (pipe(fds) != 0) return {"cpu"};
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    execl(keras_bin.c_str(), keras_bin.c_str(), "backends", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[1024];
+  ssize_t got;
+  while ((got = read(fds[0], buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(got));
+  close(fds[0]);
+  waitpid(pid, nullptr, 0);
+  std::istringstream lines(out);
+  std::string word, name;
+  while (lines >> word >> name)
+    if (word == "backend") names.push_back(name);
+  return names;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Options opt = parse(argc, argv);
+    int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
+    std::string dir = self_dir();
+    std::string keras_bin = dir + "/bench_keras", torch_bin = dir + "/bench_libtorch";
+
+    // Implementations. LibTorch runs twice: as installed, and with its two thread pools tamed
+    // (Debian's build pairs OpenMP with the pthread OpenBLAS; on a small, shared machine their
+    // spinning threads fight, see bench/README.md). Ratios use the faster of the two.
+    std::vector<Impl> impls{{"keras-cpp cpu", {keras_bin, "--backend", "cpu"}}};
+    auto backends = keras_backends(keras_bin);
+    bool has_torch_backend = std::find(backends.begin(), backends.end(), "torch") != backends.end();
+    if (has_torch_backend) impls.push_back({"keras-cpp torch", {keras_bin, "--backend", "torch"}});
+    const size_t first_libtorch = impls.size();
+    impls.push_back({"LibTorch default", {torch_bin}, {}, true});
+    impls.push_back({"LibTorch tuned",
+                     {torch_bin},
+                     {{"OMP_WAIT_POLICY", "passive"}, {"OPENBLAS_NUM_THREADS", "1"}},
+                     true});
+
+    std::vector<std::string> workloads{"mlp_train", "cnn_train", "cnn_infer", "lstm_train",
+                                       "op_overhead", "autograd_step", "gemm"};
+    if (!opt.only.empty()) workloads = opt.only;
+
+    double load_start = load_average();
+    // results[workload][impl] = one RunResult per run
+    std::map<std::string, std::vector<std::vector<RunResult>>> results;
+    for (const auto& w : workloads) {
+      auto& per_impl = results[w];
+      per_impl.resize(impls.size());
+      for (int r = 0; r < opt.runs; ++r) {
+        // Alternate the order each run so neither side always goes first.
+        for (size_t j = 0; j < impls.size(); ++j) {
+          size_t i = r % 2 ? impls.size() - 1 - j : j;
+          std::vector<std::string> cmd = impls[i].command;
+          cmd.insert(cmd.begin() + 1, w);
+          cmd.push_back("--threads");
+          cmd.push_back(std::to_string(threads));
+          if (opt.quick) cmd.push_back("--quick");
+          std::fprintf(stderr, "[bench] %s run %d/%d: %s\n", w.c_str(), r + 1, opt.runs,
+                       impls[i].label.c_str());
+          per_impl[i].push_back(run_child(cmd, impls[i].env));
+        }
+      }
+    }
+
+    auto med = [&](const std::string& w, size_t impl, const std::string& key) {
+      auto it = results.find(w);
+      if (it == results.end()) return std::nan("");
+      std::vector<double> v;
+      for (const auto& run : it->second[impl]) {
+        if (key == "peak_rss_mb") v.push_back(run.peak_rss_mb);
+        else if (auto f = run.values.find(key); f != run.values.end()) v.push_back(f->second);
+      }
+      return median(v);
+    };
+    // The better LibTorch median (the faster, or the smaller).
+    auto libtorch = [&](const std::string& w, const std::string& key, bool higher_is_better) {
+      double best = std::nan("");
+      for (size_t i = first_libtorch; i < impls.size(); ++i) {
+        double v = med(w, i, key);
+        if (std::isnan(best) || (higher_is_better ? v > best : v < best)) best = v;
+      }
+      return best;
+    };
+
+    // The human table: one row per measured quantity, one column per implementation.
+    struct Row { std::string workload, key, label; bool higher_is_better; };
+    std::vector<Row> rows{
+        {"mlp_train", "samples_per_s", "MLP train (samples/s)", true},
+        {"cnn_train", "samples_per_s", "CNN train (samples/s)", true},
+        {"cnn_infer", "samples_per_s", "CNN inference b1024 (samples/s)", true},
+        {"cnn_infer", "latency_ms", "CNN latency b1 (ms)", false},
+        {"lstm_train", "samples_per_s", "LSTM train (samples/s)", true},
+        {"op_overhead", "us", "1-element add (us/op)", false},
+        {"autograd_step", "us", "tiny autograd step (us)", false},
+        {"gemm", "gemm1024_gflops", "GEMM 1024^3 (GFLOP/s)", true},
+        {"gemm", "gemm4096x256_gflops", "GEMM 4096x256x4096 (GFLOP/s)", true},
+        {"mlp_train", "peak_rss_mb", "MLP train peak RSS (MiB)", false},
+        {"cnn_train", "peak_rss_mb", "CNN train peak RSS (MiB)", false},
+    };
+    std::printf("\nkeras-cpp vs LibTorch: medians of %d runs, %d threads%s\n\n", opt.runs, threads,
+                opt.quick ? " (QUICK: not a measurement)" : "");
+    std::printf("%-32s", "figure");
+    for (const auto& impl : impls) std::printf(" %16s", impl.label.c_str());
+    std::printf(" %16s\n", "cpu/best LibTorch");
+    for (const auto& row : rows) {
+      if (!results.count(row.workload)) continue;
+      std::printf("%-32s", row.label.c_str());
+      for (size_t i = 0; i < impls.size(); ++i) std::printf(" %16.4g", med(row.workload, i, row.key));
+      std::printf(" %16.3f\n",
+                  med(row.workload, 0, row.key) / libtorch(row.workload, row.key, row.higher_is_better));
+    }
+    if (results.count("gemm")) {
+      std::printf("%-32s %16.4g\n", "GEMM 1024^3 OpenBLAS (GFLOP/s)",
+                  med("gemm", 0, "gemm1024_gflops_openblas"));
+      std::printf("%-32s %16.4g\n", "GEMM 4096x256 OpenBLAS (GFLOP/s)",
+                  med("gemm", 0, "gemm4096x256_gflops_openblas"));
+    }
+    std::printf("\n");
+
+    // Machine-readable lines, last: issue 8's names first.
+    auto line = [](const std::string& name, double v) {
+      if (!std::isnan(v)) std::printf("%s: %.4g\n", name.c_str(), v);
+    };
+    auto ratio = [&](const std::string& w, size_t impl, const std::string& key, bool higher) {
+      return med(w, impl, key) / libtorch(w, key, higher);
+    };
+    line("mlp_train_ratio", ratio("mlp_train", 0, "samples_per_s", true));
+    line("cnn_train_ratio", ratio("cnn_train", 0, "samples_per_s", true));
+    line("cnn_infer_ratio", ratio("cnn_infer", 0, "samples_per_s", true));
+    line("lstm_train_ratio", ratio("lstm_train", 0, "samples_per_s", true));
+    line("op_overhead_us", med("op_overhead", 0, "us"));
+    line("op_overhead_us_libtorch", libtorch("op_overhead", "us", false));
+    line("autograd_step_us", med("autograd_step", 0, "us"));
+    line("autograd_step_us_libtorch", libtorch("autograd_step", "us", false));
+    // Each run's median of back-to-back paired ratios, then the median over runs.
+    double g1 = med("gemm", 0, "gemm1024_ratio_openblas");
+    double g2 = med("gemm", 0, "gemm4096x256_ratio_openblas");
+    line("gemm_ratio_openblas", std::min(g1, g2));  // the worse of the two shapes
+    line("peak_rss_ratio_cnn", ratio("cnn_train", 0, "peak_rss_mb", false));
+    // Extra figures.
+    line("gemm_ratio_openblas_1024", g1);
+    line("gemm_ratio_openblas_4096x256", g2);
+    line("peak_rss_ratio_mlp", ratio("mlp_train", 0, "peak_rss_mb", false));
+    line("cnn_latency_b1_ms", med("cnn_infer", 0, "latency_ms"));
+    line("cnn_latency_b1_ms_libtorch", libtorch("cnn_infer", "latency_ms", false));
+    const size_t lt_default = first_libtorch, lt_tuned = first_libtorch + 1;
+    for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train"}) {
+      std::string n(w);
+      line(n + "_samples_per_s", med(w, 0, "samples_per_s"));
+      line(n + "_samples_per_s_libtorch_default", med(w, lt_default, "samples_per_s"));
+      line(n + "_samples_per_s_libtorch_tuned", med(w, lt_tuned, "samples_per_s"));
+    }
+    for (const auto& g : {"gemm1024", "gemm4096x256"}) {
+      std::string n = std::string(g) + "_gflops";
+      line(n, med("gemm", 0, n));
+      line(n + "_openblas", med("gemm", 0, n + "_openblas"));
+      line(n + "_libtorch", libtorch("gemm", n, true));
+    }
+    line("peak_rss_mb_cnn", med("cnn_train", 0, "peak_rss_mb"));
+    line("peak_rss_mb_cnn_libtorch", libtorch("cnn_train", "peak_rss_mb", false));
+    line("peak_rss_mb_mlp", med("mlp_train", 0, "peak_rss_mb"));
+    line("peak_rss_mb_mlp_libtorch", libtorch("mlp_train", "peak_rss_mb", false));
+    if (has_torch_backend) {
+      line("mlp_train_ratio_torch_backend", ratio("mlp_train", 1, "samples_per_s", true));
+      line("cnn_train_ratio_torch_backend", ratio("cnn_train", 1, "samples_per_s", true));
+      line("cnn_infer_ratio_torch_backend", ratio("cnn_infer", 1, "samples_per_s", true));
+      line("lstm_train_ratio_torch_backend", ratio("lstm_train", 1, "samples_per_s", true));
+      line("op_overhead_us_torch_backend", med("op_overhead", 1, "us"));
+      line("autograd_step_us_torch_backend", med("autograd_step", 1, "us"));
+    }
+    line("load_average_start", load_start);
+    line("load_average_end", load_average());
+    line("threads", threads);
+    line("runs", opt.runs);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_runner: %s\n", e.what());
+    return 1;
+  }
+}
