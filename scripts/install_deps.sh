@@ -7,9 +7,8 @@ packages=(
   libgtest-dev libbenchmark-dev
   libopenblas-dev liblapacke-dev
   libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev
-  libtorch-dev
+  libtorch-dev  # the torch backend, its interop and the LibTorch side of bench/
   dataset-fashion-mnist
-  libtorch-dev  # bench/ only: the LibTorch side of the benchmark suite
 )
 missing=()
 for p in "${packages[@]}"; do
