@@ -168,9 +168,17 @@ int main(int argc, char** argv) {
     // (Debian's build pairs OpenMP with the pthread OpenBLAS; on a small, shared machine their
     // spinning threads fight, see bench/README.md). Ratios use the faster of the two.
     std::vector<Impl> impls{{"keras-cpp cpu", {keras_bin, "--backend", "cpu"}}};
-    auto backends = keras_backends(keras_bin);
-    bool has_torch_backend = std::find(backends.begin(), backends.end(), "torch") != backends.end();
-    if (has_torch_backend) impls.push_back({"keras-cpp torch", {keras_bin, "--backend", "torch"}});
+    // The torch backend runs from its own binary (bench_keras_torch, built when LibTorch is),
+    // so LibTorch's pages never count against the cpu backend's memory.
+    const std::string keras_torch_bin = dir + "/bench_keras_torch";
+    bool has_torch_backend = false;
+    if (access(keras_torch_bin.c_str(), X_OK) == 0) {
+      auto backends = keras_backends(keras_torch_bin);
+      if (std::find(backends.begin(), backends.end(), "torch") != backends.end()) {
+        impls.push_back({"keras-cpp torch", {keras_torch_bin, "--backend", "torch"}});
+        has_torch_backend = true;
+      }
+    }
     const size_t first_libtorch = impls.size();
     impls.push_back({"LibTorch default", {torch_bin}, {}, true});
     impls.push_back({"LibTorch tuned",

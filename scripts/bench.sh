@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DKERAS_BUILD_BENCH=ON \
   -DKERAS_BUILD_TESTS=OFF -DKERAS_BUILD_EXAMPLES=OFF > /dev/null
-cmake --build build-bench -j"$(nproc)" --target bench_runner bench_keras bench_libtorch > /dev/null
+cmake --build build-bench -j"$(nproc)" --target bench_all > /dev/null
 
 partial=0
 for a in "$@"; do [[ "$a" == --quick || "$a" == --only ]] && partial=1; done
