@@ -110,6 +110,7 @@ struct Options {
   int runs = 3;
   int threads = 0;
   bool quick = false;
+  bool keep_openblas_core = false;
   std::vector<std::string> only;
 };
 
@@ -120,6 +121,7 @@ Options parse(int argc, char** argv) {
     if (a == "--runs" && i + 1 < argc) o.runs = std::max(1, std::atoi(argv[++i]));
     else if (a == "--threads" && i + 1 < argc) o.threads = std::atoi(argv[++i]);
     else if (a == "--quick") o.quick = true;
+    else if (a == "--keep-openblas-core") o.keep_openblas_core = true;
     else if (a == "--only" && i + 1 < argc) {
       std::stringstream ss(argv[++i]);
       std::string w;
@@ -162,6 +164,16 @@ int main(int argc, char** argv) {
     Options opt = parse(argc, argv);
     int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
     std::string dir = self_dir();
+
+    // OPENBLAS_CORETYPE forces OpenBLAS's kernels (this machine's environment sets "Haswell":
+    // AVX2 kernels on an AVX-512 CPU, half the GEMM speed, while LibTorch's convolutions use
+    // oneDNN's AVX-512 kernels regardless). Unless kept, every child runs without it, so
+    // OpenBLAS picks its kernels for the CPU in both programs alike.
+    if (const char* core = std::getenv("OPENBLAS_CORETYPE"); core && !opt.keep_openblas_core) {
+      std::printf("OPENBLAS_CORETYPE=%s removed for every child (--keep-openblas-core keeps it)\n",
+                  core);
+      unsetenv("OPENBLAS_CORETYPE");
+    }
     std::string keras_bin = dir + "/bench_keras", torch_bin = dir + "/bench_libtorch";
 
     // Implementations. LibTorch runs twice: as installed, and with its two thread pools tamed

@@ -3,7 +3,8 @@
 # the torch backend when built) against the same models in LibTorch, medians of alternating
 # runs, each in a fresh process. Prints a table, then `name: value` lines (issue 8's names).
 # Arguments go to bench_runner: --runs N (default 3), --threads N (default all cores),
-# --only mlp_train,gemm, --quick (a few steps of each: checks the suite, measures nothing).
+# --only mlp_train,gemm, --quick (a few steps of each: checks the suite, measures nothing),
+# --keep-openblas-core (keep OPENBLAS_CORETYPE from the environment; removed by default).
 # The full output is also written to bench/results/latest.txt (not with --quick or --only).
 set -euo pipefail
 cd "$(dirname "$0")/.."

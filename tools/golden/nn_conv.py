@@ -274,7 +274,7 @@ f.case("separable_pointwise_mismatch_raises", "separable_conv",
        [x, r(3, 3, 3, 2), r(1, 1, 5, 4)], x, raises="ValueError")
 
 # ---- gradients: <g, op(x, k)> differentiated in float64 by torch ---------------------------------
-def conv_vjp_case(name, x, k, **kw):
+def conv_vjp_case(name, x, k, tol=LOOSE, **kw):
     y = conv_ref(x, k, **kw)
     g = r(*y.shape)
     nd = x.ndim - 2
@@ -291,7 +291,7 @@ def conv_vjp_case(name, x, k, **kw):
         return out if cf else out.movedim(1, -1)
 
     dx, dk = vjp(fn, [x, k], g)
-    f.case(name, "conv_vjp", [x, k, g], [dt(dx, np.float32), dt(dk, np.float32)], **kw, **LOOSE)
+    f.case(name, "conv_vjp", [x, k, g], [dt(dx, np.float32), dt(dk, np.float32)], **kw, **tol)
 
 
 conv_vjp_case("conv1d_vjp", r(2, 7, 3), r(3, 3, 4), strides=2, padding="same")
@@ -499,5 +499,17 @@ f.case("fold_blocks_raises", "fold", [r(1, 8, 5)], r(1), output_size=4, kernel_s
        raises="ValueError")
 f.case("fold_channels_raises", "fold", [r(1, 7, 4)], r(1), output_size=4, kernel_size=2,
        stride=2, raises="ValueError")
+
+# ---- the cpu backend's two conv schedules -------------------------------------------------
+# Patches of at most 32 values (taps * channels) run as direct loops, longer ones as im2col and
+# GEMM; output widths that are not a multiple of 16 exercise the direct loops' tails, and more
+# than 4096 output positions the partial sums of their kernel gradient.
+conv_case("conv2d_short_patch_tail", r(2, 7, 6, 1), r(3, 3, 1, 20), strides=2, padding="same")
+conv_case("conv2d_long_patch", r(2, 7, 6, 5), r(3, 3, 5, 20), padding="same")
+conv_vjp_case("conv2d_vjp_short_patch_tail", r(2, 8, 7, 1), r(3, 3, 1, 18), padding="same")
+# (kernel gradients here are float32 sums of 4332 products: 1e-4)
+conv_vjp_case("conv2d_vjp_short_patch_slices", r(3, 40, 40, 1), r(3, 3, 1, 16),
+              tol=dict(rtol=1e-4, atol=1e-4))
+conv_vjp_case("conv2d_vjp_long_patch", r(2, 7, 6, 5), r(3, 3, 5, 6), strides=2, padding="same")
 
 f.save()

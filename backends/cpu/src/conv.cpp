@@ -6,15 +6,17 @@
 // - small products (few taps and filters, as in a first layer): tiles of rows small enough for
 //   one single-threaded GEMM are spread over the thread pool, each task gathering its own
 //   patches (a split of such skinny products is poor).
-// The backward passes reuse the schedules: the input gradient multiplies by the transposed kernel
-// and scatters the patches back (col2im, one image per task so writes never collide), the
-// kernel gradient accumulates patches^T @ dy. Any input strides are read directly;
+// Short patches (a first layer's 3x3 over 1 or 3 channels) skip im2col and GEMM altogether
+// (conv_short_patch.h). The backward passes reuse the schedules: the input gradient multiplies
+// by the transposed kernel and scatters the patches back (col2im, one image per task so writes
+// never collide), the kernel gradient accumulates patches^T @ dy. Any input strides are read directly;
 // float16/bfloat16 compute in float32.
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "conv_short_patch.h"
 #include "cpu_backend.h"
 #include "dtype_traits.h"
 #include "gemm.h"
@@ -245,6 +247,15 @@ void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kern
   Array y_rows = direct ? out : scratch(be, dtype_of<F>(), out.shape);
   F* y = static_cast<F*>(y_rows.data());
   const T* xp = static_cast<const T*>(x.data());
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<F, float>) {
+    if (short_patch_conv(g, g.groups)) {
+      short_patch_forward(g, g.o, xp, w, y);
+      if (!direct)
+        be.copy(out, restride(y_rows, out.shape, rows_strides(out.shape, s.channels_last)),
+                backend::CopyMode::Assign);
+      return;
+    }
+  }
   if (const int64_t tile = tile_rows(g)) {
     parallel_for((g.rows + tile - 1) / tile, 1, [&](int64_t b, int64_t e) {
       Array col_buffer = patch_buffer<F>(be, g, tile);
@@ -319,6 +330,13 @@ void backward_kernel(CpuBackend& be, const Array& dkernel, const Array& x, const
   F* dw = static_cast<F*>(dw_holder.data());
   const T* xp = static_cast<const T*>(x.data());
   const int64_t size = g.kcg * g.o;  // elements of dw
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<F, float>) {
+    if (short_patch_conv(g, g.groups)) {
+      short_patch_backward_kernel(g, g.o, xp, d, dw);
+      if (!direct) be.copy(dkernel, dw_holder, backend::CopyMode::Assign);
+      return;
+    }
+  }
   if (const int64_t tile = tile_rows(g)) {
     // Each slice of tiles sums into its own partial kernel; the partials are added in slice
     // order, so the result does not depend on timing.

@@ -13,6 +13,7 @@
 
 #include "cpu_backend.h"
 #include "dtype_traits.h"
+#include "pool_2x2.h"
 #include "spatial.h"
 #include "thread_pool.h"
 
@@ -71,6 +72,12 @@ void forward(const Array& out, const Array& x, const PoolSpec& s) {
   const T* xb = static_cast<const T*>(x.data());
   T* yb = static_cast<T*>(out.data());
   const bool is_max = s.kind == PoolKind::Max;
+  if constexpr (std::is_same_v<T, float>) {
+    if (is_max && s.channels_last && is_max_pool_2x2(g, x.is_contiguous(), out.is_contiguous())) {
+      max_pool_2x2(g, xb, yb);
+      return;
+    }
+  }
   const int64_t positions = g.positions();
   if (g.xs_c == 1) {
     parallel_for(g.n * positions, grain_for(g.taps() * g.c), [&](int64_t b, int64_t e) {
@@ -242,6 +249,15 @@ void backward(CpuBackend& be, const Array& dx, const Array& dy, const Array& x, 
   using F = compute_t<T>;
   const bool direct = std::is_same_v<T, F> && dx.is_contiguous();
   const WindowGeometry g = pool_geometry(x, dy, s);
+  if constexpr (std::is_same_v<T, float>) {
+    if (direct && s.kind == PoolKind::Max && s.channels_last && dy.is_contiguous() &&
+        y.is_contiguous() && is_max_pool_2x2(g, x.is_contiguous(), true)) {
+      max_pool_2x2_backward(g, static_cast<const float*>(x.data()),
+                            static_cast<const float*>(y.data()),
+                            static_cast<const float*>(dy.data()), static_cast<float*>(dx.data()));
+      return;
+    }
+  }
   if constexpr (std::is_same_v<T, F>) {
     if (direct && s.kind == PoolKind::Max &&
         max_backward_tiled<T>(g, dy, x, y, static_cast<T*>(dx.data()),
