@@ -49,6 +49,14 @@ void Backend::softmax(const Array&, const Array&, int, bool) {
 void Backend::linear(const Array&, const Array&, const Array&, const Array&, Activation) {
   unsupported("the fused capability linear");
 }
+void Backend::conv_bias_activation(const Array&, const Array&, const Array&, const Array&,
+                                   Activation, const ConvSpec&) {
+  unsupported("the fused capability conv_bias_activation");
+}
+void Backend::bias_activation_backward(const Array&, const Array&, const Array&, const Array&,
+                                       Activation) {
+  unsupported("the fused capability bias_activation_backward");
+}
 bool Backend::cholesky(const Array&, const Array&, bool) { unsupported("linalg cholesky"); }
 void Backend::lu_factor(const Array&, const Array&, const Array&) {
   unsupported("linalg lu_factor");

@@ -69,8 +69,8 @@ std::string_view name_of(RandomKind kind) {
 }
 
 std::string_view name_of(Capability cap) {
-  static constexpr std::array<std::string_view, 5> names = {"conv", "pool", "softmax", "linear",
-                                                            "linalg"};
+  static constexpr std::array<std::string_view, 6> names = {"conv",   "pool",   "softmax",
+                                                            "linear", "linalg", "epilogue"};
   return lookup(cap, names);
 }
 

@@ -322,6 +322,15 @@ def conv_fixtures():
     depthwise_case(f, "depthwise_conv2d_float64", 2, (1, 5, 5, 2), 3, depth_multiplier=2,
                    dtype=np.float64)
     separable_case(f, "separable_conv1d_float64", 1, (2, 6, 2), 3, 2, dtype=np.float64)
+    # The cpu backend's fused conv + bias + activation on each of its schedules: direct loops
+    # for short patches (with an output width that is not a multiple of 16), im2col + GEMM for
+    # long ones, float64 tiles.
+    conv_case(f, "conv2d_long_patch_relu", 2, (2, 8, 7, 5), 20, 3, padding="same",
+              activation="relu")
+    conv_case(f, "conv2d_short_patch_sigmoid_no_bias", 2, (3, 9, 8, 1), 18, 3, strides=2,
+              activation="sigmoid", use_bias=False)
+    conv_case(f, "conv2d_float64_relu", 2, (2, 6, 6, 3), 5, 3, activation="relu",
+              dtype=np.float64)
     f.save()
 
 

@@ -13,6 +13,7 @@ bool CpuBackend::supports(backend::Capability cap) const {
     case backend::Capability::Softmax:
     case backend::Capability::Linear:
     case backend::Capability::Linalg:
+    case backend::Capability::Epilogue:
       return true;
     default:
       return false;

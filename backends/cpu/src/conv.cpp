@@ -9,8 +9,9 @@
 // Short patches (a first layer's 3x3 over 1 or 3 channels) skip im2col and GEMM altogether
 // (conv_short_patch.h). The backward passes reuse the schedules: the input gradient multiplies
 // by the transposed kernel and scatters the patches back (col2im, one image per task so writes
-// never collide), the kernel gradient accumulates patches^T @ dy. Any input strides are read directly;
-// float16/bfloat16 compute in float32.
+// never collide), the kernel gradient accumulates patches^T @ dy. Any input strides are read
+// directly; float16/bfloat16 compute in float32. conv_bias_activation adds the bias and the
+// activation to each chunk of output rows as soon as its GEMM is done (epilogue.h).
 
 #include <algorithm>
 #include <cstring>
@@ -19,6 +20,7 @@
 #include "conv_short_patch.h"
 #include "cpu_backend.h"
 #include "dtype_traits.h"
+#include "epilogue.h"
 #include "gemm.h"
 #include "spatial.h"
 #include "thread_pool.h"
@@ -237,9 +239,16 @@ void accumulate_kernel(const ConvGeometry& g, int64_t r0, int64_t r1, const F* c
             g.o, beta, dw + gi * g.og, g.o);
 }
 
+// The bias and activation applied to finished rows of the output (none by default).
+struct ConvEpilogue {
+  const Array* bias = nullptr;
+  backend::Activation act = backend::Activation::None;
+  bool active() const { return bias != nullptr || act != backend::Activation::None; }
+};
+
 template <typename T, typename F>
 void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kernel,
-             const ConvSpec& s) {
+             const ConvSpec& s, ConvEpilogue ep = {}) {
   const ConvGeometry g = conv_geometry(x, out, kernel, s);
   Array w_holder;
   const F* w = kernel_matrix<T, F>(be, kernel, w_holder);
@@ -247,12 +256,26 @@ void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kern
   Array y_rows = direct ? out : scratch(be, dtype_of<F>(), out.shape);
   F* y = static_cast<F*>(y_rows.data());
   const T* xp = static_cast<const T*>(x.data());
+  // Rows are finished chunk by chunk; with a direct output each chunk gets the epilogue while
+  // it is in cache, otherwise `out` gets it once converted.
+  const EpilogueBias bias = ep.bias ? EpilogueBias::of(*ep.bias) : EpilogueBias{};
+  const bool fuse = direct && ep.active();
+  auto finish_rows = [&](int64_t r0, int64_t r1, bool parallel) {
+    if constexpr (std::is_same_v<T, F>)
+      if (fuse) apply_epilogue<F>(y + r0 * g.o, r1 - r0, g.o, bias, ep.act, parallel);
+  };
+  auto finish = [&] {
+    if (!direct)
+      be.copy(out, restride(y_rows, out.shape, rows_strides(out.shape, s.channels_last)),
+              backend::CopyMode::Assign);
+    if (!fuse && ep.active())  // (conv_bias_activation's output is contiguous channels_last)
+      apply_epilogue<T>(static_cast<T*>(out.data()), g.rows, g.o, bias, ep.act);
+  };
   if constexpr (std::is_same_v<T, float> && std::is_same_v<F, float>) {
     if (short_patch_conv(g, g.groups)) {
-      short_patch_forward(g, g.o, xp, w, y);
-      if (!direct)
-        be.copy(out, restride(y_rows, out.shape, rows_strides(out.shape, s.channels_last)),
-                backend::CopyMode::Assign);
+      short_patch_forward(g, g.o, xp, w, y, fuse ? bias : EpilogueBias{},
+                          fuse ? ep.act : backend::Activation::None);
+      finish();
       return;
     }
   }
@@ -264,6 +287,7 @@ void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kern
         const int64_t r0 = t * tile, r1 = std::min(g.rows, r0 + tile);
         im2col<T, F>(g, xp, r0, r1, col);
         multiply_kernel(g, r0, r1, col, w, y);
+        finish_rows(r0, r1, false);
       }
     });
   } else {
@@ -274,11 +298,10 @@ void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kern
       const int64_t r1 = std::min(g.rows, r0 + chunk);
       im2col<T, F>(g, xp, r0, r1, col);
       multiply_kernel(g, r0, r1, col, w, y);
+      finish_rows(r0, r1, true);
     }
   }
-  if (!direct)
-    be.copy(out, restride(y_rows, out.shape, rows_strides(out.shape, s.channels_last)),
-            backend::CopyMode::Assign);
+  finish();
 }
 
 template <typename T, typename F>
@@ -389,6 +412,18 @@ void CpuBackend::conv(const Array& out, const Array& x, const Array& kernel, con
   if (!is_floating(x.dtype)) unsupported("conv on integer tensors (the front end casts to float)");
   dispatch_float(x.dtype,
                  [&]<typename T, typename F>() { forward<T, F>(*this, out, x, kernel, spec); });
+}
+
+void CpuBackend::conv_bias_activation(const Array& out, const Array& x, const Array& kernel,
+                                      const Array& bias, backend::Activation activation,
+                                      const ConvSpec& spec) {
+  if (!is_floating(x.dtype)) unsupported("conv_bias_activation on integer tensors");
+  if (!spec.channels_last || !out.is_contiguous())
+    unsupported("conv_bias_activation into a channels_first or strided output");
+  const ConvEpilogue ep{bias.storage ? &bias : nullptr, activation};
+  dispatch_float(x.dtype, [&]<typename T, typename F>() {
+    forward<T, F>(*this, out, x, kernel, spec, ep);
+  });
 }
 
 void CpuBackend::conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,

@@ -10,6 +10,7 @@ namespace {
 
 constexpr int64_t kLanes = 16;        // outputs per accumulator block
 constexpr int64_t kSliceRows = 4096;  // rows per partial sum of the kernel gradient
+constexpr int64_t kEpilogueRows = 64;  // rows computed before their epilogue (in L1)
 
 // 16 floats as one value: one AVX-512 register, two AVX2 registers, four SSE registers (GCC
 // splits it for the target of each clone); aligned(4) makes loads and stores unaligned ones.
@@ -81,10 +82,16 @@ bool short_patch_conv(const WindowGeometry& g, int64_t groups) {
 }
 
 void short_patch_forward(const WindowGeometry& g, int64_t o, const float* x, const float* w,
-                         float* y) {
+                         float* y, EpilogueBias bias, backend::Activation act) {
   const int64_t rows = g.n * g.positions();
   const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / (g.taps() * g.c * o));
-  parallel_for(rows, grain, [&](int64_t b, int64_t e) { forward_rows(g, o, x, w, y, b, e); });
+  parallel_for(rows, grain, [&](int64_t b, int64_t e) {
+    for (int64_t r0 = b; r0 < e; r0 += kEpilogueRows) {
+      const int64_t r1 = std::min(e, r0 + kEpilogueRows);
+      forward_rows(g, o, x, w, y, r0, r1);
+      apply_epilogue<float>(y + r0 * o, r1 - r0, o, bias, act, false);
+    }
+  });
 }
 
 void short_patch_backward_kernel(const WindowGeometry& g, int64_t o, const float* x,

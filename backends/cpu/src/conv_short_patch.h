@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "epilogue.h"
 #include "spatial.h"
 
 namespace keras::cpu {
@@ -19,9 +20,11 @@ inline constexpr int64_t kShortPatch = 32;
 /// channels innermost in the input (any other strides).
 bool short_patch_conv(const WindowGeometry& g, int64_t groups);
 
-/// y (N * P, o) = patches(x) @ w, with w (taps * C, o) and y contiguous rows.
+/// y (N * P, o) = activation(patches(x) @ w + bias), with w (taps * C, o) and y contiguous
+/// rows; the bias and activation are applied to small blocks of rows while they are in cache.
 void short_patch_forward(const WindowGeometry& g, int64_t o, const float* x, const float* w,
-                         float* y);
+                         float* y, EpilogueBias bias = {},
+                         backend::Activation act = backend::Activation::None);
 
 /// dw (taps * C, o) = patches(x)^T @ dy, dy contiguous rows (N * P, o). Rows are summed in
 /// fixed slices whose partial sums are added in order, so the result depends neither on the

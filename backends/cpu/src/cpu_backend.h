@@ -53,6 +53,11 @@ class CpuBackend final : public backend::Backend {
   void softmax(const Array& out, const Array& x, int axis, bool log) override;
   void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
               backend::Activation activation) override;
+  void conv_bias_activation(const Array& out, const Array& x, const Array& kernel,
+                            const Array& bias, backend::Activation activation,
+                            const backend::ConvSpec& spec) override;
+  void bias_activation_backward(const Array& dz, const Array& db, const Array& y,
+                                const Array& g, backend::Activation activation) override;
 
   // Linalg (linalg.cpp).
   bool cholesky(const Array& out, const Array& x, bool upper) override;

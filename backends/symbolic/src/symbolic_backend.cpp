@@ -60,6 +60,10 @@ class SymbolicBackend final : public backend::Backend {
   void softmax(const Array&, const Array&, int, bool) override {}
   void linear(const Array&, const Array&, const Array&, const Array&,
               backend::Activation) override {}
+  void conv_bias_activation(const Array&, const Array&, const Array&, const Array&,
+                            backend::Activation, const backend::ConvSpec&) override {}
+  void bias_activation_backward(const Array&, const Array&, const Array&, const Array&,
+                                backend::Activation) override {}
   bool cholesky(const Array&, const Array&, bool) override { return true; }
   void lu_factor(const Array&, const Array&, const Array&) override {}
   void triangular_solve(const Array&, const Array&, const Array&, bool, bool, bool,

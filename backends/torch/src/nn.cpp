@@ -261,20 +261,61 @@ void TorchBackend::softmax(const Array& out, const Array& x, int axis, bool log)
   assign(out, log ? at::log_softmax(t, axis, wide) : at::softmax(t, axis, wide));
 }
 
+namespace {
+
+at::Tensor activate(const at::Tensor& y, backend::Activation activation) {
+  switch (activation) {
+    case backend::Activation::None: return y;
+    case backend::Activation::Relu: return at::clamp_min(y, 0);  // NaN propagates
+    case backend::Activation::Sigmoid: return at::sigmoid(y);
+    case backend::Activation::Tanh: return at::tanh(y);
+    case backend::Activation::Gelu: return exact_gelu(y);
+    case backend::Activation::Silu: return at::silu(y);
+  }
+  return y;
+}
+
+}  // namespace
+
 void TorchBackend::linear(const Array& out, const Array& x, const Array& w, const Array& bias,
                           backend::Activation activation) {
   if (out.numel() == 0) return;
   at::Tensor a = compute_view(x), b = compute_view(w);
   at::Tensor y = bias.storage ? at::addmm(compute_view(bias), a, b) : at::mm(a, b);
-  switch (activation) {
-    case backend::Activation::None: break;
-    case backend::Activation::Relu: y = at::clamp_min(y, 0); break;
-    case backend::Activation::Sigmoid: y = at::sigmoid(y); break;
-    case backend::Activation::Tanh: y = at::tanh(y); break;
-    case backend::Activation::Gelu: y = exact_gelu(y); break;
-    case backend::Activation::Silu: y = at::silu(y); break;
+  assign(out, activate(y, activation));
+}
+
+void TorchBackend::conv_bias_activation(const Array& out, const Array& x, const Array& kernel,
+                                        const Array& bias, backend::Activation activation,
+                                        const backend::ConvSpec& spec) {
+  if (!spec.channels_last) unsupported("conv_bias_activation with channels_first");
+  conv(out, x, kernel, spec);
+  if (out.numel() == 0 || (!bias.storage && activation == backend::Activation::None)) return;
+  at::Tensor y = compute_view(out);
+  if (bias.storage) y = y + compute_view(bias);  // the channels are the last axis
+  assign(out, activate(y, activation));
+}
+
+void TorchBackend::bias_activation_backward(const Array& dz, const Array& db, const Array& y,
+                                            const Array& g, backend::Activation activation) {
+  if (dz.numel() > 0) {
+    // The arithmetic of the ops this replaces, so fused and unfused layers agree.
+    at::Tensor yv = compute_view(y), gv = compute_view(g);
+    switch (activation) {
+      case backend::Activation::None: break;
+      case backend::Activation::Relu: gv = at::where(yv > 0, gv, at::zeros_like(gv)); break;
+      case backend::Activation::Sigmoid: gv = gv * (yv * at::rsub(yv, 1)); break;
+      case backend::Activation::Tanh: gv = gv * at::rsub(yv * yv, 1); break;
+      default: unsupported("bias_activation_backward of gelu or silu (their derivatives need z)");
+    }
+    assign(dz, gv);
   }
-  assign(out, y);
+  if (!db.storage) return;
+  // db sums dz (as stored) over every axis but the last, in float64 like the sums of ops::sum.
+  at::Tensor d = compute_view(dz).to(at::kDouble);
+  std::vector<int64_t> axes;
+  for (int64_t a = 0; a + 1 < d.dim(); ++a) axes.push_back(a);
+  assign(db, axes.empty() ? d : d.sum(axes));
 }
 
 }  // namespace keras::torch_backend

@@ -114,6 +114,19 @@ class Backend {
   /// out (M, N) = activation(x (M, K) @ w (K, N) + bias (N)); bias may be empty.
   virtual void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
                       Activation activation);
+  /// out = activation(conv(x, kernel) + bias (O)) with channels_last out (spec.channels_last):
+  /// a convolution whose bias and activation are applied while each block of the output is
+  /// still in cache. bias may be empty. (Epilogue)
+  virtual void conv_bias_activation(const Array& out, const Array& x, const Array& kernel,
+                                    const Array& bias, Activation activation,
+                                    const ConvSpec& spec);
+  /// The backward pass of a bias-and-activation epilogue (of linear or conv_bias_activation),
+  /// from its output y = activation(z) and the incoming gradient g, both (..., O): writes
+  /// dz = g * activation'(z) and, unless db is empty, db (O) = dz summed over every axis but
+  /// the last. Activation is None, Relu, Sigmoid or Tanh (derivatives written with y), in the
+  /// float dtype of y. (Epilogue)
+  virtual void bias_activation_backward(const Array& dz, const Array& db, const Array& y,
+                                        const Array& g, Activation activation);
 
   // Linear algebra over batches of matrices (the last two axes). Outputs are contiguous.
   /// Lower (or upper) Cholesky factor; returns false when a matrix is not positive definite.

@@ -88,10 +88,11 @@ enum class Capability : uint8_t {
   Softmax,              // softmax / log_softmax along one axis
   Linear,               // matmul + bias + activation
   Linalg,               // cholesky, lu_factor, triangular_solve, qr, svd, eigh
+  Epilogue,             // conv_bias_activation, bias_activation_backward
   kCount
 };
 
-/// Activations a Linear epilogue can apply.
+/// Activations a Linear or Epilogue kernel can apply.
 enum class Activation : uint8_t { None, Relu, Sigmoid, Tanh, Gelu, Silu };
 
 /// A convolution with explicit padding, for 1, 2 or 3 spatial dimensions.

@@ -4,6 +4,8 @@
 
 #include "keras/ops/ops.h"
 #include "layers/convolutional/conv_common.h"
+#include "ops/nn/conv_ops.h"
+#include "ops/nn/epilogue.h"
 
 namespace keras::layers {
 
@@ -74,11 +76,15 @@ Tensor BaseConvLayer::call(const Tensor& inputs, const CallContext&) {
     x = ops::pad(x, pad);
     padding = "valid";
   }
-  Tensor y = ops::conv(x, kernel_.value(),
-                       {.strides = ops::IntOrTuple(strides_),
-                        .padding = padding,
-                        .data_format = data_format_,
-                        .dilation_rate = ops::IntOrTuple(dilation_rate_)});
+  const ops::ConvOptions conv_options{.strides = ops::IntOrTuple(strides_),
+                                      .padding = padding,
+                                      .data_format = data_format_,
+                                      .dilation_rate = ops::IntOrTuple(dilation_rate_)};
+  // channels_last: the bias and a fusable activation go with the conv into one backend call.
+  if (auto act = ops::detail::fusable_activation(options_.activation); act && cl)
+    return ops::detail::conv_bias_activation(
+        x, kernel_.value(), options_.use_bias ? bias_.value() : Tensor(), *act, conv_options);
+  Tensor y = ops::conv(x, kernel_.value(), conv_options);
   return detail::add_bias_and_activate(y, bias_, options_.use_bias, cl, options_.activation);
 }
 

@@ -4,29 +4,10 @@
 #include "keras/backend/backend.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
+#include "ops/nn/epilogue.h"
 
 namespace keras::layers {
 namespace {
-
-// The activations the backend's fused Linear kernel applies whose derivative can be written
-// from the output alone (so the gradient rule needs no pre-activation copy).
-std::optional<backend::Activation> fusable(const activations::Activation& a) {
-  if (a.is_linear()) return backend::Activation::None;
-  if (a.name() == "relu") return backend::Activation::Relu;
-  if (a.name() == "sigmoid") return backend::Activation::Sigmoid;
-  if (a.name() == "tanh") return backend::Activation::Tanh;
-  return std::nullopt;
-}
-
-// act'(z) written from y = act(z).
-Tensor activation_grad(backend::Activation act, const Tensor& y, const Tensor& g) {
-  switch (act) {
-    case backend::Activation::Relu: return ops::where(ops::greater(y, 0.0), g, 0.0);
-    case backend::Activation::Sigmoid: return ops::multiply(g, ops::multiply(y, ops::subtract(1.0, y)));
-    case backend::Activation::Tanh: return ops::multiply(g, ops::subtract(1.0, ops::square(y)));
-    default: return g;
-  }
-}
 
 // activation(x @ w + b) in one backend call (matmul with a bias-and-activation epilogue).
 Tensor fused_dense(const Tensor& x, const Tensor& w, const Tensor& b, backend::Activation act) {
@@ -37,11 +18,14 @@ Tensor fused_dense(const Tensor& x, const Tensor& w, const Tensor& b, backend::A
     autograd::record("dense", {x, w, b}, out,
                      [x, w, act, has_bias = b.defined()](const autograd::Context& ctx,
                                                          const Tensor& g) {
-                       Tensor dz = activation_grad(act, ctx.output(), g);
+                       ops::detail::EpilogueGrad e = ops::detail::bias_activation_grad(
+                           ctx.output(), g, act, has_bias && ctx.needs_input_grad(2));
                        return TensorList{
-                           ctx.needs_input_grad(0) ? ops::matmul(dz, ops::transpose(w)) : Tensor(),
-                           ctx.needs_input_grad(1) ? ops::matmul(ops::transpose(x), dz) : Tensor(),
-                           has_bias && ctx.needs_input_grad(2) ? ops::sum(dz, 0) : Tensor()};
+                           ctx.needs_input_grad(0) ? ops::matmul(e.dz, ops::transpose(w))
+                                                   : Tensor(),
+                           ctx.needs_input_grad(1) ? ops::matmul(ops::transpose(x), e.dz)
+                                                   : Tensor(),
+                           e.db};
                      });
   }
   return out;
@@ -80,7 +64,7 @@ Tensor DenseLayer::call(const Tensor& inputs, const CallContext&) {
         ".");
   Tensor x = ops::cast(inputs, compute_dtype());
   Tensor bias = options_.use_bias ? bias_.value() : Tensor();
-  auto act = fusable(options_.activation);
+  auto act = ops::detail::fusable_activation(options_.activation);
   if (act && x.ndim() == 2 && is_floating(x.dtype()) &&
       &x.backend() == &kernel_.value().backend() &&
       backend::use_fused(x.backend(), backend::Capability::Linear))

@@ -20,9 +20,17 @@ void check_not_empty(std::string_view op, const Tensor& x, const Tensor& kernel,
         x.shape(), " and kernel of shape ", kernel.shape(), ".");
 }
 
-// The conv of prepared (same dtype, same backend) tensors with `groups` groups.
+// A bias and activation to apply after the convolution (the Conv layers' epilogue).
+struct Epilogue {
+  Tensor bias;
+  backend::Activation activation = backend::Activation::None;
+};
+
+// The conv of prepared (same dtype, same backend) tensors with `groups` groups, followed by
+// `epilogue` when given.
 Tensor grouped_conv(std::string_view op, const Tensor& x, const Tensor& kernel, int64_t groups,
-                    const ConvOptions& options, bool channels_last) {
+                    const ConvOptions& options, bool channels_last,
+                    const Epilogue* epilogue = nullptr) {
   const int d = x.ndim() - 2;
   auto strides = detail::spatial_values(op, "strides", options.strides, d, 1);
   auto dilation = detail::spatial_values(op, "dilation_rate", options.dilation_rate, d, 1);
@@ -30,6 +38,8 @@ Tensor grouped_conv(std::string_view op, const Tensor& x, const Tensor& kernel, 
   backend::ConvSpec spec = detail::conv_spec(op, x.shape(), kernel.shape(), strides, dilation, same,
                                              channels_last, groups);
   check_not_empty(op, x, kernel, detail::conv_output_shape(x.shape(), kernel.shape(), spec));
+  if (epilogue)
+    return detail::conv_bias_activation_nd(x, kernel, epilogue->bias, epilogue->activation, spec);
   return detail::conv_nd(x, kernel, spec);
 }
 
@@ -46,9 +56,9 @@ void check_input_channels(std::string_view op, const Tensor& x, const Tensor& ke
         kernel.shape(), " (", kc, " input channels).");
 }
 
-}  // namespace
-
-Tensor conv(const Tensor& inputs, const Tensor& kernel, const ConvOptions& options) {
+// ops::conv, with an epilogue when given.
+Tensor checked_conv(const Tensor& inputs, const Tensor& kernel, const ConvOptions& options,
+                    const Epilogue* epilogue) {
   constexpr std::string_view op = "conv";
   detail::check_conv_ranks(op, inputs, kernel);
   const bool cl = detail::parse_data_format(op, options.data_format);
@@ -66,7 +76,13 @@ Tensor conv(const Tensor& inputs, const Tensor& kernel, const ConvOptions& optio
   auto& be = detail::common_backend(op, {&inputs, &kernel});
   const DType dtype = detail::conv_dtype(op, {&inputs, &kernel});
   return grouped_conv(op, detail::prepare(inputs, dtype, be), detail::prepare(kernel, dtype, be),
-                      groups, options, cl);
+                      groups, options, cl, epilogue);
+}
+
+}  // namespace
+
+Tensor conv(const Tensor& inputs, const Tensor& kernel, const ConvOptions& options) {
+  return checked_conv(inputs, kernel, options, nullptr);
 }
 
 Tensor depthwise_conv(const Tensor& inputs, const Tensor& kernel, const ConvOptions& options) {
@@ -108,3 +124,13 @@ Tensor separable_conv(const Tensor& inputs, const Tensor& depthwise_kernel,
 
 }  // namespace nn
 }  // namespace keras::ops
+
+namespace keras::ops::detail {
+
+Tensor conv_bias_activation(const Tensor& inputs, const Tensor& kernel, const Tensor& bias,
+                            backend::Activation activation, const ConvOptions& options) {
+  const nn::Epilogue epilogue{bias, activation};
+  return nn::checked_conv(inputs, kernel, options, &epilogue);
+}
+
+}  // namespace keras::ops::detail

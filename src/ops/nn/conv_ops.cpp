@@ -4,6 +4,7 @@
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
+#include "ops/nn/epilogue.h"
 #include "ops/nn/windows.h"
 
 namespace keras::ops::detail {
@@ -209,6 +210,37 @@ Tensor conv_kernel_grad(const Tensor& x, const Tensor& dy, const ConvSpec& spec,
                      });
   }
   return dk;
+}
+
+Tensor conv_bias_activation_nd(const Tensor& x, const Tensor& kernel, const Tensor& bias,
+                               backend::Activation activation, const ConvSpec& spec) {
+  auto& be = x.backend();
+  const Shape y_shape = conv_output_shape(x.shape(), kernel.shape(), spec);
+  const bool fused =
+      spec.channels_last && y_shape.numel() > 0 && x.size() > 0 &&
+      (x.dtype() == DType::Float32 || x.dtype() == DType::Float64) &&
+      (!bias.defined() || (bias.dtype() == x.dtype() && &bias.backend() == &be &&
+                           bias.shape() == Shape{y_shape[y_shape.rank() - 1]})) &&
+      backend::use_fused(be, Capability::Conv) && backend::use_fused(be, Capability::Epilogue);
+  if (!fused) return bias_activation(conv_nd(x, kernel, spec), bias, activation);
+  Tensor y = empty(y_shape, x.dtype(), be);
+  be.conv_bias_activation(y.array(), x.array(), kernel.array(),
+                          bias.defined() ? bias.array() : backend::Array{}, activation, spec);
+  if (autograd::should_record(x, kernel, bias)) {
+    autograd::record("conv_bias_activation", {x, kernel, bias}, y,
+                     [x, kernel, spec, activation, has_bias = bias.defined()](
+                         const autograd::Context& ctx, const Tensor& g) {
+                       EpilogueGrad e = bias_activation_grad(
+                           ctx.output(), g, activation, has_bias && ctx.needs_input_grad(2));
+                       Tensor dx, dk;
+                       if (ctx.needs_input_grad(0))
+                         dx = conv_input_grad(e.dz, kernel, spec, x.shape());
+                       if (ctx.needs_input_grad(1))
+                         dk = conv_kernel_grad(x, e.dz, spec, kernel.shape());
+                       return TensorList{dx, dk, e.db};
+                     });
+  }
+  return y;
 }
 
 }  // namespace keras::ops::detail

@@ -45,6 +45,10 @@ std::vector<Case> layer_cases() {
     return layers::Dense(16, {.activation = "gelu"}); }));
   cases.push_back(layer_case("Conv2D same relu", {4, 12, 12, 3}, [] {
     return layers::Conv2D(8, 3, {.padding = "same", .activation = "relu"}); }, false, kLongSums));
+  cases.push_back(layer_case("Dense tanh", {32, 20}, [] {
+    return layers::Dense(16, {.activation = "tanh"}); }));
+  cases.push_back(layer_case("Conv2D sigmoid", {4, 10, 10, 4}, [] {
+    return layers::Conv2D(8, 3, {.activation = "sigmoid"}); }, false, kLongSums));
   cases.push_back(layer_case("Conv1D", {4, 20, 6}, [] { return layers::Conv1D(5, 4); }, false, kLongSums));
   cases.push_back(layer_case("DepthwiseConv2D", {2, 9, 9, 4}, [] {
     return layers::DepthwiseConv2D(3); }, false, kLongSums));

@@ -1,0 +1,93 @@
+#pragma once
+// The bias-and-activation epilogue shared by the fused dense (linear.cpp) and convolution
+// (conv.cpp) kernels: each output row gets + bias and the activation, with the same scalar
+// functions as the unary primitives, so a fused layer gives the same numbers as its ops.
+
+#include <algorithm>
+#include <cmath>
+
+#include "dtype_traits.h"
+#include "keras/backend/backend.h"
+#include "scalar_math.h"
+#include "thread_pool.h"
+
+namespace keras::cpu {
+
+template <typename C>
+inline C activate(C v, backend::Activation act) {
+  switch (act) {
+    case backend::Activation::Relu:
+      return v <= C(0) ? C(0) : v;  // NaN propagates, as max(x, 0)
+    case backend::Activation::Sigmoid:
+      return math::sigmoid(v);
+    case backend::Activation::Tanh:
+      return std::tanh(v);
+    case backend::Activation::Gelu:
+      return math::gelu(v);
+    case backend::Activation::Silu:
+      return v * math::sigmoid(v);
+    case backend::Activation::None:
+      break;
+  }
+  return v;
+}
+
+/// The bias of an epilogue: `data` (type T, `stride` bytes apart), or none.
+struct EpilogueBias {
+  const char* data = nullptr;
+  int64_t stride = 0;
+
+  static EpilogueBias of(const backend::Array& bias) {
+    if (!bias.storage) return {};
+    return {static_cast<const char*>(bias.data()),
+            bias.strides[0] * static_cast<int64_t>(itemsize(bias.dtype))};
+  }
+};
+
+// Bias and activation over one row of n values. ACT is a template argument so the loop has no
+// branch per element and vectorizes for None and Relu.
+template <typename T, backend::Activation ACT>
+void epilogue_row(T* row, EpilogueBias bias, int64_t n) {
+  using C = compute_t<T>;
+  for (int64_t j = 0; j < n; ++j) {
+    C v = convert<C>(row[j]);
+    if (bias.data) v += convert<C>(*reinterpret_cast<const T*>(bias.data + j * bias.stride));
+    row[j] = convert<T>(activate(v, ACT));
+  }
+}
+
+template <typename T, backend::Activation ACT>
+void epilogue_rows(T* rows, int64_t count, int64_t n, EpilogueBias bias, bool parallel) {
+  auto run = [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) epilogue_row<T, ACT>(rows + i * n, bias, n);
+  };
+  if (parallel)
+    parallel_for(count, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n, 1)), run);
+  else
+    run(0, count);
+}
+
+/// rows (count, n), contiguous, = activation(rows + bias) in place; over the thread pool when
+/// `parallel` (callers already inside a pool task pass false).
+template <typename T>
+void apply_epilogue(T* rows, int64_t count, int64_t n, EpilogueBias bias,
+                    backend::Activation act, bool parallel = true) {
+  using backend::Activation;
+  if (!bias.data && act == Activation::None) return;
+  switch (act) {
+    case Activation::None:
+      return epilogue_rows<T, Activation::None>(rows, count, n, bias, parallel);
+    case Activation::Relu:
+      return epilogue_rows<T, Activation::Relu>(rows, count, n, bias, parallel);
+    case Activation::Sigmoid:
+      return epilogue_rows<T, Activation::Sigmoid>(rows, count, n, bias, parallel);
+    case Activation::Tanh:
+      return epilogue_rows<T, Activation::Tanh>(rows, count, n, bias, parallel);
+    case Activation::Gelu:
+      return epilogue_rows<T, Activation::Gelu>(rows, count, n, bias, parallel);
+    case Activation::Silu:
+      return epilogue_rows<T, Activation::Silu>(rows, count, n, bias, parallel);
+  }
+}
+
+}  // namespace keras::cpu
