@@ -1,11 +1,11 @@
 // Convolutions by im2col and GEMM. The output positions of the whole batch form the rows of
 // one matrix, multiplied against the kernel seen as a (K * C/groups, O) matrix per group. Two
 // schedules:
-// - large products: a chunk of rows (a few MiB of patches) is gathered by the thread pool into
-//   a column buffer, then multiplied by gemm() (gemm.h), which splits it over the pool;
-// - small products (few taps and filters, as in a first layer): tiles of rows small enough for
-//   one single-threaded GEMM are spread over the thread pool, each task gathering its own
-//   patches (a split of such skinny products is poor).
+// - tiles: rows whose patches fit a core's L2 cache (or a small product) are spread over the
+//   thread pool, each task gathering its own patches and running one single-threaded GEMM;
+// - chunks, for patches too long for useful tiles (many channels): a chunk of rows (a few MiB
+//   of patches) is gathered by the thread pool into a column buffer, then multiplied by gemm()
+//   (gemm.h), which splits it over the pool.
 // Short patches (a first layer's 3x3 over 1 or 3 channels) skip im2col and GEMM altogether
 // (conv_short_patch.h). The backward passes reuse the schedules: the input gradient multiplies
 // by the transposed kernel and scatters the patches back (col2im, one image per task so writes
@@ -62,11 +62,17 @@ constexpr DType dtype_of() {
 }
 
 // Below this many rows per tile a GEMM call costs more than it computes.
-constexpr int64_t kMinTileRows = 256;
+constexpr int64_t kMinTileRows = 128;
+// Patch bytes of one tile: with its GEMM's other operands it stays in a core's L2 cache, so
+// the patches are written and read back without a trip to memory.
+constexpr int64_t kTileBytes = int64_t{512} << 10;
 
-// Rows per tile of the small-product schedule, or 0 when the products are too large for it.
-int64_t tile_rows(const ConvGeometry& g) {
-  const int64_t rows = kSingleThreadGemm / (g.og * g.kcg);
+// Rows per tile of the tiled schedule (one task per tile: its patches, one single-threaded
+// GEMM), or 0 when a tile of patches too long to fit kTileBytes would be too short for it.
+int64_t tile_rows(const ConvGeometry& g, size_t item) {
+  const int64_t by_work = kSingleThreadGemm / (g.og * g.kcg);
+  const int64_t by_cache = kTileBytes / (g.kc * static_cast<int64_t>(item));
+  const int64_t rows = std::max(by_work, by_cache);
   return rows >= kMinTileRows ? rows : 0;
 }
 
@@ -279,7 +285,7 @@ void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kern
       return;
     }
   }
-  if (const int64_t tile = tile_rows(g)) {
+  if (const int64_t tile = tile_rows(g, sizeof(F))) {
     parallel_for((g.rows + tile - 1) / tile, 1, [&](int64_t b, int64_t e) {
       Array col_buffer = patch_buffer<F>(be, g, tile);
       F* col = static_cast<F*>(col_buffer.data());
@@ -316,7 +322,7 @@ void backward_input(CpuBackend& be, const Array& dx, const Array& dy, const Arra
   F* acc = static_cast<F*>(acc_holder.data());
   std::memset(static_cast<void*>(acc), 0, static_cast<size_t>(dx.numel()) * sizeof(F));
   const LayoutStrides as = layout_strides(acc_holder, s.spatial_dims, s.channels_last);
-  if (const int64_t tile = tile_rows(g)) {
+  if (const int64_t tile = tile_rows(g, sizeof(F))) {
     // A task per image, so that its tiles' windows are summed by one thread.
     const int64_t p_count = g.positions();
     parallel_for(g.n, 1, [&](int64_t b, int64_t e) {
@@ -360,7 +366,7 @@ void backward_kernel(CpuBackend& be, const Array& dkernel, const Array& x, const
       return;
     }
   }
-  if (const int64_t tile = tile_rows(g)) {
+  if (const int64_t tile = tile_rows(g, sizeof(F))) {
     // Each slice of tiles sums into its own partial kernel; the partials are added in slice
     // order, so the result does not depend on timing.
     const int64_t tiles = (g.rows + tile - 1) / tile;
