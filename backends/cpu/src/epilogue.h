@@ -67,6 +67,10 @@ void epilogue_rows(T* rows, int64_t count, int64_t n, EpilogueBias bias, bool pa
     run(0, count);
 }
 
+/// The common case, ReLU after a contiguous float32 bias (or none), compiled for AVX-512 and
+/// AVX2 as well (epilogue.cpp); the same arithmetic as epilogue_row.
+void bias_relu_rows_f32(float* rows, int64_t count, int64_t n, const float* bias);
+
 /// rows (count, n), contiguous, = activation(rows + bias) in place; over the thread pool when
 /// `parallel` (callers already inside a pool task pass false).
 template <typename T>
@@ -74,6 +78,18 @@ void apply_epilogue(T* rows, int64_t count, int64_t n, EpilogueBias bias,
                     backend::Activation act, bool parallel = true) {
   using backend::Activation;
   if (!bias.data && act == Activation::None) return;
+  if constexpr (std::is_same_v<T, float>) {
+    if (act == Activation::Relu && (!bias.data || bias.stride == sizeof(float))) {
+      const float* b = reinterpret_cast<const float*>(bias.data);
+      auto run = [&](int64_t lo, int64_t hi) { bias_relu_rows_f32(rows + lo * n, hi - lo, n, b); };
+      if (parallel)
+        parallel_for(count, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n, 1)),
+                     run);
+      else
+        run(0, count);
+      return;
+    }
+  }
   switch (act) {
     case Activation::None:
       return epilogue_rows<T, Activation::None>(rows, count, n, bias, parallel);
