@@ -179,7 +179,13 @@ int main(int argc, char** argv) {
     // Implementations. LibTorch runs twice: as installed, and with its two thread pools tamed
     // (Debian's build pairs OpenMP with the pthread OpenBLAS; on a small, shared machine their
     // spinning threads fight, see bench/README.md). Ratios use the faster of the two.
-    std::vector<Impl> impls{{"keras-cpp cpu", {keras_bin, "--backend", "cpu"}}};
+    // OPENBLAS_THREAD_TIMEOUT=4 for keras-cpp's programs: their only threaded OpenBLAS calls are
+    // the GEMM workload's direct cblas_sgemm, whose worker threads otherwise keep spinning for a
+    // long while after each call and take the cores from the ops::matmul timed right after it
+    // (keras-cpp runs OpenBLAS single-threaded; OpenBLAS's own speed is the same either way).
+    const std::vector<std::pair<std::string, std::string>> keras_env{
+        {"OPENBLAS_THREAD_TIMEOUT", "4"}};
+    std::vector<Impl> impls{{"keras-cpp cpu", {keras_bin, "--backend", "cpu"}, keras_env}};
     // The torch backend runs from its own binary (bench_keras_torch, built when LibTorch is),
     // so LibTorch's pages never count against the cpu backend's memory.
     const std::string keras_torch_bin = dir + "/bench_keras_torch";
@@ -187,7 +193,7 @@ int main(int argc, char** argv) {
     if (access(keras_torch_bin.c_str(), X_OK) == 0) {
       auto backends = keras_backends(keras_torch_bin);
       if (std::find(backends.begin(), backends.end(), "torch") != backends.end()) {
-        impls.push_back({"keras-cpp torch", {keras_torch_bin, "--backend", "torch"}});
+        impls.push_back({"keras-cpp torch", {keras_torch_bin, "--backend", "torch"}, keras_env});
         has_torch_backend = true;
       }
     }
