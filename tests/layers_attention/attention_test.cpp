@@ -492,6 +492,9 @@ TEST(GroupedQueryAttention, SymbolicCallMatchesEagerShapes) {
 }
 
 TEST(GroupedQueryAttention, DropoutAndMasks) {
+  // Seeded weights: with the OS-seeded default, the 400-draw mean below misses its 10% bound
+  // for a few percent of weight draws, and the test failed now and then.
+  utils::set_random_seed(11);
   auto gqa = layers::GroupedQueryAttention(2, 4, 2, {.dropout = 0.4, .seed = 5});
   Tensor q = randn({2, 3, 4}, 1), v = randn({2, 5, 4}, 2);
   TensorList inf = gqa->call_with(q, v, {.return_attention_scores = true});
