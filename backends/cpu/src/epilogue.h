@@ -56,9 +56,18 @@ void epilogue_row(T* row, EpilogueBias bias, int64_t n) {
   }
 }
 
+/// The common case, ReLU after a contiguous float32 bias (or none), compiled for AVX-512 and
+/// AVX2 as well (epilogue.cpp); the same arithmetic as epilogue_row.
+void bias_relu_rows_f32(float* rows, int64_t count, int64_t n, const float* bias);
+
 template <typename T, backend::Activation ACT>
 void epilogue_rows(T* rows, int64_t count, int64_t n, EpilogueBias bias, bool parallel) {
   auto run = [&](int64_t b, int64_t e) {
+    if constexpr (std::is_same_v<T, float> && ACT == backend::Activation::Relu) {
+      if (!bias.data || bias.stride == sizeof(float))
+        return bias_relu_rows_f32(rows + b * n, e - b, n,
+                                  reinterpret_cast<const float*>(bias.data));
+    }
     for (int64_t i = b; i < e; ++i) epilogue_row<T, ACT>(rows + i * n, bias, n);
   };
   if (parallel)
@@ -67,10 +76,6 @@ void epilogue_rows(T* rows, int64_t count, int64_t n, EpilogueBias bias, bool pa
     run(0, count);
 }
 
-/// The common case, ReLU after a contiguous float32 bias (or none), compiled for AVX-512 and
-/// AVX2 as well (epilogue.cpp); the same arithmetic as epilogue_row.
-void bias_relu_rows_f32(float* rows, int64_t count, int64_t n, const float* bias);
-
 /// rows (count, n), contiguous, = activation(rows + bias) in place; over the thread pool when
 /// `parallel` (callers already inside a pool task pass false).
 template <typename T>
@@ -78,18 +83,6 @@ void apply_epilogue(T* rows, int64_t count, int64_t n, EpilogueBias bias,
                     backend::Activation act, bool parallel = true) {
   using backend::Activation;
   if (!bias.data && act == Activation::None) return;
-  if constexpr (std::is_same_v<T, float>) {
-    if (act == Activation::Relu && (!bias.data || bias.stride == sizeof(float))) {
-      const float* b = reinterpret_cast<const float*>(bias.data);
-      auto run = [&](int64_t lo, int64_t hi) { bias_relu_rows_f32(rows + lo * n, hi - lo, n, b); };
-      if (parallel)
-        parallel_for(count, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n, 1)),
-                     run);
-      else
-        run(0, count);
-      return;
-    }
-  }
   switch (act) {
     case Activation::None:
       return epilogue_rows<T, Activation::None>(rows, count, n, bias, parallel);

@@ -34,23 +34,22 @@ void run(T* dz, T* db, const T* y, const T* g, int64_t rows, int64_t n) {
   using C = compute_t<T>;
   const int64_t slices = std::max<int64_t>(1, (rows + kSliceRows - 1) / kSliceRows);
   std::vector<double> partial(db ? static_cast<size_t>(slices * n) : 0, 0.0);
-  parallel_for(slices, std::max<int64_t>(1, kElementwiseGrain / (kSliceRows * n)),
-               [&](int64_t b, int64_t e) {
-                 for (int64_t s = b; s < e; ++s) {
-                   double* sum = db ? partial.data() + s * n : nullptr;
-                   for (int64_t r = s * kSliceRows; r < std::min(rows, (s + 1) * kSliceRows);
-                        ++r) {
-                     const T* yr = y + r * n;
-                     const T* gr = g + r * n;
-                     T* out = dz + r * n;
-                     for (int64_t j = 0; j < n; ++j)
-                       out[j] = convert<T>(grad_of<C, ACT>(convert<C>(yr[j]), convert<C>(gr[j])));
-                     if (sum)
-                       for (int64_t j = 0; j < n; ++j)
-                         sum[j] += static_cast<double>(convert<C>(out[j]));
-                   }
-                 }
-               });
+  const int64_t grain =
+      std::max<int64_t>(1, kElementwiseGrain / (kSliceRows * std::max<int64_t>(n, 1)));
+  parallel_for(slices, grain, [&](int64_t b, int64_t e) {
+    for (int64_t s = b; s < e; ++s) {
+      double* sum = db ? partial.data() + s * n : nullptr;
+      for (int64_t r = s * kSliceRows; r < std::min(rows, (s + 1) * kSliceRows); ++r) {
+        const T* yr = y + r * n;
+        const T* gr = g + r * n;
+        T* out = dz + r * n;
+        for (int64_t j = 0; j < n; ++j)
+          out[j] = convert<T>(grad_of<C, ACT>(convert<C>(yr[j]), convert<C>(gr[j])));
+        if (sum)
+          for (int64_t j = 0; j < n; ++j) sum[j] += static_cast<double>(convert<C>(out[j]));
+      }
+    }
+  });
   if (!db) return;
   for (int64_t j = 0; j < n; ++j) {
     double total = 0;
