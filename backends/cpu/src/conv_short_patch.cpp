@@ -85,27 +85,65 @@ class PatchWalker {
   int64_t length_ = 0, reach1_ = 0, reach2_ = 0;
 };
 
+// Four rows against NB 16-wide blocks of outputs [ob, ob + 16 * NB): 4 * NB independent
+// accumulators, so the multiply-adds overlap instead of waiting on each other's latency, and
+// each kernel block is loaded once per four rows.
+template <int NB>
+inline void four_rows(const float (&patch)[4][kShortPatch], int64_t k_len, const float* w,
+                      int64_t o, int64_t ob, float* y) {
+  Lanes acc[4][NB] = {};
+  for (int64_t k = 0; k < k_len; ++k) {
+    Lanes wk[NB];
+    for (int j = 0; j < NB; ++j) wk[j] = *reinterpret_cast<const Lanes*>(w + k * o + ob + j * kLanes);
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < NB; ++j) acc[i][j] += patch[i][k] * wk[j];
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < NB; ++j)
+      *reinterpret_cast<Lanes*>(y + i * o + ob + j * kLanes) = acc[i][j];
+}
+
+// One row: outputs in 16-wide blocks, then one at a time.
+inline void one_row(const float* patch, int64_t k_len, const float* w, int64_t o, float* y) {
+  int64_t ob = 0;
+  for (; ob + kLanes <= o; ob += kLanes) {
+    Lanes acc = {};
+    for (int64_t k = 0; k < k_len; ++k)
+      acc += patch[k] * *reinterpret_cast<const Lanes*>(w + k * o + ob);
+    *reinterpret_cast<Lanes*>(y + ob) = acc;
+  }
+  for (; ob < o; ++ob) {
+    float acc = 0.0f;
+    for (int64_t k = 0; k < k_len; ++k) acc += patch[k] * w[k * o + ob];
+    y[ob] = acc;
+  }
+}
+
+// Rows [r0, r1) into y (row r0 first). The sums run over k in the same order in every path, so
+// a row's values do not depend on which path computed it.
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void forward_rows(
     const WindowGeometry& g, int64_t o, const float* x, const float* w, float* y, int64_t r0,
     int64_t r1) {
   const int64_t k_len = g.taps() * g.c;
-  float patch[kShortPatch];
+  float patch[4][kShortPatch];
   PatchWalker walk(g, x, r0);
-  for (int64_t r = r0; r < r1; ++r, walk.next()) {
-    walk.gather(patch);
-    float* yr = y + r * o;
+  int64_t r = r0;
+  for (; r + 4 <= r1; r += 4) {
+    for (int i = 0; i < 4; ++i, walk.next()) walk.gather(patch[i]);
+    float* yr = y + (r - r0) * o;
     int64_t ob = 0;
-    for (; ob + kLanes <= o; ob += kLanes) {
-      Lanes acc = {};
-      for (int64_t k = 0; k < k_len; ++k)
-        acc += patch[k] * *reinterpret_cast<const Lanes*>(w + k * o + ob);
-      *reinterpret_cast<Lanes*>(yr + ob) = acc;
-    }
-    for (; ob < o; ++ob) {
-      float acc = 0.0f;
-      for (int64_t k = 0; k < k_len; ++k) acc += patch[k] * w[k * o + ob];
-      yr[ob] = acc;
-    }
+    for (; ob + 2 * kLanes <= o; ob += 2 * kLanes) four_rows<2>(patch, k_len, w, o, ob, yr);
+    for (; ob + kLanes <= o; ob += kLanes) four_rows<1>(patch, k_len, w, o, ob, yr);
+    for (; ob < o; ++ob)
+      for (int i = 0; i < 4; ++i) {
+        float acc = 0.0f;
+        for (int64_t k = 0; k < k_len; ++k) acc += patch[i][k] * w[k * o + ob];
+        yr[i * o + ob] = acc;
+      }
+  }
+  for (; r < r1; ++r, walk.next()) {
+    walk.gather(patch[0]);
+    one_row(patch[0], k_len, w, o, y + (r - r0) * o);
   }
 }
 
@@ -158,7 +196,7 @@ void short_patch_forward(const WindowGeometry& g, int64_t o, const float* x, con
   parallel_for(rows, grain, [&](int64_t b, int64_t e) {
     for (int64_t r0 = b; r0 < e; r0 += kEpilogueRows) {
       const int64_t r1 = std::min(e, r0 + kEpilogueRows);
-      forward_rows(g, o, x, w, y, r0, r1);
+      forward_rows(g, o, x, w, y + r0 * o, r0, r1);
       apply_epilogue<float>(y + r0 * o, r1 - r0, o, bias, act, false);
     }
   });
