@@ -57,6 +57,17 @@ void Backend::bias_activation_backward(const Array&, const Array&, const Array&,
                                        Activation) {
   unsupported("the fused capability bias_activation_backward");
 }
+void Backend::conv_bias_activation_max_pool(const Array&, const Array&, const Array&,
+                                            const Array&, const Array&, Activation,
+                                            const ConvSpec&) {
+  unsupported("the fused capability conv_bias_activation_max_pool");
+}
+void Backend::conv_bias_activation_max_pool_backward(const Array&, const Array&, const Array&,
+                                                     const Array&, const Array&, const Array&,
+                                                     const Array&, const Array&, Activation,
+                                                     const ConvSpec&) {
+  unsupported("the fused capability conv_bias_activation_max_pool_backward");
+}
 bool Backend::cholesky(const Array&, const Array&, bool) { unsupported("linalg cholesky"); }
 void Backend::lu_factor(const Array&, const Array&, const Array&) {
   unsupported("linalg lu_factor");

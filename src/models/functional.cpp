@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "keras/ops/ops.h"
+#include "models/layer_fusion.h"
 
 namespace keras {
 namespace {
@@ -46,6 +47,18 @@ void build_map(const std::set<TensorKey>& input_keys, const KerasTensor& tensor,
   map.finished.insert(node.get());
   map.in_progress.erase(node.get());
   map.nodes_in_decreasing_depth.push_back(node);
+}
+
+// The node that alone reads `node`'s output, when the two layers can run as one op.
+const Node* fusable_reader(
+    const Node& node,
+    const std::unordered_map<TensorKey, std::vector<const Node*>, KeyHash>& readers) {
+  if (node.list_call || node.inputs.size() != 1) return nullptr;
+  auto it = readers.find({&node, 0});
+  if (it == readers.end() || it->second.size() != 1 || !it->second[0]) return nullptr;
+  const Node* next = it->second[0];
+  if (next->list_call || next->inputs.size() != 1) return nullptr;
+  return detail::can_fuse(*node.layer, *next->layer) ? next : nullptr;
 }
 
 }  // namespace
@@ -180,10 +193,24 @@ TensorList FunctionalModel::call_list(const TensorList& inputs, const CallContex
     if (x.dtype() != spec.dtype()) x = ops::cast(x, spec.dtype());
     values[key_of(spec)] = x;
   }
+  // Pairs of layers that run as one op (models/layer_fusion.h): a node whose output only the
+  // next layer of the pair reads (not another node, not a model output).
+  std::unordered_map<TensorKey, std::vector<const Node*>, KeyHash> readers;
+  for (const auto& node : nodes_)
+    for (const KerasTensor& in : node->inputs) readers[key_of(in)].push_back(node.get());
+  for (const KerasTensor& t : outputs_) readers[key_of(t)].push_back(nullptr);
+  std::unordered_set<const Node*> done;
   for (const auto& node : nodes_) {
-    if (node->is_input()) continue;
+    if (node->is_input() || done.count(node.get())) continue;
     TensorList args;
     for (const KerasTensor& in : node->inputs) args.push_back(values.at(key_of(in)));
+    if (const Node* next = fusable_reader(*node, readers)) {
+      if (Tensor y = detail::call_fused(*node->layer, *next->layer, args[0]); y.defined()) {
+        values[{next, 0}] = y;
+        done.insert(next);
+        continue;
+      }
+    }
     CallContext c;
     c.training = node->training;  // unset: inherited from this call
     TensorList outs = node->list_call ? (*node->layer)(args, c) : TensorList{(*node->layer)(args[0], c)};

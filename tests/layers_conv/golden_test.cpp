@@ -1,6 +1,7 @@
 // The convolution and pooling layers against PyTorch (tools/golden/layers_conv.py): outputs and
 // the gradients of sum(output * upstream) for the input and every trainable weight, in both
-// data formats, on the fused kernels and on the decompositions.
+// data formats, on the fused kernels and on the decompositions; Conv2D -> MaxPooling2D as a
+// Sequential model (fused into one op on the cpu backend).
 
 #include <gtest/gtest.h>
 
@@ -41,6 +42,20 @@ TensorList conv(const TensorList& in, const json& kw) {
     default:
       return run_layer_fixture(*layers::Conv3D(filters, k, o), in, kw);
   }
+}
+
+// Sequential([Conv2D, MaxPooling2D()]): the pair the cpu backend fuses into one op.
+TensorList conv_max_pool(const TensorList& in, const json& kw) {
+  layers::Conv2DOptions o{.strides = int_or_tuple(kw["strides"]),
+                          .padding = kw["padding"].get<std::string>(),
+                          .groups = kw["groups"].get<int64_t>(),
+                          .activation = kw["activation"].get<std::string>(),
+                          .use_bias = kw["use_bias"].get<bool>(),
+                          .dtype = dtype_of(in[0])};
+  auto model = Sequential({layers::Conv2D(kw["filters"].get<int64_t>(),
+                                          int_or_tuple(kw["kernel_size"]), o),
+                           layers::MaxPooling2D(2, {.dtype = dtype_of(in[0])})});
+  return run_layer_fixture(*model, in, kw);
 }
 
 TensorList conv_transpose(const TensorList& in, const json& kw) {
@@ -165,6 +180,7 @@ TensorList gap1d_masked(const TensorList& in, const json& kw) {
 
 GoldenOps conv_ops() {
   return {{"conv", conv},
+          {"conv_max_pool", conv_max_pool},
           {"conv_transpose", conv_transpose},
           {"depthwise_conv", depthwise_conv},
           {"separable_conv", separable_conv}};
@@ -178,7 +194,7 @@ GoldenOps pooling_ops() {
 }
 
 TEST(ConvGolden, FusedKernelsMatchTorch) {
-  EXPECT_EQ(run_golden("layers_conv", conv_ops()).size(), 4u);
+  EXPECT_EQ(run_golden("layers_conv", conv_ops()).size(), 5u);
 }
 
 TEST(ConvGolden, DecomposedMatchesTorch) {

@@ -124,6 +124,28 @@ def conv_case(f, name, r, in_shape, filters, kernel_size, strides=1, padding="va
            **TOL)
 
 
+def conv_max_pool_case(f, name, in_shape, filters, kernel_size, strides=1, padding="valid",
+                       groups=1, activation="linear", use_bias=True, dtype=np.float32):
+    """Sequential([Conv2D(...), MaxPooling2D()]) on channels_last data: the conv's output
+    pooled over 2x2 windows with stride 2 (floor)."""
+    k, s = tup(kernel_size, 2), tup(strides, 2)
+    x = f.randn(*in_shape, dtype=dtype)
+    kernel = f.randn(*k, in_shape[-1] // groups, filters, dtype=dtype) * 0.4
+    bias = f.randn(filters, dtype=dtype) * 0.5
+    tx, tk, tb = leaf(x), leaf(kernel), leaf(bias)
+    xc = to_cf(tx, 2)
+    if padding == "same":
+        xc = pad_cf(xc, same_pads(in_shape[1:3], k, s))
+    y = F.conv2d(xc, tk.permute(3, 2, 0, 1), stride=s, groups=groups)
+    y = bias_act(y, tb if use_bias else None, activation)
+    y = to_cl(F.max_pool2d(y, 2), 2)
+    weights = [kernel, bias] if use_bias else [kernel]
+    leaves = [tx, tk] + ([tb] if use_bias else [])
+    finish(f, name, "conv_max_pool", x, weights, y, leaves, dtype, filters=filters,
+           kernel_size=kernel_size, strides=strides, padding=padding, groups=groups,
+           activation=activation, use_bias=use_bias, **TOL)
+
+
 def transpose_pads(window, stride, padding, output_padding):
     """The JAX backend's (left, right) padding of the stride-dilated input."""
     if padding == "valid":
@@ -331,6 +353,18 @@ def conv_fixtures():
               activation="sigmoid", use_bias=False)
     conv_case(f, "conv2d_float64_relu", 2, (2, 6, 6, 3), 5, 3, activation="relu",
               dtype=np.float64)
+    # Conv2D -> MaxPooling2D() as a Sequential model, which the cpu backend runs as one fused op
+    # (direct loops or GEMM, odd conv outputs, channel counts off the 16-lane blocks, groups).
+    conv_max_pool_case(f, "conv_max_pool_short_patch_relu", (2, 13, 11, 1), 32, 3,
+                       activation="relu")
+    conv_max_pool_case(f, "conv_max_pool_long_patch_tanh_same", (2, 9, 10, 6), 20, 3,
+                       padding="same", activation="tanh")
+    conv_max_pool_case(f, "conv_max_pool_strided_sigmoid_no_bias", (2, 12, 12, 3), 16, 3,
+                       strides=2, activation="sigmoid", use_bias=False)
+    conv_max_pool_case(f, "conv_max_pool_groups_linear_float64", (2, 8, 8, 4), 6, 3, groups=2,
+                       dtype=np.float64)
+    conv_max_pool_case(f, "conv_max_pool_bench_shape_relu", (3, 13, 13, 32), 64, 3,
+                       activation="relu")
     f.save()
 
 

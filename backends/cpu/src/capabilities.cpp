@@ -14,6 +14,7 @@ bool CpuBackend::supports(backend::Capability cap) const {
     case backend::Capability::Linear:
     case backend::Capability::Linalg:
     case backend::Capability::Epilogue:
+    case backend::Capability::ConvPool:
       return true;
     default:
       return false;

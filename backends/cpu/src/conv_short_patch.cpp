@@ -147,19 +147,68 @@ __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) vo
   }
 }
 
-// dw += patches^T @ dy over rows [r0, r1). Rows go in groups of kGradRows, so that each
-// 16-wide block of dw is loaded and stored once per group rather than once per row.
+// One 16-wide block of dw (K rows, stride o) += patches^T @ d over `rows` rows whose patches
+// (K values each) were gathered once: the K accumulators stay in registers. kChunkRows is a
+// multiple of 4, so the sums are those of the general loop to the last bit.
+template <int K>
+inline void grad_block(const float* patches, const float* d, int64_t rows, int64_t o,
+                       float* dw) {
+  Lanes acc[K];
+  for (int k = 0; k < K; ++k) acc[k] = *reinterpret_cast<const Lanes*>(dw + k * o);
+  // Four rows at a time, summed as the general loop below sums them (the same rounding).
+  int64_t r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    const Lanes d0 = *reinterpret_cast<const Lanes*>(d + r * o);
+    const Lanes d1 = *reinterpret_cast<const Lanes*>(d + (r + 1) * o);
+    const Lanes d2 = *reinterpret_cast<const Lanes*>(d + (r + 2) * o);
+    const Lanes d3 = *reinterpret_cast<const Lanes*>(d + (r + 3) * o);
+    const float* p = patches + r * K;
+    for (int k = 0; k < K; ++k)
+      acc[k] += p[k] * d0 + p[K + k] * d1 + p[2 * K + k] * d2 + p[3 * K + k] * d3;
+  }
+  for (; r < rows; ++r) {
+    const Lanes dv = *reinterpret_cast<const Lanes*>(d + r * o);
+    const float* p = patches + r * K;
+    for (int k = 0; k < K; ++k) acc[k] += p[k] * dv;
+  }
+  for (int k = 0; k < K; ++k) *reinterpret_cast<Lanes*>(dw + k * o) = acc[k];
+}
+
+// kernel_grad_rows for a patch length K known at compile time (9: 3x3 over one channel; 27:
+// over three) and o a multiple of 16: chunks of rows whose patches are gathered into L1 once,
+// then grad_block per output block.
+template <int K>
+inline void kernel_grad_fixed(const WindowGeometry& g, int64_t o, const float* x,
+                              const float* dy, int64_t r0, int64_t r1, float* dw) {
+  constexpr int64_t kChunkRows = 64;
+  float patches[kChunkRows * K];
+  PatchWalker walk(g, x, r0);
+  for (int64_t c0 = r0; c0 < r1; c0 += kChunkRows) {
+    const int64_t rows = std::min(kChunkRows, r1 - c0);
+    for (int64_t i = 0; i < rows; ++i, walk.next()) walk.gather(patches + i * K);
+    const float* d = dy + (c0 - r0) * o;
+    for (int64_t ob = 0; ob < o; ob += kLanes) grad_block<K>(patches, d + ob, rows, o, dw + ob);
+  }
+}
+
+// dw += patches^T @ dy over rows [r0, r1) (dy: row r0 first). Without a fixed patch length,
+// rows go in groups of kGradRows, so that each 16-wide block of dw is loaded and stored once
+// per group rather than once per row.
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void
 kernel_grad_rows(const WindowGeometry& g, int64_t o, const float* x, const float* dy, int64_t r0,
                  int64_t r1, float* dw) {
   constexpr int64_t kGradRows = 4;
   const int64_t k_len = g.taps() * g.c;
+  if (o % kLanes == 0) {
+    if (k_len == 9) return kernel_grad_fixed<9>(g, o, x, dy, r0, r1, dw);
+    if (k_len == 27) return kernel_grad_fixed<27>(g, o, x, dy, r0, r1, dw);
+  }
   float patch[kGradRows][kShortPatch];
   PatchWalker walk(g, x, r0);
   int64_t r = r0;
   for (; r + kGradRows <= r1; r += kGradRows) {
     for (int64_t i = 0; i < kGradRows; ++i, walk.next()) walk.gather(patch[i]);
-    const float* d = dy + r * o;
+    const float* d = dy + (r - r0) * o;
     int64_t ob = 0;
     for (; ob + kLanes <= o; ob += kLanes) {
       const Lanes d0 = *reinterpret_cast<const Lanes*>(d + ob);
@@ -177,7 +226,7 @@ kernel_grad_rows(const WindowGeometry& g, int64_t o, const float* x, const float
   }
   for (; r < r1; ++r, walk.next()) {
     walk.gather(patch[0]);
-    const float* d = dy + r * o;
+    const float* d = dy + (r - r0) * o;
     for (int64_t ob = 0; ob < o; ++ob)
       for (int64_t k = 0; k < k_len; ++k) dw[k * o + ob] += patch[0][k] * d[ob];
   }
@@ -202,6 +251,16 @@ void short_patch_forward(const WindowGeometry& g, int64_t o, const float* x, con
   });
 }
 
+void short_patch_rows(const WindowGeometry& g, int64_t o, const float* x, const float* w,
+                      int64_t r0, int64_t r1, float* y_rows) {
+  forward_rows(g, o, x, w, y_rows, r0, r1);
+}
+
+void short_patch_kernel_grad_rows(const WindowGeometry& g, int64_t o, const float* x,
+                                  const float* dy_rows, int64_t r0, int64_t r1, float* dw) {
+  kernel_grad_rows(g, o, x, dy_rows, r0, r1, dw);
+}
+
 void short_patch_backward_kernel(const WindowGeometry& g, int64_t o, const float* x,
                                  const float* dy, float* dw) {
   const int64_t rows = g.n * g.positions(), size = g.taps() * g.c * o;
@@ -209,8 +268,8 @@ void short_patch_backward_kernel(const WindowGeometry& g, int64_t o, const float
   std::vector<float> partial(static_cast<size_t>(slices * size), 0.0f);
   parallel_for(slices, 1, [&](int64_t b, int64_t e) {
     for (int64_t s = b; s < e; ++s)
-      kernel_grad_rows(g, o, x, dy, s * kSliceRows, std::min(rows, (s + 1) * kSliceRows),
-                       partial.data() + s * size);
+      kernel_grad_rows(g, o, x, dy + s * kSliceRows * o, s * kSliceRows,
+                       std::min(rows, (s + 1) * kSliceRows), partial.data() + s * size);
   });
   std::copy(partial.begin(), partial.begin() + size, dw);
   for (int64_t s = 1; s < slices; ++s)

@@ -26,6 +26,16 @@ void short_patch_forward(const WindowGeometry& g, int64_t o, const float* x, con
                          float* y, EpilogueBias bias = {},
                          backend::Activation act = backend::Activation::None);
 
+/// Rows [r0, r1) of patches(x) @ w into y_rows (row r0 first), on the calling thread, with the
+/// same arithmetic as short_patch_forward (no bias or activation).
+void short_patch_rows(const WindowGeometry& g, int64_t o, const float* x, const float* w,
+                      int64_t r0, int64_t r1, float* y_rows);
+
+/// dw (taps * C, o) += patches(x)^T @ dy for rows [r0, r1), dy_rows holding row r0 first, on
+/// the calling thread: what short_patch_backward_kernel runs on each of its slices.
+void short_patch_kernel_grad_rows(const WindowGeometry& g, int64_t o, const float* x,
+                                  const float* dy_rows, int64_t r0, int64_t r1, float* dw);
+
 /// dw (taps * C, o) = patches(x)^T @ dy, dy contiguous rows (N * P, o). Rows are summed in
 /// fixed slices whose partial sums are added in order, so the result depends neither on the
 /// number of threads nor on timing.

@@ -58,6 +58,17 @@ class CpuBackend final : public backend::Backend {
                             const backend::ConvSpec& spec) override;
   void bias_activation_backward(const Array& dz, const Array& db, const Array& y,
                                 const Array& g, backend::Activation activation) override;
+  // Conv + bias + activation + 2x2 max pooling (conv_pool.cpp).
+  void conv_bias_activation_max_pool(const Array& out, const Array& argmax, const Array& x,
+                                     const Array& kernel, const Array& bias,
+                                     backend::Activation activation,
+                                     const backend::ConvSpec& spec) override;
+  void conv_bias_activation_max_pool_backward(const Array& dx, const Array& dkernel,
+                                              const Array& db, const Array& x,
+                                              const Array& kernel, const Array& y,
+                                              const Array& g, const Array& argmax,
+                                              backend::Activation activation,
+                                              const backend::ConvSpec& spec) override;
 
   // Linalg (linalg.cpp).
   bool cholesky(const Array& out, const Array& x, bool upper) override;

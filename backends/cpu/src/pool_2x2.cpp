@@ -1,6 +1,9 @@
 #include "pool_2x2.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
+#include <type_traits>
 
 #include "thread_pool.h"
 
@@ -58,7 +61,205 @@ KERAS_CLONES void backward_row(const float* __restrict r0, const float* __restri
   std::fill(d1 + 2 * out_w * c, d1 + in_w * c, 0.0f);
 }
 
+// One window element v against the running maximum m (index i): v takes over when it is
+// larger, or a NaN over a number; equal values keep the first.
+template <typename T>
+inline void argmax_step(T& m, int32_t& i, T v, int32_t at) {
+  const bool take = (v > m) | ((v != v) & (m == m));
+  m = take ? v : m;
+  i = take ? at : i;
+}
+
+template <typename T>
+inline void argmax_window(const T* a0, const T* b0, int64_t c, T* o, uint8_t* idx) {
+  T m = a0[0];
+  int32_t i = 0;
+  argmax_step(m, i, a0[c], 1);
+  argmax_step(m, i, b0[0], 2);
+  argmax_step(m, i, b0[c], 3);
+  *o = m;
+  *idx = static_cast<uint8_t>(i);
+}
+
+// Channels [from, c) of one window position, one at a time.
+template <typename T>
+inline void argmax_tail(const T* a0, const T* b0, int64_t c, int64_t from, T* o, uint8_t* idx) {
+  for (int64_t j = from; j < c; ++j) argmax_window(a0 + j, b0 + j, c, o + j, idx + j);
+}
+
+template <typename T>
+void argmax_row_scalar(const T* a, const T* b, T* out, uint8_t* argmax, int64_t out_w,
+                       int64_t c) {
+  for (int64_t ox = 0; ox < out_w; ++ox)
+    argmax_tail(a + 2 * ox * c, b + 2 * ox * c, c, 0, out + ox * c, argmax + ox * c);
+}
+
+// The same steps on 16 (AVX-512) or 8 (AVX2) channels at once, with intrinsics: GCC does not
+// vectorize the mixed float/byte loop by itself (it scalarizes the selects).
+__attribute__((target("avx512f"))) inline void step(__m512& m, __m512i& i, const float* p,
+                                                    int32_t at) {
+  const __m512 v = _mm512_loadu_ps(p);
+  const __mmask16 take =
+      _mm512_cmp_ps_mask(v, m, _CMP_GT_OQ) |
+      (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q) & _mm512_cmp_ps_mask(m, m, _CMP_ORD_Q));
+  m = _mm512_mask_mov_ps(m, take, v);
+  i = _mm512_mask_mov_epi32(i, take, _mm512_set1_epi32(at));
+}
+
+__attribute__((target("avx512f"))) void argmax_row_avx512(const float* a, const float* b,
+                                                          float* out, uint8_t* argmax,
+                                                          int64_t out_w, int64_t c) {
+  for (int64_t ox = 0; ox < out_w; ++ox) {
+    const float* a0 = a + 2 * ox * c;
+    const float* b0 = b + 2 * ox * c;
+    float* o = out + ox * c;
+    uint8_t* idx = argmax + ox * c;
+    int64_t j = 0;
+    for (; j + 16 <= c; j += 16) {
+      __m512 m = _mm512_loadu_ps(a0 + j);
+      __m512i i = _mm512_setzero_si512();
+      step(m, i, a0 + c + j, 1);
+      step(m, i, b0 + j, 2);
+      step(m, i, b0 + c + j, 3);
+      _mm512_storeu_ps(o + j, m);
+      _mm512_mask_cvtepi32_storeu_epi8(idx + j, 0xFFFF, i);
+    }
+    argmax_tail(a0, b0, c, j, o, idx);
+  }
+}
+
+__attribute__((target("avx2"))) inline void step(__m256& m, __m256i& i, const float* p,
+                                                 int32_t at) {
+  const __m256 v = _mm256_loadu_ps(p);
+  const __m256 take = _mm256_or_ps(
+      _mm256_cmp_ps(v, m, _CMP_GT_OQ),
+      _mm256_and_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q), _mm256_cmp_ps(m, m, _CMP_ORD_Q)));
+  m = _mm256_blendv_ps(m, v, take);
+  i = _mm256_blendv_epi8(i, _mm256_set1_epi32(at), _mm256_castps_si256(take));
+}
+
+__attribute__((target("avx2"))) void argmax_row_avx2(const float* a, const float* b,
+                                                      float* out, uint8_t* argmax,
+                                                      int64_t out_w, int64_t c) {
+  for (int64_t ox = 0; ox < out_w; ++ox) {
+    const float* a0 = a + 2 * ox * c;
+    const float* b0 = b + 2 * ox * c;
+    float* o = out + ox * c;
+    uint8_t* idx = argmax + ox * c;
+    int64_t j = 0;
+    for (; j + 8 <= c; j += 8) {
+      __m256 m = _mm256_loadu_ps(a0 + j);
+      __m256i i = _mm256_setzero_si256();
+      step(m, i, a0 + c + j, 1);
+      step(m, i, b0 + j, 2);
+      step(m, i, b0 + c + j, 3);
+      _mm256_storeu_ps(o + j, m);
+      const __m128i w16 =
+          _mm_packs_epi32(_mm256_castsi256_si128(i), _mm256_extracti128_si256(i, 1));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(idx + j), _mm_packus_epi16(w16, w16));
+    }
+    argmax_tail(a0, b0, c, j, o, idx);
+  }
+}
+
+void argmax_row_f32(const float* a, const float* b, float* out, uint8_t* argmax, int64_t out_w,
+                    int64_t c) {
+  static const int level = __builtin_cpu_supports("avx512f") ? 2
+                           : __builtin_cpu_supports("avx2") ? 1
+                                                            : 0;
+  if (level == 2) return argmax_row_avx512(a, b, out, argmax, out_w, c);
+  if (level == 1) return argmax_row_avx2(a, b, out, argmax, out_w, c);
+  argmax_row_scalar(a, b, out, argmax, out_w, c);
+}
+
+// 16 floats, 16 int32 and 16 bytes as one value each for the scatter below (GCC splits them
+// per clone); aligned(1) makes loads and stores unaligned ones.
+typedef float F16 __attribute__((vector_size(64), aligned(1)));
+typedef int32_t I16 __attribute__((vector_size(64), aligned(1)));
+typedef uint8_t U16 __attribute__((vector_size(16), aligned(1)));
+template <typename T>
+inline void scatter_row(const T* gz, const uint8_t* argmax, T* d0, T* d1, int64_t out_w,
+                        int64_t w, int64_t c) {
+  for (int64_t ox = 0; ox < out_w; ++ox) {
+    const T* gv = gz + ox * c;
+    const uint8_t* idx = argmax + ox * c;
+    T* p0 = d0 + 2 * ox * c;
+    T* p1 = d1 + 2 * ox * c;
+    int64_t j = 0;
+    if constexpr (std::is_same_v<T, float>) {
+      for (; j + 16 <= c; j += 16) {
+        const F16 v = *reinterpret_cast<const F16*>(gv + j);
+        const I16 i = __builtin_convertvector(*reinterpret_cast<const U16*>(idx + j), I16);
+        const F16 zero = {};
+        *reinterpret_cast<F16*>(p0 + j) = i == 0 ? v : zero;
+        *reinterpret_cast<F16*>(p0 + c + j) = i == 1 ? v : zero;
+        *reinterpret_cast<F16*>(p1 + j) = i == 2 ? v : zero;
+        *reinterpret_cast<F16*>(p1 + c + j) = i == 3 ? v : zero;
+      }
+    }
+    for (; j < c; ++j) {
+      const T v = gv[j];
+      const uint8_t i = idx[j];
+      p0[j] = i == 0 ? v : T(0);
+      p0[c + j] = i == 1 ? v : T(0);
+      p1[j] = i == 2 ? v : T(0);
+      p1[c + j] = i == 3 ? v : T(0);
+    }
+  }
+  std::fill(d0 + 2 * out_w * c, d0 + w * c, T(0));
+  std::fill(d1 + 2 * out_w * c, d1 + w * c, T(0));
+}
+
+KERAS_CLONES void scatter_row_f32(const float* gz, const uint8_t* argmax, float* d0, float* d1,
+                                  int64_t out_w, int64_t w, int64_t c) {
+  scatter_row(gz, argmax, d0, d1, out_w, w, c);
+}
+
 }  // namespace
+
+template <typename T>
+void max_pool_2x2_argmax_row(const T* a, const T* b, T* out, uint8_t* argmax, int64_t out_w,
+                             int64_t c) {
+  if constexpr (std::is_same_v<T, float>)
+    argmax_row_f32(a, b, out, argmax, out_w, c);
+  else
+    argmax_row_scalar(a, b, out, argmax, out_w, c);
+}
+
+void max_pool_2x2_scatter_row(const float* gz, const uint8_t* argmax, float* d0, float* d1,
+                              int64_t out_w, int64_t w, int64_t c) {
+  scatter_row_f32(gz, argmax, d0, d1, out_w, w, c);
+}
+
+template <typename T>
+void max_pool_2x2_scatter(int64_t n, int64_t h, int64_t w, int64_t c, const T* gz,
+                          const uint8_t* argmax, T* dz) {
+  const int64_t oh = h / 2, ow = w / 2;
+  parallel_for(n, std::max<int64_t>(1, kElementwiseGrain / (h * w * c)),
+               [&](int64_t b, int64_t e) {
+                 for (int64_t i = b; i < e; ++i) {
+                   T* dn = dz + i * h * w * c;
+                   for (int64_t oy = 0; oy < oh; ++oy) {
+                     const int64_t row = (i * oh + oy) * ow * c;
+                     T* d0 = dn + 2 * oy * w * c;
+                     if constexpr (std::is_same_v<T, float>)
+                       scatter_row_f32(gz + row, argmax + row, d0, d0 + w * c, ow, w, c);
+                     else
+                       scatter_row(gz + row, argmax + row, d0, d0 + w * c, ow, w, c);
+                   }
+                   std::fill(dn + 2 * oh * w * c, dn + h * w * c, T(0));
+                 }
+               });
+}
+
+template void max_pool_2x2_argmax_row<float>(const float*, const float*, float*, uint8_t*,
+                                             int64_t, int64_t);
+template void max_pool_2x2_argmax_row<double>(const double*, const double*, double*, uint8_t*,
+                                              int64_t, int64_t);
+template void max_pool_2x2_scatter<float>(int64_t, int64_t, int64_t, int64_t, const float*,
+                                          const uint8_t*, float*);
+template void max_pool_2x2_scatter<double>(int64_t, int64_t, int64_t, int64_t, const double*,
+                                           const uint8_t*, double*);
 
 bool is_max_pool_2x2(const WindowGeometry& g, bool x_contiguous, bool y_contiguous) {
   // Two spatial dimensions (the leading one of the normalized three has extent 1).

@@ -21,4 +21,22 @@ void max_pool_2x2(const WindowGeometry& g, const float* x, float* y);
 void max_pool_2x2_backward(const WindowGeometry& g, const float* x, const float* y,
                            const float* dy, float* dx);
 
+/// One output row of 2x2 max pooling with its argmax, from two contiguous input rows a, b
+/// (2 * out_w or more positions of c values): out (out_w, c) and argmax (out_w, c), the window
+/// index of the first maximum (0, 1 in a; 2, 3 in b; a NaN wins). float32 and float64.
+template <typename T>
+void max_pool_2x2_argmax_row(const T* a, const T* b, T* out, uint8_t* argmax, int64_t out_w,
+                             int64_t c);
+
+/// One row of windows of max_pool_2x2_scatter (float32): rows d0, d1 (w positions of c values)
+/// from gz and argmax (out_w, c).
+void max_pool_2x2_scatter_row(const float* gz, const uint8_t* argmax, float* d0, float* d1,
+                              int64_t out_w, int64_t w, int64_t c);
+
+/// dz (N, H, W, C) from gz and argmax (N, H / 2, W / 2, C): gz at each window's argmax, 0
+/// everywhere else (also under no window when H or W is odd).
+template <typename T>
+void max_pool_2x2_scatter(int64_t n, int64_t h, int64_t w, int64_t c, const T* gz,
+                          const uint8_t* argmax, T* dz);
+
 }  // namespace keras::cpu

@@ -64,6 +64,13 @@ class SymbolicBackend final : public backend::Backend {
                             backend::Activation, const backend::ConvSpec&) override {}
   void bias_activation_backward(const Array&, const Array&, const Array&, const Array&,
                                 backend::Activation) override {}
+  void conv_bias_activation_max_pool(const Array&, const Array&, const Array&, const Array&,
+                                     const Array&, backend::Activation,
+                                     const backend::ConvSpec&) override {}
+  void conv_bias_activation_max_pool_backward(const Array&, const Array&, const Array&,
+                                              const Array&, const Array&, const Array&,
+                                              const Array&, const Array&, backend::Activation,
+                                              const backend::ConvSpec&) override {}
   bool cholesky(const Array&, const Array&, bool) override { return true; }
   void lu_factor(const Array&, const Array&, const Array&) override {}
   void triangular_solve(const Array&, const Array&, const Array&, bool, bool, bool,

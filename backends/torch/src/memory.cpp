@@ -62,9 +62,10 @@ void TorchBackend::copy_to_host(void* dst, const backend::Storage& src, size_t b
   if (nbytes) std::memcpy(dst, static_cast<const char*>(src.data()) + byte_offset, nbytes);
 }
 
-// ATen has a kernel for every fused capability.
+// ATen has a kernel for every fused capability but ConvPool: it has no convolution that pools
+// its own output, so the front end runs conv_bias_activation and max pooling as two calls.
 bool TorchBackend::supports(backend::Capability cap) const {
-  return cap < backend::Capability::kCount;
+  return cap < backend::Capability::kCount && cap != backend::Capability::ConvPool;
 }
 
 // Linking this object (the keras_torch target) is what makes "torch" a backend name.

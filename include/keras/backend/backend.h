@@ -127,6 +127,26 @@ class Backend {
   /// float dtype of y. (Epilogue)
   virtual void bias_activation_backward(const Array& dz, const Array& db, const Array& y,
                                         const Array& g, Activation activation);
+  /// out (N, H / 2, W / 2, O) = 2x2 max pooling with stride 2 of z = activation(conv(x, kernel)
+  /// + bias), a 2-d channels_last convolution (spec.channels_last) with output (N, H, W, O):
+  /// MaxPooling2D() after Conv2D, without writing z (rows and columns of z under no window are
+  /// not computed). argmax (uint8, out's shape) gets each window's first maximum (a NaN wins):
+  /// 0, 1 in its top row, 2, 3 in its bottom row. bias may be empty. (ConvPool)
+  virtual void conv_bias_activation_max_pool(const Array& out, const Array& argmax,
+                                             const Array& x, const Array& kernel,
+                                             const Array& bias, Activation activation,
+                                             const ConvSpec& spec);
+  /// The backward pass of conv_bias_activation_max_pool, from its inputs, its output y, argmax
+  /// and the gradient g (N, H / 2, W / 2, O): with dz (N, H, W, O) = g * activation'(z) at each
+  /// window's argmax and 0 everywhere else, writes each of these that is not empty: dx and
+  /// dkernel, the convolution's gradients for dz, and db (O), dz summed over every axis but the
+  /// last. Activation is None, Relu, Sigmoid or Tanh. (ConvPool)
+  virtual void conv_bias_activation_max_pool_backward(const Array& dx, const Array& dkernel,
+                                                      const Array& db, const Array& x,
+                                                      const Array& kernel, const Array& y,
+                                                      const Array& g, const Array& argmax,
+                                                      Activation activation,
+                                                      const ConvSpec& spec);
 
   // Linear algebra over batches of matrices (the last two axes). Outputs are contiguous.
   /// Lower (or upper) Cholesky factor; returns false when a matrix is not positive definite.

@@ -89,6 +89,7 @@ enum class Capability : uint8_t {
   Linear,               // matmul + bias + activation
   Linalg,               // cholesky, lu_factor, triangular_solve, qr, svd, eigh
   Epilogue,             // conv_bias_activation, bias_activation_backward
+  ConvPool,             // conv_bias_activation_max_pool(_backward)
   kCount
 };
 

@@ -215,6 +215,10 @@ class Layer : public std::enable_shared_from_this<Layer> {
   TensorList losses() const;
   /// Regularizes this layer's outputs (Keras's activity_regularizer).
   void set_activity_regularizer(regularizers::RegularizerArg regularizer);
+  /// The activity regularizer, or null.
+  const regularizers::RegularizerPtr& activity_regularizer() const {
+    return activity_regularizer_;
+  }
 
   // ---- masking -----------------------------------------------------------------------------
   bool supports_masking() const { return supports_masking_; }

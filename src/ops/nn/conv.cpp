@@ -6,6 +6,7 @@
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
 #include "ops/nn/conv_ops.h"
+#include "ops/nn/conv_pool.h"
 #include "ops/nn/spatial_args.h"
 
 namespace keras::ops {
@@ -20,10 +21,12 @@ void check_not_empty(std::string_view op, const Tensor& x, const Tensor& kernel,
         x.shape(), " and kernel of shape ", kernel.shape(), ".");
 }
 
-// A bias and activation to apply after the convolution (the Conv layers' epilogue).
+// A bias and activation to apply after the convolution (the Conv layers' epilogue), and
+// whether 2x2 max pooling follows (a Conv2D -> MaxPooling2D pair run as one op).
 struct Epilogue {
   Tensor bias;
   backend::Activation activation = backend::Activation::None;
+  bool max_pool_2x2 = false;
 };
 
 // The conv of prepared (same dtype, same backend) tensors with `groups` groups, followed by
@@ -38,6 +41,9 @@ Tensor grouped_conv(std::string_view op, const Tensor& x, const Tensor& kernel, 
   backend::ConvSpec spec = detail::conv_spec(op, x.shape(), kernel.shape(), strides, dilation, same,
                                              channels_last, groups);
   check_not_empty(op, x, kernel, detail::conv_output_shape(x.shape(), kernel.shape(), spec));
+  if (epilogue && epilogue->max_pool_2x2)
+    return detail::conv_bias_activation_max_pool_nd(x, kernel, epilogue->bias,
+                                                    epilogue->activation, spec);
   if (epilogue)
     return detail::conv_bias_activation_nd(x, kernel, epilogue->bias, epilogue->activation, spec);
   return detail::conv_nd(x, kernel, spec);
@@ -130,6 +136,13 @@ namespace keras::ops::detail {
 Tensor conv_bias_activation(const Tensor& inputs, const Tensor& kernel, const Tensor& bias,
                             backend::Activation activation, const ConvOptions& options) {
   const nn::Epilogue epilogue{bias, activation};
+  return nn::checked_conv(inputs, kernel, options, &epilogue);
+}
+
+Tensor conv_bias_activation_max_pool(const Tensor& inputs, const Tensor& kernel,
+                                     const Tensor& bias, backend::Activation activation,
+                                     const ConvOptions& options) {
+  const nn::Epilogue epilogue{bias, activation, true};
   return nn::checked_conv(inputs, kernel, options, &epilogue);
 }
 

@@ -1,0 +1,270 @@
+// Conv2D -> MaxPooling2D() run as one fused op (Capability::ConvPool, models/layer_fusion.h):
+// a Sequential model of the pair against the same two layers called one by one, on every
+// schedule of the cpu kernel (direct loops, im2col + GEMM, groups), both float dtypes, every
+// fusable activation, with and without bias; ties and NaNs; central differences and second
+// derivatives of the op in float64; which pairs fuse and which do not.
+// tests/golden/layers_conv.npz checks the pair against PyTorch.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "assertions.h"
+#include "gradcheck_helpers.h"
+#include "keras/autograd/node.h"
+#include "keras/backend/backend.h"
+#include "keras/keras.h"
+#include "ops/nn/conv_pool.h"
+
+namespace keras {
+namespace {
+
+using backend::Activation;
+using test::randn;
+
+struct Config {
+  std::string name;
+  Shape x;
+  int64_t filters;
+  std::optional<ops::IntOrTuple> strides;
+  std::string padding = "valid";
+  int64_t groups = 1;
+};
+
+const std::vector<Config>& configs() {
+  static const std::vector<Config> c = {
+      {"short patch, odd output", {2, 13, 11, 1}, 32},
+      {"short patch, strided same", {3, 9, 8, 3}, 20, 2, "same"},
+      {"long patch, 20 channels", {2, 8, 7, 5}, 20, std::nullopt, "same"},
+      {"groups", {2, 8, 9, 4}, 6, std::nullopt, "valid", 2},
+  };
+  return c;
+}
+
+std::string grad_fn_name(const Tensor& t) {
+  return t.impl()->grad_fn ? std::string(t.impl()->grad_fn->name()) : std::string();
+}
+
+// The op at the top of a fused pair's output: the fused one where the backend has ConvPool
+// (cpu), else the pooling of the two separate ops (torch).
+std::string fused_op() {
+  return backend::current().supports(backend::Capability::ConvPool)
+             ? "conv_bias_activation_max_pool"
+             : "max_pool";
+}
+
+struct Pair {
+  ModelPtr<SequentialModel> model;
+  LayerPtr<layers::Conv2DLayer> conv;
+  LayerPtr<layers::MaxPooling2DLayer> pool;
+};
+
+Pair make_pair(const Config& c, const std::string& activation, bool use_bias, DType dtype) {
+  utils::set_random_seed(5);
+  const std::string d(dtype_name(dtype));
+  Pair p;
+  layers::Conv2DOptions options{.padding = c.padding,
+                                .groups = c.groups,
+                                .activation = activation,
+                                .use_bias = use_bias,
+                                .bias_initializer = "random_normal",
+                                .dtype = d};
+  if (c.strides) options.strides = *c.strides;
+  p.conv = layers::Conv2D(c.filters, 3, options);
+  p.pool = layers::MaxPooling2D(2, {.dtype = d});
+  p.model =
+      Sequential({Input(Shape(c.x.begin() + 1, c.x.end()), {.dtype = dtype}), p.conv, p.pool});
+  return p;
+}
+
+// The output and the gradients of sum(y * r) for x, kernel (and bias): through the model (the
+// fused op) or through the two layers called one by one.
+std::vector<Tensor> run(const Pair& p, const Tensor& x, bool through_model) {
+  std::vector<Tensor> watched{x};
+  GradientTape tape;
+  tape.watch(watched);
+  Tensor y = through_model ? (*p.model)(watched[0]) : (*p.pool)((*p.conv)(watched[0]));
+  EXPECT_EQ(grad_fn_name(y), through_model ? fused_op() : "max_pool");
+  Tensor r = ops::cast(random::normal(y.shape(), 0.0, 1.0, DType::Float64, 2), x.dtype());
+  std::vector<Tensor> sources = watched;
+  for (const auto& w : p.conv->trainable_weights()) sources.push_back(w.value());
+  std::vector<Tensor> out{y};
+  for (const Tensor& g : tape.gradient(ops::sum(ops::multiply(y, r)), sources)) out.push_back(g);
+  return out;
+}
+
+TEST(FusedConvPool, SequentialMatchesTheLayersOneByOne) {
+  for (DType dtype : {DType::Float32, DType::Float64})
+    for (const Config& c : configs())
+      for (const char* act : {"linear", "relu", "sigmoid", "tanh"})
+        for (bool bias : {true, false}) {
+          Pair p = make_pair(c, act, bias, dtype);
+          Tensor x = ops::cast(random::normal(c.x, 0.0, 1.0, DType::Float64, 1), dtype);
+          auto fused = run(p, x, true), separate = run(p, x, false);
+          ASSERT_EQ(fused.size(), separate.size());
+          const double tol = dtype == DType::Float32 ? 2e-5 : 1e-12;
+          for (size_t i = 0; i < fused.size(); ++i)
+            EXPECT_TENSOR_NEAR(fused[i], separate[i], tol, tol)
+                << c.name << " " << act << (bias ? " with bias" : " no bias") << " "
+                << dtype_name(dtype) << " output " << i;
+        }
+}
+
+// Integer-valued data makes ties in most windows (relu's zeros too): the first maximum of a
+// window takes the gradient, as in the separate MaxPooling2D.
+TEST(FusedConvPool, TiesGoToTheFirstMaximum) {
+  for (const char* act : {"linear", "relu"}) {
+    Pair p = make_pair(configs()[0], act, true, DType::Float32);
+    Variable kernel = p.conv->kernel(), bias = p.conv->bias();
+    kernel.assign(ops::round(ops::multiply(kernel.value(), 4.0)));
+    bias.assign(ops::zeros({32}));
+    Tensor x = ops::round(random::normal(configs()[0].x, 0.0, 1.0, DType::Float32, 3));
+    auto fused = run(p, x, true), separate = run(p, x, false);
+    for (size_t i = 0; i < fused.size(); ++i)
+      EXPECT_TENSOR_NEAR(fused[i], separate[i], 1e-6, 1e-6) << act << " output " << i;
+  }
+}
+
+TEST(FusedConvPool, NaNWinsItsWindow) {
+  Pair p = make_pair(configs()[2], "linear", true, DType::Float32);
+  Tensor x = random::normal(configs()[2].x, 0.0, 1.0, DType::Float32, 4);
+  std::vector<float> v = x.to_vector<float>();
+  v[7] = std::nanf("");
+  x = Tensor::from_vector(v, x.shape());
+  Tensor fused = (*p.model)(x), separate = (*p.pool)((*p.conv)(x));
+  auto a = fused.to_vector<float>(), b = separate.to_vector<float>();
+  ASSERT_EQ(a.size(), b.size());
+  int nans = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(std::isnan(a[i]), std::isnan(b[i])) << i;
+    if (std::isnan(a[i]))
+      ++nans;
+    else
+      EXPECT_NEAR(a[i], b[i], 2e-5) << i;
+  }
+  EXPECT_GT(nans, 0);
+}
+
+TEST(FusedConvPool, GradcheckFloat64) {
+  for (const Config& c : configs())
+    for (Activation act :
+         {Activation::None, Activation::Relu, Activation::Sigmoid, Activation::Tanh}) {
+      const Shape k{3, 3, c.x[3] / c.groups, c.filters};
+      const ops::ConvOptions options{.strides = c.strides.value_or(ops::IntOrTuple(1)),
+                                     .padding = c.padding};
+      test::expect_gradcheck(c.name,
+                             [&](const std::vector<Tensor>& in) {
+                               return ops::detail::conv_bias_activation_max_pool(
+                                   in[0], in[1], in[2], act, options);
+                             },
+                             {randn(c.x, 1), randn(k, 2, 0.3), randn({c.filters}, 3)});
+    }
+}
+
+// The gradient of sum(grad^2): recorded through the unfused ops, so it matches them.
+TEST(FusedConvPool, SecondOrderMatchesTheUnfusedOps) {
+  const Config& c = configs()[2];
+  const ops::ConvOptions options{.padding = c.padding};
+  auto second = [&](bool decomposed) {
+    std::optional<backend::DecomposeScope> scope;
+    if (decomposed) scope.emplace();
+    std::vector<Tensor> v{randn(c.x, 1), randn({3, 3, 5, 20}, 2, 0.3), randn({20}, 3)};
+    GradientTape outer;
+    outer.watch(v);
+    GradientTape inner;
+    inner.watch(v);
+    Tensor y =
+        ops::detail::conv_bias_activation_max_pool(v[0], v[1], v[2], Activation::Tanh, options);
+    auto g = inner.gradient(ops::sum(ops::square(y)), v);
+    Tensor total = ops::add(ops::sum(ops::square(g[0])), ops::sum(ops::square(g[1])));
+    return outer.gradient(total, v);
+  };
+  auto fused = second(false), ops_path = second(true);
+  for (size_t i = 0; i < fused.size(); ++i)
+    EXPECT_TENSOR_NEAR(fused[i], ops_path[i], 1e-10, 1e-10) << "input " << i;
+}
+
+TEST(FusedConvPool, OnlyExactPairsFuse) {
+  const Config& c = configs()[0];
+  Tensor x = random::normal(c.x, 0.0, 1.0, DType::Float32, 5);
+  // Which pooling layers fuse: MaxPooling2D(2) with its defaults only.
+  auto output_of = [&](std::shared_ptr<Layer> pool) {
+    auto model =
+        Sequential({Input({13, 11, 1}), layers::Conv2D(8, 3, {.activation = "relu"}), pool});
+    GradientTape tape;
+    Tensor xv = x;
+    tape.watch(xv);
+    return grad_fn_name((*model)(xv));
+  };
+  EXPECT_EQ(output_of(layers::MaxPooling2D(2)), fused_op());
+  EXPECT_EQ(output_of(layers::MaxPooling2D(2, {.padding = "SAME"})), "max_pool");
+  EXPECT_EQ(output_of(layers::MaxPooling2D(2, {.strides = 1})), "max_pool");
+  EXPECT_EQ(output_of(layers::MaxPooling2D(3)), "max_pool");
+  EXPECT_EQ(output_of(layers::AveragePooling2D(2)), "average_pool");
+}
+
+// A Functional model fuses the pair only when nothing else reads the conv's output.
+TEST(FusedConvPool, FunctionalFusesOnlyPrivatePairs) {
+  Tensor x = random::normal({2, 13, 11, 1}, 0.0, 1.0, DType::Float32, 9);
+  auto top_of = [&](bool shared) {
+    KerasTensor in = Input({13, 11, 1});
+    KerasTensor conv = (*layers::Conv2D(8, 3, {.activation = "relu"}))(in);
+    KerasTensor pooled = (*layers::MaxPooling2D(2))(conv);
+    auto model = shared ? Functional({in}, {pooled, conv}) : Functional(in, pooled);
+    GradientTape tape;
+    Tensor xv = x;
+    tape.watch(xv);
+    return grad_fn_name((*model)(TensorList{xv})[0]);
+  };
+  EXPECT_EQ(top_of(false), fused_op());
+  EXPECT_EQ(top_of(true), "max_pool");
+}
+
+// A subclass of Conv2D may change call(): the model must call it.
+class ScaledConv2D : public layers::Conv2DLayer {
+ public:
+  using Conv2DLayer::Conv2DLayer;
+  Tensor call(const Tensor& inputs, const CallContext& ctx) override {
+    return ops::multiply(Conv2DLayer::call(inputs, ctx), 2.0);
+  }
+};
+
+TEST(FusedConvPool, SubclassesAndActivityRegularizersRunTheirLayers) {
+  Tensor x = random::normal({2, 13, 11, 1}, 0.0, 1.0, DType::Float32, 6);
+  auto conv = make_layer<ScaledConv2D>(8, ops::IntOrTuple(3), layers::Conv2DOptions{});
+  auto pool = layers::MaxPooling2D(2);
+  auto model = Sequential({Input({13, 11, 1}), conv, pool});
+  EXPECT_TENSOR_NEAR((*model)(x), (*pool)((*conv)(x)), 0.0, 0.0);
+
+  auto regularized = layers::Conv2D(8, 3, {.activity_regularizer = "l2"});
+  auto model2 = Sequential({Input({13, 11, 1}), regularized, layers::MaxPooling2D(2)});
+  (*model2)(x);
+  EXPECT_EQ(model2->losses().size(), 1u);
+}
+
+// fit() trains a fused model as the same model run layer by layer: its pooling written with
+// padding "same", which on the even 8x8 conv output pools the same windows but does not fuse.
+TEST(FusedConvPool, TrainsAsTheUnfusedModel) {
+  auto build = [](bool fused) {
+    utils::set_random_seed(21);
+    return Sequential({Input({10, 10, 2}), layers::Conv2D(8, 3, {.activation = "relu"}),
+                       layers::MaxPooling2D(2, {.padding = fused ? "valid" : "same"}),
+                       layers::Flatten(), layers::Dense(3)});
+  };
+  Tensor x = random::normal({64, 10, 10, 2}, 0.0, 1.0, DType::Float32, 7);
+  Tensor y = random::normal({64, 3}, 0.0, 1.0, DType::Float32, 8);
+  std::vector<std::vector<Tensor>> weights;
+  for (bool fused : {true, false}) {
+    auto model = build(fused);
+    model->compile({.optimizer = "adam", .loss = "mse"});
+    model->fit(x, y, {.batch_size = 16, .epochs = 2, .verbose = 0, .shuffle = false});
+    weights.push_back(model->get_weights());
+  }
+  ASSERT_EQ(weights[0].size(), weights[1].size());
+  for (size_t i = 0; i < weights[0].size(); ++i)
+    EXPECT_TENSOR_NEAR(weights[0][i], weights[1][i], 1e-5, 1e-5) << "weight " << i;
+}
+
+}  // namespace
+}  // namespace keras
