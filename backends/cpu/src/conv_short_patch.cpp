@@ -8,8 +8,8 @@
 namespace keras::cpu {
 namespace {
 
-constexpr int64_t kLanes = 16;        // outputs per accumulator block
-constexpr int64_t kSliceRows = 4096;  // rows per partial sum of the kernel gradient
+constexpr int64_t kLanes = 16;         // outputs per accumulator block
+constexpr int64_t kSliceRows = 4096;   // rows per partial sum of the kernel gradient
 constexpr int64_t kEpilogueRows = 64;  // rows computed before their epilogue (in L1)
 
 // 16 floats as one value: one AVX-512 register, two AVX2 registers, four SSE registers (GCC
@@ -21,16 +21,16 @@ typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float)), aligned(
 inline void gather_patch(const WindowGeometry& g, const float* x, int64_t r, float* patch) {
   const int64_t positions = g.positions();
   const float* xn = x + (r / positions) * g.xs_n;
-  for_each_tap_index(g, r % positions, [&](int64_t tap, bool inside, int64_t i0, int64_t i1,
-                                           int64_t i2) {
-    float* d = patch + tap * g.c;
-    const float* s = xn + i0 * g.xs[0] + i1 * g.xs[1] + i2 * g.xs[2];
-    if (g.c == 1) {  // (a plain loop here becomes a call to memcpy)
-      d[0] = inside ? s[0] : 0.0f;
-      return;
-    }
-    for (int64_t c = 0; c < g.c; ++c) d[c] = inside ? s[c] : 0.0f;
-  });
+  for_each_tap_index(g, r % positions,
+                     [&](int64_t tap, bool inside, int64_t i0, int64_t i1, int64_t i2) {
+                       float* d = patch + tap * g.c;
+                       const float* s = xn + i0 * g.xs[0] + i1 * g.xs[1] + i2 * g.xs[2];
+                       if (g.c == 1) {  // (a plain loop here becomes a call to memcpy)
+                         d[0] = inside ? s[0] : 0.0f;
+                         return;
+                       }
+                       for (int64_t c = 0; c < g.c; ++c) d[c] = inside ? s[c] : 0.0f;
+                     });
 }
 
 // Walks output rows r, r + 1, ... gathering each one's patch. The windows of 1-d and 2-d
@@ -55,16 +55,25 @@ class PatchWalker {
     reach2_ = (g.window[2] - 1) * g.dilation[2];
   }
 
-  void gather(float* patch) const {
-    if (planar_) {
-      const int64_t i1 = o1_ * g_.stride[1] - g_.pad[1], i2 = o2_ * g_.stride[2] - g_.pad[2];
-      if (i1 >= 0 && i1 + reach1_ < g_.in[1] && i2 >= 0 && i2 + reach2_ < g_.in[2]) {
-        const float* base = x_ + n_ * g_.xs_n + i1 * g_.xs[1] + i2 * g_.xs[2];
-        for (int64_t k = 0; k < length_; ++k) patch[k] = base[offset_[k]];
-        return;
-      }
+  // K: the patch length when known at compile time (the loop then unrolls), else 0.
+  template <int K = 0>
+  void gather(float* __restrict patch) const {
+    if (const float* base = interior_window()) {
+      const int64_t* offset = offset_;
+      const int64_t n = K ? K : length_;
+      for (int64_t k = 0; k < n; ++k) patch[k] = base[offset[k]];
+      return;
     }
     gather_patch(g_, x_, r_, patch);
+  }
+
+  // The first input value of the current window when it lies inside the input (planar
+  // geometries), else null.
+  const float* interior_window() const {
+    if (!planar_) return nullptr;
+    const int64_t i1 = o1_ * g_.stride[1] - g_.pad[1], i2 = o2_ * g_.stride[2] - g_.pad[2];
+    if (i1 < 0 || i1 + reach1_ >= g_.in[1] || i2 < 0 || i2 + reach2_ >= g_.in[2]) return nullptr;
+    return x_ + n_ * g_.xs_n + i1 * g_.xs[1] + i2 * g_.xs[2];
   }
 
   void next() {
@@ -89,22 +98,23 @@ class PatchWalker {
 // accumulators, so the multiply-adds overlap instead of waiting on each other's latency, and
 // each kernel block is loaded once per four rows.
 template <int NB>
-inline void four_rows(const float (&patch)[4][kShortPatch], int64_t k_len, const float* w,
-                      int64_t o, int64_t ob, float* y) {
+[[gnu::always_inline]] inline void four_rows(const float (&patch)[4][kShortPatch], int64_t k_len,
+                                             const float* w, int64_t o, int64_t ob, float* y) {
   Lanes acc[4][NB] = {};
   for (int64_t k = 0; k < k_len; ++k) {
     Lanes wk[NB];
-    for (int j = 0; j < NB; ++j) wk[j] = *reinterpret_cast<const Lanes*>(w + k * o + ob + j * kLanes);
+    for (int j = 0; j < NB; ++j)
+      wk[j] = *reinterpret_cast<const Lanes*>(w + k * o + ob + j * kLanes);
     for (int i = 0; i < 4; ++i)
       for (int j = 0; j < NB; ++j) acc[i][j] += patch[i][k] * wk[j];
   }
   for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < NB; ++j)
-      *reinterpret_cast<Lanes*>(y + i * o + ob + j * kLanes) = acc[i][j];
+    for (int j = 0; j < NB; ++j) *reinterpret_cast<Lanes*>(y + i * o + ob + j * kLanes) = acc[i][j];
 }
 
 // One row: outputs in 16-wide blocks, then one at a time.
-inline void one_row(const float* patch, int64_t k_len, const float* w, int64_t o, float* y) {
+[[gnu::always_inline]] inline void one_row(const float* patch, int64_t k_len, const float* w,
+                                           int64_t o, float* y) {
   int64_t ob = 0;
   for (; ob + kLanes <= o; ob += kLanes) {
     Lanes acc = {};
@@ -151,8 +161,8 @@ __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) vo
 // (K values each) were gathered once: the K accumulators stay in registers. kChunkRows is a
 // multiple of 4, so the sums are those of the general loop to the last bit.
 template <int K>
-inline void grad_block(const float* patches, const float* d, int64_t rows, int64_t o,
-                       float* dw) {
+[[gnu::always_inline]] inline void grad_block(const float* patches, const float* d, int64_t rows,
+                                              int64_t o, float* dw) {
   Lanes acc[K];
   for (int k = 0; k < K; ++k) acc[k] = *reinterpret_cast<const Lanes*>(dw + k * o);
   // Four rows at a time, summed as the general loop below sums them (the same rounding).
@@ -176,16 +186,18 @@ inline void grad_block(const float* patches, const float* d, int64_t rows, int64
 
 // kernel_grad_rows for a patch length K known at compile time (9: 3x3 over one channel; 27:
 // over three) and o a multiple of 16: chunks of rows whose patches are gathered into L1 once,
-// then grad_block per output block.
+// then grad_block per output block. Always inlined: it must be compiled inside each of
+// kernel_grad_rows's clones (AVX-512, AVX2), not once for the baseline.
 template <int K>
-inline void kernel_grad_fixed(const WindowGeometry& g, int64_t o, const float* x,
-                              const float* dy, int64_t r0, int64_t r1, float* dw) {
+[[gnu::always_inline]] inline void kernel_grad_fixed(const WindowGeometry& g, int64_t o,
+                                                     const float* x, const float* dy, int64_t r0,
+                                                     int64_t r1, float* dw) {
   constexpr int64_t kChunkRows = 64;
   float patches[kChunkRows * K];
   PatchWalker walk(g, x, r0);
   for (int64_t c0 = r0; c0 < r1; c0 += kChunkRows) {
     const int64_t rows = std::min(kChunkRows, r1 - c0);
-    for (int64_t i = 0; i < rows; ++i, walk.next()) walk.gather(patches + i * K);
+    for (int64_t i = 0; i < rows; ++i, walk.next()) walk.template gather<K>(patches + i * K);
     const float* d = dy + (c0 - r0) * o;
     for (int64_t ob = 0; ob < o; ob += kLanes) grad_block<K>(patches, d + ob, rows, o, dw + ob);
   }
@@ -194,9 +206,9 @@ inline void kernel_grad_fixed(const WindowGeometry& g, int64_t o, const float* x
 // dw += patches^T @ dy over rows [r0, r1) (dy: row r0 first). Without a fixed patch length,
 // rows go in groups of kGradRows, so that each 16-wide block of dw is loaded and stored once
 // per group rather than once per row.
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void
-kernel_grad_rows(const WindowGeometry& g, int64_t o, const float* x, const float* dy, int64_t r0,
-                 int64_t r1, float* dw) {
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void kernel_grad_rows(
+    const WindowGeometry& g, int64_t o, const float* x, const float* dy, int64_t r0, int64_t r1,
+    float* dw) {
   constexpr int64_t kGradRows = 4;
   const int64_t k_len = g.taps() * g.c;
   if (o % kLanes == 0) {
