@@ -1,17 +1,22 @@
 // Conv2D followed by MaxPooling2D() as one pass (Capability::ConvPool). The conv output z is
 // computed a band of window rows at a time into a buffer that stays in cache, gets its bias and
 // activation there, and is pooled at once, keeping each window's argmax (one byte): z itself is
-// never written to memory. The backward pass scatters the pooled gradient back to the argmax
-// positions; the convolution's own gradients then run as usual (conv.cpp).
+// never written to memory. The backward pass starts from the pooled gradient and the argmax:
+// - short patches without an input gradient (a first layer): the kernel gradient row band by
+//   row band, each band's dz scattered into an L1 buffer;
+// - float32, one group: only the argmax positions' windows (conv_pool_sparse.h);
+// - otherwise: dz scattered in full, then the convolution's own gradients (conv.cpp).
 //
-// The products are the ones conv.cpp computes for the same rows (short patches by the direct
-// loops, others by im2col and a single-threaded GEMM), and the bias, activation and pooling
-// use the same scalar arithmetic as the separate kernels, so fused and unfused layers agree.
+// The forward products are the ones conv.cpp computes for the same rows (short patches by the
+// direct loops, others by im2col and a single-threaded GEMM), and the bias, activation and
+// pooling use the same scalar arithmetic as the separate kernels, so fused and unfused layers
+// agree.
 
 #include <algorithm>
 #include <vector>
 
 #include "conv_im2col.h"
+#include "conv_pool_sparse.h"
 #include "conv_short_patch.h"
 #include "cpu_backend.h"
 #include "epilogue.h"
@@ -166,6 +171,17 @@ void CpuBackend::conv_bias_activation_max_pool_backward(const Array& dx, const A
     short_patch_kernel_grad(*this, geo, y.shape[1], y.shape[2], static_cast<const float*>(x.data()),
                             static_cast<const float*>(gz.data()), ap,
                             static_cast<float*>(dkernel.data()));
+    return;
+  }
+  auto dense_or_null = [](const Array& a) {
+    return a.storage && a.is_contiguous() ? static_cast<float*>(a.data()) : nullptr;
+  };
+  if (y.dtype == DType::Float32 && geo.groups == 1 && x.is_contiguous() && kernel.is_contiguous() &&
+      (!dx.storage || dense_or_null(dx)) && (!dkernel.storage || dense_or_null(dkernel))) {
+    conv_pool_sparse_backward(geo, y.shape[1], y.shape[2], static_cast<const float*>(x.data()),
+                              static_cast<const float*>(kernel.data()),
+                              static_cast<const float*>(gz.data()), ap, dense_or_null(dx),
+                              dense_or_null(dkernel));
     return;
   }
   const Array dz = scratch(*this, y.dtype, z.shape);
