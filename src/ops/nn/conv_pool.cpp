@@ -4,6 +4,7 @@
 
 #include "keras/autograd/node.h"
 #include "keras/backend/backend.h"
+#include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
 #include "ops/nn/conv_ops.h"
 #include "ops/nn/epilogue.h"
@@ -41,16 +42,14 @@ bool fusable(const Tensor& x, const Tensor& kernel, const Tensor& bias,
          backend::use_fused(be, Capability::ConvPool);
 }
 
-// The gradients of conv_bias_activation_max_pool_nd for x, kernel and bias (as
-// needed).
+// The gradients of conv_bias_activation_max_pool_nd for x, kernel and bias (as needed).
 TensorList conv_pool_grads(const autograd::Context& ctx, const Tensor& g, const Tensor& x,
                            const Tensor& kernel, const Tensor& bias, const Tensor& argmax,
                            Activation activation, const backend::ConvSpec& spec) {
   const bool want_dx = ctx.needs_input_grad(0), want_dk = ctx.needs_input_grad(1);
   const bool want_db = bias.defined() && ctx.needs_input_grad(2);
   if (autograd::should_record(ctx.output(), g)) {
-    // A gradient of a gradient: the unfused ops, recomputed, so this is
-    // differentiable.
+    // A gradient of a gradient: the unfused ops, recomputed, so this is differentiable.
     const backend::PoolSpec pool = max_pool_2x2_spec();
     Tensor z = conv_bias_activation_nd(x, kernel, bias, activation, spec);
     Tensor dpool = pool_grad(g, z, pool_nd(z, pool), pool);
@@ -75,8 +74,9 @@ TensorList conv_pool_grads(const autograd::Context& ctx, const Tensor& g, const 
 Tensor conv_bias_activation_max_pool_nd(const Tensor& x, const Tensor& kernel, const Tensor& bias,
                                         Activation activation, const backend::ConvSpec& spec) {
   const Shape z_shape = conv_output_shape(x.shape(), kernel.shape(), spec);
-  if (!fusable(x, kernel, bias, spec, z_shape))
-    return pool_nd(conv_bias_activation_nd(x, kernel, bias, activation, spec), max_pool_2x2_spec());
+  if (!fusable(x, kernel, bias, spec, z_shape))  // the two ops, with max_pool's own checks
+    return max_pool(conv_bias_activation_nd(x, kernel, bias, activation, spec), 2,
+                    {.data_format = spec.channels_last ? "channels_last" : "channels_first"});
   auto& be = x.backend();
   const Shape y_shape{z_shape[0], z_shape[1] / 2, z_shape[2] / 2, z_shape[3]};
   Tensor y = empty(y_shape, x.dtype(), be);
