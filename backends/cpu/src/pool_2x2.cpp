@@ -13,9 +13,13 @@ namespace {
 #define KERAS_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 // pool.cpp's max_step: NaN wins and stays; branch-free so the channel loops vectorize.
-inline float max_step(float acc, float v) { return ((v > acc) | (v != v)) ? v : acc; }
+inline float max_step(float acc, float v) {
+  return ((v > acc) | (v != v)) ? v : acc;
+}
 
-inline int32_t same(float v, float peak) { return (v == peak) | ((v != v) & (peak != peak)); }
+inline int32_t same(float v, float peak) {
+  return (v == peak) | ((v != v) & (peak != peak));
+}
 
 // One output row (ox = 0 .. out_w) of one image: r0 and r1 are input rows 2 * oy and 2 * oy + 1.
 KERAS_CLONES void forward_row(const float* __restrict r0, const float* __restrict r1,
@@ -88,14 +92,30 @@ inline void argmax_tail(const T* a0, const T* b0, int64_t c, int64_t from, T* o,
 }
 
 template <typename T>
-void argmax_row_scalar(const T* a, const T* b, T* out, uint8_t* argmax, int64_t out_w,
-                       int64_t c) {
+void argmax_row_scalar(const T* a, const T* b, T* out, uint8_t* argmax, int64_t out_w, int64_t c) {
   for (int64_t ox = 0; ox < out_w; ++ox)
     argmax_tail(a + 2 * ox * c, b + 2 * ox * c, c, 0, out + ox * c, argmax + ox * c);
 }
 
-// The same steps on 16 (AVX-512) or 8 (AVX2) channels at once, with intrinsics: GCC does not
-// vectorize the mixed float/byte loop by itself (it scalarizes the selects).
+// A row of windows: blocks of W channels by Block, then the rest one at a time. Inlined into
+// each ISA's row function below, so that Block (compiled for that ISA) inlines in turn.
+template <int W, void (*Block)(const float*, const float*, int64_t, float*, uint8_t*)>
+[[gnu::always_inline]] inline void argmax_row_blocks(const float* a, const float* b, float* out,
+                                                     uint8_t* argmax, int64_t out_w, int64_t c) {
+  for (int64_t ox = 0; ox < out_w; ++ox) {
+    const float* a0 = a + 2 * ox * c;
+    const float* b0 = b + 2 * ox * c;
+    float* o = out + ox * c;
+    uint8_t* idx = argmax + ox * c;
+    int64_t j = 0;
+    for (; j + W <= c; j += W) Block(a0 + j, b0 + j, c, o + j, idx + j);
+    argmax_tail(a0, b0, c, j, o, idx);
+  }
+}
+
+// The same steps on 16 (AVX-512) or 8 (AVX2) channels of one window at once, with
+// intrinsics: GCC does not vectorize the mixed float/byte loop by itself (it scalarizes the
+// selects).
 __attribute__((target("avx512f"))) inline void step(__m512& m, __m512i& i, const float* p,
                                                     int32_t at) {
   const __m512 v = _mm512_loadu_ps(p);
@@ -106,26 +126,21 @@ __attribute__((target("avx512f"))) inline void step(__m512& m, __m512i& i, const
   i = _mm512_mask_mov_epi32(i, take, _mm512_set1_epi32(at));
 }
 
+__attribute__((target("avx512f"))) inline void block_avx512(const float* a0, const float* b0,
+                                                            int64_t c, float* o, uint8_t* idx) {
+  __m512 m = _mm512_loadu_ps(a0);
+  __m512i i = _mm512_setzero_si512();
+  step(m, i, a0 + c, 1);
+  step(m, i, b0, 2);
+  step(m, i, b0 + c, 3);
+  _mm512_storeu_ps(o, m);
+  _mm512_mask_cvtepi32_storeu_epi8(idx, 0xFFFF, i);
+}
+
 __attribute__((target("avx512f"))) void argmax_row_avx512(const float* a, const float* b,
                                                           float* out, uint8_t* argmax,
                                                           int64_t out_w, int64_t c) {
-  for (int64_t ox = 0; ox < out_w; ++ox) {
-    const float* a0 = a + 2 * ox * c;
-    const float* b0 = b + 2 * ox * c;
-    float* o = out + ox * c;
-    uint8_t* idx = argmax + ox * c;
-    int64_t j = 0;
-    for (; j + 16 <= c; j += 16) {
-      __m512 m = _mm512_loadu_ps(a0 + j);
-      __m512i i = _mm512_setzero_si512();
-      step(m, i, a0 + c + j, 1);
-      step(m, i, b0 + j, 2);
-      step(m, i, b0 + c + j, 3);
-      _mm512_storeu_ps(o + j, m);
-      _mm512_mask_cvtepi32_storeu_epi8(idx + j, 0xFFFF, i);
-    }
-    argmax_tail(a0, b0, c, j, o, idx);
-  }
+  argmax_row_blocks<16, block_avx512>(a, b, out, argmax, out_w, c);
 }
 
 __attribute__((target("avx2"))) inline void step(__m256& m, __m256i& i, const float* p,
@@ -138,35 +153,28 @@ __attribute__((target("avx2"))) inline void step(__m256& m, __m256i& i, const fl
   i = _mm256_blendv_epi8(i, _mm256_set1_epi32(at), _mm256_castps_si256(take));
 }
 
-__attribute__((target("avx2"))) void argmax_row_avx2(const float* a, const float* b,
-                                                      float* out, uint8_t* argmax,
-                                                      int64_t out_w, int64_t c) {
-  for (int64_t ox = 0; ox < out_w; ++ox) {
-    const float* a0 = a + 2 * ox * c;
-    const float* b0 = b + 2 * ox * c;
-    float* o = out + ox * c;
-    uint8_t* idx = argmax + ox * c;
-    int64_t j = 0;
-    for (; j + 8 <= c; j += 8) {
-      __m256 m = _mm256_loadu_ps(a0 + j);
-      __m256i i = _mm256_setzero_si256();
-      step(m, i, a0 + c + j, 1);
-      step(m, i, b0 + j, 2);
-      step(m, i, b0 + c + j, 3);
-      _mm256_storeu_ps(o + j, m);
-      const __m128i w16 =
-          _mm_packs_epi32(_mm256_castsi256_si128(i), _mm256_extracti128_si256(i, 1));
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(idx + j), _mm_packus_epi16(w16, w16));
-    }
-    argmax_tail(a0, b0, c, j, o, idx);
-  }
+__attribute__((target("avx2"))) inline void block_avx2(const float* a0, const float* b0, int64_t c,
+                                                       float* o, uint8_t* idx) {
+  __m256 m = _mm256_loadu_ps(a0);
+  __m256i i = _mm256_setzero_si256();
+  step(m, i, a0 + c, 1);
+  step(m, i, b0, 2);
+  step(m, i, b0 + c, 3);
+  _mm256_storeu_ps(o, m);
+  const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(i), _mm256_extracti128_si256(i, 1));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(idx), _mm_packus_epi16(w16, w16));
+}
+
+__attribute__((target("avx2"))) void argmax_row_avx2(const float* a, const float* b, float* out,
+                                                     uint8_t* argmax, int64_t out_w, int64_t c) {
+  argmax_row_blocks<8, block_avx2>(a, b, out, argmax, out_w, c);
 }
 
 void argmax_row_f32(const float* a, const float* b, float* out, uint8_t* argmax, int64_t out_w,
                     int64_t c) {
   static const int level = __builtin_cpu_supports("avx512f") ? 2
-                           : __builtin_cpu_supports("avx2") ? 1
-                                                            : 0;
+                           : __builtin_cpu_supports("avx2")  ? 1
+                                                             : 0;
   if (level == 2) return argmax_row_avx512(a, b, out, argmax, out_w, c);
   if (level == 1) return argmax_row_avx2(a, b, out, argmax, out_w, c);
   argmax_row_scalar(a, b, out, argmax, out_w, c);
@@ -178,8 +186,8 @@ typedef float F16 __attribute__((vector_size(64), aligned(1)));
 typedef int32_t I16 __attribute__((vector_size(64), aligned(1)));
 typedef uint8_t U16 __attribute__((vector_size(16), aligned(1)));
 template <typename T>
-inline void scatter_row(const T* gz, const uint8_t* argmax, T* d0, T* d1, int64_t out_w,
-                        int64_t w, int64_t c) {
+inline void scatter_row(const T* gz, const uint8_t* argmax, T* d0, T* d1, int64_t out_w, int64_t w,
+                        int64_t c) {
   for (int64_t ox = 0; ox < out_w; ++ox) {
     const T* gv = gz + ox * c;
     const uint8_t* idx = argmax + ox * c;
@@ -235,25 +243,24 @@ template <typename T>
 void max_pool_2x2_scatter(int64_t n, int64_t h, int64_t w, int64_t c, const T* gz,
                           const uint8_t* argmax, T* dz) {
   const int64_t oh = h / 2, ow = w / 2;
-  parallel_for(n, std::max<int64_t>(1, kElementwiseGrain / (h * w * c)),
-               [&](int64_t b, int64_t e) {
-                 for (int64_t i = b; i < e; ++i) {
-                   T* dn = dz + i * h * w * c;
-                   for (int64_t oy = 0; oy < oh; ++oy) {
-                     const int64_t row = (i * oh + oy) * ow * c;
-                     T* d0 = dn + 2 * oy * w * c;
-                     if constexpr (std::is_same_v<T, float>)
-                       scatter_row_f32(gz + row, argmax + row, d0, d0 + w * c, ow, w, c);
-                     else
-                       scatter_row(gz + row, argmax + row, d0, d0 + w * c, ow, w, c);
-                   }
-                   std::fill(dn + 2 * oh * w * c, dn + h * w * c, T(0));
-                 }
-               });
+  parallel_for(n, std::max<int64_t>(1, kElementwiseGrain / (h * w * c)), [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      T* dn = dz + i * h * w * c;
+      for (int64_t oy = 0; oy < oh; ++oy) {
+        const int64_t row = (i * oh + oy) * ow * c;
+        T* d0 = dn + 2 * oy * w * c;
+        if constexpr (std::is_same_v<T, float>)
+          scatter_row_f32(gz + row, argmax + row, d0, d0 + w * c, ow, w, c);
+        else
+          scatter_row(gz + row, argmax + row, d0, d0 + w * c, ow, w, c);
+      }
+      std::fill(dn + 2 * oh * w * c, dn + h * w * c, T(0));
+    }
+  });
 }
 
-template void max_pool_2x2_argmax_row<float>(const float*, const float*, float*, uint8_t*,
-                                             int64_t, int64_t);
+template void max_pool_2x2_argmax_row<float>(const float*, const float*, float*, uint8_t*, int64_t,
+                                             int64_t);
 template void max_pool_2x2_argmax_row<double>(const double*, const double*, double*, uint8_t*,
                                               int64_t, int64_t);
 template void max_pool_2x2_scatter<float>(int64_t, int64_t, int64_t, int64_t, const float*,
@@ -280,8 +287,8 @@ void max_pool_2x2(const WindowGeometry& g, const float* x, float* y) {
                });
 }
 
-void max_pool_2x2_backward(const WindowGeometry& g, const float* x, const float* y,
-                           const float* dy, float* dx) {
+void max_pool_2x2_backward(const WindowGeometry& g, const float* x, const float* y, const float* dy,
+                           float* dx) {
   const int64_t h = g.in[1], w = g.in[2], oh = g.out[1], ow = g.out[2], c = g.c;
   parallel_for(g.n, std::max<int64_t>(1, kElementwiseGrain / (h * w * c)),
                [&](int64_t b, int64_t e) {
