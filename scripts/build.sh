@@ -3,5 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
+# ccache keys on paths relative to the checkout, so another clone on this machine (CI's) reuses
+# what this one compiled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" > /dev/null
 cmake --build build -j"$(nproc)"

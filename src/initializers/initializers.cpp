@@ -96,7 +96,22 @@ Config TruncatedNormal::get_config() const {
   return c;
 }
 
-std::pair<double, double> compute_fans(const Shape& shape) {
+std::pair<double, double> compute_fans(const Shape& shape,
+                                       const std::optional<std::vector<int>>& input_axes,
+                                       const std::optional<std::vector<int>>& output_axes) {
+  if (input_axes && output_axes) {
+    auto product = [&](const std::vector<int>& axes, const char* which) {
+      double n = 1;
+      for (int a : axes) {
+        int axis = a < 0 ? a + shape.rank() : a;
+        check(axis >= 0 && axis < shape.rank(), "VarianceScaling: ", which, " ", a,
+              " is out of range for a weight of shape ", shape, ".");
+        n *= double(shape[axis]);
+      }
+      return n;
+    };
+    return {product(*input_axes, "input axis"), product(*output_axes, "output axis")};
+  }
   if (shape.rank() < 1) return {1, 1};
   if (shape.rank() == 1) return {double(shape[0]), double(shape[0])};
   if (shape.rank() == 2) return {double(shape[0]), double(shape[1])};
@@ -122,7 +137,7 @@ VarianceScaling::VarianceScaling(double scale, std::string mode, std::string dis
 }
 
 Tensor VarianceScaling::operator()(const Shape& shape, DType dtype) const {
-  auto [fan_in, fan_out] = compute_fans(shape);
+  auto [fan_in, fan_out] = compute_fans(shape, input_axes_, output_axes_);
   double scale = scale_;
   if (mode_ == "fan_in") scale /= std::max(1.0, fan_in);
   else if (mode_ == "fan_out") scale /= std::max(1.0, fan_out);
@@ -141,7 +156,19 @@ Config VarianceScaling::get_config() const {
   c["scale"] = scale_;
   c["mode"] = mode_;
   c["distribution"] = distribution_;
+  c.update(fan_axes_config());
   return c;
+}
+
+void VarianceScaling::set_fan_axes(std::optional<std::vector<int>> input_axes,
+                                   std::optional<std::vector<int>> output_axes) {
+  input_axes_ = std::move(input_axes);
+  output_axes_ = std::move(output_axes);
+}
+
+Config VarianceScaling::fan_axes_config() const {
+  return {{"input_axes", input_axes_ ? Config(*input_axes_) : Config(nullptr)},
+          {"output_axes", output_axes_ ? Config(*output_axes_) : Config(nullptr)}};
 }
 
 VarianceScalingPreset::VarianceScalingPreset(std::string class_name, double scale,
@@ -150,7 +177,11 @@ VarianceScalingPreset::VarianceScalingPreset(std::string class_name, double scal
     : VarianceScaling(scale, std::move(mode), std::move(distribution), seed),
       class_name_(std::move(class_name)) {}
 
-Config VarianceScalingPreset::get_config() const { return RandomInitializer::get_config(); }
+Config VarianceScalingPreset::get_config() const {
+  Config c = RandomInitializer::get_config();
+  c.update(fan_axes_config());
+  return c;
+}
 
 InitializerPtr GlorotUniform(std::optional<int64_t> seed) {
   return std::make_shared<VarianceScalingPreset>("GlorotUniform", 1.0, "fan_avg", "uniform", seed);
@@ -200,7 +231,29 @@ Config Orthogonal::get_config() const {
 
 namespace {
 
+std::optional<std::vector<int>> axes_of(const Config& c, const char* key) {
+  if (!c.contains(key) || c[key].is_null()) return std::nullopt;
+  check(c[key].is_array(), "VarianceScaling: '", key, "' must be a list of axes or null; got ",
+        c[key].dump(), ".");
+  return c[key].get<std::vector<int>>();
+}
+
+// Applies input_axes/output_axes (Keras 3.15) to a variance-scaling initializer that
+// from_config_base has just made (not yet shared, so setting it here is safe).
+InitializerPtr with_fan_axes(InitializerPtr init, const Config& c) {
+  if (auto* vs = dynamic_cast<const VarianceScaling*>(init.get()))
+    const_cast<VarianceScaling*>(vs)->set_fan_axes(axes_of(c, "input_axes"),
+                                                   axes_of(c, "output_axes"));
+  return init;
+}
+
+InitializerPtr from_config_base(const std::string& name, const Config& c);
+
 InitializerPtr from_config(const std::string& name, const Config& c) {
+  return with_fan_axes(from_config_base(name, c), c);
+}
+
+InitializerPtr from_config_base(const std::string& name, const Config& c) {
   auto s = seed_of(c);
   if (name == "Zeros" || name == "zeros" || name == "zero") return std::make_shared<Zeros>();
   if (name == "Ones" || name == "ones" || name == "one") return std::make_shared<Ones>();

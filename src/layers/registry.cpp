@@ -53,10 +53,13 @@ std::shared_ptr<Layer> deserialize(const Config& record) {
 }
 
 Config serialize(const Layer& layer) {
-  return {{"module", "keras.layers"},
-          {"class_name", layer.class_name()},
-          {"config", layer.get_config()},
-          {"registered_name", nullptr}};
+  Config record = {{"module", "keras.layers"},
+                   {"class_name", keras_class_name(layer.class_name())},
+                   {"config", layer.get_config()},
+                   {"registered_name", nullptr}};
+  Config build = get_build_config(layer);
+  if (!build.is_null()) record["build_config"] = build;
+  return record;
 }
 
 std::vector<std::string> registered_layers() {

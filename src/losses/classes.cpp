@@ -29,11 +29,14 @@ std::optional<std::vector<int>> read_axes(const Config& c, const char* key) {
   return c[key].get<std::vector<int>>();
 }
 
-Config axes_config(const std::optional<std::vector<int>>& axis) {
+Config axes_config(const std::optional<std::vector<int>>& axis, bool as_list) {
   if (!axis) return nullptr;
-  if (axis->size() == 1) return (*axis)[0];
+  if (axis->size() == 1 && !as_list) return (*axis)[0];
   return *axis;
 }
+
+// Whether a config's axis is a list (Keras writes a tuple axis as one, an int as an int).
+bool axis_is_list(const Config& c) { return c.contains("axis") && c["axis"].is_array(); }
 
 std::optional<DType> read_dtype(const Config& c) {
   if (!c.contains("dtype") || c["dtype"].is_null()) return std::nullopt;
@@ -46,7 +49,7 @@ std::optional<DType> read_dtype(const Config& c) {
 
 std::string read_reduction(const Config& c) {
   if (!c.contains("reduction") || c["reduction"].is_null()) {
-    return c.contains("reduction") ? "none" : kSumOverBatchSize;
+    return c.contains("reduction") ? "None" : kSumOverBatchSize;
   }
   return c["reduction"].get<std::string>();
 }
@@ -132,7 +135,9 @@ Tensor CosineSimilarity::call(const Tensor& y_true, const Tensor& y_pred) const 
 }
 Config CosineSimilarity::get_config() const {
   Config c = Loss::get_config();
-  c["axis"] = options_.axis;
+  // Keras 3.15's get_config leaves axis out (its round trip loses a non-default axis): written
+  // only when it is not the default, so default configs equal Keras's key for key.
+  if (options_.axis != CosineSimilarityOptions{}.axis) c["axis"] = options_.axis;
   return c;
 }
 LossPtr CosineSimilarity::from_config(const Config& c) {
@@ -149,7 +154,9 @@ Tensor Huber::call(const Tensor& y_true, const Tensor& y_pred) const {
 }
 Config Huber::get_config() const {
   Config c = Loss::get_config();
-  c["delta"] = options_.delta;
+  // Left out by Keras 3.15's get_config (a non-default delta is lost there): written only when
+  // it is not the default.
+  if (options_.delta != HuberOptions{}.delta) c["delta"] = options_.delta;
   return c;
 }
 LossPtr Huber::from_config(const Config& c) {
@@ -373,7 +380,8 @@ Config SparseCategoricalCrossentropy::get_config() const {
   Config c = Loss::get_config();
   c["from_logits"] = options_.from_logits;
   c["ignore_class"] = options_.ignore_class ? Config(*options_.ignore_class) : Config(nullptr);
-  c["axis"] = options_.axis;
+  // Keras 3.15's get_config leaves axis out; written only when it is not the default.
+  if (options_.axis != SparseCategoricalCrossentropyOptions{}.axis) c["axis"] = options_.axis;
   return c;
 }
 LossPtr SparseCategoricalCrossentropy::from_config(const Config& c) {
@@ -392,12 +400,13 @@ Tensor Dice::call(const Tensor& y_true, const Tensor& y_pred) const {
 }
 Config Dice::get_config() const {
   Config c = Loss::get_config();
-  c["axis"] = axes_config(options_.axis);
+  c["axis"] = axes_config(options_.axis, options_.axis_as_list);
   return c;
 }
 LossPtr Dice::from_config(const Config& c) {
   DiceOptions o;
   o.axis = read_axes(c, "axis");
+  o.axis_as_list = axis_is_list(c);
   read_base_options(c, o);
   return std::make_shared<Dice>(o);
 }
@@ -411,11 +420,12 @@ Config Tversky::get_config() const {
   Config c = Loss::get_config();
   c["alpha"] = options_.alpha;
   c["beta"] = options_.beta;
-  c["axis"] = axes_config(options_.axis);
+  c["axis"] = axes_config(options_.axis, options_.axis_as_list);
   return c;
 }
 LossPtr Tversky::from_config(const Config& c) {
   TverskyOptions o;
+  o.axis_as_list = axis_is_list(c);
   o.alpha = read<double>(c, "alpha", o.alpha);
   o.beta = read<double>(c, "beta", o.beta);
   o.axis = read_axes(c, "axis");

@@ -204,9 +204,11 @@ Tensor tversky(const Tensor& y_true, const Tensor& y_pred, double alpha, double 
                const std::optional<std::vector<int>>& axis) {
   Tensor t = as_pred_dtype(y_true, y_pred);
   ops::Axes ax = axes_or_all(axis);
-  Tensor intersection = ops::sum(y_pred * t, ax);
-  Tensor fp = ops::sum((1.0 - t) * y_pred, ax);
-  Tensor fn = ops::sum(t * (1.0 - y_pred), ax);
+  // As Keras 3 computes it: its tversky() names y_true "inputs" and y_pred "targets", so alpha
+  // weighs sum((1 - y_pred) * y_true) and beta sum(y_pred * (1 - y_true)).
+  Tensor intersection = ops::sum(t * y_pred, ax);
+  Tensor fp = ops::sum((1.0 - y_pred) * t, ax);
+  Tensor fn = ops::sum(y_pred * (1.0 - t), ax);
   Tensor tv = intersection / (intersection + fp * alpha + fn * beta + config::epsilon());
   return 1.0 - tv;
 }

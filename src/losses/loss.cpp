@@ -12,7 +12,7 @@
 namespace keras::losses {
 
 void check_reduction(const std::string& reduction) {
-  static const char* allowed[] = {"sum_over_batch_size", "sum", "none", "mean",
+  static const char* allowed[] = {"sum_over_batch_size", "sum", "none", "None", "mean",
                                   "mean_with_sample_weight"};
   for (const char* a : allowed)
     if (reduction == a) return;
@@ -26,6 +26,10 @@ Loss::Loss(std::string name, std::string reduction, std::optional<DType> dtype)
       reduction_(std::move(reduction)),
       dtype_(dtype.value_or(config::floatx())) {
   check_reduction(reduction_);
+  if (reduction_ == "None") {
+    reduction_ = "none";
+    reduction_is_null_ = true;
+  }
   check(is_floating(dtype_), "A loss computes in a float dtype; got dtype=", dtype_name(dtype_),
         ".");
 }
@@ -33,7 +37,7 @@ Loss::Loss(std::string name, std::string reduction, std::optional<DType> dtype)
 Config Loss::get_config() const {
   Config c = Config::object();
   c["name"] = name_;
-  c["reduction"] = reduction_ == "none" ? Config(nullptr) : Config(reduction_);
+  c["reduction"] = reduction_is_null_ ? Config(nullptr) : Config(reduction_);
   return c;
 }
 
@@ -76,7 +80,7 @@ namespace {
 
 Tensor reduce_values(const Tensor& values, const Tensor& sample_weight,
                      const std::string& reduction) {
-  if (reduction == "none" || values.ndim() == 0 || (values.ndim() == 1 && values.size() == 0))
+  if (reduction == "none" || reduction == "None" || values.ndim() == 0 || (values.ndim() == 1 && values.size() == 0))
     return values;
   Tensor loss = ops::sum(values);
   if (reduction == "sum") return loss;

@@ -68,18 +68,16 @@ void R2Score::update_state(const Tensor& y_true_in, const Tensor& y_pred_in,
     }
   }
   std::vector<double> s(k, 0), sq(k, 0), res(k, 0), cnt(k, 0);
-  double samples = 0;
+  // Keras counts ops.size(y_true): every element, zero-weight rows included.
+  const double samples = static_cast<double>(b * k);
   for (int64_t r = 0; r < b; ++r) {
-    bool any = false;
     for (int64_t j = 0; j < k; ++j) {
       size_t i = static_cast<size_t>(r * k + j);
       s[j] += t[i] * w[i];
       sq[j] += t[i] * t[i] * w[i];
       res[j] += (t[i] - p[i]) * (t[i] - p[i]) * w[i];
       cnt[j] += w[i];
-      any = any || w[i] != 0.0;
     }
-    samples += any ? 1 : 0;
   }
   Shape shape{k};
   sum_.assign_add(device(s, shape, dtype()));

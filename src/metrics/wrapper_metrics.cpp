@@ -193,7 +193,8 @@ CosineSimilarity::CosineSimilarity(CosineSimilarityOptions options)
       options_(std::move(options)) {}
 Config CosineSimilarity::get_config() const {
   Config c = Metric::get_config();
-  c["axis"] = options_.axis;
+  // Keras 3.15's get_config leaves axis out; written only when it is not the default.
+  if (options_.axis != CosineSimilarityOptions{}.axis) c["axis"] = options_.axis;
   return c;
 }
 MetricPtr CosineSimilarity::from_config(const Config& c) {

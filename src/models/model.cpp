@@ -148,15 +148,22 @@ std::string Model::summary_string(const SummaryOptions& options) const {
   for (const auto& layer : layers()) add_row(*this, *layer, 0);
 
   std::vector<Variable> trainable = trainable_weights(), frozen = non_trainable_weights();
+  // A compiled model whose optimizer has variables counts them too, as Keras does.
+  std::vector<Variable> slots;
+  if (compiled() && optimizer() && optimizer()->built()) slots = optimizer()->variables();
   std::ostringstream out;
   out << "Model: \"" << name() << "\"\n";
   out << detail::render_table(table, line_length);
-  out << " Total params: " << with_commas(count_of(trainable) + count_of(frozen)) << " ("
-      << readable_size(memory_of(trainable) + memory_of(frozen)) << ")\n";
+  out << " Total params: "
+      << with_commas(count_of(trainable) + count_of(frozen) + count_of(slots)) << " ("
+      << readable_size(memory_of(trainable) + memory_of(frozen) + memory_of(slots)) << ")\n";
   out << " Trainable params: " << with_commas(count_of(trainable)) << " ("
       << readable_size(memory_of(trainable)) << ")\n";
   out << " Non-trainable params: " << with_commas(count_of(frozen)) << " ("
       << readable_size(memory_of(frozen)) << ")\n";
+  if (!slots.empty())
+    out << " Optimizer params: " << with_commas(count_of(slots)) << " ("
+        << readable_size(memory_of(slots)) << ")\n";
   return out.str();
 }
 

@@ -20,8 +20,10 @@ double number(const Config& c, const char* key, double fallback) {
 RegularizerPtr from_config(const std::string& name, const Config& c) {
   if (name == "L1" || name == "l1") return std::make_shared<L1>(number(c, "l1", 0.01));
   if (name == "L2" || name == "l2") return std::make_shared<L2>(number(c, "l2", 0.01));
-  if (name == "L1L2" || name == "l1_l2") {
-    // Keras: the string "l1_l2" is L1L2(l1=0.01, l2=0.01); the class defaults are 0.
+  if (name == "L1L2" || name == "l1l2" || name == "l1_l2") {
+    // Keras 3 names the class "l1l2" (its snake case): L1L2() with both factors 0. "l1_l2" is
+    // Keras 2's name for L1L2(l1=0.01, l2=0.01), which Keras 3 no longer accepts; keras-cpp
+    // still reads it (configs of Keras 2 files).
     double d = c.empty() && name == "l1_l2" ? 0.01 : 0.0;
     return std::make_shared<L1L2>(number(c, "l1", d), number(c, "l2", d));
   }
@@ -29,7 +31,7 @@ RegularizerPtr from_config(const std::string& name, const Config& c) {
     return std::make_shared<OrthogonalRegularizer>(
         number(c, "factor", 0.01), c.contains("mode") ? c["mode"].get<std::string>() : "rows");
   throw ValueError("Unknown regularizer '" + name +
-                   "'. Known: l1, l2, l1_l2, orthogonal_regularizer (or their class names).");
+                   "'. Known: l1, l2, l1l2, orthogonal_regularizer (or their class names).");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "keras/saving/serialization.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -23,38 +24,6 @@ CustomRegistry& custom() {
 
 thread_local bool tls_safe_mode = true;
 
-// Keras marks layers that do not override build() as built in their constructor
-// (Layer._build_at_init, Keras 3.9+), so they never record a build_config. These are the
-// built-in ones (Flatten had a build() in 3.10, whose files carry its build_config).
-bool built_at_init(const std::string& class_name) {
-  static const std::set<std::string> names = {
-      "Activation", "ActivityRegularization", "AdaptiveAveragePooling1D",
-      "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D", "AdaptiveMaxPooling1D",
-      "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D", "AlphaDropout", "AveragePooling1D",
-      "AveragePooling2D", "AveragePooling3D", "CategoryEncoding", "CenterCrop", "Cropping1D",
-      "Cropping2D", "Cropping3D", "Discretization", "Dropout", "ELU", "GaussianDropout",
-      "GaussianNoise", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
-      "GlobalAveragePooling3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D",
-      "Identity", "Lambda", "LeakyReLU", "Masking", "MaxPooling1D", "MaxPooling2D",
-      "MaxPooling3D", "Permute", "RandomBrightness", "RandomContrast", "RandomFlip",
-      "RandomRotation", "RandomTranslation", "RandomZoom", "ReLU", "RepeatVector", "Rescaling",
-      "Reshape", "Resizing", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
-      "SpatialDropout3D", "UnitNormalization", "UpSampling1D", "UpSampling2D", "UpSampling3D",
-      "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D"};
-  return names.count(class_name) > 0;
-}
-
-// Layer.get_build_config: the shapes build() received.
-Config build_config(const Layer& layer) {
-  if (built_at_init(layer.class_name())) return nullptr;
-  const auto& shapes = layer.build_input_shapes();
-  if (shapes.empty()) return nullptr;
-  if (shapes.size() == 1) return {{"input_shape", shape_to_json(shapes[0])}};
-  Config list = Config::array();
-  for (const Shape& s : shapes) list.push_back(shape_to_json(s));
-  return {{"input_shape", list}};
-}
-
 // Layer.build_from_config: build from the recorded input shape(s) unless already built.
 void build_from_config(Layer& layer, const Config& config) {
   if (layer.built() || !config.is_object()) return;
@@ -70,9 +39,24 @@ void build_from_config(Layer& layer, const Config& config) {
       shapes.push_back(shape_from_json(s, where));
     }
   } else if (config.contains("shapes_dict") && config["shapes_dict"].is_object()) {
-    for (const auto& [key, s] : config["shapes_dict"].items())
-      shapes.push_back(shape_from_json(s, where + " [" + key + "]"));
-    list_input = shapes.size() > 1;
+    // The arguments of build() by name. JSON objects lose their order here (Config keeps keys
+    // sorted), so the arguments of Keras's build signatures are taken in signature order.
+    const Config& dict = config["shapes_dict"];
+    if (dict.contains("sequences_shape")) {
+      // RNN.build(sequences_shape, initial_state_shape=None): the states' shapes follow from
+      // the cell, so the sequences decide the build.
+      shapes.push_back(shape_from_json(dict["sequences_shape"], where + " [sequences_shape]"));
+    } else {
+      std::vector<std::string> keys;
+      for (const char* k : {"query_shape", "value_shape", "key_shape"})
+        if (dict.contains(k) && !dict[k].is_null()) keys.push_back(k);
+      for (const auto& [key, s] : dict.items())
+        if (std::find(keys.begin(), keys.end(), key) == keys.end() && !s.is_null())
+          keys.push_back(key);
+      for (const std::string& key : keys)
+        shapes.push_back(shape_from_json(dict[key], where + " [" + key + "]"));
+      list_input = shapes.size() > 1;
+    }
   }
   if (!shapes.empty()) layer.ensure_built(shapes, list_input);
 }
@@ -138,7 +122,7 @@ Config serialize_keras_object(const Layer& layer) {
     record["registered_name"] = "Functional";
   } else {
     record["module"] = class_name == "Sequential" ? "keras" : "keras.layers";
-    record["class_name"] = class_name;
+    record["class_name"] = layers::keras_class_name(class_name);
     record["config"] = layer.get_config();
     record["registered_name"] = nullptr;
   }
@@ -146,7 +130,7 @@ Config serialize_keras_object(const Layer& layer) {
   if (class_name == "Functional") {
     record["build_config"] = {{"input_shape", nullptr}};
   } else if (class_name != "InputLayer") {
-    Config build = build_config(layer);
+    Config build = layers::get_build_config(layer);
     if (!build.is_null()) record["build_config"] = build;
   }
   if (model) record["compile_config"] = model->get_compile_config();

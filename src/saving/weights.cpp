@@ -1,5 +1,6 @@
 #include "keras/saving/weights.h"
 
+#include <iostream>
 #include <map>
 #include <unordered_set>
 
@@ -79,6 +80,15 @@ void load_optimizer_variables(Model& model, const H5File& file, const LoadWeight
   if (!optimizer->built()) optimizer->build(model.trainable_weights());
   std::vector<Variable> vars = optimizer->variables();
   std::vector<std::string> saved = file.children("optimizer/vars");
+  if (saved.size() < vars.size() && saved.size() <= 2) {
+    // The file was saved by a compiled model before its first step: an unbuilt optimizer has
+    // only `iterations` (and `learning_rate` without a schedule), both at their initial values.
+    // Keras skips loading with this warning and builds the variables fresh; so does keras-cpp.
+    std::cerr << "WARNING: Skipping variable loading for optimizer '" << optimizer->name()
+              << "', because it has " << vars.size() << " variables whereas the saved optimizer "
+              << "has " << saved.size() << " variables.\n";
+    return;
+  }
   if (saved.size() != vars.size()) {
     if (options.skip_mismatch) return;
     throw ValueError("Optimizer '" + optimizer->name() + "' has " + std::to_string(vars.size()) +

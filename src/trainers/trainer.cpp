@@ -387,6 +387,8 @@ Logs Model::train_on_batch(const TensorStruct& x, const TensorStruct& y,
                            const TensorStruct& sample_weight,
                            const std::map<int64_t, double>& class_weight) {
   state();
+  // As Keras: the logs of train_on_batch/test_on_batch describe this batch alone.
+  reset_metrics();
   trainers::WeightsBackendScope on_weights(*this);
   StepData data = with_class_weight(StepData{x, y, sample_weight}, class_weight);
   return train_step(trainers::on_weights_backend(*this, std::move(data)));
@@ -395,6 +397,7 @@ Logs Model::train_on_batch(const TensorStruct& x, const TensorStruct& y,
 Logs Model::test_on_batch(const TensorStruct& x, const TensorStruct& y,
                           const TensorStruct& sample_weight) {
   state();
+  reset_metrics();
   trainers::WeightsBackendScope on_weights(*this);
   return test_step(trainers::on_weights_backend(*this, StepData{x, y, sample_weight}));
 }

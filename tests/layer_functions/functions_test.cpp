@@ -1,5 +1,5 @@
 // keras.activations, initializers, regularizers and constraints: values against NumPy/PyTorch
-// (tools/golden/layer_functions.py), random initializers against the closed forms of their
+// (tools/golden/layer_functions.py) and Keras itself (tests/oracle/fixtures), random initializers against the closed forms of their
 // distributions, and configs.
 
 #include <gtest/gtest.h>
@@ -15,7 +15,9 @@ namespace {
 
 using test::json;
 
-TEST(LayerFunctions, MatchNumpyAndTorch) {
+// kwargs "fn" names the function; "regularizer" / "constraint", when present, is the Keras
+// record {"class_name", "config"} to deserialize instead.
+test::GoldenOps function_ops() {
   test::GoldenOps m;
   m["activation"] = [](const TensorList& in, const json& kw) {
     return TensorList{activations::get(kw["fn"].get<std::string>())(in[0])};
@@ -23,15 +25,29 @@ TEST(LayerFunctions, MatchNumpyAndTorch) {
   m["regularizer"] = [](const TensorList& in, const json& kw) {
     std::string name = kw["fn"].get<std::string>();
     regularizers::RegularizerPtr r =
-        kw.contains("mode") ? std::make_shared<regularizers::OrthogonalRegularizer>(
-                                  0.01, kw["mode"].get<std::string>())
-                            : regularizers::get(name);
+        kw.contains("regularizer") ? regularizers::deserialize(kw["regularizer"])
+        : kw.contains("mode")      ? std::make_shared<regularizers::OrthogonalRegularizer>(
+                                    0.01, kw["mode"].get<std::string>())
+                                   : regularizers::get(name);
     return TensorList{(*r)(in[0])};
   };
   m["constraint"] = [](const TensorList& in, const json& kw) {
-    return TensorList{(*constraints::get(kw["fn"].get<std::string>()))(in[0])};
+    auto c = kw.contains("constraint") ? constraints::deserialize(kw["constraint"])
+                                       : constraints::get(kw["fn"].get<std::string>());
+    return TensorList{(*c)(in[0])};
   };
-  auto ops = test::run_golden("layer_functions", m);
+  return m;
+}
+
+TEST(LayerFunctions, MatchNumpyAndTorch) {
+  auto ops = test::run_golden("layer_functions", function_ops());
+  EXPECT_EQ(ops.size(), 3u);
+}
+
+// The same cases computed by Keras 3.15 (tools/keras_oracle/layer_functions.py), plus every
+// activation keras-cpp has (edge values, float64), configured regularizers and constraints.
+TEST(LayerFunctions, MatchKeras) {
+  auto ops = test::run_oracle("layer_functions", function_ops());
   EXPECT_EQ(ops.size(), 3u);
 }
 

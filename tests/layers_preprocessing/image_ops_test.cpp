@@ -89,6 +89,9 @@ TEST(ImageOpsGolden, MatchesJaxSemantics) {
   EXPECT_EQ(exercised.size(), 5u);
 }
 
+// The same cases with the outputs of real Keras 3.15 (tools/keras_oracle/ops.py).
+TEST(ImageOpsOracle, MatchesKeras) { run_oracle("ops_image", image_ops()); }
+
 TEST(ImageOps, ResizeShapesAndDtypes) {
   Tensor x = ops::ones({2, 8, 6, 3});
   EXPECT_EQ(image::resize(x, {4, 5}).shape(), Shape({2, 4, 5, 3}));

@@ -1,5 +1,6 @@
 // keras::losses against NumPy transcriptions of Keras's formulas (tools/golden/losses.py, also
-// checked there against torch.nn.functional), plus names, configs, custom losses and errors.
+// checked there against torch.nn.functional) and against Keras itself (tests/oracle/fixtures),
+// plus names, configs, custom losses and errors.
 
 #include <gtest/gtest.h>
 
@@ -45,6 +46,10 @@ GoldenOps loss_ops() {
 }
 
 TEST(LossesGolden, EveryLossReductionAndWeighting) { run_golden("losses", loss_ops()); }
+
+// The same cases and more (every reduction, label smoothing, ignore_class, masks) computed by
+// Keras 3.15 itself (tools/keras_oracle/losses_metrics.py).
+TEST(LossesOracle, EveryLossReductionAndWeighting) { run_oracle("losses", loss_ops()); }
 
 TEST(Losses, FunctionsGivePerSampleValues) {
   Tensor t = make({0, 1, 2, 3, 4, 5}, {2, 3});

@@ -12,16 +12,21 @@ namespace {
 
 using namespace test;  // NOLINT: the fixture helpers
 
+// result() after the last batch or, with kwargs "per_batch", after each one.
 TensorList accumulate_confusion(const std::string& cls, const TensorList& in, const json& kw) {
   auto metric = metrics::deserialize({{"class_name", cls}, {"config", kw["config"]}});
   bool weighted = kw["weighted"].get<bool>();
   size_t stride = weighted ? 3 : 2;
-  for (size_t i = 0; i + stride <= in.size(); i += stride)
+  TensorList results;
+  for (size_t i = 0; i + stride <= in.size(); i += stride) {
     metric->update_state(in[i], in[i + 1], weighted ? in[i + 2] : Tensor());
-  return {metric->result()};
+    results.push_back(metric->result());
+  }
+  if (kw.value("per_batch", false)) return results;
+  return {results.back()};
 }
 
-TEST(ConfusionMetricsGolden, AccumulatedOverBatchesWithAndWithoutWeights) {
+GoldenOps confusion_ops() {
   GoldenOps m;
   for (const char* cls :
        {"TruePositives", "TrueNegatives", "FalsePositives", "FalseNegatives", "Precision",
@@ -30,7 +35,17 @@ TEST(ConfusionMetricsGolden, AccumulatedOverBatchesWithAndWithoutWeights) {
     m[cls] = [name = std::string(cls)](const TensorList& in, const json& kw) {
       return accumulate_confusion(name, in, kw);
     };
-  run_golden("metrics_confusion", m);
+  return m;
+}
+
+TEST(ConfusionMetricsGolden, AccumulatedOverBatchesWithAndWithoutWeights) {
+  run_golden("metrics_confusion", confusion_ops());
+}
+
+// The same cases computed by Keras 3.15 (tools/keras_oracle/losses_metrics.py), plus three
+// weighted batches with result() after each.
+TEST(ConfusionMetricsOracle, AccumulatedOverBatchesWithAndWithoutWeights) {
+  run_oracle("metrics_confusion", confusion_ops());
 }
 
 TEST(ConfusionMetrics, CountsAndThresholdEdges) {

@@ -12,6 +12,7 @@ namespace {
 
 using namespace test;  // NOLINT: the fixture helpers
 
+// result() after the last batch or, with kwargs "per_batch", after each one.
 GoldenOps accumulating_ops(std::initializer_list<const char*> classes) {
   GoldenOps m;
   for (const char* cls : classes)
@@ -19,9 +20,13 @@ GoldenOps accumulating_ops(std::initializer_list<const char*> classes) {
       auto metric = metrics::deserialize({{"class_name", name}, {"config", kw["config"]}});
       bool weighted = kw["weighted"].get<bool>();
       size_t stride = weighted ? 3 : 2;
-      for (size_t i = 0; i + stride <= in.size(); i += stride)
+      TensorList results;
+      for (size_t i = 0; i + stride <= in.size(); i += stride) {
         metric->update_state(in[i], in[i + 1], weighted ? in[i + 2] : Tensor());
-      return TensorList{metric->result()};
+        results.push_back(metric->result());
+      }
+      if (kw.value("per_batch", false)) return results;
+      return TensorList{results.back()};
     };
   return m;
 }
@@ -44,6 +49,13 @@ void expect_round_trip(const metrics::MetricPtr& m) {
 
 TEST(CorrelationMetricsGolden, AccumulatedOverBatchesWithAndWithoutWeights) {
   run_golden("metrics_correlation",
+             accumulating_ops({"PearsonCorrelation", "ConcordanceCorrelation"}));
+}
+
+// The same cases computed by Keras 3.15 (tools/keras_oracle/losses_metrics.py), plus three
+// weighted batches with result() after each.
+TEST(CorrelationMetricsOracle, AccumulatedOverBatchesWithAndWithoutWeights) {
+  run_oracle("metrics_correlation",
              accumulating_ops({"PearsonCorrelation", "ConcordanceCorrelation"}));
 }
 

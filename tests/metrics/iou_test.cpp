@@ -12,18 +12,33 @@ namespace {
 
 using namespace test;  // NOLINT: the fixture helpers
 
-TEST(IoUMetricsGolden, AccumulatedOverBatchesWithAndWithoutWeights) {
+// result() after the last batch or, with kwargs "per_batch", after each one.
+GoldenOps iou_ops() {
   GoldenOps m;
   for (const char* cls : {"IoU", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU"})
     m[cls] = [name = std::string(cls)](const TensorList& in, const json& kw) {
       auto metric = metrics::deserialize({{"class_name", name}, {"config", kw["config"]}});
       bool weighted = kw["weighted"].get<bool>();
       size_t stride = weighted ? 3 : 2;
-      for (size_t i = 0; i + stride <= in.size(); i += stride)
+      TensorList results;
+      for (size_t i = 0; i + stride <= in.size(); i += stride) {
         metric->update_state(in[i], in[i + 1], weighted ? in[i + 2] : Tensor());
-      return TensorList{metric->result()};
+        results.push_back(metric->result());
+      }
+      if (kw.value("per_batch", false)) return results;
+      return TensorList{results.back()};
     };
-  run_golden("metrics_iou", m);
+  return m;
+}
+
+TEST(IoUMetricsGolden, AccumulatedOverBatchesWithAndWithoutWeights) {
+  run_golden("metrics_iou", iou_ops());
+}
+
+// The same cases computed by Keras 3.15 (tools/keras_oracle/losses_metrics.py), plus three
+// weighted batches with result() after each.
+TEST(IoUMetricsOracle, AccumulatedOverBatchesWithAndWithoutWeights) {
+  run_oracle("metrics_iou", iou_ops());
 }
 
 TEST(IoUMetrics, VariableAndStatelessApi) {

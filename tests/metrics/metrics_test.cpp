@@ -1,5 +1,5 @@
-// keras::metrics against NumPy transcriptions of Keras's formulas (tools/golden/metrics.py),
-// plus the stateless API, names, configs and errors.
+// keras::metrics against NumPy transcriptions of Keras's formulas (tools/golden/metrics.py)
+// and against Keras itself (tests/oracle/fixtures), plus the stateless API, names, configs and errors.
 
 #include <gtest/gtest.h>
 
@@ -12,13 +12,18 @@ namespace {
 
 using namespace test;  // NOLINT: the fixture helpers
 
+// result() after the last batch or, with kwargs "per_batch", after each one.
 TensorList accumulate(const std::string& cls, const TensorList& in, const json& kw) {
   auto metric = metrics::deserialize({{"class_name", cls}, {"config", kw["config"]}});
   bool weighted = kw["weighted"].get<bool>();
   size_t stride = weighted ? 3 : 2;
-  for (size_t i = 0; i + stride <= in.size(); i += stride)
+  TensorList results;
+  for (size_t i = 0; i + stride <= in.size(); i += stride) {
     metric->update_state(in[i], in[i + 1], weighted ? in[i + 2] : Tensor());
-  return {metric->result()};
+    results.push_back(metric->result());
+  }
+  if (kw.value("per_batch", false)) return results;
+  return {results.back()};
 }
 
 GoldenOps metric_ops() {
@@ -36,9 +41,13 @@ GoldenOps metric_ops() {
   }
   auto values = [](auto metric, const TensorList& in, const json& kw) {
     size_t stride = kw["weighted"].get<bool>() ? 2 : 1;
-    for (size_t i = 0; i < in.size(); i += stride)
+    TensorList results;
+    for (size_t i = 0; i < in.size(); i += stride) {
       metric->update_state(in[i], stride == 2 ? in[i + 1] : Tensor());
-    return TensorList{metric->result()};
+      results.push_back(metric->result());
+    }
+    if (kw.value("per_batch", false)) return results;
+    return TensorList{results.back()};
   };
   m["Mean"] = [values](const TensorList& in, const json& kw) {
     return values(std::make_shared<metrics::Mean>(), in, kw);
@@ -51,6 +60,12 @@ GoldenOps metric_ops() {
 
 TEST(MetricsGolden, AccumulatedOverBatchesWithAndWithoutWeights) {
   run_golden("metrics", metric_ops());
+}
+
+// The same cases computed by Keras 3.15 (tools/keras_oracle/losses_metrics.py), plus three
+// weighted batches with result() after each.
+TEST(MetricsOracle, AccumulatedOverBatchesWithAndWithoutWeights) {
+  run_oracle("metrics", metric_ops());
 }
 
 TEST(Metrics, ResetAndCall) {

@@ -142,5 +142,8 @@ TEST(ConvGolden, DecompositionsMatchTorch) {
   test::run_golden("nn_conv", conv_ops());
 }
 
+// The same cases with the outputs of real Keras 3.15 (tools/keras_oracle/ops.py).
+TEST(ConvOracle, MatchKeras) { test::run_oracle("ops_nn_conv", conv_ops()); }
+
 }  // namespace
 }  // namespace keras

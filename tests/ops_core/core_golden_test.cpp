@@ -105,5 +105,10 @@ GoldenOps core_ops() {
 
 TEST(CoreOpsGolden, MatchNumpy) { test::run_golden("numpy_core", core_ops()); }
 
+// The same cases, and Keras's own edge cases (empty, 0-d, NaN/inf, integer wrap-around), with
+// the outputs of real Keras 3.15 (tools/keras_oracle/ops.py).
+TEST(CoreOpsOracle, MatchKeras) { test::run_oracle("ops_numpy_core", core_ops()); }
+TEST(CoreOpsOracle, EdgeCasesMatchKeras) { test::run_oracle("ops_edge_cases", core_ops()); }
+
 }  // namespace
 }  // namespace keras

@@ -314,5 +314,10 @@ TEST(ElementwiseGolden, MatchNumpy) {
     EXPECT_TRUE(seen.count(op)) << "no fixture case exercises " << op;
 }
 
+// The same cases with the outputs of real Keras 3.15 (tools/keras_oracle/ops.py).
+TEST(ElementwiseOracle, MatchKeras) {
+  test::run_oracle("ops_numpy_elementwise", elementwise_ops());
+}
+
 }  // namespace
 }  // namespace keras

@@ -158,5 +158,13 @@ TEST(LinalgGolden, LinalgMatchesNumpy) {
   EXPECT_EQ(exercised.size(), ops.size());
 }
 
+// The same cases with the outputs of real Keras 3.15 (tools/keras_oracle/ops.py); matrix_power
+// has no keras.ops counterpart and is left out there.
+TEST(LinalgOracle, ProductsMatchKeras) {
+  test::run_oracle("ops_numpy_linalg_products", product_ops());
+}
+
+TEST(LinalgOracle, LinalgMatchesKeras) { test::run_oracle("ops_numpy_linalg", linalg_ops()); }
+
 }  // namespace
 }  // namespace keras

@@ -166,5 +166,9 @@ TEST(NnOpsGolden, DecomposedMatchReference) {
   test::run_golden("nn_ops", nn_ops());
 }
 
+// The same cases with the outputs of real Keras 3.15 (tools/keras_oracle/ops.py); cpu_linear
+// (a keras-cpp kernel) is left out there.
+TEST(NnOpsOracle, MatchKeras) { test::run_oracle("ops_nn_ops", nn_ops()); }
+
 }  // namespace
 }  // namespace keras

@@ -217,5 +217,12 @@ TEST(ReductionsGolden, SortingMatchNumpy) {
   test::run_golden("numpy_reductions_sorting", sorting_ops());
 }
 
+// The same cases with the outputs of real Keras 3.15 (tools/keras_oracle/ops.py).
+TEST(ReductionsOracle, MatchKeras) { test::run_oracle("ops_numpy_reductions", reduction_ops()); }
+
+TEST(ReductionsOracle, SortingMatchKeras) {
+  test::run_oracle("ops_numpy_reductions_sorting", sorting_ops());
+}
+
 }  // namespace
 }  // namespace keras

@@ -1,5 +1,5 @@
 // keras::optimizers against tools/golden/optimizers.py (NumPy transcriptions of Keras's formulas,
-// and torch.optim where its rule is Keras's), plus the machinery: variable order and names,
+// and torch.optim where its rule is Keras's) and against Keras itself (tests/oracle/fixtures), plus the machinery: variable order and names,
 // configs, the registry, the stateless API, EMA swaps, constraints and error messages.
 
 #include <gtest/gtest.h>
@@ -94,8 +94,8 @@ TensorList run_optimizer_case(const TensorList& in, const json& kw) {
   return out;
 }
 
-TEST(OptimizersGolden, Replay) {
-  test::GoldenOps ops_map = {
+test::GoldenOps optimizer_ops() {
+  return {
       {"optimizer", run_optimizer_case},
       {"schedule",
        [](const TensorList& in, const json& kw) -> TensorList {
@@ -105,7 +105,18 @@ TEST(OptimizersGolden, Replay) {
          return {(*schedule)(in[0])};
        }},
   };
-  auto exercised = test::run_golden("optimizers", ops_map);
+}
+
+TEST(OptimizersGolden, Replay) {
+  auto exercised = test::run_golden("optimizers", optimizer_ops());
+  EXPECT_EQ(exercised.size(), 2u);
+}
+
+// The same cases computed by Keras 3.15 (tools/keras_oracle/optimizers.py), plus every
+// optimizer under each of weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema and
+// gradient_accumulation_steps, and more schedule steps.
+TEST(OptimizersOracle, Replay) {
+  auto exercised = test::run_oracle("optimizers", optimizer_ops());
   EXPECT_EQ(exercised.size(), 2u);
 }
 

@@ -11,6 +11,9 @@
 #ifndef KERAS_GOLDEN_DIR
 #error "KERAS_GOLDEN_DIR must point at tests/golden"
 #endif
+#ifndef KERAS_ORACLE_DIR
+#error "KERAS_ORACLE_DIR must point at tests/oracle/fixtures"
+#endif
 
 namespace keras::test {
 namespace {
@@ -26,8 +29,21 @@ std::string golden_path(const std::string& name) {
   return std::string(KERAS_GOLDEN_DIR) + "/" + name + ".npz";
 }
 
+std::string oracle_path(const std::string& name) {
+  return std::string(KERAS_ORACLE_DIR) + "/" + name + ".npz";
+}
+
 std::set<std::string> run_golden(const std::string& name, const GoldenOps& ops) {
-  auto arrays = utils::load_npz(golden_path(name));
+  return run_fixture_file(golden_path(name), name, ops);
+}
+
+std::set<std::string> run_oracle(const std::string& name, const GoldenOps& ops) {
+  return run_fixture_file(oracle_path(name), "oracle/" + name, ops);
+}
+
+std::set<std::string> run_fixture_file(const std::string& path, const std::string& name,
+                                       const GoldenOps& ops) {
+  auto arrays = utils::load_npz(path);
   // Group "<case>.<field>" keys by case.
   std::map<std::string, std::map<std::string, Tensor>> cases;
   for (auto& [key, value] : arrays) {
@@ -35,7 +51,7 @@ std::set<std::string> run_golden(const std::string& name, const GoldenOps& ops) 
     cases[key.substr(0, dot)][key.substr(dot + 1)] = value;
   }
   std::set<std::string> exercised;
-  int checked = 0;
+  int checked = 0, differs = 0;
   for (auto& [case_name, fields] : cases) {
     std::string op = text_of(fields.at("op"));
     json kwargs = json::parse(text_of(fields.at("kwargs")));
@@ -51,6 +67,12 @@ std::set<std::string> run_golden(const std::string& name, const GoldenOps& ops) 
     for (int i = 0; fields.count("out" + std::to_string(i)); ++i)
       expected.push_back(fields.at("out" + std::to_string(i)));
     TensorList actual;
+    if (kwargs.contains("keras_cpp_differs")) {
+      std::cout << "[differs] " << name << "/" << case_name << " (" << op
+                << "): " << kwargs["keras_cpp_differs"].get<std::string>() << "\n";
+      ++differs;
+      continue;
+    }
     if (kwargs.value("raises", std::string()) != "") {
       // The case expects an error of the named kind.
       bool raised = false;
@@ -87,7 +109,9 @@ std::set<std::string> run_golden(const std::string& name, const GoldenOps& ops) 
     ++checked;
   }
   std::cout << "[golden] " << name << ": " << checked << " cases, " << exercised.size()
-            << " ops\n";
+            << " ops";
+  if (differs) std::cout << ", " << differs << " documented differences";
+  std::cout << "\n";
   return exercised;
 }
 

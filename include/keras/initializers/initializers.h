@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "keras/initializers/initializer.h"
 
@@ -58,7 +59,11 @@ class Identity final : public Initializer {
   explicit Identity(double gain = 1.0) : gain_(gain) {}
   Tensor operator()(const Shape& shape, DType dtype) const override;
   std::string class_name() const override { return "Identity"; }
-  Config get_config() const override { return {{"gain", gain_}}; }
+  /// Keras 3.15's config leaves gain out (a non-default gain is lost there): written only
+  /// when it is not 1.
+  Config get_config() const override {
+    return gain_ == 1.0 ? Config::object() : Config({{"gain", gain_}});
+  }
 
  private:
   double gain_;
@@ -114,10 +119,20 @@ class VarianceScaling : public RandomInitializer {
   Tensor operator()(const Shape& shape, DType dtype) const override;
   std::string class_name() const override { return "VarianceScaling"; }
   Config get_config() const override;
+  /// Keras 3.15's input_axes/output_axes: the kernel axes whose sizes multiply into fan_in and
+  /// fan_out (both given), instead of the convolution-kernel rule. Negative axes count from
+  /// the end, as Python indexing does.
+  void set_fan_axes(std::optional<std::vector<int>> input_axes,
+                    std::optional<std::vector<int>> output_axes);
+
+ protected:
+  /// input_axes and output_axes as Keras writes them (null when unset).
+  Config fan_axes_config() const;
 
  private:
   double scale_;
   std::string mode_, distribution_;
+  std::optional<std::vector<int>> input_axes_, output_axes_;
 };
 
 /// A VarianceScaling preset that reports its own class name and only its seed in configs.
@@ -158,7 +173,10 @@ class Orthogonal final : public RandomInitializer {
   double gain_;
 };
 
-/// Keras's compute_fans: (fan_in, fan_out) of a weight shape.
-std::pair<double, double> compute_fans(const Shape& shape);
+/// Keras's compute_fans: (fan_in, fan_out) of a weight shape, from the given axes when both are
+/// set (Keras 3.15's input_axes/output_axes), else by the convolution-kernel rule.
+std::pair<double, double> compute_fans(const Shape& shape,
+                                       const std::optional<std::vector<int>>& input_axes = {},
+                                       const std::optional<std::vector<int>>& output_axes = {});
 
 }  // namespace keras::initializers

@@ -21,8 +21,15 @@ void register_layer(const std::string& class_name, LayerFactory factory);
 /// class and how to register it when it is unknown.
 std::shared_ptr<Layer> from_config(const std::string& class_name, const Config& config);
 std::shared_ptr<Layer> deserialize(const Config& record);
-/// Keras's serialize_keras_object record of a layer.
+/// Keras's serialize_keras_object record of a built-in layer, with its build_config when built
+/// (as the sublayer records inside Bidirectional, TimeDistributed and RNN configs have it).
 Config serialize(const Layer& layer);
+/// Layer.get_build_config: {"input_shape": ...} (or {"shapes_dict": ...} for layers whose
+/// build() takes named shapes), or null for a layer that is unbuilt or built at construction.
+Config get_build_config(const Layer& layer);
+/// The class name Keras 3.15 writes in a record for a class ("GroupedQueryAttention" is
+/// written "GroupQueryAttention"); the name itself for every other class.
+std::string keras_class_name(const std::string& class_name);
 
 /// Class names with a factory, sorted.
 std::vector<std::string> registered_layers();

@@ -26,7 +26,8 @@
 namespace keras::losses {
 
 /// Keras's reductions: "sum_over_batch_size" (the default; also "mean"), "sum",
-/// "mean_with_sample_weight", and "none" (Keras's None: per-sample values).
+/// "mean_with_sample_weight", and "none" (per-sample values); "None" is Python's None, which
+/// Keras treats as "none" and writes as null in configs.
 inline constexpr const char* kSumOverBatchSize = "sum_over_batch_size";
 
 /// Base of all losses. Losses are immutable values: copy them freely.
@@ -50,6 +51,7 @@ class Loss {
   virtual Config get_config() const;
 
   const std::string& name() const { return name_; }
+  /// The reduction in effect ("none" for Python's None).
   const std::string& reduction() const { return reduction_; }
   /// The dtype the loss computes in (floatx unless given).
   DType dtype() const { return dtype_; }
@@ -57,6 +59,7 @@ class Loss {
  private:
   std::string name_;
   std::string reduction_;
+  bool reduction_is_null_ = false;  // given as None: written back as null, as Keras does
   DType dtype_;
 };
 

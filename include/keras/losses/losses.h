@@ -366,6 +366,8 @@ class SparseCategoricalCrossentropy final : public Loss {
 /// unset).
 struct DiceOptions {
   std::optional<std::vector<int>> axis = std::nullopt;
+  /// Write a one-axis `axis` as a list ([1]) rather than an int, as Keras writes a tuple.
+  bool axis_as_list = false;
   std::string reduction = kSumOverBatchSize;
   std::string name = "dice";
   std::optional<DType> dtype;
@@ -388,6 +390,8 @@ struct TverskyOptions {
   double alpha = 0.5;
   double beta = 0.5;
   std::optional<std::vector<int>> axis = std::nullopt;
+  /// Write a one-axis `axis` as a list ([1]) rather than an int, as Keras writes a tuple.
+  bool axis_as_list = false;
   std::string reduction = kSumOverBatchSize;
   std::string name = "tversky";
   std::optional<DType> dtype;

@@ -156,8 +156,7 @@ Config AttentionLayer::get_config() const {
   c["use_scale"] = options_.use_scale;
   c["score_mode"] = options_.score_mode;
   c["dropout"] = options_.dropout;
-  // Keras 3.11+ writes the seed; older versions accept it as an argument.
-  if (options_.seed) c["seed"] = *options_.seed;
+  c["seed"] = options_.seed ? Config(*options_.seed) : Config(nullptr);  // Keras 3.11+
   return c;
 }
 

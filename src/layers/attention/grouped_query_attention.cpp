@@ -175,9 +175,10 @@ Config GroupedQueryAttentionLayer::get_config() const {
   c["num_query_heads"] = num_query_heads_;
   c["num_key_value_heads"] = num_key_value_heads_;
   c["use_bias"] = options_.use_bias;
-  // Keras 3.13+ keys, written only when set (older Keras rejects unknown arguments).
-  if (options_.use_gate) c["use_gate"] = true;
-  if (options_.sliding_window) c["sliding_window"] = *options_.sliding_window;
+  // Keras 3.13+ keys, as 3.15 writes them.
+  c["use_gate"] = options_.use_gate;
+  c["sliding_window"] =
+      options_.sliding_window ? Config(*options_.sliding_window) : Config(nullptr);
   c["dropout"] = options_.dropout;
   c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer);
   c["bias_initializer"] = initializers::serialize(*options_.bias_initializer);

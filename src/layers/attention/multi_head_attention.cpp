@@ -258,11 +258,12 @@ Config MultiHeadAttentionLayer::get_config() const {
   c["value_dim"] = value_dim_;
   c["dropout"] = options_.dropout;
   c["use_bias"] = options_.use_bias;
-  // Keras 3.13+ keys, written only when set (older Keras rejects unknown arguments).
-  if (options_.use_gate) c["use_gate"] = true;
+  c["use_gate"] = options_.use_gate;  // Keras 3.13+ keys, as 3.15 writes them
+
   c["output_shape"] = options_.output_shape.empty() ? Config(nullptr) : Config(options_.output_shape);
   c["attention_axes"] = attention_axes_ ? Config(*attention_axes_) : Config(nullptr);
-  if (options_.sliding_window) c["sliding_window"] = *options_.sliding_window;
+  c["sliding_window"] =
+      options_.sliding_window ? Config(*options_.sliding_window) : Config(nullptr);
   c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer);
   c["bias_initializer"] = initializers::serialize(*options_.bias_initializer);
   c["kernel_regularizer"] = regularizers::serialize(options_.kernel_regularizer.get());

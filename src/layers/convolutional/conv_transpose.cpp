@@ -81,10 +81,9 @@ Config BaseConvTransposeLayer::get_config() const {
   c["kernel_size"] = detail::tuple_config(kernel_size_);
   c["strides"] = detail::tuple_config(strides_);
   c["padding"] = padding_;
-  // Keras 3.10 writes no output_padding key (and its constructors refuse one); 3.11-3.14 accept
-  // the argument but do not save it; 3.15+ write it, null when unset. Written here only when
-  // set, so unset configs stay readable by 3.10.
-  if (!output_padding_.empty()) c["output_padding"] = detail::tuple_config(output_padding_);
+  // Keras 3.15 writes output_padding, null when unset (3.10 had no such key).
+  c["output_padding"] =
+      output_padding_.empty() ? Config(nullptr) : detail::tuple_config(output_padding_);
   c["data_format"] = data_format_;
   c["dilation_rate"] = detail::tuple_config(dilation_rate_);
   c["activation"] = activations::serialize(options_.activation);

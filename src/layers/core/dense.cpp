@@ -85,6 +85,7 @@ Config DenseLayer::get_config() const {
   c["bias_regularizer"] = regularizers::serialize(options_.bias_regularizer.get());
   c["kernel_constraint"] = constraints::serialize(options_.kernel_constraint.get());
   c["bias_constraint"] = constraints::serialize(options_.bias_constraint.get());
+  c["quantization_config"] = nullptr;  // Keras 3.15 writes it; keras-cpp layers are float
   return c;
 }
 
@@ -100,6 +101,10 @@ std::shared_ptr<Layer> DenseLayer::from_config(const Config& c) {
   if (c.contains("activity_regularizer")) o.activity_regularizer = regularizers::deserialize(c["activity_regularizer"]);
   if (c.contains("kernel_constraint")) o.kernel_constraint = constraints::deserialize(c["kernel_constraint"]);
   if (c.contains("bias_constraint")) o.bias_constraint = constraints::deserialize(c["bias_constraint"]);
+  check(!c.contains("quantization_config") || c["quantization_config"].is_null(),
+        "Dense.from_config: quantized layers (quantization_config=",
+        c.contains("quantization_config") ? c["quantization_config"].dump() : "",
+        ") are not supported yet; save the float model from Keras instead.");
   return std::make_shared<DenseLayer>(c.at("units").get<int64_t>(), o);
 }
 

@@ -212,6 +212,7 @@ Config EinsumDenseLayer::get_config() const {
   c["activity_regularizer"] = regularizers::serialize(options_.activity_regularizer.get());
   c["kernel_constraint"] = constraints::serialize(options_.kernel_constraint.get());
   c["bias_constraint"] = constraints::serialize(options_.bias_constraint.get());
+  c["quantization_config"] = nullptr;  // Keras 3.15 writes it; keras-cpp layers are float
   return c;
 }
 
@@ -231,6 +232,10 @@ std::shared_ptr<Layer> EinsumDenseLayer::from_config(const Config& c) {
         "EinsumDense.from_config: the config has no 'equation' string: ", c.dump(), ".");
   check(c.contains("output_shape"), "EinsumDense.from_config: the config has no 'output_shape': ",
         c.dump(), ".");
+  check(!c.contains("quantization_config") || c["quantization_config"].is_null(),
+        "EinsumDense.from_config: quantized layers (quantization_config=",
+        c.contains("quantization_config") ? c["quantization_config"].dump() : "",
+        ") are not supported yet; save the float model from Keras instead.");
   // lora_rank / lora_alpha are read and dropped: Keras saves the kernel with LoRA merged in,
   // so the plain layer computes the same function (see the header).
   std::vector<int64_t> shape;

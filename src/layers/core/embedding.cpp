@@ -74,6 +74,7 @@ Config EmbeddingLayer::get_config() const {
   c["activity_regularizer"] = regularizers::serialize(options_.activity_regularizer.get());
   c["embeddings_constraint"] = constraints::serialize(options_.embeddings_constraint.get());
   c["mask_zero"] = options_.mask_zero;
+  c["quantization_config"] = nullptr;  // Keras 3.15 writes it; keras-cpp layers are float
   return c;
 }
 

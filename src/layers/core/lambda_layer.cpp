@@ -46,6 +46,16 @@ constexpr const char* kAnonymous = "<lambda>";
 }
 
 // The function a Lambda config's "function" entry names.
+// Whether `name` is one of keras.activations (which Keras records as plain functions).
+bool is_keras_activation(const std::string& name) {
+  try {
+    activations::Activation a(name);
+    return true;
+  } catch (const ValueError&) {
+    return false;
+  }
+}
+
 std::pair<LambdaFunction, std::string> function_from_config(const std::string& layer,
                                                            const Config& f) {
   auto bytecode = [&] {
@@ -70,13 +80,17 @@ std::pair<LambdaFunction, std::string> function_from_config(const std::string& l
         "got ", f.dump(), ".");
   const std::string plain = f["config"].get<std::string>();
   std::string registered = plain;
-  if (f.contains("registered_name") && f["registered_name"].is_string())
+  // Keras 3.15 writes registered_name "function" (and module "builtins") for every function
+  // that was not registered with a package: the name is then the config alone.
+  if (f.contains("registered_name") && f["registered_name"].is_string() &&
+      f["registered_name"].get<std::string>() != "function")
     registered = f["registered_name"].get<std::string>();
   for (const std::string& name : {registered, plain})
     if (auto fn = registered_lambda(name)) return {fn, name};
   // Keras's own activations (Lambda(keras.activations.relu)) need no registration.
   const std::string module = f.value("module", std::string());
-  if (module == "keras.activations" && plain != kAnonymous) {
+  if ((module == "keras.activations" || module == "builtins") && plain != kAnonymous &&
+      is_keras_activation(plain)) {
     activations::Activation a(plain);
     return {[a](const Tensor& x) { return a(x); }, plain};
   }
@@ -138,10 +152,16 @@ Tensor LambdaLayer::call(const Tensor& inputs, const CallContext&) {
 Config LambdaLayer::get_config() const {
   Config c = Layer::get_config();
   const std::string fn = function_name_.empty() ? kAnonymous : function_name_;
-  c["function"] = {{"module", "keras_cpp"},
-                   {"class_name", "function"},
-                   {"config", fn},
-                   {"registered_name", fn}};
+  if (!registered_lambda(fn) && is_keras_activation(fn))  // as Keras 3.15 records its functions
+    c["function"] = {{"module", "builtins"},
+                     {"class_name", "function"},
+                     {"config", fn},
+                     {"registered_name", "function"}};
+  else
+    c["function"] = {{"module", "keras_cpp"},
+                     {"class_name", "function"},
+                     {"config", fn},
+                     {"registered_name", fn}};
   if (options_.output_shape) {
     Config shape = Config::array();
     for (int64_t d : *options_.output_shape) shape.push_back(d < 0 ? Config(nullptr) : Config(d));

@@ -227,13 +227,12 @@ Config BatchNormalizationLayer::get_config() const {
   c["beta_constraint"] = constraints::serialize(options_.beta_constraint.get());
   c["gamma_constraint"] = constraints::serialize(options_.gamma_constraint.get());
   c["synchronized"] = options_.synchronized;
-  // Keras 3.10 configs have no renorm keys (and its from_config rejects them): written only
-  // when renorm is on.
-  if (options_.renorm) {
-    c["renorm"] = true;
-    c["renorm_clipping"] = clipping_to_config(*options_.renorm_clipping);
-    c["renorm_momentum"] = options_.renorm_momentum;
-  }
+  // Keras 3.15 writes the renorm keys always (3.10 had none of them; they are read optional).
+  c["renorm"] = options_.renorm;
+  c["renorm_clipping"] = options_.renorm && options_.renorm_clipping
+                             ? clipping_to_config(*options_.renorm_clipping)
+                             : Config(nullptr);
+  c["renorm_momentum"] = options_.renorm_momentum;
   return c;
 }
 

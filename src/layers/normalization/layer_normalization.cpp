@@ -28,8 +28,11 @@ void LayerNormalizationLayer::build(const Shape& input_shape) {
     shape.push_back(input_shape[d]);
   }
   built_shape_ = input_shape;
-  // Keras stores the canonical, sorted axes once built.
-  options_.axis = AxesArg(axes_);
+  // Keras 3.15 stores the axes as a list once built: an int becomes [axis], a list is sorted;
+  // negative axes stay negative.
+  std::vector<int> given = options_.axis.axes();
+  std::sort(given.begin(), given.end());
+  options_.axis = AxesArg(given);
   if (options_.scale || options_.rms_scaling)
     gamma_ = add_weight({.shape = shape,
                          .initializer = options_.gamma_initializer,

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The live round trip with Python Keras 3.15 (issue 16): keras-cpp writes .keras and .weights.h5
+# files (models built in C++, and Keras's own fixture files saved again) with its predictions;
+# Keras loads each one (safe_mode, no warnings allowed), predicts, loads the weights into its
+# own build of the model and resumes training of the compiled one (tools/keras_oracle/interop.py).
+# Needs a configured build/ (./scripts/build.sh); the pinned packages of
+# requirements-interop.txt go into .cache/interop-venv. Exits non-zero on any failed check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=.cache/interop-venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv" || {
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq && apt-get install -y -qq python3-venv
+    python3 -m venv "$venv"
+  }
+fi
+"$venv/bin/pip" install -q --disable-pip-version-check -r requirements-interop.txt
+cmake --build build --target interop_models -j"$(nproc)"
+out=build/interop
+rm -rf "$out"
+build/tools/interop/interop_models "$out" tests/oracle/fixtures
+# Python Keras writes ~/.keras/keras.json on first import (naming its default backend, which
+# keras-cpp would then read): give it a home of its own inside the checkout.
+KERAS_HOME="$PWD/.cache/keras-home" "$venv/bin/python" tools/keras_oracle/interop.py "$out"

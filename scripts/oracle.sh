@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Regenerates the fixtures written by real Keras 3.15 (tools/keras_oracle -> tests/oracle/fixtures)
+# in a virtual environment under .cache/ with the pinned packages of requirements-oracle.txt.
+# The fixtures are committed, so ./scripts/test.sh needs no Python. Extra arguments name scripts
+# to run (default: all of them), e.g. ./scripts/oracle.sh ops layers
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# Python Keras writes ~/.keras/keras.json on first import; keep it inside the checkout.
+export KERAS_HOME="$PWD/.cache/keras-home"
+venv=.cache/oracle-venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv" || {
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq && apt-get install -y -qq python3-venv
+    python3 -m venv "$venv"
+  }
+fi
+"$venv/bin/pip" install -q --disable-pip-version-check -r requirements-oracle.txt
+scripts=("$@")
+if [ ${#scripts[@]} -eq 0 ]; then
+  # Every generator, in an order that respects their inputs: configs reads the layers_*.npz
+  # fixtures. (ops_adapters, ops_differs and ops_edge_cases are modules of ops.py.)
+  scripts=(ops result_type layers configs layer_functions losses_metrics optimizers models
+           legacy_h5 training summaries)
+fi
+for name in "${scripts[@]}"; do
+  echo "== tools/keras_oracle/$name.py"
+  "$venv/bin/python" -W ignore "tools/keras_oracle/$name.py"
+done

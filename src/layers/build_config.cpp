@@ -1,0 +1,69 @@
+// Layer.get_build_config and the class names Keras records, shared by every serializer (the
+// saving records of models and layers, and the sublayer records wrappers such as Bidirectional,
+// TimeDistributed and RNN write inside their configs).
+
+#include <set>
+
+#include "keras/layers/registry.h"
+
+namespace keras::layers {
+namespace {
+
+// Keras marks layers that do not override build() as built in their constructor
+// (Layer._build_at_init, Keras 3.9+), so they never record a build_config. These are the
+// built-in ones (Flatten had a build() in 3.10, whose files carry its build_config).
+bool built_at_init(const std::string& class_name) {
+  static const std::set<std::string> names = {
+      "Activation", "ActivityRegularization", "AdaptiveAveragePooling1D",
+      "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D", "AdaptiveMaxPooling1D",
+      "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D", "AlphaDropout", "AveragePooling1D",
+      "AveragePooling2D", "AveragePooling3D", "CategoryEncoding", "CenterCrop", "Cropping1D",
+      "Cropping2D", "Cropping3D", "Discretization", "Dropout", "ELU", "GaussianDropout",
+      "GaussianNoise", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
+      "GlobalAveragePooling3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D",
+      "Identity", "Lambda", "LeakyReLU", "Masking", "MaxPooling1D", "MaxPooling2D",
+      "MaxPooling3D", "Permute", "RandomBrightness", "RandomContrast", "RandomFlip",
+      "RandomRotation", "RandomTranslation", "RandomZoom", "ReLU", "RepeatVector", "Rescaling",
+      "Reshape", "Resizing", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
+      "SpatialDropout3D", "UnitNormalization", "UpSampling1D", "UpSampling2D", "UpSampling3D",
+      "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D"};
+  return names.count(class_name) > 0;
+}
+
+// Layers whose build() takes (query_shape, value_shape, key_shape=None).
+bool builds_from_query_value_key(const std::string& class_name) {
+  return class_name == "MultiHeadAttention" || class_name == "GroupedQueryAttention" ||
+         class_name == "GroupQueryAttention";
+}
+
+// [null, 28, 28, 1] for (-1, 28, 28, 1).
+Config shape_json(const Shape& shape) {
+  Config out = Config::array();
+  for (int64_t d : shape) out.push_back(d < 0 ? Config(nullptr) : Config(d));
+  return out;
+}
+
+}  // namespace
+
+Config get_build_config(const Layer& layer) {
+  if (built_at_init(layer.class_name())) return nullptr;
+  const auto& shapes = layer.build_input_shapes();
+  if (shapes.empty()) return nullptr;
+  if (builds_from_query_value_key(layer.class_name()) && shapes.size() >= 2) {
+    // build(query_shape, value_shape, key_shape=None): Keras records the arguments by name.
+    Config dict = {{"query_shape", shape_json(shapes[0])}, {"value_shape", shape_json(shapes[1])}};
+    if (shapes.size() > 2) dict["key_shape"] = shape_json(shapes[2]);
+    return {{"shapes_dict", dict}};
+  }
+  if (shapes.size() == 1) return {{"input_shape", shape_json(shapes[0])}};
+  Config list = Config::array();
+  for (const Shape& s : shapes) list.push_back(shape_json(s));
+  return {{"input_shape", list}};
+}
+
+std::string keras_class_name(const std::string& class_name) {
+  // GroupedQueryAttention is exported (and so serialized) as GroupQueryAttention.
+  return class_name == "GroupedQueryAttention" ? "GroupQueryAttention" : class_name;
+}
+
+}  // namespace keras::layers

@@ -1,0 +1,144 @@
+// Model files written by real Keras 3.15 (tools/keras_oracle/models.py) and by tf_keras 2.21
+// (tools/keras_oracle/legacy_h5.py) load in keras-cpp and predict what Keras predicted:
+// - predict_keras:   load_model(<kind>.keras);
+// - predict_weights: the same architecture with its weights zeroed, then load_weights of the
+//                    separate <kind>.weights.h5;
+// - train_resume:    the compiled model trained one epoch resumes training: after two
+//                    train_on_batch steps, Keras's iteration count and predictions (they depend
+//                    on the restored Adam state); train_resume_losses: the two losses the steps
+//                    return (marked keras_cpp_differs: train_on_batch does not reset metrics);
+// - predict_legacy:  load_model of a Keras 2 .h5 (with and without a training config).
+// Tolerances are in each case's kwargs (float32: rtol 1e-5, atol 1e-6; training: 1e-4).
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+#include "golden.h"
+#include "keras/keras.h"
+#include "keras/saving/save_model.h"
+#include "keras/saving/serialization.h"
+#include "keras/saving/weights.h"
+
+namespace keras {
+namespace {
+
+using namespace test;  // NOLINT: the fixture helpers
+
+// The C++ twin of models.py's custom layer, registered as "oracle>ScaleShift" as there:
+// y = factor * (x * scale + shift), one scale and shift per feature.
+class ScaleShift : public Layer {
+ public:
+  explicit ScaleShift(double factor, LayerOptions options = {})
+      : Layer(std::move(options), "scale_shift"), factor_(factor) {}
+  std::string class_name() const override { return "ScaleShift"; }
+  void build(const Shape& input_shape) override {
+    scale_ = add_weight({.shape = {input_shape.back()}, .initializer = "ones", .name = "scale"});
+    shift_ = add_weight({.shape = {input_shape.back()}, .initializer = "zeros", .name = "shift"});
+  }
+  Tensor call(const Tensor& x, const CallContext&) override {
+    return ops::multiply(ops::add(ops::multiply(x, scale_), shift_), factor_);
+  }
+  Config get_config() const override {
+    Config c = Layer::get_config();
+    c["factor"] = factor_;
+    return c;
+  }
+  static std::shared_ptr<Layer> from_config(const Config& c) {
+    return make_layer<ScaleShift>(c.at("factor").get<double>(),
+                                  LayerOptions{.name = c.at("name").get<std::string>(),
+                                               .trainable = c.value("trainable", true)});
+  }
+
+ private:
+  double factor_;
+  Variable scale_, shift_;
+};
+
+void register_custom_layer() {
+  static std::once_flag once;
+  std::call_once(once, [] { saving::register_keras_serializable<ScaleShift>("oracle", "ScaleShift"); });
+}
+
+std::string fixture_file(const std::string& relative) {
+  return std::string(KERAS_ORACLE_DIR) + "/" + relative;
+}
+
+TensorStruct inputs_of(const TensorList& in, size_t count) {
+  if (count == 1) return in[0];
+  return TensorList(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(count));
+}
+
+TensorList predict(Model& model, const TensorList& in) {
+  return model.predict(inputs_of(in, in.size()), {.verbose = 0}).flat();
+}
+
+Tensor scalar32(double value) {
+  return Tensor::from_vector(std::vector<float>{static_cast<float>(value)}, Shape{});
+}
+
+GoldenOps model_ops() {
+  GoldenOps ops;
+  ops["predict_keras"] = [](const TensorList& in, const json& kw) {
+    backend::clear_session();
+    auto model = saving::load_model(fixture_file("models/" + kw["file"].get<std::string>() +
+                                                 ".keras"));
+    return predict(*model, in);
+  };
+  ops["predict_weights"] = [](const TensorList& in, const json& kw) {
+    backend::clear_session();
+    const std::string stem = fixture_file("models/" + kw["file"].get<std::string>());
+    auto model = saving::load_model(stem + ".keras", {.compile = false});
+    // Zero every weight first, so the predictions can only come from the .weights.h5 file.
+    std::vector<Tensor> zeros;
+    for (const Tensor& w : model->get_weights()) zeros.push_back(ops::zeros_like(w));
+    model->set_weights(zeros);
+    saving::load_weights(*model, stem + ".weights.h5");
+    return predict(*model, in);
+  };
+  // The compiled model trained one epoch: two train_on_batch steps after loading.
+  auto resume = [](const TensorList& in, const json& kw, TensorList& losses) {
+    backend::clear_session();
+    auto model = saving::load_model(fixture_file("models/" + kw["file"].get<std::string>() +
+                                                 ".keras"));
+    EXPECT_TRUE(model->compiled());
+    // The file holds Keras's count before the two steps; kwargs "iterations" the count after.
+    const auto iterations = kw["iterations"].get<int64_t>();
+    EXPECT_EQ(model->optimizer()->iterations().value().item<int64_t>(), iterations - 2);
+    losses.push_back(scalar32(model->train_on_batch(in[0], in[1]).at("loss")));
+    losses.push_back(scalar32(model->train_on_batch(in[2], in[3]).at("loss")));
+    EXPECT_EQ(model->optimizer()->iterations().value().item<int64_t>(), iterations);
+    return model->predict(in[4], {.verbose = 0}).single();
+  };
+  ops["train_resume"] = [resume](const TensorList& in, const json& kw) {
+    TensorList losses;
+    return TensorList{resume(in, kw, losses)};
+  };
+  ops["train_resume_losses"] = [resume](const TensorList& in, const json& kw) {
+    TensorList losses;
+    resume(in, kw, losses);
+    return losses;
+  };
+  return ops;
+}
+
+TEST(KerasFiles, Keras3FilesLoadPredictAndResumeTraining) {
+  register_custom_layer();
+  auto exercised = run_oracle("models", model_ops());
+  EXPECT_GE(exercised.size(), 3u);
+}
+
+TEST(KerasFiles, LegacyKeras2H5FilesLoadAndPredict) {
+  GoldenOps ops;
+  ops["predict_legacy"] = [](const TensorList& in, const json& kw) {
+    backend::clear_session();
+    auto model = saving::load_model(fixture_file("legacy/" + kw["file"].get<std::string>() +
+                                                 ".h5"));
+    EXPECT_EQ(model->compiled(), kw["compiled"].get<bool>()) << kw["file"];
+    return predict(*model, in);
+  };
+  run_oracle("legacy", ops);
+}
+
+}  // namespace
+}  // namespace keras

@@ -1,0 +1,276 @@
+// Model files written by keras-cpp for Python Keras 3.15 to load (scripts/interop.sh, which then
+// runs tools/keras_oracle/interop.py). Usage: interop_models OUT_DIR ORACLE_FIXTURES_DIR
+//
+// Two sets of files, each with the inputs keras-cpp predicted on and its predictions:
+// - "cpp_<kind>": models built here, of the kinds of tools/keras_oracle/models.py (same
+//   architectures, so Keras can load their .weights.h5 into its own build of them);
+// - "py_<kind>": the files Keras wrote (tests/oracle/fixtures/models/<kind>.keras) loaded and
+//   saved again by keras-cpp, on the inputs of tests/oracle/fixtures/models.npz;
+// - "legacy_<file>": the Keras 2 .h5 files of tests/oracle/fixtures/legacy converted to .keras.
+// For each NAME: NAME.keras, NAME.weights.h5, NAME.in<i>.npy, NAME.out<i>.npy; for a compiled
+// model also NAME.{x1,y1,x2,y2,probe}.npy with NAME.losses.npy (the losses of two
+// train_on_batch steps after loading) and NAME.after.npy (predictions on probe after them).
+// OUT_DIR/manifest.json lists the entries.
+
+#include <keras/keras.h>
+#include <keras/saving/save_model.h>
+#include <keras/saving/save_weights.h>
+#include <keras/saving/serialization.h>
+#include <keras/utils/npy.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace layers = keras::layers;
+namespace ops = keras::ops;
+using keras::KerasTensor;
+using keras::Model;
+using keras::Tensor;
+using keras::TensorList;
+
+// y = factor * (x * scale + shift): the twin of models.py's "oracle>ScaleShift".
+class ScaleShift : public keras::Layer {
+ public:
+  explicit ScaleShift(double factor, keras::LayerOptions options = {})
+      : Layer(std::move(options), "scale_shift"), factor_(factor) {}
+  std::string class_name() const override { return "ScaleShift"; }
+  void build(const keras::Shape& input_shape) override {
+    scale_ = add_weight({.shape = {input_shape.back()}, .initializer = "ones", .name = "scale"});
+    shift_ = add_weight({.shape = {input_shape.back()}, .initializer = "zeros", .name = "shift"});
+  }
+  Tensor call(const Tensor& x, const keras::CallContext&) override {
+    return ops::multiply(ops::add(ops::multiply(x, scale_), shift_), factor_);
+  }
+  keras::Config get_config() const override {
+    keras::Config c = Layer::get_config();
+    c["factor"] = factor_;
+    return c;
+  }
+  static std::shared_ptr<keras::Layer> from_config(const keras::Config& c) {
+    return keras::make_layer<ScaleShift>(
+        c.at("factor").get<double>(),
+        keras::LayerOptions{.name = c.at("name").get<std::string>(),
+                            .trainable = c.value("trainable", true)});
+  }
+
+ private:
+  double factor_;
+  keras::Variable scale_, shift_;
+};
+
+using ModelPtr = keras::ModelPtr<Model>;
+
+// The architectures of models.py.
+ModelPtr mlp() {
+  return keras::Sequential({keras::Input({8}), layers::Dense(16, {.activation = "relu"}),
+                            layers::Dense(4, {.activation = "softmax"})});
+}
+
+ModelPtr cnn() {
+  return keras::Sequential({keras::Input({8, 8, 2}), layers::Conv2D(4, 3, {.activation = "relu"}),
+                            layers::BatchNormalization(), layers::MaxPooling2D(2),
+                            layers::Dropout(0.25), layers::Flatten(),
+                            layers::Dense(3, {.activation = "softmax"})});
+}
+
+ModelPtr two_io() {
+  auto a = keras::Input({6}, {.name = "a"});
+  auto b = keras::Input({3}, {.name = "b"});
+  auto h = layers::concatenate({layers::Dense(5, {.activation = "tanh"})(a), layers::Dense(5)(b)});
+  auto score = layers::Dense(2, {.name = "score"})(h);
+  auto flag = layers::Dense(1, {.activation = "sigmoid", .name = "flag"})(h);
+  return keras::Functional(std::vector<KerasTensor>{a, b}, std::vector<KerasTensor>{score, flag});
+}
+
+ModelPtr shared() {
+  auto a = keras::Input({4}, {.name = "left"});
+  auto b = keras::Input({4}, {.name = "right"});
+  auto tower = layers::Dense(3, {.activation = "tanh", .name = "tower"});  // called twice
+  auto h = layers::concatenate({tower(a), tower(b)});
+  return keras::Functional(std::vector<KerasTensor>{a, b}, std::vector<KerasTensor>{layers::Dense(1)(h)});
+}
+
+ModelPtr nested() {
+  auto inner = keras::Sequential({keras::Input({6}), layers::Dense(8, {.activation = "relu"}),
+                                  layers::Dense(4)},
+                                 {.name = "inner"});
+  auto x = keras::Input({6});
+  return keras::Functional(x, layers::Dense(2)(inner(x)));
+}
+
+ModelPtr lstm() {
+  return keras::Sequential({keras::Input({7}, {.dtype = keras::DType::Int32}),
+                            layers::Embedding(20, 8), layers::LSTM(6),
+                            layers::Dense(3, {.activation = "softmax"})});
+}
+
+ModelPtr custom() {
+  return keras::Sequential({keras::Input({5}), layers::Dense(4, {.activation = "tanh"}),
+                            keras::make_layer<ScaleShift>(0.5), layers::Dense(2)});
+}
+
+ModelPtr compiled() {
+  auto model = keras::Sequential({keras::Input({6}), layers::Dense(8, {.activation = "relu"}),
+                                  layers::Dense(3, {.activation = "softmax"})});
+  model->compile({.optimizer = keras::optimizers::Adam({.learning_rate = 0.01}),
+                  .loss = "sparse_categorical_crossentropy",
+                  .metrics = std::vector<keras::metrics::MetricArg>{"accuracy"}});
+  return model;
+}
+
+// Moving statistics and ScaleShift's weights away from their initial values (as models.py),
+// so that a reader that skipped them would be caught.
+void randomize_non_trainable(Model& model) {
+  for (const auto& layer : model.layers()) {
+    if (layer->class_name() != "BatchNormalization" && layer->class_name() != "ScaleShift")
+      continue;
+    std::vector<Tensor> values;
+    for (const Tensor& w : layer->get_weights())
+      values.push_back(keras::random::uniform(w.shape(), 0.5, 1.5));
+    layer->set_weights(values);
+  }
+}
+
+class Writer {
+ public:
+  explicit Writer(std::string dir) : dir_(std::move(dir)) {}
+
+  void npy(const std::string& name, const Tensor& x) const {
+    keras::utils::save_npy(dir_ + "/" + name + ".npy", x);
+  }
+
+  // Saves `model` under `name` with its predictions on `inputs`.
+  nlohmann::json add(const std::string& name, const std::string& kind, Model& model,
+                     const TensorList& inputs) {
+    model.save(dir_ + "/" + name + ".keras");
+    model.save_weights(dir_ + "/" + name + ".weights.h5");
+    keras::TensorStruct x = inputs.size() == 1 ? keras::TensorStruct(inputs[0])
+                                               : keras::TensorStruct(inputs);
+    TensorList outputs = model.predict(x, {.verbose = 0}).flat();
+    for (size_t i = 0; i < inputs.size(); ++i) npy(name + ".in" + std::to_string(i), inputs[i]);
+    for (size_t i = 0; i < outputs.size(); ++i)
+      npy(name + ".out" + std::to_string(i), outputs[i]);
+    nlohmann::json entry = {{"name", name}, {"kind", kind}, {"inputs", inputs.size()},
+                            {"outputs", outputs.size()}, {"resume", false}};
+    manifest_.push_back(entry);
+    return entry;
+  }
+
+  // Two train_on_batch steps of `model` (already saved under `name`): the losses and the
+  // predictions after them, for Keras to reproduce from the saved file.
+  void add_resume(const std::string& name, Model& model, const TensorList& data) {
+    const char* keys[] = {"x1", "y1", "x2", "y2", "probe"};
+    for (int i = 0; i < 5; ++i) npy(name + "." + keys[i], data[static_cast<size_t>(i)]);
+    double loss1 = model.train_on_batch(data[0], data[1]).at("loss");
+    double loss2 = model.train_on_batch(data[2], data[3]).at("loss");
+    npy(name + ".losses", Tensor::from_vector(std::vector<float>{static_cast<float>(loss1),
+                                                                 static_cast<float>(loss2)},
+                                              keras::Shape{2}));
+    npy(name + ".after", model.predict(data[4], {.verbose = 0}).single());
+    manifest_.back()["resume"] = true;
+    manifest_.back()["iterations"] =
+        model.optimizer()->iterations().value().item<int64_t>();
+  }
+
+  void finish() const {
+    std::ofstream(dir_ + "/manifest.json") << manifest_.dump(1) << "\n";
+    std::cout << "interop_models: " << manifest_.size() << " models written to " << dir_ << "\n";
+  }
+
+ private:
+  std::string dir_;
+  nlohmann::json manifest_ = nlohmann::json::array();
+};
+
+TensorList normal_inputs(std::initializer_list<keras::Shape> shapes) {
+  TensorList out;
+  for (const auto& s : shapes) out.push_back(keras::random::normal(s));
+  return out;
+}
+
+void write_native(Writer& out) {
+  struct Kind {
+    std::string name;
+    ModelPtr (*build)();
+    TensorList (*inputs)();
+  };
+  const Kind kinds[] = {
+      {"mlp", mlp, [] { return normal_inputs({{5, 8}}); }},
+      {"cnn", cnn, [] { return normal_inputs({{3, 8, 8, 2}}); }},
+      {"two_io", two_io, [] { return normal_inputs({{4, 6}, {4, 3}}); }},
+      {"shared", shared, [] { return normal_inputs({{4, 4}, {4, 4}}); }},
+      {"nested", nested, [] { return normal_inputs({{4, 6}}); }},
+      {"lstm", lstm, [] { return TensorList{keras::random::randint({4, 7}, 0, 20)}; }},
+      {"custom", custom, [] { return normal_inputs({{4, 5}}); }},
+  };
+  uint64_t seed = 100;
+  for (const auto& kind : kinds) {
+    keras::backend::clear_session();
+    keras::utils::set_random_seed(seed++);
+    auto model = kind.build();
+    randomize_non_trainable(*model);
+    out.add("cpp_" + kind.name, kind.name, *model, kind.inputs());
+  }
+  // Compiled and trained one epoch, so the file carries Adam's moments and iteration count.
+  keras::backend::clear_session();
+  keras::utils::set_random_seed(200);
+  auto model = compiled();
+  Tensor x = keras::random::normal({32, 6});
+  Tensor y = keras::random::randint({32}, 0, 3);
+  model->fit(x, y, {.batch_size = 8, .epochs = 1, .verbose = 0, .shuffle = false});
+  out.add("cpp_compiled", "compiled", *model, normal_inputs({{4, 6}}));
+  TensorList data = {keras::random::normal({8, 6}), keras::random::randint({8}, 0, 3),
+                     keras::random::normal({8, 6}), keras::random::randint({8}, 0, 3),
+                     keras::random::normal({4, 6})};
+  out.add_resume("cpp_compiled", *model, data);
+}
+
+// Keras's own files, loaded and saved again by keras-cpp.
+void write_converted(Writer& out, const std::string& fixtures) {
+  auto arrays = keras::utils::load_npz(fixtures + "/models.npz");
+  for (const char* kind : {"mlp", "cnn", "two_io", "shared", "nested", "lstm", "custom",
+                           "compiled"}) {
+    keras::backend::clear_session();
+    auto model = keras::saving::load_model(fixtures + "/models/" + kind + ".keras");
+    TensorList inputs;
+    for (int i = 0; arrays.count(std::string(kind) + "_keras.in" + std::to_string(i)); ++i)
+      inputs.push_back(arrays.at(std::string(kind) + "_keras.in" + std::to_string(i)));
+    out.add(std::string("py_") + kind, kind, *model, inputs);
+    if (std::string(kind) == "compiled") {
+      TensorList data;
+      for (int i = 0; i < 5; ++i) data.push_back(arrays.at("compiled_resume.in" + std::to_string(i)));
+      out.add_resume("py_compiled", *model, data);
+    }
+  }
+  // The legacy Keras 2 .h5 files of tools/keras_oracle/legacy_h5.py, converted to .keras.
+  auto legacy = keras::utils::load_npz(fixtures + "/legacy.npz");
+  for (const char* file : {"sequential_adam", "functional"}) {
+    keras::backend::clear_session();
+    auto model = keras::saving::load_model(fixtures + "/legacy/" + file + ".h5");
+    TensorList inputs;
+    for (int i = 0; legacy.count(std::string(file) + ".in" + std::to_string(i)); ++i)
+      inputs.push_back(legacy.at(std::string(file) + ".in" + std::to_string(i)));
+    out.add(std::string("legacy_") + file, std::string("legacy_") + file, *model, inputs);
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: interop_models OUT_DIR ORACLE_FIXTURES_DIR\n";
+    return 2;
+  }
+  try {
+    std::filesystem::create_directories(argv[1]);
+    keras::saving::register_keras_serializable<ScaleShift>("oracle", "ScaleShift");
+    Writer out(argv[1]);
+    write_native(out);
+    write_converted(out, argv[2]);
+    out.finish();
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "interop_models: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,227 @@
+"""Loads in Keras 3.15 the files keras-cpp wrote (tools/interop/interop_models.cpp) and checks
+them against what keras-cpp computed. Run by scripts/interop.sh: interop.py OUT_DIR.
+
+For each entry of OUT_DIR/manifest.json (models built in C++, "cpp_<kind>", and Keras's own
+fixture files saved again by keras-cpp, "py_<kind>", and tf_keras's legacy .h5 fixtures
+converted to .keras by keras-cpp, "legacy_<file>"):
+  load     keras.saving.load_model(NAME.keras, safe_mode=True) with no warning, no log record
+           of level WARNING or above and nothing printed (Keras reports unknown or unused keys
+           and "Skipping variable loading" that way);
+  predict  Keras's predictions on NAME.in<i>.npy equal keras-cpp's NAME.out<i>.npy
+           (float32: rtol 1e-5, atol 1e-6, a different summation order);
+  weights  NAME.weights.h5 loads (same rules) into Keras's own build of the same architecture
+           (tools/keras_oracle/models.py; a compiled one with its optimizer built) and predicts
+           the same;
+  resume   for a compiled model: two train_on_batch steps of the loaded model, then the same
+           iteration count and predictions as keras-cpp after the same steps (rtol 1e-4: an Adam
+           step divides by sqrt(v) and amplifies rounding); and, as a separate check, the two
+           losses train_on_batch returned.
+Prints one line per check and "N passed, N failed"; exits 1 on any failure.
+"""
+
+import contextlib
+import io
+import json
+import logging
+import os
+import sys
+import traceback
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402,F401  (Keras on JAX, x64)
+
+import keras  # noqa: E402
+import numpy as np  # noqa: E402
+
+import models  # noqa: E402  (the architectures, and registers "oracle>ScaleShift")
+
+PREDICT_TOL = dict(rtol=1e-5, atol=1e-6)
+TRAIN_TOL = dict(rtol=1e-4, atol=1e-5)
+
+
+def legacy_sequential_adam():
+    """Keras 3's build of tools/keras_oracle/legacy_h5.py's Sequential (compiled there)."""
+    model = keras.Sequential([keras.Input((6,)), keras.layers.Dense(8, activation="relu"),
+                              keras.layers.Dense(3, activation="softmax")])
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=0.01),
+                  loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+    return model
+
+
+def legacy_functional():
+    """Keras 3's build of legacy_h5.py's two-input Functional model."""
+    a, b = keras.Input((4,)), keras.Input((3,))
+    h = keras.layers.Concatenate()([keras.layers.Dense(5, activation="tanh")(a),
+                                    keras.layers.Dense(5)(b)])
+    return keras.Model([a, b], keras.layers.Dense(2)(keras.layers.BatchNormalization()(h)))
+
+
+ARCHITECTURES = {"legacy_sequential_adam": legacy_sequential_adam,
+                 "legacy_functional": legacy_functional}
+
+
+class Failed(Exception):
+    pass
+
+
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(f"log {record.name}: {record.getMessage()}")
+
+
+@contextlib.contextmanager
+def strict(what):
+    """Runs the block and fails on any warning, WARNING log record or printed text."""
+    handler = _Records()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    out = io.StringIO()
+    try:
+        # record=True rather than simplefilter("error"): a warning raised as an exception inside
+        # a Keras try/except could be swallowed; recorded, every one is seen.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with contextlib.redirect_stdout(out):
+                yield
+    finally:
+        root.removeHandler(handler)
+    problems = [f"{w.category.__name__}: {w.message}" for w in caught] + handler.messages
+    if out.getvalue().strip():
+        problems.append("printed: " + out.getvalue().strip())
+    if problems:
+        raise Failed(f"{what}: " + " | ".join(problems))
+
+
+def compare(what, actual, expected, rtol, atol):
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    if actual.shape != expected.shape:
+        raise Failed(f"{what}: shape {actual.shape}, keras-cpp {expected.shape}")
+    diff = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
+    worst = float(diff.max()) if diff.size else 0.0
+    if not np.allclose(actual, expected, rtol=rtol, atol=atol):
+        raise Failed(f"{what}: max |diff| {worst:.3g} beyond rtol {rtol} atol {atol}\n"
+                     f"      keras:     {actual.ravel()[:6]}\n      keras-cpp: {expected.ravel()[:6]}")
+    return worst
+
+
+def as_list(y):
+    return list(y) if isinstance(y, (list, tuple)) else [y]
+
+
+class Run:
+    def __init__(self, out_dir):
+        self.dir = out_dir
+        self.passed = 0
+        self.failed = 0
+
+    def npy(self, name):
+        return np.load(os.path.join(self.dir, name + ".npy"))
+
+    def check(self, label, fn):
+        try:
+            detail = fn()
+            self.passed += 1
+            print(f"PASS {label}" + (f" ({detail})" if detail else ""))
+        except Failed as e:
+            self.failed += 1
+            print(f"FAIL {label}: {e}")
+        except Exception as e:  # noqa: BLE001: any Keras error is a failed check
+            self.failed += 1
+            last = traceback.extract_tb(e.__traceback__)[-1]
+            print(f"FAIL {label}: {type(e).__name__}: {e} (at {last.filename}:{last.lineno})")
+
+    def predictions_match(self, model, entry):
+        name = entry["name"]
+        inputs = [self.npy(f"{name}.in{i}") for i in range(entry["inputs"])]
+        got = as_list(model.predict(inputs if len(inputs) > 1 else inputs[0], verbose=0))
+        if len(got) != entry["outputs"]:
+            raise Failed(f"{len(got)} outputs, keras-cpp wrote {entry['outputs']}")
+        worst = max(compare(f"output {i}", got[i], self.npy(f"{name}.out{i}"), **PREDICT_TOL)
+                    for i in range(len(got)))
+        return f"max |diff| {worst:.2g}"
+
+    def entry(self, entry):
+        name, kind = entry["name"], entry["kind"]
+        path = os.path.join(self.dir, name)
+        loaded = {}
+
+        def load():
+            keras.backend.clear_session()
+            with strict("load_model"):
+                loaded["model"] = keras.saving.load_model(path + ".keras", safe_mode=True)
+            if entry["resume"] and getattr(loaded["model"], "optimizer", None) is None:
+                raise Failed("the model is not compiled after loading")
+
+        self.check(f"{name}: load {name}.keras", load)
+        if "model" not in loaded:
+            return
+        self.check(f"{name}: predict", lambda: self.predictions_match(loaded["model"], entry))
+
+        def weights():
+            keras.backend.clear_session()
+            model = ARCHITECTURES[kind]() if kind in ARCHITECTURES else getattr(models, kind)()
+            if getattr(model, "optimizer", None) is not None:  # so that the file's optimizer variables load
+                model.optimizer.build(model.trainable_variables)
+            with strict("load_weights"):
+                model.load_weights(path + ".weights.h5")
+            return self.predictions_match(model, entry)
+
+        self.check(f"{name}: load_weights {name}.weights.h5 into Keras's {kind}", weights)
+        if entry["resume"]:
+            trained = {}
+            self.check(f"{name}: resume training: two train_on_batch steps, then predict",
+                       lambda: self.resume(loaded["model"], entry, trained))
+            if "losses" in trained:
+                self.check(f"{name}: resume training: the two train_on_batch losses",
+                           lambda: self.losses(trained["losses"], entry))
+
+    def resume(self, model, entry, trained):
+        """Weights and optimizer state after two steps: what the file restored drives them."""
+        name = entry["name"]
+        x1, y1, x2, y2, probe = (self.npy(f"{name}.{k}") for k in ("x1", "y1", "x2", "y2", "probe"))
+        trained["losses"] = np.float32([model.train_on_batch(x1, y1, return_dict=True)["loss"],
+                                        model.train_on_batch(x2, y2, return_dict=True)["loss"]])
+        iterations = int(model.optimizer.iterations.numpy())
+        if iterations != entry["iterations"]:
+            raise Failed(f"optimizer.iterations {iterations}, keras-cpp {entry['iterations']}")
+        after = compare("predictions after", model.predict(probe, verbose=0),
+                        self.npy(f"{name}.after"), **TRAIN_TOL)
+        return f"iterations {iterations}, max |diff| {after:.2g}"
+
+    def losses(self, keras_losses, entry):
+        cpp = self.npy(f"{entry['name']}.losses")
+        try:
+            worst = compare("losses", keras_losses, cpp, **TRAIN_TOL)
+        except Failed as e:
+            # Keras 3's train_on_batch resets the metrics first, so each loss is that batch's
+            # alone. A running mean over n earlier batches gives cpp1 = (n cpp0 + keras1) / (n+1).
+            n = (keras_losses[1] - cpp[1]) / (cpp[1] - cpp[0]) if cpp[1] != cpp[0] else 0
+            if n > 0.5 and abs(n - round(n)) < 0.01:
+                raise Failed(f"{e}\n      keras-cpp's second loss is the mean of Keras's second "
+                             f"and {round(n)} earlier batch losses: keras-cpp's train_on_batch "
+                             "does not reset the metrics (loss tracker) first, as Keras 3's "
+                             "does") from None
+            raise
+        return f"losses {keras_losses}, max |diff| {worst:.2g}"
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: interop.py OUT_DIR (written by interop_models)")
+    run = Run(sys.argv[1])
+    with open(os.path.join(run.dir, "manifest.json")) as f:
+        entries = json.load(f)
+    for entry in entries:
+        run.entry(entry)
+    print(f"{run.passed} passed, {run.failed} failed")
+    sys.exit(1 if run.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
