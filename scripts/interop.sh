@@ -8,13 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.cache/interop-venv
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv" || {
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq && apt-get install -y -qq python3-venv
-    python3 -m venv "$venv"
-  }
-fi
-"$venv/bin/pip" install -q --disable-pip-version-check -r requirements-interop.txt
+./scripts/python_env.sh "$venv" requirements-interop.txt
 cmake --build build --target interop_models -j"$(nproc)"
 out=build/interop
 rm -rf "$out"

@@ -8,13 +8,7 @@ cd "$(dirname "$0")/.."
 # Python Keras writes ~/.keras/keras.json on first import; keep it inside the checkout.
 export KERAS_HOME="$PWD/.cache/keras-home"
 venv=.cache/oracle-venv
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv" || {
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq && apt-get install -y -qq python3-venv
-    python3 -m venv "$venv"
-  }
-fi
-"$venv/bin/pip" install -q --disable-pip-version-check -r requirements-oracle.txt
+./scripts/python_env.sh "$venv" requirements-oracle.txt
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then
   # Every generator, in an order that respects their inputs: configs reads the layers_*.npz

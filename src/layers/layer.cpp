@@ -198,17 +198,32 @@ void Layer::ensure_built(const std::vector<Shape>& input_shapes, bool list_input
 // ---- calling ---------------------------------------------------------------------------------
 
 Tensor Layer::operator()(const Tensor& inputs, const CallContext& ctx) {
-  return call_eager({inputs}, false, ctx).at(0);
+  TensorList out = call_eager({inputs}, false, ctx);
+  check(out.size() == 1, "Layer '", name(), "' has ", out.size(),
+        " outputs; call layer->call_all(x) to receive them all.");
+  return out[0];
 }
 
 TensorList Layer::operator()(const TensorList& inputs, const CallContext& ctx) {
   return call_eager(inputs, true, ctx);
 }
 
+TensorList Layer::call_all(const Tensor& inputs, const CallContext& ctx) {
+  return call_eager({inputs}, false, ctx);
+}
+
+std::vector<KerasTensor> Layer::call_all(const KerasTensor& inputs, const CallContext& ctx) {
+  return call_symbolic({inputs}, false, ctx);
+}
+
+TensorList Layer::call_one(const Tensor& x, const CallContext& ctx) {
+  return returns_list_for_one_input() ? call_list({x}, ctx) : TensorList{call(x, ctx)};
+}
+
 KerasTensor Layer::operator()(const KerasTensor& inputs, const CallContext& ctx) {
   auto out = call_symbolic({inputs}, false, ctx);
   check(out.size() == 1, "Layer '", name(), "' has ", out.size(),
-        " outputs; call it with a list of KerasTensors to receive them.");
+        " outputs; call layer->call_all(x) to receive them all.");
   return out[0];
 }
 
@@ -247,7 +262,7 @@ TensorList Layer::call_eager(const TensorList& inputs, bool list_call, const Cal
   TensorList outputs;
   {
     detail::TrainingScope scope(*resolved.training);
-    outputs = list_call ? call_list(inputs, resolved) : TensorList{call(inputs[0], resolved)};
+    outputs = list_call ? call_list(inputs, resolved) : call_one(inputs[0], resolved);
   }
   // Attach the output masks; an output that is one of the inputs (a pass-through) gets its own
   // handle first, so the input's mask never changes.
@@ -295,7 +310,7 @@ std::vector<KerasTensor> Layer::call_symbolic(const std::vector<KerasTensor>& in
     CallContext c = ctx;
     c.training = ctx.training.value_or(false);
     detail::TrainingScope scope(*c.training);
-    return list_call ? call_list(xs, c) : TensorList{call(xs[0], c)};
+    return list_call ? call_list(xs, c) : call_one(xs[0], c);
   };
   TensorList a = run(kProbeA), b = run(kProbeB);
   auto node = std::make_shared<Node>();
@@ -410,6 +425,9 @@ Tensor Layer::autocast(const Tensor& x) const {
 }
 
 int64_t Layer::count_params() const {
+  check(built_, "You tried to call `count_params` on layer '", name(),
+        "', but the layer isn't built. You can build it manually via: "
+        "`layer->build(input_shape)`, or call it on data first.");
   int64_t n = 0;
   for (const Variable& v : weights()) n += v.shape().numel();
   return n;

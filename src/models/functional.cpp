@@ -213,7 +213,7 @@ TensorList FunctionalModel::call_list(const TensorList& inputs, const CallContex
     }
     CallContext c;
     c.training = node->training;  // unset: inherited from this call
-    TensorList outs = node->list_call ? (*node->layer)(args, c) : TensorList{(*node->layer)(args[0], c)};
+    TensorList outs = node->list_call ? (*node->layer)(args, c) : node->layer->call_all(args[0], c);
     for (size_t i = 0; i < outs.size(); ++i) values[{node.get(), static_cast<int>(i)}] = outs[i];
   }
   TensorList out;
@@ -233,9 +233,13 @@ std::string FunctionalModel::layer_output_shape(const Layer& layer) const {
 }
 
 std::string FunctionalModel::layer_connections(const Layer& layer) const {
+  // The layer's calls in the order they were made (Keras walks layer._inbound_nodes), those of
+  // this model only.
   std::string out;
-  for (const auto& node : nodes_) {
-    if (node->layer.get() != &layer) continue;
+  for (const auto& node : layer.inbound_nodes()) {
+    bool ours = false;
+    for (const auto& n : nodes_) ours = ours || n.get() == node.get();
+    if (!ours) continue;
     for (const KerasTensor& in : node->inputs) {
       if (!out.empty()) out += ", ";
       out += in.producer()->name() + "[" + std::to_string(in.node()->index) + "][" +

@@ -274,7 +274,7 @@ std::shared_ptr<Layer> FunctionalModel::from_config(const Config& config) {
                                        .return_attention_scores = flags.return_attention_scores,
                                        .use_causal_mask = flags.use_causal_mask});
         } else {
-          outs = list_call ? (*layer)(inputs) : std::vector<KerasTensor>{(*layer)(inputs[0])};
+          outs = list_call ? (*layer)(inputs) : layer->call_all(inputs[0]);
         }
         graph.outputs[name].push_back(std::move(outs));
         ++next[i];

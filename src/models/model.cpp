@@ -14,6 +14,17 @@ namespace keras {
 namespace {
 
 // shutil.get_terminal_size().columns: the terminal's width, else $COLUMNS, else 80.
+// The title as rich prints it on a console `columns` wide: a line too long breaks after
+// "Model: " (the space stays on the first line), and a name longer than a line is folded.
+std::string title_line(const std::string& title, int columns) {
+  const size_t width = static_cast<size_t>(std::max(columns, 1));
+  if (title.size() <= width) return title + "\n";
+  std::string name = title.substr(7);  // after "Model: "
+  std::string out = "Model: \n";
+  for (size_t i = 0; i < name.size(); i += width) out += name.substr(i, width) + "\n";
+  return out;
+}
+
 int terminal_columns() {
   winsize w{};
   if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 0)
@@ -152,7 +163,7 @@ std::string Model::summary_string(const SummaryOptions& options) const {
   std::vector<Variable> slots;
   if (compiled() && optimizer() && optimizer()->built()) slots = optimizer()->variables();
   std::ostringstream out;
-  out << "Model: \"" << name() << "\"\n";
+  out << title_line("Model: \"" + name() + "\"", terminal_columns());
   out << detail::render_table(table, line_length);
   out << " Total params: "
       << with_commas(count_of(trainable) + count_of(frozen) + count_of(slots)) << " ("

@@ -48,6 +48,10 @@ std::vector<std::string> wrap(const std::string& text, size_t width) {
     }
   }
   if (!word.empty()) words.push_back(word);
+  // rich keeps a cell's leading spaces with its first word (the indentation of nested rows).
+  size_t indent = text.find_first_not_of(' ');
+  if (!words.empty() && indent != std::string::npos && indent > 0)
+    words[0] = std::string(indent, ' ') + words[0];
   std::string line;
   for (std::string w : words) {
     if (width_of(w) > width) w = prefix(w, width - 1) + "\u2026";

@@ -387,9 +387,9 @@ Logs Model::train_on_batch(const TensorStruct& x, const TensorStruct& y,
                            const TensorStruct& sample_weight,
                            const std::map<int64_t, double>& class_weight) {
   state();
+  trainers::WeightsBackendScope on_weights(*this);
   // As Keras: the logs of train_on_batch/test_on_batch describe this batch alone.
   reset_metrics();
-  trainers::WeightsBackendScope on_weights(*this);
   StepData data = with_class_weight(StepData{x, y, sample_weight}, class_weight);
   return train_step(trainers::on_weights_backend(*this, std::move(data)));
 }
@@ -397,8 +397,8 @@ Logs Model::train_on_batch(const TensorStruct& x, const TensorStruct& y,
 Logs Model::test_on_batch(const TensorStruct& x, const TensorStruct& y,
                           const TensorStruct& sample_weight) {
   state();
-  reset_metrics();
   trainers::WeightsBackendScope on_weights(*this);
+  reset_metrics();
   return test_step(trainers::on_weights_backend(*this, StepData{x, y, sample_weight}));
 }
 

@@ -344,9 +344,9 @@ TEST(MultiHeadAttention, ConfigRoundTrips) {
                           "dropout", "use_bias", "output_shape", "attention_axes",
                           "kernel_initializer", "bias_initializer", "kernel_regularizer",
                           "bias_regularizer", "activity_regularizer", "kernel_constraint",
-                          "bias_constraint", "seed"})
+                          "bias_constraint", "seed", "use_gate", "sliding_window"})
     EXPECT_TRUE(c.contains(key)) << key;
-  EXPECT_EQ(c.size(), 18u) << c.dump();  // exactly Keras 3.10's keys
+  EXPECT_EQ(c.size(), 20u) << c.dump();  // exactly Keras 3.15's keys
   EXPECT_EQ(c["num_heads"], 4);
   EXPECT_EQ(c["value_dim"], 6);
   EXPECT_EQ(c["output_shape"], Config::array({5}));
@@ -364,7 +364,8 @@ TEST(MultiHeadAttention, ConfigRoundTrips) {
   EXPECT_TRUE(p["attention_axes"].is_null());
   EXPECT_TRUE(p["seed"].is_null());
   EXPECT_EQ(p["dropout"], 0.0);
-  EXPECT_FALSE(p.contains("use_gate"));
+  EXPECT_EQ(p["use_gate"], false);
+  EXPECT_TRUE(p["sliding_window"].is_null());
   plain(randn({1, 2, 4}, 1), randn({1, 3, 4}, 2));
   EXPECT_EQ(plain->get_config()["attention_axes"], Config::array({1}));
   EXPECT_EQ(layers::deserialize(layers::serialize(*plain))->get_config(), plain->get_config());
@@ -525,9 +526,9 @@ TEST(GroupedQueryAttention, ConfigRoundTrips) {
                           "num_key_value_heads", "use_bias", "dropout", "kernel_initializer",
                           "bias_initializer", "kernel_regularizer", "bias_regularizer",
                           "activity_regularizer", "kernel_constraint", "bias_constraint",
-                          "seed"})
+                          "seed", "use_gate", "sliding_window"})
     EXPECT_TRUE(c.contains(key)) << key;
-  EXPECT_EQ(c.size(), 16u) << c.dump();
+  EXPECT_EQ(c.size(), 18u) << c.dump();  // Keras 3.15's keys
   EXPECT_EQ(c["num_key_value_heads"], 2);
   EXPECT_EQ(c["activity_regularizer"]["class_name"], "L2");
   EXPECT_EQ(layers::from_config("GroupedQueryAttention", c)->get_config(), c);
@@ -647,7 +648,8 @@ TEST(Attention, ConfigRoundTrips) {
   auto attention = layers::Attention({.use_scale = true, .score_mode = "concat",
                                       .dropout = 0.25, .name = "luong"});
   Config c = attention->get_config();
-  EXPECT_EQ(c.size(), 6u) << c.dump();  // name, trainable, dtype + Keras 3.10's three
+  EXPECT_EQ(c.size(), 7u) << c.dump();  // name, trainable, dtype + Keras 3.15's four
+  EXPECT_TRUE(c["seed"].is_null());
   EXPECT_EQ(c["score_mode"], "concat");
   EXPECT_EQ(c["use_scale"], true);
   EXPECT_EQ(c["dropout"], 0.25);
@@ -661,7 +663,7 @@ TEST(Attention, ConfigRoundTrips) {
   auto additive = layers::AdditiveAttention({.use_scale = false, .dropout = 0.5});
   Config a = additive->get_config();
   EXPECT_FALSE(a.contains("score_mode"));
-  EXPECT_EQ(a.size(), 5u) << a.dump();
+  EXPECT_EQ(a.size(), 6u) << a.dump();  // with the seed, as Keras 3.15
   EXPECT_EQ(a["use_scale"], false);
   EXPECT_EQ(layers::from_config("AdditiveAttention", a)->get_config(), a);
   EXPECT_EQ(layers::deserialize(layers::serialize(*additive))->get_config(), a);

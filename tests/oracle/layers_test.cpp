@@ -11,15 +11,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include "golden.h"
 #include "json_diff.h"
-#include "keras/autograd/gradient_tape.h"
 #include "keras/keras.h"
 #include "keras/layers/attention/attention.h"
 #include "keras/layers/attention/multi_head_attention_base.h"
+#include "layer_harness.h"
 
 namespace keras {
 namespace {
@@ -92,22 +93,8 @@ TensorList replay(const TensorList& in, const json& kw) {
     tape.watch(watched.back());
   }
   TensorList outputs = call_like_keras(*layer, watched, mask, kw, ctx);
-  check(outputs.size() == upstream.size(), "layer case: ", outputs.size(), " outputs but ",
-        upstream.size(), " upstream gradients.");
-  Tensor loss = ops::zeros({}, DType::Float64);
-  for (size_t i = 0; i < outputs.size(); ++i)
-    if (is_floating(outputs[i].dtype()))
-      loss = ops::add(loss, ops::sum(ops::multiply(ops::cast(outputs[i], DType::Float64),
-                                                   ops::cast(upstream[i], DType::Float64))));
-  TensorList sources;
-  for (const Tensor& x : watched)
-    if (is_floating(x.dtype())) sources.push_back(x);
-  for (const Variable& v : layer->trainable_weights()) sources.push_back(v.value());
-  TensorList result = outputs;
-  for (const Tensor& g : tape.gradient(loss, sources)) result.push_back(g);
-  if (kw.value("updated_weights", false))
-    for (const Tensor& w : layer->get_weights()) result.push_back(w);
-  return result;
+  return test::outputs_and_gradients(*layer, tape, watched, outputs, upstream,
+                                     kw.value("updated_weights", false));
 }
 
 TEST(LayersOracle, OutputsAndGradientsMatchKeras) {

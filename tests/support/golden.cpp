@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <set>
 
@@ -17,6 +19,20 @@
 
 namespace keras::test {
 namespace {
+
+// The largest absolute and relative differences of `actual` from `expected` over finite
+// expected values (relative where |expected| >= 1e-3, so values near zero do not dominate).
+void track_difference(const Tensor& actual, const Tensor& expected, double& worst_abs,
+                      double& worst_rel) {
+  if (!actual.defined() || actual.shape() != expected.shape()) return;
+  std::vector<double> a = actual.to_vector<double>(), e = expected.to_vector<double>();
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!std::isfinite(e[i]) || !std::isfinite(a[i])) continue;
+    double d = std::abs(a[i] - e[i]);
+    worst_abs = std::max(worst_abs, d);
+    if (std::abs(e[i]) >= 1e-3) worst_rel = std::max(worst_rel, d / std::abs(e[i]));
+  }
+}
 
 std::string text_of(const Tensor& bytes) {
   std::vector<uint8_t> v = bytes.to_vector<uint8_t>();
@@ -52,6 +68,7 @@ std::set<std::string> run_fixture_file(const std::string& path, const std::strin
   }
   std::set<std::string> exercised;
   int checked = 0, differs = 0;
+  double worst_abs = 0, worst_rel = 0;
   for (auto& [case_name, fields] : cases) {
     std::string op = text_of(fields.at("op"));
     json kwargs = json::parse(text_of(fields.at("kwargs")));
@@ -104,6 +121,7 @@ std::set<std::string> run_fixture_file(const std::string& path, const std::strin
       bool check_dtype = kwargs.value("check_dtype", true);
       EXPECT_TRUE(tensors_near(actual[i], expected[i], rtol, atol, check_dtype))
           << name << "/" << case_name << " (" << op << ") output " << i;
+      track_difference(actual[i], expected[i], worst_abs, worst_rel);
     }
     exercised.insert(op);
     ++checked;
@@ -111,6 +129,7 @@ std::set<std::string> run_fixture_file(const std::string& path, const std::strin
   std::cout << "[golden] " << name << ": " << checked << " cases, " << exercised.size()
             << " ops";
   if (differs) std::cout << ", " << differs << " documented differences";
+  std::cout << "; largest difference " << worst_abs << " absolute, " << worst_rel << " relative";
   std::cout << "\n";
   return exercised;
 }

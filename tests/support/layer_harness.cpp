@@ -30,6 +30,13 @@ TensorList run_layer_fixture(Layer& layer, const TensorList& fixture_inputs, con
     tape.watch(watched.back());
   }
   TensorList outputs = list_call ? layer(watched, ctx) : TensorList{layer(watched[0], ctx)};
+  return outputs_and_gradients(layer, tape, watched, outputs, upstream,
+                               kwargs.value("updated_weights", false));
+}
+
+TensorList outputs_and_gradients(Layer& layer, GradientTape& tape, const TensorList& watched,
+                                 const TensorList& outputs, const TensorList& upstream,
+                                 bool updated_weights) {
   check(upstream.size() == outputs.size(), "layer fixture: ", upstream.size(),
         " upstream gradients for ", outputs.size(), " outputs.");
   Tensor loss = ops::zeros({}, DType::Float64);
@@ -50,7 +57,7 @@ TensorList run_layer_fixture(Layer& layer, const TensorList& fixture_inputs, con
     result.push_back(grads[i]);
   }
   // Weights the call changed (BatchNormalization's moving statistics), when asked for.
-  if (kwargs.value("updated_weights", false))
+  if (updated_weights)
     for (const Tensor& w : layer.get_weights()) result.push_back(w);
   return result;
 }

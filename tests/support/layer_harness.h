@@ -9,11 +9,20 @@
 // training flag; "list_call" calls the layer with a list.
 
 #include "golden.h"
+#include "keras/autograd/gradient_tape.h"
 #include "keras/layers/layer.h"
 
 namespace keras::test {
 
 /// Runs the fixture through `layer` (built here from the inputs' shapes).
 TensorList run_layer_fixture(Layer& layer, const TensorList& fixture_inputs, const json& kwargs);
+
+/// What a layer case expects, from a call already made under `tape` on `watched`: the
+/// outputs, the gradients of sum(output * upstream) (floating outputs, in float64) with respect
+/// to the floating watched inputs and the trainable weights, then, with `updated_weights`,
+/// every weight after the call.
+TensorList outputs_and_gradients(Layer& layer, GradientTape& tape, const TensorList& watched,
+                                 const TensorList& outputs, const TensorList& upstream,
+                                 bool updated_weights);
 
 }  // namespace keras::test

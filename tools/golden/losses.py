@@ -121,9 +121,10 @@ def per_sample(cls, t, p, cfg):
     if cls == "Tversky":
         ax = cfg.get("axis")
         ax = tuple(ax) if isinstance(ax, list) else ax
+        # Keras 3's tversky() calls y_true "inputs": alpha weighs sum((1 - y_pred) * y_true).
         inter = (p * t).sum(axis=ax)
-        fp = ((1 - t) * p).sum(axis=ax)
-        fn = (t * (1 - p)).sum(axis=ax)
+        fp = ((1 - p) * t).sum(axis=ax)
+        fn = (p * (1 - t)).sum(axis=ax)
         return 1 - inter / (inter + fp * cfg.get("alpha", 0.5) + fn * cfg.get("beta", 0.5) + EPS)
     if cls == "CategoricalGeneralizedCrossEntropy":
         q = cfg.get("q", 0.5)

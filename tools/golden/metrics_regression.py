@@ -23,7 +23,7 @@ def r2(batches, cfg):
         sq = sq + (t * t * w).sum(0)
         res = res + ((t - p) ** 2 * w).sum(0)
         cnt = cnt + w.sum(0)
-        n += (w != 0).any(-1).sum()
+        n += t.size  # Keras counts ops.size(y_true): every element, zero weights included
     mean = s / cnt
     total = sq - s * mean
     raw = 1 - res / total
@@ -53,7 +53,7 @@ def main():
                 p = t + 0.5 * f.randn(6, 3)
                 w = f.uniform(0, 2, 6) if weighted else None
                 if weighted:
-                    w[0] = 0.0  # a sample that does not count in num_samples
+                    w[0] = 0.0  # a zero weight (it still counts in num_samples, as in Keras)
                 ins += [t, p] + ([w] if weighted else [])
                 batches.append((t, p, w))
             out = np.asarray(r2(batches, cfg), np.float32)

@@ -64,9 +64,9 @@ def replay(f, golden):
                 raise AssertionError("Keras read 'l1_l2'")
             except ValueError as e:
                 f.case(name, op, ins, [], **kw, raises="ValueError", keras_says=str(e),
-                       keras_cpp_differs="keras-cpp's regularizers::get('l1_l2') returns "
-                       "L1L2(l1=0.01, l2=0.01) (Keras 2's l1_l2 function); Keras 3.15's "
-                       "keras.regularizers.get('l1_l2') raises ValueError")
+                       keras_cpp_differs="kept on purpose: keras-cpp still reads Keras 2's "
+                       "'l1_l2' (L1L2(l1=0.01, l2=0.01)), which Keras 3.15's "
+                       "keras.regularizers.get refuses with a ValueError")
             continue
         if op == "activation":
             out = activation(kw["fn"], ins[0])
@@ -148,10 +148,6 @@ def configured(f):
     names = ["L1", "L2", "L1L2", "l1l2", "OrthogonalRegularizer", "orthogonal_regularizer"]
     for name in names:
         kw = {"fn": name, "rtol": 1e-5}
-        if name == "l1l2":
-            kw["keras_cpp_differs"] = ("keras-cpp's regularizers::get does not know 'l1l2', "
-                                       "Keras 3's snake-case name of L1L2 (to_snake_case), "
-                                       "which Keras reads as L1L2() (both factors 0)")
         f.case("regularizer_by_name_" + name, "regularizer", [w], regularizer(kw, w), **kw)
     cons = {
         "max_norm_axis1": {"class_name": "MaxNorm", "config": {"max_value": 1.5, "axis": 1}},

@@ -48,13 +48,6 @@ def keras_cpp_differs(op, kw):
     """The reason keras-cpp gives another answer for this case, or None (each one is a finding
     reported with the fixture; the C++ test prints and skips it)."""
     cfg = kw.get("config", {})
-    if op == "Tversky" and cfg.get("alpha", 0.5) != cfg.get("beta", 0.5):
-        return ("keras-cpp weighs (1 - y_true) * y_pred by alpha and y_true * (1 - y_pred) by "
-                "beta; Keras 3.15 (losses.py tversky) calls y_true 'inputs' and weighs "
-                "sum((1 - y_pred) * y_true) by alpha and sum(y_pred * (1 - y_true)) by beta")
-    if op == "R2Score" and cfg.get("num_regressors", 0) != 0:
-        return ("adjusted R2: Keras 3.15 counts num_samples as ops.size(y_true) (every element, "
-                "zero-weight rows included); keras-cpp counts rows with a nonzero weight")
     if (op in ("IoU", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU") and kw.get("weighted")
             and "dtype" not in cfg):
         return ("Keras 3.15's IoU metrics default to dtype int32 and cast float sample weights "

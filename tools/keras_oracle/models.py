@@ -183,10 +183,7 @@ def main():
                   **TRAIN_TOL)
     f.case("compiled_resume", "train_resume", [x1, y1, x2, y2, probe], [after], **resume)
     f.case("compiled_resume_losses", "train_resume_losses", [x1, y1, x2, y2, probe],
-           [np.float32(loss1), np.float32(loss2)], **resume,
-           keras_cpp_differs="keras-cpp's Model::train_on_batch does not reset the metrics "
-           "first as Keras 3's does, so its second loss is the mean of both batches' losses "
-           "(the weights and optimizer state after the steps agree: case compiled_resume)")
+           [np.float32(loss1), np.float32(loss2)], **resume)
     f.save()
     for name in sorted(os.listdir(MODELS_DIR)):
         size = os.path.getsize(os.path.join(MODELS_DIR, name))

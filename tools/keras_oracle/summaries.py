@@ -310,21 +310,8 @@ def errors():
 
 # Known differences of keras-cpp, {section: {case: reason}}: the C++ test prints these cases
 # with both texts and does not compare them (every one is reported as a finding).
-LOAD_FAILS = ("load_model fails: \"Layer 'lstm' returned 3 outputs from call_list(); call it "
-              "with a list to receive them.\" (a Functional calling LSTM(return_state=True))")
-INDENT = ("nested rows lose their indentation: Keras prints '   \u2514 dense (Dense)' (3 spaces "
-          "per level), keras-cpp '\u2514 dense (Dense)' (its word wrap drops a cell's leading "
-          "spaces, which rich keeps)")
 KERAS_CPP_DIFFERS = {
     "summaries": {
-        "list_output": LOAD_FAILS,
-        "list_output_wide": LOAD_FAILS,
-        "long_name": "rich wraps the title line at the console width ($COLUMNS): Keras prints "
-                     "'Model: ' and the quoted name on the next line; keras-cpp never wraps it",
-        "nested_expand": INDENT,
-        "nested_expand_trainable": INDENT,
-        "shared_layers": "Connected to of a shared layer: keras-cpp 'right[0][0], left[0][0]', "
-                         "Keras 'left[0][0], right[0][0]' (the order of the calls)",
         "trained_mlp": "optimizer memory: keras-cpp's iterations variable is int64, Keras "
                        "3.15's int32, so 'Total params: 638 (2.50 KB)' and 'Optimizer params: "
                        "426 (1.67 KB)' against Keras's 2.49 KB and 1.66 KB",
@@ -334,8 +321,6 @@ KERAS_CPP_DIFFERS = {
                             "to compute' check for jax only); keras-cpp raises ValueError 'No "
                             "loss to compute. Provide a `loss` argument in compile()', as Keras "
                             "does on the TensorFlow and torch backends",
-        "unbuilt_subclassed_count_params": "keras-cpp's count_params() on an unbuilt "
-                                           "subclassed model returns instead of raising",
         "wrong_input_shape_functional": "keras-cpp checks every Input's shape and names it "
                                         "(\"input 1 ('extra') has shape (2, 7) but the model "
                                         "expects (None, 6)\"); Keras checks no Input and "

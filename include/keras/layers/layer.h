@@ -154,6 +154,11 @@ class Layer : public std::enable_shared_from_this<Layer> {
   std::vector<KerasTensor> operator()(const std::vector<KerasTensor>& inputs,
                                       const CallContext& ctx = {});
 
+  /// layer(x) on one input (not a list), with every output: Keras's call of a layer that
+  /// returns a list for one tensor (an RNN with return_state); one element otherwise.
+  TensorList call_all(const Tensor& inputs, const CallContext& ctx = {});
+  std::vector<KerasTensor> call_all(const KerasTensor& inputs, const CallContext& ctx = {});
+
   /// Builds the layer for `input_shape` if it is not built yet.
   void ensure_built(const std::vector<Shape>& input_shapes, bool list_input);
   bool built() const { return built_; }
@@ -242,6 +247,9 @@ class Layer : public std::enable_shared_from_this<Layer> {
   KerasTensor input() const;
 
  protected:
+  /// True for layers that return several outputs for one input through call_list() (an RNN
+  /// with return_state): a single-input call then runs call_list({x}) and keeps them all.
+  virtual bool returns_list_for_one_input() const { return false; }
   /// Records the node an InputLayer starts with (it has no symbolic call).
   void register_input_node(const std::shared_ptr<Node>& node) { inbound_nodes_.push_back(node); }
   /// Marks the layer as propagating masks (Keras's self.supports_masking = True).
@@ -250,6 +258,8 @@ class Layer : public std::enable_shared_from_this<Layer> {
   void set_built(bool built) { built_ = built; }
 
  private:
+  /// call() on one input, or call_list({x}) where returns_list_for_one_input().
+  TensorList call_one(const Tensor& x, const CallContext& ctx);
   TensorList call_eager(const TensorList& inputs, bool list_call, const CallContext& ctx);
   std::vector<KerasTensor> call_symbolic(const std::vector<KerasTensor>& inputs,
                                          bool list_call, const CallContext& ctx);

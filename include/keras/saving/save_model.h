@@ -26,8 +26,10 @@ struct LoadModelOptions {
 };
 
 /// The Keras version whose `.keras` dialect keras-cpp writes (metadata.json's keras_version):
-/// files load in Python Keras 3.10 and later.
-inline constexpr const char* kKerasFormatVersion = "3.10.0";
+/// configs as Keras 3.15 writes them (keys such as quantization_config and the initializers'
+/// input_axes, which Keras 3.10-3.14 refuse), so files load in Python Keras 3.15 and later.
+/// keras-cpp reads the dialects of Keras 3.4 on.
+inline constexpr const char* kKerasFormatVersion = "3.15.1";
 
 /// Writes `model` to `path` (which must end in ".keras", as Keras requires). The file is written
 /// next to `path` under a temporary name, synced and renamed over it, so a crash never leaves a

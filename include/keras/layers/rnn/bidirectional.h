@@ -48,6 +48,12 @@ class BidirectionalLayer : public Layer {
   void reset_state();
   void reset_states() { reset_state(); }
 
+ protected:
+  /// With return_state or merge_mode "none", one input gives a list of outputs, as in Keras.
+  bool returns_list_for_one_input() const override {
+    return return_state() || merge_mode_ == "none";
+  }
+
  private:
   std::shared_ptr<RNNLayer> forward_, backward_;
   std::string merge_mode_;

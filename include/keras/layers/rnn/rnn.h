@@ -132,6 +132,8 @@ class RNNLayer : public Layer {
   void reset_state(const TensorList& values);
 
  protected:
+  /// With return_state, one input gives [output, states...] (Keras's list).
+  bool returns_list_for_one_input() const override { return options_.return_state; }
   /// The base config of RNN (without the cell), for subclasses that write their own.
   Config rnn_config() const;
   const RNNOptions& rnn_options() const { return options_; }
