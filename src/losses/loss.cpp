@@ -80,7 +80,8 @@ namespace {
 
 Tensor reduce_values(const Tensor& values, const Tensor& sample_weight,
                      const std::string& reduction) {
-  if (reduction == "none" || reduction == "None" || values.ndim() == 0 || (values.ndim() == 1 && values.size() == 0))
+  if (reduction == "none" || reduction == "None" || values.ndim() == 0 ||
+      (values.ndim() == 1 && values.size() == 0))
     return values;
   Tensor loss = ops::sum(values);
   if (reduction == "sum") return loss;

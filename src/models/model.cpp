@@ -13,7 +13,6 @@
 namespace keras {
 namespace {
 
-// shutil.get_terminal_size().columns: the terminal's width, else $COLUMNS, else 80.
 // The title as rich prints it on a console `columns` wide: a line too long breaks after
 // "Model: " (the space stays on the first line), and a name longer than a line is folded.
 std::string title_line(const std::string& title, int columns) {
@@ -25,6 +24,7 @@ std::string title_line(const std::string& title, int columns) {
   return out;
 }
 
+// shutil.get_terminal_size().columns: the terminal's width, else $COLUMNS, else 80.
 int terminal_columns() {
   winsize w{};
   if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 0)

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
-#include <set>
 
 #include "keras/models/model.h"
 #include "saving/shape_json.h"

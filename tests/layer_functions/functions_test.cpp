@@ -87,6 +87,22 @@ TEST(Initializers, VarianceScalingMatchesItsFormulas) {
   Tensor l = (*initializers::LecunUniform(3))(Shape{3, 3, 16, 8}, DType::Float32);
   EXPECT_LE(ops::max(ops::absolute(l)).item<double>(), std::sqrt(3.0 / (3 * 3 * 16)));
   EXPECT_EQ(initializers::compute_fans(Shape{3, 3, 16, 8}), std::make_pair(144.0, 72.0));
+  // Keras 3.15's input_axes/output_axes (compute_fans multiplies the sizes of those axes):
+  // an EinsumDense-style kernel (in, heads, head_dim) with fans in=in, out=heads*head_dim.
+  EXPECT_EQ(initializers::compute_fans(Shape{12, 4, 5}, std::vector<int>{0},
+                                       std::vector<int>{1, -1}),
+            std::make_pair(12.0, 20.0));
+  auto fan_axes = initializers::deserialize(json::parse(
+      R"({"class_name": "GlorotUniform", "config": {"seed": 4, "input_axes": [0],
+          "output_axes": [1, 2]}})"));
+  Tensor e = (*fan_axes)(Shape{12, 4, 5}, DType::Float32);
+  EXPECT_LE(ops::max(ops::absolute(e)).item<double>(), std::sqrt(6.0 / 32.0));
+  EXPECT_GT(ops::max(ops::absolute(e)).item<double>(), std::sqrt(6.0 / 80.0));  // not 3-D rule
+  EXPECT_EQ(initializers::serialize(*fan_axes)["config"]["output_axes"], json::parse("[1, 2]"));
+  EXPECT_THROW((*initializers::deserialize(json::parse(
+                   R"({"class_name": "HeNormal", "config": {"input_axes": [3],
+                       "output_axes": [1]}})")))(Shape{2, 2}, DType::Float32),
+               ValueError);
 }
 
 TEST(Initializers, SeedsRepeatAndConfigsRoundTrip) {

@@ -45,7 +45,6 @@ constexpr const char* kAnonymous = "<lambda>";
       "\", [](const keras::Tensor& x) { ... }). Registered: " + registered_names() + ".");
 }
 
-// The function a Lambda config's "function" entry names.
 // Whether `name` is one of keras.activations (which Keras records as plain functions).
 bool is_keras_activation(const std::string& name) {
   try {
@@ -56,6 +55,7 @@ bool is_keras_activation(const std::string& name) {
   }
 }
 
+// The function a Lambda config's "function" entry names.
 std::pair<LambdaFunction, std::string> function_from_config(const std::string& layer,
                                                            const Config& f) {
   auto bytecode = [&] {
