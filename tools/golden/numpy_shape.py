@@ -451,7 +451,9 @@ f.case("slice_update_oob", "slice_update", [x, upd], r(1), start=[3, 3, 0], rais
 
 # ---- saturate_cast --------------------------------------------------------------------------
 def saturate_ref(x, dtype):
-    """Keras's _saturate_cast: clip to the target range rounded into x's dtype toward zero."""
+    """Keras's _saturate_cast: clip to the target range rounded into x's dtype toward zero;
+    from float to int, values past that bound saturate to the integer limit itself (Keras's
+    conversion on JAX saturates: float32 1e10 -> int32 gives 2**31 - 1)."""
     def limits(dt):
         dt = np.dtype(dt)
         if dt == np.bool_:
@@ -475,7 +477,8 @@ def saturate_ref(x, dtype):
     if x.dtype.kind == "f" and np.dtype(dtype).kind in "iu":
         # Element by element through Python ints: NumPy's vectorized float64 -> int64 cast
         # is wrong near 2**63.
-        return np.array([int(v) for v in clipped], dtype).reshape(x.shape)
+        return np.array([out_max if v > hi else int(c) for v, c in zip(x, clipped)],
+                        dtype).reshape(x.shape)
     return clipped.astype(dtype)
 
 

@@ -137,10 +137,6 @@ DIFFERS.update({
     "reads the lower triangle (NumPy/LAPACK)",
     ("numpy_linalg", "eigh_batched"): "the input is not symmetric: JAX's eigh symmetrises it, "
     "keras-cpp reads the lower triangle (NumPy/LAPACK)",
-    ("numpy_shape", "saturate_cast_f32_i32"): "keras-cpp bug: saturate_cast float32 1e10 / inf "
-    "-> int32 gives 2147483520 (the largest float32 below 2^31); Keras gives 2147483647",
-    ("numpy_shape", "saturate_cast_f64_i64"): "keras-cpp bug: saturate_cast float64 -> int64 "
-    "clamps below INT64_MAX; Keras gives the int64 limits",
     ("numpy_elementwise", "clip_int_float_bounds"): "Keras promotes int32 clipped by float "
     "bounds to float (float64 under x64) and keeps 0.5 / 2.5; keras-cpp keeps int32 "
     "(bounds rounded): result dtype and values differ",

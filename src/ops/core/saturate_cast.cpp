@@ -114,6 +114,16 @@ Tensor saturate_cast(const Tensor& x, DType dtype) {
     clipped = detail::run_binary(backend::BinaryOp::Minimum, clipped,
                                  detail::scalar_tensor(*hi, x.dtype(), be));
   Tensor result = detail::run_copy(clipped, dtype);
+  if (out.integer && hi && is_floating(x.dtype()) &&
+      hi->to_double() < static_cast<double>(out.ihi)) {
+    // The float bound lies below the integer limit (2^31 - 1 and 2^63 - 1 are not floats):
+    // values past it saturate to the limit itself, as Keras's conversion does (XLA's
+    // float-to-int conversion saturates).
+    Tensor past = detail::run_binary(backend::BinaryOp::Greater, x,
+                                     detail::scalar_tensor(*hi, x.dtype(), be));
+    result = where(past, detail::scalar_tensor(Scalar::typed_int(out.ihi, dtype), dtype, be),
+                   result);
+  }
   if (is_floating(x.dtype()) && is_floating(dtype) && autograd::should_record(x)) {
     // The gradient passes where the value was not clipped.
     Tensor kept = detail::run_binary(backend::BinaryOp::Equal, clipped, x);
