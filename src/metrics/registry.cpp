@@ -7,6 +7,7 @@
 #include "keras/layers/layer.h"
 #include "keras/metrics/metrics.h"
 #include "metrics/config_read.h"
+#include "metrics/mean_metric_wrapper_config.h"
 
 namespace keras::metrics {
 namespace {
@@ -25,6 +26,7 @@ std::map<std::string, Factory> make_builtin_table() {
       {"Hinge", Hinge::from_config},
       {"KLDivergence", KLDivergence::from_config},
       {"LogCoshError", LogCoshError::from_config},
+      {"MeanMetricWrapper", detail::mean_metric_wrapper_from_config},
       {"Mean",
        [](const Config& c) {
          auto m = std::make_shared<Mean>(detail::read<std::string>(c, "name", "mean"),

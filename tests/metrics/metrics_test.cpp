@@ -161,5 +161,23 @@ TEST(Metrics, BadInputs) {
   EXPECT_THROW(mse.update_state(make({1, 2}, {2}), Tensor()), ValueError);
 }
 
+// The record Keras 3.15 writes for MeanMetricWrapper(fn=keras.losses.mean_squared_error,
+// name="wrapped_mse") (tests/oracle/fixtures/configs.json): rebuilt, it averages the
+// per-sample squared errors over every sample seen, and writes the same record back.
+TEST(Metrics, MeanMetricWrapperFromKerasRecord) {
+  json record = json::parse(R"({"module": "keras.metrics", "class_name": "MeanMetricWrapper",
+    "config": {"dtype": "float32", "name": "wrapped_mse", "fn": {"module": "builtins",
+    "class_name": "function", "config": "mean_squared_error", "registered_name": "function"}},
+    "registered_name": null})");
+  auto m = metrics::deserialize(record);
+  EXPECT_EQ(m->name(), "wrapped_mse");
+  m->update_state(make({0, 1, 2, 3}, {2, 2}), make({1, 1, 2, 5}, {2, 2}));  // mse 0.5, 2
+  m->update_state(make({1, 1}, {1, 2}), make({1, 4}, {1, 2}));              // mse 4.5
+  EXPECT_NEAR(m->result().item<double>(), (0.5 + 2 + 4.5) / 3, 1e-6);
+  EXPECT_EQ(metrics::serialize(m)["config"], record["config"]);
+  record["config"]["fn"]["config"] = "my_python_function";
+  EXPECT_THROW(metrics::deserialize(record), ValueError);
+}
+
 }  // namespace
 }  // namespace keras

@@ -40,8 +40,6 @@ const std::map<std::string, std::string>& known_differences() {
       {"metrics/BinaryIoU", "as IoU: float32 accumulation"},
       {"metrics/OneHotIoU", "as IoU: float32 accumulation"},
       {"metrics/OneHotMeanIoU", "as IoU: float32 accumulation"},
-      {"metrics/MeanMetricWrapper", "not yet: keras-cpp cannot rebuild a MeanMetricWrapper from "
-                                    "the function record Keras writes"},
   };
   return reasons;
 }
