@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include "assertions.h"
 #include "gradcheck_helpers.h"
@@ -197,6 +198,39 @@ TEST(RnnSymbolic, CellsAndFunctionalModels) {
   ASSERT_EQ(y.size(), 1u);
   EXPECT_EQ(y[0].shape(), Shape({2, 2}));
   EXPECT_EQ(model->count_params(), 4 * (3 * 5 + 5 * 5 + 5) + 3 * (5 * 4 + 4 * 4 + 2 * 4) + 10);
+}
+
+// LSTM(return_state=True) called on one tensor, as Keras writes the graph (x = Input;
+// o, h, c = LSTM(...)(x)): call_all gives the three outputs as indexed outputs of one node, whose
+// saved args are the tensor itself (Keras's form, not a list), and the model saves, loads and
+// predicts the same. tests/oracle/summary_test.cpp loads the same graph saved by Keras 3.15.
+TEST(RnnSymbolic, ReturnStateOnOneInputInAFunctionalModel) {
+  backend::clear_session();
+  KerasTensor x = keras::Input({3, 4});
+  auto lstm = layers::LSTM(5, {.return_state = true});
+  std::vector<KerasTensor> outs = lstm->call_all(x);
+  ASSERT_EQ(outs.size(), 3u);
+  for (const auto& o : outs) EXPECT_EQ(o.shape(), Shape({-1, 5}));
+  EXPECT_THROW(lstm(x), ValueError);  // one KerasTensor cannot hold three outputs
+  KerasTensor merged = layers::Concatenate()(outs)[0];
+  auto model = Functional(x, merged);
+  Config config = Config::parse(model->to_json());
+  for (const Config& layer : config["config"]["layers"])
+    if (layer["class_name"] == "LSTM") {
+      const Config& args = layer["inbound_nodes"][0]["args"];
+      ASSERT_EQ(args.size(), 1u);
+      EXPECT_EQ(args[0]["class_name"], "__keras_tensor__");
+    }
+  Tensor data = ops::reshape(ops::cast(ops::arange(24), float32) / 24.0, {2, 3, 4});
+  Tensor expected = model(data);
+  EXPECT_EQ(expected.shape(), Shape({2, 15}));
+  std::string path = (std::filesystem::temp_directory_path() / "rnn_return_state.keras").string();
+  model->save(path);
+  auto loaded = saving::load_model(path);
+  EXPECT_TENSOR_NEAR(loaded(data), expected, 0, 0);
+  TensorList eager = lstm->call_all(data);
+  EXPECT_EQ(eager.size(), 3u);
+  std::filesystem::remove(path);
 }
 
 // ---- configs ---------------------------------------------------------------------------------
