@@ -6,7 +6,7 @@
 // - train_resume:    the compiled model trained one epoch resumes training: after two
 //                    train_on_batch steps, Keras's iteration count and predictions (they depend
 //                    on the restored Adam state); train_resume_losses: the two losses the steps
-//                    return (marked keras_cpp_differs: train_on_batch does not reset metrics);
+//                    return (each batch's own: train_on_batch resets the metrics first);
 // - predict_legacy:  load_model of a Keras 2 .h5 (with and without a training config).
 // Tolerances are in each case's kwargs (float32: rtol 1e-5, atol 1e-6; training: 1e-4).
 
@@ -14,6 +14,7 @@
 
 #include <mutex>
 
+#include "../../tools/interop/scale_shift.h"
 #include "golden.h"
 #include "keras/keras.h"
 #include "keras/saving/save_model.h"
@@ -25,35 +26,7 @@ namespace {
 
 using namespace test;  // NOLINT: the fixture helpers
 
-// The C++ twin of models.py's custom layer, registered as "oracle>ScaleShift" as there:
-// y = factor * (x * scale + shift), one scale and shift per feature.
-class ScaleShift : public Layer {
- public:
-  explicit ScaleShift(double factor, LayerOptions options = {})
-      : Layer(std::move(options), "scale_shift"), factor_(factor) {}
-  std::string class_name() const override { return "ScaleShift"; }
-  void build(const Shape& input_shape) override {
-    scale_ = add_weight({.shape = {input_shape.back()}, .initializer = "ones", .name = "scale"});
-    shift_ = add_weight({.shape = {input_shape.back()}, .initializer = "zeros", .name = "shift"});
-  }
-  Tensor call(const Tensor& x, const CallContext&) override {
-    return ops::multiply(ops::add(ops::multiply(x, scale_), shift_), factor_);
-  }
-  Config get_config() const override {
-    Config c = Layer::get_config();
-    c["factor"] = factor_;
-    return c;
-  }
-  static std::shared_ptr<Layer> from_config(const Config& c) {
-    return make_layer<ScaleShift>(c.at("factor").get<double>(),
-                                  LayerOptions{.name = c.at("name").get<std::string>(),
-                                               .trainable = c.value("trainable", true)});
-  }
-
- private:
-  double factor_;
-  Variable scale_, shift_;
-};
+using interop::ScaleShift;  // the twin of models.py's custom layer
 
 void register_custom_layer() {
   static std::once_flag once;

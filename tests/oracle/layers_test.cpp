@@ -3,7 +3,8 @@
 // serialize_keras_object record; keras-cpp builds the layer from that record through the
 // registry (no hand-written C++ per layer), loads Keras's weights, and must give Keras's
 // outputs and the gradients of sum(output * upstream) with respect to the inputs and the
-// trainable weights. Its get_config() must then equal Keras's key for key.
+// trainable weights. (Their configs are compared key for key in configs_test.cpp, which reads
+// the same records through configs.json.)
 //
 // Case layout (layers.py's docstring has the details): the call inputs ("mask": the last one is
 // a boolean mask; "mask_arg" says which), the weights in layer.weights order, one upstream
@@ -16,7 +17,6 @@
 #include <iostream>
 
 #include "golden.h"
-#include "json_diff.h"
 #include "keras/keras.h"
 #include "keras/layers/attention/attention.h"
 #include "keras/layers/attention/multi_head_attention_base.h"
@@ -107,24 +107,6 @@ TEST(LayersOracle, OutputsAndGradientsMatchKeras) {
   ASSERT_FALSE(fixtures.empty()) << "no layers_*.npz in " << KERAS_ORACLE_DIR;
   for (const std::string& name : fixtures) test::run_oracle(name, ops);
   std::cout << "[oracle] layers: " << classes.size() << " classes checked against Keras 3.15\n";
-}
-
-TEST(LayersOracle, ConfigsEqualKeras) {
-  int compared = 0;
-  for (const std::string& name : layer_fixtures()) {
-    for (auto& [key, value] : utils::load_npz(test::oracle_path(name))) {
-      if (key.size() < 7 || key.substr(key.size() - 7) != ".kwargs") continue;
-      std::vector<uint8_t> bytes = value.to_vector<uint8_t>();
-      json kw = json::parse(std::string(bytes.begin(), bytes.end()));
-      if (kw.contains("keras_cpp_differs") || !kw.contains("record")) continue;
-      const json& record = kw.at("record");
-      json ours = saving::serialize_keras_object(*saving::deserialize_keras_object(record));
-      for (const std::string& d : test::json_differences(ours.at("config"), record.at("config")))
-        ADD_FAILURE() << record.at("class_name").get<std::string>() << " config." << d;
-      ++compared;
-    }
-  }
-  std::cout << "[oracle] layer configs: " << compared << " compared key for key\n";
 }
 
 }  // namespace

@@ -23,6 +23,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "scale_shift.h"
+
 namespace layers = keras::layers;
 namespace ops = keras::ops;
 using keras::KerasTensor;
@@ -30,35 +32,7 @@ using keras::Model;
 using keras::Tensor;
 using keras::TensorList;
 
-// y = factor * (x * scale + shift): the twin of models.py's "oracle>ScaleShift".
-class ScaleShift : public keras::Layer {
- public:
-  explicit ScaleShift(double factor, keras::LayerOptions options = {})
-      : Layer(std::move(options), "scale_shift"), factor_(factor) {}
-  std::string class_name() const override { return "ScaleShift"; }
-  void build(const keras::Shape& input_shape) override {
-    scale_ = add_weight({.shape = {input_shape.back()}, .initializer = "ones", .name = "scale"});
-    shift_ = add_weight({.shape = {input_shape.back()}, .initializer = "zeros", .name = "shift"});
-  }
-  Tensor call(const Tensor& x, const keras::CallContext&) override {
-    return ops::multiply(ops::add(ops::multiply(x, scale_), shift_), factor_);
-  }
-  keras::Config get_config() const override {
-    keras::Config c = Layer::get_config();
-    c["factor"] = factor_;
-    return c;
-  }
-  static std::shared_ptr<keras::Layer> from_config(const keras::Config& c) {
-    return keras::make_layer<ScaleShift>(
-        c.at("factor").get<double>(),
-        keras::LayerOptions{.name = c.at("name").get<std::string>(),
-                            .trainable = c.value("trainable", true)});
-  }
-
- private:
-  double factor_;
-  keras::Variable scale_, shift_;
-};
+using keras::interop::ScaleShift;
 
 using ModelPtr = keras::ModelPtr<Model>;
 
