@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "keras/layers/operation_layer.h"
 #include "keras/models/model.h"
 #include "saving/shape_json.h"
 
@@ -42,9 +43,17 @@ void build_from_config(Layer& layer, const Config& config) {
     // sorted), so the arguments of Keras's build signatures are taken in signature order.
     const Config& dict = config["shapes_dict"];
     if (dict.contains("sequences_shape")) {
-      // RNN.build(sequences_shape, initial_state_shape=None): the states' shapes follow from
-      // the cell, so the sequences decide the build.
+      // RNN.build(sequences_shape, initial_state_shape=None): built as keras-cpp's list call
+      // {sequences, states...} when states were given (one shape, or a list of them).
       shapes.push_back(shape_from_json(dict["sequences_shape"], where + " [sequences_shape]"));
+      const Config states = dict.value("initial_state_shape", Config());
+      if (states.is_array() && !states.empty() && states[0].is_array()) {
+        for (const Config& s : states)
+          shapes.push_back(shape_from_json(s, where + " [initial_state_shape]"));
+      } else if (!states.is_null()) {
+        shapes.push_back(shape_from_json(states, where + " [initial_state_shape]"));
+      }
+      list_input = shapes.size() > 1;
     } else {
       std::vector<std::string> keys;
       for (const char* k : {"query_shape", "value_shape", "key_shape"})
@@ -106,6 +115,13 @@ layers::LayerFactory get_registered_object(const std::string& name) {
 Config serialize_keras_object(const Layer& layer) {
   std::string class_name = layer.class_name();
   Config record;
+  if (auto* op = dynamic_cast<const layers::OperationLayer*>(&layer)) {
+    // A Keras op class (keras.src.ops.*): registered under its own name, never built.
+    return {{"module", op->module()},
+            {"class_name", class_name},
+            {"config", op->get_config()},
+            {"registered_name", class_name}};
+  }
   std::string registered = get_registered_name(class_name);
   if (!registered.empty()) {
     std::string package = registered.substr(0, registered.find('>'));
@@ -151,6 +167,8 @@ std::shared_ptr<Layer> deserialize_keras_object(const Config& record,
         "executes code from a file; register a C++ function with keras::layers::register_lambda "
         "and use a Lambda layer naming it.");
 
+  if (layers::OperationLayer::is_operation_record(record))
+    return layers::OperationLayer::from_record(record);
   std::shared_ptr<Layer> layer;
   std::string registered;
   if (record.contains("registered_name") && record["registered_name"].is_string())

@@ -239,6 +239,10 @@ std::pair<Tensor, Tensor> raw_eigh(const Tensor& x, bool vectors) {
 }
 
 Tensor pivots_to_permutation(const Tensor& pivots, int64_t rows) {
+  Shape shape(pivots.shape().begin(), pivots.shape().end() - 1);
+  shape.push_back(rows);
+  // Shape inference (a Functional graph's op node): the symbolic backend has no pivots to read.
+  if (pivots.backend().is_symbolic()) return detail::empty(shape, DType::Int32, pivots.backend());
   const int64_t k = pivots.shape()[pivots.ndim() - 1];
   const int64_t count = Shape(pivots.shape().begin(), pivots.shape().end() - 1).numel();
   std::vector<int32_t> piv = pivots.to_vector<int32_t>();
@@ -253,8 +257,6 @@ Tensor pivots_to_permutation(const Tensor& pivots, int64_t rows) {
       std::swap(p[i], p[j]);
     }
   }
-  Shape shape(pivots.shape().begin(), pivots.shape().end() - 1);
-  shape.push_back(rows);
   return Tensor::from_vector(perm, shape, pivots.backend_name());
 }
 

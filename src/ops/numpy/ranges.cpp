@@ -80,9 +80,10 @@ Tensor geomspace(const Tensor& start, const Tensor& stop, int64_t num,
                  const LinspaceOptions& options) {
   constexpr std::string_view op = "geomspace";
   Samples s = make_samples(op, start, stop, num, options.endpoint, options.axis);
-  // A geometric sequence needs nonzero ends of one sign (checked once, on the host).
+  // A geometric sequence needs nonzero ends of one sign (checked once, on the host; shape
+  // inference, on the symbolic backend, has no values to check).
   Tensor signs = multiply(sign(s.start), sign(s.stop));
-  if (signs.size() > 0) {
+  if (signs.size() > 0 && !signs.backend().is_symbolic()) {
     const uint64_t all = signs.ndim() ? detail::axes_mask(op, {}, signs.ndim()) : 0;
     const double worst = detail::host_scalar(detail::run_reduce(backend::ReduceOp::Min, signs, all));
     check(worst > 0, op, ": start and stop must be nonzero and of the same sign (a geometric "

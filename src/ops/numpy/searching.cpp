@@ -85,8 +85,9 @@ Tensor digitize(const Tensor& x, const Tensor& bins) {
   const int64_t n = b.size();
   if (n == 0) return detail::filled(x.shape(), 0, DType::Int32, b.backend());
   bool increasing = true;
-  if (n > 1) {
-    // One host read decides the direction (and rejects unordered bins, as NumPy does).
+  // One host read decides the direction (and rejects unordered bins, as NumPy does); shape
+  // inference (the symbolic backend) has no values to read.
+  if (n > 1 && !b.backend().is_symbolic()) {
     Tensor next = detail::slice_axis(b, 0, 1, n), prev = detail::slice_axis(b, 0, 0, n - 1);
     auto order =
         stack({all(greater_equal(next, prev)), all(less_equal(next, prev))}).to_vector<bool>();
