@@ -5,6 +5,7 @@
 #include <set>
 
 #include "keras/layers/registry.h"
+#include "keras/layers/rnn/rnn.h"
 
 namespace keras::layers {
 namespace {
@@ -54,6 +55,15 @@ Config get_build_config(const Layer& layer) {
     Config dict = {{"query_shape", shape_json(shapes[0])}, {"value_shape", shape_json(shapes[1])}};
     if (shapes.size() > 2) dict["key_shape"] = shape_json(shapes[2]);
     return {{"shapes_dict", dict}};
+  }
+  if (dynamic_cast<const RNNLayer*>(&layer) && shapes.size() >= 2) {
+    // build(sequences_shape, initial_state_shape=None), called with initial states: Keras
+    // records the arguments by name, one state's shape bare, several as a list.
+    Config states = Config::array();
+    for (size_t i = 1; i < shapes.size(); ++i) states.push_back(shape_json(shapes[i]));
+    return {{"shapes_dict",
+             {{"sequences_shape", shape_json(shapes[0])},
+              {"initial_state_shape", shapes.size() == 2 ? states[0] : states}}}};
   }
   if (shapes.size() == 1) return {{"input_shape", shape_json(shapes[0])}};
   Config list = Config::array();

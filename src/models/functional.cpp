@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "keras/layers/operation_layer.h"
 #include "keras/ops/ops.h"
 #include "models/layer_fusion.h"
 
@@ -21,6 +22,21 @@ struct KeyHash {
 };
 
 TensorKey key_of(const KerasTensor& t) { return {t.node().get(), t.tensor_index()}; }
+
+// True when a node was given a mask tensor (not only "mask": null).
+bool has_mask(const Node& node) {
+  for (const KerasTensor& m : node.masks)
+    if (m.defined()) return true;
+  return false;
+}
+
+// What a node reads: its inputs, then the tensors passed as its `mask` (read from files).
+std::vector<KerasTensor> dependencies(const Node& node) {
+  std::vector<KerasTensor> out = node.inputs;
+  for (const KerasTensor& m : node.masks)
+    if (m.defined()) out.push_back(m);
+  return out;
+}
 
 // keras/src/ops/function.py _build_map: a depth-first walk from the outputs, giving the nodes
 // from inputs to outputs and each layer's first (pre-order) traversal index.
@@ -43,7 +59,7 @@ void build_map(const std::set<TensorKey>& input_keys, const KerasTensor& tensor,
   map.layer_index.emplace(node->layer.get(), static_cast<int>(map.layer_index.size()));
   map.in_progress.insert(node.get());
   if (!node->is_input())
-    for (const KerasTensor& in : node->inputs) build_map(input_keys, in, map);
+    for (const KerasTensor& in : dependencies(*node)) build_map(input_keys, in, map);
   map.finished.insert(node.get());
   map.in_progress.erase(node.get());
   map.nodes_in_decreasing_depth.push_back(node);
@@ -57,7 +73,7 @@ const Node* fusable_reader(
   auto it = readers.find({&node, 0});
   if (it == readers.end() || it->second.size() != 1 || !it->second[0]) return nullptr;
   const Node* next = it->second[0];
-  if (next->list_call || next->inputs.size() != 1) return nullptr;
+  if (next->list_call || next->inputs.size() != 1 || has_mask(*next)) return nullptr;
   return detail::can_fuse(*node.layer, *next->layer) ? next : nullptr;
 }
 
@@ -75,9 +91,8 @@ FunctionalModel::FunctionalModel(std::vector<KerasTensor> inputs, std::vector<Ke
     input_keys.insert(key_of(t));
   }
   for (const KerasTensor& t : outputs_)
-    check(t.defined() && t.node(), "Functional: every output must be a KerasTensor from a layer "
-                                   "call (ops on KerasTensors are not recorded; wrap them in a "
-                                   "layer).");
+    check(t.defined() && t.node(), "Functional: every output must be a KerasTensor from "
+                                   "keras::Input(), a layer call or a keras::ops call.");
 
   // keras/src/ops/function.py map_graph: depths, then layers and nodes by decreasing depth.
   GraphMap map;
@@ -93,7 +108,7 @@ FunctionalModel::FunctionalModel(std::vector<KerasTensor> inputs, std::vector<Ke
     depth = std::max(depth, layer_depth[node->layer.get()]);
     layer_depth[node->layer.get()] = depth;
     node_depth[node] = depth;
-    for (const KerasTensor& in : node->inputs) {
+    for (const KerasTensor& in : dependencies(*node)) {
       const Node* parent = in.node().get();
       if (!in_graph.count(parent)) continue;
       int& d = node_depth[parent];
@@ -135,7 +150,7 @@ FunctionalModel::FunctionalModel(std::vector<KerasTensor> inputs, std::vector<Ke
   std::string reached;
   for (auto it = nodes_by_depth_.rbegin(); it != nodes_by_depth_.rend(); ++it) {
     for (const auto& node : it->second) {
-      for (const KerasTensor& in : node->inputs)
+      for (const KerasTensor& in : dependencies(*node))
         if (!computable.count(key_of(in)))
           throw ValueError("Graph disconnected: cannot find parent for tensor " + in.name() +
                            " at layer '" + node->layer->name() +
@@ -168,7 +183,10 @@ FunctionalModel::FunctionalModel(std::vector<KerasTensor> inputs, std::vector<Ke
       if (++calls[n->layer.get()] > 1) sequential_like_ = false;
   }
 
-  for (const auto& layer : layers_) track_layer(layer->name(), layer);
+  // Op nodes hold no state: they are not tracked, so weights files never see them.
+  for (const auto& layer : layers_)
+    if (!dynamic_cast<const layers::OperationLayer*>(layer.get()))
+      track_layer(layer->name(), layer);
   std::vector<Shape> shapes;
   for (const KerasTensor& t : inputs_) shapes.push_back(t.shape());
   ensure_built(shapes, inputs_.size() > 1);
@@ -197,27 +215,42 @@ TensorList FunctionalModel::call_list(const TensorList& inputs, const CallContex
   // next layer of the pair reads (not another node, not a model output).
   std::unordered_map<TensorKey, std::vector<const Node*>, KeyHash> readers;
   for (const auto& node : nodes_)
-    for (const KerasTensor& in : node->inputs) readers[key_of(in)].push_back(node.get());
+    for (const KerasTensor& in : dependencies(*node)) readers[key_of(in)].push_back(node.get());
   for (const KerasTensor& t : outputs_) readers[key_of(t)].push_back(nullptr);
   std::unordered_set<const Node*> done;
   for (const auto& node : nodes_) {
     if (node->is_input() || done.count(node.get())) continue;
     TensorList args;
     for (const KerasTensor& in : node->inputs) args.push_back(values.at(key_of(in)));
-    if (const Node* next = fusable_reader(*node, readers)) {
+    if (const Node* next = !has_mask(*node) ? fusable_reader(*node, readers) : nullptr) {
       if (Tensor y = detail::call_fused(*node->layer, *next->layer, args[0]); y.defined()) {
         values[{next, 0}] = y;
         done.insert(next);
         continue;
       }
     }
+    // training comes from this call, as in Keras 3, where the model's training (fit, evaluate
+    // and predict always pass one) overrides the value a node recorded.
     CallContext c;
-    c.training = node->training;  // unset: inherited from this call
+    if (has_mask(*node)) {
+      TensorList masks;
+      for (const KerasTensor& m : node->masks)
+        masks.push_back(m.defined() ? values.at(key_of(m)) : Tensor());
+      if (node->list_call) c.masks = masks;
+      else c.mask = masks[0];
+    }
     TensorList outs = node->list_call ? (*node->layer)(args, c) : node->layer->call_all(args[0], c);
     for (size_t i = 0; i < outs.size(); ++i) values[{node.get(), static_cast<int>(i)}] = outs[i];
   }
   TensorList out;
   for (const KerasTensor& t : outputs_) out.push_back(values.at(key_of(t)));
+  return out;
+}
+
+std::vector<std::shared_ptr<Layer>> FunctionalModel::layers() const {
+  std::vector<std::shared_ptr<Layer>> out;
+  for (const auto& layer : layers_)
+    if (!dynamic_cast<const layers::OperationLayer*>(layer.get())) out.push_back(layer);
   return out;
 }
 
@@ -251,8 +284,10 @@ std::string FunctionalModel::layer_connections(const Layer& layer) const {
 
 ModelPtr<FunctionalModel> Functional(const KerasTensor& inputs, const KerasTensor& outputs,
                                      LayerOptions options) {
-  return make_layer<FunctionalModel>(std::vector<KerasTensor>{inputs},
-                                     std::vector<KerasTensor>{outputs}, std::move(options));
+  auto model = make_layer<FunctionalModel>(std::vector<KerasTensor>{inputs},
+                                           std::vector<KerasTensor>{outputs}, std::move(options));
+  model->single_input_ = model->single_output_ = true;
+  return model;
 }
 
 ModelPtr<FunctionalModel> Functional(std::vector<KerasTensor> inputs,

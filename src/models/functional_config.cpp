@@ -12,8 +12,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "keras/layers/attention/attention.h"
 #include "keras/layers/attention/multi_head_attention_base.h"
 #include "keras/layers/input_layer.h"
+#include "keras/layers/operation_layer.h"
+#include "keras/layers/rnn/rnn.h"
 #include "keras/models/functional.h"
 #include "keras/saving/safe_json.h"
 #include "keras/saving/serialization.h"
@@ -22,16 +25,19 @@
 namespace keras {
 namespace {
 
-// Keras's Functional models start with a built-in node, so references to a nested
-// Functional's calls are offset by one in files.
+// Keras's Functional models count a built-in node in the model's input_layers and
+// output_layers references (and in Keras 2's node lists), but not in Keras 3 nodes' arguments
+// (keras/src/models/functional.py: get_config's kept_nodes vs serialize_node).
 int builtin_nodes(const Layer& layer) { return layer.class_name() == "Functional" ? 1 : 0; }
 
-// Where each of the model's nodes is in the file: its layer's name and its index among the
-// layer's nodes that belong to this model.
+// Where each of the model's nodes is in the file: its index among the layer's nodes that
+// belong to this model.
 using NodeIndex = std::unordered_map<const Node*, int>;
 
-Config history_json(const KerasTensor& t, const NodeIndex& index) {
-  return Config::array({t.producer()->name(), index.at(t.node().get()), t.tensor_index()});
+// [layer, node, tensor]; `model_io` for input_layers / output_layers.
+Config history_json(const KerasTensor& t, const NodeIndex& index, bool model_io = false) {
+  int node = index.at(t.node().get()) + (model_io ? builtin_nodes(*t.producer()) : 0);
+  return Config::array({t.producer()->name(), node, t.tensor_index()});
 }
 
 Config keras_tensor_json(const KerasTensor& t, const NodeIndex& index) {
@@ -42,29 +48,72 @@ Config keras_tensor_json(const KerasTensor& t, const NodeIndex& index) {
             {"keras_history", history_json(t, index)}}}};
 }
 
+// The attention flags a node was called with, for the layers that take them.
+std::optional<layers::detail::AttentionFlags> attention_flags(const Node& node) {
+  if (auto* mha = dynamic_cast<const layers::MultiHeadAttentionBase*>(node.layer.get()))
+    return mha->node_flags(node);
+  if (auto* attention = dynamic_cast<const layers::AttentionLayer*>(node.layer.get()))
+    return attention->node_flags(node);
+  return std::nullopt;
+}
+
+bool is_rnn(const Layer& layer) { return dynamic_cast<const layers::RNNLayer*>(&layer); }
+
 Config node_json(const Node& node, const NodeIndex& index) {
+  auto tensor = [&](const KerasTensor& t) { return keras_tensor_json(t, index); };
+  if (auto* op = dynamic_cast<const layers::OperationLayer*>(node.layer.get())) {
+    auto slot = [&](size_t k) { return tensor(node.inputs.at(k)); };
+    return {{"args", op->call_args(slot)}, {"kwargs", op->call_kwargs(slot)}};
+  }
   Config args = Config::array();
+  Config kwargs = Config::object();
   // Keras's MultiHeadAttention and GroupedQueryAttention take query, value and key as separate
   // positional arguments (layer(query, value)), not one list: write them so, or Keras's
   // functional_from_config would call layer([query, value]). The reader takes both forms.
+  // The key and the attention mask are keyword arguments, as users pass them (mha(q, v,
+  // key=k)).
   bool positional = dynamic_cast<const layers::MultiHeadAttentionBase*>(node.layer.get()) &&
-                    node.list_call && node.inputs.size() >= 2 && node.inputs.size() <= 3;
+                    node.list_call && node.inputs.size() >= 2 && node.inputs.size() <= 4;
   if (positional) {
-    for (const KerasTensor& t : node.inputs) args.push_back(keras_tensor_json(t, index));
+    args.push_back(tensor(node.inputs[0]));
+    args.push_back(tensor(node.inputs[1]));
+    // call_with() puts the value in the key's place when no key is given.
+    if (node.inputs.size() > 2 && !node.inputs[2].is_same(node.inputs[1]))
+      kwargs["key"] = tensor(node.inputs[2]);
+    if (node.inputs.size() > 3) kwargs["attention_mask"] = tensor(node.inputs[3]);
+  } else if (is_rnn(*node.layer) && node.list_call && node.inputs.size() > 1) {
+    // keras-cpp's RNN list call {sequences, states...} is Keras's layer(x, initial_state=...).
+    args.push_back(tensor(node.inputs[0]));
+    if (node.inputs.size() == 2) {
+      kwargs["initial_state"] = tensor(node.inputs[1]);
+    } else {
+      Config states = Config::array();
+      for (size_t i = 1; i < node.inputs.size(); ++i) states.push_back(tensor(node.inputs[i]));
+      kwargs["initial_state"] = states;
+    }
   } else if (node.list_call) {
     Config list = Config::array();
-    for (const KerasTensor& t : node.inputs) list.push_back(keras_tensor_json(t, index));
+    for (const KerasTensor& t : node.inputs) list.push_back(tensor(t));
     args.push_back(list);
   } else {
-    args.push_back(keras_tensor_json(node.inputs.at(0), index));
+    args.push_back(tensor(node.inputs.at(0)));
   }
-  Config kwargs = Config::object();
   if (node.training) kwargs["training"] = *node.training;
-  if (positional) {
-    // Keras records the keyword arguments given at the call.
-    auto flags = static_cast<const layers::MultiHeadAttentionBase&>(*node.layer).node_flags(node);
-    if (flags.return_attention_scores) kwargs["return_attention_scores"] = true;
-    if (flags.use_causal_mask) kwargs["use_causal_mask"] = true;
+  // Keras records the keyword arguments given at the call.
+  if (auto flags = attention_flags(node)) {
+    if (flags->return_attention_scores) kwargs["return_attention_scores"] = true;
+    if (flags->use_causal_mask) kwargs["use_causal_mask"] = true;
+  }
+  if (node.masks.empty() && (node.layer->class_name() == "Functional" ||
+                             node.layer->class_name() == "Sequential")) {
+    // Keras passes a nested model the inputs' masks, and records them: null when there are
+    // none (keras-cpp's masks travel with the tensors instead).
+    kwargs["mask"] = node.list_call ? Config(std::vector<Config>(node.inputs.size())) : Config();
+  } else if (!node.masks.empty()) {
+    // As read: one mask (or null), or one per input of a list.
+    Config masks = Config::array();
+    for (const KerasTensor& m : node.masks) masks.push_back(m.defined() ? tensor(m) : Config());
+    kwargs["mask"] = node.masks.size() == 1 ? masks[0] : masks;
   }
   return {{"args", args}, {"kwargs", kwargs}};
 }
@@ -77,7 +126,9 @@ struct GraphBuilder {
   std::map<std::string, std::vector<std::vector<KerasTensor>>> outputs;
 
   // The tensor [layer, node, tensor] names, or nullopt when that node is not rebuilt yet.
-  std::optional<KerasTensor> tensor(const Config& history) const {
+  // `counts_builtin`: the reference counts a nested Functional's built-in node (see
+  // builtin_nodes).
+  std::optional<KerasTensor> tensor(const Config& history, bool counts_builtin) const {
     check(history.is_array() && history.size() >= 3 && history[0].is_string() &&
               history[1].is_number_integer() && history[2].is_number_integer(),
           "Functional config: expected a tensor reference [layer, node, tensor]; got ",
@@ -86,7 +137,7 @@ struct GraphBuilder {
     auto layer = layers.find(name);
     check(layer != layers.end(), "Functional config: a node reads layer '", name,
           "', which the model does not define.");
-    int64_t node = history[1].get<int64_t>() - builtin_nodes(*layer->second);
+    int64_t node = history[1].get<int64_t>() - (counts_builtin ? builtin_nodes(*layer->second) : 0);
     int64_t index = history[2].get<int64_t>();
     check(node >= 0 && index >= 0, "Functional config: invalid tensor reference ",
           history.dump(), ".");
@@ -105,82 +156,239 @@ bool is_keras_tensor_record(const Config& j) {
          j["class_name"].get<std::string>() == "__keras_tensor__";
 }
 
-// The inputs a node calls its layer on, and whether it is a list call. False when an input is
-// not rebuilt yet (the node waits for the next pass).
-bool node_inputs(const GraphBuilder& graph, const std::string& layer, const Config& node,
-                 std::vector<KerasTensor>& inputs, bool& list_call,
-                 layers::detail::AttentionFlags* attention_flags = nullptr) {
-  inputs.clear();
-  std::vector<Config> histories;
-  if (node.is_array()) {
-    // Keras 2: [["dense", 0, 0, {kwargs}], ...]
-    for (const Config& entry : node) histories.push_back(entry);
-    list_call = node.size() > 1;
-  } else {
+Config history_of(const Config& record) {
+  return record.value("config", Config::object()).value("keras_history", Config());
+}
+
+// One node of a file, as keras-cpp calls it: the inputs (list calls in keras-cpp's form), and
+// the keyword arguments it keeps.
+struct NodeCall {
+  std::vector<KerasTensor> inputs;
+  bool list_call = false;
+  std::vector<KerasTensor> masks;
+  std::optional<bool> training;
+  layers::detail::AttentionFlags flags;
+  // For an op: the call's arguments with tensor slots.
+  Config op_args, op_kwargs;
+};
+
+class NodeReader {
+ public:
+  NodeReader(const GraphBuilder& graph, const std::string& layer) : graph_(graph), layer_(layer) {}
+
+  // Appends the tensor a record names; false when its node is not rebuilt yet.
+  bool add(const Config& record, std::vector<KerasTensor>& to, bool counts_builtin = false) {
+    auto t = graph_.tensor(record, counts_builtin);
+    if (!t) return false;
+    to.push_back(*t);
+    return true;
+  }
+
+  // An op's arguments: every tensor record becomes {"__tensor__": k} in order of appearance.
+  bool op_template(const Config& v, Config& out, std::vector<KerasTensor>& inputs) {
+    if (is_keras_tensor_record(v)) {
+      out = {{"__tensor__", inputs.size()}};
+      return add(history_of(v), inputs);
+    }
+    if (v.is_array() || v.is_object()) {
+      out = v.is_array() ? Config::array() : Config::object();
+      for (const auto& [key, e] : v.items()) {
+        Config sub;
+        if (!op_template(e, sub, inputs)) return false;
+        if (v.is_array()) out.push_back(sub);
+        else out[key] = sub;
+      }
+      return true;
+    }
+    out = v;
+    return true;
+  }
+
+  // The tensor of keyword argument `key`, if given (not null); false when not rebuilt yet.
+  bool keyword_tensor(const Config& kwargs, const char* key, std::vector<KerasTensor>& to) {
+    const Config v = kwargs.value(key, Config());
+    if (v.is_null()) return true;
+    check(is_keras_tensor_record(v), "Functional config: layer '", layer_, "' has ", key, "=",
+          v.dump().substr(0, 200), "; expected a tensor.");
+    return add(history_of(v), to);
+  }
+
+  // One tensor, or a list of tensors (null entries: undefined), of a keyword argument.
+  bool tensors(const Config& v, const std::string& key, std::vector<KerasTensor>& to) {
+    if (v.is_null()) {
+      to.emplace_back();
+      return true;
+    }
+    if (is_keras_tensor_record(v)) return add(history_of(v), to);
+    check(v.is_array(), "Functional config: layer '", layer_, "' is called with ", key, "=",
+          v.dump().substr(0, 200), "; expected a tensor or a list of tensors.");
+    for (const Config& e : v)
+      if (!tensors(e, key, to)) return false;
+    return true;
+  }
+
+  bool read(const Layer& layer, const Config& node, NodeCall& call) {
+    if (node.is_array()) {
+      // Keras 2: [["dense", 0, 0, {kwargs}], ...]; node indices count the built-in node.
+      for (const Config& entry : node)
+        if (!add(entry, call.inputs, true)) return false;
+      call.list_call = node.size() > 1;
+      check(!call.inputs.empty(), "Functional config: layer '", layer_,
+            "' has a node with no inputs.");
+      return true;
+    }
     check(node.is_object() && node.contains("args") && node["args"].is_array(),
-          "Functional config: layer '", layer, "' has an inbound node without args: ",
+          "Functional config: layer '", layer_, "' has an inbound node without args: ",
           node.dump().substr(0, 200), ".");
     const Config& args = node["args"];
+    const Config kwargs = node.value("kwargs", Config::object());
+    if (dynamic_cast<const layers::OperationLayer*>(&layer)) {
+      if (!op_template(args, call.op_args, call.inputs)) return false;
+      if (!op_template(kwargs.is_object() ? kwargs : Config::object(), call.op_kwargs, call.inputs))
+        return false;
+      call.list_call = true;
+      check(!call.inputs.empty(), "Functional config: the op '", layer_,
+            "' is called on no tensor of the graph.");
+      return true;
+    }
     for (const Config& arg : args) {
       if (is_keras_tensor_record(arg)) {
-        histories.push_back(arg["config"].value("keras_history", Config()));
+        if (!add(history_of(arg), call.inputs)) return false;
       } else if (arg.is_array()) {
         for (const Config& t : arg) {
-          check(is_keras_tensor_record(t), "Functional config: layer '", layer,
+          check(is_keras_tensor_record(t), "Functional config: layer '", layer_,
                 "' is called with a list holding a non-tensor: ", t.dump().substr(0, 200), ".");
-          histories.push_back(t["config"].value("keras_history", Config()));
+          if (!add(history_of(t), call.inputs)) return false;
         }
       } else if (!arg.is_null()) {
-        throw NotImplementedError("Functional config: layer '" + layer +
+        throw NotImplementedError("Functional config: layer '" + layer_ +
                                   "' is called with the positional argument " +
                                   arg.dump().substr(0, 200) +
                                   "; keras-cpp reads tensor arguments only.");
       }
     }
-    list_call = args.size() > 1 || (args.size() == 1 && args[0].is_array());
-    if (node.contains("kwargs") && node["kwargs"].is_object()) {
-      for (const auto& [key, value] : node["kwargs"].items()) {
-        // training is overridden by the model's call (as Keras does); masks propagate by
-        // themselves. Other arguments are not recorded by keras-cpp's graph yet.
-        if (key == "training" || key == "mask" || value.is_null() ||
-            (value.is_boolean() && !value.get<bool>()))
-          continue;
-        // MultiHeadAttention's and GroupedQueryAttention's flags.
-        if (attention_flags && value.is_boolean() && key == "use_causal_mask") {
-          attention_flags->use_causal_mask = true;
-          continue;
-        }
-        if (attention_flags && value.is_boolean() && key == "return_attention_scores") {
-          attention_flags->return_attention_scores = true;
-          continue;
-        }
-        throw NotImplementedError("Functional config: layer '" + layer +
-                                  "' is called with the keyword argument " + key + "=" +
-                                  value.dump().substr(0, 200) +
-                                  "; keras-cpp's Functional graph does not record call "
-                                  "arguments yet.");
+    check(!call.inputs.empty(), "Functional config: layer '", layer_,
+          "' has a node with no inputs.");
+    call.list_call = args.size() > 1 || (args.size() == 1 && args[0].is_array());
+    bool mha = dynamic_cast<const layers::MultiHeadAttentionBase*>(&layer);
+    bool attention = mha || dynamic_cast<const layers::AttentionLayer*>(&layer);
+    // MultiHeadAttention's key= and attention_mask= become the third and fourth inputs of
+    // keras-cpp's list call [query, value, key, attention_mask].
+    if (mha && (kwargs.contains("key") || kwargs.contains("attention_mask"))) {
+      check(call.inputs.size() == 2 || (call.inputs.size() == 3 && !kwargs.contains("key")),
+            "Functional config: layer '", layer_, "' is called with ", call.inputs.size(),
+            " positional tensors and key=/attention_mask=; expected query and value.");
+      std::vector<KerasTensor> key, mask;
+      if (!keyword_tensor(kwargs, "key", key) || !keyword_tensor(kwargs, "attention_mask", mask))
+        return false;
+      if (!key.empty()) call.inputs.push_back(key[0]);
+      if (!mask.empty()) {
+        if (call.inputs.size() == 2) call.inputs.push_back(call.inputs[1]);  // no key: the value
+        call.inputs.push_back(mask[0]);
       }
+      call.list_call = true;
     }
+    for (const auto& [key, value] : kwargs.items()) {
+      // Kept for writing the node back; the model's call overrides it, as in Keras 3.
+      if (key == "training" && value.is_boolean()) {
+        call.training = value.get<bool>();
+        continue;
+      }
+      // Kept as given, null included: Keras writes "mask": null for calls of layers that
+      // take a mask when the input has none.
+      if (key == "mask") {
+        if (value.is_null()) call.masks.emplace_back();
+        else if (!tensors(value, key, call.masks)) return false;
+        continue;
+      }
+      if (value.is_null() || (value.is_boolean() && !value.get<bool>())) continue;
+      if (mha && (key == "key" || key == "attention_mask")) continue;  // read above
+      if (key == "initial_state" && is_rnn(layer)) {
+        std::vector<KerasTensor> states;
+        if (!tensors(value, key, states)) return false;
+        for (const KerasTensor& s : states)
+          check(s.defined(), "Functional config: layer '", layer_,
+                "' has a null among its initial_state.");
+        call.inputs.insert(call.inputs.end(), states.begin(), states.end());
+        call.list_call = true;
+        continue;
+      }
+      if (attention && value.is_boolean() && key == "use_causal_mask") {
+        call.flags.use_causal_mask = true;
+        continue;
+      }
+      if (attention && value.is_boolean() && key == "return_attention_scores") {
+        call.flags.return_attention_scores = true;
+        continue;
+      }
+      throw NotImplementedError("Functional config: layer '" + layer_ +
+                                "' is called with the keyword argument " + key + "=" +
+                                value.dump().substr(0, 200) +
+                                "; keras-cpp's Functional graph does not read this argument.");
+    }
+    return true;
   }
-  check(!histories.empty(), "Functional config: layer '", layer, "' has a node with no inputs.");
-  for (const Config& h : histories) {
-    auto t = graph.tensor(h);
-    if (!t) return false;
-    inputs.push_back(*t);
+
+ private:
+  const GraphBuilder& graph_;
+  const std::string& layer_;
+};
+
+// Calls `layer` as the node says, recording its node; the node's outputs.
+std::vector<KerasTensor> replay_node(Layer& layer, const std::string& name, NodeCall& call,
+                                     size_t node_number) {
+  std::vector<KerasTensor> outs;
+  if (auto* op = dynamic_cast<layers::OperationLayer*>(&layer)) {
+    // Keras creates one op instance per call: one node per op record.
+    check(node_number == 0, "Functional config: the op '", name,
+          "' has several inbound nodes; Keras records one node per op call.");
+    op->set_call(call.op_args, call.op_kwargs);
+    outs = layer(call.inputs);
+  } else if (auto* mha = dynamic_cast<layers::MultiHeadAttentionBase*>(&layer);
+             mha && call.inputs.size() >= 2 && call.inputs.size() <= 4 &&
+             (call.flags.use_causal_mask || call.flags.return_attention_scores)) {
+    outs = mha->call_with(call.inputs[0], call.inputs[1],
+                          {.key = call.inputs.size() > 2 ? call.inputs[2] : KerasTensor(),
+                           .attention_mask =
+                               call.inputs.size() > 3 ? call.inputs[3] : KerasTensor(),
+                           .return_attention_scores = call.flags.return_attention_scores,
+                           .use_causal_mask = call.flags.use_causal_mask});
+  } else if (auto* attention = dynamic_cast<layers::AttentionLayer*>(&layer);
+             attention && call.list_call &&
+             (call.flags.use_causal_mask || call.flags.return_attention_scores)) {
+    outs = attention->call_with(call.inputs,
+                                {.return_attention_scores = call.flags.return_attention_scores,
+                                 .use_causal_mask = call.flags.use_causal_mask});
+  } else {
+    outs = call.list_call ? layer(call.inputs) : layer.call_all(call.inputs[0]);
   }
-  return true;
+  Node& node = *outs.at(0).node();
+  if (!call.masks.empty()) {
+    size_t expected = call.list_call ? call.inputs.size() : 1;
+    bool given = false;
+    for (const KerasTensor& m : call.masks) given = given || m.defined();
+    check(!given || call.masks.size() == expected, "Functional config: layer '", name,
+          "' is called with ", call.masks.size(), " mask(s) for ", expected, " input(s).");
+    node.masks = call.masks;
+  }
+  node.training = call.training;
+  return outs;
+}
+
+bool is_bare_reference(const Config& refs) {
+  return refs.is_array() && refs.size() == 3 && refs[0].is_string();
 }
 
 std::vector<KerasTensor> tensors_of(const GraphBuilder& graph, const Config& refs,
                                     const char* what) {
   std::vector<KerasTensor> out;
   auto one = [&](const Config& ref) {
-    auto t = graph.tensor(ref);
+    auto t = graph.tensor(ref, true);
     check(t.has_value(), "Functional config: ", what, " ", ref.dump(),
           " is not produced by the graph.");
     out.push_back(*t);
   };
-  if (refs.is_array() && refs.size() == 3 && refs[0].is_string()) {
+  if (is_bare_reference(refs)) {
     one(refs);
   } else if (refs.is_array()) {
     for (const Config& r : refs) one(r);
@@ -200,7 +408,7 @@ Config FunctionalModel::get_config() const {
   for (const auto& n : nodes_) own.insert(n.get());
   NodeIndex index;
   for (const auto& layer : layers_) {
-    int kept = builtin_nodes(*layer);
+    int kept = 0;
     for (const auto& node : layer->inbound_nodes())
       if (own.count(node.get())) index[node.get()] = kept++;
   }
@@ -214,9 +422,13 @@ Config FunctionalModel::get_config() const {
     record["inbound_nodes"] = inbound;
     layers.push_back(record);
   }
+  // A model made from one tensor (not a list) records the bare [layer, node, tensor], as
+  // Keras's _inputs_struct / _outputs_struct do.
   Config inputs = Config::array(), outputs = Config::array();
-  for (const KerasTensor& t : inputs_) inputs.push_back(history_json(t, index));
-  for (const KerasTensor& t : outputs_) outputs.push_back(history_json(t, index));
+  for (const KerasTensor& t : inputs_) inputs.push_back(history_json(t, index, true));
+  for (const KerasTensor& t : outputs_) outputs.push_back(history_json(t, index, true));
+  if (single_input_) inputs = inputs[0];
+  if (single_output_) outputs = outputs[0];
   return {{"name", name()},
           {"trainable", trainable()},
           {"layers", layers},
@@ -258,24 +470,10 @@ std::shared_ptr<Layer> FunctionalModel::from_config(const Config& config) {
     for (size_t i = 0; i < pending.size(); ++i) {
       auto& [name, nodes] = pending[i];
       while (next[i] < nodes.size()) {
-        std::vector<KerasTensor> inputs;
-        bool list_call = false;
-        auto& layer = graph.layers.at(name);
-        auto* attention = dynamic_cast<layers::MultiHeadAttentionBase*>(layer.get());
-        layers::detail::AttentionFlags flags;
-        if (!node_inputs(graph, name, nodes[next[i]], inputs, list_call,
-                         attention ? &flags : nullptr))
-          break;
-        std::vector<KerasTensor> outs;
-        if (attention && inputs.size() >= 2 && inputs.size() <= 3 &&
-            (flags.use_causal_mask || flags.return_attention_scores)) {
-          outs = attention->call_with(inputs[0], inputs[1],
-                                      {.key = inputs.size() > 2 ? inputs[2] : KerasTensor(),
-                                       .return_attention_scores = flags.return_attention_scores,
-                                       .use_causal_mask = flags.use_causal_mask});
-        } else {
-          outs = list_call ? (*layer)(inputs) : layer->call_all(inputs[0]);
-        }
+        Layer& layer = *graph.layers.at(name);
+        NodeCall call;
+        if (!NodeReader(graph, name).read(layer, nodes[next[i]], call)) break;
+        std::vector<KerasTensor> outs = replay_node(layer, name, call, next[i]);
         graph.outputs[name].push_back(std::move(outs));
         ++next[i];
         --remaining;
@@ -289,9 +487,12 @@ std::shared_ptr<Layer> FunctionalModel::from_config(const Config& config) {
   if (config.value("name", Config()).is_string()) options.name = config["name"].get<std::string>();
   if (config.value("trainable", Config()).is_boolean())
     options.trainable = config["trainable"].get<bool>();
-  auto model = make_layer<FunctionalModel>(
-      tensors_of(graph, config.value("input_layers", Config()), "input"),
-      tensors_of(graph, config.value("output_layers", Config()), "output"), options);
+  const Config input_refs = config.value("input_layers", Config());
+  const Config output_refs = config.value("output_layers", Config());
+  auto model = make_layer<FunctionalModel>(tensors_of(graph, input_refs, "input"),
+                                           tensors_of(graph, output_refs, "output"), options);
+  model->single_input_ = is_bare_reference(input_refs);
+  model->single_output_ = is_bare_reference(output_refs);
   return model;
 }
 

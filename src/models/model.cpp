@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "keras/models/functional.h"
 #include "models/summary_table.h"
 
 namespace keras {
@@ -115,6 +116,18 @@ std::string Model::layer_output_shape(const Layer& layer) const {
 
 std::string Model::layer_connections(const Layer&) const { return "-"; }
 
+namespace {
+
+// What summary lists: a Functional model's layers and op nodes (Keras's operations), else the
+// layers.
+std::vector<std::shared_ptr<Layer>> rows_of(const Model& model) {
+  if (auto* functional = dynamic_cast<const FunctionalModel*>(&model))
+    return functional->operations();
+  return model.layers();
+}
+
+}  // namespace
+
 std::string Model::summary_string(const SummaryOptions& options) const {
   detail::SummaryTable table;
   const bool seq = sequential_like();
@@ -154,9 +167,9 @@ std::string Model::summary_string(const SummaryOptions& options) const {
     table.rows.push_back(row);
     auto* nested = dynamic_cast<const Model*>(&layer);
     if (options.expand_nested && nested)
-      for (const auto& sub : nested->layers()) add_row(*nested, *sub, level + 1);
+      for (const auto& sub : rows_of(*nested)) add_row(*nested, *sub, level + 1);
   };
-  for (const auto& layer : layers()) add_row(*this, *layer, 0);
+  for (const auto& layer : rows_of(*this)) add_row(*this, *layer, 0);
 
   std::vector<Variable> trainable = trainable_weights(), frozen = non_trainable_weights();
   // A compiled model whose optimizer has variables counts them too, as Keras does.

@@ -68,6 +68,10 @@ struct Node {
   bool list_call = false;
   /// `training` passed explicitly at this call, if any.
   std::optional<bool> training;
+  /// Tensors passed as the call's `mask` keyword (Keras records one when a previous layer
+  /// attached a mask, as Embedding(mask_zero) does): one per input, undefined where none. Empty
+  /// in keras-cpp's own graphs, where masks travel with the tensors.
+  std::vector<KerasTensor> masks;
   std::vector<Shape> output_shapes;
   std::vector<DType> output_dtypes;
   /// Position of this node in layer->inbound_nodes().

@@ -26,7 +26,12 @@ class FunctionalModel : public Model {
   std::string class_name() const override { return "Functional"; }
 
   TensorList call_list(const TensorList& inputs, const CallContext& ctx) override;
-  std::vector<std::shared_ptr<Layer>> layers() const override { return layers_; }
+  /// The graph's layers, Input layers included and keras::ops nodes left out (Keras's
+  /// model.layers: what weights files and get_layer see).
+  std::vector<std::shared_ptr<Layer>> layers() const override;
+  /// The layers and the op nodes (OperationLayer) of the graph, in order (Keras's
+  /// model.operations: what get_config and summary list).
+  const std::vector<std::shared_ptr<Layer>>& operations() const { return layers_; }
 
   const std::vector<KerasTensor>& inputs() const { return inputs_; }
   const std::vector<KerasTensor>& outputs() const { return outputs_; }
@@ -53,6 +58,11 @@ class FunctionalModel : public Model {
   std::map<int, std::vector<std::shared_ptr<Node>>> nodes_by_depth_;
   std::vector<std::shared_ptr<Layer>> layers_;
   bool sequential_like_ = true;
+  // Made from one tensor rather than a list (Keras writes a bare reference then).
+  bool single_input_ = false, single_output_ = false;
+
+  friend ModelPtr<FunctionalModel> Functional(const KerasTensor&, const KerasTensor&,
+                                              LayerOptions);
 };
 
 /// A Functional model from one input to one output.

@@ -42,6 +42,9 @@ class AttentionLayer : public Layer {
   /// model's tensors reach the layer when the model runs).
   std::vector<KerasTensor> call_with(const std::vector<KerasTensor>& inputs,
                                      const AttentionCall& args = {});
+  /// The return_attention_scores / use_causal_mask of the symbolic call that made `node`
+  /// (what a Functional config records for the node).
+  detail::AttentionFlags node_flags(const Node& node) const { return flags_.recorded(&node); }
 
   void build(const Shape& input_shape) override;
   void build_list(const std::vector<Shape>& input_shapes) override;
