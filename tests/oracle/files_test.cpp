@@ -16,6 +16,7 @@
 
 #include "../../tools/interop/scale_shift.h"
 #include "golden.h"
+#include "resume_training.h"
 #include "keras/keras.h"
 #include "keras/saving/save_model.h"
 #include "keras/saving/serialization.h"
@@ -46,10 +47,6 @@ TensorList predict(Model& model, const TensorList& in) {
   return model.predict(inputs_of(in, in.size()), {.verbose = 0}).flat();
 }
 
-Tensor scalar32(double value) {
-  return Tensor::from_vector(std::vector<float>{static_cast<float>(value)}, Shape{});
-}
-
 GoldenOps model_ops() {
   GoldenOps ops;
   ops["predict_keras"] = [](const TensorList& in, const json& kw) {
@@ -70,28 +67,9 @@ GoldenOps model_ops() {
     return predict(*model, in);
   };
   // The compiled model trained one epoch: two train_on_batch steps after loading.
-  auto resume = [](const TensorList& in, const json& kw, TensorList& losses) {
-    backend::clear_session();
-    auto model = saving::load_model(fixture_file("models/" + kw["file"].get<std::string>() +
-                                                 ".keras"));
-    EXPECT_TRUE(model->compiled());
-    // The file holds Keras's count before the two steps; kwargs "iterations" the count after.
-    const auto iterations = kw["iterations"].get<int64_t>();
-    EXPECT_EQ(model->optimizer()->iterations().value().item<int64_t>(), iterations - 2);
-    losses.push_back(scalar32(model->train_on_batch(in[0], in[1]).at("loss")));
-    losses.push_back(scalar32(model->train_on_batch(in[2], in[3]).at("loss")));
-    EXPECT_EQ(model->optimizer()->iterations().value().item<int64_t>(), iterations);
-    return model->predict(in[4], {.verbose = 0}).single();
-  };
-  ops["train_resume"] = [resume](const TensorList& in, const json& kw) {
-    TensorList losses;
-    return TensorList{resume(in, kw, losses)};
-  };
-  ops["train_resume_losses"] = [resume](const TensorList& in, const json& kw) {
-    TensorList losses;
-    resume(in, kw, losses);
-    return losses;
-  };
+  add_resume_training_ops(ops, [](const std::string& file) {
+    return fixture_file("models/" + file + ".keras");
+  });
   return ops;
 }
 

@@ -45,4 +45,17 @@ std::vector<std::string> json_differences(const nlohmann::json& actual,
   return out;
 }
 
+nlohmann::json comparable_keras_config(nlohmann::json config) {
+  if (config.is_object()) {
+    config.erase("shared_object_id");
+    if (config.value("class_name", nlohmann::json()) == "InputLayer" && config.contains("config") &&
+        config["config"].value("optional", true) == false)
+      config["config"].erase("optional");
+    for (auto& [key, value] : config.items()) value = comparable_keras_config(value);
+  } else if (config.is_array()) {
+    for (auto& value : config) value = comparable_keras_config(value);
+  }
+  return config;
+}
+
 }  // namespace keras::test

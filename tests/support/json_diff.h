@@ -16,4 +16,10 @@ std::vector<std::string> json_differences(const nlohmann::json& actual,
                                           const nlohmann::json& expected, double rtol = 1e-6,
                                           const std::string& path = "");
 
+/// A config Keras wrote, less what keras-cpp writes differently on purpose: every
+/// "shared_object_id" (Keras marks an object serialized twice in one file with its Python id(),
+/// which carries no information) and InputLayer's "optional": false (keras-cpp writes it only
+/// when true, so that Keras 3.10-3.12, which reject the key, read its files).
+nlohmann::json comparable_keras_config(nlohmann::json config);
+
 }  // namespace keras::test
