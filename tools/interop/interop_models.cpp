@@ -1,11 +1,13 @@
 // Model files written by keras-cpp for Python Keras 3.15 to load (scripts/interop.sh, which then
 // runs tools/keras_oracle/interop.py). Usage: interop_models OUT_DIR ORACLE_FIXTURES_DIR
 //
-// Two sets of files, each with the inputs keras-cpp predicted on and its predictions:
+// Sets of files, each with the inputs keras-cpp predicted on and its predictions:
 // - "cpp_<kind>": models built here, of the kinds of tools/keras_oracle/models.py (same
-//   architectures, so Keras can load their .weights.h5 into its own build of them);
+//   architectures, so Keras can load their .weights.h5 into its own build of them), and
+//   "cpp_example_graph", the model of examples/functional_graph.cpp (graphs.py's twin);
 // - "py_<kind>": the files Keras wrote (tests/oracle/fixtures/models/<kind>.keras) loaded and
-//   saved again by keras-cpp, on the inputs of tests/oracle/fixtures/models.npz;
+//   saved again by keras-cpp, on the inputs of tests/oracle/fixtures/models.npz, and
+//   "py_graph_<kind>" the same for the Functional graphs of graphs.npz;
 // - "legacy_<file>": the Keras 2 .h5 files of tests/oracle/fixtures/legacy converted to .keras.
 // For each NAME: NAME.keras, NAME.weights.h5, NAME.in<i>.npy, NAME.out<i>.npy; for a compiled
 // model also NAME.{x1,y1,x2,y2,probe}.npy with NAME.losses.npy (the losses of two
@@ -23,6 +25,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "../../examples/functional_graph_model.h"
 #include "scale_shift.h"
 
 namespace layers = keras::layers;
@@ -199,6 +202,13 @@ void write_native(Writer& out) {
                      keras::random::normal({8, 6}), keras::random::randint({8}, 0, 3),
                      keras::random::normal({4, 6})};
   out.add_resume("cpp_compiled", *model, data);
+
+  // examples/functional_graph.cpp's model: nested Functional, RNN states, ops as graph nodes.
+  keras::backend::clear_session();
+  keras::utils::set_random_seed(201);
+  auto graph = functional_graph_model();
+  out.add("cpp_example_graph", "example_graph", *graph,
+          normal_inputs({{3, 16}, {3, 5, 3}, {3, 6}, {3, 6}}));
 }
 
 // Keras's own files, loaded and saved again by keras-cpp.
@@ -216,6 +226,26 @@ void write_converted(Writer& out, const std::string& fixtures) {
       TensorList data;
       for (int i = 0; i < 5; ++i) data.push_back(arrays.at("compiled_resume.in" + std::to_string(i)));
       out.add_resume("py_compiled", *model, data);
+    }
+  }
+  // The Functional graphs of tools/keras_oracle/graphs.py (nested models, call arguments, ops).
+  auto graphs = keras::utils::load_npz(fixtures + "/graphs.npz");
+  for (std::string kind : {"transfer", "siamese", "rnn_states", "masked_ops", "attention_flags",
+                           "example_graph", "transfer_compiled"}) {
+    keras::backend::clear_session();
+    auto model = keras::saving::load_model(fixtures + "/graphs/" + kind + ".keras");
+    // The compiled model's predictions are probed on its resume case's probe batch.
+    const std::string stem = kind == "transfer_compiled" ? "transfer_resume" : kind + "_keras";
+    TensorList inputs;
+    if (kind == "transfer_compiled") inputs.push_back(graphs.at(stem + ".in4"));
+    for (int i = 0; kind != "transfer_compiled" && graphs.count(stem + ".in" + std::to_string(i));
+         ++i)
+      inputs.push_back(graphs.at(stem + ".in" + std::to_string(i)));
+    out.add("py_graph_" + kind, kind, *model, inputs);
+    if (kind == "transfer_compiled") {
+      TensorList data;
+      for (int i = 0; i < 5; ++i) data.push_back(graphs.at(stem + ".in" + std::to_string(i)));
+      out.add_resume("py_graph_" + kind, *model, data);
     }
   }
   // The legacy Keras 2 .h5 files of tools/keras_oracle/legacy_h5.py, converted to .keras.

@@ -2,15 +2,15 @@
 them against what keras-cpp computed. Run by scripts/interop.sh: interop.py OUT_DIR.
 
 For each entry of OUT_DIR/manifest.json (models built in C++, "cpp_<kind>", and Keras's own
-fixture files saved again by keras-cpp, "py_<kind>", and tf_keras's legacy .h5 fixtures
-converted to .keras by keras-cpp, "legacy_<file>"):
+fixture files saved again by keras-cpp, "py_<kind>" and "py_graph_<kind>" (graphs.py), and
+tf_keras's legacy .h5 fixtures converted to .keras by keras-cpp, "legacy_<file>"):
   load     keras.saving.load_model(NAME.keras, safe_mode=True) with no warning, no log record
            of level WARNING or above and nothing printed (Keras reports unknown or unused keys
            and "Skipping variable loading" that way);
   predict  Keras's predictions on NAME.in<i>.npy equal keras-cpp's NAME.out<i>.npy
            (float32: rtol 1e-5, atol 1e-6, a different summation order);
   weights  NAME.weights.h5 loads (same rules) into Keras's own build of the same architecture
-           (tools/keras_oracle/models.py; a compiled one with its optimizer built) and predicts
+           (models.py or graphs.py; a compiled one with its optimizer built) and predicts
            the same;
   resume   for a compiled model: two train_on_batch steps of the loaded model, then the same
            iteration count and predictions as keras-cpp after the same steps (rtol 1e-4: an Adam
@@ -34,6 +34,7 @@ import oracle  # noqa: E402,F401  (Keras on JAX, x64)
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
+import graphs  # noqa: E402  (the Functional graph architectures)
 import models  # noqa: E402  (the architectures, and registers "oracle>ScaleShift")
 
 PREDICT_TOL = dict(rtol=1e-5, atol=1e-6)
@@ -165,7 +166,8 @@ class Run:
 
         def weights():
             keras.backend.clear_session()
-            model = ARCHITECTURES[kind]() if kind in ARCHITECTURES else getattr(models, kind)()
+            build = ARCHITECTURES.get(kind) or getattr(models, kind, None) or getattr(graphs, kind)
+            model = build()
             if getattr(model, "optimizer", None) is not None:  # so that the file's optimizer variables load
                 model.optimizer.build(model.trainable_variables)
             with strict("load_weights"):
