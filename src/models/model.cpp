@@ -161,7 +161,8 @@ std::string Model::summary_string(const SummaryOptions& options) const {
     std::string params = layer.built() ? with_commas(layer.count_params())
                                        : std::string("0 (unbuilt)");
     std::vector<std::string> row = {name, owner.layer_output_shape(layer), params};
-    if (!seq) row.push_back(owner.layer_connections(layer));
+    // Keras lists connections within the summarized model only: "-" for nested rows.
+    if (!seq) row.push_back(level ? std::string("-") : owner.layer_connections(layer));
     if (options.show_trainable)
       row.push_back(layer.weights().empty() ? "-" : (layer.trainable() ? "Y" : "N"));
     table.rows.push_back(row);

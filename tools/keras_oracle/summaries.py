@@ -38,6 +38,8 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 from keras import layers  # noqa: E402
 
+import graphs  # noqa: E402  (Functional graphs with op nodes and nested models)
+
 OUT = os.path.join(oracle.ORACLE_DIR, "summaries")
 
 
@@ -148,8 +150,19 @@ def trained_mlp():
     return model
 
 
+def graph():
+    """Keras ops as graph nodes, a nested Functional base, RNN states (graphs.py's
+    example_graph)."""
+    return graphs.example_graph()
+
+
+def siamese():
+    """A Functional tower used twice with a model nested two deep (graphs.py)."""
+    return graphs.siamese()
+
+
 MODELS = {f.__name__: f for f in (mlp, cnn, two_in_two_out, shared_layers, nested, frozen_bn,
-                                  rnn, mha, list_output, long_name, trained_mlp)}
+                                  rnn, mha, list_output, long_name, trained_mlp, graph, siamese)}
 
 # case: (model, columns, summary kwargs). COLUMNS 80 is what a log file or a pipe gets; 200 a
 # wide terminal, where Keras's own default widths (88, 108, +12) apply.
@@ -172,6 +185,9 @@ CASES = {
     "list_output_wide": ("list_output", 200, {}),
     "long_name": ("long_name", 80, {}),
     "trained_mlp": ("trained_mlp", 80, {}),
+    "graph": ("graph", 200, {}),
+    "graph_expand": ("graph", 200, {"expand_nested": True}),
+    "siamese_expand": ("siamese", 200, {"expand_nested": True}),
 }
 
 
