@@ -256,6 +256,16 @@ LossPtr Poisson::from_config(const Config& c) {
   return std::make_shared<Poisson>(o);
 }
 
+CTC::CTC(CTCOptions options)
+    : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
+Tensor CTC::call(const Tensor& y_true, const Tensor& y_pred) const { return ctc(y_true, y_pred); }
+Config CTC::get_config() const { return Loss::get_config(); }
+LossPtr CTC::from_config(const Config& c) {
+  CTCOptions o;
+  read_base_options(c, o);
+  return std::make_shared<CTC>(o);
+}
+
 BinaryCrossentropy::BinaryCrossentropy(BinaryCrossentropyOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {
   check_probability("BinaryCrossentropy", "label_smoothing", options_.label_smoothing);
@@ -488,6 +498,7 @@ const std::map<std::string, Factory>& builtin_losses() {
       {"CategoricalCrossentropy", CategoricalCrossentropy::from_config},
       {"CategoricalFocalCrossentropy", CategoricalFocalCrossentropy::from_config},
       {"CategoricalGeneralizedCrossEntropy", CategoricalGeneralizedCrossEntropy::from_config},
+      {"CTC", CTC::from_config},
       {"CategoricalHinge", CategoricalHinge::from_config},
       {"Circle", Circle::from_config},
       {"CosineSimilarity", CosineSimilarity::from_config},
@@ -517,6 +528,7 @@ const std::map<std::string, Factory>& builtin_losses() {
       {"categorical_hinge", CategoricalHinge::from_config},
       {"circle", Circle::from_config},
       {"cosine_similarity", CosineSimilarity::from_config},
+      {"ctc", CTC::from_config},
       {"dice", Dice::from_config},
       {"hinge", Hinge::from_config},
       {"huber", Huber::from_config},

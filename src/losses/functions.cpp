@@ -75,6 +75,18 @@ Tensor cosine_similarity(const Tensor& y_true, const Tensor& y_pred, int axis) {
   return -ops::sum(tn * pn, axis);
 }
 
+Tensor ctc(const Tensor& y_true, const Tensor& y_pred) {
+  check(y_true.ndim() == 2, "CTC: y_true must be (batch_size, max_length) integer labels; got "
+        "y_true.shape=", y_true.shape(), ".");
+  check(y_pred.ndim() == 3, "CTC: y_pred must be (batch_size, max_length, num_classes) logits; "
+        "got y_pred.shape=", y_pred.shape(), ".");
+  // Every label position and every step counts (Keras's losses.ctc), blank 0.
+  const int64_t batch = y_pred.shape()[0];
+  Tensor label_length = ops::full({batch}, y_true.shape()[1], DType::Int32);
+  Tensor input_length = ops::full({batch}, y_pred.shape()[1], DType::Int32);
+  return ops::ctc_loss(y_true, y_pred, label_length, input_length, 0);
+}
+
 Tensor huber(const Tensor& y_true, const Tensor& y_pred, double delta) {
   auto [t, p] = aligned(y_true, y_pred);
   Tensor error = p - t;

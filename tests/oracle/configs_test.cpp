@@ -68,8 +68,8 @@ int compare_family(const std::string& family, const std::function<json(const jso
       continue;
     }
     if (entry.value("keras_cpp_missing", false)) {
-      // Classes of Keras 3.15 keras-cpp does not have yet (the STFT initializer and the CTC
-      // loss: issue 21); listed, not compared.
+      // Classes of Keras 3.15 keras-cpp does not have yet (the STFT initializer: issue 21);
+      // listed, not compared.
       std::cout << "[missing] " << what << ": not in keras-cpp yet\n";
       continue;
     }

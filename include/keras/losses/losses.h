@@ -247,6 +247,27 @@ class Poisson final : public Loss {
   PoissonOptions options_;
 };
 
+/// Connectionist Temporal Classification: y_true (batch, max_label_length) integer labels (0 is
+/// the blank and is not a class), y_pred (batch, max_length, num_classes) logits; every label
+/// position and every step counts (ops::ctc_loss with full lengths and mask_index 0).
+struct CTCOptions {
+  std::string reduction = kSumOverBatchSize;
+  std::string name = "ctc";
+  std::optional<DType> dtype;
+};
+class CTC final : public Loss {
+ public:
+  explicit CTC(CTCOptions options = {});
+  Tensor call(const Tensor& y_true, const Tensor& y_pred) const override;
+  std::string class_name() const override { return "CTC"; }
+  Config get_config() const override;
+  static LossPtr from_config(const Config& config);
+  const CTCOptions& options() const { return options_; }
+
+ private:
+  CTCOptions options_;
+};
+
 /// Binary cross-entropy averaged over `axis`; label_smoothing pulls labels towards 0.5.
 struct BinaryCrossentropyOptions {
   bool from_logits = false;
@@ -466,6 +487,8 @@ Tensor squared_hinge(const Tensor& y_true, const Tensor& y_pred);
 Tensor categorical_hinge(const Tensor& y_true, const Tensor& y_pred);
 Tensor kl_divergence(const Tensor& y_true, const Tensor& y_pred);
 Tensor poisson(const Tensor& y_true, const Tensor& y_pred);
+/// Per-sample CTC loss (batch,): see CTC.
+Tensor ctc(const Tensor& y_true, const Tensor& y_pred);
 Tensor binary_crossentropy(const Tensor& y_true, const Tensor& y_pred, bool from_logits = false,
                            double label_smoothing = 0.0, int axis = -1);
 Tensor binary_focal_crossentropy(const Tensor& y_true, const Tensor& y_pred,

@@ -1,6 +1,6 @@
 // The op classes of keras.src.ops.nn that keras-cpp implements (keras/ops/operation.h).
 //
-// Not here: CTCLoss and CTCDecode (keras-cpp has no CTC ops) and Polar (complex dtypes).
+// Not here: Polar (complex dtypes); CTCDecode's "beam_search" strategy raises (greedy only).
 
 #include "keras/core/config.h"
 #include "keras/core/promotion.h"
@@ -256,6 +256,24 @@ void add_nn_operations(OperationTable& table) {
                return psnr(c.tensor(0), c.tensor(1), Tensor(scalar(c, "max_val")));
              }),
 
+          op("CTCLoss",
+             [](const OperationCall& c) {
+               return ctc_loss(c.tensor_attr("target", 0), c.tensor_attr("output", 1),
+                               c.tensor_attr("target_length", 2),
+                               c.tensor_attr("output_length", 3),
+                               static_cast<int>(c.integer("mask_index", 0)));
+             }),
+          {"CTCDecode", kModule,
+           [](const OperationCall& c) {
+             auto [decoded, scores] = ctc_decode(
+                 c.tensor_attr("inputs", 0), c.tensor_attr("sequence_lengths", 1),
+                 {.strategy = c.string("strategy", "greedy"),
+                  .beam_width = static_cast<int>(c.integer("beam_width", 100)),
+                  .top_paths = static_cast<int>(c.integer("top_paths", 1)),
+                  .merge_repeated = c.flag("merge_repeated", true),
+                  .mask_index = static_cast<int>(c.integer("mask_index", 0))});
+             return TensorList{decoded, scores};
+           }},
           {"Moments", kModule,
            [](const OperationCall& c) {
              auto [mean, variance] =
