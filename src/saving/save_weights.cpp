@@ -14,6 +14,7 @@
 #include "keras/models/model.h"
 #include "keras/saving/atomic_file.h"
 #include "keras/saving/weights.h"
+#include "saving/saveable_walk.h"
 #include "saving/weights_writer.h"
 
 namespace keras::saving {
@@ -155,28 +156,13 @@ class WeightsWriter {
     if (dtype == DType::BFloat16) string_attribute(dataset.get(), "dtype", "bfloat16");
   }
 
-  // _save_state: own variables, the layers container of Sequential/Functional, then tracked
-  // attributes; an object already written is skipped.
+  // _save_state: own variables, then the children in _walk_saveable's order
+  // (saveable_walk.h); an object already written is skipped.
   void save(const Layer& layer, const std::string& path) {
     if (!visited_.insert(&layer).second) return;
     write_vars(path, layer.name(), layer.own_weights());
-    std::unordered_set<const Layer*> in_container;
-    auto* model = dynamic_cast<const Model*>(&layer);
-    if (model && (layer.class_name() == "Sequential" || layer.class_name() == "Functional")) {
-      std::map<std::string, int> used;
-      for (const auto& child : model->layers()) {
-        in_container.insert(child.get());
-        std::string name = to_snake_case(child->class_name());
-        auto [it, fresh] = used.emplace(name, 0);
-        if (!fresh) {
-          name += '_';
-          name += std::to_string(++it->second);
-        }
-        save(*child, join(join(path, "layers"), name));
-      }
-    }
-    for (const auto& [attribute, child] : layer.tracked_layers())
-      if (!in_container.count(child.get())) save(*child, join(path, attribute));
+    for (const auto& [child_path, child] : detail::saveable_children(layer))
+      save(*child, join(path, child_path));
   }
 
  private:

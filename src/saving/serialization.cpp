@@ -4,8 +4,11 @@
 #include <map>
 #include <mutex>
 
+#include "keras/autograd/gradient_tape.h"
+#include "keras/backend/registry.h"
 #include "keras/layers/operation_layer.h"
 #include "keras/models/model.h"
+#include "keras/ops/ops.h"
 #include "saving/shape_json.h"
 
 namespace keras::saving {
@@ -23,6 +26,31 @@ CustomRegistry& custom() {
 }
 
 thread_local bool tls_safe_mode = true;
+
+// Model.build_from_config of a subclassed model without a build() of its own
+// (_build_by_run_for_single_pos_arg / _build_by_run_for_kwargs): its sublayers get their state
+// from a call on data-free tensors of the recorded shapes (unknown dimensions as 83, as in
+// shape inference), so that the saved weights have variables to load into. Done when build()
+// left a sublayer unbuilt; Sequential and Functional build their layers themselves.
+void build_sublayers_by_run(Layer& layer, const std::vector<Shape>& shapes, bool list_input) {
+  auto* model = dynamic_cast<Model*>(&layer);
+  if (!model || layer.class_name() == "Sequential" || layer.class_name() == "Functional") return;
+  const auto children = model->layers();
+  if (std::all_of(children.begin(), children.end(),
+                  [](const std::shared_ptr<Layer>& child) { return child->built(); }))
+    return;
+  backend::BackendScope symbolic("symbolic");
+  NoGradScope no_grad;
+  TensorList xs;
+  for (const Shape& shape : shapes) {
+    Shape concrete = shape;
+    for (int64_t& d : concrete)
+      if (d < 0) d = 83;
+    xs.push_back(ops::zeros(concrete, layer.compute_dtype()));
+  }
+  if (list_input) layer(xs, {.training = false});
+  else layer(xs[0], {.training = false});
+}
 
 // Layer.build_from_config: build from the recorded input shape(s) unless already built.
 void build_from_config(Layer& layer, const Config& config) {
@@ -66,7 +94,9 @@ void build_from_config(Layer& layer, const Config& config) {
       list_input = shapes.size() > 1;
     }
   }
-  if (!shapes.empty()) layer.ensure_built(shapes, list_input);
+  if (shapes.empty()) return;
+  layer.ensure_built(shapes, list_input);
+  build_sublayers_by_run(layer, shapes, list_input);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "keras/core/errors.h"
 #include "keras/models/model.h"
 #include "keras/saving/h5_file.h"
+#include "saving/saveable_walk.h"
 
 namespace keras::saving {
 namespace {
@@ -46,29 +47,14 @@ struct Entry {
 };
 
 // The walk of saving_lib._save_state (the same as save_weights.cpp and weights.cpp): own
-// variables, the layers of a Sequential/Functional as "layers/<snake_case>[_k]", then tracked
-// attributes; an object already visited is skipped.
+// variables, then the children in _walk_saveable's order (saveable_walk.h); an object already
+// visited is skipped.
 void collect(const Layer& layer, const std::string& path, std::vector<Entry>& out,
              std::unordered_set<const Layer*>& visited) {
   if (!visited.insert(&layer).second) return;
   out.push_back({join(path, "vars"), layer.name(), layer.own_weights()});
-  std::unordered_set<const Layer*> in_container;
-  auto* model = dynamic_cast<const Model*>(&layer);
-  if (model && (layer.class_name() == "Sequential" || layer.class_name() == "Functional")) {
-    std::map<std::string, int> used;
-    for (const auto& child : model->layers()) {
-      in_container.insert(child.get());
-      std::string name = to_snake_case(child->class_name());
-      auto [it, fresh] = used.emplace(name, 0);
-      if (!fresh) {
-        name += '_';
-        name += std::to_string(++it->second);
-      }
-      collect(*child, join(join(path, "layers"), name), out, visited);
-    }
-  }
-  for (const auto& [attribute, child] : layer.tracked_layers())
-    if (!in_container.count(child.get())) collect(*child, join(path, attribute), out, visited);
+  for (const auto& [child_path, child] : detail::saveable_children(layer))
+    collect(*child, join(path, child_path), out, visited);
 }
 
 std::vector<Entry> entries_of(const Layer& model, bool with_optimizer) {

@@ -9,6 +9,7 @@
 #include "keras/saving/h5_file.h"
 #include "keras/saving/legacy_h5.h"
 #include "keras/saving/sharded_weights.h"
+#include "saving/saveable_walk.h"
 
 namespace keras::saving {
 namespace {
@@ -20,25 +21,13 @@ class WeightsLoader {
   WeightsLoader(const H5File& file, const LoadWeightsOptions& options)
       : file_(file), options_(options) {}
 
-  // keras/src/saving/saving_lib.py _load_state: own variables, then the layers container of a
-  // Sequential/Functional model, then the tracked attributes.
+  // keras/src/saving/saving_lib.py _load_state: own variables, then the children in
+  // _walk_saveable's order (saveable_walk.h); an object already loaded is skipped.
   void load(Layer& layer, const std::string& path) {
     if (!visited_.insert(&layer).second) return;
     load_own(layer, join(path, "vars"));
-    std::unordered_set<const Layer*> in_container;
-    auto* model = dynamic_cast<Model*>(&layer);
-    if (model && (layer.class_name() == "Sequential" || layer.class_name() == "Functional")) {
-      std::map<std::string, int> used;
-      for (const auto& child : model->layers()) {
-        in_container.insert(child.get());
-        std::string name = to_snake_case(child->class_name());
-        auto [it, fresh] = used.emplace(name, 0);
-        if (!fresh) name += "_" + std::to_string(++it->second);
-        load(*child, join(join(path, "layers"), name));
-      }
-    }
-    for (const auto& [attribute, child] : layer.tracked_layers())
-      if (!in_container.count(child.get())) load(*child, join(path, attribute));
+    for (const auto& [child_path, child] : detail::saveable_children(layer))
+      load(*child, join(path, child_path));
   }
 
  private:

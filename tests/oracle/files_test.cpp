@@ -3,7 +3,8 @@
 // - predict_keras:   load_model(<kind>.keras);
 // - predict_weights: the same architecture with its weights zeroed, then load_weights of the
 //                    separate <kind>.weights.h5;
-// - train_resume:    the compiled model trained one epoch resumes training: after two
+// - train_resume:    a compiled model trained one epoch (Sequential "compiled", and the
+//                    subclassed "subclassed_compiled") resumes training: after two
 //                    train_on_batch steps, Keras's iteration count and predictions (they depend
 //                    on the restored Adam state); train_resume_losses: the two losses the steps
 //                    return (each batch's own: train_on_batch resets the metrics first);
@@ -15,6 +16,7 @@
 #include <mutex>
 
 #include "../../tools/interop/scale_shift.h"
+#include "../../tools/interop/two_tower.h"
 #include "golden.h"
 #include "resume_training.h"
 #include "keras/keras.h"
@@ -28,10 +30,14 @@ namespace {
 using namespace test;  // NOLINT: the fixture helpers
 
 using interop::ScaleShift;  // the twin of models.py's custom layer
+using interop::TwoTower;    // the twin of models.py's subclassed model
 
-void register_custom_layer() {
+void register_custom_classes() {
   static std::once_flag once;
-  std::call_once(once, [] { saving::register_keras_serializable<ScaleShift>("oracle", "ScaleShift"); });
+  std::call_once(once, [] {
+    saving::register_keras_serializable<ScaleShift>("oracle", "ScaleShift");
+    saving::register_keras_serializable<TwoTower>("oracle", "TwoTower");
+  });
 }
 
 std::string fixture_file(const std::string& relative) {
@@ -74,7 +80,7 @@ GoldenOps model_ops() {
 }
 
 TEST(KerasFiles, Keras3FilesLoadPredictAndResumeTraining) {
-  register_custom_layer();
+  register_custom_classes();
   auto exercised = run_oracle("models", model_ops());
   EXPECT_GE(exercised.size(), 3u);
 }

@@ -3,14 +3,16 @@
 For each kind of model (Sequential MLP; Sequential CNN with BatchNormalization and Dropout; a
 Functional model with two inputs and two outputs; a Functional model with a shared layer; a
 Sequential nested inside a Functional; Embedding + LSTM; a custom layer registered as
-"oracle>ScaleShift"; a compiled model trained one epoch) this writes
+"oracle>ScaleShift"; a compiled model trained one epoch; a subclassed keras.Model registered as
+"oracle>TwoTower", as built and as compiled and trained one epoch) this writes
     tests/oracle/fixtures/models/<kind>.keras        the whole model (model.save)
     tests/oracle/fixtures/models/<kind>.weights.h5   its weights alone (model.save_weights)
 and, in tests/oracle/fixtures/models.npz, fixed inputs with Keras's predictions:
     op "predict_keras"    load_model(<kind>.keras), predict(inputs) == outputs
     op "predict_weights"  a model of the same architecture with fresh weights, then
                           load_weights(<kind>.weights.h5), predict(inputs) == outputs
-    op "train_resume"     load_model(compiled.keras), two train_on_batch steps on (x1, y1) and
+    op "train_resume"     load_model(<compiled kind>.keras) (compiled, subclassed_compiled), two
+                          train_on_batch steps on (x1, y1) and
                           (x2, y2), then the predictions on probe (they depend on the restored
                           Adam moments and iteration count);
     op "train_resume_losses"  the same steps: the two losses train_on_batch returns.
@@ -53,6 +55,27 @@ class ScaleShift(layers.Layer):
     def get_config(self):
         config = super().get_config()
         config["factor"] = self.factor
+        return config
+
+
+@keras.saving.register_keras_serializable(package="oracle")
+class TwoTower(keras.Model):
+    """A subclassed model: head(concat(left(x), right(x))), its sublayers tracked as attributes
+    (their names are the saved weight paths). The C++ twin is tools/interop/two_tower.h."""
+
+    def __init__(self, units=8, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.left = layers.Dense(units, activation="relu")
+        self.right = layers.Dense(units, activation="tanh")
+        self.head = layers.Dense(3)
+
+    def call(self, x):
+        return self.head(keras.ops.concatenate([self.left(x), self.right(x)], axis=-1))
+
+    def get_config(self):
+        config = super().get_config()
+        config["units"] = self.units
         return config
 
 
@@ -113,6 +136,21 @@ def compiled():
                               layers.Dense(3, activation="softmax")], name="compiled")
     model.compile(optimizer=keras.optimizers.Adam(learning_rate=0.01),
                   loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+    return model
+
+
+def subclassed():
+    model = TwoTower(units=8, name="two_tower")
+    model(keras.Input((5,)))  # builds the sublayers (a bare build() would not)
+    return model
+
+
+def subclassed_compiled():
+    model = TwoTower(units=4, name="two_tower_compiled")
+    model(keras.Input((6,)))
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=0.01),
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
     return model
 
 
@@ -183,6 +221,44 @@ def main():
                   **TRAIN_TOL)
     f.case("compiled_resume", "train_resume", [x1, y1, x2, y2, probe], [after], **resume)
     f.case("compiled_resume_losses", "train_resume_losses", [x1, y1, x2, y2, probe],
+           [np.float32(loss1), np.float32(loss2)], **resume)
+
+    # The subclassed model (after the kinds above, so that their inputs keep their values).
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(107)
+    model = subclassed()
+    inputs = [f.randn(4, 5)]
+    outputs = as_list(model.predict(inputs[0], verbose=0))
+    model.save(os.path.join(MODELS_DIR, "subclassed.keras"))
+    model.save_weights(os.path.join(MODELS_DIR, "subclassed.weights.h5"))
+    f.case("subclassed_keras", "predict_keras", inputs, outputs, file="subclassed", **PREDICT_TOL)
+    f.case("subclassed_weights", "predict_weights", inputs, outputs, file="subclassed",
+           **PREDICT_TOL)
+
+    # The subclassed model compiled and trained one epoch (Adam's state in the file).
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(201)
+    model = subclassed_compiled()
+    x = f.randn(32, 6)
+    y = f.randint(0, 3, 32)
+    model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
+    probe = f.randn(4, 6)
+    model.save(os.path.join(MODELS_DIR, "subclassed_compiled.keras"))
+    model.save_weights(os.path.join(MODELS_DIR, "subclassed_compiled.weights.h5"))
+    predicted = np.asarray(model.predict(probe, verbose=0))
+    f.case("subclassed_compiled_keras", "predict_keras", [probe], [predicted],
+           file="subclassed_compiled", **PREDICT_TOL)
+    f.case("subclassed_compiled_weights", "predict_weights", [probe], [predicted],
+           file="subclassed_compiled", **PREDICT_TOL)
+    x1, y1, x2, y2 = f.randn(8, 6), f.randint(0, 3, 8), f.randn(8, 6), f.randint(0, 3, 8)
+    loss1 = model.train_on_batch(x1, y1, return_dict=True)["loss"]
+    loss2 = model.train_on_batch(x2, y2, return_dict=True)["loss"]
+    after = np.asarray(model.predict(probe, verbose=0))
+    resume = dict(file="subclassed_compiled",
+                  iterations=int(model.optimizer.iterations.numpy()), **TRAIN_TOL)
+    f.case("subclassed_compiled_resume", "train_resume", [x1, y1, x2, y2, probe], [after],
+           **resume)
+    f.case("subclassed_compiled_resume_losses", "train_resume_losses", [x1, y1, x2, y2, probe],
            [np.float32(loss1), np.float32(loss2)], **resume)
     f.save()
     for name in sorted(os.listdir(MODELS_DIR)):
