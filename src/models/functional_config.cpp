@@ -379,25 +379,27 @@ bool is_bare_reference(const Config& refs) {
   return refs.is_array() && refs.size() == 3 && refs[0].is_string();
 }
 
-std::vector<KerasTensor> tensors_of(const GraphBuilder& graph, const Config& refs,
-                                    const char* what) {
-  std::vector<KerasTensor> out;
-  auto one = [&](const Config& ref) {
-    auto t = graph.tensor(ref, true);
-    check(t.has_value(), "Functional config: ", what, " ", ref.dump(),
+// The tensors `refs` names: one reference, or a list or dict of them, nested as Keras's
+// _inputs_struct / _outputs_struct may be; keras-cpp's model takes and gives them flat, in order.
+void collect_tensors(const GraphBuilder& graph, const Config& refs, const char* what,
+                     std::vector<KerasTensor>& out) {
+  if (is_bare_reference(refs)) {
+    auto t = graph.tensor(refs, true);
+    check(t.has_value(), "Functional config: ", what, " ", refs.dump(),
           " is not produced by the graph.");
     out.push_back(*t);
-  };
-  if (is_bare_reference(refs)) {
-    one(refs);
-  } else if (refs.is_array()) {
-    for (const Config& r : refs) one(r);
-  } else if (refs.is_object()) {
-    for (const auto& [key, r] : refs.items()) one(r);
+  } else if (refs.is_array() || refs.is_object()) {
+    for (const auto& [key, r] : refs.items()) collect_tensors(graph, r, what, out);
   } else {
     throw ValueError("Functional config: cannot read " + std::string(what) + " from " +
                      refs.dump().substr(0, 200) + ".");
   }
+}
+
+std::vector<KerasTensor> tensors_of(const GraphBuilder& graph, const Config& refs,
+                                    const char* what) {
+  std::vector<KerasTensor> out;
+  collect_tensors(graph, refs, what, out);
   return out;
 }
 
