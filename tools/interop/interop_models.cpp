@@ -26,7 +26,9 @@
 #include <nlohmann/json.hpp>
 
 #include "../../examples/functional_graph_model.h"
+#include "layer_files.h"
 #include "scale_shift.h"
+#include "two_tower.h"
 
 namespace layers = keras::layers;
 namespace ops = keras::ops;
@@ -36,6 +38,7 @@ using keras::Tensor;
 using keras::TensorList;
 
 using keras::interop::ScaleShift;
+using keras::interop::TwoTower;
 
 using ModelPtr = keras::ModelPtr<Model>;
 
@@ -86,6 +89,22 @@ ModelPtr lstm() {
 ModelPtr custom() {
   return keras::Sequential({keras::Input({5}), layers::Dense(4, {.activation = "tanh"}),
                             keras::make_layer<ScaleShift>(0.5), layers::Dense(2)});
+}
+
+// A subclassed model (models.py's TwoTower), built on a symbolic input as there.
+ModelPtr subclassed() {
+  auto model = keras::make_layer<TwoTower>(8, keras::LayerOptions{.name = "two_tower"});
+  model(keras::Input({5}));
+  return model;
+}
+
+ModelPtr subclassed_compiled() {
+  auto model = keras::make_layer<TwoTower>(4, keras::LayerOptions{.name = "two_tower_compiled"});
+  model(keras::Input({6}));
+  model->compile({.optimizer = keras::optimizers::Adam({.learning_rate = 0.01}),
+                  .loss = keras::losses::SparseCategoricalCrossentropy({.from_logits = true}),
+                  .metrics = std::vector<keras::metrics::MetricArg>{"accuracy"}});
+  return model;
 }
 
 ModelPtr compiled() {
@@ -181,6 +200,7 @@ void write_native(Writer& out) {
       {"nested", nested, [] { return normal_inputs({{4, 6}}); }},
       {"lstm", lstm, [] { return TensorList{keras::random::randint({4, 7}, 0, 20)}; }},
       {"custom", custom, [] { return normal_inputs({{4, 5}}); }},
+      {"subclassed", subclassed, [] { return normal_inputs({{4, 5}}); }},
   };
   uint64_t seed = 100;
   for (const auto& kind : kinds) {
@@ -203,6 +223,18 @@ void write_native(Writer& out) {
                      keras::random::normal({4, 6})};
   out.add_resume("cpp_compiled", *model, data);
 
+  // The subclassed model compiled and trained one epoch.
+  keras::backend::clear_session();
+  keras::utils::set_random_seed(202);
+  model = subclassed_compiled();
+  model->fit(keras::random::normal({32, 6}), keras::random::randint({32}, 0, 3),
+             {.batch_size = 8, .epochs = 1, .verbose = 0, .shuffle = false});
+  out.add("cpp_subclassed_compiled", "subclassed_compiled", *model, normal_inputs({{4, 6}}));
+  out.add_resume("cpp_subclassed_compiled", *model,
+                 {keras::random::normal({8, 6}), keras::random::randint({8}, 0, 3),
+                  keras::random::normal({8, 6}), keras::random::randint({8}, 0, 3),
+                  keras::random::normal({4, 6})});
+
   // examples/functional_graph.cpp's model: nested Functional, RNN states, ops as graph nodes.
   keras::backend::clear_session();
   keras::utils::set_random_seed(201);
@@ -215,23 +247,24 @@ void write_native(Writer& out) {
 void write_converted(Writer& out, const std::string& fixtures) {
   auto arrays = keras::utils::load_npz(fixtures + "/models.npz");
   for (const char* kind : {"mlp", "cnn", "two_io", "shared", "nested", "lstm", "custom",
-                           "compiled"}) {
+                           "compiled", "subclassed", "subclassed_compiled"}) {
     keras::backend::clear_session();
     auto model = keras::saving::load_model(fixtures + "/models/" + kind + ".keras");
     TensorList inputs;
     for (int i = 0; arrays.count(std::string(kind) + "_keras.in" + std::to_string(i)); ++i)
       inputs.push_back(arrays.at(std::string(kind) + "_keras.in" + std::to_string(i)));
     out.add(std::string("py_") + kind, kind, *model, inputs);
-    if (std::string(kind) == "compiled") {
+    if (arrays.count(std::string(kind) + "_resume.in0")) {  // a compiled kind
       TensorList data;
-      for (int i = 0; i < 5; ++i) data.push_back(arrays.at("compiled_resume.in" + std::to_string(i)));
-      out.add_resume("py_compiled", *model, data);
+      for (int i = 0; i < 5; ++i)
+        data.push_back(arrays.at(std::string(kind) + "_resume.in" + std::to_string(i)));
+      out.add_resume(std::string("py_") + kind, *model, data);
     }
   }
   // The Functional graphs of tools/keras_oracle/graphs.py (nested models, call arguments, ops).
   auto graphs = keras::utils::load_npz(fixtures + "/graphs.npz");
   for (std::string kind : {"transfer", "siamese", "rnn_states", "masked_ops", "attention_flags",
-                           "example_graph", "transfer_compiled"}) {
+                           "example_graph", "nested_outputs", "transfer_compiled"}) {
     keras::backend::clear_session();
     auto model = keras::saving::load_model(fixtures + "/graphs/" + kind + ".keras");
     // The compiled model's predictions are probed on its resume case's probe batch.
@@ -268,9 +301,14 @@ int main(int argc, char** argv) {
   try {
     std::filesystem::create_directories(argv[1]);
     keras::saving::register_keras_serializable<ScaleShift>("oracle", "ScaleShift");
+    keras::saving::register_keras_serializable<TwoTower>("oracle", "TwoTower");
     Writer out(argv[1]);
     write_native(out);
     write_converted(out, argv[2]);
+    write_layer_files(argv[2], [&out](const std::string& name, const std::string& kind,
+                                      Model& model, const TensorList& inputs) {
+      out.add(name, kind, model, inputs);
+    });
     out.finish();
     return 0;
   } catch (const std::exception& e) {

@@ -2,16 +2,18 @@
 them against what keras-cpp computed. Run by scripts/interop.sh: interop.py OUT_DIR.
 
 For each entry of OUT_DIR/manifest.json (models built in C++, "cpp_<kind>", and Keras's own
-fixture files saved again by keras-cpp, "py_<kind>" and "py_graph_<kind>" (graphs.py), and
-tf_keras's legacy .h5 fixtures converted to .keras by keras-cpp, "legacy_<file>"):
+fixture files saved again by keras-cpp, "py_<kind>" and "py_graph_<kind>" (graphs.py) and
+"py_layer_<Class>" (layer_files.py, kind "layer:<Class>"), and tf_keras's legacy .h5 fixtures
+converted to .keras by keras-cpp, "legacy_<file>"):
   load     keras.saving.load_model(NAME.keras, safe_mode=True) with no warning, no log record
            of level WARNING or above and nothing printed (Keras reports unknown or unused keys
            and "Skipping variable loading" that way);
   predict  Keras's predictions on NAME.in<i>.npy equal keras-cpp's NAME.out<i>.npy
            (float32: rtol 1e-5, atol 1e-6, a different summation order);
   weights  NAME.weights.h5 loads (same rules) into Keras's own build of the same architecture
-           (models.py or graphs.py; a compiled one with its optimizer built) and predicts
-           the same;
+           (models.py or graphs.py; a compiled one with its optimizer built; for "layer:<Class>"
+           Keras's load_model of tests/oracle/fixtures/layer_files/<Class>.keras with every
+           weight zeroed) and predicts the same;
   resume   for a compiled model: two train_on_batch steps of the loaded model, then the same
            iteration count and predictions as keras-cpp after the same steps (rtol 1e-4: an Adam
            step divides by sqrt(v) and amplifies rounding); and, as a separate check, the two
@@ -60,6 +62,22 @@ def legacy_functional():
 
 ARCHITECTURES = {"legacy_sequential_adam": legacy_sequential_adam,
                  "legacy_functional": legacy_functional}
+
+
+def layer_file_model(cls):
+    """Keras's build of layer_files.py's model for a layer class: its own file, every weight
+    zeroed, so that the predictions can only come from the .weights.h5 loaded into it."""
+    model = keras.saving.load_model(os.path.join(oracle.ORACLE_DIR, "layer_files",
+                                                 cls + ".keras"))
+    model.set_weights([np.zeros(v.shape, v.dtype) for v in model.weights])
+    return model
+
+
+def architecture(kind):
+    """A function building Keras's own model of a manifest entry's kind."""
+    if kind.startswith("layer:"):
+        return lambda: layer_file_model(kind[len("layer:"):])
+    return ARCHITECTURES.get(kind) or getattr(models, kind, None) or getattr(graphs, kind)
 
 
 class Failed(Exception):
@@ -112,7 +130,8 @@ def compare(what, actual, expected, rtol, atol):
 
 
 def as_list(y):
-    return list(y) if isinstance(y, (list, tuple)) else [y]
+    """The outputs flat, in order (keras-cpp gives nested outputs as a flat list)."""
+    return keras.tree.flatten(y)
 
 
 class Run:
@@ -166,8 +185,7 @@ class Run:
 
         def weights():
             keras.backend.clear_session()
-            build = ARCHITECTURES.get(kind) or getattr(models, kind, None) or getattr(graphs, kind)
-            model = build()
+            model = architecture(kind)()
             if getattr(model, "optimizer", None) is not None:  # so that the file's optimizer variables load
                 model.optimizer.build(model.trainable_variables)
             with strict("load_weights"):
