@@ -148,9 +148,10 @@ DIFFERS.update({
     "int64 (103079215104); keras-cpp's int32 product wraps to 0 (Keras's 32-bit result)",
     ("edge_cases", "divide_int64"): "with jax_enable_x64 Keras divides int64 in float64; "
     "keras-cpp gives floatx float32 (keras.backend.result_type(int64, float) is float32)",
-    ("ops_image", "affine_projective"): "projective (non-affine) transform: Keras/JAX and "
-    "keras-cpp differ by up to 0.83; not yet decided which is right (the golden reference "
-    "agrees with keras-cpp)",
+    ("ops_image", "affine_projective"): "projective transform: Keras's JAX affine_transform "
+    "does not divide by k = c0 x + c1 y + 1 (at (4, 5) of a coordinate ramp it samples "
+    "(4.15, 5.63) where its docstring's formula gives (3.40, 4.59)); keras-cpp and the golden "
+    "reference follow the formula",
 })
 
 # Per-case tolerances beyond the defaults, each with its reason (float rounding only).
