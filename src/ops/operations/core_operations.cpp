@@ -13,8 +13,7 @@ namespace {
 constexpr const char* kModule = "keras.src.ops.core";
 
 OperationSpec op(std::string name, std::function<Tensor(const OperationCall&)> f) {
-  return {std::move(name), kModule,
-          [f = std::move(f)](const OperationCall& c) { return TensorList{f(c)}; }};
+  return one_output(std::move(name), kModule, std::move(f));
 }
 
 DType required_dtype(const OperationCall& c) {

@@ -12,12 +12,11 @@ namespace {
 constexpr const char* kModule = "keras.src.ops.linalg";
 
 OperationSpec op(std::string name, std::function<Tensor(const OperationCall&)> f) {
-  return {std::move(name), kModule,
-          [f = std::move(f)](const OperationCall& c) { return TensorList{f(c)}; }};
+  return one_output(std::move(name), kModule, std::move(f));
 }
 
 OperationSpec unary(std::string name, Tensor (*f)(const Tensor&)) {
-  return op(std::move(name), [f](const OperationCall& c) { return f(c.tensor(0)); });
+  return unary_op(std::move(name), kModule, f);
 }
 
 // Ops returning a pair (Eigh, LuFactor, Qr), from call(x).
