@@ -214,8 +214,12 @@ TensorList FunctionalModel::call_list(const TensorList& inputs, const CallContex
   // Pairs of layers that run as one op (models/layer_fusion.h): a node whose output only the
   // next layer of the pair reads (not another node, not a model output).
   std::unordered_map<TensorKey, std::vector<const Node*>, KeyHash> readers;
-  for (const auto& node : nodes_)
-    for (const KerasTensor& in : dependencies(*node)) readers[key_of(in)].push_back(node.get());
+  for (const auto& node : nodes_) {
+    // (Inputs and masks without dependencies()'s copy: this runs at every call.)
+    for (const KerasTensor& in : node->inputs) readers[key_of(in)].push_back(node.get());
+    for (const KerasTensor& m : node->masks)
+      if (m.defined()) readers[key_of(m)].push_back(node.get());
+  }
   for (const KerasTensor& t : outputs_) readers[key_of(t)].push_back(nullptr);
   std::unordered_set<const Node*> done;
   for (const auto& node : nodes_) {

@@ -23,9 +23,10 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 from keras import layers, ops  # noqa: E402
 
+import models  # noqa: E402  (add_resume_cases)
+
 GRAPHS_DIR = os.path.join(oracle.ORACLE_DIR, "graphs")
 PREDICT_TOL = {"rtol": 1e-5, "atol": 1e-6}
-TRAIN_TOL = {"rtol": 1e-4, "atol": 1e-5}
 
 
 def transfer(dropout=0.1):
@@ -180,15 +181,7 @@ def main():
     model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
     model.save(os.path.join(GRAPHS_DIR, "transfer_compiled.keras"))
     probe = f.randn(4, 6)
-    x1, y1, x2, y2 = f.randn(8, 6), f.randint(0, 3, 8), f.randn(8, 6), f.randint(0, 3, 8)
-    loss1 = model.train_on_batch(x1, y1, return_dict=True)["loss"]
-    loss2 = model.train_on_batch(x2, y2, return_dict=True)["loss"]
-    after = np.asarray(model.predict(probe, verbose=0))
-    resume = dict(file="transfer_compiled", iterations=int(model.optimizer.iterations.numpy()),
-                  **TRAIN_TOL)
-    f.case("transfer_resume", "train_resume", [x1, y1, x2, y2, probe], [after], **resume)
-    f.case("transfer_resume_losses", "train_resume_losses", [x1, y1, x2, y2, probe],
-           [np.float32(loss1), np.float32(loss2)], **resume)
+    models.add_resume_cases(f, model, "transfer", "transfer_compiled", probe, features=6)
     f.save()
     for name in sorted(os.listdir(GRAPHS_DIR)):
         size = os.path.getsize(os.path.join(GRAPHS_DIR, name))

@@ -173,6 +173,40 @@ def as_list(y):
     return [np.asarray(t) for t in (y if isinstance(y, (list, tuple)) else [y])]
 
 
+def add_resume_cases(f, model, stem, file, probe, features):
+    """Two train_on_batch steps of the compiled `model` saved as `file`, on fresh batches of
+    `features` features and labels in 0..2: the "train_resume" case (predictions on `probe`
+    after the steps) and "train_resume_losses" (the steps' losses)."""
+    x1, y1, x2, y2 = (f.randn(8, features), f.randint(0, 3, 8), f.randn(8, features),
+                      f.randint(0, 3, 8))
+    loss1 = model.train_on_batch(x1, y1, return_dict=True)["loss"]
+    loss2 = model.train_on_batch(x2, y2, return_dict=True)["loss"]
+    after = np.asarray(model.predict(probe, verbose=0))
+    resume = dict(file=file, iterations=int(model.optimizer.iterations.numpy()), **TRAIN_TOL)
+    f.case(stem + "_resume", "train_resume", [x1, y1, x2, y2, probe], [after], **resume)
+    f.case(stem + "_resume_losses", "train_resume_losses", [x1, y1, x2, y2, probe],
+           [np.float32(loss1), np.float32(loss2)], **resume)
+
+
+def trained_and_resumed(f, name, build, seed, features):
+    """`build()` (compiled) trained one epoch and saved with its weights: its predictions on a
+    probe batch (predict_keras, predict_weights) and its resumed training (add_resume_cases)."""
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(seed)
+    model = build()
+    x = f.randn(32, features)
+    y = f.randint(0, 3, 32)
+    model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
+    probe = f.randn(4, features)
+    model.save(os.path.join(MODELS_DIR, name + ".keras"))
+    model.save_weights(os.path.join(MODELS_DIR, name + ".weights.h5"))
+    predicted = np.asarray(model.predict(probe, verbose=0))
+    f.case(name + "_keras", "predict_keras", [probe], [predicted], file=name, **PREDICT_TOL)
+    f.case(name + "_weights", "predict_weights", [probe], [predicted], file=name,
+           **PREDICT_TOL)
+    add_resume_cases(f, model, name, name, probe, features)
+
+
 def main():
     os.makedirs(MODELS_DIR, exist_ok=True)
     f = oracle.Fixture("models", seed=16)
@@ -200,28 +234,7 @@ def main():
         f.case(kind + "_weights", "predict_weights", inputs, outputs, file=kind, **PREDICT_TOL)
 
     # Compiled and trained one epoch: the file carries Adam's moments and iteration count.
-    keras.backend.clear_session()
-    keras.utils.set_random_seed(200)
-    model = compiled()
-    x = f.randn(32, 6)
-    y = f.randint(0, 3, 32)
-    model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
-    probe = f.randn(4, 6)
-    model.save(os.path.join(MODELS_DIR, "compiled.keras"))
-    model.save_weights(os.path.join(MODELS_DIR, "compiled.weights.h5"))
-    predicted = np.asarray(model.predict(probe, verbose=0))
-    f.case("compiled_keras", "predict_keras", [probe], [predicted], file="compiled", **PREDICT_TOL)
-    f.case("compiled_weights", "predict_weights", [probe], [predicted], file="compiled",
-           **PREDICT_TOL)
-    x1, y1, x2, y2 = f.randn(8, 6), f.randint(0, 3, 8), f.randn(8, 6), f.randint(0, 3, 8)
-    loss1 = model.train_on_batch(x1, y1, return_dict=True)["loss"]
-    loss2 = model.train_on_batch(x2, y2, return_dict=True)["loss"]
-    after = np.asarray(model.predict(probe, verbose=0))
-    resume = dict(file="compiled", iterations=int(model.optimizer.iterations.numpy()),
-                  **TRAIN_TOL)
-    f.case("compiled_resume", "train_resume", [x1, y1, x2, y2, probe], [after], **resume)
-    f.case("compiled_resume_losses", "train_resume_losses", [x1, y1, x2, y2, probe],
-           [np.float32(loss1), np.float32(loss2)], **resume)
+    trained_and_resumed(f, "compiled", compiled, seed=200, features=6)
 
     # The subclassed model (after the kinds above, so that their inputs keep their values).
     keras.backend.clear_session()
@@ -236,30 +249,7 @@ def main():
            **PREDICT_TOL)
 
     # The subclassed model compiled and trained one epoch (Adam's state in the file).
-    keras.backend.clear_session()
-    keras.utils.set_random_seed(201)
-    model = subclassed_compiled()
-    x = f.randn(32, 6)
-    y = f.randint(0, 3, 32)
-    model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
-    probe = f.randn(4, 6)
-    model.save(os.path.join(MODELS_DIR, "subclassed_compiled.keras"))
-    model.save_weights(os.path.join(MODELS_DIR, "subclassed_compiled.weights.h5"))
-    predicted = np.asarray(model.predict(probe, verbose=0))
-    f.case("subclassed_compiled_keras", "predict_keras", [probe], [predicted],
-           file="subclassed_compiled", **PREDICT_TOL)
-    f.case("subclassed_compiled_weights", "predict_weights", [probe], [predicted],
-           file="subclassed_compiled", **PREDICT_TOL)
-    x1, y1, x2, y2 = f.randn(8, 6), f.randint(0, 3, 8), f.randn(8, 6), f.randint(0, 3, 8)
-    loss1 = model.train_on_batch(x1, y1, return_dict=True)["loss"]
-    loss2 = model.train_on_batch(x2, y2, return_dict=True)["loss"]
-    after = np.asarray(model.predict(probe, verbose=0))
-    resume = dict(file="subclassed_compiled",
-                  iterations=int(model.optimizer.iterations.numpy()), **TRAIN_TOL)
-    f.case("subclassed_compiled_resume", "train_resume", [x1, y1, x2, y2, probe], [after],
-           **resume)
-    f.case("subclassed_compiled_resume_losses", "train_resume_losses", [x1, y1, x2, y2, probe],
-           [np.float32(loss1), np.float32(loss2)], **resume)
+    trained_and_resumed(f, "subclassed_compiled", subclassed_compiled, seed=201, features=6)
     f.save()
     for name in sorted(os.listdir(MODELS_DIR)):
         size = os.path.getsize(os.path.join(MODELS_DIR, name))
