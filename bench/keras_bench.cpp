@@ -33,9 +33,10 @@ keras::Tensor labels_tensor(const std::vector<int64_t>& y) {
   return ops::convert_to_tensor(y, keras::Shape{static_cast<int64_t>(y.size())});
 }
 
-void compile(keras::Model& model) {
+void compile(keras::Model& model, const Args& a) {
   model.compile({.optimizer = keras::optimizers::Adam(1e-3),
-                 .loss = keras::losses::SparseCategoricalCrossentropy({.from_logits = true})});
+                 .loss = keras::losses::SparseCategoricalCrossentropy({.from_logits = true}),
+                 .jit_compile = a.jit});
 }
 
 // fit() over exactly warmup + steps batches; the clock starts when the last warm-up batch ends.
@@ -81,7 +82,7 @@ void mlp_train(const Args& a) {
   auto y = labels_tensor(data.y);
   data = {};
   auto model = mlp();
-  compile(*model);
+  compile(*model, a);
   report("samples_per_s", fit_samples_per_s(*model, x, y, bench::kTrainBatch,
                                             bench::kWarmupSteps, bench::mlp_steps(a)));
 }
@@ -93,7 +94,7 @@ void cnn_train(const Args& a) {
   auto y = labels_tensor(data.y);
   data = {};
   auto model = cnn();
-  compile(*model);
+  compile(*model, a);
   report("samples_per_s", fit_samples_per_s(*model, x, y, bench::kTrainBatch,
                                             bench::kWarmupSteps, bench::cnn_steps(a)));
 }
@@ -104,7 +105,7 @@ void cnn_infer(const Args& a) {
   auto x = images_tensor(data, false);
   data = {};
   auto model = cnn();
-  compile(*model);
+  compile(*model, a);
   keras::Tensor first = x.slice({{0, bench::kInferBatch}});
   model->predict(first, {.batch_size = bench::kInferBatch, .verbose = 0});  // warm-up
   double t0 = bench::now();
@@ -132,9 +133,45 @@ void lstm_train(const Args& a) {
       layers::LSTM(bench::kLstmUnits),
       layers::Dense(10),
   });
-  compile(*model);
+  compile(*model, a);
   report("samples_per_s",
          fit_samples_per_s(*model, x, y, bench::kLstmBatch, warmup, steps));
+}
+
+// A Transformer encoder block (post-norm, as Keras's examples write it) trained on synthetic
+// sequences.
+void transformer_train(const Args& a) {
+  int64_t warmup = 2, steps = bench::transformer_steps(a);
+  auto data = bench::synthetic_sequences((warmup + steps) * bench::kTfBatch, bench::kTfSeq,
+                                         bench::kTfWidth, 10);
+  auto x = ops::convert_to_tensor(data.x, {data.n, data.steps, data.features});
+  auto y = labels_tensor(data.y);
+  data = {};
+  auto inputs = keras::Input({bench::kTfSeq, bench::kTfWidth});
+  auto mha = layers::MultiHeadAttention(bench::kTfHeads, bench::kTfWidth / bench::kTfHeads);
+  auto attended = layers::Dropout(0.1)(mha(inputs, inputs));
+  auto h = layers::LayerNormalization()(layers::Add()({inputs, attended}));
+  auto ff = layers::Dense(bench::kTfFF, {.activation = "relu"})(h);
+  ff = layers::Dropout(0.1)(layers::Dense(bench::kTfWidth)(ff));
+  h = layers::LayerNormalization()(layers::Add()({h, ff}));
+  auto outputs = layers::Dense(10)(layers::GlobalAveragePooling1D()(h));
+  auto model = keras::Functional(inputs, outputs);
+  compile(*model, a);
+  report("samples_per_s", fit_samples_per_s(*model, x, y, bench::kTfBatch, warmup, steps));
+}
+
+// One training step of Dense(10) on one 784-feature sample (train_on_batch): the fixed cost of a
+// step, eager against compiled (the runner divides the two).
+void dense_step(const Args& a) {
+  auto model = keras::Sequential({keras::Input({784}), layers::Dense(10)});
+  compile(*model, a);
+  auto x = ops::convert_to_tensor(std::vector<float>(784, 0.5f), keras::Shape{1, 784});
+  auto y = labels_tensor({3});
+  for (int i = 0; i < 20; ++i) model->train_on_batch(x, y);
+  int64_t iters = bench::dense_step_iters(a);
+  double t0 = bench::now();
+  for (int64_t i = 0; i < iters; ++i) model->train_on_batch(x, y);
+  report("step_us", (bench::now() - t0) * 1e6 / static_cast<double>(iters));
 }
 
 // One-element add with no gradient recording: the fixed cost of an eager op.
@@ -231,6 +268,8 @@ int main(int argc, char** argv) {
     else if (a.workload == "cnn_train") cnn_train(a);
     else if (a.workload == "cnn_infer") cnn_infer(a);
     else if (a.workload == "lstm_train") lstm_train(a);
+    else if (a.workload == "dense_step") dense_step(a);
+    else if (a.workload == "transformer_train") transformer_train(a);
     else if (a.workload == "op_overhead") op_overhead(a);
     else if (a.workload == "autograd_step") autograd_step(a);
     else if (a.workload == "gemm") gemm(a, threads);

@@ -77,6 +77,25 @@ struct LstmImpl : torch::nn::Module {
 };
 TORCH_MODULE(Lstm);
 
+// The Transformer encoder block of bench_keras: post-norm attention and feed-forward with
+// dropout (what torch::nn::TransformerEncoderLayer is), then mean over the sequence, Linear(10).
+struct TransformerImpl : torch::nn::Module {
+  torch::nn::TransformerEncoderLayer encoder{
+      torch::nn::TransformerEncoderLayerOptions(bench::kTfWidth, bench::kTfHeads)
+          .dim_feedforward(bench::kTfFF)
+          .dropout(0.1)};
+  torch::nn::Linear fc{bench::kTfWidth, 10};
+  TransformerImpl() {
+    register_module("encoder", encoder);
+    register_module("fc", fc);
+  }
+  torch::Tensor forward(torch::Tensor x) {  // x: (batch, seq, width); the layer wants seq first
+    auto h = encoder(x.transpose(0, 1));
+    return fc(h.mean(0));
+  }
+};
+TORCH_MODULE(Transformer);
+
 // One shuffled epoch over x/y (as fit does), timing the batches after the warm-up ones.
 template <typename Model>
 double train_samples_per_s(Model& model, const torch::Tensor& x, const torch::Tensor& y,
@@ -157,6 +176,17 @@ void lstm_train(const Args& a) {
   report("samples_per_s", train_samples_per_s(model, x, y, bench::kLstmBatch, warmup, steps));
 }
 
+void transformer_train(const Args& a) {
+  int64_t warmup = 2, steps = bench::transformer_steps(a);
+  auto data = bench::synthetic_sequences((warmup + steps) * bench::kTfBatch, bench::kTfSeq,
+                                         bench::kTfWidth, 10);
+  auto x = torch::from_blob(data.x.data(), {data.n, data.steps, data.features}).clone();
+  auto y = labels(data.y);
+  data = {};
+  Transformer model;
+  report("samples_per_s", train_samples_per_s(model, x, y, bench::kTfBatch, warmup, steps));
+}
+
 void op_overhead(const Args& a) {
   auto x = torch::ones({1}), y = torch::full({1}, 2.0);
   torch::Tensor z;
@@ -215,6 +245,7 @@ int main(int argc, char** argv) {
     else if (a.workload == "cnn_train") cnn_train(a);
     else if (a.workload == "cnn_infer") cnn_infer(a);
     else if (a.workload == "lstm_train") lstm_train(a);
+    else if (a.workload == "transformer_train") transformer_train(a);
     else if (a.workload == "op_overhead") op_overhead(a);
     else if (a.workload == "autograd_step") autograd_step(a);
     else if (a.workload == "gemm") gemm(a);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -103,8 +104,19 @@ struct Impl {
   std::string label;                 // column heading
   std::vector<std::string> command;  // argv before the workload's name
   std::vector<std::pair<std::string, std::string>> env = {};
-  bool libtorch = false;
+  bool libtorch = false;  // a peer (LibTorch or a Python engine): ratios divide by the best
+  std::vector<std::string> workloads = {};  // the workloads it runs (empty: every one but keras-only ones)
+  size_t workload_at = 1;                   // where the workload's name goes in the command
 };
+
+// Workloads only keras-cpp runs (no LibTorch twin).
+bool keras_only(const std::string& w) { return w == "dense_step"; }
+
+bool runs(const Impl& impl, const std::string& w) {
+  if (!impl.workloads.empty())
+    return std::find(impl.workloads.begin(), impl.workloads.end(), w) != impl.workloads.end();
+  return !(impl.libtorch && keras_only(w));
+}
 
 struct Options {
   int runs = 3;
@@ -185,16 +197,28 @@ int main(int argc, char** argv) {
     // (keras-cpp runs OpenBLAS single-threaded; OpenBLAS's own speed is the same either way).
     const std::vector<std::pair<std::string, std::string>> keras_env{
         {"OPENBLAS_THREAD_TIMEOUT", "4"}};
-    std::vector<Impl> impls{{"keras-cpp cpu", {keras_bin, "--backend", "cpu"}, keras_env}};
+    // keras-cpp compiled (jit_compile "auto", what compile() does by default) and eager
+    // (jit_compile "false"), on the workloads where the mode matters.
+    std::vector<Impl> impls{
+        {"keras-cpp cpu", {keras_bin, "--backend", "cpu"}, keras_env},
+        {"keras-cpp eager",
+         {keras_bin, "--backend", "cpu", "--jit", "false"},
+         keras_env,
+         false,
+         {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train",
+          "dense_step"}}};
+    const size_t eager_impl = 1;
     // The torch backend runs from its own binary (bench_keras_torch, built when LibTorch is),
     // so LibTorch's pages never count against the cpu backend's memory.
     const std::string keras_torch_bin = dir + "/bench_keras_torch";
     bool has_torch_backend = false;
+    size_t torch_impl = 0;
     if (access(keras_torch_bin.c_str(), X_OK) == 0) {
       auto backends = keras_backends(keras_torch_bin);
       if (std::find(backends.begin(), backends.end(), "torch") != backends.end()) {
         impls.push_back({"keras-cpp torch", {keras_torch_bin, "--backend", "torch"}, keras_env});
         has_torch_backend = true;
+        torch_impl = impls.size() - 1;
       }
     }
     const size_t first_libtorch = impls.size();
@@ -204,8 +228,28 @@ int main(int argc, char** argv) {
                      {{"OMP_WAIT_POLICY", "passive"}, {"OPENBLAS_NUM_THREADS", "1"}},
                      true});
 
-    std::vector<std::string> workloads{"mlp_train", "cnn_train", "cnn_infer", "lstm_train",
-                                       "op_overhead", "autograd_step", "gemm"};
+    // The engines users pick today (bench/peers/peers.py, run by the Python of
+    // KERAS_BENCH_PYTHON: scripts/bench.sh --peers installs them in .cache/peers-venv).
+    const char* python = std::getenv("KERAS_BENCH_PYTHON");
+    const std::string peers_script = std::string(PROJECT_SOURCE_DIR) + "/bench/peers/peers.py";
+    if (python && *python) {
+      const std::vector<std::string> training{"mlp_train", "cnn_train", "cnn_infer", "lstm_train",
+                                              "transformer_train"};
+      for (const auto& [label, peer] : std::vector<std::pair<std::string, std::string>>{
+               {"PyTorch eager", "torch_eager"},
+               {"torch.compile", "torch_compile"},
+               {"JAX jit", "jax"},
+               {"Keras/JAX jit", "keras_jax"}})
+        impls.push_back({label, {python, peers_script, "--peer", peer}, {}, true, training, 2});
+      impls.push_back({"ONNX Runtime", {python, peers_script, "--peer", "onnxruntime"}, {}, true,
+                       {"cnn_infer"}, 2});
+      std::fflush(stdout);
+      if (std::system((std::string(python) + " " + peers_script + " versions").c_str()) != 0)
+        throw std::runtime_error("the peers' Python cannot run " + peers_script);
+    }
+    std::vector<std::string> workloads{"mlp_train",  "cnn_train",         "cnn_infer",
+                                       "lstm_train", "transformer_train", "dense_step",
+                                       "op_overhead", "autograd_step",    "gemm"};
     if (!opt.only.empty()) workloads = opt.only;
 
     double load_start = load_average();
@@ -218,8 +262,9 @@ int main(int argc, char** argv) {
         // Alternate the order each run so neither side always goes first.
         for (size_t j = 0; j < impls.size(); ++j) {
           size_t i = r % 2 ? impls.size() - 1 - j : j;
+          if (!runs(impls[i], w)) continue;
           std::vector<std::string> cmd = impls[i].command;
-          cmd.insert(cmd.begin() + 1, w);
+          cmd.insert(cmd.begin() + static_cast<std::ptrdiff_t>(impls[i].workload_at), w);
           cmd.push_back("--threads");
           cmd.push_back(std::to_string(threads));
           if (opt.quick) cmd.push_back("--quick");
@@ -250,6 +295,12 @@ int main(int argc, char** argv) {
       return best;
     };
 
+    // keras-cpp's faster mode on a figure: the compiled column (0) or the eager one.
+    auto best_keras = [&](const std::string& w, const std::string& key, bool higher) {
+      double compiled = med(w, 0, key), eager = med(w, eager_impl, key);
+      if (std::isnan(eager)) return size_t{0};
+      return (higher ? eager > compiled : eager < compiled) ? eager_impl : size_t{0};
+    };
     // The human table: one row per measured quantity, one column per implementation.
     struct Row { std::string workload, key, label; bool higher_is_better; };
     std::vector<Row> rows{
@@ -258,24 +309,33 @@ int main(int argc, char** argv) {
         {"cnn_infer", "samples_per_s", "CNN inference b1024 (samples/s)", true},
         {"cnn_infer", "latency_ms", "CNN latency b1 (ms)", false},
         {"lstm_train", "samples_per_s", "LSTM train (samples/s)", true},
+        {"transformer_train", "samples_per_s", "Transformer train (samples/s)", true},
         {"op_overhead", "us", "1-element add (us/op)", false},
         {"autograd_step", "us", "tiny autograd step (us)", false},
+        {"dense_step", "step_us", "Dense(10) train step b1 (us)", false},
         {"gemm", "gemm1024_gflops", "GEMM 1024^3 (GFLOP/s)", true},
         {"gemm", "gemm4096x256_gflops", "GEMM 4096x256x4096 (GFLOP/s)", true},
         {"mlp_train", "peak_rss_mb", "MLP train peak RSS (MiB)", false},
         {"cnn_train", "peak_rss_mb", "CNN train peak RSS (MiB)", false},
     };
-    std::printf("\nkeras-cpp vs LibTorch: medians of %d runs, %d threads%s\n\n", opt.runs, threads,
+    std::printf("\nkeras-cpp vs its peers: medians of %d runs, %d threads%s\n\n", opt.runs, threads,
                 opt.quick ? " (QUICK: not a measurement)" : "");
     std::printf("%-32s", "figure");
     for (const auto& impl : impls) std::printf(" %16s", impl.label.c_str());
-    std::printf(" %16s\n", "cpu/best LibTorch");
+    std::printf(" %16s\n", "best keras/best peer");
     for (const auto& row : rows) {
       if (!results.count(row.workload)) continue;
       std::printf("%-32s", row.label.c_str());
       for (size_t i = 0; i < impls.size(); ++i) std::printf(" %16.4g", med(row.workload, i, row.key));
-      std::printf(" %16.3f\n",
-                  med(row.workload, 0, row.key) / libtorch(row.workload, row.key, row.higher_is_better));
+      const size_t k = best_keras(row.workload, row.key, row.higher_is_better);
+      if (keras_only(row.workload)) {
+        std::printf("\n");
+        continue;
+      }
+      std::printf(" %16.3f %s\n",
+                  med(row.workload, k, row.key) /
+                      libtorch(row.workload, row.key, row.higher_is_better),
+                  k == eager_impl ? "(eager)" : "");
     }
     if (results.count("gemm")) {
       std::printf("%-32s %16.4g\n", "GEMM 1024^3 OpenBLAS (GFLOP/s)",
@@ -292,10 +352,14 @@ int main(int argc, char** argv) {
     auto ratio = [&](const std::string& w, size_t impl, const std::string& key, bool higher) {
       return med(w, impl, key) / libtorch(w, key, higher);
     };
-    line("mlp_train_ratio", ratio("mlp_train", 0, "samples_per_s", true));
-    line("cnn_train_ratio", ratio("cnn_train", 0, "samples_per_s", true));
-    line("cnn_infer_ratio", ratio("cnn_infer", 0, "samples_per_s", true));
-    line("lstm_train_ratio", ratio("lstm_train", 0, "samples_per_s", true));
+    // The headline ratios use keras-cpp's faster mode; *_compiled_is_faster says which (1/0).
+    for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"}) {
+      const std::string n(w);
+      const size_t k = best_keras(n, "samples_per_s", true);
+      line(n + "_ratio", ratio(n, k, "samples_per_s", true));
+    }
+    line("compiled_overhead_ratio",
+         med("dense_step", 0, "step_us") / med("dense_step", eager_impl, "step_us"));
     line("op_overhead_us", med("op_overhead", 0, "us"));
     line("op_overhead_us_libtorch", libtorch("op_overhead", "us", false));
     line("autograd_step_us", med("autograd_step", 0, "us"));
@@ -306,13 +370,21 @@ int main(int argc, char** argv) {
     line("gemm_ratio_openblas", std::min(g1, g2));  // the worse of the two shapes
     line("peak_rss_ratio_cnn", ratio("cnn_train", 0, "peak_rss_mb", false));
     // Extra figures.
+    for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"}) {
+      const std::string n(w);
+      line(n + "_ratio_compiled", ratio(n, 0, "samples_per_s", true));
+      line(n + "_ratio_eager", ratio(n, eager_impl, "samples_per_s", true));
+      line(n + "_compiled_is_faster", best_keras(n, "samples_per_s", true) == 0 ? 1 : 0);
+    }
+    line("dense_step_us_compiled", med("dense_step", 0, "step_us"));
+    line("dense_step_us_eager", med("dense_step", eager_impl, "step_us"));
     line("gemm_ratio_openblas_1024", g1);
     line("gemm_ratio_openblas_4096x256", g2);
     line("peak_rss_ratio_mlp", ratio("mlp_train", 0, "peak_rss_mb", false));
     line("cnn_latency_b1_ms", med("cnn_infer", 0, "latency_ms"));
     line("cnn_latency_b1_ms_libtorch", libtorch("cnn_infer", "latency_ms", false));
     const size_t lt_default = first_libtorch, lt_tuned = first_libtorch + 1;
-    for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train"}) {
+    for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"}) {
       std::string n(w);
       line(n + "_samples_per_s", med(w, 0, "samples_per_s"));
       line(n + "_samples_per_s_libtorch_default", med(w, lt_default, "samples_per_s"));
@@ -329,12 +401,20 @@ int main(int argc, char** argv) {
     line("peak_rss_mb_mlp", med("mlp_train", 0, "peak_rss_mb"));
     line("peak_rss_mb_mlp_libtorch", libtorch("mlp_train", "peak_rss_mb", false));
     if (has_torch_backend) {
-      line("mlp_train_ratio_torch_backend", ratio("mlp_train", 1, "samples_per_s", true));
-      line("cnn_train_ratio_torch_backend", ratio("cnn_train", 1, "samples_per_s", true));
-      line("cnn_infer_ratio_torch_backend", ratio("cnn_infer", 1, "samples_per_s", true));
-      line("lstm_train_ratio_torch_backend", ratio("lstm_train", 1, "samples_per_s", true));
-      line("op_overhead_us_torch_backend", med("op_overhead", 1, "us"));
-      line("autograd_step_us_torch_backend", med("autograd_step", 1, "us"));
+      line("mlp_train_ratio_torch_backend", ratio("mlp_train", torch_impl, "samples_per_s", true));
+      line("cnn_train_ratio_torch_backend", ratio("cnn_train", torch_impl, "samples_per_s", true));
+      line("cnn_infer_ratio_torch_backend", ratio("cnn_infer", torch_impl, "samples_per_s", true));
+      line("lstm_train_ratio_torch_backend", ratio("lstm_train", torch_impl, "samples_per_s", true));
+      line("op_overhead_us_torch_backend", med("op_overhead", torch_impl, "us"));
+      line("autograd_step_us_torch_backend", med("autograd_step", torch_impl, "us"));
+    }
+    // Every peer's own figures, named after its column.
+    for (size_t i = first_libtorch; i < impls.size(); ++i) {
+      std::string slug;
+      for (char c : impls[i].label) slug += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
+      for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"})
+        if (runs(impls[i], w)) line(std::string(w) + "_samples_per_s_" + slug, med(w, i, "samples_per_s"));
+      if (runs(impls[i], "cnn_infer")) line("cnn_latency_b1_ms_" + slug, med("cnn_infer", i, "latency_ms"));
     }
     line("load_average_start", load_start);
     line("load_average_end", load_average());

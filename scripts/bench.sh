@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds the benchmark suite in Release (build-bench/) and runs it: keras-cpp (cpu backend, and
-# the torch backend when built) against the same models in LibTorch, medians of alternating
-# runs, each in a fresh process. Prints a table, then `name: value` lines (issue 8's names).
+# Builds the benchmark suite in Release (build-bench/) and runs it: keras-cpp (cpu backend
+# compiled and eager, and the torch backend when built) against the same models in LibTorch C++
+# and in the engines users pick today (PyTorch eager and torch.compile, JAX with jax.jit, Keras 3
+# on JAX, ONNX Runtime: bench/peers/, installed into .cache/peers-venv from
+# bench/peers/requirements.txt; --no-peers leaves them out), medians of alternating runs, each
+# in a fresh process. Prints a table, then `name: value` lines.
 # Arguments go to bench_runner: --runs N (default 3), --threads N (default all cores),
 # --only mlp_train,gemm, --quick (a few steps of each: checks the suite, measures nothing),
 # --keep-openblas-core (keep OPENBLAS_CORETYPE from the environment; removed by default).
@@ -15,13 +18,29 @@ cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DKERAS_BUILD_BENCH=ON \
 cmake --build build-bench -j"$(nproc)" --target bench_all > /dev/null
 
 partial=0
-for a in "$@"; do [[ "$a" == --quick || "$a" == --only ]] && partial=1; done
+peers=1
+args=()
+for a in "$@"; do
+  [[ "$a" == --quick || "$a" == --only ]] && partial=1
+  if [[ "$a" == --no-peers ]]; then peers=0; else args+=("$a"); fi
+done
+set -- "${args[@]+"${args[@]}"}"
+if [ "$peers" = 1 ]; then
+  venv=.cache/peers-venv
+  if ! "$venv/bin/python" -c 'import torch, jax, optax, keras, onnxruntime' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q -r bench/peers/requirements.txt
+  fi
+  export KERAS_BENCH_PYTHON="$PWD/$venv/bin/python"
+fi
 header() {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
     "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)," \
     "$(. /etc/os-release && echo "$PRETTY_NAME")"
   echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/results' || echo ' (modified)')"
+  echo "LibTorch C++: Debian libtorch-dev $(dpkg-query -W -f='${Version}' libtorch-dev 2>/dev/null)"
+  echo "ISA: $(grep -m1 -o -w -E 'avx512f' /proc/cpuinfo || grep -m1 -o -w avx2 /proc/cpuinfo)"
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 if [ "$partial" = 1 ]; then

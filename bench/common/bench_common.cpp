@@ -18,6 +18,8 @@ Args parse_args(int argc, char** argv) {
       a.threads = std::atoi(argv[++i]);
     } else if (arg == "--backend" && i + 1 < argc) {
       a.backend = argv[++i];
+    } else if (arg == "--jit" && i + 1 < argc) {
+      a.jit = argv[++i];
     } else if (arg == "--quick") {
       a.quick = true;
     } else if (a.workload.empty()) {
@@ -72,5 +74,7 @@ int64_t latency_iters(const Args& a) { return a.quick ? 5 : 200; }
 int64_t lstm_steps(const Args& a) { return a.quick ? 2 : 20; }
 int64_t overhead_iters(const Args& a) { return a.quick ? 1000 : 200000; }
 int64_t autograd_iters(const Args& a) { return a.quick ? 100 : 20000; }
+int64_t dense_step_iters(const Args& a) { return a.quick ? 50 : 5000; }
+int64_t transformer_steps(const Args& a) { return a.quick ? 2 : 30; }
 
 }  // namespace bench

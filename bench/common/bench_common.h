@@ -9,11 +9,13 @@
 
 namespace bench {
 
-/// The arguments every child program takes: `<workload> [--threads N] [--backend NAME]`.
+/// The arguments every child program takes:
+/// `<workload> [--threads N] [--backend NAME] [--jit auto|true|false]`.
 struct Args {
   std::string workload;
   int threads = 0;        // 0: all cores
   std::string backend;    // keras child only: "cpu" or "torch"
+  std::string jit = "auto";  // keras child only: compile()'s jit_compile ("false": eager)
   bool quick = false;     // fewer steps, for a smoke test of the suite itself
 };
 Args parse_args(int argc, char** argv);
@@ -58,5 +60,10 @@ int64_t lstm_steps(const Args& a);
 int64_t overhead_iters(const Args& a);
 int64_t autograd_iters(const Args& a);
 inline constexpr int64_t kAutogradSize = 8;
+int64_t dense_step_iters(const Args& a);
+// The Transformer encoder block: MultiHeadAttention (4 heads) over (64, 128), feed-forward 512,
+// LayerNormalization, Dropout 0.1, global average pooling, Dense(10); synthetic sequences.
+inline constexpr int64_t kTfBatch = 32, kTfSeq = 64, kTfWidth = 128, kTfHeads = 4, kTfFF = 512;
+int64_t transformer_steps(const Args& a);
 
 }  // namespace bench

@@ -6,6 +6,7 @@
 #include "keras/autograd/variable.h"
 #include "keras/backend/registry.h"
 #include "keras/callbacks/history.h"
+#include "keras/compiler/jit.h"
 #include "keras/callbacks/progbar_logger.h"
 #include "keras/callbacks/backup_and_restore.h"
 #include "keras/callbacks/csv_logger.h"

@@ -2,6 +2,7 @@
 
 #include "keras/autograd/gradient_tape.h"
 #include "keras/autograd/node.h"
+#include "keras/backend/trace_hook.h"
 #include "keras/ops/core.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
@@ -25,6 +26,13 @@ struct Variable::State {
 
 namespace {
 
+// Tells a trace running on this thread that `v` is part of the step's state.
+void note_traced(const Variable& v, const Tensor& value) {
+  if (!backend::detail::active_traces.load(std::memory_order_relaxed)) return;
+  if (auto* o = backend::detail::thread_observer(); o && !backend::detail::in_backend_call())
+    o->on_variable(v, value.array());
+}
+
 // A private, contiguous copy: the variable must own its storage to update it in place.
 Tensor owned_copy(const Tensor& t, DType dtype) {
   return ops::detail::run_copy(t, dtype);
@@ -44,6 +52,8 @@ Variable::Variable(const Tensor& initial_value, VariableOptions options)
                     ? ops::convert_to_tensor(initial_value.impl()->weak_value, options.dtype)
                     : initial_value;
   state_->adopt(owned_copy(init, options.dtype.value_or(init.dtype())));
+  if (backend::detail::active_traces.load(std::memory_order_relaxed))
+    if (auto* o = backend::detail::thread_observer()) o->on_variable_created();
 }
 
 Variable::State& Variable::checked_state() const {
@@ -51,7 +61,11 @@ Variable::State& Variable::checked_state() const {
   return *state_;
 }
 
-const Tensor& Variable::value() const { return checked_state().value; }
+const Tensor& Variable::value() const {
+  const State& s = checked_state();
+  note_traced(*this, s.value);
+  return s.value;
+}
 
 Tensor Variable::exchange_value(Tensor value) {
   State& s = checked_state();

@@ -105,18 +105,18 @@ std::vector<std::string> available() {
 Backend& get(std::string_view name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  return get_locked(r, name);
+  return detail::route(get_locked(r, name));
 }
 
 Backend& current() {
-  if (!scopes.empty()) return *scopes.back();
-  return resolve_default(registry());
+  if (!scopes.empty()) return detail::route(*scopes.back());
+  return detail::route(resolve_default(registry()));
 }
 
 Backend& current_real() {
   for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
-    if (!(*it)->is_symbolic()) return **it;
-  return resolve_default(registry());
+    if (!(*it)->is_symbolic()) return detail::route(**it);
+  return detail::route(resolve_default(registry()));
 }
 
 std::string_view backend() { return current().name(); }
@@ -138,7 +138,9 @@ void set_default(std::string_view name) {
 }
 
 BackendScope::BackendScope(std::string_view name) : depth_(scopes.size()) {
-  scopes.push_back(&get(name));
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  scopes.push_back(&get_locked(r, name));  // the backend itself; current() routes it
 }
 
 BackendScope::~BackendScope() { scopes.resize(depth_); }

@@ -11,6 +11,7 @@
 
 #include "keras/autograd/gradient_tape.h"
 #include "keras/backend/registry.h"
+#include "keras/backend/trace_hook.h"
 #include "keras/core/config.h"
 #include "keras/ops/ops.h"
 #include "layers/call_state.h"
@@ -234,6 +235,7 @@ std::vector<KerasTensor> Layer::operator()(const std::vector<KerasTensor>& input
 
 TensorList Layer::call_eager(const TensorList& inputs, bool list_call, const CallContext& ctx) {
   check(!inputs.empty(), "Layer '", name(), "' was called with no inputs.");
+  backend::LayerTraceScope traced(name());  // names this layer in a compiler warning
   std::vector<Shape> shapes;
   for (size_t i = 0; i < inputs.size(); ++i) {
     check(inputs[i].defined(), "Layer '", name(), "': input ", i, " is an undefined tensor.");

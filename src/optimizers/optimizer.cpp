@@ -396,10 +396,12 @@ void Optimizer::apply_weight_decay(const std::vector<size_t>& indices, const Ten
 // ---- EMA -----------------------------------------------------------------------------------
 
 void Optimizer::update_moving_averages() {
-  const bool not_first_step = step_count().item<int64_t>() != 0;
+  // Chosen on the device, not by reading the step count on the host, so the step compiles.
+  const Tensor not_first_step = ops::not_equal(step_count(), 0);
   for (size_t i = 0; i < trainable_variables_.size(); ++i) {
     const Variable& var = trainable_variables_[i];
-    Tensor momentum = ops::full({}, not_first_step ? options_.ema_momentum : 0.0, var.dtype());
+    Tensor momentum = ops::where(not_first_step, ops::full({}, options_.ema_momentum, var.dtype()),
+                                 ops::full({}, 0.0, var.dtype()));
     averages_[i].assign(ops::add(ops::multiply(momentum, averages_[i].value()),
                                  ops::multiply(ops::subtract(1.0, momentum), var.value())));
   }

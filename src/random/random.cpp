@@ -13,6 +13,7 @@
 #include "keras/random/philox.h"
 #include "ops/detail/op_utils.h"
 #include "random/draw.h"
+#include "keras/backend/trace_hook.h"
 
 namespace keras::random {
 namespace {
@@ -89,8 +90,14 @@ void SeedGenerator::set_state(uint64_t seed, uint64_t counter) {
 
 std::pair<uint64_t, uint64_t> Seed::resolve() const {
   if (auto* s = std::get_if<uint64_t>(&value_)) return {*s, 0};
-  if (auto* g = std::get_if<SeedGenerator*>(&value_)) return (*g)->next();
-  return global_next();
+  std::function<std::pair<uint64_t, uint64_t>()> draw = global_next;
+  if (auto* g = std::get_if<SeedGenerator*>(&value_)) draw = [gen = *g] { return gen->next(); };
+  auto pair = draw();
+  // A trace ties the draw to its source, so a replay takes the next numbers from it too.
+  if (backend::detail::active_traces.load(std::memory_order_relaxed))
+    if (auto* o = backend::detail::thread_observer(); o && !backend::detail::in_backend_call())
+      o->on_draw(pair.first, pair.second, std::move(draw));
+  return pair;
 }
 
 // ---- shared helpers ----------------------------------------------------------------------------

@@ -4,12 +4,20 @@
 
 #include <memory>
 
+#include "keras/compiler/jit.h"
 #include "keras/metrics/reduction_metrics.h"
 #include "keras/trainers/options.h"
 #include "trainers/compile_loss.h"
 #include "trainers/compile_metrics.h"
 
 namespace keras::trainers {
+
+/// A default step compiled with keras::jit, and the batch whose structure the next trace
+/// rebuilds from the flat inputs.
+struct CompiledStep {
+  CompiledFunction function;
+  StepData traced_data;
+};
 
 struct CompileState {
   explicit CompileState(const CompileOptions& opts)
@@ -18,13 +26,17 @@ struct CompileState {
         loss(opts.loss.empty() ? nullptr
                                : std::make_unique<CompileLoss>(opts.loss, opts.loss_weights)),
         metrics(opts.metrics, opts.weighted_metrics),
-        loss_tracker(std::make_shared<metrics::Mean>("loss")) {}
+        loss_tracker(std::make_shared<metrics::Mean>("loss")),
+        jit(!opts.run_eagerly && opts.jit_compile != "false") {}
 
   CompileOptions options;
   optimizers::OptimizerPtr optimizer;
   std::unique_ptr<CompileLoss> loss;
   CompileMetrics metrics;
   std::shared_ptr<metrics::Mean> loss_tracker;
+  /// Whether the default steps run compiled, and their compiled forms (made on first use).
+  bool jit;
+  CompiledStep train, test, predict;
 };
 
 }  // namespace keras::trainers

@@ -1,6 +1,7 @@
 // Model::compile/fit/evaluate/predict and the default steps, following Keras 3's trainer
 // (keras/src/trainers/trainer.py and backend/torch/trainer.py): the same loop, logs, callback
-// order and reductions, run eagerly with keras-cpp's autograd.
+// order and reductions, run with keras-cpp's autograd; the default steps compiled with keras::jit
+// unless jit_compile is "false".
 
 #include <cmath>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "keras/models/model.h"
 #include "keras/ops/ops.h"
 #include "trainers/compile_state.h"
+#include "trainers/compiled_step.h"
 #include "trainers/placement.h"
 #include "trainers/data_sources.h"
 #include "trainers/epoch_iterator.h"
@@ -97,7 +99,7 @@ void Model::reset_metrics() {
 
 Logs Model::get_metrics_result() const {
   Logs logs;
-  if (!compile_state_) return logs;
+  if (!compile_state_ || trainers::metric_results_deferred()) return logs;
   // Keras: the loss tracker, then the compile metrics (with their own naming), then the
   // per-output loss trackers. Logs are sorted by name, as Keras's pythonify_logs leaves them.
   logs[compile_state_->loss_tracker->name()] = compile_state_->loss_tracker->result().item<double>();
@@ -161,45 +163,87 @@ Logs Model::compute_metrics(const TensorStruct&, const TensorStruct& y, const Te
 }
 
 Logs Model::train_step(const StepData& data) {
-  CompileState& s = state();
-  std::vector<Variable> trainable = trainable_weights();
-  Tensor loss;
-  std::vector<Tensor> grads;
-  TensorStruct y_pred;
-  {
-    GradientTape tape;
-    y_pred = call_struct(data.x, true);
-    loss = compute_loss(data.x, data.y, y_pred, data.sample_weight, true);
+  auto step = [this](const StepData& d) {
+    CompileState& s = state();
+    std::vector<Variable> trainable = trainable_weights();
+    Tensor loss;
+    std::vector<Tensor> grads;
+    TensorStruct y_pred;
     {
-      NoGradScope no_grad;
-      s.loss_tracker->update_state(loss, ops::full({}, batch_size_of(data.x), loss.dtype()));
+      GradientTape tape;
+      y_pred = call_struct(d.x, true);
+      loss = compute_loss(d.x, d.y, y_pred, d.sample_weight, true);
+      {
+        NoGradScope no_grad;
+        s.loss_tracker->update_state(loss, ops::full({}, batch_size_of(d.x), loss.dtype()));
+      }
+      Tensor scaled = s.optimizer->scale_loss(loss);
+      if (!trainable.empty()) grads = tape.gradient(scaled, trainable);
     }
-    Tensor scaled = s.optimizer->scale_loss(loss);
-    if (!trainable.empty()) grads = tape.gradient(scaled, trainable);
-  }
-  // Let the step's graph go before the update: its nodes hold the weights they saved for the
-  // backward pass, and a weight still held elsewhere is copied on assign instead of updated
-  // in place. The metrics need only the values.
-  loss = Tensor();
-  TensorList values;
-  for (const Tensor& t : y_pred.flat()) values.push_back(ops::stop_gradient(t));
-  y_pred = y_pred.with_flat(values);
-  if (!trainable.empty()) s.optimizer->apply(grads, trainable);
-  return compute_metrics(data.x, data.y, y_pred, data.sample_weight);
+    // Let the step's graph go before the update: its nodes hold the weights they saved for
+    // the backward pass, and a weight still held elsewhere is copied on assign instead of
+    // updated in place. The metrics need only the values.
+    loss = Tensor();
+    TensorList values;
+    for (const Tensor& t : y_pred.flat()) values.push_back(ops::stop_gradient(t));
+    y_pred = y_pred.with_flat(values);
+    if (!trainable.empty()) s.optimizer->apply(grads, trainable);
+    return compute_metrics(d.x, d.y, y_pred, d.sample_weight);
+  };
+  CompileState& s = state();
+  if (!s.jit) return step(data);
+  trainers::run_compiled(s.train, "train_step", data, true, [step](const StepData& d) {
+    step(d);
+    return TensorList{};
+  });
+  return get_metrics_result();
 }
 
 Logs Model::test_step(const StepData& data) {
+  auto step = [this](const StepData& d) {
+    CompileState& s = state();
+    NoGradScope no_grad;
+    TensorStruct y_pred = call_struct(d.x, false);
+    Tensor loss = compute_loss(d.x, d.y, y_pred, d.sample_weight, false);
+    s.loss_tracker->update_state(loss, ops::full({}, batch_size_of(d.x), loss.dtype()));
+    return compute_metrics(d.x, d.y, y_pred, d.sample_weight);
+  };
   CompileState& s = state();
-  NoGradScope no_grad;
-  TensorStruct y_pred = call_struct(data.x, false);
-  Tensor loss = compute_loss(data.x, data.y, y_pred, data.sample_weight, false);
-  s.loss_tracker->update_state(loss, ops::full({}, batch_size_of(data.x), loss.dtype()));
-  return compute_metrics(data.x, data.y, y_pred, data.sample_weight);
+  if (!s.jit) return step(data);
+  trainers::run_compiled(s.test, "test_step", data, false, [step](const StepData& d) {
+    step(d);
+    return TensorList{};
+  });
+  return get_metrics_result();
 }
 
 TensorStruct Model::predict_step(const StepData& data) {
   NoGradScope no_grad;
-  return call_struct(data.x, false);
+  const bool jit = compile_state_ ? compile_state_->jit : true;
+  if (!jit) return call_struct(data.x, false);
+  trainers::CompiledStep* step = compile_state_ ? &compile_state_->predict : nullptr;
+  if (!step) {
+    if (!compiled_predict_) compiled_predict_ = std::make_shared<trainers::CompiledStep>();
+    step = compiled_predict_.get();
+  }
+  return outputs_struct(trainers::run_compiled(*step, "predict_step", StepData{data.x, {}, {}}, false,
+                                     [this](const StepData& d) {
+                                       NoGradScope no_grad;
+                                       return call_struct(d.x, false).flat();
+                                     }));
+}
+
+CompiledFunction Model::train_function() const {
+  return compile_state_ ? compile_state_->train.function : CompiledFunction();
+}
+
+CompiledFunction Model::test_function() const {
+  return compile_state_ ? compile_state_->test.function : CompiledFunction();
+}
+
+CompiledFunction Model::predict_function() const {
+  if (compile_state_) return compile_state_->predict.function;
+  return compiled_predict_ ? compiled_predict_->function : CompiledFunction();
 }
 
 namespace {

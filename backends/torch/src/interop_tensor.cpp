@@ -105,6 +105,8 @@ Tensor from_torch(const at::Tensor& t, std::string_view backend_name) {
   check(target.is_host(), "from_torch: backend '", backend_name,
         "' does not keep tensors in host memory; use a host backend (\"torch\", \"cpu\") and "
         "move the result with .to().");
+  // Memory ATen wrote is no backend call a compiled step could replay.
+  backend::mark_untraceable("it imports a LibTorch tensor (from_torch)");
   at::Tensor src = t;
   // Copies happen only here: memory that is not a dense CPU buffer, or a quantized encoding.
   if (src.is_quantized()) src = src.dequantize();
@@ -125,7 +127,10 @@ Tensor from_torch(const at::Tensor& t, std::string_view backend_name) {
     // A new handle on the same storage: a later set_data() on the caller's tensor (which
     // swaps the storage of that handle) cannot pull this memory away.
     auto* owner = new at::Tensor(src.detach());
-    a.storage = make_ref<backend::Storage>(&target, storage.data(), storage.nbytes(),
+    // The backend itself, not the recording wrapper a compiler trace routes `target` to (the
+    // storage outlives the trace).
+    backend::Backend& home = target.allocate(0)->owner();
+    a.storage = make_ref<backend::Storage>(&home, storage.data(), storage.nbytes(),
                                            &release_aten_tensor, owner);
     a.offset = src.storage_offset();
   }

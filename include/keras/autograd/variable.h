@@ -69,6 +69,8 @@ class Variable {
 
   /// True when both handles refer to the same variable.
   bool is_same(const Variable& other) const { return state_ == other.state_; }
+  /// The variable's identity (equal for handles of one variable), as a map key.
+  const void* identity() const { return state_.get(); }
 
  private:
   struct State;

@@ -8,6 +8,7 @@
 #include "keras/core/dtype.h"
 #include "keras/core/ref.h"
 #include "keras/core/shape.h"
+#include "keras/backend/trace_hook.h"
 
 namespace keras::backend {
 
@@ -28,7 +29,10 @@ class Storage : public RefCounted {
 
   void* data() const { return data_; }
   size_t nbytes() const { return nbytes_; }
-  Backend& backend() const { return *backend_; }
+  /// The owning backend (under a trace, its recording wrapper).
+  Backend& backend() const { return detail::route(*backend_); }
+  /// The owning backend itself, never a wrapper.
+  Backend& owner() const { return *backend_; }
 
  private:
   Backend* backend_;
@@ -52,6 +56,7 @@ struct Array {
   Backend& backend() const { return storage->backend(); }
   /// Address of the first element (host backends only; device backends return a device address).
   void* data() const {
+    detail::note_host_access(*this);
     return static_cast<char*>(storage->data()) + offset * static_cast<int64_t>(itemsize(dtype));
   }
   template <typename T>

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "keras/callbacks/callback.h"
+#include "keras/compiler/jit.h"
 #include "keras/layers/layer.h"
 #include "keras/trainers/options.h"
 
@@ -36,6 +37,7 @@ class SeedGenerator;
 }
 namespace trainers {
 struct CompileState;
+struct CompiledStep;
 class BatchSource;
 }
 namespace data {
@@ -132,7 +134,8 @@ class Model : public Layer {
 
   /// One training step (override for custom training; fit calls it for every batch). The
   /// default: forward under a GradientTape, compute_loss, the optimizer's apply, then
-  /// compute_metrics.
+  /// compute_metrics; compiled with keras::jit unless jit_compile is "false" (the default
+  /// test_step and predict_step too). An override runs as written.
   virtual Logs train_step(const StepData& data);
   virtual Logs test_step(const StepData& data);
   virtual TensorStruct predict_step(const StepData& data);
@@ -154,6 +157,12 @@ class Model : public Layer {
   metrics::Mean& loss_tracker();
   /// The compile arguments, for saving (Keras's get_compile_config).
   const CompileOptions& compile_options() const;
+
+  /// The compiled forms of the default steps (Keras's train_function, test_function,
+  /// predict_function): undefined until a step has run compiled (jit_compile "true"/"auto").
+  CompiledFunction train_function() const;
+  CompiledFunction test_function() const;
+  CompiledFunction predict_function() const;
 
   /// Runs the model on x in any form (a tensor, a list in input order, or a map by input
   /// name) and returns the outputs (a tensor for one output, else a list).
@@ -203,6 +212,8 @@ class Model : public Layer {
   TensorStruct run_predict(trainers::BatchSource& batches, const PredictOptions& options);
 
   std::shared_ptr<trainers::CompileState> compile_state_;
+  // predict runs compiled without compile() too (Keras's jit_compile "auto").
+  std::shared_ptr<trainers::CompiledStep> compiled_predict_;
   bool stop_training_ = false;
   std::shared_ptr<callbacks::History> history_;
   std::optional<int> resume_epoch_;

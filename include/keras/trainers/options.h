@@ -113,10 +113,13 @@ struct CompileOptions {
   /// Batches per execution. keras-cpp runs eagerly, so this only groups the batches callbacks
   /// see (on_train_batch_begin/end once per group), as Keras does.
   int steps_per_execution = 1;
-  /// "auto", "true" or "false". Accepted for compatibility; keras-cpp has no compiled mode
-  /// yet, so it is a no-op (and get_compile_config reports it).
+  /// "auto", "true" or "false". "true" and "auto" compile the default train_step, test_step
+  /// and predict_step with keras::jit (keras/compiler/jit.h): traced per input signature, then
+  /// replayed. A step that cannot replay (it reads tensor values on the host) runs eagerly with
+  /// one warning. An overridden train_step/test_step/predict_step runs as written (wrap its
+  /// tensor work in keras::jit to compile it).
   std::string jit_compile = "auto";
-  /// Accepted for compatibility: keras-cpp always runs eagerly.
+  /// True runs every step eagerly, whatever jit_compile says (Keras's run_eagerly).
   bool run_eagerly = false;
   /// Scale the loss for mixed precision (needs an optimizer with loss_scale_factor).
   bool auto_scale_loss = true;

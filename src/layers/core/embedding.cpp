@@ -42,12 +42,14 @@ Tensor EmbeddingLayer::call(const Tensor& inputs, const CallContext&) {
                    : ops::cast(inputs, DType::Int32);
   if (ids.size() > 0) {
     // One range check here (symbolic tensors read back as zeros, so it passes there).
-    const int64_t lo = ops::min(ids).item<int64_t>(), hi = ops::max(ids).item<int64_t>();
-    if (lo < 0 || hi >= input_dim_)
-      throw ValueError(keras::detail::cat(
-          "Embedding '", name(), "': id ", lo < 0 ? lo : hi, " is out of range for input_dim=",
-          input_dim_, " (ids of shape ", inputs.shape(), " range over [", lo, ", ", hi,
-          "]; valid ids are 0 to ", input_dim_ - 1, ")."));
+    ops::detail::check_range_on_host(
+        ids, [layer = name(), dim = input_dim_, shape = inputs.shape()](int64_t lo, int64_t hi) {
+          if (lo < 0 || hi >= dim)
+            throw ValueError(keras::detail::cat(
+                "Embedding '", layer, "': id ", lo < 0 ? lo : hi, " is out of range for input_dim=",
+                dim, " (ids of shape ", shape, " range over [", lo, ", ", hi,
+                "]; valid ids are 0 to ", dim - 1, ")."));
+        });
   }
   Tensor table = embeddings_.value();
   // Shape inference: the table joins the symbolic call as a data-free stand-in (index_select

@@ -4,7 +4,9 @@
 
 #include "keras/autograd/node.h"
 #include "keras/backend/backend.h"
+#include "keras/backend/trace_hook.h"
 #include "keras/ops/ops.h"
+#include "keras/tensor/tensor_impl.h"
 #include "ops/detail/op_utils.h"
 #include "layers/rnn/vector_math.h"
 
@@ -35,6 +37,23 @@ Tensor dsig(const Tensor& s) { return ops::multiply(s, ops::subtract(1.0, s)); }
 Tensor dtanh(const Tensor& t) { return ops::subtract(1.0, ops::square(t)); }
 
 // ---- host loops --------------------------------------------------------------------------------
+
+// Runs `loop` on `outs` (written) and `ins` (read), undefined ones included, as one call a
+// compiler trace records (keras/backend/trace_hook.h): a replay gives `loop` the tensors where
+// the program keeps them, so the loop must read everything through its argument.
+void host_loop(std::string_view name, std::initializer_list<Tensor> outs,
+               std::initializer_list<Tensor> ins, const std::function<void(const TensorList&)>& loop) {
+  std::vector<backend::Array> arrays;
+  for (const auto* group : {&outs, &ins})
+    for (const Tensor& t : *group) arrays.push_back(t.defined() ? t.array() : backend::Array{});
+  const size_t n = arrays.size();
+  backend::run_host_kernel(name, arrays, outs.size(), [loop, n](const backend::Array* a) {
+    TensorList tensors;
+    for (size_t k = 0; k < n; ++k)
+      tensors.push_back(a[k].storage ? Tensor(make_ref<keras::detail::TensorImpl>(a[k])) : Tensor());
+    loop(tensors);
+  });
+}
 
 bool unit_inner_stride(const Tensor& t) {
   return t.ndim() == 2 && (t.strides()[1] == 1 || t.shape()[1] <= 1) && t.strides()[0] >= 0;
@@ -217,8 +236,10 @@ std::pair<Tensor, Tensor> lstm_step(const Tensor& xz_in, const Tensor& hz_in,
   Tensor h = ops::detail::empty(Shape{batch, u}, dt, be);
   Tensor c = ops::detail::empty(Shape{batch, u}, dt, be);
   Tensor gates = ops::detail::empty(Shape{batch, 5 * u}, dt, be);
-  if (dt == DType::Float32) lstm_forward_f32(batch, u, xz, hz, c_prev, h, c, gates);
-  else lstm_forward<double>(batch, u, xz, hz, c_prev, h, c, gates);
+  host_loop("lstm_forward", {h, c, gates}, {xz, hz, c_prev}, [=](const TensorList& t) {
+    if (dt == DType::Float32) lstm_forward_f32(batch, u, t[3], t[4], t[5], t[0], t[1], t[2]);
+    else lstm_forward<double>(batch, u, t[3], t[4], t[5], t[0], t[1], t[2]);
+  });
 
   if (autograd::should_record(xz_in, hz_in, c_prev_in)) {
     Tensor outs[2] = {h, c};
@@ -250,10 +271,11 @@ std::pair<Tensor, Tensor> lstm_step(const Tensor& xz_in, const Tensor& hz_in,
           auto& b = gates.backend();
           Tensor dz = ops::detail::empty(Shape{batch, 4 * u}, gates.dtype(), b);
           Tensor dcp = ops::detail::empty(Shape{batch, u}, gates.dtype(), b);
-          if (gates.dtype() == DType::Float32)
-            lstm_backward_f32(batch, u, gates, c_prev, dh, dc, dz, dcp);
-          else
-            lstm_backward<double>(batch, u, gates, c_prev, dh, dc, dz, dcp);
+          host_loop("lstm_backward", {dz, dcp}, {gates, c_prev, dh, dc},
+                    [=, f32 = gates.dtype() == DType::Float32](const TensorList& t) {
+                      if (f32) lstm_backward_f32(batch, u, t[2], t[3], t[4], t[5], t[0], t[1]);
+                      else lstm_backward<double>(batch, u, t[2], t[3], t[4], t[5], t[0], t[1]);
+                    });
           return TensorList{need_z ? dz : Tensor(), need_z ? dz : Tensor(),
                             ctx.needs_input_grad(2) ? dcp : Tensor()};
         });
@@ -277,8 +299,10 @@ Tensor gru_step(const Tensor& xz_in, const Tensor& hz_in, const Tensor& bias_in,
   auto& be = xz.backend();
   Tensor h = ops::detail::empty(Shape{batch, u}, dt, be);
   Tensor saved = ops::detail::empty(Shape{batch, 4 * u}, dt, be);
-  if (dt == DType::Float32) gru_forward<float>(batch, u, xz, hz, bias, h_prev, h, saved);
-  else gru_forward<double>(batch, u, xz, hz, bias, h_prev, h, saved);
+  host_loop("gru_forward", {h, saved}, {xz, hz, bias, h_prev}, [=](const TensorList& t) {
+    if (dt == DType::Float32) gru_forward<float>(batch, u, t[2], t[3], t[4], t[5], t[0], t[1]);
+    else gru_forward<double>(batch, u, t[2], t[3], t[4], t[5], t[0], t[1]);
+  });
 
   if (autograd::should_record(xz_in, hz_in, bias_in, h_prev_in)) {
     Tensor ins[4] = {xz_in, hz_in, bias_in, h_prev_in};
@@ -312,10 +336,13 @@ Tensor gru_step(const Tensor& xz_in, const Tensor& hz_in, const Tensor& bias_in,
           Tensor dhz = ops::detail::empty(Shape{batch, 3 * u}, saved.dtype(), b);
           Tensor db = has_bias ? ops::detail::empty(Shape{3 * u}, saved.dtype(), b) : Tensor();
           Tensor dhp = ops::detail::empty(Shape{batch, u}, saved.dtype(), b);
-          if (saved.dtype() == DType::Float32)
-            gru_backward<float>(batch, u, saved, h_prev, dh, dxz, dhz, db, dhp);
-          else
-            gru_backward<double>(batch, u, saved, h_prev, dh, dxz, dhz, db, dhp);
+          host_loop("gru_backward", {dxz, dhz, db, dhp}, {saved, h_prev, dh},
+                    [=, f32 = saved.dtype() == DType::Float32](const TensorList& t) {
+                      if (f32)
+                        gru_backward<float>(batch, u, t[4], t[5], t[6], t[0], t[1], t[2], t[3]);
+                      else
+                        gru_backward<double>(batch, u, t[4], t[5], t[6], t[0], t[1], t[2], t[3]);
+                    });
           return TensorList{ctx.needs_input_grad(0) ? dxz : Tensor(),
                             ctx.needs_input_grad(1) ? dhz : Tensor(),
                             has_bias && ctx.needs_input_grad(2) ? db : Tensor(),

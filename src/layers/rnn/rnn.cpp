@@ -2,6 +2,7 @@
 
 #include "keras/autograd/gradient_tape.h"
 #include "keras/backend/registry.h"
+#include "keras/backend/trace_hook.h"
 #include "keras/layers/registry.h"
 #include "keras/layers/rnn/stacked_rnn_cells.h"
 #include "keras/ops/ops.h"
@@ -196,6 +197,9 @@ TensorList RNNLayer::call_list(const TensorList& inputs, const CallContext& ctx)
   Tensor output = keep_all ? ops::stack(outputs, 1) : last;
 
   if (options_.stateful && !symbolic) {
+    // The states are tensors of this layer, not variables: a compiled step could not update
+    // them, so a step with a stateful RNN runs eagerly.
+    backend::mark_untraceable("it keeps a stateful RNN's states, which are not variables");
     NoGradScope no_grad;
     for (size_t s = 0; s < states.size(); ++s) states_[s] = ops::stop_gradient(states[s]);
   }

@@ -4,6 +4,8 @@
 
 #include "keras/autograd/node.h"
 #include "keras/backend/registry.h"
+#include "keras/backend/trace_hook.h"
+#include "keras/ops/ops.h"
 
 namespace keras::ops::detail {
 
@@ -225,5 +227,13 @@ Tensor run_copy(const Tensor& x, DType dtype) {
 }
 
 double host_scalar(const Tensor& t) { return t.item<double>(); }
+
+void check_range_on_host(const Tensor& ids, std::function<void(int64_t lo, int64_t hi)> check) {
+  Tensor bounds = run_copy(ops::stack({ops::min(ids), ops::max(ids)}), DType::Int64);
+  backend::run_host_check(bounds.array(), [check = std::move(check)](const void* host) {
+    const auto* v = static_cast<const int64_t*>(host);
+    check(v[0], v[1]);
+  });
+}
 
 }  // namespace keras::ops::detail

@@ -3,6 +3,7 @@
 // (agreeing on a backend, broadcasting, promotion, axis checks, allocation, views). Ops call
 // these and then record their gradient rule; nothing here records gradients.
 
+#include <functional>
 #include <initializer_list>
 #include <span>
 #include <string_view>
@@ -83,5 +84,10 @@ Tensor scalar_tensor(const Scalar& value, DType dtype, Backend& b);
 
 /// The value of a 0-d or one-element tensor on the host.
 double host_scalar(const Tensor& t);
+
+/// Calls `check(lo, hi)` with the smallest and largest value of the integer tensor `ids` (not
+/// empty), read on the host: a guard that throws on out-of-range ids. Under a compiler trace
+/// the guard is recorded, so every replay checks its new ids too.
+void check_range_on_host(const Tensor& ids, std::function<void(int64_t lo, int64_t hi)> check);
 
 }  // namespace keras::ops::detail

@@ -86,11 +86,13 @@ Tensor sparse_categorical_crossentropy(const Tensor& target, const Tensor& outpu
         " (expected target.shape=", expected, ").");
   const int64_t classes = output.shape()[a];
   if (labels.size() > 0) {
-    const int64_t lo = min(labels).item<int64_t>(), hi = max(labels).item<int64_t>();
-    if (lo < 0 || hi >= classes)
-      throw IndexError(keras::detail::cat(op, ": labels must lie in [0, ", classes,
-                                          ") (output.shape=", output.shape(), ", axis ", axis,
-                                          "); got labels in [", lo, ", ", hi, "]."));
+    detail::check_range_on_host(
+        labels, [op, classes, shape = output.shape(), axis](int64_t lo, int64_t hi) {
+          if (lo < 0 || hi >= classes)
+            throw IndexError(keras::detail::cat(op, ": labels must lie in [0, ", classes,
+                                                ") (output.shape=", shape, ", axis ", axis,
+                                                "); got labels in [", lo, ", ", hi, "]."));
+        });
   }
   Tensor o = detail::prepare(output, nn_detail::float_dtype(output), be);
   // log_prob[label] by a gather rather than a one-hot product: the same values, O(N) work.

@@ -1,0 +1,54 @@
+#pragma once
+// keras::jit: run a function over tensors eagerly once per input signature while recording the
+// backend calls it makes, check a second recording against the first, then replay the checked
+// program on every later call: no front end, no autograd bookkeeping, constant and dead work
+// removed, the function's own buffers planned into one arena (Keras's jit_compile, jax.jit).
+//
+// What a replay sees of the world: the function's inputs (copied in), the variables it reads
+// and assigns (updated in place), random draws (fresh numbers from the same generators, as the
+// eager call would take). Anything else the function does on the host (a branch on a tensor's
+// value, a counter it keeps) cannot replay: such a function runs eagerly, with one warning that
+// names the reason and the layer.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "keras/tensor/tensor.h"
+
+namespace keras {
+
+/// A function compiled by keras::jit. Copies share one cache of programs.
+class CompiledFunction {
+ public:
+  using Function = std::function<TensorList(const TensorList&)>;
+
+  CompiledFunction() = default;
+  explicit CompiledFunction(Function fn, std::string name = "function");
+
+  /// Calls the function. The signature is every input's backend, dtype and shape plus
+  /// `static_key` (what else the function depends on: a training flag, a structure). A new
+  /// signature runs eagerly twice (the traces), then replays. Inside another trace the
+  /// function simply runs, as part of the outer one. Thread-safe (calls are serialized).
+  TensorList operator()(const TensorList& inputs, std::string_view static_key = {}) const;
+
+  /// Signatures traced so far (tf.function's tracing count): 1 after any number of calls with
+  /// one signature.
+  int64_t tracing_count() const;
+  /// Calls answered by replaying a program.
+  int64_t replay_count() const;
+  /// Why the last signature that gave up runs eagerly; empty when none did.
+  std::string fallback_reason() const;
+
+  bool defined() const { return static_cast<bool>(state_); }
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+/// Compiles `fn` (see CompiledFunction). `name` appears in warnings.
+CompiledFunction jit(CompiledFunction::Function fn, std::string name = "function");
+
+}  // namespace keras

@@ -1,0 +1,248 @@
+#include "compiler/program.h"
+
+#include <map>
+
+#include "keras/autograd/node.h"
+#include "keras/tensor/tensor_impl.h"
+#include "ops/detail/op_utils.h"
+
+namespace keras::compiler::detail {
+namespace {
+
+backend::Backend* backend_of(const Instruction& instr) {
+  for (const backend::Array& a : instr.arrays)
+    if (a.storage) return &a.storage->owner();
+  return nullptr;
+}
+
+Tensor copy_of(const backend::Array& a) {
+  backend::Backend& be = a.storage->owner();
+  Tensor out = ops::detail::empty(a.shape, a.dtype, be);
+  be.copy(out.array(), a, backend::CopyMode::Assign);
+  return out;
+}
+
+}  // namespace
+
+Program::Program(std::unique_ptr<Trace> trace) : trace_(std::move(trace)) {
+  stats_.traced_calls = trace_->instructions.size();
+  write_back_variables();
+  std::vector<bool> constant_slot(trace_->slots.size(), false);
+  fold_constants(constant_slot);
+  remove_dead_calls();
+  plan_memory(constant_slot);
+  for (const Tensor& t : trace_->inputs) input_homes_.push_back(t.array());
+  draw_values_.resize(trace_->draws.size());
+  stats_.replayed_calls = trace_->instructions.size();
+  bind_homes();
+}
+
+// A variable an assign rebound to new memory goes back to the memory the step read it from:
+// the trace copies its final value there, so every replay reads and writes one place.
+void Program::write_back_variables() {
+  Trace& t = *trace_;
+  for (const Trace::VariableState& v : t.variables) {
+    const Tensor current = v.variable.value();
+    const backend::Array& final_array = current.array();
+    if (final_array.storage == v.home.storage && final_array.offset == v.home.offset) continue;
+    backend::Backend& be = v.home.storage->owner();
+    be.copy(v.home, final_array, backend::CopyMode::Assign);
+    Instruction copy;
+    copy.key = KeyWriter("copy").take();
+    copy.arrays = {v.home, final_array};
+    copy.slots = {v.slot, t.slot_of(final_array, false)};
+    copy.num_outputs = 1;
+    copy.run = [](backend::Backend& b, const backend::Array* a, const std::pair<uint64_t, uint64_t>*) {
+      b.copy(a[0], a[1], backend::CopyMode::Assign);
+    };
+    t.instructions.push_back(std::move(copy));
+    Home h{v.variable, v.home, {}, 0};
+    adopt_home(h, current);
+  }
+}
+
+// Calls whose inputs never change between replays (constants, folds of constants) ran once in
+// the trace; their results stay where they are and the replay skips them.
+void Program::fold_constants(std::vector<bool>& constant_slot) {
+  Trace& t = *trace_;
+  std::vector<bool> dynamic_slot(t.slots.size(), false);
+  for (size_t s = 0; s < t.slots.size(); ++s)
+    dynamic_slot[s] = t.kinds[s] == SlotKind::Input || t.kinds[s] == SlotKind::Variable;
+  std::vector<bool> dynamic_call(t.instructions.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < t.instructions.size(); ++i) {
+      if (dynamic_call[i]) continue;
+      const Instruction& instr = t.instructions[i];
+      bool dyn = instr.draw >= 0 || instr.guard;
+      for (int s : instr.slots) dyn = dyn || (s >= 0 && dynamic_slot[s]);
+      if (!dyn) continue;
+      dynamic_call[i] = true;
+      changed = true;
+      for (int k = 0; k < instr.num_outputs; ++k)
+        if (instr.slots[k] >= 0) dynamic_slot[instr.slots[k]] = true;
+    }
+  }
+  std::vector<Instruction> kept;
+  for (size_t i = 0; i < t.instructions.size(); ++i) {
+    if (dynamic_call[i]) {
+      kept.push_back(std::move(t.instructions[i]));
+      continue;
+    }
+    ++stats_.folded_calls;
+    for (int s : t.instructions[i].slots)
+      if (s >= 0) constant_slot[s] = true;
+  }
+  t.instructions = std::move(kept);
+}
+
+// Backward liveness over buffers: a call stays when a later call, a variable or a result reads
+// what it writes. Writes may be partial, so a buffer once live stays live.
+void Program::remove_dead_calls() {
+  Trace& t = *trace_;
+  std::vector<bool> live(t.slots.size(), false);
+  for (size_t s = 0; s < t.slots.size(); ++s) live[s] = t.kinds[s] == SlotKind::Variable;
+  for (int s : t.output_slots) live[s] = true;
+  std::vector<bool> keep(t.instructions.size(), false);
+  for (size_t i = t.instructions.size(); i-- > 0;) {
+    const Instruction& instr = t.instructions[i];
+    bool needed = instr.guard;
+    for (int k = 0; k < instr.num_outputs; ++k)
+      needed = needed || (instr.slots[k] >= 0 && live[instr.slots[k]]);
+    if (!needed) continue;
+    keep[i] = true;
+    for (size_t k = instr.reads_outputs ? 0 : instr.num_outputs; k < instr.slots.size(); ++k)
+      if (instr.slots[k] >= 0) live[instr.slots[k]] = true;
+  }
+  std::vector<Instruction> kept;
+  for (size_t i = 0; i < t.instructions.size(); ++i) {
+    if (keep[i])
+      kept.push_back(std::move(t.instructions[i]));
+    else
+      ++stats_.dead_calls;
+  }
+  t.instructions = std::move(kept);
+}
+
+// Greedy planning over the replay order: a buffer the step allocated lives from its first to
+// its last use; a dead buffer's memory serves the next one that fits (smallest first). Inputs,
+// variables, constants and results keep their own memory.
+void Program::plan_memory(const std::vector<bool>& constant_slot) {
+  Trace& t = *trace_;
+  const size_t n = t.slots.size();
+  std::vector<bool> planned(n, false);
+  for (size_t s = 0; s < n; ++s) planned[s] = t.kinds[s] == SlotKind::Allocated && !constant_slot[s];
+  for (int s : t.output_slots) planned[s] = false;
+  std::vector<int> first(n, -1), last(n, -1);
+  for (size_t i = 0; i < t.instructions.size(); ++i)
+    for (int s : t.instructions[i].slots) {
+      if (s < 0 || !planned[s]) continue;
+      if (first[s] < 0) first[s] = static_cast<int>(i);
+      last[s] = static_cast<int>(i);
+    }
+  using FreeKey = std::pair<backend::Backend*, size_t>;
+  std::multimap<FreeKey, Ref<backend::Storage>> free_buffers;
+  std::vector<Ref<backend::Storage>> assigned(n);
+  for (size_t i = 0; i < t.instructions.size(); ++i) {
+    const Instruction& instr = t.instructions[i];
+    for (int s : instr.slots) {
+      if (s < 0 || !planned[s] || first[s] != static_cast<int>(i) || assigned[s]) continue;
+      backend::Backend* be = &t.slots[s]->owner();
+      const size_t need = t.slots[s]->nbytes();
+      stats_.traced_bytes += need;
+      auto it = free_buffers.lower_bound({be, need});
+      if (it != free_buffers.end() && it->first.first == be) {
+        assigned[s] = it->second;
+        free_buffers.erase(it);
+      } else {
+        assigned[s] = be->allocate(need);
+        stats_.arena_bytes += need;
+      }
+    }
+    for (int s : instr.slots) {
+      if (s < 0 || !planned[s] || last[s] != static_cast<int>(i) || !assigned[s]) continue;
+      free_buffers.emplace(FreeKey{&assigned[s]->owner(), assigned[s]->nbytes()}, assigned[s]);
+      last[s] = -2;  // returned once
+    }
+  }
+  for (Instruction& instr : t.instructions)
+    for (size_t k = 0; k < instr.slots.size(); ++k) {
+      const int s = instr.slots[k];
+      if (s >= 0 && planned[s]) instr.arrays[k].storage = assigned[s];
+    }
+  for (size_t s = 0; s < n; ++s)
+    if (planned[s]) t.slots[s] = assigned[s];
+}
+
+void Program::bind_homes() {
+  Trace& t = *trace_;
+  if (!t.instructions.empty()) backend_ = backend_of(t.instructions.front());
+  homes_.clear();
+  for (Trace::VariableState& v : t.variables) {
+    Home h{v.variable, v.home, {}, 0};
+    for (Instruction& instr : t.instructions)
+      for (size_t k = 0; k < instr.slots.size(); ++k)
+        if (instr.slots[k] == v.slot) h.uses.push_back(&instr.arrays[k]);
+    homes_.push_back(std::move(h));
+  }
+  for (Home& h : homes_) h.expected_refs = h.array.storage->use_count();
+}
+
+// The variable's value becomes a tensor on the home memory (keeping its place in autograd).
+void Program::adopt_home(Home& home, const Tensor& current) {
+  auto impl = make_ref<keras::detail::TensorImpl>(home.array);
+  impl->grad_fn = current.impl()->grad_fn;
+  impl->output_nr = current.impl()->output_nr;
+  home.variable.exchange_value(Tensor(std::move(impl)));
+}
+
+TensorList Program::copies_of_outputs() const {
+  TensorList out;
+  for (const backend::Array& a : trace_->outputs) out.push_back(copy_of(a));
+  return out;
+}
+
+TensorList Program::traced_results() const { return copies_of_outputs(); }
+
+TensorList Program::replay(const TensorList& inputs) {
+  Trace& t = *trace_;
+  for (size_t i = 0; i < input_homes_.size(); ++i)
+    input_homes_[i].storage->owner().copy(input_homes_[i], inputs[i].array(),
+                                          backend::CopyMode::Assign);
+  // Copy on write, as an eager assign does: when someone else holds the variable's memory (or
+  // an eager assign moved the variable), the program moves to fresh memory first.
+  for (size_t v = 0; v < homes_.size(); ++v) {
+    Home& h = homes_[v];
+    const Tensor& value = h.variable.value();
+    const int refs = h.array.storage->use_count();
+    if (value.array().storage.get() == h.array.storage.get() && value.impl()->use_count() == 1 &&
+        refs <= h.expected_refs) {
+      h.expected_refs = refs;  // holders left over from the traced call may have gone since
+      continue;
+    }
+    const Tensor current = value;
+    backend::Backend& be = h.array.storage->owner();
+    check(&current.array().storage->owner() == &be, "keras::jit: variable '",
+          h.variable.path(), "' moved from backend '", be.name(), "' to '",
+          current.backend_name(), "' after this function was compiled; call it with inputs on '",
+          current.backend_name(), "' (a new signature), or move the variable back.");
+    backend::Array fresh = h.array;
+    fresh.storage = be.allocate(h.array.storage->nbytes());
+    be.copy(fresh, current.array(), backend::CopyMode::Assign);
+    for (backend::Array* use : h.uses) use->storage = fresh.storage;
+    t.slots[t.variables[v].slot] = fresh.storage;
+    t.variables[v].home = fresh;
+    h.array = fresh;
+    adopt_home(h, current);
+    h.expected_refs = fresh.storage->use_count();
+  }
+  for (size_t d = 0; d < t.draws.size(); ++d) draw_values_[d] = t.draws[d].redraw();
+  for (const Instruction& instr : t.instructions) {
+    backend::Backend* be = backend_of(instr);
+    instr.run(be ? *be : *backend_, instr.arrays.data(),
+              instr.draw >= 0 ? &draw_values_[instr.draw] : nullptr);
+  }
+  return copies_of_outputs();
+}
+
+}  // namespace keras::compiler::detail

@@ -1,0 +1,62 @@
+#pragma once
+// A Program is a checked Trace made replayable: variables written back to their home memory,
+// constant work and dead work removed, the step's own buffers planned into a reusable arena.
+// Replay runs the planned backend calls with no front end and no autograd in between.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/trace.h"
+
+namespace keras::compiler::detail {
+
+/// What the passes did, for tests and the benchmark.
+struct ProgramStats {
+  size_t traced_calls = 0;    // backend calls the trace recorded
+  size_t folded_calls = 0;    // constant work, done once at build time
+  size_t dead_calls = 0;      // work nothing reads
+  size_t replayed_calls = 0;  // what a replay runs
+  size_t traced_bytes = 0;    // the step's own buffers as traced
+  size_t arena_bytes = 0;     // the same after planning
+};
+
+class Program {
+ public:
+  /// Takes over `trace` (stopped, outputs set). Leaves the variables on their home memory
+  /// with the values the traced call gave them.
+  explicit Program(std::unique_ptr<Trace> trace);
+
+  /// Runs the step on `inputs` (same signature as the trace) and returns fresh outputs.
+  TensorList replay(const TensorList& inputs);
+
+  /// Fresh copies of the traced call's own results (which later replays overwrite).
+  TensorList traced_results() const;
+
+  const ProgramStats& stats() const { return stats_; }
+
+ private:
+  struct Home {
+    Variable variable;
+    backend::Array array;
+    std::vector<backend::Array*> uses;  // every instruction array on the home memory
+    int expected_refs = 0;              // references to the home storage when nobody else holds it
+  };
+
+  void write_back_variables();
+  void fold_constants(std::vector<bool>& constant_slot);
+  void remove_dead_calls();
+  void plan_memory(const std::vector<bool>& constant_slot);
+  void bind_homes();
+  void adopt_home(Home& home, const Tensor& current);
+  TensorList copies_of_outputs() const;
+
+  std::unique_ptr<Trace> trace_;
+  backend::Backend* backend_ = nullptr;
+  std::vector<backend::Array> input_homes_;
+  std::vector<Home> homes_;
+  std::vector<std::pair<uint64_t, uint64_t>> draw_values_;
+  ProgramStats stats_;
+};
+
+}  // namespace keras::compiler::detail

@@ -1,0 +1,77 @@
+#include "trainers/compiled_step.h"
+
+#include <string>
+
+#include "keras/core/errors.h"
+
+namespace keras::trainers {
+namespace {
+
+thread_local bool deferred = false;
+
+struct DeferMetricResults {
+  bool previous = deferred;
+  DeferMetricResults() { deferred = true; }
+  ~DeferMetricResults() { deferred = previous; }
+};
+
+// The shape of a step's data as text: part of a compiled step's signature.
+std::string structure_of(const TensorStruct& t) {
+  switch (t.kind()) {
+    case TensorStruct::Kind::None: return "-";
+    case TensorStruct::Kind::Single: return "t";
+    case TensorStruct::Kind::List: return keras::detail::cat("l", t.size());
+    case TensorStruct::Kind::Map: {
+      std::string keys = "m";
+      for (const auto& [k, v] : t.map()) keys += k + ",";
+      return keys;
+    }
+  }
+  return "?";
+}
+
+// `like`'s structure filled with the flat tensors (x, then y, then sample_weight).
+StepData rebuild(const StepData& like, const TensorList& flat) {
+  size_t next = 0;
+  auto take = [&](const TensorStruct& part) {
+    if (!part.defined()) return part;
+    TensorList own(flat.begin() + static_cast<std::ptrdiff_t>(next),
+                   flat.begin() + static_cast<std::ptrdiff_t>(next + part.size()));
+    next += part.size();
+    return part.with_flat(own);
+  };
+  StepData out;
+  out.x = take(like.x);
+  out.y = take(like.y);
+  out.sample_weight = take(like.sample_weight);
+  return out;
+}
+
+}  // namespace
+
+bool metric_results_deferred() { return deferred; }
+
+TensorList run_compiled(CompiledStep& step, const char* name, const StepData& data,
+                        bool training, std::function<TensorList(const StepData&)> body) {
+  if (!step.function.defined())
+    step.function = jit(
+        [&step, body = std::move(body)](const TensorList& flat) {
+          DeferMetricResults defer;
+          return body(rebuild(step.traced_data, flat));
+        },
+        name);
+  TensorList flat = data.x.flat();
+  for (const TensorStruct* part : {&data.y, &data.sample_weight})
+    for (const Tensor& t : part->flat()) flat.push_back(t);
+  const std::string key =
+      keras::detail::cat(training ? "train|" : "infer|", structure_of(data.x), "|",
+                         structure_of(data.y), "|", structure_of(data.sample_weight));
+  step.traced_data = data;
+  struct Forget {
+    CompiledStep& step;
+    ~Forget() { step.traced_data = StepData{}; }  // the batch is not kept alive
+  } forget{step};
+  return step.function(flat, key);
+}
+
+}  // namespace keras::trainers
