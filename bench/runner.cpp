@@ -408,8 +408,8 @@ int main(int argc, char** argv) {
       line("op_overhead_us_torch_backend", med("op_overhead", torch_impl, "us"));
       line("autograd_step_us_torch_backend", med("autograd_step", torch_impl, "us"));
     }
-    // Every peer's own figures, named after its column.
-    for (size_t i = first_libtorch; i < impls.size(); ++i) {
+    // Every Python peer's own figures, named after its column.
+    for (size_t i = first_libtorch + 2; i < impls.size(); ++i) {  // LibTorch's are above
       std::string slug;
       for (char c : impls[i].label) slug += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
       for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"})

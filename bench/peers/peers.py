@@ -305,6 +305,8 @@ def run_jax(args):
 
 def run_keras(args):
     os.environ["KERAS_BACKEND"] = "jax"
+    # Keras writes keras.json into its home on import; not into the user's ~/.keras.
+    os.environ.setdefault("KERAS_HOME", os.path.join(tempfile.gettempdir(), "keras-cpp-bench-keras"))
     import keras
     keras.utils.set_random_seed(1337)
     layers = keras.layers

@@ -37,6 +37,8 @@ struct Instruction {
   bool reads_outputs = false;
   /// A guard (a host check of input values): kept even though it writes nothing.
   bool guard = false;
+  /// The copy that brings a reassigned variable's final value back to its home memory.
+  bool write_back = false;
   /// A random primitive tied to a draw: which draw, and which stream k of it.
   int draw = -1;
   uint64_t stream = 0;

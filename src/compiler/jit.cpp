@@ -3,6 +3,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "compiler/program.h"
 #include "compiler/trace.h"
@@ -26,10 +27,18 @@ struct Entry {
   bool eager = false;
 };
 
+// Built by hand, not with a stream: it is on every call's path.
 std::string signature_of(const TensorList& inputs, std::string_view static_key) {
   std::string key(static_key);
   for (const Tensor& t : inputs) {
-    key += keras::detail::cat("|", t.backend_name(), ":", dtype_name(t.dtype()), t.shape());
+    key += '|';
+    key += t.backend_name();
+    key += ':';
+    key += dtype_name(t.dtype());
+    for (int64_t d : t.shape()) {
+      key += ',';
+      key += std::to_string(d);
+    }
   }
   return key;
 }
@@ -57,10 +66,13 @@ struct CompiledFunction::State {
   int64_t replays = 0;
   std::string fallback;
 
+  bool warned = false;
+
   void give_up(Entry& e, const std::string& reason) {
     e.eager = true;
     e.reference.reset();
     fallback = reason;
+    if (std::exchange(warned, true)) return;  // one warning per function, not per signature
     std::cerr << "UserWarning: keras::jit: '" << name
               << "' runs eagerly for this input signature: " << reason
               << ". Branch on tensor values with keras::ops::cond/while_loop, keep state in "

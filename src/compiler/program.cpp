@@ -27,6 +27,7 @@ Tensor copy_of(const backend::Array& a) {
 Program::Program(std::unique_ptr<Trace> trace) : trace_(std::move(trace)) {
   stats_.traced_calls = trace_->instructions.size();
   write_back_variables();
+  forward_variable_copies();
   std::vector<bool> constant_slot(trace_->slots.size(), false);
   fold_constants(constant_slot);
   remove_dead_calls();
@@ -34,7 +35,7 @@ Program::Program(std::unique_ptr<Trace> trace) : trace_(std::move(trace)) {
   for (const Tensor& t : trace_->inputs) input_homes_.push_back(t.array());
   draw_values_.resize(trace_->draws.size());
   stats_.replayed_calls = trace_->instructions.size();
-  bind_homes();
+  bind_backends_and_homes();
 }
 
 // A variable an assign rebound to new memory goes back to the memory the step read it from:
@@ -52,6 +53,7 @@ void Program::write_back_variables() {
     copy.arrays = {v.home, final_array};
     copy.slots = {v.slot, t.slot_of(final_array, false)};
     copy.num_outputs = 1;
+    copy.write_back = true;
     copy.run = [](backend::Backend& b, const backend::Array* a, const std::pair<uint64_t, uint64_t>*) {
       b.copy(a[0], a[1], backend::CopyMode::Assign);
     };
@@ -59,6 +61,59 @@ void Program::write_back_variables() {
     Home h{v.variable, v.home, {}, 0};
     adopt_home(h, current);
   }
+}
+
+// An assign that made a new tensor F costs two copies in the program: the assign's own copy
+// into F and the write-back from F home. When nothing after F's writer touches the home memory
+// (the step reads the variable's new value through F), that writer writes home directly, F's
+// readers read home, and the write-back goes: one copy per assign, as in eager mode.
+void Program::forward_variable_copies() {
+  Trace& t = *trace_;
+  auto& code = t.instructions;
+  std::vector<bool> drop(code.size(), false);
+  for (size_t w = 0; w < code.size(); ++w) {
+    if (!code[w].write_back) continue;
+    const int home = code[w].slots[0], final_slot = code[w].slots[1];
+    // F's only writer, a whole-buffer write with the home's layout that does not read home.
+    int writer = -1;
+    bool single = true;
+    for (size_t i = 0; i < w; ++i)
+      if (code[i].writes(final_slot)) {
+        single = single && writer < 0;
+        writer = static_cast<int>(i);
+      }
+    if (!single || writer < 0 || code[writer].num_outputs != 1 || code[writer].reads_outputs)
+      continue;
+    const backend::Array& out = code[writer].arrays[0];
+    const backend::Array& home_array = code[w].arrays[0];
+    if (out.offset != 0 || !out.is_contiguous() || out.dtype != home_array.dtype ||
+        out.shape != home_array.shape || home_array.offset != 0 || !home_array.is_contiguous() ||
+        out.nbytes() != t.slots[final_slot]->nbytes())
+      continue;
+    bool touches_home = false;
+    for (size_t i = writer; i < code.size() && !touches_home; ++i) {
+      if (i == w) continue;
+      for (int s : code[i].slots) touches_home = touches_home || s == home;
+    }
+    if (touches_home) continue;
+    for (size_t i = writer; i < code.size(); ++i)
+      for (size_t k = 0; k < code[i].slots.size(); ++k)
+        if (code[i].slots[k] == final_slot) {
+          code[i].slots[k] = home;
+          code[i].arrays[k].storage = home_array.storage;
+        }
+    for (size_t k = 0; k < t.output_slots.size(); ++k)
+      if (t.output_slots[k] == final_slot) {
+        t.output_slots[k] = home;
+        t.outputs[k].storage = home_array.storage;
+      }
+    drop[w] = true;
+  }
+  std::vector<Instruction> kept;
+  for (size_t i = 0; i < code.size(); ++i)
+    if (!drop[i]) kept.push_back(std::move(code[i]));
+  stats_.forwarded_copies = code.size() - kept.size();
+  code = std::move(kept);
 }
 
 // Calls whose inputs never change between replays (constants, folds of constants) ran once in
@@ -174,15 +229,24 @@ void Program::plan_memory(const std::vector<bool>& constant_slot) {
     if (planned[s]) t.slots[s] = assigned[s];
 }
 
-void Program::bind_homes() {
+void Program::bind_backends_and_homes() {
   Trace& t = *trace_;
-  if (!t.instructions.empty()) backend_ = backend_of(t.instructions.front());
+  backend::Backend* fallback = nullptr;  // for a host loop over empty arrays only
+  for (const Instruction& instr : t.instructions)
+    if (!fallback) fallback = backend_of(instr);
+  backends_.clear();
+  for (const Instruction& instr : t.instructions) {
+    backend::Backend* be = backend_of(instr);
+    backends_.push_back(be ? be : fallback);
+  }
   homes_.clear();
   for (Trace::VariableState& v : t.variables) {
     Home h{v.variable, v.home, {}, 0};
     for (Instruction& instr : t.instructions)
       for (size_t k = 0; k < instr.slots.size(); ++k)
         if (instr.slots[k] == v.slot) h.uses.push_back(&instr.arrays[k]);
+    for (size_t k = 0; k < t.outputs.size(); ++k)
+      if (t.output_slots[k] == v.slot) h.uses.push_back(&t.outputs[k]);
     homes_.push_back(std::move(h));
   }
   for (Home& h : homes_) h.expected_refs = h.array.storage->use_count();
@@ -237,9 +301,9 @@ TensorList Program::replay(const TensorList& inputs) {
     h.expected_refs = fresh.storage->use_count();
   }
   for (size_t d = 0; d < t.draws.size(); ++d) draw_values_[d] = t.draws[d].redraw();
-  for (const Instruction& instr : t.instructions) {
-    backend::Backend* be = backend_of(instr);
-    instr.run(be ? *be : *backend_, instr.arrays.data(),
+  for (size_t i = 0; i < t.instructions.size(); ++i) {
+    const Instruction& instr = t.instructions[i];
+    instr.run(*backends_[i], instr.arrays.data(),
               instr.draw >= 0 ? &draw_values_[instr.draw] : nullptr);
   }
   return copies_of_outputs();

@@ -14,6 +14,7 @@ namespace keras::compiler::detail {
 /// What the passes did, for tests and the benchmark.
 struct ProgramStats {
   size_t traced_calls = 0;    // backend calls the trace recorded
+  size_t forwarded_copies = 0;  // variable write-backs made unnecessary
   size_t folded_calls = 0;    // constant work, done once at build time
   size_t dead_calls = 0;      // work nothing reads
   size_t replayed_calls = 0;  // what a replay runs
@@ -39,20 +40,21 @@ class Program {
   struct Home {
     Variable variable;
     backend::Array array;
-    std::vector<backend::Array*> uses;  // every instruction array on the home memory
+    std::vector<backend::Array*> uses;  // every instruction array and result on the home memory
     int expected_refs = 0;              // references to the home storage when nobody else holds it
   };
 
   void write_back_variables();
+  void forward_variable_copies();
   void fold_constants(std::vector<bool>& constant_slot);
   void remove_dead_calls();
   void plan_memory(const std::vector<bool>& constant_slot);
-  void bind_homes();
+  void bind_backends_and_homes();
   void adopt_home(Home& home, const Tensor& current);
   TensorList copies_of_outputs() const;
 
   std::unique_ptr<Trace> trace_;
-  backend::Backend* backend_ = nullptr;
+  std::vector<backend::Backend*> backends_;  // per instruction, the backend it runs on
   std::vector<backend::Array> input_homes_;
   std::vector<Home> homes_;
   std::vector<std::pair<uint64_t, uint64_t>> draw_values_;
