@@ -33,6 +33,13 @@ keras::Tensor labels_tensor(const std::vector<int64_t>& y) {
   return ops::convert_to_tensor(y, keras::Shape{static_cast<int64_t>(y.size())});
 }
 
+// The fixed synthetic sequence set as (x, labels).
+std::pair<keras::Tensor, keras::Tensor> sequence_tensors(int64_t n, int64_t steps, int64_t features) {
+  auto data = bench::synthetic_sequences(n, steps, features, 10);
+  return {ops::convert_to_tensor(data.x, {data.n, data.steps, data.features}),
+          labels_tensor(data.y)};
+}
+
 void compile(keras::Model& model, const Args& a) {
   model.compile({.optimizer = keras::optimizers::Adam(1e-3),
                  .loss = keras::losses::SparseCategoricalCrossentropy({.from_logits = true}),
@@ -123,11 +130,8 @@ void cnn_infer(const Args& a) {
 
 void lstm_train(const Args& a) {
   int64_t warmup = 2, steps = bench::lstm_steps(a);
-  auto data = bench::synthetic_sequences((warmup + steps) * bench::kLstmBatch, bench::kLstmSteps,
-                                         bench::kLstmFeatures, 10);
-  auto x = ops::convert_to_tensor(data.x, {data.n, data.steps, data.features});
-  auto y = labels_tensor(data.y);
-  data = {};
+  auto [x, y] = sequence_tensors((warmup + steps) * bench::kLstmBatch, bench::kLstmSteps,
+                                 bench::kLstmFeatures);
   auto model = keras::Sequential({
       keras::Input({bench::kLstmSteps, bench::kLstmFeatures}),
       layers::LSTM(bench::kLstmUnits),
@@ -142,11 +146,7 @@ void lstm_train(const Args& a) {
 // sequences.
 void transformer_train(const Args& a) {
   int64_t warmup = 2, steps = bench::transformer_steps(a);
-  auto data = bench::synthetic_sequences((warmup + steps) * bench::kTfBatch, bench::kTfSeq,
-                                         bench::kTfWidth, 10);
-  auto x = ops::convert_to_tensor(data.x, {data.n, data.steps, data.features});
-  auto y = labels_tensor(data.y);
-  data = {};
+  auto [x, y] = sequence_tensors((warmup + steps) * bench::kTfBatch, bench::kTfSeq, bench::kTfWidth);
   using KT = keras::KerasTensor;
   auto add = [](const KT& a, const KT& b) { return layers::Add()(std::vector<KT>{a, b})[0]; };
   KT inputs = keras::Input({bench::kTfSeq, bench::kTfWidth});

@@ -96,6 +96,13 @@ struct TransformerImpl : torch::nn::Module {
 };
 TORCH_MODULE(Transformer);
 
+// The fixed synthetic sequence set as (x, labels).
+std::pair<torch::Tensor, torch::Tensor> sequence_tensors(int64_t n, int64_t steps, int64_t features) {
+  auto data = bench::synthetic_sequences(n, steps, features, 10);
+  return {torch::from_blob(data.x.data(), {data.n, data.steps, data.features}).clone(),
+          labels(data.y)};
+}
+
 // One shuffled epoch over x/y (as fit does), timing the batches after the warm-up ones.
 template <typename Model>
 double train_samples_per_s(Model& model, const torch::Tensor& x, const torch::Tensor& y,
@@ -167,22 +174,15 @@ void cnn_infer(const Args& a) {
 
 void lstm_train(const Args& a) {
   int64_t warmup = 2, steps = bench::lstm_steps(a);
-  auto data = bench::synthetic_sequences((warmup + steps) * bench::kLstmBatch, bench::kLstmSteps,
-                                         bench::kLstmFeatures, 10);
-  auto x = torch::from_blob(data.x.data(), {data.n, data.steps, data.features}).clone();
-  auto y = labels(data.y);
-  data = {};
+  auto [x, y] = sequence_tensors((warmup + steps) * bench::kLstmBatch, bench::kLstmSteps,
+                                 bench::kLstmFeatures);
   Lstm model;
   report("samples_per_s", train_samples_per_s(model, x, y, bench::kLstmBatch, warmup, steps));
 }
 
 void transformer_train(const Args& a) {
   int64_t warmup = 2, steps = bench::transformer_steps(a);
-  auto data = bench::synthetic_sequences((warmup + steps) * bench::kTfBatch, bench::kTfSeq,
-                                         bench::kTfWidth, 10);
-  auto x = torch::from_blob(data.x.data(), {data.n, data.steps, data.features}).clone();
-  auto y = labels(data.y);
-  data = {};
+  auto [x, y] = sequence_tensors((warmup + steps) * bench::kTfBatch, bench::kTfSeq, bench::kTfWidth);
   Transformer model;
   report("samples_per_s", train_samples_per_s(model, x, y, bench::kTfBatch, warmup, steps));
 }

@@ -27,7 +27,9 @@ done
 set -- "${args[@]+"${args[@]}"}"
 if [ "$peers" = 1 ]; then
   venv=.cache/peers-venv
-  if ! "$venv/bin/python" -c 'import torch, jax, optax, keras, onnxruntime' 2>/dev/null; then
+  # (Keras writes keras.json into KERAS_HOME on import: not into the user's ~/.keras.)
+  if ! KERAS_HOME="$PWD/.cache/peers-keras-home" "$venv/bin/python" \
+      -c 'import torch, jax, optax, keras, onnxruntime' 2>/dev/null; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q -r bench/peers/requirements.txt
   fi

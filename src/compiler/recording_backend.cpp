@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "compiler/backend_call.h"
 #include "compiler/trace.h"
 
 namespace keras::compiler::detail {
@@ -14,20 +15,6 @@ using backend::PoolSpec;
 using Draw = const std::pair<uint64_t, uint64_t>*;
 
 namespace {
-
-// Runs a forwarded call with the in-backend mark set (the backend's own memory accesses and
-// nested primitive calls are not the front end's).
-template <typename F>
-void forward(F&& f) {
-  const bool previous = backend::detail::set_in_backend_call(true);
-  try {
-    f();
-  } catch (...) {
-    backend::detail::set_in_backend_call(previous);
-    throw;
-  }
-  backend::detail::set_in_backend_call(previous);
-}
 
 template <typename T, size_t N>
 void put(KeyWriter& k, const SmallVector<T, N>& v) {
@@ -86,7 +73,7 @@ Ref<backend::Storage> RecordingBackend::allocate(size_t nbytes) {
 void RecordingBackend::copy_from_host(backend::Storage& dst, size_t byte_offset, const void* src,
                                       size_t nbytes) {
   if (trace_) trace_->check_host_source(src, nbytes);
-  forward([&] { inner_.copy_from_host(dst, byte_offset, src, nbytes); });
+  as_backend_call([&] { inner_.copy_from_host(dst, byte_offset, src, nbytes); });
   // A constant: its bytes are part of the key, so two traces agree only on equal data.
   std::string data(static_cast<const char*>(src), nbytes);
   Array window = bytes_of(dst, byte_offset, nbytes);
@@ -100,13 +87,13 @@ void RecordingBackend::copy_from_host(backend::Storage& dst, size_t byte_offset,
 void RecordingBackend::copy_to_host(void* dst, const backend::Storage& src, size_t byte_offset,
                                     size_t nbytes) {
   if (trace_) trace_->note_host_read(nbytes);
-  forward([&] { inner_.copy_to_host(dst, src, byte_offset, nbytes); });
+  as_backend_call([&] { inner_.copy_to_host(dst, src, byte_offset, nbytes); });
 }
 
 // ---- primitives ------------------------------------------------------------------------------
 
 void RecordingBackend::fill(const Array& out, const Scalar& value) {
-  forward([&] { inner_.fill(out, value); });
+  as_backend_call([&] { inner_.fill(out, value); });
   KeyWriter key("fill");
   key << value;
   if (trace_) trace_->record(std::move(key), {&out}, {},
@@ -114,19 +101,19 @@ void RecordingBackend::fill(const Array& out, const Scalar& value) {
 }
 
 void RecordingBackend::arange(const Array& out, double start, double step) {
-  forward([&] { inner_.arange(out, start, step); });
+  as_backend_call([&] { inner_.arange(out, start, step); });
   if (trace_) trace_->record(KeyWriter("arange") << start << step, {&out}, {},
                 [start, step](Backend& be, const Array* a, Draw) { be.arange(a[0], start, step); });
 }
 
 void RecordingBackend::random(const Array& out, backend::RandomKind kind, uint64_t seed,
                               uint64_t counter) {
-  forward([&] { inner_.random(out, kind, seed, counter); });
+  as_backend_call([&] { inner_.random(out, kind, seed, counter); });
   if (trace_) trace_->record_random(out, kind, seed, counter);
 }
 
 void RecordingBackend::copy(const Array& dst, const Array& src, backend::CopyMode mode) {
-  forward([&] { inner_.copy(dst, src, mode); });
+  as_backend_call([&] { inner_.copy(dst, src, mode); });
   if (trace_) trace_->record(
       KeyWriter("copy") << mode, {&dst}, {&src},
       [mode](Backend& be, const Array* a, Draw) { be.copy(a[0], a[1], mode); },
@@ -135,7 +122,7 @@ void RecordingBackend::copy(const Array& dst, const Array& src, backend::CopyMod
 
 void RecordingBackend::unary(backend::UnaryOp op, const Array& out, const Array& x, double p0,
                              double p1) {
-  forward([&] { inner_.unary(op, out, x, p0, p1); });
+  as_backend_call([&] { inner_.unary(op, out, x, p0, p1); });
   if (trace_) trace_->record(KeyWriter("unary") << op << p0 << p1, {&out}, {&x},
                 [op, p0, p1](Backend& be, const Array* a, Draw) {
                   be.unary(op, a[0], a[1], p0, p1);
@@ -144,27 +131,27 @@ void RecordingBackend::unary(backend::UnaryOp op, const Array& out, const Array&
 
 void RecordingBackend::binary(backend::BinaryOp op, const Array& out, const Array& a,
                               const Array& b) {
-  forward([&] { inner_.binary(op, out, a, b); });
+  as_backend_call([&] { inner_.binary(op, out, a, b); });
   if (trace_) trace_->record(KeyWriter("binary") << op, {&out}, {&a, &b},
                 [op](Backend& be, const Array* x, Draw) { be.binary(op, x[0], x[1], x[2]); });
 }
 
 void RecordingBackend::where(const Array& out, const Array& cond, const Array& a, const Array& b) {
-  forward([&] { inner_.where(out, cond, a, b); });
+  as_backend_call([&] { inner_.where(out, cond, a, b); });
   if (trace_) trace_->record(KeyWriter("where"), {&out}, {&cond, &a, &b},
                 [](Backend& be, const Array* x, Draw) { be.where(x[0], x[1], x[2], x[3]); });
 }
 
 void RecordingBackend::reduce(backend::ReduceOp op, const Array& out, const Array& x,
                               uint64_t axes) {
-  forward([&] { inner_.reduce(op, out, x, axes); });
+  as_backend_call([&] { inner_.reduce(op, out, x, axes); });
   if (trace_) trace_->record(KeyWriter("reduce") << op << axes, {&out}, {&x},
                 [op, axes](Backend& be, const Array* a, Draw) { be.reduce(op, a[0], a[1], axes); });
 }
 
 void RecordingBackend::arg_reduce(backend::ArgReduceOp op, const Array& out, const Array& x,
                                   int axis) {
-  forward([&] { inner_.arg_reduce(op, out, x, axis); });
+  as_backend_call([&] { inner_.arg_reduce(op, out, x, axis); });
   if (trace_) trace_->record(KeyWriter("arg_reduce") << op << axis, {&out}, {&x},
                 [op, axis](Backend& be, const Array* a, Draw) {
                   be.arg_reduce(op, a[0], a[1], axis);
@@ -172,14 +159,14 @@ void RecordingBackend::arg_reduce(backend::ArgReduceOp op, const Array& out, con
 }
 
 void RecordingBackend::scan(backend::ScanOp op, const Array& out, const Array& x, int axis) {
-  forward([&] { inner_.scan(op, out, x, axis); });
+  as_backend_call([&] { inner_.scan(op, out, x, axis); });
   if (trace_) trace_->record(KeyWriter("scan") << op << axis, {&out}, {&x},
                 [op, axis](Backend& be, const Array* a, Draw) { be.scan(op, a[0], a[1], axis); });
 }
 
 void RecordingBackend::sort(const Array& values, const Array& indices, const Array& x,
                             bool descending) {
-  forward([&] { inner_.sort(values, indices, x, descending); });
+  as_backend_call([&] { inner_.sort(values, indices, x, descending); });
   if (trace_) trace_->record(KeyWriter("sort") << descending, {&values, &indices}, {&x},
                 [descending](Backend& be, const Array* a, Draw) {
                   be.sort(a[0], a[1], a[2], descending);
@@ -187,14 +174,14 @@ void RecordingBackend::sort(const Array& values, const Array& indices, const Arr
 }
 
 void RecordingBackend::gather(const Array& out, const Array& x, const Array& index, int axis) {
-  forward([&] { inner_.gather(out, x, index, axis); });
+  as_backend_call([&] { inner_.gather(out, x, index, axis); });
   if (trace_) trace_->record(KeyWriter("gather") << axis, {&out}, {&x, &index},
                 [axis](Backend& be, const Array* a, Draw) { be.gather(a[0], a[1], a[2], axis); });
 }
 
 void RecordingBackend::scatter(const Array& out, const Array& index, const Array& src, int axis,
                                backend::ScatterReduce reduce) {
-  forward([&] { inner_.scatter(out, index, src, axis, reduce); });
+  as_backend_call([&] { inner_.scatter(out, index, src, axis, reduce); });
   if (trace_) trace_->record(
       KeyWriter("scatter") << axis << reduce, {&out}, {&index, &src},
       [axis, reduce](Backend& be, const Array* a, Draw) {
@@ -204,7 +191,7 @@ void RecordingBackend::scatter(const Array& out, const Array& index, const Array
 }
 
 void RecordingBackend::matmul(const Array& out, const Array& a, const Array& b) {
-  forward([&] { inner_.matmul(out, a, b); });
+  as_backend_call([&] { inner_.matmul(out, a, b); });
   if (trace_) trace_->record(KeyWriter("matmul"), {&out}, {&a, &b},
                 [](Backend& be, const Array* x, Draw) { be.matmul(x[0], x[1], x[2]); });
 }
@@ -213,14 +200,14 @@ void RecordingBackend::matmul(const Array& out, const Array& a, const Array& b) 
 
 void RecordingBackend::conv(const Array& out, const Array& x, const Array& kernel,
                             const ConvSpec& spec) {
-  forward([&] { inner_.conv(out, x, kernel, spec); });
+  as_backend_call([&] { inner_.conv(out, x, kernel, spec); });
   if (trace_) trace_->record(key_of("conv", spec), {&out}, {&x, &kernel},
                 [spec](Backend& be, const Array* a, Draw) { be.conv(a[0], a[1], a[2], spec); });
 }
 
 void RecordingBackend::conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
                                            const ConvSpec& spec) {
-  forward([&] { inner_.conv_backward_input(dx, dy, kernel, spec); });
+  as_backend_call([&] { inner_.conv_backward_input(dx, dy, kernel, spec); });
   if (trace_) trace_->record(key_of("conv_backward_input", spec), {&dx}, {&dy, &kernel},
                 [spec](Backend& be, const Array* a, Draw) {
                   be.conv_backward_input(a[0], a[1], a[2], spec);
@@ -229,7 +216,7 @@ void RecordingBackend::conv_backward_input(const Array& dx, const Array& dy, con
 
 void RecordingBackend::conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
                                             const ConvSpec& spec) {
-  forward([&] { inner_.conv_backward_kernel(dkernel, x, dy, spec); });
+  as_backend_call([&] { inner_.conv_backward_kernel(dkernel, x, dy, spec); });
   if (trace_) trace_->record(key_of("conv_backward_kernel", spec), {&dkernel}, {&x, &dy},
                 [spec](Backend& be, const Array* a, Draw) {
                   be.conv_backward_kernel(a[0], a[1], a[2], spec);
@@ -237,14 +224,14 @@ void RecordingBackend::conv_backward_kernel(const Array& dkernel, const Array& x
 }
 
 void RecordingBackend::pool(const Array& out, const Array& x, const PoolSpec& spec) {
-  forward([&] { inner_.pool(out, x, spec); });
+  as_backend_call([&] { inner_.pool(out, x, spec); });
   if (trace_) trace_->record(key_of("pool", spec), {&out}, {&x},
                 [spec](Backend& be, const Array* a, Draw) { be.pool(a[0], a[1], spec); });
 }
 
 void RecordingBackend::pool_backward(const Array& dx, const Array& dy, const Array& x,
                                      const Array& out, const PoolSpec& spec) {
-  forward([&] { inner_.pool_backward(dx, dy, x, out, spec); });
+  as_backend_call([&] { inner_.pool_backward(dx, dy, x, out, spec); });
   if (trace_) trace_->record(key_of("pool_backward", spec), {&dx}, {&dy, &x, &out},
                 [spec](Backend& be, const Array* a, Draw) {
                   be.pool_backward(a[0], a[1], a[2], a[3], spec);
@@ -252,7 +239,7 @@ void RecordingBackend::pool_backward(const Array& dx, const Array& dy, const Arr
 }
 
 void RecordingBackend::softmax(const Array& out, const Array& x, int axis, bool log) {
-  forward([&] { inner_.softmax(out, x, axis, log); });
+  as_backend_call([&] { inner_.softmax(out, x, axis, log); });
   if (trace_) trace_->record(KeyWriter("softmax") << axis << log, {&out}, {&x},
                 [axis, log](Backend& be, const Array* a, Draw) {
                   be.softmax(a[0], a[1], axis, log);
@@ -261,7 +248,7 @@ void RecordingBackend::softmax(const Array& out, const Array& x, int axis, bool 
 
 void RecordingBackend::linear(const Array& out, const Array& x, const Array& w, const Array& bias,
                               Activation activation) {
-  forward([&] { inner_.linear(out, x, w, bias, activation); });
+  as_backend_call([&] { inner_.linear(out, x, w, bias, activation); });
   if (trace_) trace_->record(KeyWriter("linear") << activation, {&out}, {&x, &w, &bias},
                 [activation](Backend& be, const Array* a, Draw) {
                   be.linear(a[0], a[1], a[2], a[3], activation);
@@ -271,7 +258,7 @@ void RecordingBackend::linear(const Array& out, const Array& x, const Array& w, 
 void RecordingBackend::conv_bias_activation(const Array& out, const Array& x, const Array& kernel,
                                             const Array& bias, Activation activation,
                                             const ConvSpec& spec) {
-  forward([&] { inner_.conv_bias_activation(out, x, kernel, bias, activation, spec); });
+  as_backend_call([&] { inner_.conv_bias_activation(out, x, kernel, bias, activation, spec); });
   if (trace_) trace_->record(key_of("conv_bias_activation", spec) << activation, {&out}, {&x, &kernel, &bias},
                 [activation, spec](Backend& be, const Array* a, Draw) {
                   be.conv_bias_activation(a[0], a[1], a[2], a[3], activation, spec);
@@ -280,7 +267,7 @@ void RecordingBackend::conv_bias_activation(const Array& out, const Array& x, co
 
 void RecordingBackend::bias_activation_backward(const Array& dz, const Array& db, const Array& y,
                                                 const Array& g, Activation activation) {
-  forward([&] { inner_.bias_activation_backward(dz, db, y, g, activation); });
+  as_backend_call([&] { inner_.bias_activation_backward(dz, db, y, g, activation); });
   if (trace_) trace_->record(KeyWriter("bias_activation_backward") << activation, {&dz, &db}, {&y, &g},
                 [activation](Backend& be, const Array* a, Draw) {
                   be.bias_activation_backward(a[0], a[1], a[2], a[3], activation);
@@ -291,7 +278,7 @@ void RecordingBackend::conv_bias_activation_max_pool(const Array& out, const Arr
                                                      const Array& x, const Array& kernel,
                                                      const Array& bias, Activation activation,
                                                      const ConvSpec& spec) {
-  forward([&] {
+  as_backend_call([&] {
     inner_.conv_bias_activation_max_pool(out, argmax, x, kernel, bias, activation, spec);
   });
   if (trace_) trace_->record(key_of("conv_bias_activation_max_pool", spec) << activation, {&out, &argmax},
@@ -305,7 +292,7 @@ void RecordingBackend::conv_bias_activation_max_pool_backward(
     const Array& dx, const Array& dkernel, const Array& db, const Array& x, const Array& kernel,
     const Array& y, const Array& g, const Array& argmax, Activation activation,
     const ConvSpec& spec) {
-  forward([&] {
+  as_backend_call([&] {
     inner_.conv_bias_activation_max_pool_backward(dx, dkernel, db, x, kernel, y, g, argmax,
                                                   activation, spec);
   });
@@ -321,14 +308,14 @@ void RecordingBackend::conv_bias_activation_max_pool_backward(
 
 bool RecordingBackend::cholesky(const Array& out, const Array& x, bool upper) {
   bool ok = false;
-  forward([&] { ok = inner_.cholesky(out, x, upper); });
+  as_backend_call([&] { ok = inner_.cholesky(out, x, upper); });
   // The success flag is read on the host, so the result depends on values a replay cannot see.
   if (trace_) trace_->fail("it reads cholesky's success flag on the host");
   return ok;
 }
 
 void RecordingBackend::lu_factor(const Array& lu, const Array& pivots, const Array& x) {
-  forward([&] { inner_.lu_factor(lu, pivots, x); });
+  as_backend_call([&] { inner_.lu_factor(lu, pivots, x); });
   if (trace_) trace_->record(KeyWriter("lu_factor"), {&lu, &pivots}, {&x},
                 [](Backend& be, const Array* a, Draw) { be.lu_factor(a[0], a[1], a[2]); });
 }
@@ -336,7 +323,7 @@ void RecordingBackend::lu_factor(const Array& lu, const Array& pivots, const Arr
 void RecordingBackend::triangular_solve(const Array& out, const Array& a, const Array& b,
                                         bool lower, bool left, bool transpose_a,
                                         bool unit_diagonal) {
-  forward([&] { inner_.triangular_solve(out, a, b, lower, left, transpose_a, unit_diagonal); });
+  as_backend_call([&] { inner_.triangular_solve(out, a, b, lower, left, transpose_a, unit_diagonal); });
   if (trace_) trace_->record(KeyWriter("triangular_solve") << lower << left << transpose_a << unit_diagonal,
                 {&out}, {&a, &b},
                 [lower, left, transpose_a, unit_diagonal](Backend& be, const Array* x, Draw) {
@@ -345,14 +332,14 @@ void RecordingBackend::triangular_solve(const Array& out, const Array& a, const 
 }
 
 void RecordingBackend::qr(const Array& q, const Array& r, const Array& x, bool complete) {
-  forward([&] { inner_.qr(q, r, x, complete); });
+  as_backend_call([&] { inner_.qr(q, r, x, complete); });
   if (trace_) trace_->record(KeyWriter("qr") << complete, {&q, &r}, {&x},
                 [complete](Backend& be, const Array* a, Draw) { be.qr(a[0], a[1], a[2], complete); });
 }
 
 void RecordingBackend::svd(const Array& u, const Array& s, const Array& vt, const Array& x,
                            bool full_matrices) {
-  forward([&] { inner_.svd(u, s, vt, x, full_matrices); });
+  as_backend_call([&] { inner_.svd(u, s, vt, x, full_matrices); });
   if (trace_) trace_->record(KeyWriter("svd") << full_matrices, {&u, &s, &vt}, {&x},
                 [full_matrices](Backend& be, const Array* a, Draw) {
                   be.svd(a[0], a[1], a[2], a[3], full_matrices);
@@ -361,7 +348,7 @@ void RecordingBackend::svd(const Array& u, const Array& s, const Array& vt, cons
 
 void RecordingBackend::eigh(const Array& values, const Array& vectors, const Array& x,
                             bool lower) {
-  forward([&] { inner_.eigh(values, vectors, x, lower); });
+  as_backend_call([&] { inner_.eigh(values, vectors, x, lower); });
   if (trace_) trace_->record(KeyWriter("eigh") << lower, {&values, &vectors}, {&x},
                 [lower](Backend& be, const Array* a, Draw) { be.eigh(a[0], a[1], a[2], lower); });
 }

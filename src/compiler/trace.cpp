@@ -2,24 +2,12 @@
 
 #include <mutex>
 
+#include "compiler/backend_call.h"
 #include "compiler/recording_backend.h"
 #include "keras/core/errors.h"
 
 namespace keras::compiler::detail {
 namespace {
-
-// Runs `f` as the backend would: its own memory accesses are not the front end's.
-template <typename F>
-void as_backend_call(F&& f) {
-  const bool previous = backend::detail::set_in_backend_call(true);
-  try {
-    f();
-  } catch (...) {
-    backend::detail::set_in_backend_call(previous);
-    throw;
-  }
-  backend::detail::set_in_backend_call(previous);
-}
 
 // Wrappers outlive their trace (see RecordingBackend::detach()): a few bytes per trace, kept
 // reachable until exit.
