@@ -121,15 +121,17 @@ void Trace::on_host_check(const backend::Array& array,
   as_backend_call([&] { instr.run(array.storage->owner(), &array, nullptr); });
 }
 
+// A variable is state of the step when its value lives in memory from before the step. Its
+// value may also be an input swapped in (the stateless API) or a buffer the step made (after an
+// assign): those are not its home.
 void Trace::on_variable(const Variable& variable, const backend::Array& current) {
+  const int s = slot_of(current, false);
+  if (kinds[s] != SlotKind::Captured || owner[s] >= 0) return;
   auto [it, fresh] =
       variable_index_.try_emplace(variable.identity(), static_cast<int>(variables.size()));
   if (!fresh) return;
-  const int s = slot_of(current, false);
-  if (kinds[s] == SlotKind::Captured && owner[s] < 0) {
-    kinds[s] = SlotKind::Variable;
-    owner[s] = it->second;
-  }
+  kinds[s] = SlotKind::Variable;
+  owner[s] = it->second;
   variables.push_back(VariableState{variable, current, s});
 }
 
@@ -250,7 +252,14 @@ std::string difference(const Trace& a, const Trace& b) {
     const bool same = a.kinds[s] == b.kinds[s] && a.owner[s] == b.owner[s] &&
                       a.slots[s]->nbytes() == b.slots[s]->nbytes() &&
                       (a.kinds[s] != SlotKind::Captured || a.slots[s] == b.slots[s]);
-    if (!same) return keras::detail::cat("buffer ", s, " changed between calls");
+    if (!same) {
+      static constexpr const char* kKinds[] = {"an input", "a variable", "a captured tensor",
+                                               "a buffer of the step"};
+      return keras::detail::cat("buffer ", s, " (", kKinds[static_cast<int>(a.kinds[s])], ", ",
+                                a.slots[s]->nbytes(), " bytes) became ",
+                                kKinds[static_cast<int>(b.kinds[s])], " of ",
+                                b.slots[s]->nbytes(), " bytes or another tensor");
+    }
   }
   for (size_t i = 0; i < a.instructions.size(); ++i) {
     const Instruction& x = a.instructions[i];

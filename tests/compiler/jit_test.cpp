@@ -166,6 +166,56 @@ TEST(Jit, AnExceptionWhileTracingPropagatesAndLeavesNoTrace) {
   EXPECT_EQ(backend::detail::active_traces.load(), 0);
 }
 
+TEST(Jit, AStatelessTrainingStepCompilesAndTrainsAsFitDoes) {
+  // jax.jit's favourite shape: a pure step over (x, y, weights, optimizer state) that returns
+  // the new weights and state. The variables it swaps values into are not its state.
+  auto make = [] {
+    utils::set_random_seed(21);
+    return Sequential({Input({4}), layers::Dense(3, {.activation = "tanh"}), layers::Dense(1)});
+  };
+  Tensor x = random::normal({32, 4}, 0.0, 1.0, std::nullopt, random::Seed(1));
+  Tensor y = random::normal({32, 1}, 0.0, 1.0, std::nullopt, random::Seed(2));
+  auto fitted = make();
+  fitted->compile({.optimizer = "adam", .loss = "mse", .jit_compile = "false"});
+  fitted->fit(x, y, {.batch_size = 8, .epochs = 2, .verbose = 0, .shuffle = false});
+
+  auto model = make();
+  auto opt = optimizers::get("adam");
+  opt->build(model->trainable_weights());
+  const size_t n_weights = model->trainable_weights().size();
+  losses::MeanSquaredError mse;
+  auto step = jit([&](const TensorList& in) {  // x, y, weights..., optimizer variables...
+    TensorList weights(in.begin() + 2, in.begin() + 2 + static_cast<std::ptrdiff_t>(n_weights));
+    TensorList state(in.begin() + 2 + static_cast<std::ptrdiff_t>(n_weights), in.end());
+    auto [loss, grads] = value_and_grad(
+        [&](const std::vector<Tensor>& tv) {
+          return mse(in[1], model->stateless_call(tv, {}, {in[0]}).outputs[0]);
+        },
+        weights);
+    auto [new_weights, new_state] = opt->stateless_apply(state, grads, weights);
+    TensorList out = new_weights;
+    out.insert(out.end(), new_state.begin(), new_state.end());
+    return out;
+  });
+  TensorList weights = model->get_weights(), state;
+  for (const Variable& v : opt->variables()) state.push_back(v.value());
+  for (int epoch = 0; epoch < 2; ++epoch)
+    for (int64_t s = 0; s < 32; s += 8) {
+      TensorList in{x.slice({{s, s + 8}}), y.slice({{s, s + 8}})};
+      in.insert(in.end(), weights.begin(), weights.end());
+      in.insert(in.end(), state.begin(), state.end());
+      TensorList out = step(in);
+      weights.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n_weights));
+      state.assign(out.begin() + static_cast<std::ptrdiff_t>(n_weights), out.end());
+    }
+  EXPECT_EQ(step.replay_count(), 6);
+  auto expected = fitted->get_weights();
+  for (size_t i = 0; i < expected.size(); ++i)
+    EXPECT_EQ(weights[i].to_vector<float>(), expected[i].to_vector<float>()) << i;
+  // The model's own variables were never its state: still the initial values.
+  EXPECT_EQ(model->get_weights()[0].to_vector<float>(), make()->get_weights()[0].to_vector<float>());
+}
+
 TEST(JitPasses, ConstantsFoldDeadWorkGoesAndTheArenaReusesBuffers) {
   using compiler::detail::Program;
   using compiler::detail::Trace;
