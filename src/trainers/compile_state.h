@@ -3,6 +3,7 @@
 // loss tracker ("loss" in the logs).
 
 #include <memory>
+#include <mutex>
 
 #include "keras/compiler/jit.h"
 #include "keras/metrics/reduction_metrics.h"
@@ -12,11 +13,10 @@
 
 namespace keras::trainers {
 
-/// A default step compiled with keras::jit, and the batch whose structure the next trace
-/// rebuilds from the flat inputs.
+/// A default step compiled with keras::jit (made on first use, under `mutex`).
 struct CompiledStep {
   CompiledFunction function;
-  StepData traced_data;
+  std::mutex mutex;
 };
 
 struct CompileState {

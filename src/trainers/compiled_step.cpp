@@ -1,5 +1,6 @@
 #include "trainers/compiled_step.h"
 
+#include <mutex>
 #include <string>
 
 #include "keras/core/errors.h"
@@ -8,6 +9,9 @@ namespace keras::trainers {
 namespace {
 
 thread_local bool deferred = false;
+// The batch whose structure a trace on this thread rebuilds from the flat inputs (per thread:
+// two threads may predict with one model at once).
+thread_local const StepData* traced_data = nullptr;
 
 struct DeferMetricResults {
   bool previous = deferred;
@@ -53,24 +57,27 @@ bool metric_results_deferred() { return deferred; }
 
 TensorList run_compiled(CompiledStep& step, const char* name, const StepData& data,
                         bool training, std::function<TensorList(const StepData&)> body) {
-  if (!step.function.defined())
-    step.function = jit(
-        [&step, body = std::move(body)](const TensorList& flat) {
-          DeferMetricResults defer;
-          return body(rebuild(step.traced_data, flat));
-        },
-        name);
+  {
+    std::lock_guard<std::mutex> lock(step.mutex);
+    if (!step.function.defined())
+      step.function = jit(
+          [body = std::move(body)](const TensorList& flat) {
+            DeferMetricResults defer;
+            return body(rebuild(*traced_data, flat));
+          },
+          name);
+  }
   TensorList flat = data.x.flat();
   for (const TensorStruct* part : {&data.y, &data.sample_weight})
     for (const Tensor& t : part->flat()) flat.push_back(t);
   const std::string key =
       keras::detail::cat(training ? "train|" : "infer|", structure_of(data.x), "|",
                          structure_of(data.y), "|", structure_of(data.sample_weight));
-  step.traced_data = data;
-  struct Forget {
-    CompiledStep& step;
-    ~Forget() { step.traced_data = StepData{}; }  // the batch is not kept alive
-  } forget{step};
+  struct Current {
+    const StepData* previous = traced_data;
+    explicit Current(const StepData& d) { traced_data = &d; }
+    ~Current() { traced_data = previous; }
+  } current(data);
   return step.function(flat, key);
 }
 

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <mutex>
 
 #include "keras/autograd/gradient_tape.h"
 #include "keras/callbacks/history.h"
@@ -223,6 +224,9 @@ TensorStruct Model::predict_step(const StepData& data) {
   if (!jit) return call_struct(data.x, false);
   trainers::CompiledStep* step = compile_state_ ? &compile_state_->predict : nullptr;
   if (!step) {
+    // predict may run on several threads at once (DESIGN: thread-safe inference).
+    static std::mutex creating;
+    std::lock_guard<std::mutex> lock(creating);
     if (!compiled_predict_) compiled_predict_ = std::make_shared<trainers::CompiledStep>();
     step = compiled_predict_.get();
   }

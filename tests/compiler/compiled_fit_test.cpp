@@ -7,8 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
+#include <thread>
 
 #include "keras/keras.h"
 #include "keras/saving/save_model.h"
@@ -145,6 +147,34 @@ TEST(CompiledPredict, RealKerasFilesPredictAsTheirEagerRuns) {
           << file << " call " << call;
     EXPECT_GE(compiled->predict_function().replay_count(), 10) << file;
   }
+}
+
+TEST(CompiledPredict, ThreadsPredictingWithOneModelGetTheEagerAnswers) {
+  // Thread-safe inference holds in compiled mode: calls of one signature are serialized, each
+  // thread's trace records only its own calls.
+  auto model = Sequential({Input({6}), layers::Dense(8, {.activation = "relu"}), layers::Dense(3)});
+  auto eager = Sequential({Input({6}), layers::Dense(8, {.activation = "relu"}), layers::Dense(3)});
+  eager->set_weights(model->get_weights());
+  eager->compile({.optimizer = "sgd", .loss = "mse", .jit_compile = "false"});
+  std::vector<Tensor> inputs;
+  std::vector<std::vector<float>> expected;
+  for (int i = 0; i < 4; ++i) {
+    inputs.push_back(random::normal({5, 6}, 0.0, 1.0, std::nullopt, random::Seed(30 + i)));
+    expected.push_back(eager->predict(inputs.back(), {.verbose = 0}).single().to_vector<float>());
+  }
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < 25; ++k) {
+        const int i = (t + k) % 4;
+        if (model->predict(inputs[i], {.verbose = 0}).single().to_vector<float>() != expected[i])
+          ++wrong;
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_GT(model->predict_function().replay_count(), 90);
 }
 
 TEST(CompiledFit, JitCompileFalseAndRunEagerlyNeverTrace) {
