@@ -19,12 +19,17 @@ using compiler::detail::Trace;
 // Two traces that disagree this many times in a row mean the function's calls depend on
 // something besides its inputs and variables.
 constexpr int kMaxMismatches = 3;
+// Programs kept per function: each holds its arena, and a caller with ever new shapes (a
+// server predicting any batch size) must not grow memory without bound. The least recently
+// used signature goes first (it traces again if it comes back).
+constexpr size_t kMaxSignatures = 32;
 
 struct Entry {
   std::unique_ptr<Trace> reference;  // the first trace, waiting for a second to agree
   std::unique_ptr<Program> program;
   int mismatches = 0;
   bool eager = false;
+  uint64_t last_used = 0;
 };
 
 // Built by hand, not with a stream: it is on every call's path.
@@ -62,6 +67,7 @@ struct CompiledFunction::State {
   std::string name;
   std::recursive_mutex mutex;  // a function may call itself eagerly
   std::map<std::string, Entry, std::less<>> entries;
+  uint64_t clock = 0;
   int64_t traces = 0;
   int64_t replays = 0;
   std::string fallback;
@@ -101,7 +107,15 @@ TensorList CompiledFunction::operator()(const TensorList& inputs,
   if (backend::detail::thread_observer()) return s.fn(inputs);
 
   std::lock_guard<std::recursive_mutex> lock(s.mutex);
-  Entry& e = s.entries[signature_of(inputs, static_key)];
+  const std::string signature = signature_of(inputs, static_key);
+  if (s.entries.size() >= kMaxSignatures && !s.entries.count(signature)) {
+    auto oldest = s.entries.begin();
+    for (auto it = s.entries.begin(); it != s.entries.end(); ++it)
+      if (it->second.last_used < oldest->second.last_used) oldest = it;
+    s.entries.erase(oldest);
+  }
+  Entry& e = s.entries[signature];
+  e.last_used = ++s.clock;
   if (e.eager) return s.fn(inputs);
   if (e.program) {
     ++s.replays;

@@ -49,6 +49,20 @@ TEST(Jit, ReplaysAPureFunctionAndTracesOncePerSignature) {
   EXPECT_TRUE(f.fallback_reason().empty());
 }
 
+TEST(Jit, ManySignaturesKeepABoundedCacheAndStayCorrect) {
+  // A caller with ever new shapes (a server predicting any batch size): old programs are
+  // dropped, least recently used first, and a dropped signature traces again.
+  auto f = jit([](const TensorList& in) { return TensorList{ops::add(in[0], 1.0)}; });
+  for (int round = 0; round < 2; ++round)
+    for (int64_t n = 1; n <= 40; ++n)
+      for (int call = 0; call < 3; ++call) {
+        Tensor y = f({ops::ones({n})})[0];
+        ASSERT_EQ(y.to_vector<float>(), std::vector<float>(n, 2.0f)) << n;
+      }
+  EXPECT_EQ(f.tracing_count(), 80);  // 40 signatures, each traced again in the second round
+  EXPECT_EQ(f.replay_count(), 80);
+}
+
 TEST(Jit, ReplayedResultsAreFreshTensors) {
   auto f = jit([](const TensorList& in) { return TensorList{ops::multiply(in[0], 2.0)}; });
   std::vector<Tensor> kept;

@@ -29,8 +29,10 @@ class CompiledFunction {
 
   /// Calls the function. The signature is every input's backend, dtype and shape plus
   /// `static_key` (what else the function depends on: a training flag, a structure). A new
-  /// signature runs eagerly twice (the traces), then replays. Inside another trace the
-  /// function simply runs, as part of the outer one. Thread-safe (calls are serialized).
+  /// signature runs eagerly twice (the traces), then replays. The 32 most recently used
+  /// signatures keep their programs; an older one traces again when it returns. Inside another
+  /// trace the function simply runs, as part of the outer one. Thread-safe (calls are
+  /// serialized).
   TensorList operator()(const TensorList& inputs, std::string_view static_key = {}) const;
 
   /// Signatures traced so far (tf.function's tracing count): 1 after any number of calls with
