@@ -230,11 +230,12 @@ TensorStruct Model::predict_step(const StepData& data) {
     if (!compiled_predict_) compiled_predict_ = std::make_shared<trainers::CompiledStep>();
     step = compiled_predict_.get();
   }
-  return outputs_struct(trainers::run_compiled(*step, "predict_step", StepData{data.x, {}, {}}, false,
-                                     [this](const StepData& d) {
-                                       NoGradScope no_grad;
-                                       return call_struct(d.x, false).flat();
-                                     }));
+  auto body = [this](const StepData& d) {
+    NoGradScope no_grad;
+    return call_struct(d.x, false).flat();
+  };
+  return outputs_struct(
+      trainers::run_compiled(*step, "predict_step", StepData{data.x, {}, {}}, false, body));
 }
 
 CompiledFunction Model::train_function() const {
