@@ -285,8 +285,8 @@ int main(int argc, char** argv) {
       }
       return median(v);
     };
-    // The better LibTorch median (the faster, or the smaller).
-    auto libtorch = [&](const std::string& w, const std::string& key, bool higher_is_better) {
+    // The best peer median (the faster, or the smaller) over LibTorch and the Python peers.
+    auto best_peer = [&](const std::string& w, const std::string& key, bool higher_is_better) {
       double best = std::nan("");
       for (size_t i = first_libtorch; i < impls.size(); ++i) {
         double v = med(w, i, key);
@@ -334,7 +334,7 @@ int main(int argc, char** argv) {
       }
       std::printf(" %16.3f %s\n",
                   med(row.workload, k, row.key) /
-                      libtorch(row.workload, row.key, row.higher_is_better),
+                      best_peer(row.workload, row.key, row.higher_is_better),
                   k == eager_impl ? "(eager)" : "");
     }
     if (results.count("gemm")) {
@@ -350,7 +350,7 @@ int main(int argc, char** argv) {
       if (!std::isnan(v)) std::printf("%s: %.4g\n", name.c_str(), v);
     };
     auto ratio = [&](const std::string& w, size_t impl, const std::string& key, bool higher) {
-      return med(w, impl, key) / libtorch(w, key, higher);
+      return med(w, impl, key) / best_peer(w, key, higher);
     };
     // The headline ratios use keras-cpp's faster mode; *_compiled_is_faster says which (1/0).
     for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"}) {
@@ -361,9 +361,9 @@ int main(int argc, char** argv) {
     line("compiled_overhead_ratio",
          med("dense_step", 0, "step_us") / med("dense_step", eager_impl, "step_us"));
     line("op_overhead_us", med("op_overhead", 0, "us"));
-    line("op_overhead_us_libtorch", libtorch("op_overhead", "us", false));
+    line("op_overhead_us_libtorch", best_peer("op_overhead", "us", false));
     line("autograd_step_us", med("autograd_step", 0, "us"));
-    line("autograd_step_us_libtorch", libtorch("autograd_step", "us", false));
+    line("autograd_step_us_libtorch", best_peer("autograd_step", "us", false));
     // Each run's median of back-to-back paired ratios, then the median over runs.
     double g1 = med("gemm", 0, "gemm1024_ratio_openblas");
     double g2 = med("gemm", 0, "gemm4096x256_ratio_openblas");
@@ -382,7 +382,7 @@ int main(int argc, char** argv) {
     line("gemm_ratio_openblas_4096x256", g2);
     line("peak_rss_ratio_mlp", ratio("mlp_train", 0, "peak_rss_mb", false));
     line("cnn_latency_b1_ms", med("cnn_infer", 0, "latency_ms"));
-    line("cnn_latency_b1_ms_libtorch", libtorch("cnn_infer", "latency_ms", false));
+    line("cnn_latency_b1_ms_libtorch", best_peer("cnn_infer", "latency_ms", false));
     const size_t lt_default = first_libtorch, lt_tuned = first_libtorch + 1;
     for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"}) {
       std::string n(w);
@@ -394,12 +394,12 @@ int main(int argc, char** argv) {
       std::string n = std::string(g) + "_gflops";
       line(n, med("gemm", 0, n));
       line(n + "_openblas", med("gemm", 0, n + "_openblas"));
-      line(n + "_libtorch", libtorch("gemm", n, true));
+      line(n + "_libtorch", best_peer("gemm", n, true));
     }
     line("peak_rss_mb_cnn", med("cnn_train", 0, "peak_rss_mb"));
-    line("peak_rss_mb_cnn_libtorch", libtorch("cnn_train", "peak_rss_mb", false));
+    line("peak_rss_mb_cnn_libtorch", best_peer("cnn_train", "peak_rss_mb", false));
     line("peak_rss_mb_mlp", med("mlp_train", 0, "peak_rss_mb"));
-    line("peak_rss_mb_mlp_libtorch", libtorch("mlp_train", "peak_rss_mb", false));
+    line("peak_rss_mb_mlp_libtorch", best_peer("mlp_train", "peak_rss_mb", false));
     if (has_torch_backend) {
       line("mlp_train_ratio_torch_backend", ratio("mlp_train", torch_impl, "samples_per_s", true));
       line("cnn_train_ratio_torch_backend", ratio("cnn_train", torch_impl, "samples_per_s", true));

@@ -2,7 +2,7 @@
 # Builds the benchmark suite in Release (build-bench/) and runs it: keras-cpp (cpu backend
 # compiled and eager, and the torch backend when built) against the same models in LibTorch C++
 # and in the engines users pick today (PyTorch eager and torch.compile, JAX with jax.jit, Keras 3
-# on JAX, ONNX Runtime: bench/peers/, installed into .cache/peers-venv from
+# on JAX, ONNX Runtime: bench/peers/, installed into ~/.cache/keras-cpp/peers-venv from
 # bench/peers/requirements.txt; --no-peers leaves them out), medians of alternating runs, each
 # in a fresh process. Prints a table, then `name: value` lines.
 # Arguments go to bench_runner: --runs N (default 3), --threads N (default all cores),
@@ -26,14 +26,17 @@ for a in "$@"; do
 done
 set -- "${args[@]+"${args[@]}"}"
 if [ "$peers" = 1 ]; then
-  venv=.cache/peers-venv
+  # Outside the checkout: the wheels bring LibTorch's and CUDA's headers, which have no place
+  # in keras-cpp's tree (only backends/torch includes LibTorch).
+  venv="${XDG_CACHE_HOME:-$HOME/.cache}/keras-cpp/peers-venv"
   # (Keras writes keras.json into KERAS_HOME on import: not into the user's ~/.keras.)
   if ! KERAS_HOME="$PWD/.cache/peers-keras-home" "$venv/bin/python" \
       -c 'import torch, jax, optax, keras, onnxruntime' 2>/dev/null; then
+    mkdir -p "$(dirname "$venv")"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q -r bench/peers/requirements.txt
+    "$venv/bin/python" -m pip install -q -r bench/peers/requirements.txt
   fi
-  export KERAS_BENCH_PYTHON="$PWD/$venv/bin/python"
+  export KERAS_BENCH_PYTHON="$venv/bin/python"
 fi
 header() {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"

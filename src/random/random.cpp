@@ -90,13 +90,15 @@ void SeedGenerator::set_state(uint64_t seed, uint64_t counter) {
 
 std::pair<uint64_t, uint64_t> Seed::resolve() const {
   if (auto* s = std::get_if<uint64_t>(&value_)) return {*s, 0};
-  std::function<std::pair<uint64_t, uint64_t>()> draw = global_next;
-  if (auto* g = std::get_if<SeedGenerator*>(&value_)) draw = [gen = *g] { return gen->next(); };
-  auto pair = draw();
+  SeedGenerator* const* generator = std::get_if<SeedGenerator*>(&value_);
+  const auto pair = generator ? (*generator)->next() : global_next();
   // A trace ties the draw to its source, so a replay takes the next numbers from it too.
   if (backend::detail::active_traces.load(std::memory_order_relaxed))
-    if (auto* o = backend::detail::thread_observer(); o && !backend::detail::in_backend_call())
-      o->on_draw(pair.first, pair.second, std::move(draw));
+    if (auto* o = backend::detail::thread_observer(); o && !backend::detail::in_backend_call()) {
+      std::function<std::pair<uint64_t, uint64_t>()> redraw = global_next;
+      if (generator) redraw = [gen = *generator] { return gen->next(); };
+      o->on_draw(pair.first, pair.second, std::move(redraw));
+    }
   return pair;
 }
 
