@@ -28,9 +28,7 @@ namespace {
 
 // Tells a trace running on this thread that `v` is part of the step's state.
 void note_traced(const Variable& v, const Tensor& value) {
-  if (!backend::detail::active_traces.load(std::memory_order_relaxed)) return;
-  if (auto* o = backend::detail::thread_observer(); o && !backend::detail::in_backend_call())
-    o->on_variable(v, value.array());
+  if (auto* o = backend::detail::front_end_observer()) o->on_variable(v, value.array());
 }
 
 // A private, contiguous copy: the variable must own its storage to update it in place.

@@ -27,6 +27,9 @@ void Backend::unsupported(std::string_view what) const {
                             std::string(what) + ".");
 }
 
+void Backend::elementwise(const ElementwiseChain&, std::span<const Array>) {
+  unsupported("the fused capability elementwise");
+}
 void Backend::conv(const Array&, const Array&, const Array&, const ConvSpec&) {
   unsupported("the fused capability conv");
 }

@@ -69,8 +69,8 @@ std::string_view name_of(RandomKind kind) {
 }
 
 std::string_view name_of(Capability cap) {
-  static constexpr std::array<std::string_view, 6> names = {"conv",   "pool",   "softmax",
-                                                            "linear", "linalg", "epilogue"};
+  static constexpr std::array<std::string_view, 8> names = {
+      "conv", "pool", "softmax", "linear", "linalg", "epilogue", "conv_pool", "elementwise"};
   return lookup(cap, names);
 }
 

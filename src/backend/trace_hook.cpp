@@ -46,8 +46,7 @@ void note_host_access_slow(const Array& array) {
 
 void run_host_kernel(std::string_view name, std::span<const Array> arrays, size_t num_outputs,
                      const HostKernel& kernel) {
-  TraceObserver* o = detail::thread_observer();
-  if (o && !detail::in_backend_call()) {
+  if (TraceObserver* o = detail::front_end_observer()) {
     o->on_host_kernel(name, arrays, num_outputs, kernel);  // records, then runs it
     return;
   }
@@ -55,8 +54,7 @@ void run_host_kernel(std::string_view name, std::span<const Array> arrays, size_
 }
 
 void run_host_check(const Array& array, const std::function<void(const void* host)>& check) {
-  TraceObserver* o = detail::thread_observer();
-  if (o && !detail::in_backend_call()) {
+  if (TraceObserver* o = detail::front_end_observer()) {
     o->on_host_check(array, check);  // records, then checks once now
     return;
   }
@@ -68,9 +66,7 @@ void run_host_check(const Array& array, const std::function<void(const void* hos
 }
 
 void mark_untraceable(std::string_view reason) {
-  if (!detail::active_traces.load(std::memory_order_relaxed)) return;
-  if (TraceObserver* o = detail::thread_observer(); o && !detail::in_backend_call())
-    o->on_untraceable(reason);
+  if (TraceObserver* o = detail::front_end_observer()) o->on_untraceable(reason);
 }
 
 void LayerTraceScope::enter(std::string_view name) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +43,9 @@ struct Instruction {
   /// A random primitive tied to a draw: which draw, and which stream k of it.
   int draw = -1;
   uint64_t stream = 0;
+  /// For an elementwise primitive (unary, binary, where, copy): what it computes, so that the
+  /// fusion pass can make a chain of them one call (registers unset here).
+  std::optional<backend::ElementwiseStep> elementwise;
   Runner run;
 
   bool writes(int slot) const {

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "compiler/fuse_elementwise.h"
 #include "keras/autograd/node.h"
 #include "keras/tensor/tensor_impl.h"
 #include "ops/detail/op_utils.h"
@@ -31,6 +32,9 @@ Program::Program(std::unique_ptr<Trace> trace) : trace_(std::move(trace)) {
   std::vector<bool> constant_slot(trace_->slots.size(), false);
   fold_constants(constant_slot);
   remove_dead_calls();
+  const FusionStats fusion = fuse_elementwise(*trace_);
+  stats_.fused_chains = fusion.chains;
+  stats_.fused_calls = fusion.fused_calls;
   plan_memory(constant_slot);
   for (const Tensor& t : trace_->inputs) input_homes_.push_back(t.array());
   draw_values_.resize(trace_->draws.size());

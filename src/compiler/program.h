@@ -1,6 +1,7 @@
 #pragma once
 // A Program is a checked Trace made replayable: variables written back to their home memory,
-// constant work and dead work removed, the step's own buffers planned into a reusable arena.
+// constant work and dead work removed, runs of elementwise calls fused into one pass over
+// memory, the step's own buffers planned into a reusable arena.
 // Replay runs the planned backend calls with no front end and no autograd in between.
 
 #include <memory>
@@ -17,6 +18,8 @@ struct ProgramStats {
   size_t forwarded_copies = 0;  // variable write-backs made unnecessary
   size_t folded_calls = 0;    // constant work, done once at build time
   size_t dead_calls = 0;      // work nothing reads
+  size_t fused_chains = 0;    // elementwise calls made of runs of them
+  size_t fused_calls = 0;     // elementwise calls those replaced
   size_t replayed_calls = 0;  // what a replay runs
   size_t traced_bytes = 0;    // the step's own buffers as traced
   size_t arena_bytes = 0;     // the same after planning

@@ -49,6 +49,17 @@ KeyWriter& operator<<(KeyWriter& k, const Scalar& v) {
   return k << v.to_int();
 }
 
+using Kind = backend::ElementwiseStep::Kind;
+
+backend::ElementwiseStep step(Kind kind, uint8_t op, double p0 = 0, double p1 = 0) {
+  backend::ElementwiseStep s;
+  s.kind = kind;
+  s.op = op;
+  s.p0 = p0;
+  s.p1 = p1;
+  return s;
+}
+
 // A byte window of a storage, as an Array the trace can number.
 Array bytes_of(const backend::Storage& storage, size_t byte_offset, size_t nbytes) {
   Array a;
@@ -117,7 +128,7 @@ void RecordingBackend::copy(const Array& dst, const Array& src, backend::CopyMod
   if (trace_) trace_->record(
       KeyWriter("copy") << mode, {&dst}, {&src},
       [mode](Backend& be, const Array* a, Draw) { be.copy(a[0], a[1], mode); },
-      mode == backend::CopyMode::Add);
+      mode == backend::CopyMode::Add, step(Kind::Copy, static_cast<uint8_t>(mode)));
 }
 
 void RecordingBackend::unary(backend::UnaryOp op, const Array& out, const Array& x, double p0,
@@ -126,20 +137,23 @@ void RecordingBackend::unary(backend::UnaryOp op, const Array& out, const Array&
   if (trace_) trace_->record(KeyWriter("unary") << op << p0 << p1, {&out}, {&x},
                 [op, p0, p1](Backend& be, const Array* a, Draw) {
                   be.unary(op, a[0], a[1], p0, p1);
-                });
+                },
+                false, step(Kind::Unary, static_cast<uint8_t>(op), p0, p1));
 }
 
 void RecordingBackend::binary(backend::BinaryOp op, const Array& out, const Array& a,
                               const Array& b) {
   as_backend_call([&] { inner_.binary(op, out, a, b); });
   if (trace_) trace_->record(KeyWriter("binary") << op, {&out}, {&a, &b},
-                [op](Backend& be, const Array* x, Draw) { be.binary(op, x[0], x[1], x[2]); });
+                [op](Backend& be, const Array* x, Draw) { be.binary(op, x[0], x[1], x[2]); },
+                false, step(Kind::Binary, static_cast<uint8_t>(op)));
 }
 
 void RecordingBackend::where(const Array& out, const Array& cond, const Array& a, const Array& b) {
   as_backend_call([&] { inner_.where(out, cond, a, b); });
   if (trace_) trace_->record(KeyWriter("where"), {&out}, {&cond, &a, &b},
-                [](Backend& be, const Array* x, Draw) { be.where(x[0], x[1], x[2], x[3]); });
+                [](Backend& be, const Array* x, Draw) { be.where(x[0], x[1], x[2], x[3]); },
+                false, step(Kind::Where, 0));
 }
 
 void RecordingBackend::reduce(backend::ReduceOp op, const Array& out, const Array& x,
@@ -244,6 +258,34 @@ void RecordingBackend::softmax(const Array& out, const Array& x, int axis, bool 
                 [axis, log](Backend& be, const Array* a, Draw) {
                   be.softmax(a[0], a[1], axis, log);
                 });
+}
+
+// A chain (run by a program replayed inside another trace): its written arrays are outputs.
+void RecordingBackend::elementwise(const backend::ElementwiseChain& chain,
+                                   std::span<const Array> arrays) {
+  as_backend_call([&] { inner_.elementwise(chain, arrays); });
+  if (!trace_) return;
+  std::vector<bool> written(arrays.size(), false);
+  for (const backend::ElementwiseStep& s : chain.steps)
+    if (s.out < static_cast<int>(arrays.size())) written[s.out] = true;
+  std::vector<Array> outs, ins;
+  std::vector<size_t> order;  // register of each recorded array
+  for (size_t r = 0; r < arrays.size(); ++r)
+    if (written[r]) outs.push_back(arrays[r]), order.push_back(r);
+  for (size_t r = 0; r < arrays.size(); ++r)
+    if (!written[r]) ins.push_back(arrays[r]), order.push_back(r);
+  KeyWriter key("elementwise");
+  key << chain.numel << chain.num_arrays;
+  for (const backend::ElementwiseStep& s : chain.steps)
+    key << s.kind << s.op << s.p0 << s.p1 << s.out << s.in;
+  for (DType t : chain.temp_dtypes) key << t;
+  trace_->record(std::move(key), outs, ins,
+                 [chain, order](Backend& be, const Array* a, Draw) {
+                   std::vector<Array> regs(order.size());
+                   for (size_t k = 0; k < order.size(); ++k) regs[order[k]] = a[k];
+                   be.elementwise(chain, regs);
+                 },
+                 true);
 }
 
 void RecordingBackend::linear(const Array& out, const Array& x, const Array& w, const Array& bias,

@@ -58,6 +58,8 @@ class RecordingBackend final : public backend::Backend {
   void matmul(const backend::Array& out, const backend::Array& a,
               const backend::Array& b) override;
 
+  void elementwise(const backend::ElementwiseChain& chain,
+                   std::span<const backend::Array> arrays) override;
   void conv(const backend::Array& out, const backend::Array& x, const backend::Array& kernel,
             const backend::ConvSpec& spec) override;
   void conv_backward_input(const backend::Array& dx, const backend::Array& dy,

@@ -93,12 +93,11 @@ std::pair<uint64_t, uint64_t> Seed::resolve() const {
   SeedGenerator* const* generator = std::get_if<SeedGenerator*>(&value_);
   const auto pair = generator ? (*generator)->next() : global_next();
   // A trace ties the draw to its source, so a replay takes the next numbers from it too.
-  if (backend::detail::active_traces.load(std::memory_order_relaxed))
-    if (auto* o = backend::detail::thread_observer(); o && !backend::detail::in_backend_call()) {
-      std::function<std::pair<uint64_t, uint64_t>()> redraw = global_next;
-      if (generator) redraw = [gen = *generator] { return gen->next(); };
-      o->on_draw(pair.first, pair.second, std::move(redraw));
-    }
+  if (auto* o = backend::detail::front_end_observer()) {
+    std::function<std::pair<uint64_t, uint64_t>()> redraw = global_next;
+    if (generator) redraw = [gen = *generator] { return gen->next(); };
+    o->on_draw(pair.first, pair.second, std::move(redraw));
+  }
   return pair;
 }
 

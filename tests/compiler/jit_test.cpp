@@ -7,6 +7,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "compiler/fuse_elementwise.h"
 #include "compiler/program.h"
 #include "keras/keras.h"
 
@@ -233,6 +234,9 @@ TEST(Jit, AStatelessTrainingStepCompilesAndTrainsAsFitDoes) {
 TEST(JitPasses, ConstantsFoldDeadWorkGoesAndTheArenaReusesBuffers) {
   using compiler::detail::Program;
   using compiler::detail::Trace;
+  // Without elementwise fusion, which would make the chain's temporaries vanish from the arena
+  // (fusion_test.cpp checks that).
+  compiler::detail::ElementwiseFusionOff no_fusion;
   Tensor x0 = vec({1, 2, 3, 4}, {4});
   auto trace = std::make_unique<Trace>(TensorList{x0});
   // A constant chain (folded), a dead branch (removed) and a chain of temporaries (planned).

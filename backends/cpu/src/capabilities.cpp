@@ -15,6 +15,7 @@ bool CpuBackend::supports(backend::Capability cap) const {
     case backend::Capability::Linalg:
     case backend::Capability::Epilogue:
     case backend::Capability::ConvPool:
+    case backend::Capability::Elementwise:
       return true;
     default:
       return false;

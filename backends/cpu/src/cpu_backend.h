@@ -41,6 +41,8 @@ class CpuBackend final : public backend::Backend {
   void matmul(const Array& out, const Array& a, const Array& b) override;
 
   bool supports(backend::Capability cap) const override;
+  void elementwise(const backend::ElementwiseChain& chain,
+                   std::span<const Array> arrays) override;
   void conv(const Array& out, const Array& x, const Array& kernel,
             const backend::ConvSpec& spec) override;
   void conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,

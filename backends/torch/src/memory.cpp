@@ -65,7 +65,9 @@ void TorchBackend::copy_to_host(void* dst, const backend::Storage& src, size_t b
 // ATen has a kernel for every fused capability but ConvPool: it has no convolution that pools
 // its own output, so the front end runs conv_bias_activation and max pooling as two calls.
 bool TorchBackend::supports(backend::Capability cap) const {
-  return cap < backend::Capability::kCount && cap != backend::Capability::ConvPool;
+  // ATen has no kernel for these two; the front end and the compiler keep their unfused forms.
+  return cap < backend::Capability::kCount && cap != backend::Capability::ConvPool &&
+         cap != backend::Capability::Elementwise;
 }
 
 // Linking this object (the keras_torch target) is what makes "torch" a backend name.

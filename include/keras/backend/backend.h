@@ -12,14 +12,42 @@
 //   capability it lacks) or runtime failures of its own (out of memory, a device error).
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "keras/backend/primitives.h"
 #include "keras/backend/storage.h"
 #include "keras/core/scalar.h"
 
 namespace keras::backend {
+
+/// How a chain's array maps the chain's flat index i onto its elements, with the index split
+/// into a row i / row_length and a column i % row_length (ElementwiseChain).
+enum class ChainLayout : uint8_t {
+  Dense,   // element i (contiguous)
+  Scalar,  // one value for every i
+  Row,     // element i / row_length: one value per row (a mean broadcast along the last axes)
+  Column,  // element i % row_length: one row for every row (a bias broadcast over the batch)
+};
+
+/// A chain of elementwise primitives that a backend runs as one pass over memory
+/// (Capability::Elementwise; the compiler's elementwise fusion hands these over). Registers
+/// 0 .. num_arrays - 1 are the arrays passed with the chain, each read from its offset with
+/// its `layouts` entry (shapes and strides are not used); registers from num_arrays on are
+/// temporaries of dtype temp_dtypes[r - num_arrays] that exist only inside the chain. Every
+/// step reads and writes at one flat index, and an array the chain writes is Dense and read
+/// only through that same view, so running the chain block by block (blocks of whole rows)
+/// gives what the steps give one after another over whole arrays, bit for bit.
+struct ElementwiseChain {
+  std::vector<ElementwiseStep> steps;
+  std::vector<ChainLayout> layouts;  // per array
+  std::vector<DType> temp_dtypes;
+  int64_t numel = 0;
+  int64_t row_length = 1;  // divides numel; 1 when no array is Row or Column
+  int num_arrays = 0;
+};
 
 /// One compute backend: memory, primitives, and optional fused kernels.
 class Backend {
@@ -147,6 +175,9 @@ class Backend {
                                                       const Array& g, const Array& argmax,
                                                       Activation activation,
                                                       const ConvSpec& spec);
+
+  /// Runs `chain` over `arrays` (num_arrays of them). (Elementwise)
+  virtual void elementwise(const ElementwiseChain& chain, std::span<const Array> arrays);
 
   // Linear algebra over batches of matrices (the last two axes). Outputs are contiguous.
   /// Lower (or upper) Cholesky factor; returns false when a matrix is not positive definite.

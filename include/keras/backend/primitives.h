@@ -90,7 +90,19 @@ enum class Capability : uint8_t {
   Linalg,               // cholesky, lu_factor, triangular_solve, qr, svd, eigh
   Epilogue,             // conv_bias_activation, bias_activation_backward
   ConvPool,             // conv_bias_activation_max_pool(_backward)
+  Elementwise,          // elementwise: a chain of elementwise primitives in one pass
   kCount
+};
+
+/// One elementwise primitive (unary, binary, where or copy) as data: a step of a fused chain
+/// (Capability::Elementwise). Its operands are registers of the chain (see ElementwiseChain).
+struct ElementwiseStep {
+  enum class Kind : uint8_t { Unary, Binary, Where, Copy };
+  Kind kind = Kind::Unary;
+  uint8_t op = 0;         // the UnaryOp, BinaryOp or CopyMode
+  double p0 = 0, p1 = 0;  // a unary op's parameters
+  int out = -1;
+  std::array<int, 3> in{-1, -1, -1};  // Unary/Copy: x; Binary: a, b; Where: cond, a, b
 };
 
 /// Activations a Linear or Epilogue kernel can apply.

@@ -68,6 +68,14 @@ bool in_backend_call();
 /// Sets the mark in_backend_call() reads; returns the previous one.
 bool set_in_backend_call(bool value);
 
+/// The observer of the trace running on this thread when the caller is the front end (not a
+/// backend call the trace records already), else null: the test every front-end hook makes.
+inline TraceObserver* front_end_observer() {
+  if (!active_traces.load(std::memory_order_relaxed)) return nullptr;
+  TraceObserver* o = thread_observer();
+  return o && !in_backend_call() ? o : nullptr;
+}
+
 Backend& route_slow(Backend& inner);
 void note_host_access_slow(const Array& array);
 

@@ -1,37 +1,13 @@
 #include "layers/attention/projection.h"
 
-#include "keras/autograd/node.h"
-#include "keras/backend/backend.h"
 #include "keras/ops/ops.h"
-#include "ops/detail/op_utils.h"
+#include "ops/nn/epilogue.h"
+#include "ops/nn/linear.h"
 
 namespace keras::layers::detail {
 namespace {
 
 char letter(int i) { return static_cast<char>('a' + i); }
-
-// x (M, K) @ w (K, N) + b in one backend call (the Linear capability), as Dense does.
-Tensor fused_linear(const Tensor& x, const Tensor& w, const Tensor& b, backend::Activation act) {
-  auto& be = x.backend();
-  Tensor out = ops::detail::empty(Shape{x.shape()[0], w.shape()[1]}, x.dtype(), be);
-  be.linear(out.array(), x.array(), w.array(), b.defined() ? b.array() : backend::Array{}, act);
-  if (autograd::should_record(x, w, b)) {
-    autograd::record("attention_projection", {x, w, b}, out,
-                     [x, w, act, has_bias = b.defined()](const autograd::Context& ctx,
-                                                         const Tensor& g) {
-                       Tensor dz = g;
-                       if (act == backend::Activation::Sigmoid) {
-                         const Tensor& y = ctx.output();
-                         dz = ops::multiply(g, ops::multiply(y, ops::subtract(1.0, y)));
-                       }
-                       return TensorList{
-                           ctx.needs_input_grad(0) ? ops::matmul(dz, ops::transpose(w)) : Tensor(),
-                           ctx.needs_input_grad(1) ? ops::matmul(ops::transpose(x), dz) : Tensor(),
-                           has_bias && ctx.needs_input_grad(2) ? ops::sum(dz, 0) : Tensor()};
-                     });
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -109,12 +85,9 @@ Tensor AttentionProjection::call(const Tensor& inputs, const CallContext&) {
   Tensor x = ops::reshape(ops::cast(inputs, compute_dtype()), {rows, contracted});
   Tensor w = ops::reshape(kernel_.value(), {contracted, produced});
   Tensor b = spec_.use_bias ? ops::reshape(bias_.value(), {produced}) : Tensor();
-  const bool sigmoid = spec_.activation.name() == "sigmoid";
   Tensor y;
-  if ((spec_.activation.is_linear() || sigmoid) && is_floating(x.dtype()) &&
-      &x.backend() == &w.backend() &&
-      backend::use_fused(x.backend(), backend::Capability::Linear)) {
-    y = fused_linear(x, w, b, sigmoid ? backend::Activation::Sigmoid : backend::Activation::None);
+  if (auto act = ops::detail::fusable_activation(spec_.activation)) {
+    y = ops::detail::linear_bias_activation(x, w, b, *act);
   } else {
     y = ops::matmul(x, w);
     if (b.defined()) y = ops::add(y, b);

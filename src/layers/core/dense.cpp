@@ -1,37 +1,10 @@
 #include "keras/layers/core/dense.h"
 
-#include "keras/autograd/node.h"
-#include "keras/backend/backend.h"
 #include "keras/ops/ops.h"
-#include "ops/detail/op_utils.h"
 #include "ops/nn/epilogue.h"
+#include "ops/nn/linear.h"
 
 namespace keras::layers {
-namespace {
-
-// activation(x @ w + b) in one backend call (matmul with a bias-and-activation epilogue).
-Tensor fused_dense(const Tensor& x, const Tensor& w, const Tensor& b, backend::Activation act) {
-  auto& be = x.backend();
-  Tensor out = ops::detail::empty(Shape{x.shape()[0], w.shape()[1]}, x.dtype(), be);
-  be.linear(out.array(), x.array(), w.array(), b.defined() ? b.array() : backend::Array{}, act);
-  if (autograd::should_record(x, w, b)) {
-    autograd::record("dense", {x, w, b}, out,
-                     [x, w, act, has_bias = b.defined()](const autograd::Context& ctx,
-                                                         const Tensor& g) {
-                       ops::detail::EpilogueGrad e = ops::detail::bias_activation_grad(
-                           ctx.output(), g, act, has_bias && ctx.needs_input_grad(2));
-                       return TensorList{
-                           ctx.needs_input_grad(0) ? ops::matmul(e.dz, ops::transpose(w))
-                                                   : Tensor(),
-                           ctx.needs_input_grad(1) ? ops::matmul(ops::transpose(x), e.dz)
-                                                   : Tensor(),
-                           e.db};
-                     });
-  }
-  return out;
-}
-
-}  // namespace
 
 DenseLayer::DenseLayer(int64_t units, DenseOptions options)
     : Layer(base_options(options), "dense"), units_(units), options_(std::move(options)) {
@@ -64,11 +37,8 @@ Tensor DenseLayer::call(const Tensor& inputs, const CallContext&) {
         ".");
   Tensor x = ops::cast(inputs, compute_dtype());
   Tensor bias = options_.use_bias ? bias_.value() : Tensor();
-  auto act = ops::detail::fusable_activation(options_.activation);
-  if (act && x.ndim() == 2 && is_floating(x.dtype()) &&
-      &x.backend() == &kernel_.value().backend() &&
-      backend::use_fused(x.backend(), backend::Capability::Linear))
-    return fused_dense(x, kernel_, bias, *act);
+  if (auto act = ops::detail::fusable_activation(options_.activation))
+    return ops::detail::linear_bias_activation(x, kernel_, bias, *act);
   Tensor y = ops::matmul(x, kernel_);
   if (bias.defined()) y = ops::add(y, bias);
   return options_.activation(y);
