@@ -158,6 +158,47 @@ struct Registers {
   std::vector<DType> temp_dtypes;
 };
 
+// Temporaries whose lives do not overlap share a register (a step may write the register it
+// last reads: every kernel reads element i before it writes element i), so a chain's scratch
+// memory is what is live at once, not one block per intermediate.
+void share_temporaries(ElementwiseChain& chain) {
+  const int first_temp = chain.num_arrays;
+  const size_t n = chain.temp_dtypes.size();
+  std::vector<int> last_read(n, -1);
+  for (size_t i = 0; i < chain.steps.size(); ++i)
+    for (int r : chain.steps[i].in)
+      if (r >= first_temp) last_read[r - first_temp] = static_cast<int>(i);
+  std::vector<int> renamed(n, -1);
+  std::vector<DType> shared_dtypes;
+  std::map<DType, std::vector<int>> free_registers;
+  for (size_t i = 0; i < chain.steps.size(); ++i) {
+    ElementwiseStep& step = chain.steps[i];
+    for (int& r : step.in) {
+      if (r < first_temp) continue;
+      const int t = r - first_temp;
+      r = first_temp + renamed[t];
+      if (last_read[t] == static_cast<int>(i)) {
+        free_registers[chain.temp_dtypes[t]].push_back(renamed[t]);
+        last_read[t] = -2;  // returned once, even when this step reads it twice
+      }
+    }
+    if (step.out < first_temp) continue;
+    const int t = step.out - first_temp;
+    if (renamed[t] < 0) {
+      std::vector<int>& free = free_registers[chain.temp_dtypes[t]];
+      if (!free.empty()) {
+        renamed[t] = free.back();
+        free.pop_back();
+      } else {
+        renamed[t] = static_cast<int>(shared_dtypes.size());
+        shared_dtypes.push_back(chain.temp_dtypes[t]);
+      }
+    }
+    step.out = first_temp + renamed[t];
+  }
+  chain.temp_dtypes = std::move(shared_dtypes);
+}
+
 class ChainBuilder {
  public:
   ChainBuilder(const Trace& trace, const std::vector<int>& total_refs,
@@ -208,6 +249,7 @@ class ChainBuilder {
       for (size_t k = 1; k < code[i].arrays.size(); ++k) step.in[k - 1] = reg(code[i], k);
       chain->steps.push_back(step);
     }
+    share_temporaries(*chain);
     for (int r = 0; r < regs.num_written; ++r)
       reads_outputs = reads_outputs || run.uses().at(regs.slots[r]).read_first;
     Instruction fused;

@@ -6,6 +6,8 @@
 // scratch buffer instead of whole arrays, and wakes the thread pool once instead of k times.
 
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 #include <vector>
 
 #include "cpu_backend.h"
@@ -18,8 +20,16 @@ using backend::ChainLayout;
 using backend::ElementwiseChain;
 using backend::ElementwiseStep;
 
-// Elements per block: 16 KiB of float32 per register, a chain's few registers in L1/L2.
-constexpr int64_t kBlock = 4096;
+// Elements per block. Each step of each block is one kernel call (a fraction of a
+// microsecond), so blocks are as large as cache allows: up to 64 KiB of float32 per register
+// (a chain's few registers stay in L2), at least 16 KiB, and no more blocks than threads when
+// the arrays are small enough to be in cache anyway.
+constexpr int64_t kMinBlock = 4096, kMaxBlock = 16384;
+
+int64_t block_elements(int64_t n) {
+  const int64_t per_thread = (n + num_threads() - 1) / num_threads();
+  return std::clamp(per_thread, kMinBlock, kMaxBlock);
+}
 
 void run_step(CpuBackend& be, const ElementwiseStep& s, const std::vector<Array>& r) {
   using Kind = ElementwiseStep::Kind;
@@ -45,13 +55,30 @@ void place(Array& a, ChainLayout layout, int64_t base, int64_t r0, int64_t rows,
   }
 }
 
+// Each thread keeps its scratch memory from one chain to the next (it is touched every step:
+// fresh memory would be fresh page faults and cold cache lines). It is plain heap memory, so
+// that freeing it when the thread exits needs no backend.
+void free_scratch(void*, void* data, size_t) { std::free(data); }
+
+const Ref<backend::Storage>& scratch_of_this_thread(CpuBackend& be, size_t nbytes) {
+  thread_local Ref<backend::Storage> scratch;
+  if (nbytes && (!scratch || scratch->nbytes() < nbytes)) {
+    scratch = Ref<backend::Storage>();
+    const size_t rounded = (nbytes + 63) / 64 * 64;
+    void* data = std::aligned_alloc(64, rounded);
+    if (!data) throw std::bad_alloc();
+    scratch = make_ref<backend::Storage>(&be, data, rounded, free_scratch, nullptr);
+  }
+  return scratch;
+}
+
 }  // namespace
 
 void CpuBackend::elementwise(const ElementwiseChain& chain, std::span<const Array> arrays) {
   const int64_t n = chain.numel, p = chain.row_length;
   if (n == 0 || chain.steps.empty()) return;
   const size_t num_arrays = arrays.size();
-  const int64_t rows = n / p, block_rows = std::max<int64_t>(1, kBlock / p);
+  const int64_t rows = n / p, block_rows = std::max<int64_t>(1, block_elements(n) / p);
   // Temporaries share one block-sized scratch buffer per task, each at a 64-byte boundary.
   std::vector<int64_t> temp_byte_offset;
   size_t scratch_bytes = 0;
@@ -60,18 +87,16 @@ void CpuBackend::elementwise(const ElementwiseChain& chain, std::span<const Arra
     scratch_bytes += (static_cast<size_t>(block_rows * p) * itemsize(t) + 63) / 64 * 64;
   }
   const int64_t blocks = (rows + block_rows - 1) / block_rows;
-  // A chain of k steps does k elementwise passes of work per element: split it as finely as
-  // k separate calls would be split together.
-  const int64_t work = block_rows * p * static_cast<int64_t>(chain.steps.size());
-  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / work);
+  // Threads join where each unfused call would have used them: waking the pool costs more
+  // than a chain of small steps gains from it (measured with the Dense(10) step).
+  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / (block_rows * p));
   parallel_for(blocks, grain, [&](int64_t first, int64_t last) {
     std::vector<Array> regs(num_arrays + chain.temp_dtypes.size());
     for (size_t r = 0; r < num_arrays; ++r) {
       regs[r].storage = arrays[r].storage;
       regs[r].dtype = arrays[r].dtype;
     }
-    Ref<backend::Storage> scratch;
-    if (scratch_bytes) scratch = allocate(scratch_bytes);
+    const Ref<backend::Storage>& scratch = scratch_of_this_thread(*this, scratch_bytes);
     for (size_t t = 0; t < chain.temp_dtypes.size(); ++t) {
       Array& a = regs[num_arrays + t];
       a.storage = scratch;
