@@ -254,6 +254,57 @@ void Program::bind_backends_and_homes() {
     homes_.push_back(std::move(h));
   }
   for (Home& h : homes_) h.expected_refs = h.array.storage->use_count();
+  input_uses_.assign(input_homes_.size(), InputUses{});
+  for (size_t s = 0; s < t.slots.size(); ++s) {
+    if (t.kinds[s] != SlotKind::Input) continue;
+    InputUses& in = input_uses_[t.owner[s]];
+    const int64_t base = input_homes_[t.owner[s]].offset;
+    auto use = [&](backend::Array& a) {
+      in.uses.push_back(&a);
+      in.offsets.push_back(a.offset - base);
+    };
+    for (Instruction& instr : t.instructions) {
+      in.read_only = in.read_only && !instr.writes(static_cast<int>(s));
+      for (size_t k = 0; k < instr.slots.size(); ++k)
+        if (instr.slots[k] == static_cast<int>(s)) use(instr.arrays[k]);
+    }
+    for (size_t k = 0; k < t.outputs.size(); ++k)
+      if (t.output_slots[k] == static_cast<int>(s)) use(t.outputs[k]);
+  }
+}
+
+// Zero copy where possible: the private copies the trace made are contiguous, so a caller's
+// contiguous tensor on the same backend can stand in for one, unless it is memory the step
+// writes (a variable's value passed in as an input).
+void Program::bind_inputs(const TensorList& inputs) {
+  for (size_t i = 0; i < input_homes_.size(); ++i) {
+    const backend::Array& given = inputs[i].array();
+    const backend::Array& home = input_homes_[i];
+    InputUses& in = input_uses_[i];
+    bool written_by_step = false;
+    for (const Home& h : homes_)
+      written_by_step = written_by_step || h.array.storage.get() == given.storage.get();
+    if (in.read_only && !written_by_step &&
+        &given.storage->owner() == &home.storage->owner() && given.is_contiguous()) {
+      for (size_t k = 0; k < in.uses.size(); ++k) {
+        in.uses[k]->storage = given.storage;
+        in.uses[k]->offset = given.offset + in.offsets[k];
+      }
+      continue;
+    }
+    home.storage->owner().copy(home, given, backend::CopyMode::Assign);
+  }
+}
+
+// Back to the private copies, so the program holds no caller memory between calls.
+void Program::unbind_inputs() {
+  for (size_t i = 0; i < input_homes_.size(); ++i) {
+    InputUses& in = input_uses_[i];
+    for (size_t k = 0; k < in.uses.size(); ++k) {
+      in.uses[k]->storage = input_homes_[i].storage;
+      in.uses[k]->offset = input_homes_[i].offset + in.offsets[k];
+    }
+  }
 }
 
 // The variable's value becomes a tensor on the home memory (keeping its place in autograd).
@@ -274,9 +325,7 @@ TensorList Program::traced_results() const { return copies_of_outputs(); }
 
 TensorList Program::replay(const TensorList& inputs) {
   Trace& t = *trace_;
-  for (size_t i = 0; i < input_homes_.size(); ++i)
-    input_homes_[i].storage->owner().copy(input_homes_[i], inputs[i].array(),
-                                          backend::CopyMode::Assign);
+  bind_inputs(inputs);
   // Copy on write, as an eager assign does: when someone else holds the variable's memory (or
   // an eager assign moved the variable), the program moves to fresh memory first.
   for (size_t v = 0; v < homes_.size(); ++v) {
@@ -305,12 +354,19 @@ TensorList Program::replay(const TensorList& inputs) {
     h.expected_refs = fresh.storage->use_count();
   }
   for (size_t d = 0; d < t.draws.size(); ++d) draw_values_[d] = t.draws[d].redraw();
-  for (size_t i = 0; i < t.instructions.size(); ++i) {
-    const Instruction& instr = t.instructions[i];
-    instr.run(*backends_[i], instr.arrays.data(),
-              instr.draw >= 0 ? &draw_values_[instr.draw] : nullptr);
+  try {
+    for (size_t i = 0; i < t.instructions.size(); ++i) {
+      const Instruction& instr = t.instructions[i];
+      instr.run(*backends_[i], instr.arrays.data(),
+                instr.draw >= 0 ? &draw_values_[instr.draw] : nullptr);
+    }
+    TensorList results = copies_of_outputs();
+    unbind_inputs();
+    return results;
+  } catch (...) {  // a guard that throws: the next call starts from the private copies too
+    unbind_inputs();
+    throw;
   }
-  return copies_of_outputs();
 }
 
 }  // namespace keras::compiler::detail

@@ -53,12 +53,24 @@ class Program {
   void remove_dead_calls();
   void plan_memory(const std::vector<bool>& constant_slot);
   void bind_backends_and_homes();
+  // Where the step reads input i: every instruction array (and result) on its memory. A
+  // replay points them at the caller's tensor instead of copying it in, when the step never
+  // writes that memory and the caller's tensor is laid out as the traced one.
+  struct InputUses {
+    std::vector<backend::Array*> uses;
+    std::vector<int64_t> offsets;  // each use's offset from the input's first element
+    bool read_only = true;
+  };
+
+  void bind_inputs(const TensorList& inputs);
+  void unbind_inputs();
   void adopt_home(Home& home, const Tensor& current);
   TensorList copies_of_outputs() const;
 
   std::unique_ptr<Trace> trace_;
   std::vector<backend::Backend*> backends_;  // per instruction, the backend it runs on
   std::vector<backend::Array> input_homes_;
+  std::vector<InputUses> input_uses_;
   std::vector<Home> homes_;
   std::vector<std::pair<uint64_t, uint64_t>> draw_values_;
   ProgramStats stats_;

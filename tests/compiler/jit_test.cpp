@@ -104,6 +104,29 @@ TEST(Jit, AHeldValueKeepsItsNumbersAsEagerCopyOnWriteDoes) {
   EXPECT_EQ(v.value().to_vector<float>(), (std::vector<float>{5.0f, 5.0f}));
 }
 
+TEST(Jit, InputsAreReadInPlaceOrCopiedAsTheirLayoutAllows) {
+  // A replay reads a contiguous input where the caller keeps it; a strided view, or a
+  // variable's own memory that the step assigns, is copied in first.
+  Variable v(vec({1.0f, 2.0f}, {2}));
+  auto f = jit([&](const TensorList& in) {
+    v.assign_add(in[0]);
+    return TensorList{ops::multiply(in[0], 10.0)};
+  });
+  std::vector<float> expected = {1.0f, 2.0f};
+  for (int call = 0; call < 6; ++call) {
+    Tensor x;
+    if (call % 3 == 0) x = vec({float(call), 1.0f}, {2});
+    if (call % 3 == 1) x = vec({float(call), 0.0f, 1.0f, 0.0f}, {4}).slice({{0, 4, 2}});  // strided
+    if (call % 3 == 2) x = v.value();  // the memory the step writes
+    const std::vector<float> xs = x.to_vector<float>();
+    const std::vector<float> y = f({x})[0].to_vector<float>();
+    EXPECT_EQ(y, (std::vector<float>{10 * xs[0], 10 * xs[1]})) << "call " << call;
+    expected = {expected[0] + xs[0], expected[1] + xs[1]};
+    EXPECT_EQ(v.value().to_vector<float>(), expected) << "call " << call;
+  }
+  EXPECT_EQ(f.replay_count(), 4);
+}
+
 TEST(Jit, AnEagerAssignBetweenReplaysIsSeen) {
   Variable v(ops::zeros({2}));
   auto f = jit([&](const TensorList& in) {
