@@ -14,6 +14,7 @@
 #include <cblas.h>
 
 #include <keras/keras.h>
+#include <keras/saving/save_model.h>
 
 #include "common/bench_common.h"
 
@@ -126,6 +127,55 @@ void cnn_infer(const Args& a) {
   t0 = bench::now();
   for (int64_t i = 0; i < iters; ++i) model->predict_on_batch(one);
   report("latency_ms", (bench::now() - t0) * 1e3 / static_cast<double>(iters));
+}
+
+// predict_on_batch(x) `iters` times after a warm-up: seconds per call.
+double seconds_per_predict(keras::Model& model, const keras::Tensor& x, int64_t iters) {
+  for (int i = 0; i < 5; ++i) model.predict_on_batch(x);
+  const double t0 = bench::now();
+  for (int64_t i = 0; i < iters; ++i) model.predict_on_batch(x);
+  return (bench::now() - t0) / static_cast<double>(iters);
+}
+
+// Standard normal input for a model's first input at `batch`.
+keras::Tensor model_input(keras::Model& model, int64_t batch) {
+  keras::Shape shape;
+  if (auto* f = dynamic_cast<keras::FunctionalModel*>(&model)) shape = f->inputs().at(0).shape();
+  else if (auto* q = dynamic_cast<keras::SequentialModel*>(&model)) shape = q->input_tensor().shape();
+  else shape = model.build_input_shapes().at(0);
+  shape[0] = batch;
+  return keras::random::normal(shape, 0.0, 1.0, std::nullopt, keras::random::Seed(7));
+}
+
+// Each model on its own kind of data: Fashion-MNIST's test images for a (28, 28, 1) input,
+// standard normal features (standardized tabular data) otherwise.
+void shared_models(const Args& a) {
+  const int64_t b = bench::kServeBatch;
+  const keras::Tensor images = images_tensor(bench::fashion_mnist(false, b), false);
+  for (const std::string& path : bench::shared_model_files()) {
+    auto model = keras::saving::load_model(path, {.compile = false});
+    model->compile({.optimizer = "sgd", .loss = "mse", .jit_compile = a.jit});
+    keras::Tensor x = model_input(*model, b);
+    if (x.shape() == images.shape()) x = images;
+    const std::string stem = bench::model_stem(path);
+    report(stem + "_latency_ms",
+           1e3 * seconds_per_predict(*model, x.slice({{0, 1}}), bench::serve_iters(a, 1)));
+    report(stem + "_b128_samples_per_s",
+           b / seconds_per_predict(*model, x, bench::serve_iters(a, b)));
+  }
+}
+
+// On Fashion-MNIST's test images, as cnn_infer (their zero pixels are part of the workload).
+void cnn_sweep(const Args& a) {
+  const int64_t largest = bench::kSweepBatches[std::size(bench::kSweepBatches) - 1];
+  keras::Tensor images = images_tensor(bench::fashion_mnist(false, largest), false);
+  auto model = cnn();
+  compile(*model, a);
+  for (int64_t b : bench::kSweepBatches) {
+    keras::Tensor x = images.slice({{0, b}});
+    report("b" + std::to_string(b) + "_us_per_sample",
+           1e6 * seconds_per_predict(*model, x, bench::sweep_iters(a, b)) / static_cast<double>(b));
+  }
 }
 
 void lstm_train(const Args& a) {
@@ -275,6 +325,8 @@ int main(int argc, char** argv) {
     else if (a.workload == "op_overhead") op_overhead(a);
     else if (a.workload == "autograd_step") autograd_step(a);
     else if (a.workload == "gemm") gemm(a, threads);
+    else if (a.workload == "shared_models") shared_models(a);
+    else if (a.workload == "cnn_sweep") cnn_sweep(a);
     else throw std::invalid_argument("unknown workload " + a.workload);
     return 0;
   } catch (const std::exception& e) {

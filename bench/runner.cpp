@@ -109,14 +109,33 @@ struct Impl {
   size_t workload_at = 1;                   // where the workload's name goes in the command
 };
 
-// Workloads only keras-cpp runs (no LibTorch twin).
+// Workloads only keras-cpp runs (no peer at all).
 bool keras_only(const std::string& w) { return w == "dense_step"; }
+// Workloads with no LibTorch twin (ONNX Runtime is their peer).
+bool libtorch_runs(const std::string& w) {
+  return !keras_only(w) && w != "shared_models" && w != "cnn_sweep";
+}
 
 bool runs(const Impl& impl, const std::string& w) {
   if (!impl.workloads.empty())
     return std::find(impl.workloads.begin(), impl.workloads.end(), w) != impl.workloads.end();
-  return !(impl.libtorch && keras_only(w));
+  return !impl.libtorch || libtorch_runs(w);
 }
+
+// The models of KERAS_BENCH_MODELS that a run measured: the prefixes of its *_latency_ms keys.
+std::vector<std::string> model_stems(const std::vector<RunResult>& runs) {
+  std::vector<std::string> stems;
+  const std::string suffix = "_latency_ms";
+  for (const RunResult& r : runs)
+    for (const auto& [key, value] : r.values)
+      if (key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        std::string stem = key.substr(0, key.size() - suffix.size());
+        if (std::find(stems.begin(), stems.end(), stem) == stems.end()) stems.push_back(stem);
+      }
+  return stems;
+}
+
+const int kSweepBatches[] = {1, 4, 16, 64, 256, 1024};
 
 struct Options {
   int runs = 3;
@@ -206,7 +225,7 @@ int main(int argc, char** argv) {
          keras_env,
          false,
          {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train",
-          "dense_step"}}};
+          "dense_step", "shared_models", "cnn_sweep"}}};
     const size_t eager_impl = 1;
     // The torch backend runs from its own binary (bench_keras_torch, built when LibTorch is),
     // so LibTorch's pages never count against the cpu backend's memory.
@@ -242,14 +261,19 @@ int main(int argc, char** argv) {
                {"Keras/JAX jit", "keras_jax"}})
         impls.push_back({label, {python, peers_script, "--peer", peer}, {}, true, training, 2});
       impls.push_back({"ONNX Runtime", {python, peers_script, "--peer", "onnxruntime"}, {}, true,
-                       {"cnn_infer"}, 2});
+                       {"cnn_infer", "shared_models", "cnn_sweep"}, 2});
       std::fflush(stdout);
       if (std::system((std::string(python) + " " + peers_script + " versions").c_str()) != 0)
         throw std::runtime_error("the peers' Python cannot run " + peers_script);
     }
     std::vector<std::string> workloads{"mlp_train",  "cnn_train",         "cnn_infer",
                                        "lstm_train", "transformer_train", "dense_step",
-                                       "op_overhead", "autograd_step",    "gemm"};
+                                       "op_overhead", "autograd_step",    "gemm",
+                                       "cnn_sweep"};
+    // The models Python Keras saved (../shared/models, or KERAS_BENCH_MODELS).
+    if (!std::getenv("KERAS_BENCH_MODELS"))
+      setenv("KERAS_BENCH_MODELS", (std::string(PROJECT_SOURCE_DIR) + "/../shared/models").c_str(), 1);
+    if (access(std::getenv("KERAS_BENCH_MODELS"), R_OK) == 0) workloads.push_back("shared_models");
     if (!opt.only.empty()) workloads = opt.only;
 
     double load_start = load_average();
@@ -318,14 +342,24 @@ int main(int argc, char** argv) {
         {"mlp_train", "peak_rss_mb", "MLP train peak RSS (MiB)", false},
         {"cnn_train", "peak_rss_mb", "CNN train peak RSS (MiB)", false},
     };
+    for (int b : kSweepBatches)
+      rows.push_back({"cnn_sweep", "b" + std::to_string(b) + "_us_per_sample",
+                      "CNN infer b" + std::to_string(b) + " (us/sample)", false});
+    const std::vector<std::string> stems =
+        results.count("shared_models") ? model_stems(results["shared_models"][0])
+                                       : std::vector<std::string>{};
+    for (const std::string& stem : stems) {
+      rows.push_back({"shared_models", stem + "_latency_ms", stem + " b1 (ms)", false});
+      rows.push_back({"shared_models", stem + "_b128_samples_per_s", stem + " b128 (samples/s)", true});
+    }
     std::printf("\nkeras-cpp vs its peers: medians of %d runs, %d threads%s\n\n", opt.runs, threads,
                 opt.quick ? " (QUICK: not a measurement)" : "");
-    std::printf("%-32s", "figure");
+    std::printf("%-40s", "figure");
     for (const auto& impl : impls) std::printf(" %16s", impl.label.c_str());
     std::printf(" %16s\n", "best keras/best peer");
     for (const auto& row : rows) {
       if (!results.count(row.workload)) continue;
-      std::printf("%-32s", row.label.c_str());
+      std::printf("%-40s", row.label.c_str());
       for (size_t i = 0; i < impls.size(); ++i) std::printf(" %16.4g", med(row.workload, i, row.key));
       const size_t k = best_keras(row.workload, row.key, row.higher_is_better);
       if (keras_only(row.workload)) {
@@ -338,9 +372,9 @@ int main(int argc, char** argv) {
                   k == eager_impl ? "(eager)" : "");
     }
     if (results.count("gemm")) {
-      std::printf("%-32s %16.4g\n", "GEMM 1024^3 OpenBLAS (GFLOP/s)",
+      std::printf("%-40s %16.4g\n", "GEMM 1024^3 OpenBLAS (GFLOP/s)",
                   med("gemm", 0, "gemm1024_gflops_openblas"));
-      std::printf("%-32s %16.4g\n", "GEMM 4096x256 OpenBLAS (GFLOP/s)",
+      std::printf("%-40s %16.4g\n", "GEMM 4096x256 OpenBLAS (GFLOP/s)",
                   med("gemm", 0, "gemm4096x256_gflops_openblas"));
     }
     std::printf("\n");
@@ -369,7 +403,33 @@ int main(int argc, char** argv) {
     double g2 = med("gemm", 0, "gemm4096x256_ratio_openblas");
     line("gemm_ratio_openblas", std::min(g1, g2));  // the worse of the two shapes
     line("peak_rss_ratio_cnn", ratio("cnn_train", 0, "peak_rss_mb", false));
+    // Batch-1 latency of the shared models over ONNX Runtime's (the worst model), keras-cpp in
+    // its faster mode per model; then each model's figures.
+    double worst_latency = std::nan("");
+    for (const std::string& stem : stems) {
+      const std::string key = stem + "_latency_ms";
+      const size_t k = best_keras("shared_models", key, false);
+      const double r = med("shared_models", k, key) / best_peer("shared_models", key, false);
+      if (!std::isnan(r) && (std::isnan(worst_latency) || r > worst_latency)) worst_latency = r;
+    }
+    line("latency_b1_ratio", worst_latency);
     // Extra figures.
+    for (const std::string& stem : stems) {
+      const std::string lat = stem + "_latency_ms", tput = stem + "_b128_samples_per_s";
+      line(stem + "_latency_b1_ratio",
+           med("shared_models", best_keras("shared_models", lat, false), lat) /
+               best_peer("shared_models", lat, false));
+      line(stem + "_b128_ratio",
+           med("shared_models", best_keras("shared_models", tput, true), tput) /
+               best_peer("shared_models", tput, true));
+      line(lat, med("shared_models", 0, lat));
+      line(lat + "_onnxruntime", best_peer("shared_models", lat, false));
+    }
+    for (int b : kSweepBatches) {
+      const std::string key = "b" + std::to_string(b) + "_us_per_sample";
+      line("cnn_sweep_" + key, med("cnn_sweep", best_keras("cnn_sweep", key, false), key));
+      line("cnn_sweep_" + key + "_onnxruntime", best_peer("cnn_sweep", key, false));
+    }
     for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"}) {
       const std::string n(w);
       line(n + "_ratio_compiled", ratio(n, 0, "samples_per_s", true));

@@ -1,7 +1,9 @@
 #include "bench_common.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -76,5 +78,29 @@ int64_t overhead_iters(const Args& a) { return a.quick ? 1000 : 200000; }
 int64_t autograd_iters(const Args& a) { return a.quick ? 100 : 20000; }
 int64_t dense_step_iters(const Args& a) { return a.quick ? 50 : 5000; }
 int64_t transformer_steps(const Args& a) { return a.quick ? 2 : 30; }
+// About 20 ms of work per figure at batch 1 and at least 8 calls at the largest batches.
+int64_t serve_iters(const Args& a, int64_t batch) {
+  return a.quick ? 3 : std::max<int64_t>(20, 400 / batch);
+}
+int64_t sweep_iters(const Args& a, int64_t batch) {
+  return a.quick ? 2 : std::max<int64_t>(8, 2048 / batch);
+}
+
+std::vector<std::string> shared_model_files() {
+  std::vector<std::string> files;
+  const char* dir = std::getenv("KERAS_BENCH_MODELS");
+  std::error_code ec;
+  if (!dir || !std::filesystem::is_directory(dir, ec)) return files;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string ext = e.path().extension().string();
+    if (ext == ".keras" || ext == ".h5") files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string model_stem(const std::string& path) {
+  return std::filesystem::path(path).stem().string();
+}
 
 }  // namespace bench

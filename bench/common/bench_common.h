@@ -65,5 +65,16 @@ int64_t dense_step_iters(const Args& a);
 // LayerNormalization, Dropout 0.1, global average pooling, Dense(10); synthetic sequences.
 inline constexpr int64_t kTfBatch = 32, kTfSeq = 64, kTfWidth = 128, kTfHeads = 4, kTfFF = 512;
 int64_t transformer_steps(const Args& a);
+// The models saved by Python Keras in ../shared/models (KERAS_BENCH_MODELS names the folder):
+// batch-1 latency and batch-128 throughput, as a service calls predict.
+inline constexpr int64_t kServeBatch = 128;
+int64_t serve_iters(const Args& a, int64_t batch);
+/// The .keras and .h5 files of KERAS_BENCH_MODELS, sorted; empty when it is unset or missing.
+std::vector<std::string> shared_model_files();
+/// A file's name without folder and extension: the prefix of its figures.
+std::string model_stem(const std::string& path);
+// The CNN's inference cost per sample over batch sizes 1 to 1024.
+inline constexpr int64_t kSweepBatches[] = {1, 4, 16, 64, 256, 1024};
+int64_t sweep_iters(const Args& a, int64_t batch);
 
 }  // namespace bench

@@ -9,7 +9,9 @@ Workloads and sizes are bench/common's (bench/README.md): the MLP 784-256-128-10
 Fashion-MNIST from Debian's dataset-fashion-mnist, Adam(1e-3), cross-entropy on logits, batch
 128; the LSTM(128) over (64, 32) synthetic sequences at batch 64; CNN inference over the 10 000
 test images at batch 1024, then batch-1 latency. ONNX Runtime runs the inference workload on the
-PyTorch CNN exported to ONNX.
+PyTorch CNN exported to ONNX, the same CNN over batch sizes 1 to 1024 (cnn_sweep), and the models
+of KERAS_BENCH_MODELS (../shared/models, loaded by Keras on its torch backend and exported to
+ONNX) at batch 1 and 128 (shared_models).
 """
 
 import argparse
@@ -364,20 +366,46 @@ def run_keras(args):
 
 # ---- ONNX Runtime (inference of the PyTorch CNN exported to ONNX) ----------------------------
 
-def run_onnxruntime(args):
+def ort_session(args, module, example):
+    """An ONNX Runtime session of a torch module exported with a dynamic batch axis."""
     import onnxruntime as ort
     import torch
-    torch.manual_seed(1337)
-    model = torch_models(torch, "cnn_train").eval()
     with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "cnn.onnx")
-        torch.onnx.export(model, torch.zeros(1, 1, 28, 28), path, input_names=["x"],
-                          output_names=["y"], dynamic_axes={"x": {0: "n"}, "y": {0: "n"}},
-                          dynamo=False)
+        path = os.path.join(d, "model.onnx")
+        torch.onnx.export(module, example, path, input_names=["x"], output_names=["y"],
+                          dynamic_axes={"x": {0: "n"}, "y": {0: "n"}}, dynamo=False)
         options = ort.SessionOptions()
         options.intra_op_num_threads = args.threads
         options.inter_op_num_threads = 1
-        session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+
+
+def seconds_per_run(session, x, iters):
+    for _ in range(5):
+        session.run(None, {"x": x})
+    t0 = time.perf_counter()
+    for _ in range(iters):
+        session.run(None, {"x": x})
+    return (time.perf_counter() - t0) / iters
+
+
+SERVE_BATCH, SWEEP_BATCHES = 128, [1, 4, 16, 64, 256, 1024]
+
+
+def run_onnxruntime(args):
+    import torch
+    torch.manual_seed(1337)
+    if args.workload == "shared_models":
+        return run_onnxruntime_shared_models(args)
+    model = torch_models(torch, "cnn_train").eval()
+    session = ort_session(args, model, torch.zeros(1, 1, 28, 28))
+    if args.workload == "cnn_sweep":
+        x, _ = fashion_mnist(False, SWEEP_BATCHES[-1])
+        x = np.ascontiguousarray(x.reshape(-1, 1, 28, 28))
+        for b in SWEEP_BATCHES:
+            iters = 2 if args.quick else max(8, 2048 // b)
+            report(f"b{b}_us_per_sample", 1e6 * seconds_per_run(session, x[:b], iters) / b)
+        return
     x, _ = fashion_mnist(False, INFER_BATCH if args.quick else INFER_IMAGES)
     x = np.ascontiguousarray(x.reshape(-1, 1, 28, 28))
     session.run(None, {"x": x[:INFER_BATCH]})
@@ -393,6 +421,32 @@ def run_onnxruntime(args):
     for _ in range(n):
         session.run(None, {"x": one})
     report("latency_ms", (time.perf_counter() - t0) * 1e3 / n)
+
+
+def run_onnxruntime_shared_models(args):
+    """The models saved by Python Keras in KERAS_BENCH_MODELS, loaded by Keras on its torch
+    backend and exported to ONNX: batch-1 latency and batch-128 throughput."""
+    os.environ["KERAS_BACKEND"] = "torch"
+    os.environ.setdefault("KERAS_HOME", os.path.join(tempfile.gettempdir(), "keras-cpp-bench-keras"))
+    import keras
+    import torch
+    folder = os.environ.get("KERAS_BENCH_MODELS", "")
+    files = sorted(f for f in os.listdir(folder) if f.endswith((".keras", ".h5")))
+    rng = np.random.default_rng(7)
+    for name in files:
+        model = keras.saving.load_model(os.path.join(folder, name), compile=False)
+        model.eval()
+        shape = tuple(model.inputs[0].shape[1:])
+        session = ort_session(args, model, (torch.zeros((1,) + shape),))
+        stem = os.path.splitext(name)[0]
+        # Each model on its own kind of data, as bench_keras: images for a (28, 28, 1) input.
+        batch = rng.standard_normal((SERVE_BATCH,) + shape, dtype=np.float32)
+        if shape == (28, 28, 1):
+            batch = np.ascontiguousarray(fashion_mnist(False, SERVE_BATCH)[0].reshape(batch.shape))
+        one = batch[:1]
+        report(f"{stem}_latency_ms", 1e3 * seconds_per_run(session, one, 3 if args.quick else 400))
+        iters = 3 if args.quick else max(20, 400 // SERVE_BATCH)
+        report(f"{stem}_b128_samples_per_s", SERVE_BATCH / seconds_per_run(session, batch, iters))
 
 
 def versions():
