@@ -1,7 +1,8 @@
-// Conformance cases for the fused capabilities (convolution, pooling, softmax) and the nn ops
-// built on them. Each runs the backend's fused kernel when it has one; the gradients compare
-// the backward kernels as well.
+// Conformance cases for the fused capabilities (convolution, pooling, softmax, elementwise
+// chains) and the nn ops built on them. Each runs the backend's fused kernel when it has one;
+// the gradients compare the backward kernels as well.
 
+#include "keras/compiler/jit.h"
 #include "keras/ops/ops.h"
 #include "testing/conformance/cases.h"
 
@@ -69,6 +70,25 @@ std::vector<Case> nn_cases() {
   cases.push_back({"nn", "dot_product_attention", {{Shape{2, 7, 3, 8}}, {Shape{2, 9, 3, 8}}, {Shape{2, 9, 3, 8}}},
                    [](const Outputs& in) {
                      return Outputs{ops::dot_product_attention(in[0], in[1], in[2])}; }, kLongSums, true});
+  // A chain of elementwise ops with scalar, per-row and per-column operands (a normalization
+  // with a scale, then Adam-like arithmetic), compiled: a backend with the Elementwise
+  // capability runs it as one fused call from the third call on (the first two trace).
+  cases.push_back({"nn", "elementwise chain compiled",
+                   {{Shape{37, 50}, -3, 3}, {Shape{37, 1}, 0.5, 2}, {Shape{50}}},
+                   [](const Outputs& in) {
+                     auto chain = jit([](const TensorList& x) {
+                       Tensor y = ops::divide(ops::subtract(x[0], 0.25), x[1]);
+                       y = ops::add(ops::multiply(ops::tanh(y), x[2]), ops::square(y));
+                       // (sqrt away from 0, where it would magnify the backends' last-bit
+                       // differences in tanh)
+                       return TensorList{
+                           ops::where(ops::greater(y, 0.0), ops::sqrt(ops::add(y, 1.0)), y)};
+                     });
+                     Tensor out;
+                     for (int call = 0; call < 3; ++call) out = chain(in)[0];
+                     return Outputs{out};
+                   },
+                   1e-5});  // six steps: each backend's last-bit tanh and sqrt add up
   return cases;
 }
 
