@@ -246,6 +246,12 @@ int main(int argc, char** argv) {
                      {torch_bin},
                      {{"OMP_WAIT_POLICY", "passive"}, {"OPENBLAS_NUM_THREADS", "1"}},
                      true});
+    // The LibTorch of the PyTorch wheel the Python peers use (built when scripts/bench.sh
+    // finds that wheel): today's C++ peer.
+    const std::string wheel_bin = dir + "/bench_libtorch_wheel";
+    if (access(wheel_bin.c_str(), X_OK) == 0)
+      impls.push_back({"LibTorch wheel", {wheel_bin}, {}, true});
+    const size_t first_python = impls.size();
 
     // The engines users pick today (bench/peers/peers.py, run by the Python of
     // KERAS_BENCH_PYTHON: scripts/bench.sh --peers installs them in .cache/peers-venv).
@@ -469,7 +475,11 @@ int main(int argc, char** argv) {
       line("autograd_step_us_torch_backend", med("autograd_step", torch_impl, "us"));
     }
     // Every Python peer's own figures, named after its column.
-    for (size_t i = first_libtorch + 2; i < impls.size(); ++i) {  // LibTorch's are above
+    if (first_python > first_libtorch + 2)  // the wheel's LibTorch
+      for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"})
+        line(std::string(w) + "_samples_per_s_libtorch_wheel",
+             med(w, first_libtorch + 2, "samples_per_s"));
+    for (size_t i = first_python; i < impls.size(); ++i) {  // LibTorch's are above
       std::string slug;
       for (char c : impls[i].label) slug += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
       for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"})

@@ -13,10 +13,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
-cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DKERAS_BUILD_BENCH=ON \
-  -DKERAS_BUILD_TESTS=OFF -DKERAS_BUILD_EXAMPLES=OFF > /dev/null
-cmake --build build-bench -j"$(nproc)" --target bench_all > /dev/null
-
 partial=0
 peers=1
 args=()
@@ -37,14 +33,23 @@ if [ "$peers" = 1 ]; then
     "$venv/bin/python" -m pip install -q -r bench/peers/requirements.txt
   fi
   export KERAS_BENCH_PYTHON="$venv/bin/python"
+  # The wheel's own LibTorch is the C++ peer at PyTorch's current version.
+  wheel_torch="$(KERAS_HOME="$PWD/.cache/peers-keras-home" "$venv/bin/python" -c \
+    'import os, torch; print(os.path.dirname(torch.__file__))')"
+  wheel_version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("torch"))')"
 fi
+cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DKERAS_BUILD_BENCH=ON \
+  -DKERAS_BUILD_TESTS=OFF -DKERAS_BUILD_EXAMPLES=OFF \
+  -DKERAS_BENCH_WHEEL_TORCH="${wheel_torch:-}" > /dev/null
+cmake --build build-bench -j"$(nproc)" --target bench_all > /dev/null
 header() {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
     "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)," \
     "$(. /etc/os-release && echo "$PRETTY_NAME")"
   echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/results' || echo ' (modified)')"
-  echo "LibTorch C++: Debian libtorch-dev $(dpkg-query -W -f='${Version}' libtorch-dev 2>/dev/null)"
+  echo "LibTorch C++: Debian libtorch-dev $(dpkg-query -W -f='${Version}' libtorch-dev 2>/dev/null)" \
+    "${wheel_version:+and the one in the PyTorch wheel, torch $wheel_version}"
   echo "ISA: $(grep -m1 -o -w -E 'avx512f' /proc/cpuinfo || grep -m1 -o -w avx2 /proc/cpuinfo)"
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
