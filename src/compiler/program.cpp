@@ -284,7 +284,7 @@ void Program::bind_inputs(const TensorList& inputs) {
     bool written_by_step = false;
     for (const Home& h : homes_)
       written_by_step = written_by_step || h.array.storage.get() == given.storage.get();
-    if (in.read_only && !written_by_step &&
+    if (in.read_only && !written_by_step && given.storage &&
         &given.storage->owner() == &home.storage->owner() && given.is_contiguous()) {
       for (size_t k = 0; k < in.uses.size(); ++k) {
         in.uses[k]->storage = given.storage;

@@ -275,7 +275,8 @@ void RecordingBackend::elementwise(const backend::ElementwiseChain& chain,
   for (size_t r = 0; r < arrays.size(); ++r)
     if (!written[r]) ins.push_back(arrays[r]), order.push_back(r);
   KeyWriter key("elementwise");
-  key << chain.numel << chain.num_arrays;
+  key << chain.numel << chain.row_length << chain.num_arrays;
+  for (backend::ChainLayout l : chain.layouts) key << l;
   for (const backend::ElementwiseStep& s : chain.steps)
     key << s.kind << s.op << s.p0 << s.p1 << s.out << s.in;
   for (DType t : chain.temp_dtypes) key << t;
