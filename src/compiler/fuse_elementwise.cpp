@@ -264,7 +264,6 @@ class ChainBuilder {
     };
     ++stats.chains;
     stats.fused_calls += end - begin;
-    stats.temporaries += regs.temp.size();
     return fused;
   }
 

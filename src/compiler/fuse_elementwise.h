@@ -14,7 +14,6 @@ namespace keras::compiler::detail {
 struct FusionStats {
   size_t chains = 0;        // fused calls made
   size_t fused_calls = 0;   // elementwise calls they replaced
-  size_t temporaries = 0;   // buffers that became chain temporaries
 };
 
 /// Rewrites `trace.instructions` in place. Runs after dead-code removal and before memory

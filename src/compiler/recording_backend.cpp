@@ -260,33 +260,13 @@ void RecordingBackend::softmax(const Array& out, const Array& x, int axis, bool 
                 });
 }
 
-// A chain (run by a program replayed inside another trace): its written arrays are outputs.
+// Only a replay runs a chain, and a replay never runs under a trace (keras::jit inside a trace
+// runs its function as part of the outer one): were it to, the trace gives up rather than
+// record a call it has no key for.
 void RecordingBackend::elementwise(const backend::ElementwiseChain& chain,
                                    std::span<const Array> arrays) {
   as_backend_call([&] { inner_.elementwise(chain, arrays); });
-  if (!trace_) return;
-  std::vector<bool> written(arrays.size(), false);
-  for (const backend::ElementwiseStep& s : chain.steps)
-    if (s.out < static_cast<int>(arrays.size())) written[s.out] = true;
-  std::vector<Array> outs, ins;
-  std::vector<size_t> order;  // register of each recorded array
-  for (size_t r = 0; r < arrays.size(); ++r)
-    if (written[r]) outs.push_back(arrays[r]), order.push_back(r);
-  for (size_t r = 0; r < arrays.size(); ++r)
-    if (!written[r]) ins.push_back(arrays[r]), order.push_back(r);
-  KeyWriter key("elementwise");
-  key << chain.numel << chain.row_length << chain.num_arrays;
-  for (backend::ChainLayout l : chain.layouts) key << l;
-  for (const backend::ElementwiseStep& s : chain.steps)
-    key << s.kind << s.op << s.p0 << s.p1 << s.out << s.in;
-  for (DType t : chain.temp_dtypes) key << t;
-  trace_->record(std::move(key), outs, ins,
-                 [chain, order](Backend& be, const Array* a, Draw) {
-                   std::vector<Array> regs(order.size());
-                   for (size_t k = 0; k < order.size(); ++k) regs[order[k]] = a[k];
-                   be.elementwise(chain, regs);
-                 },
-                 true);
+  if (trace_) trace_->fail("it runs a compiled program's fused elementwise chain");
 }
 
 void RecordingBackend::linear(const Array& out, const Array& x, const Array& w, const Array& bias,

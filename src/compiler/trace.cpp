@@ -153,27 +153,19 @@ void Trace::on_draw(uint64_t seed, uint64_t counter,
 void Trace::record(KeyWriter key, std::initializer_list<const backend::Array*> outs,
                    std::initializer_list<const backend::Array*> ins, Runner run,
                    bool reads_outputs, std::optional<backend::ElementwiseStep> elementwise) {
-  std::vector<backend::Array> out_arrays, in_arrays;
-  for (const backend::Array* a : outs) out_arrays.push_back(*a);
-  for (const backend::Array* a : ins) in_arrays.push_back(*a);
-  record(std::move(key), out_arrays, in_arrays, std::move(run), reads_outputs);
-  instructions.back().elementwise = elementwise;
-}
-
-void Trace::record(KeyWriter key, const std::vector<backend::Array>& outs,
-                   const std::vector<backend::Array>& ins, Runner run, bool reads_outputs) {
   Instruction instr;
   instr.key = key.take();
-  for (const backend::Array& a : outs) {
-    instr.arrays.push_back(a);
-    instr.slots.push_back(slot_of(a, true));
+  for (const backend::Array* a : outs) {
+    instr.arrays.push_back(*a);
+    instr.slots.push_back(slot_of(*a, true));
   }
-  for (const backend::Array& a : ins) {
-    instr.arrays.push_back(a);
-    instr.slots.push_back(slot_of(a, false));
+  for (const backend::Array* a : ins) {
+    instr.arrays.push_back(*a);
+    instr.slots.push_back(slot_of(*a, false));
   }
   instr.num_outputs = static_cast<int>(outs.size());
   instr.reads_outputs = reads_outputs;
+  instr.elementwise = elementwise;
   instr.run = std::move(run);
   instructions.push_back(std::move(instr));
 }

@@ -52,9 +52,6 @@ class Trace final : public backend::TraceObserver {
               std::initializer_list<const backend::Array*> ins, Runner run,
               bool reads_outputs = false,
               std::optional<backend::ElementwiseStep> elementwise = std::nullopt);
-  /// The same for a call whose number of arrays is known only at run time.
-  void record(KeyWriter key, const std::vector<backend::Array>& outs,
-              const std::vector<backend::Array>& ins, Runner run, bool reads_outputs);
   void record_random(const backend::Array& out, backend::RandomKind kind, uint64_t seed,
                      uint64_t counter);
   void note_allocated(const Ref<backend::Storage>& storage);

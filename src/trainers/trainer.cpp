@@ -62,6 +62,19 @@ void add_progbar_and_history(callbacks::CallbackList& list, int verbose,
   if (verbose != 0 && !has_progbar) list.append(std::make_shared<callbacks::ProgbarLogger>());
 }
 
+// The train or test step: eagerly, or compiled, its logs then read from the metrics after the
+// replay (a trace cannot read results on the host).
+Logs run_metric_step(Model& model, bool jit, trainers::CompiledStep& compiled, const char* name,
+                     const StepData& data, bool training,
+                     const std::function<Logs(const StepData&)>& step) {
+  if (!jit) return step(data);
+  trainers::run_compiled(compiled, name, data, training, [step](const StepData& d) {
+    step(d);
+    return TensorList{};
+  });
+  return model.get_metrics_result();
+}
+
 }  // namespace
 
 trainers::CompileState& Model::state() const {
@@ -192,12 +205,7 @@ Logs Model::train_step(const StepData& data) {
     return compute_metrics(d.x, d.y, y_pred, d.sample_weight);
   };
   CompileState& s = state();
-  if (!s.jit) return step(data);
-  trainers::run_compiled(s.train, "train_step", data, true, [step](const StepData& d) {
-    step(d);
-    return TensorList{};
-  });
-  return get_metrics_result();
+  return run_metric_step(*this, s.jit, s.train, "train_step", data, true, step);
 }
 
 Logs Model::test_step(const StepData& data) {
@@ -210,12 +218,7 @@ Logs Model::test_step(const StepData& data) {
     return compute_metrics(d.x, d.y, y_pred, d.sample_weight);
   };
   CompileState& s = state();
-  if (!s.jit) return step(data);
-  trainers::run_compiled(s.test, "test_step", data, false, [step](const StepData& d) {
-    step(d);
-    return TensorList{};
-  });
-  return get_metrics_result();
+  return run_metric_step(*this, s.jit, s.test, "test_step", data, false, step);
 }
 
 TensorStruct Model::predict_step(const StepData& data) {

@@ -1,7 +1,6 @@
 #include "layers/attention/projection.h"
 
 #include "keras/ops/ops.h"
-#include "ops/nn/epilogue.h"
 #include "ops/nn/linear.h"
 
 namespace keras::layers::detail {
@@ -85,14 +84,7 @@ Tensor AttentionProjection::call(const Tensor& inputs, const CallContext&) {
   Tensor x = ops::reshape(ops::cast(inputs, compute_dtype()), {rows, contracted});
   Tensor w = ops::reshape(kernel_.value(), {contracted, produced});
   Tensor b = spec_.use_bias ? ops::reshape(bias_.value(), {produced}) : Tensor();
-  Tensor y;
-  if (auto act = ops::detail::fusable_activation(spec_.activation)) {
-    y = ops::detail::linear_bias_activation(x, w, b, *act);
-  } else {
-    y = ops::matmul(x, w);
-    if (b.defined()) y = ops::add(y, b);
-    y = spec_.activation(y);
-  }
+  Tensor y = ops::detail::linear_bias_activation(x, w, b, spec_.activation);
   return ops::reshape(y, out_shape);
 }
 

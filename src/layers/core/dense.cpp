@@ -1,7 +1,6 @@
 #include "keras/layers/core/dense.h"
 
 #include "keras/ops/ops.h"
-#include "ops/nn/epilogue.h"
 #include "ops/nn/linear.h"
 
 namespace keras::layers {
@@ -36,12 +35,9 @@ Tensor DenseLayer::call(const Tensor& inputs, const CallContext&) {
         "': expected inputs with last axis ", kernel_.shape()[0], "; got shape ", inputs.shape(),
         ".");
   Tensor x = ops::cast(inputs, compute_dtype());
-  Tensor bias = options_.use_bias ? bias_.value() : Tensor();
-  if (auto act = ops::detail::fusable_activation(options_.activation))
-    return ops::detail::linear_bias_activation(x, kernel_, bias, *act);
-  Tensor y = ops::matmul(x, kernel_);
-  if (bias.defined()) y = ops::add(y, bias);
-  return options_.activation(y);
+  return ops::detail::linear_bias_activation(x, kernel_,
+                                             options_.use_bias ? bias_.value() : Tensor(),
+                                             options_.activation);
 }
 
 Config DenseLayer::get_config() const {

@@ -41,4 +41,12 @@ Tensor linear_bias_activation(const Tensor& x, const Tensor& w, const Tensor& bi
   return out;
 }
 
+Tensor linear_bias_activation(const Tensor& x, const Tensor& w, const Tensor& bias,
+                              const activations::Activation& activation) {
+  if (auto act = fusable_activation(activation)) return linear_bias_activation(x, w, bias, *act);
+  Tensor y = matmul(x, w);
+  if (bias.defined()) y = add(y, bias);
+  return activation(y);
+}
+
 }  // namespace keras::ops::detail
