@@ -81,7 +81,10 @@ constexpr int64_t kMaxRowLength = 1 << 16;
 // chain: its output must be dense, its inputs must each fit a layout, and those with rows
 // must agree on their length.
 int64_t row_length_of(const Instruction& instr) {
-  if (!instr.elementwise || instr.guard || instr.draw >= 0 || instr.num_outputs != 1) return -1;
+  // A call inside a branch or loop body stays as recorded: it runs conditionally or repeatedly.
+  if (!instr.elementwise || instr.guard || instr.draw >= 0 || instr.num_outputs != 1 ||
+      instr.region > 0)
+    return -1;
   const int64_t n = instr.arrays[0].numel();
   if (n == 0) return -1;
   int64_t p = 1;

@@ -46,6 +46,19 @@ struct Instruction {
   /// For an elementwise primitive (unary, binary, where, copy): what it computes, so that the
   /// fusion pass can make a chain of them one call (registers unset here).
   std::optional<backend::ElementwiseStep> elementwise;
+  /// A control instruction (ops::cond, ops::while_loop): no runner; the replay jumps to the
+  /// Label instruction of `label` (a JumpIfFalse when arrays[0], a bool, holds false).
+  std::optional<backend::ControlOp> control;
+  int label = -1;
+  /// How many recorded regions (branches, loop bodies) enclose the call: passes leave such
+  /// calls where they are, since they run conditionally or repeatedly.
+  int region = 0;
+  /// The parameters of a convolution, pooling, epilogue or reduction call, for the passes that
+  /// rewrite patterns of such calls into one fused call (fuse_conv_pool.h, fuse_linear.h).
+  std::optional<backend::ConvSpec> conv_spec;
+  std::optional<backend::PoolSpec> pool_spec;
+  std::optional<backend::Activation> activation;
+  std::optional<std::pair<backend::ReduceOp, uint64_t>> reduction;  // op, axes
   Runner run;
 
   bool writes(int slot) const {

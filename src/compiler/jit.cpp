@@ -7,6 +7,7 @@
 
 #include "compiler/program.h"
 #include "compiler/trace.h"
+#include "keras/autograd/node.h"
 #include "keras/backend/backend.h"
 #include "ops/detail/op_utils.h"
 
@@ -105,6 +106,9 @@ TensorList CompiledFunction::operator()(const TensorList& inputs,
     check(t.defined(), "keras::jit: '", s.name, "' got an undefined input tensor.");
   // Part of an outer trace: the outer program records these calls itself.
   if (backend::detail::thread_observer()) return s.fn(inputs);
+  // Under a GradientTape (value_and_grad around the call): a replay would give results with no
+  // gradient, so the function runs eagerly and the tape sees every op it makes.
+  if (autograd::is_recording()) return s.fn(inputs);
 
   std::lock_guard<std::recursive_mutex> lock(s.mutex);
   const std::string signature = signature_of(inputs, static_key);

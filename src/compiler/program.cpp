@@ -2,7 +2,9 @@
 
 #include <map>
 
+#include "compiler/fuse_conv_pool.h"
 #include "compiler/fuse_elementwise.h"
+#include "compiler/fuse_linear.h"
 #include "keras/autograd/node.h"
 #include "keras/tensor/tensor_impl.h"
 #include "ops/detail/op_utils.h"
@@ -23,6 +25,25 @@ Tensor copy_of(const backend::Array& a) {
   return out;
 }
 
+// Per instruction, the index of the Label a Jump or JumpIfFalse goes to (else -1).
+std::vector<int> jump_targets(const std::vector<Instruction>& code) {
+  std::map<int, int> labels;
+  for (size_t i = 0; i < code.size(); ++i)
+    if (code[i].control == backend::ControlOp::Label) labels[code[i].label] = static_cast<int>(i);
+  std::vector<int> target(code.size(), -1);
+  for (size_t i = 0; i < code.size(); ++i)
+    if (code[i].control && *code[i].control != backend::ControlOp::Label)
+      target[i] = labels.at(code[i].label);
+  return target;
+}
+
+// Whether a JumpIfFalse's one-element bool holds false.
+bool is_false(backend::Backend& be, const backend::Array& pred) {
+  uint8_t value = 0;
+  be.copy_to_host(&value, *pred.storage, static_cast<size_t>(pred.offset), 1);
+  return value == 0;
+}
+
 }  // namespace
 
 Program::Program(std::unique_ptr<Trace> trace) : trace_(std::move(trace)) {
@@ -32,6 +53,12 @@ Program::Program(std::unique_ptr<Trace> trace) : trace_(std::move(trace)) {
   std::vector<bool> constant_slot(trace_->slots.size(), false);
   fold_constants(constant_slot);
   remove_dead_calls();
+  const LinearFusionStats linear = fuse_linear(*trace_);
+  stats_.fused_linears = linear.linear + linear.conv;
+  const ConvPoolFusionStats conv_pool = fuse_conv_pool(*trace_);
+  stats_.fused_conv_pools = conv_pool.pairs;
+  stats_.fused_conv_pool_backwards = conv_pool.backward;
+  constant_slot.resize(trace_->slots.size(), false);  // the pattern passes add buffers
   const FusionStats fusion = fuse_elementwise(*trace_);
   stats_.fused_chains = fusion.chains;
   stats_.fused_calls = fusion.fused_calls;
@@ -127,14 +154,23 @@ void Program::fold_constants(std::vector<bool>& constant_slot) {
   std::vector<bool> dynamic_slot(t.slots.size(), false);
   for (size_t s = 0; s < t.slots.size(); ++s)
     dynamic_slot[s] = t.kinds[s] == SlotKind::Input || t.kinds[s] == SlotKind::Variable;
+  // What a branch or loop body writes changes with the control flow, whatever it reads; so
+  // does every other write to the same memory (a loop variable's first value).
+  std::vector<bool> control_written(t.slots.size(), false);
+  for (const Instruction& instr : t.instructions)
+    if (instr.region > 0)
+      for (int k = 0; k < instr.num_outputs; ++k)
+        if (instr.slots[k] >= 0) control_written[instr.slots[k]] = true;
   std::vector<bool> dynamic_call(t.instructions.size(), false);
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 0; i < t.instructions.size(); ++i) {
       if (dynamic_call[i]) continue;
       const Instruction& instr = t.instructions[i];
-      bool dyn = instr.draw >= 0 || instr.guard;
+      bool dyn = instr.draw >= 0 || instr.guard || instr.control || instr.region > 0;
       for (int s : instr.slots) dyn = dyn || (s >= 0 && dynamic_slot[s]);
+      for (int k = 0; k < instr.num_outputs; ++k)
+        dyn = dyn || (instr.slots[k] >= 0 && control_written[instr.slots[k]]);
       if (!dyn) continue;
       dynamic_call[i] = true;
       changed = true;
@@ -165,7 +201,9 @@ void Program::remove_dead_calls() {
   std::vector<bool> keep(t.instructions.size(), false);
   for (size_t i = t.instructions.size(); i-- > 0;) {
     const Instruction& instr = t.instructions[i];
-    bool needed = instr.guard;
+    // Control instructions and what they enclose stay: a loop body's last write is read by
+    // the next iteration, which comes earlier in this order.
+    bool needed = instr.guard || instr.control || instr.region > 0;
     for (int k = 0; k < instr.num_outputs; ++k)
       needed = needed || (instr.slots[k] >= 0 && live[instr.slots[k]]);
     if (!needed) continue;
@@ -192,20 +230,31 @@ void Program::plan_memory(const std::vector<bool>& constant_slot) {
   std::vector<bool> planned(n, false);
   for (size_t s = 0; s < n; ++s) planned[s] = t.kinds[s] == SlotKind::Allocated && !constant_slot[s];
   for (int s : t.output_slots) planned[s] = false;
+  const size_t count = t.instructions.size();
   std::vector<int> first(n, -1), last(n, -1);
-  for (size_t i = 0; i < t.instructions.size(); ++i)
+  for (size_t i = 0; i < count; ++i)
     for (int s : t.instructions[i].slots) {
       if (s < 0 || !planned[s]) continue;
       if (first[s] < 0) first[s] = static_cast<int>(i);
       last[s] = static_cast<int>(i);
     }
+  // A buffer used inside a loop lives through the whole loop: the next iteration reads it again.
+  const std::vector<int> target = jump_targets(t.instructions);
+  for (size_t j = 0; j < count; ++j) {
+    if (target[j] < 0 || target[j] > static_cast<int>(j)) continue;  // not a back edge
+    const int head = target[j], tail = static_cast<int>(j);
+    for (size_t s = 0; s < n; ++s)
+      if (first[s] >= 0 && first[s] <= tail && last[s] >= head)
+        first[s] = std::min(first[s], head), last[s] = std::max(last[s], tail);
+  }
+  std::vector<std::vector<int>> starting(count), ending(count);
+  for (size_t s = 0; s < n; ++s)
+    if (first[s] >= 0) starting[first[s]].push_back(static_cast<int>(s)), ending[last[s]].push_back(static_cast<int>(s));
   using FreeKey = std::pair<backend::Backend*, size_t>;
   std::multimap<FreeKey, Ref<backend::Storage>> free_buffers;
   std::vector<Ref<backend::Storage>> assigned(n);
-  for (size_t i = 0; i < t.instructions.size(); ++i) {
-    const Instruction& instr = t.instructions[i];
-    for (int s : instr.slots) {
-      if (s < 0 || !planned[s] || first[s] != static_cast<int>(i) || assigned[s]) continue;
+  for (size_t i = 0; i < count; ++i) {
+    for (int s : starting[i]) {
       backend::Backend* be = &t.slots[s]->owner();
       const size_t need = t.slots[s]->nbytes();
       stats_.traced_bytes += need;
@@ -218,11 +267,8 @@ void Program::plan_memory(const std::vector<bool>& constant_slot) {
         stats_.arena_bytes += need;
       }
     }
-    for (int s : instr.slots) {
-      if (s < 0 || !planned[s] || last[s] != static_cast<int>(i) || !assigned[s]) continue;
+    for (int s : ending[i])
       free_buffers.emplace(FreeKey{&assigned[s]->owner(), assigned[s]->nbytes()}, assigned[s]);
-      last[s] = -2;  // returned once
-    }
   }
   for (Instruction& instr : t.instructions)
     for (size_t k = 0; k < instr.slots.size(); ++k) {
@@ -238,6 +284,7 @@ void Program::bind_backends_and_homes() {
   backend::Backend* fallback = nullptr;  // for a host loop over empty arrays only
   for (const Instruction& instr : t.instructions)
     if (!fallback) fallback = backend_of(instr);
+  targets_ = jump_targets(t.instructions);
   backends_.clear();
   for (const Instruction& instr : t.instructions) {
     backend::Backend* be = backend_of(instr);
@@ -357,6 +404,13 @@ TensorList Program::replay(const TensorList& inputs) {
   try {
     for (size_t i = 0; i < t.instructions.size(); ++i) {
       const Instruction& instr = t.instructions[i];
+      if (instr.control) {
+        const bool jump = *instr.control == backend::ControlOp::Jump ||
+                          (*instr.control == backend::ControlOp::JumpIfFalse &&
+                           is_false(*backends_[i], instr.arrays[0]));
+        if (jump) i = static_cast<size_t>(targets_[i]);  // the Label, a no-op
+        continue;
+      }
       instr.run(*backends_[i], instr.arrays.data(),
                 instr.draw >= 0 ? &draw_values_[instr.draw] : nullptr);
     }

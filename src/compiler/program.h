@@ -2,7 +2,8 @@
 // A Program is a checked Trace made replayable: variables written back to their home memory,
 // constant work and dead work removed, runs of elementwise calls fused into one pass over
 // memory, the step's own buffers planned into a reusable arena.
-// Replay runs the planned backend calls with no front end and no autograd in between.
+// Replay runs the planned backend calls with no front end and no autograd in between, taking
+// the jumps of recorded control flow (ops::cond, ops::while_loop) as their predicates say.
 
 #include <memory>
 #include <string>
@@ -20,6 +21,9 @@ struct ProgramStats {
   size_t dead_calls = 0;      // work nothing reads
   size_t fused_chains = 0;    // elementwise calls made of runs of them
   size_t fused_calls = 0;     // elementwise calls those replaced
+  size_t fused_linears = 0;              // matmul or conv + bias (+ activation) made one call
+  size_t fused_conv_pools = 0;           // conv + max pool pairs made one call
+  size_t fused_conv_pool_backwards = 0;  // and their backward chains
   size_t replayed_calls = 0;  // what a replay runs
   size_t traced_bytes = 0;    // the step's own buffers as traced
   size_t arena_bytes = 0;     // the same after planning
@@ -69,6 +73,7 @@ class Program {
 
   std::unique_ptr<Trace> trace_;
   std::vector<backend::Backend*> backends_;  // per instruction, the backend it runs on
+  std::vector<int> targets_;                 // per instruction, where its jump goes (else -1)
   std::vector<backend::Array> input_homes_;
   std::vector<InputUses> input_uses_;
   std::vector<Home> homes_;

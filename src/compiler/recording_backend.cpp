@@ -71,6 +71,12 @@ Array bytes_of(const backend::Storage& storage, size_t byte_offset, size_t nbyte
   return a;
 }
 
+// The structured parameters the pattern passes read (instruction.h).
+void note_epilogue(Instruction& instr, const ConvSpec& spec, Activation activation) {
+  instr.conv_spec = spec;
+  instr.activation = activation;
+}
+
 }  // namespace
 
 // ---- memory ----------------------------------------------------------------------------------
@@ -161,6 +167,7 @@ void RecordingBackend::reduce(backend::ReduceOp op, const Array& out, const Arra
   as_backend_call([&] { inner_.reduce(op, out, x, axes); });
   if (trace_) trace_->record(KeyWriter("reduce") << op << axes, {&out}, {&x},
                 [op, axes](Backend& be, const Array* a, Draw) { be.reduce(op, a[0], a[1], axes); });
+  if (trace_) trace_->instructions.back().reduction = std::make_pair(op, axes);
 }
 
 void RecordingBackend::arg_reduce(backend::ArgReduceOp op, const Array& out, const Array& x,
@@ -217,6 +224,7 @@ void RecordingBackend::conv(const Array& out, const Array& x, const Array& kerne
   as_backend_call([&] { inner_.conv(out, x, kernel, spec); });
   if (trace_) trace_->record(key_of("conv", spec), {&out}, {&x, &kernel},
                 [spec](Backend& be, const Array* a, Draw) { be.conv(a[0], a[1], a[2], spec); });
+  if (trace_) trace_->instructions.back().conv_spec = spec;
 }
 
 void RecordingBackend::conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
@@ -226,6 +234,7 @@ void RecordingBackend::conv_backward_input(const Array& dx, const Array& dy, con
                 [spec](Backend& be, const Array* a, Draw) {
                   be.conv_backward_input(a[0], a[1], a[2], spec);
                 });
+  if (trace_) trace_->instructions.back().conv_spec = spec;
 }
 
 void RecordingBackend::conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
@@ -235,12 +244,14 @@ void RecordingBackend::conv_backward_kernel(const Array& dkernel, const Array& x
                 [spec](Backend& be, const Array* a, Draw) {
                   be.conv_backward_kernel(a[0], a[1], a[2], spec);
                 });
+  if (trace_) trace_->instructions.back().conv_spec = spec;
 }
 
 void RecordingBackend::pool(const Array& out, const Array& x, const PoolSpec& spec) {
   as_backend_call([&] { inner_.pool(out, x, spec); });
   if (trace_) trace_->record(key_of("pool", spec), {&out}, {&x},
                 [spec](Backend& be, const Array* a, Draw) { be.pool(a[0], a[1], spec); });
+  if (trace_) trace_->instructions.back().pool_spec = spec;
 }
 
 void RecordingBackend::pool_backward(const Array& dx, const Array& dy, const Array& x,
@@ -250,6 +261,7 @@ void RecordingBackend::pool_backward(const Array& dx, const Array& dy, const Arr
                 [spec](Backend& be, const Array* a, Draw) {
                   be.pool_backward(a[0], a[1], a[2], a[3], spec);
                 });
+  if (trace_) trace_->instructions.back().pool_spec = spec;
 }
 
 void RecordingBackend::softmax(const Array& out, const Array& x, int axis, bool log) {
@@ -276,6 +288,7 @@ void RecordingBackend::linear(const Array& out, const Array& x, const Array& w, 
                 [activation](Backend& be, const Array* a, Draw) {
                   be.linear(a[0], a[1], a[2], a[3], activation);
                 });
+  if (trace_) trace_->instructions.back().activation = activation;
 }
 
 void RecordingBackend::conv_bias_activation(const Array& out, const Array& x, const Array& kernel,
@@ -286,6 +299,7 @@ void RecordingBackend::conv_bias_activation(const Array& out, const Array& x, co
                 [activation, spec](Backend& be, const Array* a, Draw) {
                   be.conv_bias_activation(a[0], a[1], a[2], a[3], activation, spec);
                 });
+  if (trace_) note_epilogue(trace_->instructions.back(), spec, activation);
 }
 
 void RecordingBackend::bias_activation_backward(const Array& dz, const Array& db, const Array& y,
@@ -295,6 +309,7 @@ void RecordingBackend::bias_activation_backward(const Array& dz, const Array& db
                 [activation](Backend& be, const Array* a, Draw) {
                   be.bias_activation_backward(a[0], a[1], a[2], a[3], activation);
                 });
+  if (trace_) trace_->instructions.back().activation = activation;
 }
 
 void RecordingBackend::conv_bias_activation_max_pool(const Array& out, const Array& argmax,
@@ -309,6 +324,7 @@ void RecordingBackend::conv_bias_activation_max_pool(const Array& out, const Arr
                   be.conv_bias_activation_max_pool(a[0], a[1], a[2], a[3], a[4], activation,
                                                    spec);
                 });
+  if (trace_) note_epilogue(trace_->instructions.back(), spec, activation);
 }
 
 void RecordingBackend::conv_bias_activation_max_pool_backward(
@@ -325,6 +341,7 @@ void RecordingBackend::conv_bias_activation_max_pool_backward(
                   be.conv_bias_activation_max_pool_backward(a[0], a[1], a[2], a[3], a[4], a[5],
                                                             a[6], a[7], activation, spec);
                 });
+  if (trace_) note_epilogue(trace_->instructions.back(), spec, activation);
 }
 
 // ---- linear algebra --------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 #include "compiler/trace.h"
 
+#include <algorithm>
 #include <mutex>
 
 #include "compiler/backend_call.h"
@@ -97,6 +98,7 @@ void Trace::on_host_kernel(std::string_view name, std::span<const backend::Array
     instr.slots.push_back(slot_of(arrays[k], k < num_outputs));
   }
   instr.num_outputs = static_cast<int>(num_outputs);
+  instr.region = region_depth_;
   instr.run = [kernel](backend::Backend&, const backend::Array* a,
                        const std::pair<uint64_t, uint64_t>*) { kernel(a); };
   instructions.push_back(instr);
@@ -110,6 +112,7 @@ void Trace::on_host_check(const backend::Array& array,
   instr.arrays.push_back(array);
   instr.slots.push_back(slot_of(array, false));
   instr.guard = true;
+  instr.region = region_depth_;
   instr.run = [check](backend::Backend& be, const backend::Array* a,
                       const std::pair<uint64_t, uint64_t>*) {
     std::vector<char> host(a[0].nbytes());
@@ -145,7 +148,66 @@ void Trace::on_layer(std::string_view name) {
 
 void Trace::on_draw(uint64_t seed, uint64_t counter,
                     std::function<std::pair<uint64_t, uint64_t>()> redraw) {
+  if (region_depth_ > 0)
+    fail("it draws random numbers inside ops::cond or ops::while_loop (a replay would draw "
+         "them whether or not the branch or iteration runs)");
   draws.push_back(Draw{seed, counter, std::move(redraw)});
+}
+
+// ---- structured control flow ---------------------------------------------------------------
+
+void Trace::on_control(backend::ControlOp op, int label, const backend::Array* pred) {
+  Instruction instr;
+  KeyWriter key("control");
+  key << op << label;
+  instr.key = key.take();
+  if (pred) {
+    instr.arrays.push_back(*pred);
+    instr.slots.push_back(slot_of(*pred, false));
+  }
+  instr.control = op;
+  instr.label = label;
+  instr.region = region_depth_;
+  instructions.push_back(std::move(instr));
+}
+
+void Trace::on_region(bool enter) {
+  backend::UntracedScope quiet;  // reading the variables' values here is not the step's
+  if (enter) {
+    ++region_depth_;
+    std::vector<const backend::Storage*> now;
+    for (const VariableState& v : variables) now.push_back(v.variable.value().array().storage.get());
+    region_variables_.push_back(std::move(now));
+    return;
+  }
+  // An assign that rebinds a variable to new memory inside the region: the replay could not
+  // tell which value the variable ends with.
+  const std::vector<const backend::Storage*>& before = region_variables_.back();
+  for (size_t i = 0; i < variables.size(); ++i) {
+    const backend::Storage* expected = i < before.size() ? before[i] : variables[i].home.storage.get();
+    if (variables[i].variable.value().array().storage.get() != expected)
+      fail(keras::detail::cat("it assigns variable '", variables[i].variable.path(),
+                              "' inside ops::cond or ops::while_loop"));
+  }
+  region_variables_.pop_back();
+  --region_depth_;
+}
+
+void Trace::drop_labels(std::span<const int> labels) {
+  auto dropped = [&](const Instruction& instr) {
+    return instr.control && std::find(labels.begin(), labels.end(), instr.label) != labels.end();
+  };
+  size_t first = instructions.size(), last = 0;
+  for (size_t i = 0; i < instructions.size(); ++i)
+    if (dropped(instructions[i])) first = std::min(first, i), last = i;
+  if (first > last) return;
+  std::vector<Instruction> kept;
+  for (size_t i = 0; i < instructions.size(); ++i) {
+    if (dropped(instructions[i])) continue;
+    if (i > first && i < last) --instructions[i].region;
+    kept.push_back(std::move(instructions[i]));
+  }
+  instructions = std::move(kept);
 }
 
 // ---- from the recording backend ------------------------------------------------------------
@@ -165,6 +227,12 @@ void Trace::record(KeyWriter key, std::initializer_list<const backend::Array*> o
   }
   instr.num_outputs = static_cast<int>(outs.size());
   instr.reads_outputs = reads_outputs;
+  instr.region = region_depth_;
+  if (region_depth_ > 0)
+    for (int k = 0; k < instr.num_outputs; ++k)
+      if (instr.slots[k] >= 0 && kinds[instr.slots[k]] == SlotKind::Variable)
+        fail(keras::detail::cat("it writes variable '", variables[owner[instr.slots[k]]].variable.path(),
+                                "' inside ops::cond or ops::while_loop"));
   instr.elementwise = elementwise;
   instr.run = std::move(run);
   instructions.push_back(std::move(instr));

@@ -46,6 +46,10 @@ class Trace final : public backend::TraceObserver {
   void on_untraceable(std::string_view reason) override { fail(std::string(reason)); }
   void on_draw(uint64_t seed, uint64_t counter,
                std::function<std::pair<uint64_t, uint64_t>()> redraw) override;
+  int new_label() override { return next_label_++; }
+  void on_control(backend::ControlOp op, int label, const backend::Array* pred) override;
+  void on_region(bool enter) override;
+  void drop_labels(std::span<const int> labels) override;
 
   // ---- from the recording backend ----
   void record(KeyWriter key, std::initializer_list<const backend::Array*> outs,
@@ -93,6 +97,11 @@ class Trace final : public backend::TraceObserver {
   std::vector<std::string> layers_;
   backend::TraceObserver* previous_ = nullptr;
   bool stopped_ = false;
+  int next_label_ = 0;
+  int region_depth_ = 0;
+  // Per open region: each touched variable's storage when it opened (an assign inside
+  // rebinds it).
+  std::vector<std::vector<const backend::Storage*>> region_variables_;
 };
 
 /// "" when the two traces made the same calls on the same memory; else the first difference.

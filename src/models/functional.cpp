@@ -7,7 +7,6 @@
 
 #include "keras/layers/operation_layer.h"
 #include "keras/ops/ops.h"
-#include "models/layer_fusion.h"
 
 namespace keras {
 namespace {
@@ -63,18 +62,6 @@ void build_map(const std::set<TensorKey>& input_keys, const KerasTensor& tensor,
   map.finished.insert(node.get());
   map.in_progress.erase(node.get());
   map.nodes_in_decreasing_depth.push_back(node);
-}
-
-// The node that alone reads `node`'s output, when the two layers can run as one op.
-const Node* fusable_reader(
-    const Node& node,
-    const std::unordered_map<TensorKey, std::vector<const Node*>, KeyHash>& readers) {
-  if (node.list_call || node.inputs.size() != 1) return nullptr;
-  auto it = readers.find({&node, 0});
-  if (it == readers.end() || it->second.size() != 1 || !it->second[0]) return nullptr;
-  const Node* next = it->second[0];
-  if (next->list_call || next->inputs.size() != 1 || has_mask(*next)) return nullptr;
-  return detail::can_fuse(*node.layer, *next->layer) ? next : nullptr;
 }
 
 }  // namespace
@@ -211,28 +198,10 @@ TensorList FunctionalModel::call_list(const TensorList& inputs, const CallContex
     if (x.dtype() != spec.dtype()) x = ops::cast(x, spec.dtype());
     values[key_of(spec)] = x;
   }
-  // Pairs of layers that run as one op (models/layer_fusion.h): a node whose output only the
-  // next layer of the pair reads (not another node, not a model output).
-  std::unordered_map<TensorKey, std::vector<const Node*>, KeyHash> readers;
   for (const auto& node : nodes_) {
-    // (Inputs and masks without dependencies()'s copy: this runs at every call.)
-    for (const KerasTensor& in : node->inputs) readers[key_of(in)].push_back(node.get());
-    for (const KerasTensor& m : node->masks)
-      if (m.defined()) readers[key_of(m)].push_back(node.get());
-  }
-  for (const KerasTensor& t : outputs_) readers[key_of(t)].push_back(nullptr);
-  std::unordered_set<const Node*> done;
-  for (const auto& node : nodes_) {
-    if (node->is_input() || done.count(node.get())) continue;
+    if (node->is_input()) continue;
     TensorList args;
     for (const KerasTensor& in : node->inputs) args.push_back(values.at(key_of(in)));
-    if (const Node* next = !has_mask(*node) ? fusable_reader(*node, readers) : nullptr) {
-      if (Tensor y = detail::call_fused(*node->layer, *next->layer, args[0]); y.defined()) {
-        values[{next, 0}] = y;
-        done.insert(next);
-        continue;
-      }
-    }
     // training comes from this call, as in Keras 3, where the model's training (fit, evaluate
     // and predict always pass one) overrides the value a node recorded.
     CallContext c;

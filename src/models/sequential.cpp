@@ -1,7 +1,6 @@
 #include "keras/models/sequential.h"
 
 #include "keras/layers/input_layer.h"
-#include "models/layer_fusion.h"
 
 namespace keras {
 
@@ -59,18 +58,7 @@ void SequentialModel::build_graph() {
 Tensor SequentialModel::call(const Tensor& inputs, const CallContext&) {
   check(!layers_.empty(), "Sequential '", name(), "' has no layers to call.");
   Tensor x = inputs;
-  for (size_t i = 0; i < layers_.size(); ++i) {
-    // A pair of layers that runs as one op (models/layer_fusion.h); nothing else reads the
-    // first one's output.
-    if (i + 1 < layers_.size() && detail::can_fuse(*layers_[i], *layers_[i + 1])) {
-      if (Tensor y = detail::call_fused(*layers_[i], *layers_[i + 1], x); y.defined()) {
-        x = y;
-        ++i;
-        continue;
-      }
-    }
-    x = (*layers_[i])(x);
-  }
+  for (const auto& layer : layers_) x = (*layer)(x);
   return x;
 }
 

@@ -2,12 +2,15 @@
 // is the semantics a compiled step must keep). The eager runs themselves are checked against
 // NumPy, PyTorch and Keras by the trainer, layer and oracle suites; here every loss, metric,
 // weight and prediction of the compiled run must equal them bit for bit, across MLP (Dropout,
-// BatchNormalization, Adam), CNN (Conv2D, MaxPooling2D, SGD with momentum) and recurrent
-// (Embedding, LSTM, GRU, RMSprop) models, with a smaller last batch.
+// BatchNormalization, Adam), CNN (Conv2D, MaxPooling2D, SGD with momentum; within the bound of
+// the conv-pool pass, which fuses its pair) and recurrent (Embedding, LSTM, GRU, RMSprop)
+// models, with a smaller last batch.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <thread>
@@ -51,14 +54,39 @@ Run train(const std::string& jit, const Builder& build, const Tensor& x, const T
   return run;
 }
 
+// Every number of `a` within rtol of `b`'s (relative to the larger of 1 and |b|); 0: equal.
+template <typename V>
+void expect_near(const V& a, const V& b, double rtol, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double x = a[i], y = b[i];
+    EXPECT_LE(std::abs(x - y), rtol * std::max(1.0, std::abs(y))) << what << " " << i;
+  }
+}
+
+// `rtol` 0: bit for bit. A model whose compiled step a pass changes the rounding of passes the
+// bound that pass documents, grown over the run's steps.
 void expect_same_runs(const Builder& build, const Tensor& x, const Tensor& y,
-                      const std::string& optimizer, const std::string& loss) {
+                      const std::string& optimizer, const std::string& loss, double rtol = 0) {
   Run eager = train("false", build, x, y, optimizer, loss);
   Run compiled = train("true", build, x, y, optimizer, loss);
-  EXPECT_EQ(compiled.history, eager.history);
-  EXPECT_EQ(compiled.evaluation, eager.evaluation);
-  EXPECT_EQ(compiled.weights, eager.weights);
-  EXPECT_EQ(compiled.predictions, eager.predictions);
+  if (rtol == 0) {
+    EXPECT_EQ(compiled.history, eager.history);
+    EXPECT_EQ(compiled.evaluation, eager.evaluation);
+    EXPECT_EQ(compiled.weights, eager.weights);
+    EXPECT_EQ(compiled.predictions, eager.predictions);
+  } else {
+    ASSERT_EQ(compiled.history.size(), eager.history.size());
+    for (const auto& [name, values] : eager.history)
+      expect_near(compiled.history[name], values, rtol, name);
+    for (const auto& [name, value] : eager.evaluation)
+      expect_near(std::vector<double>{compiled.evaluation[name]}, std::vector<double>{value},
+                  rtol, "evaluate " + name);
+    ASSERT_EQ(compiled.weights.size(), eager.weights.size());
+    for (size_t i = 0; i < eager.weights.size(); ++i)
+      expect_near(compiled.weights[i], eager.weights[i], rtol, "weight " + std::to_string(i));
+    expect_near(compiled.predictions, eager.predictions, rtol, "predictions");
+  }
   // Two signatures (full batches and the smaller last one), each traced once; 4 epochs of 5
   // steps leave most steps replayed.
   EXPECT_EQ(compiled.train_traces, 2);
@@ -88,7 +116,11 @@ TEST(CompiledFit, CnnWithConvPoolAndMomentumEqualsEager) {
                        layers::MaxPooling2D(2), layers::Flatten(),
                        layers::Dense(3, {.activation = "softmax"})});
   };
-  expect_same_runs(build, x, labels(3), "sgd", "sparse_categorical_crossentropy");
+  // The conv-pool pass fuses the Conv2D -> MaxPooling2D pair and its backward chain in the
+  // compiled step (compiler/fuse_conv_pool.h): its gradients are summed in another order
+  // (within 1e-6 relative), so after 4 epochs of 5 SGD steps the numbers agree within 1e-5
+  // relative (accuracy too: no prediction is near a tie), not bit for bit.
+  expect_same_runs(build, x, labels(3), "sgd", "sparse_categorical_crossentropy", 1e-5);
 }
 
 TEST(CompiledFit, EmbeddingLstmGruWithRmsPropEqualsEager) {

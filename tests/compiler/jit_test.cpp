@@ -281,3 +281,28 @@ TEST(JitPasses, ConstantsFoldDeadWorkGoesAndTheArenaReusesBuffers) {
 
 }  // namespace
 }  // namespace keras
+
+namespace keras {
+namespace {
+
+// jax.grad(jax.jit(f)): a compiled function called under value_and_grad gives its results'
+// gradients (it runs eagerly there), before and after it has compiled; by hand: d/dw sum(
+// (x w)^2) = 2 x^2 w.
+TEST(Jit, AGradientThroughACompiledFunction) {
+  Variable w(Tensor::from_vector(std::vector<float>{1.5f, -0.5f}, {2}));
+  auto f = jit([&](const TensorList& in) {
+    return TensorList{ops::sum(ops::square(ops::multiply(in[0], w.value())))};
+  });
+  const Tensor x = Tensor::from_vector(std::vector<float>{2.0f, 3.0f}, {2});
+  for (int round = 0; round < 4; ++round) {
+    auto [loss, grads] = value_and_grad([&] { return f({x})[0]; }, {w});
+    EXPECT_FLOAT_EQ(loss.item<float>(), 4.0f * 1.5f * 1.5f + 9.0f * 0.25f);
+    EXPECT_EQ(grads[0].to_vector<float>(), (std::vector<float>{2 * 4.0f * 1.5f, 2 * 9.0f * -0.5f}))
+        << "round " << round;
+    for (int i = 0; i < 3; ++i) f({x});  // compiled and replayed between the gradients
+  }
+  EXPECT_GE(f.replay_count(), 1);
+}
+
+}  // namespace
+}  // namespace keras

@@ -1,8 +1,10 @@
-// Conv2D -> MaxPooling2D() run as one fused op (Capability::ConvPool, models/layer_fusion.h):
-// a Sequential model of the pair against the same two layers called one by one, on every
-// schedule of the cpu kernel (direct loops, im2col + GEMM, groups), both float dtypes, every
-// fusable activation, with and without bias; ties and NaNs; central differences and second
-// derivatives of the op in float64; which pairs fuse and which do not.
+// Conv2D -> MaxPooling2D() as one fused op (Capability::ConvPool, ops/nn/conv_pool.h), which a
+// compiled step gets from the compiler pass (compiler/fuse_conv_pool.h; its tests, which count
+// the fused calls, are tests/compiler/fuse_conv_pool_test.cpp): the op against the two layers
+// called one by one, on every schedule of the cpu kernel (direct loops, im2col + GEMM, groups),
+// both float dtypes, every fusable activation, with and without bias; ties and NaNs; central
+// differences and second derivatives of the op in float64; and fit with jit_compile "true"
+// (the pass fuses) against eager fit (the layers one by one).
 // tests/golden/layers_conv.npz checks the pair against PyTorch.
 
 #include <gtest/gtest.h>
@@ -49,7 +51,7 @@ std::string grad_fn_name(const Tensor& t) {
   return t.impl()->grad_fn ? std::string(t.impl()->grad_fn->name()) : std::string();
 }
 
-// The op at the top of a fused pair's output: the fused one where the backend has ConvPool
+// The op at the top of the fused op's output: the fused one where the backend has ConvPool
 // (cpu), else the pooling of the two separate ops (torch).
 std::string fused_op() {
   return backend::current().supports(backend::Capability::ConvPool)
@@ -58,10 +60,18 @@ std::string fused_op() {
 }
 
 struct Pair {
-  ModelPtr<SequentialModel> model;
   LayerPtr<layers::Conv2DLayer> conv;
   LayerPtr<layers::MaxPooling2DLayer> pool;
+  Activation activation = Activation::None;
+  ops::ConvOptions options;
 };
+
+Activation activation_of(const std::string& name) {
+  if (name == "relu") return Activation::Relu;
+  if (name == "sigmoid") return Activation::Sigmoid;
+  if (name == "tanh") return Activation::Tanh;
+  return Activation::None;
+}
 
 Pair make_pair(const Config& c, const std::string& activation, bool use_bias, DType dtype) {
   utils::set_random_seed(5);
@@ -77,19 +87,29 @@ Pair make_pair(const Config& c, const std::string& activation, bool use_bias, DT
   if (c.strides) options.strides = *c.strides;
   p.conv = layers::Conv2D(c.filters, 3, options);
   p.pool = layers::MaxPooling2D(2, {.dtype = d});
-  p.model =
-      Sequential({Input(Shape(c.x.begin() + 1, c.x.end()), {.dtype = dtype}), p.conv, p.pool});
+  p.conv->ensure_built({c.x}, false);
+  p.activation = activation_of(activation);
+  p.options = ops::ConvOptions{.strides = c.strides.value_or(ops::IntOrTuple(1)),
+                               .padding = c.padding,
+                               .dilation_rate = c.dilation};
   return p;
 }
 
-// The output and the gradients of sum(y * r) for x, kernel (and bias): through the model (the
-// fused op) or through the two layers called one by one.
-std::vector<Tensor> run(const Pair& p, const Tensor& x, bool through_model) {
+// pool(conv(x)) through the fused op, or through the two layers called one by one.
+Tensor forward(const Pair& p, const Tensor& x, bool fused) {
+  if (!fused) return (*p.pool)((*p.conv)(x));
+  return ops::detail::conv_bias_activation_max_pool(
+      x, p.conv->kernel().value(), p.conv->options().use_bias ? p.conv->bias().value() : Tensor(),
+      p.activation, p.options);
+}
+
+// The output and the gradients of sum(y * r) for x, kernel (and bias).
+std::vector<Tensor> run(const Pair& p, const Tensor& x, bool fused) {
   std::vector<Tensor> watched{x};
   GradientTape tape;
   tape.watch(watched);
-  Tensor y = through_model ? (*p.model)(watched[0]) : (*p.pool)((*p.conv)(watched[0]));
-  EXPECT_EQ(grad_fn_name(y), through_model ? fused_op() : "max_pool");
+  Tensor y = forward(p, watched[0], fused);
+  EXPECT_EQ(grad_fn_name(y), fused ? fused_op() : "max_pool");
   Tensor r = ops::cast(random::normal(y.shape(), 0.0, 1.0, DType::Float64, 2), x.dtype());
   std::vector<Tensor> sources = watched;
   for (const auto& w : p.conv->trainable_weights()) sources.push_back(w.value());
@@ -98,7 +118,7 @@ std::vector<Tensor> run(const Pair& p, const Tensor& x, bool through_model) {
   return out;
 }
 
-TEST(FusedConvPool, SequentialMatchesTheLayersOneByOne) {
+TEST(FusedConvPool, OpMatchesTheLayersOneByOne) {
   for (DType dtype : {DType::Float32, DType::Float64})
     for (const Config& c : configs())
       for (const char* act : {"linear", "relu", "sigmoid", "tanh"})
@@ -136,7 +156,7 @@ TEST(FusedConvPool, NaNWinsItsWindow) {
   std::vector<float> v = x.to_vector<float>();
   v[7] = std::nanf("");
   x = Tensor::from_vector(v, x.shape());
-  Tensor fused = (*p.model)(x), separate = (*p.pool)((*p.conv)(x));
+  Tensor fused = forward(p, x, true), separate = forward(p, x, false);
   auto a = fused.to_vector<float>(), b = separate.to_vector<float>();
   ASSERT_EQ(a.size(), b.size());
   int nans = 0;
@@ -192,86 +212,27 @@ TEST(FusedConvPool, SecondOrderMatchesTheUnfusedOps) {
     EXPECT_TENSOR_NEAR(fused[i], ops_path[i], 1e-10, 1e-10) << "input " << i;
 }
 
-TEST(FusedConvPool, OnlyExactPairsFuse) {
-  const Config& c = configs()[0];
-  Tensor x = random::normal(c.x, 0.0, 1.0, DType::Float32, 5);
-  // Which pooling layers fuse: MaxPooling2D(2) with its defaults only.
-  auto output_of = [&](std::shared_ptr<Layer> pool) {
-    auto model =
-        Sequential({Input({13, 11, 1}), layers::Conv2D(8, 3, {.activation = "relu"}), pool});
-    GradientTape tape;
-    Tensor xv = x;
-    tape.watch(xv);
-    return grad_fn_name((*model)(xv));
-  };
-  EXPECT_EQ(output_of(layers::MaxPooling2D(2)), fused_op());
-  EXPECT_EQ(output_of(layers::MaxPooling2D(2, {.padding = "SAME"})), "max_pool");
-  EXPECT_EQ(output_of(layers::MaxPooling2D(2, {.strides = 1})), "max_pool");
-  EXPECT_EQ(output_of(layers::MaxPooling2D(3)), "max_pool");
-  EXPECT_EQ(output_of(layers::AveragePooling2D(2)), "average_pool");
-}
-
-// A Functional model fuses the pair only when nothing else reads the conv's output.
-TEST(FusedConvPool, FunctionalFusesOnlyPrivatePairs) {
-  Tensor x = random::normal({2, 13, 11, 1}, 0.0, 1.0, DType::Float32, 9);
-  auto top_of = [&](bool shared) {
-    KerasTensor in = Input({13, 11, 1});
-    KerasTensor conv = (*layers::Conv2D(8, 3, {.activation = "relu"}))(in);
-    KerasTensor pooled = (*layers::MaxPooling2D(2))(conv);
-    auto model = shared ? Functional({in}, {pooled, conv}) : Functional(in, pooled);
-    GradientTape tape;
-    Tensor xv = x;
-    tape.watch(xv);
-    return grad_fn_name((*model)(TensorList{xv})[0]);
-  };
-  EXPECT_EQ(top_of(false), fused_op());
-  EXPECT_EQ(top_of(true), "max_pool");
-}
-
-// A subclass of Conv2D may change call(): the model must call it.
-class ScaledConv2D : public layers::Conv2DLayer {
- public:
-  using Conv2DLayer::Conv2DLayer;
-  Tensor call(const Tensor& inputs, const CallContext& ctx) override {
-    return ops::multiply(Conv2DLayer::call(inputs, ctx), 2.0);
-  }
-};
-
-TEST(FusedConvPool, SubclassesAndActivityRegularizersRunTheirLayers) {
-  Tensor x = random::normal({2, 13, 11, 1}, 0.0, 1.0, DType::Float32, 6);
-  auto conv = make_layer<ScaledConv2D>(8, ops::IntOrTuple(3), layers::Conv2DOptions{});
-  auto pool = layers::MaxPooling2D(2);
-  auto model = Sequential({Input({13, 11, 1}), conv, pool});
-  EXPECT_TENSOR_NEAR((*model)(x), (*pool)((*conv)(x)), 0.0, 0.0);
-
-  auto regularized = layers::Conv2D(8, 3, {.activity_regularizer = "l2"});
-  auto model2 = Sequential({Input({13, 11, 1}), regularized, layers::MaxPooling2D(2)});
-  (*model2)(x);
-  EXPECT_EQ(model2->losses().size(), 1u);
-}
-
-// fit() trains a fused model as the same model run layer by layer: its poolings written with
-// padding "same", which on even conv outputs pool the same windows but do not fuse. Two pairs:
-// the first layer takes the kernel-gradient-only schedule (patch length 9 or 18), the second
-// the sparse one with an input gradient (16 channels, 3x3: accumulators in registers).
-TEST(FusedConvPool, TrainsAsTheUnfusedModel) {
+// fit with jit_compile "true", whose compiled steps fuse each pair and its backward chain,
+// trains as eager fit, which calls the layers one by one. Two pairs: the first layer takes the
+// kernel-gradient-only schedule (patch length 9 or 18), the second the sparse one with an input
+// gradient (16 channels, 3x3: accumulators in registers). The fused backward sums in another
+// order (fuse_conv_pool.h): 1e-5 after 2 epochs of Adam, as for the op above.
+TEST(FusedConvPool, CompiledFitTrainsAsEagerFit) {
   for (int64_t channels : {1, 2}) {
-    auto build = [&](bool fused) {
+    auto build = [&] {
       utils::set_random_seed(21);
-      const std::string padding = fused ? "valid" : "same";
       return Sequential({Input({14, 14, channels}), layers::Conv2D(16, 3, {.activation = "relu"}),
-                         layers::MaxPooling2D(2, {.padding = padding}),
-                         layers::Conv2D(32, 3, {.activation = "relu"}),
-                         layers::MaxPooling2D(2, {.padding = padding}), layers::Flatten(),
-                         layers::Dense(3)});
+                         layers::MaxPooling2D(2), layers::Conv2D(32, 3, {.activation = "relu"}),
+                         layers::MaxPooling2D(2), layers::Flatten(), layers::Dense(3)});
     };
     Tensor x = random::normal({64, 14, 14, channels}, 0.0, 1.0, DType::Float32, 7);
     Tensor y = random::normal({64, 3}, 0.0, 1.0, DType::Float32, 8);
     std::vector<std::vector<Tensor>> weights;
-    for (bool fused : {true, false}) {
-      auto model = build(fused);
-      model->compile({.optimizer = "adam", .loss = "mse"});
+    for (const char* jit : {"true", "false"}) {
+      auto model = build();
+      model->compile({.optimizer = "adam", .loss = "mse", .jit_compile = jit});
       model->fit(x, y, {.batch_size = 16, .epochs = 2, .verbose = 0, .shuffle = false});
+      EXPECT_EQ(model->train_function().tracing_count(), std::string(jit) == "true" ? 1 : 0);
       weights.push_back(model->get_weights());
     }
     ASSERT_EQ(weights[0].size(), weights[1].size());

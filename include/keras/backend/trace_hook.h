@@ -24,6 +24,11 @@ struct Array;
 /// A loop the front end runs over host memory, given its arrays (outputs first).
 using HostKernel = std::function<void(const Array* arrays)>;
 
+/// A control instruction of a traced step (ops::cond, ops::while_loop record these instead of
+/// reading their predicate on the host): the place a label names, a jump to it, or a jump to it
+/// taken when a one-element bool array holds false.
+enum class ControlOp : uint8_t { Label, Jump, JumpIfFalse };
+
 /// What a trace listens to (implemented by the compiler).
 class TraceObserver {
  public:
@@ -51,6 +56,18 @@ class TraceObserver {
   /// A random draw took (seed, counter); `redraw` takes the next pair from the same source.
   virtual void on_draw(uint64_t seed, uint64_t counter,
                        std::function<std::pair<uint64_t, uint64_t>()> redraw) = 0;
+
+  // ---- structured control flow ----
+  /// A label number no control instruction of this trace uses yet.
+  virtual int new_label() = 0;
+  /// Records a control instruction (`pred`: the JumpIfFalse's bool array, else null).
+  virtual void on_control(ControlOp op, int label, const Array* pred) = 0;
+  /// Calls recorded between on_region(true) and on_region(false) run conditionally or
+  /// repeatedly: one that assigns a variable or draws a random seed makes the trace give up.
+  virtual void on_region(bool enter) = 0;
+  /// Removes the control instructions of `labels`: the calls between them run every time (a
+  /// cond whose result needs a gradient becomes a select of both branches).
+  virtual void drop_labels(std::span<const int> labels) = 0;
 };
 
 namespace detail {
@@ -105,6 +122,19 @@ void run_host_check(const Array& array, const std::function<void(const void* hos
 /// Tells the trace running on this thread, if any, that this call keeps state outside
 /// variables (a replay would not update it): the function then runs eagerly, naming `reason`.
 void mark_untraceable(std::string_view reason);
+
+/// Hides this thread's trace while alive: what runs meanwhile is neither recorded nor checked
+/// (the values a recorded region needs at trace time, such as a loop's later iterations).
+class UntracedScope {
+ public:
+  UntracedScope() : saved_(detail::set_thread_observer(nullptr)) {}
+  ~UntracedScope() { detail::set_thread_observer(saved_); }
+  UntracedScope(const UntracedScope&) = delete;
+  UntracedScope& operator=(const UntracedScope&) = delete;
+
+ private:
+  TraceObserver* saved_;
+};
 
 /// Reports a layer call to the trace running on this thread (for messages), if any.
 class LayerTraceScope {

@@ -31,7 +31,9 @@ class CompiledFunction {
   /// `static_key` (what else the function depends on: a training flag, a structure). A new
   /// signature runs eagerly twice (the traces), then replays. The 32 most recently used
   /// signatures keep their programs; an older one traces again when it returns. Inside another
-  /// trace the function simply runs, as part of the outer one. Thread-safe (calls are
+  /// trace the function simply runs, as part of the outer one; so does a call made while a
+  /// GradientTape records (value_and_grad around it), so that its results carry gradients as
+  /// jax.grad(jax.jit(f)) gives them. Thread-safe (calls are
   /// serialized).
   TensorList operator()(const TensorList& inputs, std::string_view static_key = {}) const;
 

@@ -2,6 +2,7 @@
 // shares (ops/core/loop_state.h).
 
 #include "keras/autograd/node.h"
+#include "keras/backend/trace_hook.h"
 #include "keras/ops/ops.h"
 #include "ops/core/loop_state.h"
 #include "ops/detail/op_utils.h"
@@ -72,18 +73,35 @@ inline namespace core {
 
 namespace {
 
+constexpr std::string_view kSwitch = "switch";
+
+void check_index(const Tensor& index, size_t count) {
+  check(count > 0, kSwitch, ": needs at least one branch.");
+  check(index.defined(), kSwitch, ": the index is an undefined tensor.");
+  check<TypeError>(is_integer(index.dtype()) || index.dtype() == DType::Bool, kSwitch,
+                   ": the index must be an integer scalar; got dtype ", index.dtype(), ".");
+  check(index.size() == 1, kSwitch,
+        ": the index must be a scalar (one element); got a tensor of shape ", index.shape(), ".");
+}
+
 // The branch switch_ runs: index clamped to [0, count).
 size_t branch_index(const Tensor& index, size_t count) {
-  constexpr std::string_view op = "switch";
-  check(count > 0, op, ": needs at least one branch.");
-  check(index.defined(), op, ": the index is an undefined tensor.");
-  check<TypeError>(is_integer(index.dtype()) || index.dtype() == DType::Bool, op,
-                   ": the index must be an integer scalar; got dtype ", index.dtype(), ".");
-  check(index.size() == 1, op, ": the index must be a scalar (one element); got a tensor of shape ",
-        index.shape(), ".");
+  check_index(index, count);
   const int64_t i = index.item<int64_t>();
   const int64_t last = static_cast<int64_t>(count) - 1;
   return static_cast<size_t>(i < 0 ? 0 : (i > last ? last : i));
+}
+
+// Under keras::jit: branches[k..] as nested conds on index <= k, which clamps as branch_index.
+TensorList traced_switch(const Tensor& index, const std::vector<ListFn>& branches,
+                         const TensorList& operands, size_t k) {
+  detail::require_callable(kSwitch, "branch", branches[k]);
+  if (k + 1 == branches.size()) return branches[k](operands);
+  const Tensor bound = full_like(index, Scalar(static_cast<int64_t>(k)), DType::Int64);
+  return cond(less_equal(cast(index, DType::Int64), bound),
+              std::function<TensorList()>([&] { return branches[k](operands); }),
+              std::function<TensorList()>(
+                  [&] { return traced_switch(index, branches, operands, k + 1); }));
 }
 
 }  // namespace
@@ -92,6 +110,9 @@ Tensor cond(const Tensor& pred, const std::function<Tensor()>& true_fn,
             const std::function<Tensor()>& false_fn) {
   detail::require_callable("cond", "true_fn", true_fn);
   detail::require_callable("cond", "false_fn", false_fn);
+  if (auto traced = detail::traced_cond(pred, [&] { return TensorList{true_fn()}; },
+                                        [&] { return TensorList{false_fn()}; }))
+    return (*traced)[0];
   return detail::host_predicate("cond", pred) ? true_fn() : false_fn();
 }
 
@@ -99,12 +120,20 @@ TensorList cond(const Tensor& pred, const std::function<TensorList()>& true_fn,
                 const std::function<TensorList()>& false_fn) {
   detail::require_callable("cond", "true_fn", true_fn);
   detail::require_callable("cond", "false_fn", false_fn);
+  if (auto traced = detail::traced_cond(pred, true_fn, false_fn)) return *traced;
   return detail::host_predicate("cond", pred) ? true_fn() : false_fn();
 }
 
 Tensor switch_(const Tensor& index,
                const std::vector<std::function<Tensor(const TensorList&)>>& branches,
                const TensorList& operands) {
+  if (backend::detail::front_end_observer()) {
+    std::vector<ListFn> lists;
+    for (const auto& b : branches)
+      lists.push_back(b ? ListFn([&b](const TensorList& v) { return TensorList{b(v)}; })
+                        : ListFn());
+    return switch_(index, lists, operands)[0];
+  }
   const auto& branch = branches[branch_index(index, branches.size())];
   detail::require_callable("switch", "branch", branch);
   return branch(operands);
@@ -112,6 +141,10 @@ Tensor switch_(const Tensor& index,
 
 TensorList switch_(const Tensor& index, const std::vector<ListFn>& branches,
                    const TensorList& operands) {
+  if (backend::detail::front_end_observer()) {
+    check_index(index, branches.size());
+    return traced_switch(index, branches, operands, 0);
+  }
   const auto& branch = branches[branch_index(index, branches.size())];
   detail::require_callable("switch", "branch", branch);
   return branch(operands);
@@ -125,6 +158,8 @@ TensorList while_loop(const std::function<Tensor(const TensorList&)>& cond, cons
   check(!maximum_iterations || *maximum_iterations >= 0, op,
         ": maximum_iterations must be >= 0; got ", maximum_iterations.value_or(0), ".");
   TensorList vars = detail::loop_state(op, "loop variable", loop_vars);
+  if (auto traced = detail::traced_while_loop(cond, body, vars, maximum_iterations))
+    return *traced;
   for (int64_t step = 0; !maximum_iterations || step < *maximum_iterations; ++step) {
     if (!detail::host_predicate(op, cond(vars))) break;
     TensorList next = body(vars);

@@ -2,8 +2,8 @@
 // A 2-d convolution with its bias and activation followed by 2x2 max pooling with stride 2
 // (a Conv2D -> MaxPooling2D() pair) as one op: one backend call (Capability::ConvPool) that
 // never writes the convolution's output, keeping each window's argmax for the backward pass;
-// else conv_bias_activation_nd then max_pool. models/layer_fusion.h decides when a model's
-// layers run through it.
+// else conv_bias_activation_nd then max_pool. Layers do not call it: a compiled step gets the
+// same backend call from the compiler pass compiler/fuse_conv_pool.h.
 
 #include "keras/backend/primitives.h"
 #include "keras/ops/nn/conv.h"

@@ -2,9 +2,18 @@
 // keras.ops core control flow: cond, switch_, while_loop, fori_loop, scan, associative_scan,
 // map, vectorized_map and custom_gradient, as plain C++ helpers that work under autograd.
 //
-// They run eagerly: a loop calls its body from C++, and the ops inside record themselves on
-// the tape as usual, so gradients (and higher-order gradients) flow through the branch taken
-// and through every iteration run. Nothing is traced, so only the selected branch runs.
+// Eagerly, a loop calls its body from C++, and the ops inside record themselves on the tape as
+// usual, so gradients (and higher-order gradients) flow through the branch taken and through
+// every iteration run; only the selected branch runs.
+//
+// Under keras::jit (and compiled train/test/predict steps), cond, switch_ and while_loop with a
+// tensor predicate are traced as jax.lax's are: the program records each branch or loop body
+// once and a replay branches on the new values. Branches and bodies must then be free of side
+// effects (no variable assignment, no random draws; the step runs eagerly otherwise, with a
+// warning), cond's branches must return the same shapes and dtypes, and a cond whose result
+// needs a gradient runs both branches and selects (gradients flow through the taken one, as
+// through ops::where); a while_loop whose variables need a gradient runs eagerly, as JAX has
+// no reverse-mode gradient for it. fori_loop and scan have fixed trip counts and are unrolled.
 //
 // Shapes of the callables. Each helper has a one-tensor form and a form over several tensors:
 // a TensorList (std::vector<Tensor>) stands for Keras's tuple or list of loop variables, and
