@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "isa.h"
+
 namespace keras::cpu {
 namespace {
 
@@ -94,10 +96,12 @@ template <int T, int B>
 // channel's weights and gradient stay in L1 while its windows are visited. A channel's
 // nonzero windows are listed first (without a branch per window), even windows of a row
 // before odd ones: consecutive windows then touch disjoint input columns, so their updates
-// of dx do not wait on each other through memory.
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void image_backward(
-    const ConvGeometry& g, int64_t ph, int64_t pw, const float* xn, const float* wt,
-    const float* gzn, const uint8_t* an, float* dxn, float* dwt, Scratch& s) {
+// of dx do not wait on each other through memory. Always inlined into a version per
+// instruction set (below).
+[[gnu::always_inline]] inline void image_backward(const ConvGeometry& g, int64_t ph, int64_t pw,
+                                                  const float* xn, const float* wt,
+                                                  const float* gzn, const uint8_t* an, float* dxn,
+                                                  float* dwt, Scratch& s) {
   const int64_t c = g.c, o = g.o, taps = g.taps();
   for (int64_t co = 0; co < o; ++co) {
     int64_t count = 0;
@@ -128,6 +132,25 @@ __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) vo
   }
 }
 
+KERAS_TARGET_AVX512 void image_backward_avx512(const ConvGeometry& g, int64_t ph, int64_t pw,
+                                               const float* xn, const float* wt, const float* gzn,
+                                               const uint8_t* an, float* dxn, float* dwt,
+                                               Scratch& s) {
+  image_backward(g, ph, pw, xn, wt, gzn, an, dxn, dwt, s);
+}
+
+KERAS_TARGET_AVX2 void image_backward_avx2(const ConvGeometry& g, int64_t ph, int64_t pw,
+                                           const float* xn, const float* wt, const float* gzn,
+                                           const uint8_t* an, float* dxn, float* dwt, Scratch& s) {
+  image_backward(g, ph, pw, xn, wt, gzn, an, dxn, dwt, s);
+}
+
+void image_backward_baseline(const ConvGeometry& g, int64_t ph, int64_t pw, const float* xn,
+                             const float* wt, const float* gzn, const uint8_t* an, float* dxn,
+                             float* dwt, Scratch& s) {
+  image_backward(g, ph, pw, xn, wt, gzn, an, dxn, dwt, s);
+}
+
 }  // namespace
 
 void conv_pool_sparse_backward(const ConvGeometry& g, int64_t ph, int64_t pw, const float* x,
@@ -155,9 +178,9 @@ void conv_pool_sparse_backward(const ConvGeometry& g, int64_t ph, int64_t pw, co
       for (int64_t n = s * g.n / slices; n < (s + 1) * g.n / slices; ++n) {
         float* dxn = dx ? dx + n * image : nullptr;
         if (dxn) std::fill(dxn, dxn + image, 0.0f);
-        image_backward(g, ph, pw, x + n * image, dx ? wt.data() : nullptr, gz + n * pooled,
-                       argmax + n * pooled, dxn, dkernel ? partial.data() + s * size : nullptr,
-                       scratch);
+        by_isa(image_backward_avx512, image_backward_avx2, image_backward_baseline, g, ph, pw,
+               x + n * image, dx ? wt.data() : nullptr, gz + n * pooled, argmax + n * pooled, dxn,
+               dkernel ? partial.data() + s * size : nullptr, scratch);
       }
   });
   if (!dkernel) return;

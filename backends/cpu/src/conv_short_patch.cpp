@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "isa.h"
 #include "thread_pool.h"
 
 namespace keras::cpu {
@@ -130,10 +131,10 @@ template <int NB>
 }
 
 // Rows [r0, r1) into y (row r0 first). The sums run over k in the same order in every path, so
-// a row's values do not depend on which path computed it.
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void forward_rows(
-    const WindowGeometry& g, int64_t o, const float* x, const float* w, float* y, int64_t r0,
-    int64_t r1) {
+// a row's values do not depend on which path computed it. Always inlined into a version per
+// instruction set (forward_rows_f32 and the others below, isa.h).
+[[gnu::always_inline]] inline void forward_rows(const WindowGeometry& g, int64_t o, const float* x,
+                                                const float* w, float* y, int64_t r0, int64_t r1) {
   const int64_t k_len = g.taps() * g.c;
   float patch[4][kShortPatch];
   PatchWalker walk(g, x, r0);
@@ -187,7 +188,7 @@ template <int K>
 // kernel_grad_rows for a patch length K known at compile time (9: 3x3 over one channel; 27:
 // over three) and o a multiple of 16: chunks of rows whose patches are gathered into L1 once,
 // then grad_block per output block. Always inlined: it must be compiled inside each of
-// kernel_grad_rows's clones (AVX-512, AVX2), not once for the baseline.
+// kernel_grad_rows's versions (AVX-512, AVX2), not once for the baseline.
 template <int K>
 [[gnu::always_inline]] inline void kernel_grad_fixed(const WindowGeometry& g, int64_t o,
                                                      const float* x, const float* dy, int64_t r0,
@@ -205,10 +206,10 @@ template <int K>
 
 // dw += patches^T @ dy over rows [r0, r1) (dy: row r0 first). Without a fixed patch length,
 // rows go in groups of kGradRows, so that each 16-wide block of dw is loaded and stored once
-// per group rather than once per row.
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void kernel_grad_rows(
-    const WindowGeometry& g, int64_t o, const float* x, const float* dy, int64_t r0, int64_t r1,
-    float* dw) {
+// per group rather than once per row. Always inlined, as forward_rows.
+[[gnu::always_inline]] inline void kernel_grad_rows(const WindowGeometry& g, int64_t o,
+                                                    const float* x, const float* dy, int64_t r0,
+                                                    int64_t r1, float* dw) {
   constexpr int64_t kGradRows = 4;
   const int64_t k_len = g.taps() * g.c;
   if (o % kLanes == 0) {
@@ -244,6 +245,43 @@ __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) vo
   }
 }
 
+// The versions and their dispatchers.
+KERAS_TARGET_AVX512 void forward_rows_avx512(const WindowGeometry& g, int64_t o, const float* x,
+                                             const float* w, float* y, int64_t r0, int64_t r1) {
+  forward_rows(g, o, x, w, y, r0, r1);
+}
+KERAS_TARGET_AVX2 void forward_rows_avx2(const WindowGeometry& g, int64_t o, const float* x,
+                                         const float* w, float* y, int64_t r0, int64_t r1) {
+  forward_rows(g, o, x, w, y, r0, r1);
+}
+void forward_rows_baseline(const WindowGeometry& g, int64_t o, const float* x, const float* w,
+                           float* y, int64_t r0, int64_t r1) {
+  forward_rows(g, o, x, w, y, r0, r1);
+}
+void forward_rows_f32(const WindowGeometry& g, int64_t o, const float* x, const float* w, float* y,
+                      int64_t r0, int64_t r1) {
+  by_isa(forward_rows_avx512, forward_rows_avx2, forward_rows_baseline, g, o, x, w, y, r0, r1);
+}
+
+KERAS_TARGET_AVX512 void kernel_grad_rows_avx512(const WindowGeometry& g, int64_t o, const float* x,
+                                                 const float* dy, int64_t r0, int64_t r1,
+                                                 float* dw) {
+  kernel_grad_rows(g, o, x, dy, r0, r1, dw);
+}
+KERAS_TARGET_AVX2 void kernel_grad_rows_avx2(const WindowGeometry& g, int64_t o, const float* x,
+                                             const float* dy, int64_t r0, int64_t r1, float* dw) {
+  kernel_grad_rows(g, o, x, dy, r0, r1, dw);
+}
+void kernel_grad_rows_baseline(const WindowGeometry& g, int64_t o, const float* x, const float* dy,
+                               int64_t r0, int64_t r1, float* dw) {
+  kernel_grad_rows(g, o, x, dy, r0, r1, dw);
+}
+void kernel_grad_rows_f32(const WindowGeometry& g, int64_t o, const float* x, const float* dy,
+                          int64_t r0, int64_t r1, float* dw) {
+  by_isa(kernel_grad_rows_avx512, kernel_grad_rows_avx2, kernel_grad_rows_baseline, g, o, x, dy, r0,
+         r1, dw);
+}
+
 }  // namespace
 
 bool short_patch_conv(const WindowGeometry& g, int64_t groups) {
@@ -257,7 +295,7 @@ void short_patch_forward(const WindowGeometry& g, int64_t o, const float* x, con
   parallel_for(rows, grain, [&](int64_t b, int64_t e) {
     for (int64_t r0 = b; r0 < e; r0 += kEpilogueRows) {
       const int64_t r1 = std::min(e, r0 + kEpilogueRows);
-      forward_rows(g, o, x, w, y + r0 * o, r0, r1);
+      forward_rows_f32(g, o, x, w, y + r0 * o, r0, r1);
       apply_epilogue<float>(y + r0 * o, r1 - r0, o, bias, act, false);
     }
   });
@@ -265,12 +303,12 @@ void short_patch_forward(const WindowGeometry& g, int64_t o, const float* x, con
 
 void short_patch_rows(const WindowGeometry& g, int64_t o, const float* x, const float* w,
                       int64_t r0, int64_t r1, float* y_rows) {
-  forward_rows(g, o, x, w, y_rows, r0, r1);
+  forward_rows_f32(g, o, x, w, y_rows, r0, r1);
 }
 
 void short_patch_kernel_grad_rows(const WindowGeometry& g, int64_t o, const float* x,
                                   const float* dy_rows, int64_t r0, int64_t r1, float* dw) {
-  kernel_grad_rows(g, o, x, dy_rows, r0, r1, dw);
+  kernel_grad_rows_f32(g, o, x, dy_rows, r0, r1, dw);
 }
 
 void short_patch_backward_kernel(const WindowGeometry& g, int64_t o, const float* x,
@@ -280,8 +318,8 @@ void short_patch_backward_kernel(const WindowGeometry& g, int64_t o, const float
   std::vector<float> partial(static_cast<size_t>(slices * size), 0.0f);
   parallel_for(slices, 1, [&](int64_t b, int64_t e) {
     for (int64_t s = b; s < e; ++s)
-      kernel_grad_rows(g, o, x, dy + s * kSliceRows * o, s * kSliceRows,
-                       std::min(rows, (s + 1) * kSliceRows), partial.data() + s * size);
+      kernel_grad_rows_f32(g, o, x, dy + s * kSliceRows * o, s * kSliceRows,
+                           std::min(rows, (s + 1) * kSliceRows), partial.data() + s * size);
   });
   std::copy(partial.begin(), partial.begin() + size, dw);
   for (int64_t s = 1; s < slices; ++s)

@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "isa.h"
 #include "thread_pool.h"
 
 namespace keras::cpu {
 namespace {
-
-#define KERAS_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 // pool.cpp's max_step: NaN wins and stays; branch-free so the channel loops vectorize.
 inline float max_step(float acc, float v) {
@@ -22,8 +21,11 @@ inline int32_t same(float v, float peak) {
 }
 
 // One output row (ox = 0 .. out_w) of one image: r0 and r1 are input rows 2 * oy and 2 * oy + 1.
-KERAS_CLONES void forward_row(const float* __restrict r0, const float* __restrict r1,
-                              float* __restrict out, int64_t out_w, int64_t c) {
+// The row loops are always inlined into a version per instruction set (forward_row_f32 and the
+// others below, isa.h), and GCC vectorizes each for its target.
+[[gnu::always_inline]] inline void forward_row(const float* __restrict r0,
+                                               const float* __restrict r1, float* __restrict out,
+                                               int64_t out_w, int64_t c) {
   for (int64_t ox = 0; ox < out_w; ++ox) {
     const float* a = r0 + 2 * ox * c;
     const float* b = r1 + 2 * ox * c;
@@ -41,10 +43,12 @@ KERAS_CLONES void forward_row(const float* __restrict r0, const float* __restric
 
 // The gradient rows d0, d1 of input rows r0, r1 under one output row; columns past the last
 // window (odd widths) get 0.
-KERAS_CLONES void backward_row(const float* __restrict r0, const float* __restrict r1,
-                               const float* __restrict peak, const float* __restrict g,
-                               float* __restrict d0, float* __restrict d1, int64_t out_w,
-                               int64_t in_w, int64_t c) {
+[[gnu::always_inline]] inline void backward_row(const float* __restrict r0,
+                                                const float* __restrict r1,
+                                                const float* __restrict peak,
+                                                const float* __restrict g, float* __restrict d0,
+                                                float* __restrict d1, int64_t out_w, int64_t in_w,
+                                                int64_t c) {
   for (int64_t ox = 0; ox < out_w; ++ox) {
     const int64_t at = 2 * ox * c;
     const float* p = peak + ox * c;
@@ -172,12 +176,7 @@ __attribute__((target("avx2"))) void argmax_row_avx2(const float* a, const float
 
 void argmax_row_f32(const float* a, const float* b, float* out, uint8_t* argmax, int64_t out_w,
                     int64_t c) {
-  static const int level = __builtin_cpu_supports("avx512f") ? 2
-                           : __builtin_cpu_supports("avx2")  ? 1
-                                                             : 0;
-  if (level == 2) return argmax_row_avx512(a, b, out, argmax, out_w, c);
-  if (level == 1) return argmax_row_avx2(a, b, out, argmax, out_w, c);
-  argmax_row_scalar(a, b, out, argmax, out_w, c);
+  by_isa(argmax_row_avx512, argmax_row_avx2, argmax_row_scalar<float>, a, b, out, argmax, out_w, c);
 }
 
 // 16 floats, 16 int32 and 16 bytes as one value each for the scatter below (GCC splits them
@@ -186,8 +185,8 @@ typedef float F16 __attribute__((vector_size(64), aligned(1)));
 typedef int32_t I16 __attribute__((vector_size(64), aligned(1)));
 typedef uint8_t U16 __attribute__((vector_size(16), aligned(1)));
 template <typename T>
-inline void scatter_row(const T* gz, const uint8_t* argmax, T* d0, T* d1, int64_t out_w, int64_t w,
-                        int64_t c) {
+[[gnu::always_inline]] inline void scatter_row(const T* gz, const uint8_t* argmax, T* d0, T* d1,
+                                               int64_t out_w, int64_t w, int64_t c) {
   for (int64_t ox = 0; ox < out_w; ++ox) {
     const T* gv = gz + ox * c;
     const uint8_t* idx = argmax + ox * c;
@@ -218,9 +217,66 @@ inline void scatter_row(const T* gz, const uint8_t* argmax, T* d0, T* d1, int64_
   std::fill(d1 + 2 * out_w * c, d1 + w * c, T(0));
 }
 
-KERAS_CLONES void scatter_row_f32(const float* gz, const uint8_t* argmax, float* d0, float* d1,
-                                  int64_t out_w, int64_t w, int64_t c) {
+// The versions of the row loops and their dispatchers.
+KERAS_TARGET_AVX512 void forward_row_avx512(const float* __restrict r0, const float* __restrict r1,
+                                            float* __restrict out, int64_t out_w, int64_t c) {
+  forward_row(r0, r1, out, out_w, c);
+}
+KERAS_TARGET_AVX2 void forward_row_avx2(const float* __restrict r0, const float* __restrict r1,
+                                        float* __restrict out, int64_t out_w, int64_t c) {
+  forward_row(r0, r1, out, out_w, c);
+}
+void forward_row_baseline(const float* __restrict r0, const float* __restrict r1,
+                          float* __restrict out, int64_t out_w, int64_t c) {
+  forward_row(r0, r1, out, out_w, c);
+}
+void forward_row_f32(const float* __restrict r0, const float* __restrict r1, float* __restrict out,
+                     int64_t out_w, int64_t c) {
+  by_isa(forward_row_avx512, forward_row_avx2, forward_row_baseline, r0, r1, out, out_w, c);
+}
+
+KERAS_TARGET_AVX512 void backward_row_avx512(const float* __restrict r0, const float* __restrict r1,
+                                             const float* __restrict peak,
+                                             const float* __restrict g, float* __restrict d0,
+                                             float* __restrict d1, int64_t out_w, int64_t in_w,
+                                             int64_t c) {
+  backward_row(r0, r1, peak, g, d0, d1, out_w, in_w, c);
+}
+KERAS_TARGET_AVX2 void backward_row_avx2(const float* __restrict r0, const float* __restrict r1,
+                                         const float* __restrict peak, const float* __restrict g,
+                                         float* __restrict d0, float* __restrict d1, int64_t out_w,
+                                         int64_t in_w, int64_t c) {
+  backward_row(r0, r1, peak, g, d0, d1, out_w, in_w, c);
+}
+void backward_row_baseline(const float* __restrict r0, const float* __restrict r1,
+                           const float* __restrict peak, const float* __restrict g,
+                           float* __restrict d0, float* __restrict d1, int64_t out_w, int64_t in_w,
+                           int64_t c) {
+  backward_row(r0, r1, peak, g, d0, d1, out_w, in_w, c);
+}
+void backward_row_f32(const float* __restrict r0, const float* __restrict r1,
+                      const float* __restrict peak, const float* __restrict g, float* __restrict d0,
+                      float* __restrict d1, int64_t out_w, int64_t in_w, int64_t c) {
+  by_isa(backward_row_avx512, backward_row_avx2, backward_row_baseline, r0, r1, peak, g, d0, d1,
+         out_w, in_w, c);
+}
+
+KERAS_TARGET_AVX512 void scatter_row_avx512(const float* gz, const uint8_t* argmax, float* d0,
+                                            float* d1, int64_t out_w, int64_t w, int64_t c) {
   scatter_row(gz, argmax, d0, d1, out_w, w, c);
+}
+KERAS_TARGET_AVX2 void scatter_row_avx2(const float* gz, const uint8_t* argmax, float* d0,
+                                        float* d1, int64_t out_w, int64_t w, int64_t c) {
+  scatter_row(gz, argmax, d0, d1, out_w, w, c);
+}
+void scatter_row_baseline(const float* gz, const uint8_t* argmax, float* d0, float* d1,
+                          int64_t out_w, int64_t w, int64_t c) {
+  scatter_row(gz, argmax, d0, d1, out_w, w, c);
+}
+void scatter_row_f32(const float* gz, const uint8_t* argmax, float* d0, float* d1, int64_t out_w,
+                     int64_t w, int64_t c) {
+  by_isa(scatter_row_avx512, scatter_row_avx2, scatter_row_baseline, gz, argmax, d0, d1, out_w, w,
+         c);
 }
 
 }  // namespace
@@ -282,7 +338,7 @@ void max_pool_2x2(const WindowGeometry& g, const float* x, float* y) {
                  for (int64_t row = b; row < e; ++row) {
                    const int64_t n = row / oh, oy = row % oh;
                    const float* r0 = x + ((n * h + 2 * oy) * w) * c;
-                   forward_row(r0, r0 + w * c, y + row * ow * c, ow, c);
+                   forward_row_f32(r0, r0 + w * c, y + row * ow * c, ow, c);
                  }
                });
 }
@@ -297,8 +353,8 @@ void max_pool_2x2_backward(const WindowGeometry& g, const float* x, const float*
                    float* dn = dx + n * h * w * c;
                    for (int64_t oy = 0; oy < oh; ++oy) {
                      const int64_t at = 2 * oy * w * c, row = (n * oh + oy) * ow * c;
-                     backward_row(xn + at, xn + at + w * c, y + row, dy + row, dn + at,
-                                  dn + at + w * c, ow, w, c);
+                     backward_row_f32(xn + at, xn + at + w * c, y + row, dy + row, dn + at,
+                                      dn + at + w * c, ow, w, c);
                    }
                    // A last input row of an odd height lies under no window.
                    std::fill(dn + 2 * oh * w * c, dn + h * w * c, 0.0f);
