@@ -80,7 +80,7 @@ if [ "$peers" = 1 ]; then
     # does not know (then JAX runs uncapped, and the ISA line says so).
     aten="$(KERAS_HOME="$PWD/.cache/peers-keras-home" "$venv/bin/python" -c \
       'import torch; print(torch.backends.cpu.get_cpu_capability())' 2>/dev/null || echo unknown)"
-    isa_note+="; PyTorch's ATen reports $aten"
+    isa_note+="; PyTorch's ATen reports $aten (torch.compile: inductor's code at 256-bit vectors, ATen uncapped: it crashes under ATEN_CPU_CAPABILITY=avx2)"
     if ! jax_error="$("$venv/bin/python" -c \
         'import jax.numpy as jnp; jnp.zeros(1).block_until_ready()' 2>&1 > /dev/null)" &&
         grep -q xla_cpu_max_isa <<< "$jax_error"; then

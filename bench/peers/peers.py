@@ -118,7 +118,16 @@ def torch_models(torch, w):
 
 
 def run_torch(args, compiled):
+    capped_avx2 = os.environ.get("ATEN_CPU_CAPABILITY") == "avx2"
+    if compiled and capped_avx2:
+        # torch 2.9.1's inductor code crashes (SIGSEGV) under ATEN_CPU_CAPABILITY=avx2: cap the
+        # code inductor generates at 256-bit vectors (AVX2) instead, and ATen's kernels stay
+        # at the CPU's best (bench.sh --isa avx2 says so in its ISA line).
+        del os.environ["ATEN_CPU_CAPABILITY"]
     import torch
+    if compiled and capped_avx2:
+        import torch._inductor.config
+        torch._inductor.config.cpp.simdlen = 256
     torch.set_num_threads(args.threads)
     torch.manual_seed(1337)
     model = torch_models(torch, "cnn_train" if args.workload == "cnn_infer" else args.workload)

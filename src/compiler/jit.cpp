@@ -1,5 +1,6 @@
 #include "keras/compiler/jit.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -61,6 +62,16 @@ TensorList private_copies(const TensorList& inputs) {
   return out;
 }
 
+// KERAS_DISABLE_JIT=1 (as JAX_DISABLE_JIT): every compiled function runs eagerly, for
+// debugging and for the tests that compare both modes. Read once.
+bool jit_disabled() {
+  static const bool disabled = [] {
+    const char* v = std::getenv("KERAS_DISABLE_JIT");
+    return v && *v && std::string_view(v) != "0" && std::string_view(v) != "false";
+  }();
+  return disabled;
+}
+
 }  // namespace
 
 struct CompiledFunction::State {
@@ -108,7 +119,7 @@ TensorList CompiledFunction::operator()(const TensorList& inputs,
   if (backend::detail::thread_observer()) return s.fn(inputs);
   // Under a GradientTape (value_and_grad around the call): a replay would give results with no
   // gradient, so the function runs eagerly and the tape sees every op it makes.
-  if (autograd::is_recording()) return s.fn(inputs);
+  if (autograd::is_recording() || jit_disabled()) return s.fn(inputs);
 
   std::lock_guard<std::recursive_mutex> lock(s.mutex);
   const std::string signature = signature_of(inputs, static_key);
@@ -142,6 +153,7 @@ TensorList CompiledFunction::operator()(const TensorList& inputs,
   }
   if (trace->created_variables) return results;  // a building call: not like the next ones
   if (!e.reference) {
+    trace->release_buffers();
     e.reference = std::move(trace);
     ++s.traces;
     return results;
@@ -151,6 +163,7 @@ TensorList CompiledFunction::operator()(const TensorList& inputs,
     if (++e.mismatches >= kMaxMismatches) {
       s.give_up(e, "two calls with the same signature did different work (" + diff + ")");
     } else {
+      trace->release_buffers();
       e.reference = std::move(trace);
     }
     return results;

@@ -60,6 +60,19 @@ int Trace::slot_of(const backend::Array& array, bool written) {
   return it->second;
 }
 
+void Trace::release_buffers() {
+  slot_bytes_.resize(slots.size());
+  for (size_t s = 0; s < slots.size(); ++s) slot_bytes_[s] = slots[s]->nbytes();
+  auto own = [&](int s) { return s >= 0 && kinds[s] == SlotKind::Allocated; };
+  for (Instruction& instr : instructions)
+    for (size_t k = 0; k < instr.arrays.size(); ++k)
+      if (own(instr.slots[k])) instr.arrays[k].storage.reset();
+  for (size_t k = 0; k < outputs.size(); ++k)
+    if (own(output_slots[k])) outputs[k].storage.reset();
+  for (size_t s = 0; s < slots.size(); ++s)
+    if (own(static_cast<int>(s))) slots[s].reset();
+}
+
 void Trace::set_outputs(const TensorList& results) {
   for (const Tensor& t : results) {
     check(t.defined(), "keras::jit: the function returned an undefined tensor.");
@@ -319,15 +332,15 @@ std::string difference(const Trace& a, const Trace& b) {
     return keras::detail::cat("it used ", a.slots.size(), " buffers, then ", b.slots.size());
   for (size_t s = 0; s < a.slots.size(); ++s) {
     const bool same = a.kinds[s] == b.kinds[s] && a.owner[s] == b.owner[s] &&
-                      a.slots[s]->nbytes() == b.slots[s]->nbytes() &&
+                      a.slot_nbytes(static_cast<int>(s)) == b.slot_nbytes(static_cast<int>(s)) &&
                       (a.kinds[s] != SlotKind::Captured || a.slots[s] == b.slots[s]);
     if (!same) {
       static constexpr const char* kKinds[] = {"an input", "a variable", "a captured tensor",
                                                "a buffer of the step"};
       return keras::detail::cat("buffer ", s, " (", kKinds[static_cast<int>(a.kinds[s])], ", ",
-                                a.slots[s]->nbytes(), " bytes) became ",
+                                a.slot_nbytes(static_cast<int>(s)), " bytes) became ",
                                 kKinds[static_cast<int>(b.kinds[s])], " of ",
-                                b.slots[s]->nbytes(), " bytes or another tensor");
+                                b.slot_nbytes(static_cast<int>(s)), " bytes or another tensor");
     }
   }
   for (size_t i = 0; i < a.instructions.size(); ++i) {

@@ -90,6 +90,15 @@ class Trace final : public backend::TraceObserver {
 
   int slot_of(const backend::Array& array, bool written);
 
+  /// Lets go of the step's own buffers (kept: their sizes), for a trace kept only to be
+  /// compared with the next one: a trace holds every buffer of the step alive, and two at once
+  /// would double the step's memory while it compiles.
+  void release_buffers();
+  /// The size of slot `s`'s memory (also after release_buffers()).
+  size_t slot_nbytes(int s) const {
+    return slot_bytes_.empty() ? slots[s]->nbytes() : slot_bytes_[s];
+  }
+
  private:
   std::unordered_map<const backend::Storage*, int> slot_index_;
   std::vector<RecordingBackend*> wrappers_;
@@ -97,6 +106,7 @@ class Trace final : public backend::TraceObserver {
   std::vector<std::string> layers_;
   backend::TraceObserver* previous_ = nullptr;
   bool stopped_ = false;
+  std::vector<size_t> slot_bytes_;  // filled by release_buffers()
   int next_label_ = 0;
   int region_depth_ = 0;
   // Per open region: each touched variable's storage when it opened (an assign inside

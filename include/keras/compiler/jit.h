@@ -33,7 +33,9 @@ class CompiledFunction {
   /// signatures keep their programs; an older one traces again when it returns. Inside another
   /// trace the function simply runs, as part of the outer one; so does a call made while a
   /// GradientTape records (value_and_grad around it), so that its results carry gradients as
-  /// jax.grad(jax.jit(f)) gives them. Thread-safe (calls are
+  /// jax.grad(jax.jit(f)) gives them; and every call when the environment variable
+  /// KERAS_DISABLE_JIT is set (to anything but "" "0" "false"; JAX_DISABLE_JIT's role, read
+  /// once per process). Thread-safe (calls are
   /// serialized).
   TensorList operator()(const TensorList& inputs, std::string_view static_key = {}) const;
 

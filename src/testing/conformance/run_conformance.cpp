@@ -153,7 +153,7 @@ std::vector<Case> random_cases() {
   return cases;
 }
 
-void run_training(const std::string& backend, const ConformanceOptions& options,
+void run_training(const std::string& backend, bool first, const ConformanceOptions& options,
                   std::vector<ConformanceResult>& results) {
   Tensor x, y;
   {
@@ -180,6 +180,21 @@ void run_training(const std::string& backend, const ConformanceOptions& options,
     emit(judge(c, model + " final weights", backend,
                [&] { return compare(trace.weights, reference.weights); }),
          options, results);
+    // The same epoch eagerly: compiled mode keeps the eager numbers, bit for bit but for the
+    // fused conv-pool backward's order of summation (compiler/fuse_conv_pool.h). On the
+    // reference backend too, the first time.
+    Case modes{"training", model, {}, {}, 1e-5};
+    auto same_modes = [&](const std::string& on, const conformance::TrainingTrace& compiled) {
+      emit(judge(modes, model + " compiled vs eager, losses and weights", on, [&] {
+        const auto eager = conformance::train_one_epoch(model, on, x.to(on), y.to(on), false);
+        Outputs compiled_run{compiled.losses}, eager_run{eager.losses};
+        for (const Tensor& w : compiled.weights) compiled_run.push_back(w);
+        for (const Tensor& w : eager.weights) eager_run.push_back(w);
+        return compare(compiled_run, eager_run);
+      }), options, results);
+    };
+    if (first) same_modes(options.reference, reference);
+    same_modes(backend, trace);
   }
 }
 
@@ -199,7 +214,7 @@ std::vector<ConformanceResult> run_conformance(const ConformanceOptions& options
   for (const std::string& backend : backends) {
     backend::get(backend);  // an unknown name is a ValueError listing the available ones
     run_cases(cases, backend, options, results);
-    if (options.training) run_training(backend, options, results);
+    if (options.training) run_training(backend, &backend == &backends.front(), options, results);
   }
   return results;
 }

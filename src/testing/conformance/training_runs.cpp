@@ -25,12 +25,13 @@ ModelPtr<SequentialModel> build(const std::string& model) {
 }  // namespace
 
 TrainingTrace train_one_epoch(const std::string& model_name, const std::string& backend_name,
-                              const Tensor& x, const Tensor& y) {
+                              const Tensor& x, const Tensor& y, bool compiled) {
   backend::BackendScope scope(backend_name);
   utils::set_random_seed(11);
   auto model = build(model_name);
   model->compile({.optimizer = optimizers::Adam({.learning_rate = 1e-3}),
-                  .loss = losses::SparseCategoricalCrossentropy({.from_logits = true})});
+                  .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
+                  .jit_compile = compiled ? "auto" : "false"});
   const int64_t n = x.shape()[0], batch = 64;
   std::vector<double> losses;
   for (int64_t start = 0; start + batch <= n; start += batch) {

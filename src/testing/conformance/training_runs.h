@@ -16,8 +16,9 @@ struct TrainingTrace {
 
 /// One epoch of the MLP ("mlp") or the CNN ("cnn") on the first `samples` Fashion-MNIST
 /// training images, batch 64, Adam, seed 11, built and trained on `backend`. `x` and `y` are the
-/// images (float32 in [0, 1], (n, 28, 28, 1)) and labels (int32) on that backend.
+/// images (float32 in [0, 1], (n, 28, 28, 1)) and labels (int32) on that backend. `compiled`:
+/// jit_compile "auto" (compile's default), else "false" (every step eager).
 TrainingTrace train_one_epoch(const std::string& model, const std::string& backend,
-                              const Tensor& x, const Tensor& y);
+                              const Tensor& x, const Tensor& y, bool compiled = true);
 
 }  // namespace keras::testing::conformance
