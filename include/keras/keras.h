@@ -21,6 +21,7 @@
 #include "keras/core/dtype.h"
 #include "keras/core/errors.h"
 #include "keras/core/promotion.h"
+#include "keras/core/runtime_errors.h"
 #include "keras/core/shape.h"
 #include "keras/constraints/constraints.h"
 #include "keras/data/dataset.h"

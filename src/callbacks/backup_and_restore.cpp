@@ -12,6 +12,8 @@
 #include "keras/core/errors.h"
 #include "keras/models/model.h"
 #include "keras/random/random.h"
+#include "keras/saving/archive.h"
+#include "keras/saving/atomic_file.h"
 #include "keras/saving/h5_file.h"
 #include "keras/saving/save_weights.h"
 #include "keras/saving/weights.h"
@@ -33,11 +35,10 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-// Copies `from` over `to` atomically.
+// Copies `from` over `to` atomically: on a full disk `to` stays as it was, no temporary is left
+// and the IOError names the file and the cause.
 void copy_atomic(const std::string& from, const std::string& to) {
-  std::string tmp = to + ".tmp";
-  fs::copy_file(from, tmp, fs::copy_options::overwrite_existing);
-  fs::rename(tmp, to);
+  saving::write_file_atomically(to, saving::read_file_bytes(from));
 }
 
 json parse_metadata(const std::string& text, const std::string& where) {
@@ -129,7 +130,10 @@ void BackupAndRestore::on_train_batch_end(int64_t batch, const Logs&) {
 }
 
 void BackupAndRestore::save_model() {
-  if (!fs::exists(backup_dir_)) fs::create_directories(backup_dir_);
+  std::error_code ec;
+  if (!fs::exists(backup_dir_)) fs::create_directories(backup_dir_, ec);
+  check<IOError>(!ec, "BackupAndRestore: cannot create the backup folder ", backup_dir_, ": ",
+                 ec.message(), ".");
   if (options_.double_checkpoint && fs::exists(weights_path_))
     copy_atomic(weights_path_, prev_weights_path_);
   if (options_.double_checkpoint && fs::exists(metadata_path_))

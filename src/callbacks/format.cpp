@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "keras/core/errors.h"
+#include "keras/saving/atomic_file.h"
 
 namespace keras::callbacks::detail {
 
@@ -237,32 +238,9 @@ std::string py_format(const std::string& pattern, const std::map<std::string, Fo
 }
 
 void write_file_atomic(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  std::string tmp_name(1, '.');
-  tmp_name += target.filename().string();
-  tmp_name += ".tmp";
-  tmp_name += std::to_string(::getpid());
-  fs::path tmp = target.parent_path() / tmp_name;
-  {
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    check<IOError>(f != nullptr, "Cannot write ", tmp.string(), " (for ", path, ").");
-    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    ok = std::fflush(f) == 0 && ok;
-    ::fsync(fileno(f));
-    ok = std::fclose(f) == 0 && ok;
-    if (!ok) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw IOError("Cannot write " + tmp.string() + " (for " + path + ").");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw IOError("Cannot move " + tmp.string() + " to " + path + ": " + ec.message());
-  }
+  // One writer for every file keras-cpp replaces: a full disk, a read-only or vanished folder
+  // leave the previous file and no temporary behind, with an IOError naming path and cause.
+  saving::write_file_atomically(path, std::vector<uint8_t>(text.begin(), text.end()));
 }
 
 void warn(const std::string& message) { std::cerr << "UserWarning: " << message << "\n"; }

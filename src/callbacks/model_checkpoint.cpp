@@ -130,7 +130,10 @@ void ModelCheckpoint::save_model(int epoch, std::optional<int64_t> batch, const 
                  "an existing directory: ",
                  filepath);
   fs::path dir = fs::path(filepath).parent_path();
-  if (!dir.empty() && !fs::exists(dir)) fs::create_directories(dir);
+  std::error_code ec;
+  if (!dir.empty() && !fs::exists(dir)) fs::create_directories(dir, ec);
+  check<IOError>(!ec, "ModelCheckpoint: cannot create the folder ", dir.string(), " for ", filepath,
+                 ": ", ec.message(), ".");
   if (options_.save_weights_only) saving::save_weights(*model(), filepath);
   else saving::save_model(*model(), filepath);
   if (options_.verbose > 0)

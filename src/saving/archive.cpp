@@ -1,8 +1,12 @@
 #include "keras/saving/archive.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zip.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -71,10 +75,34 @@ std::string printable(const std::string& name) {
 
 }  // namespace
 
+// The whole file in one pass, up to its end as it is while read (a file that grows or shrinks
+// meanwhile gives whatever bytes were there; the parsers then accept or refuse them). A failed
+// read is an error naming the cause, never a silently short buffer.
 std::vector<uint8_t> read_file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IOError("Cannot open " + path + " for reading.");
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IOError("Cannot open " + path + " for reading: " + std::strerror(errno) + ".");
+  std::vector<uint8_t> bytes;
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) info.st_mode = 0;
+  if (S_ISDIR(info.st_mode)) {
+    ::close(fd);
+    throw IOError("Cannot read " + path + ": it is a folder.");
+  }
+  if (S_ISREG(info.st_mode) && info.st_size > 0) bytes.reserve(static_cast<size_t>(info.st_size));
+  uint8_t chunk[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      std::string why = std::strerror(errno);
+      ::close(fd);
+      throw IOError("Cannot read " + path + ": " + why + ".");
+    }
+    if (n == 0) break;
+    bytes.insert(bytes.end(), chunk, chunk + n);
+  }
+  ::close(fd);
+  return bytes;
 }
 
 bool is_zip(const std::vector<uint8_t>& bytes) {

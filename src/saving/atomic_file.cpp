@@ -70,8 +70,13 @@ void write_atomically(const std::string& path,
     std::error_code ec;
     fs::remove(tmp, ec);
   };
+  // What every failure before the rename leaves, said so the user need not check.
+  const std::string unchanged = " " + path + " is unchanged (the temporary file is removed).";
   try {
     writer(tmp);
+  } catch (const IOError& e) {
+    discard();
+    throw IOError(e.what() + unchanged);
   } catch (...) {
     discard();
     throw;
@@ -79,12 +84,12 @@ void write_atomically(const std::string& path,
   if (!sync_path(tmp, O_RDONLY)) {
     std::string why = errno_text();
     discard();
-    throw IOError("Cannot flush " + tmp + " (for " + path + ") to disk: " + why + ".");
+    throw IOError("Cannot flush " + tmp + " (for " + path + ") to disk: " + why + "." + unchanged);
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     std::string why = errno_text();
     discard();
-    throw IOError("Cannot move " + tmp + " over " + path + ": " + why + ".");
+    throw IOError("Cannot move " + tmp + " over " + path + ": " + why + "." + unchanged);
   }
   // Make the rename itself durable. The new file is in place; a failure here is reported.
   const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();

@@ -19,6 +19,7 @@
 #include "keras/saving/serialization.h"
 #include "keras/saving/weights.h"
 #include "saving/weights_writer.h"
+#include "saving/zip_writer.h"
 
 namespace keras::saving {
 
@@ -38,54 +39,6 @@ std::string date_saved() {
   char text[32];
   std::strftime(text, sizeof(text), "%Y-%m-%d@%H:%M:%S", &local);
   return text;
-}
-
-std::string temporary_path(const fs::path& target, const std::string& tag) {
-  return (target.parent_path() / ("." + target.filename().string() + "." + tag + ".tmp" +
-                                  std::to_string(::getpid())))
-      .string();
-}
-
-std::vector<uint8_t> weights_bytes(const Model& model, const fs::path& target) {
-  std::string file = temporary_path(target, "weights");
-  std::vector<uint8_t> bytes;
-  try {
-    write_weights_file(model, file, target.string() + ":model.weights.h5", {});
-    bytes = read_file_bytes(file);
-  } catch (...) {
-    std::error_code ec;
-    fs::remove(file, ec);
-    throw;
-  }
-  std::error_code ec;
-  fs::remove(file, ec);
-  return bytes;
-}
-
-// Writes the members, in order and uncompressed (ZIP_STORED, as Python's zipfile does), to a
-// new zip file at `file`.
-void write_zip(const std::string& file, const std::vector<std::pair<std::string, std::string>>& members,
-               const std::string& path) {
-  int error = 0;
-  zip_t* z = zip_open(file.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
-  check<IOError>(z != nullptr, "save_model: cannot create ", file, " (for ", path, ").");
-  auto fail = [&](const std::string& what) {
-    std::string why = zip_strerror(z);
-    zip_discard(z);
-    throw IOError("save_model: cannot " + what + " in " + path + ": " + why + ".");
-  };
-  for (const auto& [name, data] : members) {
-    zip_source_t* src = zip_source_buffer(z, data.data(), data.size(), 0);
-    if (!src) fail("add " + name);
-    zip_int64_t index = zip_file_add(z, name.c_str(), src, ZIP_FL_ENC_UTF_8);
-    if (index < 0) {
-      zip_source_free(src);
-      fail("add " + name);
-    }
-    if (zip_set_file_compression(z, static_cast<zip_uint64_t>(index), ZIP_CM_STORE, 0) != 0)
-      fail("store " + name);
-  }
-  if (zip_close(z) != 0) fail("write the archive");
 }
 
 void check_extension(const std::string& path) {
@@ -170,16 +123,19 @@ void save_model(const Model& model, const std::string& path) {
   check_extension(path);
   check(model.built(), "save_model: model '", model.name(),
         "' is not built; call it on data or give it an Input first.");
-  fs::path target(path);
-  std::vector<std::pair<std::string, std::string>> members;
   Config metadata = {{"keras_version", kKerasFormatVersion}, {"date_saved", date_saved()}};
-  members.emplace_back("metadata.json", metadata.dump());
-  members.emplace_back("config.json", model_record(model).dump());
-  std::vector<uint8_t> weights = weights_bytes(model, target);
-  members.emplace_back("model.weights.h5", std::string(weights.begin(), weights.end()));
-
-  // A crash during the save leaves the previous file intact (atomic_file.h).
-  write_atomically(path, [&](const std::string& tmp) { write_zip(tmp, members, path); });
+  const std::string metadata_json = metadata.dump();
+  const std::string config_json = model_record(model).dump();
+  const std::vector<uint8_t> weights = weights_image(model, path + ":model.weights.h5", {});
+  const std::vector<ZipMember> members = {
+      {"metadata.json", metadata_json},
+      {"config.json", config_json},
+      {"model.weights.h5",
+       std::string_view(reinterpret_cast<const char*>(weights.data()), weights.size())},
+  };
+  // A crash, a full disk or a vanished folder during the save leaves the previous file intact
+  // and no temporary file behind (atomic_file.h).
+  write_file_atomically(path, zip_in_memory(members, "save_model", path));
 }
 
 ModelPtr<Model> load_model_from_memory(std::vector<uint8_t> bytes, const std::string& source,

@@ -1,11 +1,13 @@
 // saving::save_weights: Keras 3's .weights.h5 writer (saving_lib._save_state with H5IOStore),
 // with libhdf5 and h5py's defaults (contiguous little-endian datasets, scalar variable-length
-// UTF-8 "name" attributes), written through write_atomically (temporary file, fsync, rename).
+// UTF-8 "name" attributes), built in memory and written through write_file_atomically
+// (temporary file, fsync, rename).
 
 #include "keras/saving/save_weights.h"
 
 #include <hdf5.h>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <unordered_set>
@@ -14,6 +16,7 @@
 #include "keras/models/model.h"
 #include "keras/saving/atomic_file.h"
 #include "keras/saving/weights.h"
+#include "saving/h5_cause.h"
 #include "saving/saveable_walk.h"
 #include "saving/weights_writer.h"
 
@@ -79,8 +82,10 @@ class WeightsWriter {
  public:
   WeightsWriter(hid_t file, std::string source) : file_(file), source_(std::move(source)) {}
 
+  // Call right after the failing HDF5 call, while its error stack still says why.
   void fail(const std::string& what) const {
-    throw IOError("save_weights: could not " + what + " in " + source_ + ".");
+    throw IOError("save_weights: could not " + what + " in " + source_ + detail::hdf5_cause() +
+                  ".");
   }
 
   // Creates every missing group of `path` and returns the last one (open).
@@ -98,8 +103,13 @@ class WeightsWriter {
                          ? H5Gopen2(current, part.c_str(), H5P_DEFAULT)
                          : H5Gcreate2(current, part.c_str(), H5P_DEFAULT, H5P_DEFAULT,
                                       H5P_DEFAULT);
+        if (next < 0) {
+          std::string cause = detail::hdf5_cause();  // before H5Gclose clears the stack
+          H5Gclose(current);
+          throw IOError("save_weights: could not create group '" + sofar + "' in " + source_ +
+                        cause + ".");
+        }
         H5Gclose(current);
-        if (next < 0) fail("create group '" + sofar + "'");
         current = next;
       }
       if (slash == std::string::npos) break;
@@ -117,7 +127,8 @@ class WeightsWriter {
                 H5Aclose);
     const char* text = value.c_str();
     if (!attr.ok() || H5Awrite(attr.get(), type.get(), &text) < 0)
-      throw IOError(std::string("save_weights: could not write the attribute ") + name + ".");
+      throw IOError(std::string("save_weights: could not write the attribute ") + name +
+                    detail::hdf5_cause() + ".");
   }
 
   // "<path>/vars" with the attribute name, and the datasets "0", "1", ...
@@ -182,21 +193,64 @@ void quiet_hdf5() {
 
 }  // namespace
 
-void write_weights_file(const Layer& model, const std::string& file, const std::string& path,
+namespace {
+
+// Writes the weights into the open HDF5 file `file` and flushes it; `path` names it in errors.
+void write_weights_into(const Layer& model, hid_t file, const std::string& path,
                         const SaveWeightsOptions& options) {
-  quiet_hdf5();
-  Handle handle(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-  check<IOError>(handle.ok(), "save_weights: cannot create ", file, " (for ", path, ").");
-  WeightsWriter writer(handle.get(), path);
+  WeightsWriter writer(file, path);
   for (const auto& [name, value] : options.root_attributes) {
-    Handle root(H5Gopen2(handle.get(), "/", H5P_DEFAULT), H5Gclose);
+    Handle root(H5Gopen2(file, "/", H5P_DEFAULT), H5Gclose);
     WeightsWriter::string_attribute(root.get(), name.c_str(), value);
   }
   writer.save(model, "");
   auto* m = dynamic_cast<const Model*>(&model);
   if (options.optimizer && m && m->compiled() && m->optimizer()->built())
     writer.write_vars("optimizer", m->optimizer()->name(), m->optimizer()->variables());
-  if (H5Fflush(handle.get(), H5F_SCOPE_GLOBAL) < 0) writer.fail("flush the file");
+  if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) writer.fail("flush the file");
+}
+
+// Closes `file`, reporting a failure: libhdf5 may still write (the superblock, the end of the
+// file) while closing, and a disk that fills then must not pass for a complete file.
+void close_checked(hid_t file, const std::string& what, const std::string& path) {
+  if (H5Fclose(file) < 0)
+    throw IOError("save_weights: could not finish " + what + " (for " + path + ")" +
+                  detail::hdf5_cause() + ".");
+}
+
+}  // namespace
+
+std::vector<uint8_t> weights_image(const Layer& model, const std::string& path,
+                                   const SaveWeightsOptions& options) {
+  quiet_hdf5();
+  // The core driver keeps the whole file in memory (no backing store): nothing touches the
+  // disk, so the caller alone writes the bytes and reports its own errors.
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (!fapl.ok() || H5Pset_fapl_core(fapl.get(), size_t{1} << 20, false) < 0)
+    throw IOError("save_weights: cannot set up an in-memory HDF5 file for " + path + ".");
+  // A name of its own: libhdf5 takes two open core files of one name for the same file.
+  static std::atomic<uint64_t> counter{0};
+  std::string name = "keras-weights-in-memory-" + std::to_string(++counter) + ".h5";
+  hid_t id = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
+  if (id < 0)
+    throw IOError("save_weights: cannot create an in-memory HDF5 file for " + path +
+                  detail::hdf5_cause() + ".");
+  std::vector<uint8_t> bytes;
+  try {
+    write_weights_into(model, id, path, options);
+    if (H5Fflush(id, H5F_SCOPE_GLOBAL) < 0)
+      throw IOError("save_weights: cannot finish the weights of " + path + detail::hdf5_cause() + ".");
+    ssize_t size = H5Fget_file_image(id, nullptr, 0);
+    if (size < 0) throw IOError("save_weights: cannot read back the weights of " + path + ".");
+    bytes.resize(static_cast<size_t>(size));
+    if (H5Fget_file_image(id, bytes.data(), bytes.size()) != size)
+      throw IOError("save_weights: cannot read back the weights of " + path + ".");
+  } catch (...) {
+    H5Fclose(id);
+    throw;
+  }
+  close_checked(id, "the in-memory file", path);
+  return bytes;
 }
 
 void save_weights(const Layer& model, const std::string& path, const SaveWeightsOptions& options) {
@@ -204,9 +258,10 @@ void save_weights(const Layer& model, const std::string& path, const SaveWeights
         "The filename must end in `.weights.h5`. Received: filepath=", path);
   check(model.built(), "save_weights: model '", model.name(),
         "' is not built; call it on data or give it an Input first.");
-  write_atomically(path, [&](const std::string& tmp) {
-    write_weights_file(model, tmp, path, options);
-  });
+  // Built in memory, then written as bytes: a write that fails (a full disk) then fails in
+  // write_file_atomically, never inside libhdf5, which cannot close a file whose flush failed
+  // and crashes closing it again at exit.
+  write_file_atomically(path, weights_image(model, path, options));
 }
 
 }  // namespace keras::saving

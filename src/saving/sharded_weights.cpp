@@ -4,12 +4,16 @@
 
 #include "keras/saving/sharded_weights.h"
 
+#include <fcntl.h>
 #include <hdf5.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -20,7 +24,9 @@
 
 #include "keras/core/errors.h"
 #include "keras/models/model.h"
+#include "keras/saving/atomic_file.h"
 #include "keras/saving/h5_file.h"
+#include "saving/h5_cause.h"
 #include "saving/saveable_walk.h"
 
 namespace keras::saving {
@@ -141,24 +147,29 @@ void string_attribute(hid_t object, const char* name, const std::string& value) 
               H5Aclose);
   const char* text = value.c_str();
   if (!attr.ok() || H5Awrite(attr.get(), type.get(), &text) < 0)
-    throw IOError(std::string("save_weights: could not write the attribute ") + name + ".");
+    throw IOError(std::string("save_weights: could not write the attribute ") + name +
+                  detail::hdf5_cause() + ".");
 }
 
-// One shard being written: a temporary file renamed to its final name by finish().
+// One shard being written: built in memory (libhdf5's core driver), then written atomically by
+// finish(). A full disk then fails in write_file_atomically, never inside libhdf5, which
+// cannot close a file whose flush failed and crashes closing it again at exit.
 class ShardWriter {
  public:
   ShardWriter(fs::path target) : target_(std::move(target)) {
-    tmp_ = target_.parent_path() /
-           ("." + target_.filename().string() + ".tmp" + std::to_string(::getpid()));
-    file_ = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    check<IOError>(file_ >= 0, "save_weights: cannot create the shard ", target_.string(), ".");
+    Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    check<IOError>(fapl.ok() && H5Pset_fapl_core(fapl.get(), size_t{1} << 20, false) >= 0,
+                   "save_weights: cannot set up an in-memory HDF5 file for the shard ",
+                   target_.string(), ".");
+    // A name of its own: libhdf5 takes two open core files of one name for the same file.
+    static std::atomic<uint64_t> counter{0};
+    const std::string name = "keras-shard-in-memory-" + std::to_string(++counter) + ".h5";
+    file_ = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
+    check<IOError>(file_ >= 0, "save_weights: cannot create the shard ", target_.string(),
+                   detail::hdf5_cause(), ".");
   }
   ~ShardWriter() {
-    if (file_ >= 0) {
-      H5Fclose(file_);
-      std::error_code ec;
-      fs::remove(tmp_, ec);
-    }
+    if (file_ >= 0) H5Fclose(file_);
   }
   ShardWriter(const ShardWriter&) = delete;
   ShardWriter& operator=(const ShardWriter&) = delete;
@@ -184,35 +195,30 @@ class ShardWriter {
                               H5P_DEFAULT),
                    H5Dclose);
     check<IOError>(dataset.ok(), "save_weights: could not create dataset '", group_path, "/", key,
-                   "' in ", target_.string(), ".");
+                   "' in ", target_.string(), detail::hdf5_cause(), ".");
     std::vector<uint8_t> bytes(static_cast<size_t>(value.size()) * itemsize(dtype));
     if (!bytes.empty()) {
       value.copy_to_host(bytes.data(), dtype);
       check<IOError>(
           H5Dwrite(dataset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()) >= 0,
           "save_weights: could not write dataset '", group_path, "/", key, "' in ",
-          target_.string(), ".");
+          target_.string(), detail::hdf5_cause(), ".");
     }
     if (dtype == DType::BFloat16) string_attribute(dataset.get(), "dtype", "bfloat16");
   }
 
+  // Writes the shard's bytes into place (temporary file, fsync, rename); an IOError names the
+  // shard and the cause, and the previous file stays.
   void finish() {
-    bool flushed = H5Fflush(file_, H5F_SCOPE_GLOBAL) >= 0;
-    bool closed = H5Fclose(file_) >= 0;
+    const bool flushed = H5Fflush(file_, H5F_SCOPE_GLOBAL) >= 0;
+    const ssize_t size = flushed ? H5Fget_file_image(file_, nullptr, 0) : -1;
+    std::vector<uint8_t> bytes(size > 0 ? static_cast<size_t>(size) : 0);
+    const bool read = size >= 0 && H5Fget_file_image(file_, bytes.data(), bytes.size()) == size;
+    const bool closed = H5Fclose(file_) >= 0;
     file_ = -1;
-    check<IOError>(flushed && closed, "save_weights: could not write the shard ", target_.string(),
-                   ".");
-    if (FILE* f = std::fopen(tmp_.c_str(), "rb")) {
-      ::fsync(fileno(f));
-      std::fclose(f);
-    }
-    std::error_code ec;
-    fs::rename(tmp_, target_, ec);
-    if (ec) {
-      fs::remove(tmp_, ec);
-      throw IOError("save_weights: cannot move " + tmp_.string() + " to " + target_.string() +
-                    ": " + ec.message());
-    }
+    check<IOError>(read && closed, "save_weights: could not build the shard ", target_.string(),
+                   detail::hdf5_cause(), ".");
+    write_file_atomically(target_.string(), bytes);
   }
 
  private:
@@ -231,9 +237,10 @@ class ShardWriter {
                          ? H5Gopen2(current, part.c_str(), H5P_DEFAULT)
                          : H5Gcreate2(current, part.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         created = !exists;
+        std::string cause = next < 0 ? detail::hdf5_cause() : "";  // before H5Gclose
         H5Gclose(current);
         check<IOError>(next >= 0, "save_weights: could not create group '", path, "' in ",
-                       target_.string(), ".");
+                       target_.string(), cause, ".");
         current = next;
       }
       if (slash == std::string::npos) break;
@@ -243,7 +250,7 @@ class ShardWriter {
     return current;
   }
 
-  fs::path target_, tmp_;
+  fs::path target_;
   hid_t file_ = -1;
 };
 
@@ -254,25 +261,7 @@ std::string shard_name(const std::string& base, int index) {
 }
 
 void write_text_atomically(const fs::path& target, const std::string& text) {
-  fs::path tmp = target.parent_path() /
-                 ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    check<IOError>(static_cast<bool>(out), "save_weights: cannot write ", target.string(), ".");
-  }
-  if (FILE* f = std::fopen(tmp.c_str(), "rb")) {
-    ::fsync(fileno(f));
-    std::fclose(f);
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw IOError("save_weights: cannot move " + tmp.string() + " to " + target.string() + ": " +
-                  ec.message());
-  }
+  write_file_atomically(target.string(), std::vector<uint8_t>(text.begin(), text.end()));
 }
 
 // ---- reading -------------------------------------------------------------------------------

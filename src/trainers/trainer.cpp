@@ -12,6 +12,7 @@
 #include "keras/callbacks/progbar_logger.h"
 #include "keras/core/config.h"
 #include "keras/core/errors.h"
+#include "keras/core/runtime_errors.h"
 #include "keras/models/model.h"
 #include "keras/ops/ops.h"
 #include "trainers/compile_state.h"
@@ -19,6 +20,7 @@
 #include "trainers/placement.h"
 #include "trainers/data_sources.h"
 #include "trainers/epoch_iterator.h"
+#include "trainers/interrupt.h"
 
 namespace keras {
 
@@ -322,6 +324,8 @@ std::shared_ptr<callbacks::History> Model::run_fit(
     ~ClearGenerator() { g = nullptr; }
   } clear_generator{shuffle_generator_};
   Logs training_logs;
+  // Ctrl-C stops after the running batch (interrupt.h), with on_train_batch_end called.
+  trainers::InterruptGuard interrupt_guard;
   cbs.on_train_begin();
   int initial_epoch = resume_epoch_.value_or(o.initial_epoch);
   for (int epoch = initial_epoch; epoch < o.epochs; ++epoch) {
@@ -337,9 +341,18 @@ std::shared_ptr<callbacks::History> Model::run_fit(
       if (step % per_execution == 0) cbs.on_train_batch_begin(step);
       logs = train_step(
           trainers::on_weights_backend(*this, with_class_weight(std::move(batch), o.class_weight)));
-      if ((step + 1) % per_execution == 0 || (total && step + 1 == *total))
-        cbs.on_train_batch_end(step, logs);
+      const bool group_end = (step + 1) % per_execution == 0 || (total && step + 1 == *total);
+      if (group_end) cbs.on_train_batch_end(step, logs);
       if (stop_training_) break;
+      if (group_end && trainers::interrupt_requested()) {
+        // After the callbacks saw the batch (a checkpoint saved there has it). As Python's
+        // KeyboardInterrupt out of Keras's fit: no on_train_end (which, for BackupAndRestore,
+        // would delete the backup this run should resume from).
+        throw KeyboardInterrupt("fit interrupted (SIGINT) after batch " + std::to_string(step + 1) +
+                                " of epoch " + std::to_string(epoch + 1) +
+                                "; the model holds the weights of that batch, and every "
+                                "checkpoint written is complete.");
+      }
     }
     train.end_epoch();
     if (train.ran_out()) {
@@ -358,6 +371,10 @@ std::shared_ptr<callbacks::History> Model::run_fit(
     cbs.on_epoch_end(epoch, epoch_logs);
     training_logs = epoch_logs;
     if (stop_training_) break;
+    if (trainers::interrupt_requested())  // it came during validation or an epoch's callbacks
+      throw KeyboardInterrupt("fit interrupted (SIGINT) at the end of epoch " +
+                              std::to_string(epoch + 1) +
+                              "; every checkpoint written is complete.");
   }
   if (o.epochs > 0) s.optimizer->finalize_variable_values(trainable_weights());
   cbs.on_train_end(training_logs);

@@ -10,6 +10,9 @@
 #include <sstream>
 
 #include "keras/ops/ops.h"
+#include "keras/saving/archive.h"
+#include "keras/saving/atomic_file.h"
+#include "saving/zip_writer.h"
 
 namespace keras::utils {
 namespace {
@@ -105,22 +108,7 @@ Shape parse_shape(const std::string& text, const std::string& source) {
 }
 
 std::vector<uint8_t> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IOError("Cannot open " + path + " for reading.");
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
-  // Write to a temporary name and rename, so a failure never leaves a truncated file behind.
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw IOError("Cannot open " + path + " for writing.");
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw IOError("Writing " + path + " failed (disk full?).");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw IOError("Cannot move the finished file into place at " + path + ".");
+  return saving::read_file_bytes(path);
 }
 
 }  // namespace
@@ -191,7 +179,11 @@ Tensor load_npy(const std::string& path) {
   return parse_npy(bytes, path);
 }
 
-void save_npy(const std::string& path, const Tensor& x) { write_file(path, serialize_npy(x)); }
+// Through saving::write_file_atomically: a full disk, a read-only or vanished folder leave the
+// previous file and no temporary behind, with an IOError naming the path and the cause.
+void save_npy(const std::string& path, const Tensor& x) {
+  saving::write_file_atomically(path, serialize_npy(x));
+}
 
 std::map<std::string, Tensor> load_npz(const std::string& path) {
   int err = 0;
@@ -230,32 +222,17 @@ std::map<std::string, Tensor> load_npz(const std::string& path) {
 
 void save_npz(const std::string& path, const std::map<std::string, Tensor>& arrays,
               bool compressed) {
-  std::string tmp = path + ".tmp";
-  std::remove(tmp.c_str());
-  int err = 0;
-  zip_t* z = zip_open(tmp.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
-  if (!z) throw IOError("Cannot create " + path + ".");
-  std::vector<std::vector<uint8_t>> buffers;  // must outlive zip_close
+  std::vector<std::vector<uint8_t>> buffers;  // the members' bytes, alive while zipping
+  std::vector<saving::ZipMember> members;
   buffers.reserve(arrays.size());
   for (const auto& [name, tensor] : arrays) {
     buffers.push_back(serialize_npy(tensor));
-    auto& b = buffers.back();
-    zip_source_t* src = zip_source_buffer(z, b.data(), b.size(), 0);
-    zip_int64_t idx = src ? zip_file_add(z, (name + ".npy").c_str(), src, ZIP_FL_ENC_UTF_8) : -1;
-    if (idx < 0) {
-      if (src) zip_source_free(src);
-      zip_discard(z);
-      throw IOError("Cannot add '" + name + "' to " + path + ".");
-    }
-    zip_set_file_compression(z, static_cast<zip_uint64_t>(idx),
-                             compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+    const auto& b = buffers.back();
+    members.push_back({name + ".npy",
+                       std::string_view(reinterpret_cast<const char*>(b.data()), b.size()),
+                       compressed});
   }
-  if (zip_close(z) != 0) {
-    zip_discard(z);
-    throw IOError("Writing " + path + " failed.");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw IOError("Cannot move the finished archive into place at " + path + ".");
+  saving::write_file_atomically(path, saving::zip_in_memory(members, "save_npz", path));
 }
 
 }  // namespace keras::utils

@@ -21,6 +21,7 @@
 #include "keras/saving/save_weights.h"
 #include "keras/saving/weights.h"
 #include "safety_util.h"
+#include "saving/weights_writer.h"
 
 extern char** environ;
 
@@ -104,7 +105,10 @@ void fill(Layer& model, float value) {
 }
 
 // The child: saves versions 1, 2, 3, ... of the model to KERAS_ATOMIC_CHILD_PATH until it is
-// killed, touching KERAS_ATOMIC_CHILD_PATH.started after the first complete save.
+// killed, touching KERAS_ATOMIC_CHILD_PATH.started after the first complete save. save_weights
+// builds the file in memory and then writes it with write_file_atomically, the only step that
+// touches the target; each version is written that way several times, so that most kills
+// land inside a write.
 TEST(AtomicWriteChild, SaveForever) {
   const char* path = std::getenv("KERAS_ATOMIC_CHILD_PATH");
   if (path == nullptr) GTEST_SKIP() << "the kill test's child process";
@@ -113,6 +117,8 @@ TEST(AtomicWriteChild, SaveForever) {
     fill(*model, static_cast<float>(k));
     saving::save_weights(*model, path);
     if (k == 1) std::ofstream(std::string(path) + ".started") << "1";
+    const std::vector<uint8_t> bytes = saving::weights_image(*model, path, {});
+    for (int again = 0; again < 32; ++again) saving::write_file_atomically(path, bytes);
   }
 }
 
@@ -139,14 +145,17 @@ TEST(AtomicWrite, SaveWeightsKilledMidWriteLeavesACompleteVersion) {
   std::set<float> seen_versions;
   int killed_mid_write = 0;  // rounds whose kill left a temporary file: it hit a write
   // Kill at different moments after the first save: mostly in the middle of a later write.
-  for (int round = 0; round < 4; ++round) {
+  // Rounds until two kills have landed inside a write (whose window is short now that the file
+  // is built in memory first), at most 24.
+  int rounds = 0;
+  for (int round = 0; round < 24 && killed_mid_write < 2; ++round, ++rounds) {
     fs::remove(path + ".started");
     pid_t pid = start_child(path);
     ASSERT_GT(pid, 0);
     for (int i = 0; i < 600 && !fs::exists(path + ".started"); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     ASSERT_TRUE(fs::exists(path + ".started")) << "the child never saved";
-    std::this_thread::sleep_for(std::chrono::milliseconds(37 + 61 * round));
+    std::this_thread::sleep_for(std::chrono::milliseconds(37 + 61 * (round % 4)));
     ::kill(pid, SIGKILL);
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, 0), pid);
@@ -176,8 +185,8 @@ TEST(AtomicWrite, SaveWeightsKilledMidWriteLeavesACompleteVersion) {
   EXPECT_FALSE(seen_versions.empty());
   // Saving is most of the child's loop, so nearly every kill lands inside a write.
   EXPECT_GE(killed_mid_write, 1) << "no kill landed inside a write";
-  std::printf("[kill test] %d of 4 kills landed inside a write; versions seen: %zu\n",
-              killed_mid_write, seen_versions.size());
+  std::printf("[kill test] %d of %d kills landed inside a write; versions seen: %zu\n",
+              killed_mid_write, rounds, seen_versions.size());
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <new>
 #include <vector>
 
+#include "core/out_of_memory.h"
+
 namespace keras::cpu {
 namespace {
 
@@ -15,6 +17,8 @@ constexpr size_t kAlignment = 64;
 constexpr int kClasses = 64 * 4;
 // Beyond this many cached bytes, freed blocks go back to the system.
 constexpr size_t kMaxCachedBytes = size_t{4} << 30;
+// The largest block asked of the system (4 EiB).
+constexpr size_t kMaxBytes = size_t{1} << 62;
 
 // Size classes: 64-byte steps up to 256 bytes, then four classes per power of two, so a block
 // wastes at most a quarter of its size.
@@ -87,6 +91,8 @@ void shared_free(void* p, int c) {
 
 void* cached_alloc(size_t nbytes) {
   if (nbytes == 0) return nullptr;
+  // No machine has this much; past it class_bytes would overflow.
+  if (nbytes > kMaxBytes) keras::detail::throw_out_of_memory(nbytes);
   int c = size_class(nbytes);
   if (c < kLocalClasses) {
     LocalCache& l = local_cache;
@@ -108,7 +114,7 @@ void* cached_alloc(size_t nbytes) {
   if (!p) {
     release_cached_memory();
     p = std::aligned_alloc(kAlignment, bytes);
-    if (!p) throw std::bad_alloc();
+    if (!p) keras::detail::throw_out_of_memory(nbytes);
   }
   return p;
 }

@@ -10,6 +10,7 @@
 #include <new>
 #include <vector>
 
+#include "core/out_of_memory.h"
 #include "cpu_backend.h"
 #include "thread_pool.h"
 
@@ -66,7 +67,7 @@ const Ref<backend::Storage>& scratch_of_this_thread(CpuBackend& be, size_t nbyte
     scratch = Ref<backend::Storage>();
     const size_t rounded = (nbytes + 63) / 64 * 64;
     void* data = std::aligned_alloc(64, rounded);
-    if (!data) throw std::bad_alloc();
+    if (!data) keras::detail::throw_out_of_memory(rounded);
     scratch = make_ref<backend::Storage>(&be, data, rounded, free_scratch, nullptr);
   }
   return scratch;

@@ -12,6 +12,8 @@
 #include <thread>
 
 #include "keras/backend/registry.h"
+#include "keras/core/errors.h"
+#include "keras/core/runtime_errors.h"
 #include "torch_backend.h"
 
 namespace keras::torch_backend {
@@ -45,7 +47,15 @@ TorchBackend::TorchBackend() {
 }
 
 Ref<backend::Storage> TorchBackend::allocate(size_t nbytes) {
-  auto* bytes = new at::Tensor(at::empty({static_cast<int64_t>(nbytes)}, at::kByte));
+  at::Tensor block;
+  try {
+    block = at::empty({static_cast<int64_t>(nbytes)}, at::kByte);
+  } catch (const c10::Error& e) {  // ATen's allocator: "not enough memory"
+    throw ResourceExhaustedError(keras::detail::cat(
+        "Out of memory: backend 'torch' cannot allocate ", nbytes, " bytes (ATen: ",
+        e.what_without_backtrace(), "). Free what is no longer needed, or raise the limit."));
+  }
+  auto* bytes = new at::Tensor(std::move(block));
   return make_ref<backend::Storage>(this, bytes->data_ptr(), nbytes, &release_aten_bytes, bytes);
 }
 

@@ -1,10 +1,13 @@
 #include "ops/detail/op_utils.h"
 
+#include <new>
 #include <string>
 
+#include "core/out_of_memory.h"
 #include "keras/autograd/node.h"
 #include "keras/backend/registry.h"
 #include "keras/backend/trace_hook.h"
+#include "keras/core/runtime_errors.h"
 #include "keras/ops/ops.h"
 
 namespace keras::ops::detail {
@@ -12,11 +15,29 @@ namespace keras::ops::detail {
 Tensor empty(const Shape& shape, DType dtype, Backend& backend) {
   for (int64_t d : shape)
     check(d >= 0, "Negative dimension in shape ", shape, ". Every dimension must be >= 0.");
+  // The byte count in 64 bits, checked: Shape::numel would wrap silently.
+  uint64_t bytes = itemsize(dtype);
+  for (int64_t d : shape) {
+    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes))
+      throw ResourceExhaustedError(
+          keras::detail::cat("Cannot create a ", dtype, " tensor of shape ", shape,
+                             ": it would hold more bytes than a 64-bit address space."));
+  }
   Array a;
   a.dtype = dtype;
   a.shape = shape;
   a.strides = contiguous_strides(shape);
-  a.storage = backend.allocate(a.nbytes());
+  try {
+    a.storage = backend.allocate(static_cast<size_t>(bytes));
+  } catch (const ResourceExhaustedError& e) {
+    throw ResourceExhaustedError(keras::detail::cat("Cannot create a ", dtype, " tensor of shape ",
+                                                    shape, " on backend '", backend.name(),
+                                                    "': ", e.what()));
+  } catch (const std::bad_alloc&) {  // a backend whose allocator reports it the C++ way
+    throw ResourceExhaustedError(keras::detail::cat(
+        "Cannot create a ", dtype, " tensor of shape ", shape, " on backend '", backend.name(),
+        "': out of memory allocating ", keras::detail::byte_count(bytes), "."));
+  }
   return Tensor(make_ref<keras::detail::TensorImpl>(std::move(a)));
 }
 
