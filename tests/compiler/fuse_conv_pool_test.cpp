@@ -14,6 +14,7 @@
 
 #include "compiler/fuse_conv_pool.h"
 #include "compiler/program.h"
+#include "program_helpers.h"
 #include "keras/keras.h"
 
 namespace keras {
@@ -22,7 +23,9 @@ namespace {
 using compiler::detail::ConvPoolFusionOff;
 using compiler::detail::Program;
 using compiler::detail::Trace;
-using Step = std::function<TensorList(const TensorList&)>;
+using test_compiler::compile;
+using test_compiler::relative_difference;
+using test_compiler::Step;
 
 // The documented bound of the pass (fuse_conv_pool.h): max |fused - eager| over a tensor,
 // relative to the tensor's largest magnitude (float32; float64 within 1e-14).
@@ -33,24 +36,6 @@ bool backend_fuses() {
   return backend::current().supports(backend::Capability::ConvPool);
 }
 
-std::unique_ptr<Program> compile(const Step& step, const TensorList& inputs) {
-  auto trace = std::make_unique<Trace>(inputs);
-  TensorList out = step(trace->inputs);
-  trace->stop();
-  trace->set_outputs(out);
-  EXPECT_EQ(trace->problem, "");
-  return std::make_unique<Program>(std::move(trace));
-}
-
-double relative_difference(const Tensor& a, const Tensor& e) {
-  const std::vector<double> x = a.to_vector<double>(), y = e.to_vector<double>();
-  double diff = 0, scale = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    diff = std::max(diff, std::abs(x[i] - y[i]));
-    scale = std::max(scale, std::abs(y[i]));
-  }
-  return scale > 0 ? diff / scale : diff;
-}
 
 // Two conv-pool pairs (the second with an input gradient), then a dense head.
 ModelPtr<SequentialModel> cnn(const std::string& activation, bool use_bias, DType dtype) {

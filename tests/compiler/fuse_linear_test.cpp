@@ -15,6 +15,7 @@
 
 #include "compiler/fuse_linear.h"
 #include "compiler/program.h"
+#include "program_helpers.h"
 #include "keras/keras.h"
 
 namespace keras {
@@ -23,7 +24,9 @@ namespace {
 using compiler::detail::LinearFusionOff;
 using compiler::detail::Program;
 using compiler::detail::Trace;
-using Step = std::function<TensorList(const TensorList&)>;
+using test_compiler::compile;
+using test_compiler::relative_difference;
+using test_compiler::Step;
 
 // The documented bound (fuse_linear.h): max |fused - eager| relative to the largest magnitude.
 constexpr double kTolerance = 1e-6;
@@ -31,24 +34,6 @@ constexpr double kTolerance = 1e-6;
 bool fuses_linear() { return backend::current().supports(backend::Capability::Linear); }
 bool fuses_conv() { return backend::current().supports(backend::Capability::Epilogue); }
 
-std::unique_ptr<Program> compile(const Step& step, const TensorList& inputs) {
-  auto trace = std::make_unique<Trace>(inputs);
-  TensorList out = step(trace->inputs);
-  trace->stop();
-  trace->set_outputs(out);
-  EXPECT_EQ(trace->problem, "");
-  return std::make_unique<Program>(std::move(trace));
-}
-
-double relative_difference(const Tensor& a, const Tensor& e) {
-  const std::vector<double> x = a.to_vector<double>(), y = e.to_vector<double>();
-  double diff = 0, scale = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    diff = std::max(diff, std::abs(x[i] - y[i]));
-    scale = std::max(scale, std::abs(y[i]));
-  }
-  return scale > 0 ? diff / scale : diff;
-}
 
 std::vector<float> random_floats(int64_t n, uint32_t seed) {
   std::mt19937 gen(seed);
