@@ -1,7 +1,6 @@
 #include "compiler/fuse_conv_pool.h"
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -15,10 +14,6 @@ using backend::Array;
 using Draw = const std::pair<uint64_t, uint64_t>*;
 
 thread_local bool pass_off = false;
-
-bool is(const Instruction& instr, const char* primitive) {
-  return std::strcmp(instr.key.c_str(), primitive) == 0;
-}
 
 bool max_pool_2x2(const backend::PoolSpec& s) {
   const SmallVector<int64_t, 3> two{2, 2}, zero{0, 0};

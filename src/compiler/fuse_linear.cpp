@@ -1,6 +1,5 @@
 #include "compiler/fuse_linear.h"
 
-#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -15,10 +14,6 @@ using Step = backend::ElementwiseStep;
 using Draw = const std::pair<uint64_t, uint64_t>*;
 
 thread_local bool pass_off = false;
-
-bool is(const Instruction& instr, const char* primitive) {
-  return std::strcmp(instr.key.c_str(), primitive) == 0;
-}
 
 // The activation a unary call computes with the formula of backend::Activation.
 std::optional<Activation> activation_of(const Instruction& instr) {

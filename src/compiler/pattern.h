@@ -3,6 +3,7 @@
 // they make several calls one: who reads and writes each buffer, whether a buffer is private to
 // the step (so it may vanish), and whether a group of calls may run together at one place.
 
+#include <cstring>
 #include <vector>
 
 #include "compiler/trace.h"
@@ -30,6 +31,11 @@ bool can_run_together(const std::vector<Instruction>& code, const std::vector<in
 /// True when no call strictly between `first` and `last` writes one of `slots`.
 bool unwritten_between(const std::vector<Instruction>& code, int first, int last,
                        const std::vector<int>& slots);
+
+/// True when `instr` calls the backend primitive `primitive` (the name its key begins with).
+inline bool is(const Instruction& instr, const char* primitive) {
+  return std::strcmp(instr.key.c_str(), primitive) == 0;
+}
 
 /// True when every array of `instr` lives on `be`.
 bool all_on(const Instruction& instr, const backend::Backend& be);
