@@ -241,8 +241,11 @@ struct ShortPatchCase {
 };
 
 TEST(CpuIsaKernels, ShortPatchConvAtEveryLevel) {
+  // Output counts across the vector widths: whole registers (32, 16, 48), a block of 8 after
+  // them or alone (24, 8, 40), a tail after one (20, 12, 36).
   const ShortPatchCase cases[] = {{1, 32, 1, 1}, {3, 16, 1, 1}, {3, 48, 2, 0}, {2, 20, 1, 1},
-                                  {1, 8, 1, 0},  {3, 36, 1, 1}, {2, 32, 2, 1}};
+                                  {1, 8, 1, 0},  {3, 36, 1, 1}, {2, 32, 2, 1}, {1, 24, 1, 1},
+                                  {3, 40, 1, 0}, {1, 12, 1, 1}};
   for (const ShortPatchCase& s : cases) {
     const WindowGeometry g = conv_geometry_2d(2, 9, 11, s.c, 3, s.stride, s.pad);
     ASSERT_TRUE(cpu::short_patch_conv(g, 1));
@@ -340,7 +343,8 @@ struct SparseCase {
 };
 
 TEST(CpuIsaKernels, ConvPoolSparseBackwardAtEveryLevel) {
-  const SparseCase cases[] = {{16, 4, 1}, {32, 3, 1}, {3, 5, 1}, {20, 2, 0}, {16, 2, 0}};
+  const SparseCase cases[] = {{16, 4, 1}, {32, 3, 1}, {3, 5, 1}, {20, 2, 0},
+                              {16, 2, 0}, {24, 2, 1}, {8, 3, 1}};
   for (const SparseCase& s : cases) {
     cpu::conv_detail::ConvGeometry g;
     static_cast<WindowGeometry&>(g) = conv_geometry_2d(3, 10, 10, s.c, 3, 1, s.pad);

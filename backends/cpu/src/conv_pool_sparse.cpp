@@ -13,16 +13,24 @@ using conv_detail::ConvGeometry;
 // Partial kernel gradients (slices of images), a fixed number: the sum's order is fixed.
 constexpr int64_t kSlices = 16;
 
-// 16 floats as one value (one AVX-512 register, two AVX2 ones; aligned(4): unaligned access).
-typedef float Lanes __attribute__((vector_size(64), aligned(4)));
+// The kernels below take W, the floats per register of the version they are compiled into
+// (isa.h).
 
-// d[0, c) += v * s[0, c): whole 16-float blocks as vectors, the rest one by one (written out
-// because GCC's own vectorization of a short loop of unknown length costs more in alias
-// checks and peeling than the loop itself).
+// d[0, c) += v * s[0, c): whole W-float blocks as vectors, then (AVX-512) a block of 8, then the
+// rest one by one (written out because GCC's own vectorization of a short loop of unknown length
+// costs more in alias checks and peeling than the loop itself).
+template <int W>
 [[gnu::always_inline]] inline void add_scaled(float* d, const float* s, float v, int64_t c) {
+  using Lanes = FloatLanes<W>;
   int64_t i = 0;
-  for (; i + 16 <= c; i += 16)
+  for (; i + W <= c; i += W)
     *reinterpret_cast<Lanes*>(d + i) += v * *reinterpret_cast<const Lanes*>(s + i);
+  if constexpr (W > kLanesAvx2)
+    if (i + kLanesAvx2 <= c) {
+      using Narrow = FloatLanes<kLanesAvx2>;
+      *reinterpret_cast<Narrow*>(d + i) += v * *reinterpret_cast<const Narrow*>(s + i);
+      i += kLanesAvx2;
+    }
   for (; i < c; ++i) d[i] += v * s[i];
 }
 
@@ -35,6 +43,7 @@ struct Scratch {
 
 // One window's updates: dx under its patch += v * w (the channel's taps), dw += v * patch.
 // Windows inside the input use the precomputed tap offsets; the others check every tap.
+template <int W>
 [[gnu::always_inline]] inline void window_update(const ConvGeometry& g, const Scratch& s,
                                                  int64_t iy, int64_t ix, float v, const float* xn,
                                                  const float* w, float* dxn, float* dw) {
@@ -44,9 +53,9 @@ struct Scratch {
   if (iy >= 0 && ix >= 0 && iy + reach1 < g.in[1] && ix + reach2 < g.in[2]) {
     const int64_t base = (iy * g.in[2] + ix) * c;
     if (dxn)
-      for (int64_t t = 0; t < taps; ++t) add_scaled(dxn + base + s.tap_at[t], w + t * c, v, c);
+      for (int64_t t = 0; t < taps; ++t) add_scaled<W>(dxn + base + s.tap_at[t], w + t * c, v, c);
     if (dw)
-      for (int64_t t = 0; t < taps; ++t) add_scaled(dw + t * c, xn + base + s.tap_at[t], v, c);
+      for (int64_t t = 0; t < taps; ++t) add_scaled<W>(dw + t * c, xn + base + s.tap_at[t], v, c);
     return;
   }
   for (int64_t ky = 0; ky < g.window[1]; ++ky) {
@@ -56,39 +65,45 @@ struct Scratch {
       const int64_t col = ix + kx * g.dilation[2];
       if (col < 0 || col >= g.in[2]) continue;
       const int64_t t = ky * g.window[2] + kx, at = (y * g.in[2] + col) * c;
-      if (dxn) add_scaled(dxn + at, w + t * c, v, c);
-      if (dw) add_scaled(dw + t * c, xn + at, v, c);
+      if (dxn) add_scaled<W>(dxn + at, w + t * c, v, c);
+      if (dw) add_scaled<W>(dw + t * c, xn + at, v, c);
     }
   }
 }
 
-// One channel's kernel gradient (T taps of B 16-float blocks, c = 16 * B) over its listed
-// windows with the T * B accumulators in registers: the same sums, in the same order, as
-// window_update's, without a store and reload per window.
-template <int T, int B>
+// One channel's kernel gradient (T taps of C channels) over its listed windows, in passes over
+// B W-float blocks of channels whose T * B accumulators stay in registers: the same sums, in the
+// same order, as window_update's, without a store and reload per window. T * B must fit the
+// registers (18 of AVX-512's 32; 9 of AVX2's 16: a block of 8 channels per pass).
+template <int W, int T, int B, int C>
 [[gnu::always_inline]] inline void kernel_grad_in_registers(const ConvGeometry& g, const Scratch& s,
                                                             int64_t count, const float* xn,
                                                             float* dw) {
-  constexpr int64_t c = 16 * B;
-  Lanes acc[T][B];
-  for (int t = 0; t < T; ++t)
-    for (int b = 0; b < B; ++b) acc[t][b] = *reinterpret_cast<const Lanes*>(dw + t * c + 16 * b);
+  using Lanes = FloatLanes<W>;
+  static_assert(C % (W * B) == 0, "whole passes of B blocks");
   const int64_t reach1 = (g.window[1] - 1) * g.dilation[1];
   const int64_t reach2 = (g.window[2] - 1) * g.dilation[2];
-  for (int64_t k = 0; k < count; ++k) {
-    const int64_t iy = s.iy[k], ix = s.ix[k];
-    const float v = s.v[k];
-    const bool inside = iy >= 0 && ix >= 0 && iy + reach1 < g.in[1] && ix + reach2 < g.in[2];
-    for (int t = 0; t < T; ++t) {
-      const int64_t y = iy + t / g.window[2] * g.dilation[1];
-      const int64_t x = ix + t % g.window[2] * g.dilation[2];
-      if (!inside && (y < 0 || y >= g.in[1] || x < 0 || x >= g.in[2])) continue;
-      const float* p = xn + (y * g.in[2] + x) * c;
-      for (int b = 0; b < B; ++b) acc[t][b] += v * *reinterpret_cast<const Lanes*>(p + 16 * b);
+  for (int c0 = 0; c0 < C; c0 += W * B) {
+    Lanes acc[T][B];
+    for (int t = 0; t < T; ++t)
+      for (int b = 0; b < B; ++b)
+        acc[t][b] = *reinterpret_cast<const Lanes*>(dw + t * C + c0 + W * b);
+    for (int64_t k = 0; k < count; ++k) {
+      const int64_t iy = s.iy[k], ix = s.ix[k];
+      const float v = s.v[k];
+      const bool inside = iy >= 0 && ix >= 0 && iy + reach1 < g.in[1] && ix + reach2 < g.in[2];
+      for (int t = 0; t < T; ++t) {
+        const int64_t y = iy + t / g.window[2] * g.dilation[1];
+        const int64_t x = ix + t % g.window[2] * g.dilation[2];
+        if (!inside && (y < 0 || y >= g.in[1] || x < 0 || x >= g.in[2])) continue;
+        const float* p = xn + (y * g.in[2] + x) * C + c0;
+        for (int b = 0; b < B; ++b) acc[t][b] += v * *reinterpret_cast<const Lanes*>(p + W * b);
+      }
     }
+    for (int t = 0; t < T; ++t)
+      for (int b = 0; b < B; ++b)
+        *reinterpret_cast<Lanes*>(dw + t * C + c0 + W * b) = acc[t][b];
   }
-  for (int t = 0; t < T; ++t)
-    for (int b = 0; b < B; ++b) *reinterpret_cast<Lanes*>(dw + t * c + 16 * b) = acc[t][b];
 }
 
 // One image. wt: the kernel as (O, taps, C), so that an output channel's taps are contiguous;
@@ -98,6 +113,7 @@ template <int T, int B>
 // before odd ones: consecutive windows then touch disjoint input columns, so their updates
 // of dx do not wait on each other through memory. Always inlined into a version per
 // instruction set (below).
+template <int W>
 [[gnu::always_inline]] inline void image_backward(const ConvGeometry& g, int64_t ph, int64_t pw,
                                                   const float* xn, const float* wt,
                                                   const float* gzn, const uint8_t* an, float* dxn,
@@ -118,17 +134,18 @@ template <int T, int B>
       }
     const float* w = wt ? wt + co * taps * c : nullptr;
     float* dw = dwt ? dwt + co * taps * c : nullptr;
-    // 3x3 kernels over 16 or 32 channels keep the kernel gradient in registers.
+    // 3x3 kernels over 16 or 32 channels keep the kernel gradient in registers: 32 channels in
+    // one pass with AVX-512 (18 registers), W per pass with the narrower versions.
     if (dw && taps == 9 && (c == 16 || c == 32)) {
       if (c == 16)
-        kernel_grad_in_registers<9, 1>(g, s, count, xn, dw);
+        kernel_grad_in_registers<W, 9, 1, 16>(g, s, count, xn, dw);
       else
-        kernel_grad_in_registers<9, 2>(g, s, count, xn, dw);
+        kernel_grad_in_registers<W, 9, W == kLanesAvx512 ? 2 : 1, 32>(g, s, count, xn, dw);
       dw = nullptr;
     }
     if (!dxn && !dw) continue;
     for (int64_t k = 0; k < count; ++k)
-      window_update(g, s, s.iy[k], s.ix[k], s.v[k], xn, w, dxn, dw);
+      window_update<W>(g, s, s.iy[k], s.ix[k], s.v[k], xn, w, dxn, dw);
   }
 }
 
@@ -136,19 +153,19 @@ KERAS_TARGET_AVX512 void image_backward_avx512(const ConvGeometry& g, int64_t ph
                                                const float* xn, const float* wt, const float* gzn,
                                                const uint8_t* an, float* dxn, float* dwt,
                                                Scratch& s) {
-  image_backward(g, ph, pw, xn, wt, gzn, an, dxn, dwt, s);
+  image_backward<kLanesAvx512>(g, ph, pw, xn, wt, gzn, an, dxn, dwt, s);
 }
 
 KERAS_TARGET_AVX2 void image_backward_avx2(const ConvGeometry& g, int64_t ph, int64_t pw,
                                            const float* xn, const float* wt, const float* gzn,
                                            const uint8_t* an, float* dxn, float* dwt, Scratch& s) {
-  image_backward(g, ph, pw, xn, wt, gzn, an, dxn, dwt, s);
+  image_backward<kLanesAvx2>(g, ph, pw, xn, wt, gzn, an, dxn, dwt, s);
 }
 
 void image_backward_baseline(const ConvGeometry& g, int64_t ph, int64_t pw, const float* xn,
                              const float* wt, const float* gzn, const uint8_t* an, float* dxn,
                              float* dwt, Scratch& s) {
-  image_backward(g, ph, pw, xn, wt, gzn, an, dxn, dwt, s);
+  image_backward<kLanesBaseline>(g, ph, pw, xn, wt, gzn, an, dxn, dwt, s);
 }
 
 }  // namespace

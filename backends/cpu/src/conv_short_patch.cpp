@@ -9,13 +9,14 @@
 namespace keras::cpu {
 namespace {
 
-constexpr int64_t kLanes = 16;         // outputs per accumulator block
 constexpr int64_t kSliceRows = 4096;   // rows per partial sum of the kernel gradient
 constexpr int64_t kEpilogueRows = 64;  // rows computed before their epilogue (in L1)
 
-// 16 floats as one value: one AVX-512 register, two AVX2 registers, four SSE registers (GCC
-// splits it for the target of each clone); aligned(4) makes loads and stores unaligned ones.
-typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float)), aligned(4)));
+// The kernels below take W, the floats per register of the version they are compiled into
+// (isa.h): outputs go in blocks of W, one register each. The AVX-512 versions finish with a
+// block of 8 where one fits, as the AVX2 ones compute it, so that both levels give the same
+// bits (the sums of the one-at-a-time tails are rounded differently from the vector ones).
+constexpr int kNarrow = kLanesAvx2;
 
 // The patch of output row r (image r / P, position r % P) into `patch`, zeros in the padding;
 // laid out [tap][channel] like the kernel's rows.
@@ -95,34 +96,37 @@ class PatchWalker {
   int64_t length_ = 0, reach1_ = 0, reach2_ = 0;
 };
 
-// Four rows against NB 16-wide blocks of outputs [ob, ob + 16 * NB): 4 * NB independent
-// accumulators, so the multiply-adds overlap instead of waiting on each other's latency, and
-// each kernel block is loaded once per four rows.
-template <int NB>
+// Four rows against NB W-wide blocks of outputs [ob, ob + W * NB): 4 * NB independent
+// accumulators (8 registers), so the multiply-adds overlap instead of waiting on each other's
+// latency, and each kernel block is loaded once per four rows.
+template <int W, int NB>
 [[gnu::always_inline]] inline void four_rows(const float (&patch)[4][kShortPatch], int64_t k_len,
                                              const float* w, int64_t o, int64_t ob, float* y) {
+  using Lanes = FloatLanes<W>;
   Lanes acc[4][NB] = {};
   for (int64_t k = 0; k < k_len; ++k) {
     Lanes wk[NB];
-    for (int j = 0; j < NB; ++j)
-      wk[j] = *reinterpret_cast<const Lanes*>(w + k * o + ob + j * kLanes);
+    for (int j = 0; j < NB; ++j) wk[j] = *reinterpret_cast<const Lanes*>(w + k * o + ob + j * W);
     for (int i = 0; i < 4; ++i)
       for (int j = 0; j < NB; ++j) acc[i][j] += patch[i][k] * wk[j];
   }
   for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < NB; ++j) *reinterpret_cast<Lanes*>(y + i * o + ob + j * kLanes) = acc[i][j];
+    for (int j = 0; j < NB; ++j) *reinterpret_cast<Lanes*>(y + i * o + ob + j * W) = acc[i][j];
 }
 
-// One row: outputs in 16-wide blocks, then one at a time.
+// One row, outputs [ob, o): in W-wide blocks, then one at a time.
+template <int W>
 [[gnu::always_inline]] inline void one_row(const float* patch, int64_t k_len, const float* w,
-                                           int64_t o, float* y) {
-  int64_t ob = 0;
-  for (; ob + kLanes <= o; ob += kLanes) {
+                                           int64_t o, float* y, int64_t ob = 0) {
+  using Lanes = FloatLanes<W>;
+  for (; ob + W <= o; ob += W) {
     Lanes acc = {};
     for (int64_t k = 0; k < k_len; ++k)
       acc += patch[k] * *reinterpret_cast<const Lanes*>(w + k * o + ob);
     *reinterpret_cast<Lanes*>(y + ob) = acc;
   }
+  if constexpr (W > kNarrow)
+    if (ob + kNarrow <= o) return one_row<kNarrow>(patch, k_len, w, o, y, ob);
   for (; ob < o; ++ob) {
     float acc = 0.0f;
     for (int64_t k = 0; k < k_len; ++k) acc += patch[k] * w[k * o + ob];
@@ -130,9 +134,10 @@ template <int NB>
   }
 }
 
-// Rows [r0, r1) into y (row r0 first). The sums run over k in the same order in every path, so
-// a row's values do not depend on which path computed it. Always inlined into a version per
-// instruction set (forward_rows_f32 and the others below, isa.h).
+// Rows [r0, r1) into y (row r0 first). The sums run over k in the same order in every path and
+// at every width, so a row's values do not depend on which path or version computed it. Always
+// inlined into a version per instruction set (forward_rows_f32 and the others below, isa.h).
+template <int W>
 [[gnu::always_inline]] inline void forward_rows(const WindowGeometry& g, int64_t o, const float* x,
                                                 const float* w, float* y, int64_t r0, int64_t r1) {
   const int64_t k_len = g.taps() * g.c;
@@ -143,8 +148,10 @@ template <int NB>
     for (int i = 0; i < 4; ++i, walk.next()) walk.gather(patch[i]);
     float* yr = y + (r - r0) * o;
     int64_t ob = 0;
-    for (; ob + 2 * kLanes <= o; ob += 2 * kLanes) four_rows<2>(patch, k_len, w, o, ob, yr);
-    for (; ob + kLanes <= o; ob += kLanes) four_rows<1>(patch, k_len, w, o, ob, yr);
+    for (; ob + 2 * W <= o; ob += 2 * W) four_rows<W, 2>(patch, k_len, w, o, ob, yr);
+    for (; ob + W <= o; ob += W) four_rows<W, 1>(patch, k_len, w, o, ob, yr);
+    if constexpr (W > kNarrow)
+      for (; ob + kNarrow <= o; ob += kNarrow) four_rows<kNarrow, 1>(patch, k_len, w, o, ob, yr);
     for (; ob < o; ++ob)
       for (int i = 0; i < 4; ++i) {
         float acc = 0.0f;
@@ -154,16 +161,17 @@ template <int NB>
   }
   for (; r < r1; ++r, walk.next()) {
     walk.gather(patch[0]);
-    one_row(patch[0], k_len, w, o, y + (r - r0) * o);
+    one_row<W>(patch[0], k_len, w, o, y + (r - r0) * o);
   }
 }
 
-// One 16-wide block of dw (K rows, stride o) += patches^T @ d over `rows` rows whose patches
+// One W-wide block of dw (K rows, stride o) += patches^T @ d over `rows` rows whose patches
 // (K values each) were gathered once: the K accumulators stay in registers. kChunkRows is a
 // multiple of 4, so the sums are those of the general loop to the last bit.
-template <int K>
+template <int W, int K>
 [[gnu::always_inline]] inline void grad_block(const float* patches, const float* d, int64_t rows,
                                               int64_t o, float* dw) {
+  using Lanes = FloatLanes<W>;
   Lanes acc[K];
   for (int k = 0; k < K; ++k) acc[k] = *reinterpret_cast<const Lanes*>(dw + k * o);
   // Four rows at a time, summed as the general loop below sums them (the same rounding).
@@ -186,10 +194,10 @@ template <int K>
 }
 
 // kernel_grad_rows for a patch length K known at compile time (9: 3x3 over one channel; 27:
-// over three) and o a multiple of 16: chunks of rows whose patches are gathered into L1 once,
+// over three) and o a multiple of W: chunks of rows whose patches are gathered into L1 once,
 // then grad_block per output block. Always inlined: it must be compiled inside each of
 // kernel_grad_rows's versions (AVX-512, AVX2), not once for the baseline.
-template <int K>
+template <int W, int K>
 [[gnu::always_inline]] inline void kernel_grad_fixed(const WindowGeometry& g, int64_t o,
                                                      const float* x, const float* dy, int64_t r0,
                                                      int64_t r1, float* dw) {
@@ -200,22 +208,42 @@ template <int K>
     const int64_t rows = std::min(kChunkRows, r1 - c0);
     for (int64_t i = 0; i < rows; ++i, walk.next()) walk.template gather<K>(patches + i * K);
     const float* d = dy + (c0 - r0) * o;
-    for (int64_t ob = 0; ob < o; ob += kLanes) grad_block<K>(patches, d + ob, rows, o, dw + ob);
+    for (int64_t ob = 0; ob < o; ob += W) grad_block<W, K>(patches, d + ob, rows, o, dw + ob);
+  }
+}
+
+// One W-wide block of dw (outputs [ob, ob + W)) += four rows' patches^T @ their d.
+template <int W>
+[[gnu::always_inline]] inline void grad_four_rows(const float (&patch)[4][kShortPatch],
+                                                  int64_t k_len, const float* d, int64_t o,
+                                                  int64_t ob, float* dw) {
+  using Lanes = FloatLanes<W>;
+  const Lanes d0 = *reinterpret_cast<const Lanes*>(d + ob);
+  const Lanes d1 = *reinterpret_cast<const Lanes*>(d + o + ob);
+  const Lanes d2 = *reinterpret_cast<const Lanes*>(d + 2 * o + ob);
+  const Lanes d3 = *reinterpret_cast<const Lanes*>(d + 3 * o + ob);
+  for (int64_t k = 0; k < k_len; ++k) {
+    Lanes& acc = *reinterpret_cast<Lanes*>(dw + k * o + ob);
+    acc += patch[0][k] * d0 + patch[1][k] * d1 + patch[2][k] * d2 + patch[3][k] * d3;
   }
 }
 
 // dw += patches^T @ dy over rows [r0, r1) (dy: row r0 first). Without a fixed patch length,
-// rows go in groups of kGradRows, so that each 16-wide block of dw is loaded and stored once
+// rows go in groups of kGradRows, so that each W-wide block of dw is loaded and stored once
 // per group rather than once per row. Always inlined, as forward_rows.
+template <int W>
 [[gnu::always_inline]] inline void kernel_grad_rows(const WindowGeometry& g, int64_t o,
                                                     const float* x, const float* dy, int64_t r0,
                                                     int64_t r1, float* dw) {
   constexpr int64_t kGradRows = 4;
   const int64_t k_len = g.taps() * g.c;
-  if (o % kLanes == 0) {
-    if (k_len == 9) return kernel_grad_fixed<9>(g, o, x, dy, r0, r1, dw);
-    if (k_len == 27) return kernel_grad_fixed<27>(g, o, x, dy, r0, r1, dw);
+  if (o % W == 0) {
+    if (k_len == 9) return kernel_grad_fixed<W, 9>(g, o, x, dy, r0, r1, dw);
+    if (k_len == 27) return kernel_grad_fixed<W, 27>(g, o, x, dy, r0, r1, dw);
   }
+  if constexpr (W > kNarrow)
+    if (o % kNarrow == 0 && (k_len == 9 || k_len == 27))
+      return kernel_grad_rows<kNarrow>(g, o, x, dy, r0, r1, dw);
   float patch[kGradRows][kShortPatch];
   PatchWalker walk(g, x, r0);
   int64_t r = r0;
@@ -223,16 +251,9 @@ template <int K>
     for (int64_t i = 0; i < kGradRows; ++i, walk.next()) walk.gather(patch[i]);
     const float* d = dy + (r - r0) * o;
     int64_t ob = 0;
-    for (; ob + kLanes <= o; ob += kLanes) {
-      const Lanes d0 = *reinterpret_cast<const Lanes*>(d + ob);
-      const Lanes d1 = *reinterpret_cast<const Lanes*>(d + o + ob);
-      const Lanes d2 = *reinterpret_cast<const Lanes*>(d + 2 * o + ob);
-      const Lanes d3 = *reinterpret_cast<const Lanes*>(d + 3 * o + ob);
-      for (int64_t k = 0; k < k_len; ++k) {
-        Lanes& acc = *reinterpret_cast<Lanes*>(dw + k * o + ob);
-        acc += patch[0][k] * d0 + patch[1][k] * d1 + patch[2][k] * d2 + patch[3][k] * d3;
-      }
-    }
+    for (; ob + W <= o; ob += W) grad_four_rows<W>(patch, k_len, d, o, ob, dw);
+    if constexpr (W > kNarrow)
+      for (; ob + kNarrow <= o; ob += kNarrow) grad_four_rows<kNarrow>(patch, k_len, d, o, ob, dw);
     for (; ob < o; ++ob)
       for (int64_t i = 0; i < kGradRows; ++i)
         for (int64_t k = 0; k < k_len; ++k) dw[k * o + ob] += patch[i][k] * d[i * o + ob];
@@ -248,15 +269,15 @@ template <int K>
 // The versions and their dispatchers.
 KERAS_TARGET_AVX512 void forward_rows_avx512(const WindowGeometry& g, int64_t o, const float* x,
                                              const float* w, float* y, int64_t r0, int64_t r1) {
-  forward_rows(g, o, x, w, y, r0, r1);
+  forward_rows<kLanesAvx512>(g, o, x, w, y, r0, r1);
 }
 KERAS_TARGET_AVX2 void forward_rows_avx2(const WindowGeometry& g, int64_t o, const float* x,
                                          const float* w, float* y, int64_t r0, int64_t r1) {
-  forward_rows(g, o, x, w, y, r0, r1);
+  forward_rows<kLanesAvx2>(g, o, x, w, y, r0, r1);
 }
 void forward_rows_baseline(const WindowGeometry& g, int64_t o, const float* x, const float* w,
                            float* y, int64_t r0, int64_t r1) {
-  forward_rows(g, o, x, w, y, r0, r1);
+  forward_rows<kLanesBaseline>(g, o, x, w, y, r0, r1);
 }
 void forward_rows_f32(const WindowGeometry& g, int64_t o, const float* x, const float* w, float* y,
                       int64_t r0, int64_t r1) {
@@ -266,15 +287,15 @@ void forward_rows_f32(const WindowGeometry& g, int64_t o, const float* x, const 
 KERAS_TARGET_AVX512 void kernel_grad_rows_avx512(const WindowGeometry& g, int64_t o, const float* x,
                                                  const float* dy, int64_t r0, int64_t r1,
                                                  float* dw) {
-  kernel_grad_rows(g, o, x, dy, r0, r1, dw);
+  kernel_grad_rows<kLanesAvx512>(g, o, x, dy, r0, r1, dw);
 }
 KERAS_TARGET_AVX2 void kernel_grad_rows_avx2(const WindowGeometry& g, int64_t o, const float* x,
                                              const float* dy, int64_t r0, int64_t r1, float* dw) {
-  kernel_grad_rows(g, o, x, dy, r0, r1, dw);
+  kernel_grad_rows<kLanesAvx2>(g, o, x, dy, r0, r1, dw);
 }
 void kernel_grad_rows_baseline(const WindowGeometry& g, int64_t o, const float* x, const float* dy,
                                int64_t r0, int64_t r1, float* dw) {
-  kernel_grad_rows(g, o, x, dy, r0, r1, dw);
+  kernel_grad_rows<kLanesBaseline>(g, o, x, dy, r0, r1, dw);
 }
 void kernel_grad_rows_f32(const WindowGeometry& g, int64_t o, const float* x, const float* dy,
                           int64_t r0, int64_t r1, float* dw) {

@@ -179,12 +179,14 @@ void argmax_row_f32(const float* a, const float* b, float* out, uint8_t* argmax,
   by_isa(argmax_row_avx512, argmax_row_avx2, argmax_row_scalar<float>, a, b, out, argmax, out_w, c);
 }
 
-// 16 floats, 16 int32 and 16 bytes as one value each for the scatter below (GCC splits them
-// per clone); aligned(1) makes loads and stores unaligned ones.
-typedef float F16 __attribute__((vector_size(64), aligned(1)));
-typedef int32_t I16 __attribute__((vector_size(64), aligned(1)));
-typedef uint8_t U16 __attribute__((vector_size(16), aligned(1)));
-template <typename T>
+// W int32 and W bytes as one value each, for the scatter below (W: a register's floats, isa.h);
+// aligned(1) makes loads and stores unaligned ones.
+template <int W>
+struct ScatterLanes {
+  typedef int32_t Index __attribute__((vector_size(W * 4), aligned(1)));
+  typedef uint8_t Byte __attribute__((vector_size(W), aligned(1)));
+};
+template <int W, typename T>
 [[gnu::always_inline]] inline void scatter_row(const T* gz, const uint8_t* argmax, T* d0, T* d1,
                                                int64_t out_w, int64_t w, int64_t c) {
   for (int64_t ox = 0; ox < out_w; ++ox) {
@@ -194,14 +196,17 @@ template <typename T>
     T* p1 = d1 + 2 * ox * c;
     int64_t j = 0;
     if constexpr (std::is_same_v<T, float>) {
-      for (; j + 16 <= c; j += 16) {
-        const F16 v = *reinterpret_cast<const F16*>(gv + j);
-        const I16 i = __builtin_convertvector(*reinterpret_cast<const U16*>(idx + j), I16);
-        const F16 zero = {};
-        *reinterpret_cast<F16*>(p0 + j) = i == 0 ? v : zero;
-        *reinterpret_cast<F16*>(p0 + c + j) = i == 1 ? v : zero;
-        *reinterpret_cast<F16*>(p1 + j) = i == 2 ? v : zero;
-        *reinterpret_cast<F16*>(p1 + c + j) = i == 3 ? v : zero;
+      using F = FloatLanes<W>;
+      using I = typename ScatterLanes<W>::Index;
+      using U = typename ScatterLanes<W>::Byte;
+      for (; j + W <= c; j += W) {
+        const F v = *reinterpret_cast<const F*>(gv + j);
+        const I i = __builtin_convertvector(*reinterpret_cast<const U*>(idx + j), I);
+        const F zero = {};
+        *reinterpret_cast<F*>(p0 + j) = i == 0 ? v : zero;
+        *reinterpret_cast<F*>(p0 + c + j) = i == 1 ? v : zero;
+        *reinterpret_cast<F*>(p1 + j) = i == 2 ? v : zero;
+        *reinterpret_cast<F*>(p1 + c + j) = i == 3 ? v : zero;
       }
     }
     for (; j < c; ++j) {
@@ -263,15 +268,15 @@ void backward_row_f32(const float* __restrict r0, const float* __restrict r1,
 
 KERAS_TARGET_AVX512 void scatter_row_avx512(const float* gz, const uint8_t* argmax, float* d0,
                                             float* d1, int64_t out_w, int64_t w, int64_t c) {
-  scatter_row(gz, argmax, d0, d1, out_w, w, c);
+  scatter_row<kLanesAvx512>(gz, argmax, d0, d1, out_w, w, c);
 }
 KERAS_TARGET_AVX2 void scatter_row_avx2(const float* gz, const uint8_t* argmax, float* d0,
                                         float* d1, int64_t out_w, int64_t w, int64_t c) {
-  scatter_row(gz, argmax, d0, d1, out_w, w, c);
+  scatter_row<kLanesAvx2>(gz, argmax, d0, d1, out_w, w, c);
 }
 void scatter_row_baseline(const float* gz, const uint8_t* argmax, float* d0, float* d1,
                           int64_t out_w, int64_t w, int64_t c) {
-  scatter_row(gz, argmax, d0, d1, out_w, w, c);
+  scatter_row<kLanesBaseline>(gz, argmax, d0, d1, out_w, w, c);
 }
 void scatter_row_f32(const float* gz, const uint8_t* argmax, float* d0, float* d1, int64_t out_w,
                      int64_t w, int64_t c) {
@@ -308,7 +313,7 @@ void max_pool_2x2_scatter(int64_t n, int64_t h, int64_t w, int64_t c, const T* g
         if constexpr (std::is_same_v<T, float>)
           scatter_row_f32(gz + row, argmax + row, d0, d0 + w * c, ow, w, c);
         else
-          scatter_row(gz + row, argmax + row, d0, d0 + w * c, ow, w, c);
+          scatter_row<kLanesBaseline>(gz + row, argmax + row, d0, d0 + w * c, ow, w, c);
       }
       std::fill(dn + 2 * oh * w * c, dn + h * w * c, T(0));
     }
