@@ -1,4 +1,4 @@
-// The README's example: several callbacks in one fit, on real training.
+// The callbacks example of docs/training.md: several callbacks in one fit, on real training.
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The README's "Data pipelines" example, compiled and run on a small synthetic problem.
+// The example of docs/data.md (data pipelines), compiled and run on a small synthetic problem.
 
 #include <gtest/gtest.h>
 
@@ -29,7 +29,7 @@ TEST(DataReadme, ExampleRuns) {
   };
 
   // clang-format off
-  // ---- the README's code, verbatim ----
+  // ---- the code of docs/data.md, verbatim ----
   namespace data = keras::data;
   auto augment = [](const data::Element& e) {               // runs on 4 threads, order kept
     return data::Element{ops::add(e.x.single(), 0.01), e.y, {}};

@@ -12,7 +12,7 @@ namespace {
 
 using test::make;
 
-// A custom layer: y = x * w + b, with its own weights (the README's example).
+// A custom layer: y = x * w + b, with its own weights (as in docs/models-and-layers.md).
 class Affine : public Layer {
  public:
   void build(const Shape& input_shape) override {

@@ -31,7 +31,7 @@ const json& configs() {
 }
 
 /// Where keras-cpp differs from Keras 3.15 on purpose or has a gap, by "family/ClassName": the
-/// record is reported with the reason and not compared (the README lists these).
+/// record is reported with the reason and not compared (docs/saving-and-interop.md lists these).
 const std::map<std::string, std::string>& known_differences() {
   static const std::map<std::string, std::string> reasons = {
       {"metrics/IoU", "keras-cpp accumulates IoU counts in float32 (Keras's int32 default "

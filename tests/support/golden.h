@@ -31,8 +31,8 @@ std::string oracle_path(const std::string& name);
 std::set<std::string> run_golden(const std::string& name, const GoldenOps& ops);
 
 /// The same for tests/oracle/fixtures/<name>.npz, whose outputs come from Keras 3.15 itself.
-/// A case whose kwargs hold "keras_cpp_differs" (the reason, listed in the README) is reported
-/// and not compared: a difference kept on purpose or not yet fixed, never silent.
+/// A case whose kwargs hold "keras_cpp_differs" (the reason, listed in docs/saving-and-interop.md)
+/// is reported and not compared: a difference kept on purpose or not yet fixed, never silent.
 std::set<std::string> run_oracle(const std::string& name, const GoldenOps& ops);
 
 /// Runs the cases of the .npz at `path`; `label` names it in messages.

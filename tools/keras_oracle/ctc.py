@@ -41,8 +41,9 @@ def loss_case(f, name, target, output, target_length, output_length, mask_index=
     extra = dict(TOL32)
     if args[1].dtype == np.float64 and loss.dtype == np.float32:
         # Keras asks for result_type(float64, float32) = float64, but under jax_enable_x64 its
-        # JAX function computes in float32 (the 64-to-32-bit narrowing listed in the README);
-        # keras-cpp computes in float64, so values compare at float32's tolerance.
+        # JAX function computes in float32 (the 64-to-32-bit narrowing listed in
+        # docs/saving-and-interop.md); keras-cpp computes in float64, so values compare at
+        # float32's tolerance.
         extra.update(check_dtype=False,
                      x64_dtype="Keras on JAX computes float64 logits in float32")
     f.case(name, "ctc_loss", args, [loss, grad], mask_index=mask_index, **extra)

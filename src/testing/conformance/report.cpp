@@ -1,4 +1,4 @@
-// The conformance table and summary (Markdown, so the README can show them as printed).
+// The conformance table and summary (Markdown, so docs/backends.md can show them as printed).
 
 #include <algorithm>
 #include <cstdio>
