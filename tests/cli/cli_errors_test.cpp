@@ -48,6 +48,8 @@ TEST(CliErrors, BadArgumentsAreOneLineUserErrors) {
   expect_user_error({"summary", f.model, "--no-such-flag"});
   expect_user_error({"predict", f.model, "-i", f.x, "--backend", "nosuch"}, "nosuch");
   expect_user_error({"convert", f.model, cli_path("out.h5")}, ".keras");
+  expect_user_error({"export", f.model, cli_path("out.keras")}, ".onnx");
+  expect_user_error({"export", f.model, cli_path("out.onnx"), "--opset", "12"}, "12");
   expect_user_error({"predict", f.model, "-i", f.x, "--backend", "symbolic"}, "shapes only");
   expect_user_error(
       {"fit", f.model, "--x", f.x, "--y", f.y, "--epochs", "1", "-o", "/nonexistent_dir/m.keras"},

@@ -31,7 +31,8 @@ TEST(Cli, HelpOnEverySubcommand) {
   auto top = run_cli({"--help"});
   EXPECT_EQ(top.code, 0);
   for (const char* sub :
-       {"info", "summary", "predict", "evaluate", "fit", "convert", "plot", "plot-history"}) {
+       {"info", "summary", "predict", "evaluate", "fit", "convert", "export", "plot",
+        "plot-history"}) {
     EXPECT_NE(top.out.find(sub), std::string::npos) << sub;
     auto r = run_cli({sub, "--help"});
     EXPECT_EQ(r.code, 0) << sub;
@@ -155,6 +156,22 @@ TEST(Cli, ConvertKerasToKerasKeepsTheModel) {
   EXPECT_TRUE(b->compiled());
   EXPECT_TENSOR_EQ(b->predict(f.x_values, {.verbose = 0}).single(),
                    a->predict(f.x_values, {.verbose = 0}).single());
+}
+
+// The file's values are checked against ONNX Runtime by scripts/onnx_check.sh; here: the
+// command writes a protobuf (field 1, ir_version, first) that names the producer.
+TEST(Cli, ExportWritesAnOnnxFile) {
+  const auto& f = cli_files();
+  std::string out = cli_path("exported.onnx");
+  std::filesystem::remove(out);
+  auto r = run_cli({"export", f.model, out, "--opset", "17", "--batch", "4"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("opset 17"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(4, "), std::string::npos) << r.out;
+  const std::string bytes = read_text(out);
+  ASSERT_FALSE(bytes.empty());
+  EXPECT_EQ(bytes[0], '\x08');
+  EXPECT_NE(bytes.find("keras-cpp"), std::string::npos);
 }
 
 TEST(Cli, ConvertLegacyH5AsFarAsLoadModelGoes) {

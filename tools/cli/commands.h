@@ -11,6 +11,7 @@ void add_predict(CLI::App& app);
 void add_evaluate(CLI::App& app);
 void add_fit(CLI::App& app);
 void add_convert(CLI::App& app);
+void add_export(CLI::App& app);
 void add_plot(CLI::App& app);
 void add_plot_history(CLI::App& app);
 void add_conformance(CLI::App& app);

@@ -43,6 +43,9 @@ class BatchSource;
 namespace data {
 class Dataset;
 }
+namespace saving {
+struct ExportOptions;
+}
 namespace utils {
 class PyDataset;
 }
@@ -188,6 +191,10 @@ class Model : public Layer {
   /// saving::save_model: the whole model as a Keras 3 `.keras` file (config, weights,
   /// optimizer state), which Python Keras 3 and keras::saving::load_model read.
   void save(const std::string& path) const;
+  /// saving::export_model: the inference graph as an ONNX file (Keras's model.export; the
+  /// trailing underscore because `export` is a C++ keyword).
+  void export_(const std::string& filepath) const;
+  void export_(const std::string& filepath, const saving::ExportOptions& options) const;
   /// The model's serialize_keras_object record as JSON text (Keras's to_json, without the
   /// weights); keras::models::model_from_json reads it back.
   std::string to_json() const;

@@ -52,6 +52,8 @@ class SequentialModel : public Model {
 
   /// The input tensor, once the input shape is known.
   const KerasTensor& input_tensor() const { return input_; }
+  /// The output tensor of each of layers(), once the input shape is known.
+  const std::vector<KerasTensor>& layer_outputs() const { return outputs_; }
   std::string layer_output_shape(const Layer& layer) const override;
   /// Keras's config: the layer records (InputLayer first) and build_input_shape.
   Config get_config() const override;

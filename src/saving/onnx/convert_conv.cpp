@@ -1,0 +1,298 @@
+// Converters of the convolution, pooling and spatial reshaping layers. ONNX's operators take
+// channels_first data, so a channels_last layer becomes Transpose, the operator, Transpose
+// (ONNX Runtime's optimizer removes back-to-back pairs between consecutive layers).
+
+#include "keras/ops/core.h"
+#include "keras/ops/numpy.h"
+#include "layer_call.h"
+
+namespace keras::onnx {
+namespace {
+
+using Values = std::vector<std::string>;
+
+bool channels_last(const LayerCall& c) {
+  return c.config.value("data_format", "channels_last") != "channels_first";
+}
+
+// Runs `op` (channels_first in and out) on input 0 in the layer's data format.
+template <typename Op>
+std::string in_channels_first(LayerCall& c, const std::string& x, Op op) {
+  const int rank = c.rank();
+  if (!channels_last(c)) return op(x);
+  const std::string y = op(transpose(c.g, x, to_channels_first(rank), c.scope()));
+  return transpose(c.g, y, to_channels_last(rank), c.scope());
+}
+
+std::string activation_of(LayerCall& c, const std::string& y) {
+  const Config& a = c.config.contains("activation") ? c.config["activation"] : Config();
+  if (a.is_null()) return y;
+  if (!a.is_string()) c.fail("its activation is not a built-in one");
+  return apply_activation(c, y, a.get<std::string>());
+}
+
+// The Conv attributes of a Keras "valid"/"same"/"causal" convolution.
+std::vector<Attribute> window_attributes(LayerCall& c, const std::vector<int64_t>& kernel,
+                                         const std::vector<int64_t>& strides,
+                                         const std::vector<int64_t>& dilations) {
+  std::vector<Attribute> a{{"kernel_shape", kernel}, {"strides", strides}};
+  if (!dilations.empty()) a.push_back({"dilations", dilations});
+  const std::string padding = c.config.value("padding", "valid");
+  if (padding == "same") {
+    a.push_back({"auto_pad", std::string("SAME_UPPER")});  // TF's same: the extra one at the end
+  } else if (padding == "causal") {
+    std::vector<int64_t> pads(kernel.size() * 2, 0);
+    pads[0] = (kernel[0] - 1) * (dilations.empty() ? 1 : dilations[0]);
+    a.push_back({"pads", pads});
+  } else if (padding != "valid") {
+    c.fail("padding \"" + padding + "\" is not valid, same or causal");
+  }
+  return a;
+}
+
+// Keras's kernel (spatial..., in, out) as ONNX's weight (out, in, spatial...), or for
+// transposed convolutions (spatial..., out, in) as (in, out, spatial...): the same permutation.
+Tensor spatial_last(const Tensor& kernel) {
+  const int r = kernel.ndim();
+  std::vector<int> perm{r - 1, r - 2};
+  for (int i = 0; i < r - 2; ++i) perm.push_back(i);
+  return ops::transpose(kernel, perm).contiguous();
+}
+
+std::string float_weight(LayerCall& c, const std::string& name, const Tensor& value) {
+  if (value.dtype() != DType::Float32) c.fail("its weights are not float32");
+  return c.g.initializer(c.scope() + "/" + name, value);
+}
+
+Values conv(LayerCall& c) {
+  const Tensor kernel = c.weight("kernel");
+  const int spatial = kernel.ndim() - 2;
+  const std::vector<int64_t> k(kernel.shape().begin(), kernel.shape().begin() + spatial);
+  std::vector<Attribute> attrs = window_attributes(c, k, int_tuple(c, "strides", spatial),
+                                                   int_tuple(c, "dilation_rate", spatial));
+  attrs.push_back({"group", c.config.value("groups", int64_t{1})});
+  std::vector<std::string> in{"", float_weight(c, "kernel", spatial_last(kernel))};
+  if (c.config.value("use_bias", true)) in.push_back(c.weight_value("bias"));
+  const std::string y = in_channels_first(c, c.inputs[0], [&](const std::string& x) {
+    in[0] = x;
+    return c.g.node("Conv", in, attrs, c.scope());
+  });
+  return {activation_of(c, y)};
+}
+
+// Depthwise: a grouped convolution with one group per input channel; Keras's kernel
+// (spatial..., C, multiplier) flattens to C * multiplier outputs, channel-major.
+std::string depthwise(LayerCall& c, const std::string& x, const Tensor& kernel,
+                      const std::string& name) {
+  const int spatial = kernel.ndim() - 2;
+  const std::vector<int64_t> k(kernel.shape().begin(), kernel.shape().begin() + spatial);
+  const int64_t channels = kernel.shape()[spatial], multiplier = kernel.shape()[spatial + 1];
+  Shape flat(k.begin(), k.end());
+  flat.push_back(1);
+  flat.push_back(channels * multiplier);
+  std::vector<Attribute> attrs = window_attributes(c, k, int_tuple(c, "strides", spatial),
+                                                   int_tuple(c, "dilation_rate", spatial));
+  attrs.push_back({"group", channels});
+  const std::string w = float_weight(c, name, spatial_last(ops::reshape(kernel, flat)));
+  return c.g.node("Conv", {x, w}, attrs, c.scope());
+}
+
+Values depthwise_conv(LayerCall& c) {
+  const std::string y = in_channels_first(c, c.inputs[0], [&](const std::string& x) {
+    std::string d = depthwise(c, x, c.weight("kernel"), "kernel");
+    if (c.config.value("use_bias", true)) {
+      // Bias over the channel axis (axis 1 here): shaped (C, 1, ..., 1).
+      const Tensor b = c.weight("bias");
+      Shape s{b.shape()[0]};
+      for (int i = 2; i < c.rank(); ++i) s.push_back(1);
+      d = c.g.node("Add", {d, float_weight(c, "bias", ops::reshape(b, s))}, {}, c.scope());
+    }
+    return d;
+  });
+  return {activation_of(c, y)};
+}
+
+Values separable_conv(LayerCall& c) {
+  const Tensor pointwise = c.weight("pointwise_kernel");
+  const int spatial = pointwise.ndim() - 2;
+  const std::string y = in_channels_first(c, c.inputs[0], [&](const std::string& x) {
+    const std::string d = depthwise(c, x, c.weight("depthwise_kernel"), "depthwise_kernel");
+    std::vector<std::string> in{d, float_weight(c, "pointwise_kernel", spatial_last(pointwise))};
+    if (c.config.value("use_bias", true)) in.push_back(c.weight_value("bias"));
+    return c.g.node("Conv", in,
+                    {{"kernel_shape", std::vector<int64_t>(static_cast<size_t>(spatial), 1)}},
+                    c.scope());
+  });
+  return {activation_of(c, y)};
+}
+
+// Keras pads the stride-dilated input by (left, right) per dimension and correlates with the
+// flipped kernel (ops/nn/conv_transpose.cpp); ONNX's ConvTranspose computes the full result,
+// (window - 1) more on each side, then drops `pads` and adds `output_padding` at the end.
+Values conv_transpose(LayerCall& c) {
+  const Tensor kernel = c.weight("kernel");
+  const int spatial = kernel.ndim() - 2;
+  const std::vector<int64_t> k(kernel.shape().begin(), kernel.shape().begin() + spatial);
+  const auto strides = int_tuple(c, "strides", spatial);
+  const auto dilations = int_tuple(c, "dilation_rate", spatial);
+  const bool same = c.config.value("padding", "valid") == "same";
+  std::vector<int64_t> output_padding(static_cast<size_t>(spatial), -1);
+  if (c.config.contains("output_padding") && !c.config["output_padding"].is_null())
+    output_padding = int_tuple(c, "output_padding", spatial);
+  std::vector<int64_t> begin, end, extra;
+  for (int i = 0; i < spatial; ++i) {
+    const int64_t window = (k[i] - 1) * dilations[i] + 1, s = strides[i], op = output_padding[i];
+    int64_t left, right;
+    if (!same) {
+      left = window - 1;
+      right = window - 1 + (op < 0 ? std::max(window, s) - window : op);
+    } else {
+      const int64_t total = op < 0 ? s + window - 2 : window + window % 2 - 2 + op;
+      left = std::min(total / 2 + total % 2, window - 1);
+      right = total - left;
+    }
+    begin.push_back(window - 1 - left);
+    const int64_t cut = window - 1 - right;
+    end.push_back(std::max<int64_t>(cut, 0));
+    extra.push_back(std::max<int64_t>(-cut, 0));
+  }
+  std::vector<int64_t> pads = begin;
+  pads.insert(pads.end(), end.begin(), end.end());
+  std::vector<Attribute> attrs{{"kernel_shape", k}, {"strides", strides}, {"dilations", dilations},
+                               {"pads", pads}, {"output_padding", extra}};
+  std::vector<std::string> in{"", float_weight(c, "kernel", spatial_last(kernel))};
+  if (c.config.value("use_bias", true)) in.push_back(c.weight_value("bias"));
+  const std::string y = in_channels_first(c, c.inputs[0], [&](const std::string& x) {
+    in[0] = x;
+    return c.g.node("ConvTranspose", in, attrs, c.scope());
+  });
+  return {activation_of(c, y)};
+}
+
+Values pooling(LayerCall& c, const std::string& op) {
+  const int spatial = c.rank() - 2;
+  const auto pool = int_tuple(c, "pool_size", spatial);
+  const Config& st = c.config.contains("strides") ? c.config["strides"] : Config();
+  const auto strides = st.is_null() ? pool : int_tuple(c, "strides", spatial);
+  std::vector<Attribute> attrs = window_attributes(c, pool, strides, {});
+  return {in_channels_first(c, c.inputs[0], [&](const std::string& x) {
+    return c.g.node(op, {x}, attrs, c.scope());
+  })};
+}
+Values max_pooling(LayerCall& c) { return pooling(c, "MaxPool"); }
+// Keras's "same" average excludes the padding from the count (count_include_pad=0, the default).
+Values average_pooling(LayerCall& c) { return pooling(c, "AveragePool"); }
+
+Values global_pooling(LayerCall& c, const std::string& op) {
+  const int rank = c.rank();
+  std::vector<int64_t> axes;
+  for (int i = 0; i < rank - 2; ++i) axes.push_back(channels_last(c) ? i + 1 : i + 2);
+  return {reduce(c.g, op, c.inputs[0], axes, c.config.value("keepdims", false), c.scope())};
+}
+Values global_average_pooling(LayerCall& c) { return global_pooling(c, "ReduceMean"); }
+Values global_max_pooling(LayerCall& c) { return global_pooling(c, "ReduceMax"); }
+
+// (before, after) per spatial dimension from a ZeroPadding/Cropping config: an integer, a
+// pair (1-d), or one pair per dimension.
+std::vector<std::pair<int64_t, int64_t>> spatial_pairs(const LayerCall& c, const std::string& key) {
+  const int spatial = c.rank() - 2;
+  const Config& v = c.at(key);
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (int i = 0; i < spatial; ++i) {
+    if (v.is_number_integer()) {
+      out.emplace_back(v.get<int64_t>(), v.get<int64_t>());
+    } else if (spatial == 1 && v.size() == 2 && v[0].is_number_integer()) {
+      out.emplace_back(v[0].get<int64_t>(), v[1].get<int64_t>());
+    } else if (v.size() == static_cast<size_t>(spatial)) {
+      const Config& p = v[static_cast<size_t>(i)];
+      if (p.is_number_integer())
+        out.emplace_back(p.get<int64_t>(), p.get<int64_t>());
+      else
+        out.emplace_back(p[0].get<int64_t>(), p[1].get<int64_t>());
+    } else {
+      c.fail("its \"" + key + "\" is not one pair per spatial dimension");
+    }
+  }
+  return out;
+}
+
+// The axis of spatial dimension i (0-based) in the layer's data format.
+int64_t spatial_axis(const LayerCall& c, int i) { return channels_last(c) ? i + 1 : i + 2; }
+
+Values zero_padding(LayerCall& c) {
+  const int rank = c.rank();
+  const auto pairs = spatial_pairs(c, "padding");
+  std::vector<int64_t> pads(static_cast<size_t>(2 * rank), 0);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const auto axis = static_cast<size_t>(spatial_axis(c, static_cast<int>(i)));
+    pads[axis] = pairs[i].first;
+    pads[axis + static_cast<size_t>(rank)] = pairs[i].second;
+  }
+  return {c.g.node("Pad", {c.inputs[0], c.g.constant_i64(c.scope() + "/pads", pads)}, {},
+                   c.scope())};
+}
+
+Values cropping(LayerCall& c) {
+  const auto pairs = spatial_pairs(c, "cropping");
+  std::vector<int64_t> starts, ends, axes;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const int64_t axis = spatial_axis(c, static_cast<int>(i));
+    const int64_t size = c.input_shapes[0][static_cast<size_t>(axis)];
+    if (size < 0) c.fail("cropping needs the input's spatial size, which is unknown");
+    starts.push_back(pairs[i].first);
+    ends.push_back(size - pairs[i].second);
+    axes.push_back(axis);
+  }
+  const std::string s = c.scope();
+  return {c.g.node("Slice", {c.inputs[0], c.g.constant_i64(s + "/starts", starts),
+                             c.g.constant_i64(s + "/ends", ends), c.g.constant_i64(s + "/axes", axes)},
+                   {}, s)};
+}
+
+Values up_sampling(LayerCall& c) {
+  const int rank = c.rank(), spatial = rank - 2;
+  const auto size = int_tuple(c, "size", spatial);
+  std::vector<float> scales(static_cast<size_t>(rank), 1.0f);
+  for (int i = 0; i < spatial; ++i)
+    scales[static_cast<size_t>(spatial_axis(c, i))] = static_cast<float>(size[static_cast<size_t>(i)]);
+  const std::string interpolation = c.config.value("interpolation", "nearest");
+  std::vector<Attribute> attrs;
+  if (interpolation == "nearest") {
+    // Repeat each element: the source index is floor(output index / size).
+    attrs = {{"mode", std::string("nearest")},
+             {"coordinate_transformation_mode", std::string("asymmetric")},
+             {"nearest_mode", std::string("floor")}};
+  } else if (interpolation == "bilinear") {
+    attrs = {{"mode", std::string("linear")},
+             {"coordinate_transformation_mode", std::string("half_pixel")}};
+  } else {
+    c.fail("interpolation \"" + interpolation + "\" has no ONNX mapping in the exporter");
+  }
+  const std::string s = c.scope();
+  return {c.g.node("Resize", {c.inputs[0], "", c.g.constant_f32(s + "/scales", scales,
+                                                               Shape{static_cast<int64_t>(rank)})},
+                   attrs, s)};
+}
+
+}  // namespace
+
+void register_conv(std::map<std::string, Converter>& t) {
+  for (const char* d : {"1D", "2D", "3D"}) {
+    const std::string n = d;
+    t["Conv" + n] = conv;
+    t["Conv" + n + "Transpose"] = conv_transpose;
+    t["MaxPooling" + n] = max_pooling;
+    t["AveragePooling" + n] = average_pooling;
+    t["GlobalAveragePooling" + n] = global_average_pooling;
+    t["GlobalMaxPooling" + n] = global_max_pooling;
+    t["ZeroPadding" + n] = zero_padding;
+    t["Cropping" + n] = cropping;
+    t["UpSampling" + n] = up_sampling;
+  }
+  t["DepthwiseConv1D"] = depthwise_conv;
+  t["DepthwiseConv2D"] = depthwise_conv;
+  t["SeparableConv1D"] = separable_conv;
+  t["SeparableConv2D"] = separable_conv;
+}
+
+}  // namespace keras::onnx

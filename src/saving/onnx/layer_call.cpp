@@ -1,0 +1,137 @@
+#include "layer_call.h"
+
+#include <cmath>
+
+#include "keras/autograd/variable.h"
+#include "keras/core/errors.h"
+
+namespace keras::onnx {
+
+Tensor LayerCall::weight(const std::string& name) const {
+  for (const Variable& v : layer.weights())
+    if (v.name() == name) return v.value();
+  fail("it has no weight named \"" + name + "\" (is it built?)");
+}
+
+bool LayerCall::has_weight(const std::string& name) const {
+  for (const Variable& v : layer.weights())
+    if (v.name() == name) return true;
+  return false;
+}
+
+std::string LayerCall::weight_value(const std::string& name) const {
+  const Tensor w = weight(name);
+  if (w.dtype() != DType::Float32)
+    fail("its weight \"" + name + "\" is " + std::string(dtype_name(w.dtype())) +
+         "; export writes float32 models (use the float32 dtype policy)");
+  return g.initializer(scope() + "/" + name, w);
+}
+
+void LayerCall::fail(const std::string& why) const {
+  throw ValueError("export: layer \"" + layer.name() + "\" (" + layer.class_name() +
+                   ") cannot be exported to ONNX: " + why + ".");
+}
+
+const Config& LayerCall::at(const std::string& key) const {
+  if (!config.contains(key)) fail("its config has no \"" + key + "\"");
+  return config[key];
+}
+
+int LayerCall::rank() const {
+  if (input_shapes.empty()) fail("its input shape is unknown");
+  return input_shapes[0].rank();
+}
+
+std::vector<int64_t> int_tuple(const LayerCall& c, const std::string& key, int n) {
+  const Config& v = c.at(key);
+  if (v.is_number_integer()) return std::vector<int64_t>(static_cast<size_t>(n), v.get<int64_t>());
+  std::vector<int64_t> out = v.get<std::vector<int64_t>>();
+  if (static_cast<int>(out.size()) != n)
+    c.fail("\"" + key + "\" has " + std::to_string(out.size()) + " values, expected " +
+           std::to_string(n));
+  return out;
+}
+
+std::string transpose(Graph& g, const std::string& x, const std::vector<int64_t>& perm,
+                      const std::string& base) {
+  return g.node("Transpose", {x}, {{"perm", perm}}, base);
+}
+
+std::vector<int64_t> to_channels_first(int rank) {
+  std::vector<int64_t> p{0, rank - 1};
+  for (int i = 1; i < rank - 1; ++i) p.push_back(i);
+  return p;
+}
+
+std::vector<int64_t> to_channels_last(int rank) {
+  std::vector<int64_t> p{0};
+  for (int i = 2; i < rank; ++i) p.push_back(i);
+  p.push_back(1);
+  return p;
+}
+
+std::string reduce(Graph& g, const std::string& op, const std::string& x,
+                   const std::vector<int64_t>& axes, bool keepdims, const std::string& base) {
+  const Attribute keep{"keepdims", static_cast<int64_t>(keepdims)};
+  // ReduceSum took its axes as an input from opset 13, the others from opset 18.
+  const bool axes_input = op == "ReduceSum" ? g.opset() >= 13 : g.opset() >= 18;
+  if (axes_input) return g.node(op, {x, g.constant_i64(base + "/axes", axes)}, {keep}, base);
+  return g.node(op, {x}, {{"axes", axes}, keep}, base);
+}
+
+std::string apply_activation(LayerCall& c, const std::string& x, const std::string& name) {
+  Graph& g = c.g;
+  const std::string base = c.scope() + "/" + name;
+  if (name.empty() || name == "linear") return x;
+  if (name == "relu") return g.node("Relu", {x}, {}, base);
+  if (name == "sigmoid") return g.node("Sigmoid", {x}, {}, base);
+  if (name == "tanh") return g.node("Tanh", {x}, {}, base);
+  if (name == "softmax") return g.node("Softmax", {x}, {{"axis", int64_t{-1}}}, base);
+  if (name == "log_softmax") return g.node("LogSoftmax", {x}, {{"axis", int64_t{-1}}}, base);
+  if (name == "elu") return g.node("Elu", {x}, {{"alpha", 1.0f}}, base);
+  if (name == "selu")  // Keras's constants, as ONNX's defaults
+    return g.node("Selu", {x}, {{"alpha", 1.67326324f}, {"gamma", 1.05070098f}}, base);
+  if (name == "softplus") return g.node("Softplus", {x}, {}, base);
+  if (name == "softsign") return g.node("Softsign", {x}, {}, base);
+  if (name == "exponential") return g.node("Exp", {x}, {}, base);
+  if (name == "relu6")
+    return g.node("Clip", {x, g.scalar_f32(base + "/min", 0.0f), g.scalar_f32(base + "/max", 6.0f)},
+                  {}, base);
+  if (name == "leaky_relu")  // Keras 3's default negative_slope
+    return g.node("LeakyRelu", {x}, {{"alpha", 0.2f}}, base);
+  if (name == "hard_sigmoid")  // Keras 3: relu6(x + 3) / 6
+    return g.node("HardSigmoid", {x}, {{"alpha", 1.0f / 6.0f}, {"beta", 0.5f}}, base);
+  if (name == "hard_silu" || name == "hard_swish") return g.node("HardSwish", {x}, {}, base);
+  if (name == "silu" || name == "swish")
+    return g.node("Mul", {x, g.node("Sigmoid", {x}, {}, base)}, {}, base);
+  if (name == "mish") {
+    const std::string t = g.node("Tanh", {g.node("Softplus", {x}, {}, base)}, {}, base);
+    return g.node("Mul", {x, t}, {}, base);
+  }
+  if (name == "gelu") {  // Keras's default: the exact form, 0.5 x (1 + erf(x / sqrt(2)))
+    if (g.opset() >= 20) return g.node("Gelu", {x}, {}, base);
+    const std::string e = g.node(
+        "Erf", {g.node("Mul", {x, g.scalar_f32(base + "/rsqrt2", static_cast<float>(M_SQRT1_2))},
+                       {}, base)},
+        {}, base);
+    const std::string one_plus = g.node("Add", {e, g.scalar_f32(base + "/one", 1.0f)}, {}, base);
+    const std::string half_x = g.node("Mul", {x, g.scalar_f32(base + "/half", 0.5f)}, {}, base);
+    return g.node("Mul", {half_x, one_plus}, {}, base);
+  }
+  c.fail("activation \"" + name + "\" has no ONNX mapping");
+}
+
+Converter find_converter(const std::string& class_name) {
+  static const std::map<std::string, Converter> table = [] {
+    std::map<std::string, Converter> t;
+    register_core(t);
+    register_conv(t);
+    register_normalization(t);
+    register_rnn(t);
+    return t;
+  }();
+  auto it = table.find(class_name);
+  return it == table.end() ? nullptr : it->second;
+}
+
+}  // namespace keras::onnx

@@ -1,0 +1,68 @@
+#pragma once
+// What a converter sees of one layer call of the model being exported (its config, weights,
+// the ONNX values of its inputs, the Keras shapes) and the helpers converters share.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "keras/core/json.h"
+#include "keras/core/shape.h"
+#include "keras/layers/layer.h"
+#include "onnx_graph.h"
+
+namespace keras::onnx {
+
+struct LayerCall {
+  const Layer& layer;
+  Config config;                         // layer.get_config()
+  std::vector<std::string> inputs;       // ONNX values, one per input tensor
+  std::vector<Shape> input_shapes;       // Keras shapes, -1 for unknown dimensions
+  std::vector<Shape> output_shapes;
+  Graph& g;
+
+  /// The layer's weight named `name` (Variable::name: "kernel", "bias", ...) as a tensor.
+  Tensor weight(const std::string& name) const;
+  bool has_weight(const std::string& name) const;
+  /// A weight as an initializer of the graph, named "<layer>/<name>".
+  std::string weight_value(const std::string& name) const;
+  /// Prefix of the values this call makes ("<layer name>").
+  const std::string& scope() const { return layer.name(); }
+  /// Throws ValueError: the layer (name and class) cannot be exported, and why.
+  [[noreturn]] void fail(const std::string& why) const;
+  /// config[key], failing with a message naming the key when absent.
+  const Config& at(const std::string& key) const;
+  /// The rank of input 0 (failing when unknown).
+  int rank() const;
+};
+
+/// The value `x` after Keras activation `name` ("linear" and "" leave it as it is).
+std::string apply_activation(LayerCall& c, const std::string& x, const std::string& name);
+
+/// `x` with its axes permuted.
+std::string transpose(Graph& g, const std::string& x, const std::vector<int64_t>& perm,
+                      const std::string& base);
+/// channels_last (N, spatial..., C) to channels_first (N, C, spatial...) of `rank` axes, and back.
+std::vector<int64_t> to_channels_first(int rank);
+std::vector<int64_t> to_channels_last(int rank);
+
+/// A reduction node (ReduceMean, ReduceMax, ...) over `axes`, with the axes as an attribute
+/// or as an input as the graph's opset wants.
+std::string reduce(Graph& g, const std::string& op, const std::string& x,
+                   const std::vector<int64_t>& axes, bool keepdims, const std::string& base);
+
+/// config[key] as a list of `n` integers (an integer repeats), as Keras's conv arguments.
+std::vector<int64_t> int_tuple(const LayerCall& c, const std::string& key, int n);
+
+/// A converter: appends the layer's nodes, returns its outputs' values.
+using Converter = std::vector<std::string> (*)(LayerCall&);
+/// The converter of a Keras class name, or null.
+Converter find_converter(const std::string& class_name);
+
+// The converters by family (each file registers its own).
+void register_core(std::map<std::string, Converter>& table);
+void register_conv(std::map<std::string, Converter>& table);
+void register_normalization(std::map<std::string, Converter>& table);
+void register_rnn(std::map<std::string, Converter>& table);
+
+}  // namespace keras::onnx

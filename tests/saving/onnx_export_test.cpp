@@ -1,0 +1,163 @@
+// export_model's refusals (each a ValueError or IOError that names what was wrong) and the
+// outline of the file it writes. The files themselves are checked against ONNX Runtime by
+// scripts/onnx_check.sh (tools/onnx).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "keras/keras.h"
+#include "keras/saving/export.h"
+#include "safety_util.h"
+
+namespace keras {
+namespace {
+
+namespace fs = std::filesystem;
+using test::SafetyTempDir;
+
+// A subclassed model: call() is C++ code, not a graph export_model can walk.
+class Subclassed : public Model {
+ public:
+  Subclassed() : Model(LayerOptions{.name = "subclassed_net"}, "subclassed_net") {
+    dense_ = track("dense", layers::Dense(2));
+  }
+  Tensor call(const Tensor& x, const CallContext&) override { return dense_(x); }
+
+ private:
+  LayerPtr<layers::DenseLayer> dense_;
+};
+
+ModelPtr<Model> small_mlp() {
+  return Sequential({Input({4}), layers::Dense(3, {.activation = "relu"}), layers::Dense(2)});
+}
+
+// The message of the exception of type E that `f` throws (a failure when it throws none).
+template <typename E, typename F>
+std::string message_of(F f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no exception of the expected type was thrown";
+  return "";
+}
+
+const saving::ExportOptions kQuiet{.verbose = false};
+
+TEST(OnnxExport, SubclassedModelIsRefused) {
+  SafetyTempDir dir("onnx");
+  auto model = make_layer<Subclassed>();
+  model(Input({3}));
+  const std::string msg =
+      message_of<ValueError>([&] { saving::export_model(*model, dir.file("m.onnx"), kQuiet); });
+  EXPECT_NE(msg.find("subclassed"), std::string::npos) << msg;
+  EXPECT_FALSE(fs::exists(dir.file("m.onnx")));
+}
+
+TEST(OnnxExport, LayerWithoutConverterIsNamed) {
+  SafetyTempDir dir("onnx");
+  auto model = Sequential({Input({5, 3}), layers::Masking({.name = "pad_mask"}), layers::LSTM(2)});
+  const std::string msg =
+      message_of<ValueError>([&] { saving::export_model(*model, dir.file("m.onnx"), kQuiet); });
+  EXPECT_NE(msg.find("pad_mask"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Masking"), std::string::npos) << msg;
+  EXPECT_FALSE(fs::exists(dir.file("m.onnx")));
+
+  auto lambda =
+      Sequential({Input({3}), layers::Lambda([](const Tensor& x) { return ops::square(x); })});
+  const std::string lambda_msg =
+      message_of<ValueError>([&] { saving::export_model(*lambda, dir.file("l.onnx"), kQuiet); });
+  EXPECT_NE(lambda_msg.find(lambda->layers().back()->name()), std::string::npos) << lambda_msg;
+  EXPECT_NE(lambda_msg.find("Lambda"), std::string::npos) << lambda_msg;
+}
+
+// A keras.ops node shares its class name with a layer here (Add): it must be refused, not
+// converted as the merge layer.
+TEST(OnnxExport, OpsNodesAreRefused) {
+  SafetyTempDir dir("onnx");
+  auto a = Input({4}, {.name = "a"});
+  auto b = Input({4}, {.name = "b"});
+  auto model = Functional({a, b}, {ops::add(a, b)});
+  const std::string msg =
+      message_of<ValueError>([&] { saving::export_model(*model, dir.file("m.onnx"), kQuiet); });
+  EXPECT_NE(msg.find("keras.ops"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Add"), std::string::npos) << msg;
+}
+
+TEST(OnnxExport, MaskZeroIsRefused) {
+  SafetyTempDir dir("onnx");
+  auto model = Sequential({Input({5}, {.dtype = DType::Int32}),
+                           layers::Embedding(10, 4, {.mask_zero = true, .name = "tokens"}),
+                           layers::GlobalAveragePooling1D()});
+  const std::string msg =
+      message_of<ValueError>([&] { saving::export_model(*model, dir.file("m.onnx"), kQuiet); });
+  EXPECT_NE(msg.find("tokens"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("mask_zero"), std::string::npos) << msg;
+}
+
+TEST(OnnxExport, OpsetOutsideTheRangeIsRefused) {
+  SafetyTempDir dir("onnx");
+  auto model = small_mlp();
+  const std::string msg = message_of<ValueError>([&] {
+    saving::export_model(*model, dir.file("m.onnx"), {.opset_version = 12, .verbose = false});
+  });
+  EXPECT_NE(msg.find("12"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(std::to_string(saving::kMinOnnxOpset)), std::string::npos) << msg;
+  EXPECT_NE(msg.find(std::to_string(saving::kMaxOnnxOpset)), std::string::npos) << msg;
+  EXPECT_FALSE(fs::exists(dir.file("m.onnx")));
+}
+
+TEST(OnnxExport, OtherFormatsAreRefused) {
+  SafetyTempDir dir("onnx");
+  auto model = small_mlp();
+  const std::string msg = message_of<ValueError>([&] {
+    saving::export_model(*model, dir.file("m"), {.format = "tf_saved_model", .verbose = false});
+  });
+  EXPECT_NE(msg.find("tf_saved_model"), std::string::npos) << msg;
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+TEST(OnnxExport, InputSignatureOfTheWrongRankIsRefused) {
+  SafetyTempDir dir("onnx");
+  auto model = small_mlp();
+  const std::string msg = message_of<ValueError>([&] {
+    saving::export_model(*model, dir.file("m.onnx"),
+                         {.input_signature = {Shape{-1, 4, 1}}, .verbose = false});
+  });
+  EXPECT_NE(msg.find("input_signature"), std::string::npos) << msg;
+  EXPECT_FALSE(fs::exists(dir.file("m.onnx")));
+}
+
+TEST(OnnxExport, MissingFolderIsAnIOErrorAndLeavesNothing) {
+  SafetyTempDir dir("onnx");
+  auto model = small_mlp();
+  const std::string path = (dir.path() / "missing" / "m.onnx").string();
+  const std::string msg = message_of<IOError>([&] { saving::export_model(*model, path, kQuiet); });
+  EXPECT_NE(msg.find("missing"), std::string::npos) << msg;
+  EXPECT_FALSE(fs::exists(dir.path() / "missing"));
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+// The file is an ONNX ModelProto: field 1 (ir_version, a varint: tag byte 0x08) first, and the
+// producer name written by keras-cpp.
+TEST(OnnxExport, FileStartsWithIrVersionAndNamesTheProducer) {
+  SafetyTempDir dir("onnx");
+  auto model = small_mlp();
+  const std::string path = dir.file("m.onnx");
+  model->export_(path, kQuiet);
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), {}};
+  ASSERT_GE(bytes.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[0]), 0x08);
+  EXPECT_GE(static_cast<unsigned char>(bytes[1]), 3);   // IR 3 (opset 8) ...
+  EXPECT_LE(static_cast<unsigned char>(bytes[1]), 12);  // ... to the IR versions of today
+  EXPECT_NE(bytes.find("keras-cpp"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace keras

@@ -1,0 +1,442 @@
+// The model builders of the ONNX export check (onnx_models.h). Most are Functional models that
+// fan one input out to several layers, one output per layer, so that a mismatch names the
+// layer (the ONNX output is named after it).
+
+#include "onnx_models.h"
+
+#include "../../examples/functional_graph_model.h"
+
+namespace keras::onnx_check {
+namespace {
+
+namespace layers = keras::layers;
+using Tensors = std::vector<KerasTensor>;
+using Layers = std::vector<LayerPtr<>>;
+
+// A Functional model applying each of `branches` to `x`: one output each.
+ModelPtr<Model> fan_out(const KerasTensor& x, const Layers& branches, const std::string& name) {
+  Tensors outputs;
+  for (const auto& layer : branches) outputs.push_back(layer(x));
+  return Functional(Tensors{x}, outputs, {.name = name});
+}
+
+// The same for several inputs: inputs[i] goes through each layer of branches[i].
+ModelPtr<Model> fan_out(const Tensors& inputs, const std::vector<Layers>& branches,
+                        const std::string& name) {
+  Tensors outputs;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    for (const auto& layer : branches[i]) outputs.push_back(layer(inputs[i]));
+  return Functional(inputs, outputs, {.name = name});
+}
+
+// ---- core and activations --------------------------------------------------------------------
+
+// Every activation name apply_activation maps, and a Dense without bias.
+ModelPtr<Model> dense_activations() {
+  auto x = Input({6}, {.name = "x"});
+  Tensors outputs{layers::Dense(5, {.use_bias = false, .name = "dense_no_bias"})(x)};
+  for (const char* a : {"relu", "sigmoid", "tanh", "softmax", "log_softmax", "elu", "selu",
+                        "softplus", "softsign", "exponential", "relu6", "leaky_relu",
+                        "hard_sigmoid", "hard_silu", "silu", "mish", "gelu", "linear"})
+    outputs.push_back(layers::Dense(4, {.activation = a, .name = std::string("dense_") + a})(x));
+  return Functional(Tensors{x}, outputs, {.name = "dense_activations"});
+}
+
+ModelPtr<Model> activation_layers() {
+  return fan_out(
+      Input({5, 4}, {.name = "x"}),
+      {layers::Activation("tanh"), layers::Activation("gelu"), layers::ReLU(),
+       layers::ReLU({.max_value = 1.5}), layers::ReLU({.negative_slope = 0.1, .threshold = 0.5}),
+       layers::ReLU({.max_value = 1.0, .threshold = 0.2}), layers::ReLU({.negative_slope = 0.2}),
+       layers::LeakyReLU(), layers::LeakyReLU({.negative_slope = 0.15}), layers::ELU(),
+       layers::ELU({.alpha = 0.7}), layers::Softmax(), layers::Softmax({.axis = 1})},
+      "activation_layers");
+}
+
+// PReLU with alpha shared over the spatial axes of a conv output, and unshared.
+ModelPtr<Model> prelu() {
+  auto x = Input({6, 6, 3}, {.name = "x"});
+  auto conv = layers::Conv2D(4, 3, {.padding = "same"})(x);
+  return Functional(Tensors{x},
+                    Tensors{layers::PReLU({.shared_axes = {1, 2}})(conv),
+                            layers::PReLU({.name = "prelu_full"})(x)},
+                    {.name = "prelu"});
+}
+
+// ---- convolutions ----------------------------------------------------------------------------
+
+ModelPtr<Model> conv1d() {
+  return fan_out(
+      Input({12, 3}, {.name = "x"}),
+      {layers::Conv1D(4, 3, {.padding = "causal", .dilation_rate = 2, .activation = "relu"}),
+       layers::Conv1D(5, 3, {.strides = 2, .padding = "same"}),
+       layers::Conv1D(4, 2, {.strides = 2, .padding = "same", .use_bias = false}),
+       layers::Conv1D(3, 4)},
+      "conv1d");
+}
+
+ModelPtr<Model> conv2d() {
+  return fan_out(
+      Input({10, 10, 4}, {.name = "x"}),
+      {layers::Conv2D(3, 3), layers::Conv2D(5, 3, {.strides = 2, .padding = "same"}),
+       layers::Conv2D(4, 2, {.padding = "same"}),
+       layers::Conv2D(6, 3, {.padding = "same", .groups = 2, .activation = "tanh"}),
+       layers::Conv2D(3, 3, {.dilation_rate = 2}),
+       layers::Conv2D(3, {3, 2}, {.strides = {2, 1}, .padding = "same", .use_bias = false})},
+      "conv2d");
+}
+
+// channels_first: the converters' branch that needs no Transpose, and its spatial axes.
+ModelPtr<Model> channels_first() {
+  const std::string cf = "channels_first";
+  return fan_out(
+      Input({3, 8, 6}, {.name = "x"}),
+      {layers::Conv2D(4, 3, {.strides = 2, .padding = "same", .data_format = cf}),
+       layers::Conv2D(2, 3, {.data_format = cf}), layers::MaxPooling2D(2, {.data_format = cf}),
+       layers::AveragePooling2D(3, {.strides = 2, .padding = "same", .data_format = cf}),
+       layers::GlobalAveragePooling2D({.data_format = cf}),
+       layers::GlobalMaxPooling2D({.data_format = cf, .keepdims = true}),
+       layers::ZeroPadding2D({{1, 0}, {0, 2}}, {.data_format = cf}),
+       layers::Cropping2D({{1, 0}, {0, 2}}, {.data_format = cf}),
+       layers::UpSampling2D(2, {.data_format = cf}),
+       layers::UpSampling2D(2, {.data_format = cf, .interpolation = "bilinear"}),
+       layers::BatchNormalization({.axis = 1})},
+      "channels_first");
+}
+
+ModelPtr<Model> conv3d() {
+  return fan_out(
+      Input({6, 6, 5, 2}, {.name = "x"}),
+      {layers::Conv3D(3, 3, {.strides = 2, .padding = "same"}), layers::Conv3D(2, {2, 3, 2})},
+      "conv3d");
+}
+
+ModelPtr<Model> depthwise() {
+  return fan_out(
+      {Input({8, 8, 3}, {.name = "image"}), Input({10, 3}, {.name = "sequence"})},
+      {{layers::DepthwiseConv2D(3, {.padding = "same", .depth_multiplier = 2}),
+        layers::DepthwiseConv2D(3, {.strides = 2, .activation = "relu", .use_bias = false})},
+       {layers::DepthwiseConv1D(3, {.padding = "same", .depth_multiplier = 2}),
+        layers::DepthwiseConv1D(2, {.strides = 2})}},
+      "depthwise");
+}
+
+ModelPtr<Model> separable() {
+  return fan_out({Input({8, 8, 3}, {.name = "image"}), Input({10, 3}, {.name = "sequence"})},
+                 {{layers::SeparableConv2D(5, 3, {.padding = "same", .depth_multiplier = 2}),
+                   layers::SeparableConv2D(4, 3, {.strides = 2, .use_bias = false})},
+                  {layers::SeparableConv1D(4, 3, {.padding = "same"}),
+                   layers::SeparableConv1D(4, 3, {.dilation_rate = 2, .activation = "tanh"})}},
+                 "separable");
+}
+
+ModelPtr<Model> conv_transpose() {
+  return fan_out(
+      {Input({5, 5, 3}, {.name = "image"}), Input({7, 3}, {.name = "sequence"}),
+       Input({3, 3, 2, 2}, {.name = "volume"})},
+      {{layers::Conv2DTranspose(4, 3),
+        layers::Conv2DTranspose(4, 3, {.strides = 2, .padding = "same"}),
+        layers::Conv2DTranspose(4, 3, {.strides = 2, .output_padding = 1}),
+        layers::Conv2DTranspose(2, 3, {.strides = 2, .padding = "same", .output_padding = 1}),
+        layers::Conv2DTranspose(3, 2, {.strides = 2}),
+        layers::Conv2DTranspose(2, {3, 2}, {.strides = {2, 1}, .use_bias = false}),
+        layers::Conv2DTranspose(2, 3, {.dilation_rate = 2}),
+        layers::Conv2DTranspose(2, 4, {.strides = 2, .padding = "same"}),
+        layers::Conv2DTranspose(2, 2, {.strides = 2, .padding = "same"})},
+       {layers::Conv1DTranspose(4, 3, {.strides = 2, .padding = "same"}),
+        layers::Conv1DTranspose(3, 4, {.strides = 3, .activation = "relu"}),
+        layers::Conv1DTranspose(3, 3, {.strides = 2, .padding = "same", .output_padding = 1})},
+       {layers::Conv3DTranspose(2, 3, {.strides = 2, .padding = "same"}),
+        layers::Conv3DTranspose(2, 2)}},
+      "conv_transpose");
+}
+
+// ---- pooling and spatial reshaping -----------------------------------------------------------
+
+ModelPtr<Model> pooling1d() {
+  return fan_out(
+      Input({11, 4}, {.name = "x"}),
+      {layers::MaxPooling1D(2), layers::MaxPooling1D(3, {.strides = 2, .padding = "same"}),
+       layers::AveragePooling1D(3, {.strides = 2, .padding = "same"}), layers::AveragePooling1D(2),
+       layers::GlobalAveragePooling1D(), layers::GlobalAveragePooling1D({.keepdims = true}),
+       layers::GlobalMaxPooling1D(), layers::GlobalMaxPooling1D({.keepdims = true})},
+      "pooling1d");
+}
+
+ModelPtr<Model> pooling2d() {
+  return fan_out(
+      Input({9, 7, 3}, {.name = "x"}),
+      {layers::MaxPooling2D(2), layers::MaxPooling2D({3, 2}, {.strides = 2, .padding = "same"}),
+       layers::AveragePooling2D({3, 2}, {.strides = ops::IntOrTuple{2, 1}, .padding = "same"}),
+       layers::AveragePooling2D(2), layers::AveragePooling2D(2, {.strides = 1, .padding = "same"}),
+       layers::MaxPooling2D(2, {.strides = 1, .padding = "same"}), layers::GlobalAveragePooling2D(),
+       layers::GlobalAveragePooling2D({.keepdims = true}), layers::GlobalMaxPooling2D(),
+       layers::GlobalMaxPooling2D({.keepdims = true})},
+      "pooling2d");
+}
+
+ModelPtr<Model> pooling3d() {
+  return fan_out(
+      Input({5, 6, 4, 2}, {.name = "x"}),
+      {layers::MaxPooling3D(2), layers::MaxPooling3D(3, {.strides = 2, .padding = "same"}),
+       layers::AveragePooling3D(2, {.padding = "same"}), layers::AveragePooling3D(2),
+       layers::GlobalAveragePooling3D(), layers::GlobalMaxPooling3D({.keepdims = true})},
+      "pooling3d");
+}
+
+ModelPtr<Model> padding_cropping() {
+  return fan_out({Input({6, 3}, {.name = "sequence"}), Input({5, 4, 2}, {.name = "image"}),
+                  Input({3, 4, 3, 2}, {.name = "volume"})},
+                 {{layers::ZeroPadding1D({1, 2}), layers::Cropping1D({1, 2})},
+                  {layers::ZeroPadding2D({{1, 0}, {2, 1}}), layers::ZeroPadding2D(2),
+                   layers::Cropping2D({{1, 0}, {0, 2}})},
+                  {layers::ZeroPadding3D({{1, 0}, {0, 2}, {1, 1}}),
+                   layers::Cropping3D({{1, 0}, {0, 1}, {1, 1}})}},
+                 "padding_cropping");
+}
+
+ModelPtr<Model> upsampling() {
+  return fan_out(
+      {Input({5, 2}, {.name = "sequence"}), Input({4, 3, 2}, {.name = "image"}),
+       Input({2, 3, 2, 2}, {.name = "volume"})},
+      {{layers::UpSampling1D(3)},
+       {layers::UpSampling2D({2, 3}), layers::UpSampling2D(2, {.interpolation = "bilinear"}),
+        layers::UpSampling2D({3, 2}, {.interpolation = "bilinear"})},
+       {layers::UpSampling3D({2, 1, 2})}},
+      "upsampling");
+}
+
+// ---- normalization ---------------------------------------------------------------------------
+
+ModelPtr<Model> batch_norm() {
+  return fan_out({Input({4, 4, 3}, {.name = "image"}), Input({3, 5}, {.name = "sequence"})},
+                 {{layers::BatchNormalization(),
+                   layers::BatchNormalization({.epsilon = 0.01, .center = false, .scale = false})},
+                  {layers::BatchNormalization({.axis = 1})}},
+                 "batch_norm");
+}
+
+ModelPtr<Model> layer_norm() {
+  return fan_out(
+      Input({5, 6}, {.name = "x"}),
+      {layers::LayerNormalization(), layers::LayerNormalization({.axis = std::vector<int>{1, 2}}),
+       layers::LayerNormalization({.axis = 1}),
+       layers::LayerNormalization({.center = false, .scale = false}),
+       layers::LayerNormalization({.axis = 1, .center = false}),
+       layers::LayerNormalization({.rms_scaling = true}), layers::RMSNormalization(),
+       layers::RMSNormalization({.axis = std::vector<int>{1, 2}, .epsilon = 1e-3})},
+      "layer_norm");
+}
+
+// ---- reshaping, merging, embedding, inference-only and preprocessing layers -------------------
+
+ModelPtr<Model> reshaping() {
+  return fan_out({Input({4, 6}, {.name = "x"}), Input({5}, {.name = "v"})},
+                 {{layers::Flatten(), layers::Reshape({3, -1}), layers::Reshape({-1, 2, 3}),
+                   layers::Permute({2, 1})},
+                  {layers::RepeatVector(3)}},
+                 "reshaping");
+}
+
+ModelPtr<Model> merging() {
+  auto a = Input({4, 5}, {.name = "a"});
+  auto b = Input({4, 5}, {.name = "b"});
+  auto c = Input({4, 5}, {.name = "c"});
+  return Functional(
+      Tensors{a, b, c},
+      Tensors{layers::add({a, b, c}), layers::subtract({a, b}), layers::multiply({a, b, c}),
+              layers::average({a, b}), layers::average({a, b, c}), layers::maximum({a, b, c}),
+              layers::minimum({a, b}), layers::concatenate({a, b, c}, 1),
+              layers::concatenate({a, b})},
+      {.name = "merging"});
+}
+
+ModelPtr<Model> embedding() {
+  return Sequential({Input({7}, {.dtype = DType::Int32, .name = "ids"}), layers::Embedding(20, 8),
+                     layers::GlobalAveragePooling1D(), layers::Dense(3, {.activation = "softmax"})},
+                    {.name = "embedding"});
+}
+
+// Embedding(mask_zero=True): Keras's mask changes what GlobalAveragePooling1D (the mean over
+// unmasked steps) and LSTM (masked steps carry the state over) compute.
+ModelPtr<Model> embedding_mask_zero() {
+  auto ids = Input({7}, {.dtype = DType::Int32, .name = "ids"});
+  auto e = layers::Embedding(20, 8, {.mask_zero = true})(ids);
+  return Functional(Tensors{ids}, Tensors{layers::GlobalAveragePooling1D()(e), layers::LSTM(4)(e)},
+                    {.name = "embedding_mask_zero"});
+}
+
+// The layers that vanish in inference, chained, then a layer so that the output is computed.
+ModelPtr<Model> inference_identity() {
+  auto image = Input({6, 6, 3}, {.name = "image"});
+  auto h = image;
+  for (const LayerPtr<>& layer :
+       Layers{layers::Dropout(0.5), layers::SpatialDropout2D(0.3), layers::GaussianNoise(0.2),
+              layers::GaussianDropout(0.3), layers::AlphaDropout(0.2),
+              layers::ActivityRegularization({.l1 = 0.01}), layers::Identity()})
+    h = layer(h);
+  auto sequence = Input({5, 3}, {.name = "sequence"});
+  auto volume = Input({2, 3, 3, 2}, {.name = "volume"});
+  return Functional(
+      Tensors{image, sequence, volume},
+      Tensors{layers::Conv2D(2, 1)(h), layers::Dense(2)(layers::SpatialDropout1D(0.2)(sequence)),
+              layers::Dense(2)(layers::SpatialDropout3D(0.2)(volume))},
+      {.name = "inference_identity"});
+}
+
+ModelPtr<Model> preprocessing() {
+  const auto vec = [](std::vector<float> v) {
+    const auto n = static_cast<int64_t>(v.size());
+    return Tensor::from_vector(std::move(v), Shape{n});
+  };
+  return fan_out(
+      {Input({4, 3}, {.name = "x"}), Input({4, 3}, {.dtype = DType::Int32, .name = "pixels"})},
+      {{layers::Rescaling(0.5, {.offset = -0.25}), layers::Rescaling({0.5, 2.0, -1.0}),
+        layers::Rescaling({0.5, 2.0, -1.0}, {.offset = {0.1, 0.2, 0.3}}),
+        layers::Normalization({.mean = vec({1, 2, 3}), .variance = vec({4, 0.25, 1})}),
+        layers::Normalization(
+            {.mean = vec({1, 2, 3}), .variance = vec({4, 0.25, 1}), .invert = true}),
+        layers::Normalization(
+            {.axis = {1}, .mean = vec({0, 1, 2, 3}), .variance = vec({1, 2, 0.5, 4})})},
+       {layers::Rescaling(1.0 / 255)}},
+      "preprocessing");
+}
+
+// ---- recurrent -------------------------------------------------------------------------------
+
+ModelPtr<Model> lstm() {
+  return fan_out(
+      Input({6, 4}, {.name = "x"}),
+      {layers::LSTM(5, {.return_sequences = true}), layers::LSTM(5, {.go_backwards = true}),
+       layers::LSTM(4, {.return_sequences = true, .go_backwards = true}),
+       layers::LSTM(3, {.use_bias = false}), layers::LSTM(3, {.activation = "relu"})},
+      "lstm");
+}
+
+ModelPtr<Model> gru() {
+  return fan_out(
+      Input({6, 4}, {.name = "x"}),
+      {layers::GRU(5, {.return_sequences = true}), layers::GRU(4, {.reset_after = false}),
+       layers::GRU(4, {.return_sequences = true, .go_backwards = true}),
+       layers::GRU(3, {.go_backwards = true, .reset_after = false}),
+       layers::GRU(3, {.use_bias = false})},
+      "gru");
+}
+
+ModelPtr<Model> simple_rnn() {
+  return fan_out(
+      Input({6, 4}, {.name = "x"}),
+      {layers::SimpleRNN(5, {.return_sequences = true}),
+       layers::SimpleRNN(4, {.go_backwards = true}), layers::SimpleRNN(3, {.activation = "relu"}),
+       layers::SimpleRNN(3, {.use_bias = false, .return_sequences = true})},
+      "simple_rnn");
+}
+
+// return_state, and initial states given as model inputs (x, h0, c0).
+ModelPtr<Model> rnn_states() {
+  auto x = Input({6, 4}, {.name = "x"});
+  auto h0 = Input({5}, {.name = "h0"});
+  auto c0 = Input({5}, {.name = "c0"});
+  Tensors outputs = layers::LSTM(4, {.return_state = true, .name = "lstm_state"})(Tensors{x});
+  for (const Tensors& more :
+       {layers::LSTM(5, {.return_sequences = true, .return_state = true, .name = "lstm_init"})(
+            Tensors{x, h0, c0}),
+        layers::GRU(5, {.return_state = true, .name = "gru_init"})(Tensors{x, h0}),
+        layers::SimpleRNN(5, {.go_backwards = true, .name = "rnn_init"})(Tensors{x, h0})})
+    outputs.insert(outputs.end(), more.begin(), more.end());
+  return Functional(Tensors{x, h0, c0}, outputs, {.name = "rnn_states"});
+}
+
+// ---- model structure -------------------------------------------------------------------------
+
+// A nested Sequential and a nested Functional model inside a Functional one.
+ModelPtr<Model> nested() {
+  auto inner_seq =
+      Sequential({Input({8}), layers::Dense(6, {.activation = "relu"}), layers::Dense(4)},
+                 {.name = "inner_sequential"});
+  auto inner_in = Input({4});
+  auto inner_fn = Functional(
+      inner_in, layers::Dense(3, {.activation = "tanh"})(layers::BatchNormalization()(inner_in)),
+      {.name = "inner_functional"});
+  auto x = Input({8}, {.name = "x"});
+  return Functional(x, layers::Dense(2)(inner_fn(inner_seq(x))), {.name = "nested"});
+}
+
+// A layer and a nested model each called twice (one set of weights, several graph nodes), a
+// Dense on a rank-3 input, and a Sequential nested in a Sequential.
+ModelPtr<Model> shared_layers() {
+  auto a = Input({4, 5}, {.name = "left"});
+  auto b = Input({4, 5}, {.name = "right"});
+  auto tower = layers::Dense(3, {.activation = "tanh", .name = "tower"});
+  auto inner_in = Input({4, 3});
+  auto encoder = Functional(inner_in, layers::GlobalAveragePooling1D()(layers::Dense(2)(inner_in)),
+                            {.name = "encoder"});
+  auto left = encoder(tower(a));
+  auto right = encoder(tower(b));
+  return Functional(Tensors{a, b}, Tensors{layers::subtract({left, right}), tower(a)},
+                    {.name = "shared_layers"});
+}
+
+ModelPtr<Model> nested_sequential() {
+  auto inner =
+      Sequential({Input({6}), layers::Dense(4, {.activation = "relu"})}, {.name = "inner"});
+  return Sequential({Input({6}), inner, layers::Dense(2)}, {.name = "nested_sequential"});
+}
+
+ModelPtr<Model> multi_io() {
+  auto a = Input({6}, {.name = "features"});
+  auto b = Input({5, 3}, {.name = "sequence"});
+  auto h = layers::concatenate({layers::Dense(5, {.activation = "relu"})(a), layers::LSTM(5)(b)});
+  return Functional(Tensors{a, b},
+                    Tensors{layers::Dense(3, {.activation = "softmax", .name = "label"})(h),
+                            layers::Dense(1, {.name = "score"})(h)},
+                    {.name = "multi_io"});
+}
+
+// examples/functional_graph_model.h: keras::ops on symbolic tensors become operation nodes.
+ModelPtr<Model> example_graph() {
+  return functional_graph_model();
+}
+
+}  // namespace
+
+std::vector<ModelCase> model_cases() {
+  return {
+      {"dense_activations", dense_activations},
+      {"dense_activations_opset21", dense_activations, 21},  // Gelu as one node
+      {"activation_layers", activation_layers},
+      {"prelu", prelu},
+      {"conv1d", conv1d},
+      {"conv2d", conv2d, 20},
+      {"channels_first", channels_first},
+      {"conv3d", conv3d},
+      {"depthwise", depthwise},
+      {"separable", separable},
+      {"conv_transpose", conv_transpose},
+      {"pooling1d", pooling1d, 17},  // reductions with the axes as an attribute
+      {"pooling2d", pooling2d},
+      {"pooling3d", pooling3d},
+      {"padding_cropping", padding_cropping},
+      {"upsampling", upsampling},
+      {"batch_norm", batch_norm},
+      {"layer_norm", layer_norm},
+      {"layer_norm_opset17", layer_norm, 17},
+      {"reshaping", reshaping},
+      {"merging", merging, 19},
+      {"embedding", embedding},
+      {"embedding_mask_zero", embedding_mask_zero, 18, true},  // refusing the mask is fine
+      {"inference_identity", inference_identity},
+      {"preprocessing", preprocessing},
+      {"lstm", lstm},
+      {"gru", gru},
+      {"simple_rnn", simple_rnn},
+      {"rnn_states", rnn_states},
+      {"nested", nested},
+      {"shared_layers", shared_layers},
+      {"nested_sequential", nested_sequential},
+      {"multi_io", multi_io},
+      {"example_graph", example_graph, 18, true},  // keras.ops nodes (mean, relu) are refused
+  };
+}
+
+}  // namespace keras::onnx_check
