@@ -398,6 +398,172 @@ ModelPtr<Model> example_graph() {
   return functional_graph_model();
 }
 
+// ---- wrappers, more normalization, image preprocessing ---------------------------------------
+
+ModelPtr<Model> more_normalization() {
+  return fan_out(Input({6, 5, 8}, {.name = "x"}),
+                 {layers::GroupNormalization(4), layers::GroupNormalization(2, {.axis = 1}),
+                  layers::GroupNormalization(8, {.center = false}),
+                  layers::GroupNormalization(1, {.scale = false}), layers::UnitNormalization(),
+                  layers::UnitNormalization({.axis = {1, 2}})},
+                 "more_normalization");
+}
+
+// Images at inference: the random augmentations pass them through; crops and resizes.
+ModelPtr<Model> image_preprocessing() {
+  return fan_out(Input({9, 10, 3}, {.name = "x"}),
+                 {layers::RandomFlip(), layers::RandomContrast(0.5), layers::CenterCrop(5, 4),
+                  layers::CenterCrop(9, 10), layers::Resizing(6, 7), layers::Resizing(14, 16)},
+                 "image_preprocessing");
+}
+
+ModelPtr<Model> wrappers() {
+  auto seq = Input({6, 4}, {.name = "seq"});
+  auto frames = Input({3, 6, 6, 2}, {.name = "frames"});
+  Tensors outputs{
+      layers::TimeDistributed(layers::Dense(5, {.activation = "relu"}))(seq),
+      layers::TimeDistributed(layers::Conv2D(3, 3, {.padding = "same"}))(frames),
+      layers::Bidirectional(layers::LSTM(4, {.return_sequences = true}))(seq),
+      layers::Bidirectional(layers::GRU(3), {.merge_mode = "sum"})(seq),
+      layers::Bidirectional(layers::SimpleRNN(3, {.return_sequences = true}),
+                            {.merge_mode = "ave"})(seq),
+      layers::Bidirectional(layers::LSTM(2), {.merge_mode = "mul"})(seq)};
+  return Functional(Tensors{seq, frames}, outputs, {.name = "wrappers"});
+}
+
+// ---- attention (convert_attention.cpp) ------------------------------------------------------
+
+// EinsumDense equations: plain, with a permuted kernel, elided axes, two contracted axes, a
+// permuted output, a rank-4 input; with and without bias and activation.
+ModelPtr<Model> einsum_dense() {
+  auto x = Input({5, 6}, {.name = "x"});
+  auto x4 = Input({5, 2, 3}, {.name = "x4"});
+  Tensors outputs;
+  auto add = [&](const KerasTensor& in, const std::string& eq, std::vector<int64_t> shape,
+                 layers::EinsumDenseOptions o) { outputs.push_back(layers::EinsumDense(eq, shape, o)(in)); };
+  add(x, "abc,cd->abd", {5, 4}, {.activation = "relu", .bias_axes = "d"});
+  add(x, "abc,cde->abde", {5, 2, 3}, {.bias_axes = "de"});
+  add(x, "abc,dc->abd", {layers::kNone, 4}, {});
+  add(x, "...b,bc->...c", {4}, {.activation = "tanh", .bias_axes = "c"});
+  add(x, "ab...,bc->ac...", {3}, {.bias_axes = "c"});
+  add(x, "abc,bcd->ad", {4}, {.bias_axes = "d"});
+  add(x, "abc,ce->aeb", {4, 5}, {.bias_axes = "b"});
+  add(x4, "abcd,cde->abe", {5, 7}, {.bias_axes = "e"});
+  add(x4, "abde,dec->abc", {5, 3}, {});
+  return Functional(Tensors{x, x4}, outputs, {.name = "einsum_dense"});
+}
+
+// Self-attention: plain (the fused path), causal, returned scores (the explicit path: two
+// outputs), causal with scores, and a gated sliding-window one.
+ModelPtr<Model> mha_self() {
+  auto x = Input({6, 16}, {.name = "x"});
+  Tensors outputs{
+      layers::MultiHeadAttention(2, 8, {.name = "mha_plain"})(x, x),
+      layers::MultiHeadAttention(2, 8, {.name = "mha_causal"})(x, x, {.use_causal_mask = true})};
+  for (const Tensors& more :
+       {layers::MultiHeadAttention(2, 8, {.name = "mha_scores"})
+            ->call_with(x, x, {.return_attention_scores = true}),
+        layers::MultiHeadAttention(2, 8, {.name = "mha_causal_scores"})
+            ->call_with(x, x, {.return_attention_scores = true, .use_causal_mask = true})})
+    outputs.insert(outputs.end(), more.begin(), more.end());
+  outputs.push_back(layers::MultiHeadAttention(
+      2, 8, {.sliding_window = 2, .use_gate = true, .name = "mha_gate_window"})(x, x));
+  return Functional(Tensors{x}, outputs, {.name = "mha_self"});
+}
+
+// Cross-attention: key and value longer than the query, value_dim != key_dim, a separate key,
+// an output_shape, no bias, a causal mask with T != S, dropout (inference: the explicit path).
+ModelPtr<Model> mha_cross() {
+  auto q = Input({5, 12}, {.name = "query"});
+  auto v = Input({7, 10}, {.name = "value"});
+  auto k = Input({7, 6}, {.name = "key"});
+  Tensors outputs{
+      layers::MultiHeadAttention(2, 8, {.value_dim = 4, .name = "mha_value_dim"})(q, v, {.key = k}),
+      layers::MultiHeadAttention(3, 4, {.use_bias = false, .output_shape = {9}, .name = "mha_out9"})(
+          q, v),
+      layers::MultiHeadAttention(2, 8, {.name = "mha_cross_causal"})(q, v, {.use_causal_mask = true}),
+      layers::MultiHeadAttention(2, 8, {.dropout = 0.1, .name = "mha_dropout"})(q, v, {.key = k})};
+  Tensors scores = layers::MultiHeadAttention(2, 8, {.value_dim = 4, .name = "mha_cross_scores"})
+                       ->call_with(q, v, {.key = k, .return_attention_scores = true});
+  outputs.insert(outputs.end(), scores.begin(), scores.end());
+  return Functional(Tensors{q, v, k}, outputs, {.name = "mha_cross"});
+}
+
+// An attention_mask input (int32 ids: 0 masks), alone, with the causal mask, with scores.
+ModelPtr<Model> mha_attention_mask() {
+  auto q = Input({5, 12}, {.name = "query"});
+  auto v = Input({7, 12}, {.name = "value"});
+  auto m = Input({5, 7}, {.dtype = DType::Int32, .name = "mask"});
+  Tensors outputs{
+      layers::MultiHeadAttention(2, 8, {.name = "mha_mask"})(q, v, {.attention_mask = m}),
+      layers::MultiHeadAttention(2, 8, {.name = "mha_mask_causal"})(
+          q, v, {.attention_mask = m, .use_causal_mask = true})};
+  Tensors scores = layers::MultiHeadAttention(2, 8, {.name = "mha_mask_scores"})
+                       ->call_with(q, v, {.attention_mask = m, .return_attention_scores = true});
+  outputs.insert(outputs.end(), scores.begin(), scores.end());
+  return Functional(Tensors{q, v, m}, outputs, {.name = "mha_attention_mask"});
+}
+
+ModelPtr<Model> gqa() {
+  auto x = Input({6, 16}, {.name = "x"});
+  auto v = Input({7, 12}, {.name = "value"});
+  Tensors outputs{
+      layers::GroupedQueryAttention(4, 4, 2, {.name = "gqa_plain"})(x, x),
+      layers::GroupedQueryAttention(4, 4, 2, {.name = "gqa_causal"})(x, x, {.use_causal_mask = true}),
+      layers::GroupedQueryAttention(3, 2, 1, {.name = "gqa_cross"})(x, v)};
+  Tensors scores = layers::GroupedQueryAttention(4, 4, 1, {.name = "gqa_scores"})
+                       ->call_with(x, v, {.return_attention_scores = true});
+  outputs.insert(outputs.end(), scores.begin(), scores.end());
+  return Functional(Tensors{x, v}, outputs, {.name = "gqa"});
+}
+
+// Attention (dot, scaled, concat, causal, scores) and AdditiveAttention.
+ModelPtr<Model> attention_layers() {
+  auto q = Input({5, 8}, {.name = "query"});
+  auto v = Input({7, 8}, {.name = "value"});
+  auto k = Input({7, 8}, {.name = "key"});
+  Tensors outputs{
+      layers::Attention({.name = "attention_dot"})(Tensors{q, v}).at(0),
+      layers::Attention({.use_scale = true, .name = "attention_scaled"})(Tensors{q, v, k}).at(0),
+      layers::Attention({.use_scale = true, .score_mode = "concat", .name = "attention_concat"})(
+          Tensors{q, v, k}).at(0),
+      layers::Attention({.name = "attention_causal"})->call_with(Tensors{q, v}, {.use_causal_mask = true}).at(0),
+      layers::AdditiveAttention({.name = "additive"})(Tensors{q, v}).at(0),
+      layers::AdditiveAttention({.use_scale = false, .name = "additive_no_scale"})(Tensors{q, v, k}).at(0),
+      layers::AdditiveAttention({.name = "additive_causal"})
+          ->call_with(Tensors{q, v}, {.use_causal_mask = true}).at(0)};
+  Tensors scores = layers::Attention({.name = "attention_scores"})
+                       ->call_with(Tensors{q, v}, {.return_attention_scores = true});
+  outputs.insert(outputs.end(), scores.begin(), scores.end());
+  return Functional(Tensors{q, v, k}, outputs, {.name = "attention_layers"});
+}
+
+ModelPtr<Model> dot() {
+  auto a = Input({6}, {.name = "a"});
+  auto b = Input({6}, {.name = "b"});
+  auto c = Input({4, 6}, {.name = "c"});
+  auto d = Input({5, 6}, {.name = "d"});
+  auto e = Input({6, 3}, {.name = "e"});
+  return Functional(
+      Tensors{a, b, c, d, e},
+      Tensors{layers::Dot(1)(Tensors{a, b}).at(0),
+              layers::Dot(-1, {.normalize = true})(Tensors{a, b}).at(0),
+              layers::Dot(std::vector<int64_t>{2, 2})(Tensors{c, d}).at(0),
+              layers::Dot(std::vector<int64_t>{2, 1}, {.normalize = true})(Tensors{c, e}).at(0),
+              layers::Dot(std::vector<int64_t>{1, 2})(Tensors{e, d}).at(0)},
+      {.name = "dot"});
+}
+
+// A Transformer encoder block: self-attention, residual Add, LayerNormalization, a Dense FFN.
+ModelPtr<Model> transformer_encoder() {
+  auto x = Input({8, 16}, {.name = "x"});
+  auto attn = layers::MultiHeadAttention(2, 8, {.dropout = 0.1})(x, x);
+  auto h = layers::LayerNormalization({.epsilon = 1e-6})(layers::add({x, attn}));
+  auto ffn = layers::Dense(16)(layers::Dense(32, {.activation = "gelu"})(h));
+  auto out = layers::LayerNormalization({.epsilon = 1e-6})(layers::add({h, ffn}));
+  return Functional(x, layers::Dense(3)(out), {.name = "transformer_encoder"});
+}
+
 }  // namespace
 
 std::vector<ModelCase> model_cases() {
@@ -436,6 +602,18 @@ std::vector<ModelCase> model_cases() {
       {"nested_sequential", nested_sequential},
       {"multi_io", multi_io},
       {"example_graph", example_graph, 18, true},  // keras.ops nodes (mean, relu) are refused
+      // attention (convert_attention.cpp)
+      {"einsum_dense", einsum_dense},
+      {"mha_self", mha_self},
+      {"mha_cross", mha_cross},
+      {"mha_attention_mask", mha_attention_mask},
+      {"gqa", gqa},
+      {"attention_layers", attention_layers},
+      {"dot", dot},
+      {"transformer_encoder", transformer_encoder},
+      {"more_normalization", more_normalization},
+      {"image_preprocessing", image_preprocessing},
+      {"wrappers", wrappers},
   };
 }
 

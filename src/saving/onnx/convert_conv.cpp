@@ -274,6 +274,68 @@ Values up_sampling(LayerCall& c) {
                    attrs, s)};
 }
 
+// The image preprocessing layers: 4-d images, channels_last unless data_format says otherwise.
+std::pair<int64_t, int64_t> hw_axes(const LayerCall& c) {
+  if (c.rank() != 4) c.fail("the exporter handles batches of images (rank 4) only");
+  return channels_last(c) ? std::pair<int64_t, int64_t>{1, 2} : std::pair<int64_t, int64_t>{2, 3};
+}
+
+// A crop of the centre when the image is at least the target size (Keras resizes smaller ones,
+// which the exporter refuses).
+Values center_crop(LayerCall& c) {
+  const auto [h_axis, w_axis] = hw_axes(c);
+  const Shape& in = c.input_shapes[0];
+  const int64_t h = in[static_cast<size_t>(h_axis)], w = in[static_cast<size_t>(w_axis)];
+  const int64_t th = c.at("height").get<int64_t>(), tw = c.at("width").get<int64_t>();
+  if (h < th || w < tw) c.fail("its input (" + std::to_string(h) + "x" + std::to_string(w) +
+                               ") is smaller than the crop, which Keras resizes first");
+  const int64_t top = (h - th) / 2, left = (w - tw) / 2;
+  const std::string s = c.scope();
+  const std::string y = c.g.node(
+      "Slice", {c.inputs[0], c.g.constant_i64(s + "/starts", {top, left}),
+                c.g.constant_i64(s + "/ends", {top + th, left + tw}),
+                c.g.constant_i64(s + "/axes", {h_axis, w_axis})},
+      {}, s);
+  return {c.g.node("Cast", {y}, {{"to", int64_t{1}}}, s)};
+}
+
+// Bilinear resizing with half-pixel centres (jax.image.resize without antialiasing, what Keras's
+// Resizing does by default); the other interpolations and aspect-ratio options are refused.
+Values resizing(LayerCall& c) {
+  const auto [h_axis, w_axis] = hw_axes(c);
+  if (c.config.value("interpolation", "bilinear") != "bilinear")
+    c.fail("interpolation \"" + c.config.value("interpolation", std::string()) +
+           "\" is not exported (bilinear is)");
+  if (c.config.value("crop_to_aspect_ratio", false) || c.config.value("pad_to_aspect_ratio", false))
+    c.fail("crop_to_aspect_ratio and pad_to_aspect_ratio are not exported");
+  if (c.config.value("antialias", false)) c.fail("antialias=true is not exported");
+  const int64_t height = c.at("height").get<int64_t>(), width = c.at("width").get<int64_t>();
+  const std::string s = c.scope();
+  const std::string x = c.g.node("Cast", {c.inputs[0]}, {{"to", int64_t{1}}}, s);
+  // The batch (and an unknown channel count) comes from the input's own shape.
+  const std::string in_shape = c.g.node("Shape", {x}, {}, s);
+  std::vector<int64_t> keep_axes;
+  for (int i = 0; i < 4; ++i)
+    if (i != h_axis && i != w_axis) keep_axes.push_back(i);
+  const std::string kept = c.g.node("Gather", {in_shape, c.g.constant_i64(s + "/kept", keep_axes)},
+                                    {{"axis", int64_t{0}}}, s);
+  const std::string hw = c.g.constant_i64(s + "/hw", {height, width});
+  // (batch, height, width, channels) or (batch, channels, height, width).
+  const auto part = [&](int64_t from) {
+    return c.g.node("Slice", {kept, c.g.constant_i64(s + "/from", {from}),
+                              c.g.constant_i64(s + "/to", {from + 1})},
+                    {}, s);
+  };
+  const std::string size =
+      channels_last(c)
+          ? c.g.node("Concat", {part(0), hw, part(1)}, {{"axis", int64_t{0}}}, s)
+          : c.g.node("Concat", {kept, hw}, {{"axis", int64_t{0}}}, s);
+  return {c.g.node("Resize", {x, "", "", size},
+                   {{"mode", std::string("linear")},
+                    {"coordinate_transformation_mode", std::string("half_pixel")}},
+                   s)};
+}
+
 }  // namespace
 
 void register_conv(std::map<std::string, Converter>& t) {
@@ -293,6 +355,8 @@ void register_conv(std::map<std::string, Converter>& t) {
   t["DepthwiseConv2D"] = depthwise_conv;
   t["SeparableConv1D"] = separable_conv;
   t["SeparableConv2D"] = separable_conv;
+  t["CenterCrop"] = center_crop;
+  t["Resizing"] = resizing;
 }
 
 }  // namespace keras::onnx

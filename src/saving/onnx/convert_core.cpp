@@ -30,6 +30,10 @@ Values activation(LayerCall& c) { return {apply_activation(c, c.inputs[0], act_n
 
 Values identity(LayerCall& c) { return {c.inputs[0]}; }
 
+Values to_float(LayerCall& c) {
+  return {c.g.node("Cast", {c.inputs[0]}, {{"to", int64_t{1}}}, c.scope())};  // FLOAT
+}
+
 // keras.activations.relu's steps: the part above the threshold (clipped to max_value), minus
 // negative_slope times the part below it.
 Values relu(LayerCall& c) {
@@ -197,6 +201,11 @@ void register_core(std::map<std::string, Converter>& t) {
                            "SpatialDropout3D", "GaussianNoise", "GaussianDropout", "AlphaDropout",
                            "ActivityRegularization"})
     t[name] = identity;
+  // So do the random augmentation layers (Keras applies them only when training), as a cast
+  // to float32 (their output dtype, also for integer images).
+  for (const char* name : {"RandomBrightness", "RandomContrast", "RandomFlip", "RandomRotation",
+                           "RandomTranslation", "RandomZoom"})
+    t[name] = to_float;
   t["Flatten"] = flatten;
   t["Reshape"] = reshape;
   t["Permute"] = permute;

@@ -137,12 +137,70 @@ Values rms_normalization(LayerCall& c) {
   return {y};
 }
 
+// x * rsqrt(max(sum(x * x), 1e-24)) over `axis` (ops::normalize with order 2, epsilon 1e-12).
+Values unit_normalization(LayerCall& c) {
+  Graph& g = c.g;
+  const std::string s = c.scope();
+  const std::string& x = c.inputs[0];
+  const std::string sq = reduce(g, "ReduceSum", g.node("Mul", {x, x}, {}, s), axes_of(c, c.rank()),
+                                true, s);
+  const std::string clamped = g.node("Max", {sq, g.scalar_f32(s + "/epsilon2", 1e-24f)}, {}, s);
+  return {g.node("Mul", {x, g.node("Reciprocal", {g.node("Sqrt", {clamped}, {}, s)}, {}, s)}, {},
+                 s)};
+}
+
+// The channels split into (groups, channels / groups), statistics per sample and group over the
+// other non-batch axes, x * inv + (beta - mean * inv) with inv = gamma / sqrt(variance + eps).
+Values group_normalization(LayerCall& c) {
+  const Shape& in = c.input_shapes[0];
+  const int rank = c.rank();
+  int64_t axis = c.at("axis").get<int64_t>();
+  if (axis < 0) axis += rank;
+  const int64_t groups = c.at("groups").get<int64_t>(), channels = in[static_cast<size_t>(axis)];
+  std::vector<int64_t> grouped{0}, param, reduction;  // 0: the batch, copied by Reshape
+  for (int64_t d = 1; d < rank; ++d) {
+    if (in[static_cast<size_t>(d)] < 0) c.fail("its input has an unknown non-batch dimension");
+    if (d == axis) {
+      grouped.push_back(groups);
+      grouped.push_back(channels / groups);
+      param.push_back(groups);
+      param.push_back(channels / groups);
+      reduction.push_back(d + 1);
+    } else {
+      grouped.push_back(in[static_cast<size_t>(d)]);
+      param.push_back(1);
+      reduction.push_back(d < axis ? d : d + 1);
+    }
+  }
+  Graph& g = c.g;
+  const std::string s = c.scope();
+  const std::string xg = g.node("Reshape", {c.inputs[0], g.constant_i64(s + "/grouped", grouped)}, {}, s);
+  const std::string mean = reduce(g, "ReduceMean", xg, reduction, true, s);
+  const std::string d = g.node("Sub", {xg, mean}, {}, s);
+  const std::string var = reduce(g, "ReduceMean", g.node("Mul", {d, d}, {}, s), reduction, true, s);
+  const double eps = c.at("epsilon").get<double>();
+  std::string inv = g.node(
+      "Reciprocal",
+      {g.node("Sqrt", {g.node("Add", {var, g.scalar_f32(s + "/epsilon", static_cast<float>(eps))}, {}, s)}, {}, s)},
+      {}, s);
+  const Shape param_shape(param.begin(), param.end());
+  if (c.config.value("scale", true)) inv = g.node("Mul", {inv, weight_as(c, "gamma", param_shape)}, {}, s);
+  std::string res = g.node("Neg", {g.node("Mul", {mean, inv}, {}, s)}, {}, s);
+  if (c.config.value("center", true)) res = g.node("Add", {res, weight_as(c, "beta", param_shape)}, {}, s);
+  const std::string y = g.node("Add", {g.node("Mul", {xg, inv}, {}, s), res}, {}, s);
+  std::vector<int64_t> back{0};
+  for (int64_t dd = 1; dd < rank; ++dd) back.push_back(in[static_cast<size_t>(dd)]);
+  return {g.node("Reshape", {y, g.constant_i64(s + "/shape", back)}, {}, s)};
+}
+
 }  // namespace
 
 void register_normalization(std::map<std::string, Converter>& t) {
   t["BatchNormalization"] = batch_normalization;
   t["LayerNormalization"] = layer_normalization;
   t["RMSNormalization"] = rms_normalization;
+  t["UnitNormalization"] = unit_normalization;
+  t["GroupNormalization"] = group_normalization;
 }
 
 }  // namespace keras::onnx

@@ -56,7 +56,8 @@ class Walker {
           in.push_back(value_of(t));
           shapes.push_back(t.shape());
         }
-        const std::vector<std::string> out = run_layer(node->layer, in, shapes, node->output_shapes);
+        const std::vector<std::string> out =
+            run_layer(node->layer, in, shapes, node->output_shapes, node.get());
         for (size_t i = 0; i < out.size(); ++i)
           values_[{node.get(), static_cast<int>(i)}] = out[i];
       }
@@ -94,12 +95,13 @@ class Walker {
   std::vector<std::string> run_layer(const std::shared_ptr<Layer>& layer,
                                      const std::vector<std::string>& in,
                                      const std::vector<Shape>& in_shapes,
-                                     const std::vector<Shape>& out_shapes) {
+                                     const std::vector<Shape>& out_shapes,
+                                     const Node* node = nullptr) {
     if (const auto* model = dynamic_cast<const Model*>(layer.get())) {
       Walker inner(g_);
       return inner.run_model(*model, in);
     }
-    LayerCall call{*layer, layer->get_config(), in, in_shapes, out_shapes, g_};
+    LayerCall call{*layer, layer->get_config(), in, in_shapes, out_shapes, g_, node};
     // A keras.ops node may share its class name with a layer (Add, Concatenate, Softmax) but
     // not its config or call arguments: the layer converters must not take it.
     if (dynamic_cast<const layers::OperationLayer*>(layer.get()))

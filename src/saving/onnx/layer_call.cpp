@@ -128,6 +128,8 @@ Converter find_converter(const std::string& class_name) {
     register_conv(t);
     register_normalization(t);
     register_rnn(t);
+    register_attention(t);
+    register_wrappers(t);
     return t;
   }();
   auto it = table.find(class_name);

@@ -8,6 +8,7 @@
 
 #include "keras/core/json.h"
 #include "keras/core/shape.h"
+#include "keras/layers/keras_tensor.h"
 #include "keras/layers/layer.h"
 #include "onnx_graph.h"
 
@@ -20,6 +21,8 @@ struct LayerCall {
   std::vector<Shape> input_shapes;       // Keras shapes, -1 for unknown dimensions
   std::vector<Shape> output_shapes;
   Graph& g;
+  /// The graph node of this call in a Functional model (its recorded call flags), else null.
+  const Node* node = nullptr;
 
   /// The layer's weight named `name` (Variable::name: "kernel", "bias", ...) as a tensor.
   Tensor weight(const std::string& name) const;
@@ -64,5 +67,7 @@ void register_core(std::map<std::string, Converter>& table);
 void register_conv(std::map<std::string, Converter>& table);
 void register_normalization(std::map<std::string, Converter>& table);
 void register_rnn(std::map<std::string, Converter>& table);
+void register_attention(std::map<std::string, Converter>& table);
+void register_wrappers(std::map<std::string, Converter>& table);
 
 }  // namespace keras::onnx
