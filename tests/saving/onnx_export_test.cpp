@@ -76,17 +76,22 @@ TEST(OnnxExport, LayerWithoutConverterIsNamed) {
   EXPECT_NE(lambda_msg.find("Lambda"), std::string::npos) << lambda_msg;
 }
 
-// A keras.ops node shares its class name with a layer here (Add): it must be refused, not
-// converted as the merge layer.
-TEST(OnnxExport, OpsNodesAreRefused) {
+// keras.ops nodes have converters of their own (a node may share its class name with a layer:
+// Add, Concatenate); an op without one, or on integers, is refused by name.
+TEST(OnnxExport, OpsNodesWithoutConverterAreRefused) {
   SafetyTempDir dir("onnx");
   auto a = Input({4}, {.name = "a"});
-  auto b = Input({4}, {.name = "b"});
-  auto model = Functional({a, b}, {ops::add(a, b)});
+  auto clipped = Functional(a, ops::clip(a, 0.0, 1.0));
   const std::string msg =
-      message_of<ValueError>([&] { saving::export_model(*model, dir.file("m.onnx"), kQuiet); });
+      message_of<ValueError>([&] { saving::export_model(*clipped, dir.file("m.onnx"), kQuiet); });
   EXPECT_NE(msg.find("keras.ops"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("Add"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Clip"), std::string::npos) << msg;
+
+  auto ids = Input({4}, {.dtype = DType::Int32, .name = "ids"});
+  auto doubled = Functional(ids, ops::add(ids, ids));
+  const std::string int_msg =
+      message_of<ValueError>([&] { saving::export_model(*doubled, dir.file("i.onnx"), kQuiet); });
+  EXPECT_NE(int_msg.find("int32"), std::string::npos) << int_msg;
 }
 
 TEST(OnnxExport, MaskZeroIsRefused) {

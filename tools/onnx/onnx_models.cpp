@@ -564,6 +564,23 @@ ModelPtr<Model> transformer_encoder() {
   return Functional(x, layers::Dense(3)(out), {.name = "transformer_encoder"});
 }
 
+// keras.ops on symbolic tensors: each op class the exporter maps, with numbers as arguments.
+ModelPtr<Model> ops_nodes() {
+  namespace ops = keras::ops;
+  auto x = Input({4, 6}, {.name = "x"});
+  auto y = Input({4, 6}, {.name = "y"});
+  auto pos = ops::add(ops::square(x), 0.5);  // positive, for log, sqrt and power
+  Tensors outputs{ops::relu(x), ops::sigmoid(x), ops::tanh(x), ops::exp(x), ops::log(pos),
+                  ops::sqrt(pos), ops::abs(x), ops::square(x), ops::softmax(x),
+                  ops::softmax(x, 1), ops::add(x, y), ops::subtract(2.0, x),
+                  ops::multiply(x, 0.5), ops::divide(x, pos), ops::maximum(x, y),
+                  ops::minimum(x, 0.1), ops::power(pos, 1.5), ops::matmul(x, ops::transpose(y, {0, 2, 1})),
+                  ops::mean(x, 1), ops::sum(x, {1, 2}, true), ops::max(x, -1),
+                  ops::concatenate({x, y}, 1), ops::reshape(x, {-1, 24}),
+                  ops::transpose(x, {0, 2, 1}), ops::expand_dims(x, 1), ops::squeeze(ops::expand_dims(x, -1), -1)};
+  return Functional(Tensors{x, y}, outputs, {.name = "ops_nodes"});
+}
+
 }  // namespace
 
 std::vector<ModelCase> model_cases() {
@@ -601,7 +618,8 @@ std::vector<ModelCase> model_cases() {
       {"shared_layers", shared_layers},
       {"nested_sequential", nested_sequential},
       {"multi_io", multi_io},
-      {"example_graph", example_graph, 18, true},  // keras.ops nodes (mean, relu) are refused
+      {"example_graph", example_graph},
+      {"ops_nodes", ops_nodes},
       // attention (convert_attention.cpp)
       {"einsum_dense", einsum_dense},
       {"mha_self", mha_self},

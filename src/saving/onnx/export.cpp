@@ -52,12 +52,14 @@ class Walker {
         if (node->is_input()) continue;
         std::vector<std::string> in;
         std::vector<Shape> shapes;
+        std::vector<DType> dtypes;
         for (const KerasTensor& t : node->inputs) {
           in.push_back(value_of(t));
           shapes.push_back(t.shape());
+          dtypes.push_back(t.dtype());
         }
         const std::vector<std::string> out =
-            run_layer(node->layer, in, shapes, node->output_shapes, node.get());
+            run_layer(node->layer, in, shapes, node->output_shapes, node.get(), dtypes);
         for (size_t i = 0; i < out.size(); ++i)
           values_[{node.get(), static_cast<int>(i)}] = out[i];
       }
@@ -96,18 +98,21 @@ class Walker {
                                      const std::vector<std::string>& in,
                                      const std::vector<Shape>& in_shapes,
                                      const std::vector<Shape>& out_shapes,
-                                     const Node* node = nullptr) {
+                                     const Node* node = nullptr,
+                                     const std::vector<DType>& dtypes = {}) {
     if (const auto* model = dynamic_cast<const Model*>(layer.get())) {
       Walker inner(g_);
       return inner.run_model(*model, in);
     }
-    LayerCall call{*layer, layer->get_config(), in, in_shapes, out_shapes, g_, node};
+    LayerCall call{*layer, layer->get_config(), in, in_shapes, out_shapes, g_, node, dtypes};
     // A keras.ops node may share its class name with a layer (Add, Concatenate, Softmax) but
-    // not its config or call arguments: the layer converters must not take it.
-    if (dynamic_cast<const layers::OperationLayer*>(layer.get()))
-      call.fail("keras.ops nodes of Functional graphs are not exported yet (class " +
-                layer->class_name() + "); use the equivalent layer");
-    const onnx::Converter convert = onnx::find_converter(layer->class_name());
+    // not its config or call arguments: it has converters of its own.
+    const bool op_node = dynamic_cast<const layers::OperationLayer*>(layer.get()) != nullptr;
+    const onnx::Converter convert = op_node ? onnx::find_op_converter(layer->class_name())
+                                            : onnx::find_converter(layer->class_name());
+    if (!convert && op_node)
+      call.fail("the keras.ops node class " + layer->class_name() + " has no ONNX converter " +
+                "(docs/deployment.md lists the ops that export)");
     if (!convert)
       call.fail("no ONNX converter for class " + layer->class_name() +
                 " (docs/deployment.md lists the exportable layers)");

@@ -23,6 +23,8 @@ struct LayerCall {
   Graph& g;
   /// The graph node of this call in a Functional model (its recorded call flags), else null.
   const Node* node = nullptr;
+  /// The dtypes of the inputs, where the walk knows them (Functional graphs).
+  std::vector<DType> input_dtypes = {};
 
   /// The layer's weight named `name` (Variable::name: "kernel", "bias", ...) as a tensor.
   Tensor weight(const std::string& name) const;
@@ -61,6 +63,8 @@ std::vector<int64_t> int_tuple(const LayerCall& c, const std::string& key, int n
 using Converter = std::vector<std::string> (*)(LayerCall&);
 /// The converter of a Keras class name, or null.
 Converter find_converter(const std::string& class_name);
+/// The converter of a keras.ops node's class (Functional graphs' OperationLayer), or null.
+Converter find_op_converter(const std::string& class_name);
 
 // The converters by family (each file registers its own).
 void register_core(std::map<std::string, Converter>& table);
