@@ -28,7 +28,14 @@ constexpr size_t kMaxSignatures = 32;
 
 struct Entry {
   std::unique_ptr<Trace> reference;  // the first trace, waiting for a second to agree
-  std::unique_ptr<Program> program;
+  // The signature's programs that no call is replaying. A program owns its arena, inputs and
+  // outputs, so it replays one call at a time. A read-only one (an inference step) replays
+  // outside the lock: a call that finds every copy busy traces one more, so N threads calling
+  // at once end up with N copies, each made once. Any other program stays alone in `idle` and
+  // replays under the lock.
+  std::vector<std::unique_ptr<Program>> idle;
+  bool compiled = false;
+  bool concurrent = false;
   int mismatches = 0;
   bool eager = false;
   uint64_t last_used = 0;
@@ -78,13 +85,33 @@ struct CompiledFunction::State {
   Function fn;
   std::string name;
   std::recursive_mutex mutex;  // a function may call itself eagerly
-  std::map<std::string, Entry, std::less<>> entries;
+  // Shared: a call replaying outside the lock keeps its entry even if the entry is evicted.
+  std::map<std::string, std::shared_ptr<Entry>, std::less<>> entries;
   uint64_t clock = 0;
   int64_t traces = 0;
   int64_t replays = 0;
   std::string fallback;
 
   bool warned = false;
+
+  // Another copy of a concurrent entry's program, from a trace of this call (run eagerly while
+  // it records, under the lock). Null when this trace cannot make one; `results` then holds the
+  // call's answer.
+  std::unique_ptr<Program> another_program(const TensorList& inputs, TensorList& results) {
+    auto trace = std::make_unique<Trace>(private_copies(inputs));
+    try {
+      results = fn(trace->inputs);
+    } catch (...) {
+      trace->stop();
+      throw;
+    }
+    trace->stop();
+    trace->set_outputs(results);
+    if (!trace->problem.empty() || trace->created_variables) return nullptr;
+    auto program = std::make_unique<Program>(std::move(trace));
+    if (!program->read_only()) return nullptr;
+    return program;
+  }
 
   void give_up(Entry& e, const std::string& reason) {
     e.eager = true;
@@ -121,20 +148,47 @@ TensorList CompiledFunction::operator()(const TensorList& inputs,
   // gradient, so the function runs eagerly and the tape sees every op it makes.
   if (autograd::is_recording() || jit_disabled()) return s.fn(inputs);
 
-  std::lock_guard<std::recursive_mutex> lock(s.mutex);
+  std::unique_lock<std::recursive_mutex> lock(s.mutex);
   const std::string signature = signature_of(inputs, static_key);
   if (s.entries.size() >= kMaxSignatures && !s.entries.count(signature)) {
     auto oldest = s.entries.begin();
     for (auto it = s.entries.begin(); it != s.entries.end(); ++it)
-      if (it->second.last_used < oldest->second.last_used) oldest = it;
+      if (it->second->last_used < oldest->second->last_used) oldest = it;
     s.entries.erase(oldest);
   }
-  Entry& e = s.entries[signature];
+  std::shared_ptr<Entry>& slot = s.entries[signature];
+  if (!slot) slot = std::make_shared<Entry>();
+  const std::shared_ptr<Entry> entry = slot;
+  Entry& e = *entry;
   e.last_used = ++s.clock;
   if (e.eager) return s.fn(inputs);
-  if (e.program) {
+  if (e.compiled && !e.concurrent) {
     ++s.replays;
-    return e.program->replay(inputs);
+    return e.idle.front()->replay(inputs);
+  }
+  if (e.compiled) {
+    std::unique_ptr<Program> program;
+    if (!e.idle.empty()) {
+      program = std::move(e.idle.back());
+      e.idle.pop_back();
+    } else {
+      TensorList results;
+      program = s.another_program(inputs, results);
+      if (!program) return results;
+    }
+    ++s.replays;
+    lock.unlock();
+    // Back to the entry after the replay, also when a guard throws.
+    struct GiveBack {
+      std::recursive_mutex& mutex;
+      Entry& entry;
+      std::unique_ptr<Program>& program;
+      ~GiveBack() {
+        std::lock_guard<std::recursive_mutex> relock(mutex);
+        entry.idle.push_back(std::move(program));
+      }
+    } give_back{s.mutex, e, program};
+    return program->replay(inputs);
   }
 
   auto trace = std::make_unique<Trace>(private_copies(inputs));
@@ -170,8 +224,12 @@ TensorList CompiledFunction::operator()(const TensorList& inputs,
   }
   e.reference.reset();
   results.clear();
-  e.program = std::make_unique<Program>(std::move(trace));
-  return e.program->traced_results();
+  auto program = std::make_unique<Program>(std::move(trace));
+  e.compiled = true;
+  e.concurrent = program->read_only();
+  results = program->traced_results();
+  e.idle.push_back(std::move(program));
+  return results;
 }
 
 int64_t CompiledFunction::tracing_count() const {

@@ -291,13 +291,17 @@ void Program::bind_backends_and_homes() {
     backends_.push_back(be ? be : fallback);
   }
   homes_.clear();
+  read_only_ = t.draws.empty();
   for (Trace::VariableState& v : t.variables) {
     Home h{v.variable, v.home, {}, 0};
-    for (Instruction& instr : t.instructions)
+    for (Instruction& instr : t.instructions) {
+      h.written = h.written || instr.writes(v.slot);
       for (size_t k = 0; k < instr.slots.size(); ++k)
         if (instr.slots[k] == v.slot) h.uses.push_back(&instr.arrays[k]);
+    }
     for (size_t k = 0; k < t.outputs.size(); ++k)
       if (t.output_slots[k] == v.slot) h.uses.push_back(&t.outputs[k]);
+    read_only_ = read_only_ && !h.written;
     homes_.push_back(std::move(h));
   }
   for (Home& h : homes_) h.expected_refs = h.array.storage->use_count();
@@ -370,13 +374,51 @@ TensorList Program::copies_of_outputs() const {
 
 TensorList Program::traced_results() const { return copies_of_outputs(); }
 
+// A variable the step only reads is read where it is now. Nothing is copied or swapped into the
+// variable: another Program of the same variables (another batch size, another thread's copy)
+// and eager calls on other threads may be reading it at the same time. It may have moved since
+// the last replay (an eager assign, or a training step's copy on write): the uses follow it, or,
+// when its layout is not the traced one, read a private copy of it.
+void Program::follow_variable(size_t v) {
+  Trace& t = *trace_;
+  Home& h = homes_[v];
+  const Tensor value = h.variable.value();
+  const backend::Array& now = value.array();
+  if (now.storage.get() == h.array.storage.get() && now.offset == h.array.offset) return;
+  backend::Backend& be = h.array.storage->owner();
+  check(&now.storage->owner() == &be, "keras::jit: variable '", h.variable.path(),
+        "' moved from backend '", be.name(), "' to '", value.backend_name(),
+        "' after this function was compiled; call it with inputs on '", value.backend_name(),
+        "' (a new signature), or move the variable back.");
+  backend::Array next = h.array;
+  if (now.dtype == h.array.dtype && now.shape == h.array.shape && now.strides == h.array.strides) {
+    next.storage = now.storage;
+    next.offset = now.offset;
+  } else {
+    next.storage = be.allocate(h.array.storage->nbytes());
+    be.copy(next, now, backend::CopyMode::Assign);
+  }
+  for (backend::Array* use : h.uses) {
+    use->storage = next.storage;
+    use->offset += next.offset - h.array.offset;
+  }
+  t.slots[t.variables[v].slot] = next.storage;
+  t.variables[v].home = next;
+  h.array = next;
+}
+
 TensorList Program::replay(const TensorList& inputs) {
   Trace& t = *trace_;
   bind_inputs(inputs);
-  // Copy on write, as an eager assign does: when someone else holds the variable's memory (or
-  // an eager assign moved the variable), the program moves to fresh memory first.
+  // Copy on write, as an eager assign does: when someone else holds the memory of a variable the
+  // step writes (or an eager assign moved the variable), the program moves to fresh memory
+  // first.
   for (size_t v = 0; v < homes_.size(); ++v) {
     Home& h = homes_[v];
+    if (!h.written) {
+      follow_variable(v);
+      continue;
+    }
     const Tensor& value = h.variable.value();
     const int refs = h.array.storage->use_count();
     if (value.array().storage.get() == h.array.storage.get() && value.impl()->use_count() == 1 &&

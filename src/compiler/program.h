@@ -41,6 +41,11 @@ class Program {
   /// Fresh copies of the traced call's own results (which later replays overwrite).
   TensorList traced_results() const;
 
+  /// True when a replay writes nothing outside this Program: it assigns no variable and draws
+  /// no random numbers. Two Programs of such a step may then replay at the same time (one
+  /// Program never replays twice at once: the arena, inputs and outputs are its own).
+  bool read_only() const { return read_only_; }
+
   const ProgramStats& stats() const { return stats_; }
 
  private:
@@ -49,6 +54,7 @@ class Program {
     backend::Array array;
     std::vector<backend::Array*> uses;  // every instruction array and result on the home memory
     int expected_refs = 0;              // references to the home storage when nobody else holds it
+    bool written = false;               // some instruction writes the variable
   };
 
   void write_back_variables();
@@ -69,6 +75,7 @@ class Program {
   void bind_inputs(const TensorList& inputs);
   void unbind_inputs();
   void adopt_home(Home& home, const Tensor& current);
+  void follow_variable(size_t v);
   TensorList copies_of_outputs() const;
 
   std::unique_ptr<Trace> trace_;
@@ -78,6 +85,7 @@ class Program {
   std::vector<InputUses> input_uses_;
   std::vector<Home> homes_;
   std::vector<std::pair<uint64_t, uint64_t>> draw_values_;
+  bool read_only_ = false;
   ProgramStats stats_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <regex>
@@ -50,6 +51,21 @@ struct NameCounters {
 NameCounters& counters() {
   static NameCounters* c = new NameCounters();
   return *c;
+}
+
+// Builds are serialized, so that threads making the first calls of an unbuilt model at once
+// create its weights once (recursive: building a model builds its layers). A built layer's
+// calls never take it.
+std::recursive_mutex& build_mutex() {
+  static auto* m = new std::recursive_mutex();
+  return *m;
+}
+
+// Guards every layer's call_losses_, which each call clears and may add to: several threads
+// may call one layer at once (inference).
+std::mutex& call_losses_mutex() {
+  static auto* m = new std::mutex();
+  return *m;
 }
 
 // The dimensions used for unknown ones in the two shape-inference runs (Keras uses the same
@@ -189,11 +205,17 @@ Config Layer::get_config() const {
 // ---- building --------------------------------------------------------------------------------
 
 void Layer::ensure_built(const std::vector<Shape>& input_shapes, bool list_input) {
-  if (built_) return;
+  // built_ is read by every call, on any thread, and set once, under the lock, after build().
+  if (std::atomic_ref<bool>(built_).load(std::memory_order_acquire)) return;
+  std::lock_guard<std::recursive_mutex> lock(build_mutex());
+  if (std::atomic_ref<bool>(built_).load(std::memory_order_relaxed)) return;
+  // A layer named after its class takes its name here, under the lock, rather than in a call
+  // that other threads make too; in a compiler warning the layer being built is named.
+  backend::LayerTraceScope traced(name());
   build_shapes_ = input_shapes;
   if (list_input) build_list(input_shapes);
   else build(input_shapes.at(0));
-  built_ = true;
+  std::atomic_ref<bool>(built_).store(true, std::memory_order_release);
 }
 
 // ---- calling ---------------------------------------------------------------------------------
@@ -234,14 +256,16 @@ std::vector<KerasTensor> Layer::operator()(const std::vector<KerasTensor>& input
 }
 
 TensorList Layer::call_eager(const TensorList& inputs, bool list_call, const CallContext& ctx) {
-  check(!inputs.empty(), "Layer '", name(), "' was called with no inputs.");
-  backend::LayerTraceScope traced(name());  // names this layer in a compiler warning
+  // Built (and named) before anything else: from then on a call only reads the layer, and
+  // several threads may call it at once.
   std::vector<Shape> shapes;
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  for (const Tensor& x : inputs)
+    if (x.defined()) shapes.push_back(x.shape());
+  if (!inputs.empty() && shapes.size() == inputs.size()) ensure_built(shapes, list_call);
+  check(!inputs.empty(), "Layer '", name(), "' was called with no inputs.");
+  for (size_t i = 0; i < inputs.size(); ++i)
     check(inputs[i].defined(), "Layer '", name(), "': input ", i, " is an undefined tensor.");
-    shapes.push_back(inputs[i].shape());
-  }
-  ensure_built(shapes, list_call);
+  backend::LayerTraceScope traced(name());  // names this layer in a compiler warning
 
   CallContext resolved = ctx;
   resolved.training = ctx.training ? *ctx.training : detail::current_training().value_or(false);
@@ -260,7 +284,10 @@ TensorList Layer::call_eager(const TensorList& inputs, bool list_call, const Cal
       if (!any) resolved.masks.clear();
     }
   }
-  call_losses_.clear();
+  {
+    std::lock_guard<std::mutex> lock(call_losses_mutex());
+    call_losses_.clear();
+  }
   TensorList outputs;
   {
     detail::TrainingScope scope(*resolved.training);
@@ -454,10 +481,17 @@ void Layer::track_layer(const std::string& attribute, std::shared_ptr<Layer> lay
   sublayers_.emplace_back(attribute, std::move(layer));
 }
 
-void Layer::add_loss(const Tensor& loss) { call_losses_.push_back(loss); }
+void Layer::add_loss(const Tensor& loss) {
+  std::lock_guard<std::mutex> lock(call_losses_mutex());
+  call_losses_.push_back(loss);
+}
 
 TensorList Layer::losses() const {
-  TensorList out = call_losses_;
+  TensorList out;
+  {
+    std::lock_guard<std::mutex> lock(call_losses_mutex());
+    out = call_losses_;
+  }
   for (const auto& [var, regularizer] : regularized_) out.push_back((*regularizer)(var));
   for (const auto& [attr, sub] : sublayers_) {
     TensorList inner = sub->losses();

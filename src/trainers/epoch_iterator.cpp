@@ -11,7 +11,10 @@ namespace keras::trainers {
 EpochIterator::EpochIterator(StepData data, int64_t batch_size,
                              std::optional<int64_t> steps_per_epoch, bool shuffle)
     : data_(std::move(data)), batch_size_(batch_size), steps_per_epoch_(steps_per_epoch),
-      shuffle_(shuffle) {
+      shuffle_(shuffle),
+      // Only a shuffling iterator takes a seed from the global generator: predict and evaluate
+      // leave it as they found it (and touch no state shared with other threads).
+      generator_(shuffle ? std::nullopt : std::optional<uint64_t>(0)) {
   check(batch_size_ >= 1, "batch_size must be a positive integer; got ", batch_size_, ".");
   check(!steps_per_epoch_ || *steps_per_epoch_ >= 1,
         "steps_per_epoch must be a positive integer; got ", steps_per_epoch_.value_or(0), ".");

@@ -61,9 +61,16 @@ class ThreadPool {
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
   void run(int64_t chunks, const std::function<void(int64_t)>& chunk_fn) {
-    // One job at a time; a second thread that finds the pool busy runs its job alone.
+    // One job at a time; a second thread that finds the pool busy (concurrent inference) runs
+    // its job alone, each chunk as a pool thread would (nested calls inline, gemm unsplit), so
+    // that the work is split the same way, and gives the same bits, either way.
     std::unique_lock<std::mutex> busy(job_mutex_, std::try_to_lock);
     if (!busy) {
+      struct Inside {
+        bool was = inside_pool_job;
+        Inside() { inside_pool_job = true; }
+        ~Inside() { inside_pool_job = was; }
+      } inside;
       for (int64_t i = 0; i < chunks; ++i) chunk_fn(i);
       return;
     }
