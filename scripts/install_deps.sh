@@ -7,6 +7,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   libopenblas-dev liblapacke-dev
   libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev
+  libcpp-httplib-dev  # keras-cpp serve (tools/serve)
   libtorch-dev  # the torch backend, its interop and the LibTorch side of bench/
   dataset-fashion-mnist
 )

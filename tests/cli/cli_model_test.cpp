@@ -32,7 +32,7 @@ TEST(Cli, HelpOnEverySubcommand) {
   EXPECT_EQ(top.code, 0);
   for (const char* sub :
        {"info", "summary", "predict", "evaluate", "fit", "convert", "export", "plot",
-        "plot-history"}) {
+        "plot-history", "serve"}) {
     EXPECT_NE(top.out.find(sub), std::string::npos) << sub;
     auto r = run_cli({sub, "--help"});
     EXPECT_EQ(r.code, 0) << sub;

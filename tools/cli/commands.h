@@ -15,5 +15,6 @@ void add_export(CLI::App& app);
 void add_plot(CLI::App& app);
 void add_plot_history(CLI::App& app);
 void add_conformance(CLI::App& app);
+void add_serve(CLI::App& app);
 
 }  // namespace keras::cli

@@ -1,6 +1,6 @@
 // keras-cpp: Keras model files from the command line (info, summary, predict, evaluate, fit,
-// convert, export, plot, plot-history). Exit codes: 0 ok, 1 user error (one line on stderr),
-// 2 internal error.
+// convert, export, plot, plot-history, conformance, serve). Exit codes: 0 ok, 1 user error
+// (one line on stderr), 2 internal error.
 
 #include <exception>
 #include <iostream>
@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   keras::cli::add_plot(app);
   keras::cli::add_plot_history(app);
   keras::cli::add_conformance(app);
+  keras::cli::add_serve(app);
   try {
     app.parse(argc, argv);
     return 0;

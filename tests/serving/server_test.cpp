@@ -1,0 +1,556 @@
+// keras-cpp serve's server (tools/serve: keras::serving::ModelServer and HttpServer) in
+// process, on a free port, through httplib::Client: TensorFlow Serving's predict formats
+// (row "instances" and columnar "inputs") against model.predict bit for bit, model status and
+// metadata, every error with its status code and message, dynamic batching across concurrent
+// clients, the full-queue 503 and the graceful stop.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <iostream>
+#include <memory>
+#include <regex>
+#include <thread>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "keras/keras.h"
+#include "serve/http_server.h"
+#include "serve/model_server.h"
+
+namespace keras {
+namespace {
+
+using json = nlohmann::json;
+using serving::BatchingOptions;
+using serving::HttpOptions;
+
+std::string model_path(const std::string& name) {
+  const char* env = std::getenv("KERAS_SHARED_DIR");
+  return std::string(env ? env : KERAS_SHARED_DIR) + "/models/" + name;
+}
+
+// (None, 4) -> Dense(3, relu) -> Dense(2), float32.
+ModelPtr<Model> small_model() {
+  auto x = Input({4}, {.name = "x"});
+  auto h = layers::Dense(3, {.activation = "relu"})(x);
+  return Functional(x, layers::Dense(2, {.name = "y"})(h));
+}
+
+// Two inputs ("features" float32 (None, 3), "ids" int32 (None, 2)) and two outputs ("score"
+// (None, 2), "prob" (None, 1)).
+ModelPtr<Model> multi_model() {
+  auto features = Input({3}, {.name = "features"});
+  auto ids = Input({2}, {.dtype = int32, .name = "ids"});
+  auto e = layers::Flatten()(layers::Embedding(10, 2)(ids));
+  auto h = layers::concatenate({layers::Dense(4, {.activation = "relu"})(features), e});
+  auto score = layers::Dense(2, {.name = "score"})(h);
+  auto prob = layers::Dense(1, {.activation = "sigmoid", .name = "prob"})(h);
+  return Functional({features, ids}, {score, prob});
+}
+
+// A model server and its HTTP front on 127.0.0.1, a free port.
+struct Served {
+  std::unique_ptr<serving::ModelServer> model;
+  std::unique_ptr<serving::HttpServer> http;
+  int port = 0;
+
+  explicit Served(ModelPtr<Model> m, const std::string& name, BatchingOptions batching = {},
+                  HttpOptions options = {}) {
+    model = std::make_unique<serving::ModelServer>(std::move(m), std::move(batching));
+    options.host = "127.0.0.1";
+    options.port = 0;
+    options.model_name = name;
+    http = std::make_unique<serving::HttpServer>(*model, options);
+    port = http->bind();
+    http->start();
+  }
+  ~Served() {
+    http->stop();
+    model->stop();
+  }
+  httplib::Client client() const {
+    httplib::Client c("127.0.0.1", port);
+    c.set_read_timeout(30);
+    c.set_tcp_nodelay(true);
+    return c;
+  }
+};
+
+struct Reply {
+  int status = -1;  // -1: no response (connection refused)
+  std::string body, retry_after, allow;
+  json doc() const { return json::parse(body); }
+  std::string error() const { return doc().at("error").get<std::string>(); }
+};
+
+Reply reply_of(const httplib::Result& r) {
+  Reply out;
+  if (!r) return out;
+  out.status = r->status;
+  out.body = r->body;
+  out.retry_after = r->get_header_value("Retry-After");
+  out.allow = r->get_header_value("Allow");
+  return out;
+}
+
+Reply post(const Served& s, const std::string& path, const std::string& body) {
+  auto c = s.client();
+  return reply_of(c.Post(path.c_str(), body, "application/json"));
+}
+
+Reply get(const Served& s, const std::string& path) {
+  auto c = s.client();
+  return reply_of(c.Get(path.c_str()));
+}
+
+// Rows of a float tensor as JSON nested lists (each float written exactly).
+json rows_json(const Tensor& t) {
+  std::vector<float> v = t.to_vector<float>();
+  const int64_t rows = t.shape()[0];
+  const int64_t per = rows ? static_cast<int64_t>(v.size()) / rows : 0;
+  Shape row(t.shape().begin() + 1, t.shape().end());
+  std::function<json(int64_t&, int)> nest = [&](int64_t& i, int depth) -> json {
+    if (depth == row.rank()) return json(static_cast<double>(v[static_cast<size_t>(i++)]));
+    json a = json::array();
+    for (int64_t k = 0; k < row[depth]; ++k) a.push_back(nest(i, depth + 1));
+    return a;
+  };
+  json out = json::array();
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t i = r * per;
+    out.push_back(nest(i, 0));
+  }
+  return out;
+}
+
+// Every number of a JSON nested list, as float32, in row-major order.
+void flatten_into(const json& v, std::vector<float>& out) {
+  if (v.is_array()) {
+    for (const json& e : v) flatten_into(e, out);
+  } else {
+    out.push_back(static_cast<float>(v.get<double>()));
+  }
+}
+
+std::vector<float> flat(const json& v) {
+  std::vector<float> out;
+  flatten_into(v, out);
+  return out;
+}
+
+// |got - want| <= 1e-5 * max(1, |want|) everywhere.
+::testing::AssertionResult close_to(const std::vector<float>& got, const std::vector<float>& want) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " values, expected " << want.size();
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!(std::abs(got[i] - want[i]) <= 1e-5f * std::max(1.0f, std::abs(want[i]))))
+      return ::testing::AssertionFailure() << "value " << i << ": " << got[i] << " != " << want[i];
+  return ::testing::AssertionSuccess();
+}
+
+// Bit-for-bit equality of float vectors.
+::testing::AssertionResult same_bits(const std::vector<float>& got,
+                                     const std::vector<float>& want) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " values, expected " << want.size();
+  for (size_t i = 0; i < got.size(); ++i)
+    if (std::memcmp(&got[i], &want[i], sizeof(float)) != 0)
+      return ::testing::AssertionFailure() << "value " << i << ": " << got[i] << " != " << want[i];
+  return ::testing::AssertionSuccess();
+}
+
+uint64_t metric(const std::string& text, const std::string& name) {
+  std::smatch m;
+  std::regex re("(^|\n)" + std::regex_replace(name, std::regex(R"([{}"+.])"), R"(\$&)") +
+                " ([0-9.e+]+)");
+  if (!std::regex_search(text, m, re)) return 0;
+  return static_cast<uint64_t>(std::stod(m[2]));
+}
+
+// ---- predict ---------------------------------------------------------------------------------
+
+TEST(Serving, PredictRowAndColumnarMatchPredict) {
+  auto model = small_model();
+  Tensor x = random::normal({3, 4});
+  std::vector<float> want = model->predict(x, {.verbose = 0}).single().to_vector<float>();
+  Tensor x1 = x.slice({Slice(0, 1)});
+  std::vector<float> want1 = model->predict(x1, {.verbose = 0}).single().to_vector<float>();
+  Served s(model, "small");
+
+  Reply r = post(s, "/v1/models/small:predict", json{{"instances", rows_json(x)}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  json preds = r.doc().at("predictions");
+  ASSERT_EQ(preds.size(), 3u);
+  ASSERT_EQ(preds[0].size(), 2u);
+  EXPECT_TRUE(same_bits(flat(preds), want));
+
+  r = post(s, "/v1/models/small:predict", json{{"inputs", rows_json(x)}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(same_bits(flat(r.doc().at("outputs")), want));
+
+  // One row; the input named; the version and signature given as TF Serving allows.
+  r = post(s, "/v1/models/small/versions/1:predict",
+           json{{"signature_name", "serving_default"},
+                {"instances", json::array({{{"x", rows_json(x1)[0]}}})}}
+               .dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(same_bits(flat(r.doc().at("predictions")), want1));
+  r = post(s, "/v1/models/small:predict", json{{"inputs", {{"x", rows_json(x1)}}}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(same_bits(flat(r.doc().at("outputs")), want1));
+
+  // What `curl -d` sends: Content-Type application/x-www-form-urlencoded, here over 8 KiB
+  // (httplib would parse such a body as a form and refuse it over 8 KiB).
+  auto c = s.client();
+  std::string body = json{{"inputs", rows_json(x)}}.dump() + std::string(10000, ' ');
+  r = reply_of(c.Post("/v1/models/small:predict", body, "application/x-www-form-urlencoded"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(same_bits(flat(r.doc().at("outputs")), want));
+}
+
+TEST(Serving, MultiInputMultiOutputByName) {
+  auto model = multi_model();
+  Tensor features = random::normal({3, 3});
+  Tensor ids = Tensor::from_vector<int32_t>({1, 2, 3, 4, 9, 0}, {3, 2});
+  TensorList want = model->predict(TensorList{features, ids}, {.verbose = 0}).flat();
+  ASSERT_EQ(want.size(), 2u);
+  std::vector<float> score = want[0].to_vector<float>(), prob = want[1].to_vector<float>();
+  Served s(model, "multi");
+
+  json f = rows_json(features);
+  json i = json::array({{1, 2}, {3, 4}, {9, 0}});
+  json instances = json::array();
+  for (int r = 0; r < 3; ++r) instances.push_back({{"features", f[r]}, {"ids", i[r]}});
+  Reply r = post(s, "/v1/models/multi:predict", json{{"instances", instances}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  json preds = r.doc().at("predictions");
+  ASSERT_EQ(preds.size(), 3u);
+  std::vector<float> got_score, got_prob;
+  for (const json& p : preds) {
+    ASSERT_TRUE(p.is_object()) << p;
+    flatten_into(p.at("score"), got_score);
+    flatten_into(p.at("prob"), got_prob);
+  }
+  EXPECT_TRUE(same_bits(got_score, score));
+  EXPECT_TRUE(same_bits(got_prob, prob));
+
+  r = post(s, "/v1/models/multi:predict", json{{"inputs", {{"features", f}, {"ids", i}}}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  json outputs = r.doc().at("outputs");
+  EXPECT_TRUE(same_bits(flat(outputs.at("score")), score));
+  EXPECT_TRUE(same_bits(flat(outputs.at("prob")), prob));
+  EXPECT_EQ(outputs.at("prob").size(), 3u);
+}
+
+TEST(Serving, StatusAndMetadata) {
+  Served s(multi_model(), "multi");
+  Reply r = get(s, "/v1/models/multi");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.doc(), json::parse(R"({"model_version_status": [{"version": "1",
+      "state": "AVAILABLE", "status": {"error_code": "OK", "error_message": ""}}]})"));
+  EXPECT_EQ(get(s, "/v1/models/multi/versions/1").status, 200);
+
+  r = get(s, "/v1/models/multi/metadata");
+  ASSERT_EQ(r.status, 200) << r.body;
+  json doc = r.doc();
+  EXPECT_EQ(doc.at("model_spec"),
+            json::parse(R"({"name": "multi", "signature_name": "", "version": "1"})"));
+  json def = doc.at("metadata").at("signature_def").at("signature_def").at("serving_default");
+  EXPECT_EQ(def.at("method_name"), "tensorflow/serving/predict");
+  EXPECT_EQ(def.at("inputs").at("features"),
+            json::parse(R"({"dtype": "DT_FLOAT", "name": "features",
+      "tensor_shape": {"dim": [{"size": "-1", "name": ""}, {"size": "3", "name": ""}],
+                       "unknown_rank": false}})"));
+  EXPECT_EQ(def.at("inputs").at("ids").at("dtype"), "DT_INT32");
+  EXPECT_EQ(def.at("outputs").at("prob").at("tensor_shape").at("dim"),
+            json::parse(R"([{"size": "-1", "name": ""}, {"size": "1", "name": ""}])"));
+  EXPECT_EQ(def.at("outputs").at("score").at("dtype"), "DT_FLOAT");
+}
+
+// ---- errors ----------------------------------------------------------------------------------
+
+TEST(Serving, ModelsWithoutASignatureAreRefused) {
+  auto no_input = Sequential({layers::Dense(2)});
+  try {
+    serving::ModelServer server(no_input);
+    FAIL() << "a Sequential model without an Input was accepted";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no known input signature"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(serving::ModelServer(small_model(), {.max_batch = 0}), ValueError);
+}
+
+struct ErrorCase {
+  const char* body;
+  const char* message;  // a part of the error message
+};
+
+TEST(Serving, BadRequestsGet400WithTheReason) {
+  Served s(multi_model(), "multi");
+  const ErrorCase cases[] = {
+      {"{\"instances\": [", "malformed JSON"},
+      {"[1, 2]", "must be a JSON object"},
+      {"{}", "neither \"instances\""},
+      {R"({"instances": [], "inputs": {}})", "both \"instances\""},
+      {R"({"instances": []})", "'instances' is empty"},
+      {R"({"instances": 3})", "must be a list of instances"},
+      {R"({"instances": [[1, 2, 3]]})", "must be an object keyed by input name"},
+      {R"({"instances": [{"features": [1, 2, 3]}]})", "lacks input 'ids'"},
+      {R"({"instances": [{"features": [1, 2, 3], "ids": [1, 2], "x": 1}]})", "unknown input 'x'"},
+      {R"({"instances": [{"features": [1, 2], "ids": [1, 2]}]})",
+       "input 'features' takes instances of shape (3,)"},
+      {R"({"instances": [{"features": [1, 2, 3], "ids": [1, 2]},
+                         {"features": [1, 2, 3, 4], "ids": [1, 2]}]})",
+       "instances[1][\"features\"] has shape (4,) but instances[0] has (3,)"},
+      {R"({"instances": [{"features": [1, "a", 3], "ids": [1, 2]}]})",
+       "input 'features' has dtype float32: expected a number at instances[0][\"features\"][1], "
+       "got the string \"a\""},
+      {R"({"instances": [{"features": [1, 2, 3], "ids": [1, 2.5]}]})",
+       "input 'ids' has dtype int32: expected an integer at instances[0][\"ids\"][1], got 2.5"},
+      {R"({"instances": [{"features": [1, 2, 3], "ids": [1, 3000000000]}]})",
+       "3000000000 at instances[0][\"ids\"][1] is out of its range"},
+      {R"({"instances": [{"features": [1, 2, 3], "ids": [1, null]}]})", "got null"},
+      {R"({"inputs": {"features": [[1, 2, 3], [4, 5, 6]], "ids": [[1, 2]]}})",
+       "different batch sizes"},
+      {R"({"inputs": {"features": [[1, 2, 3], [4, 5]], "ids": [[1, 2], [3, 4]]}})",
+       "ragged list at inputs[\"features\"][1]"},
+      {R"({"inputs": {"features": [1, 2, 3], "ids": [[1, 2]]}})",
+       "input 'features' takes a batch of shape (None, 3), but inputs[\"features\"] has shape "
+       "(3,)"},
+      {R"({"inputs": [[1, 2, 3]]})", "'inputs' must be an object keyed by input name"},
+      {R"({"signature_name": "other", "instances": [1]})",
+       "signature_name \"other\" is not served"},
+  };
+  for (const ErrorCase& c : cases) {
+    Reply r = post(s, "/v1/models/multi:predict", c.body);
+    EXPECT_EQ(r.status, 400) << c.body << " -> " << r.body;
+    ASSERT_NO_THROW(r.error()) << r.body;
+    EXPECT_NE(r.error().find(c.message), std::string::npos)
+        << c.body << "\n  message: " << r.error() << "\n  expected to contain: " << c.message;
+  }
+  // Nesting far deeper than any input: a 400, not a crash.
+  std::string deep = "{\"inputs\": {\"features\": " + std::string(100000, '[') +
+                     std::string(100000, ']') + ", \"ids\": [[1, 2]]}}";
+  Reply r = post(s, "/v1/models/multi:predict", deep);
+  EXPECT_EQ(r.status, 400) << r.body.substr(0, 200);
+  // The server still answers.
+  r = post(s, "/v1/models/multi:predict",
+           R"({"instances": [{"features": [1, 2, 3], "ids": [1, 2]}]})");
+  EXPECT_EQ(r.status, 200) << r.body;
+}
+
+TEST(Serving, UnknownPathsMethodsAndLargeBodies) {
+  Served s(small_model(), "small", {}, {.max_body_bytes = 1000});
+  const std::string ok = R"({"instances": [[1, 2, 3, 4]]})";
+  Reply r = post(s, "/v1/models/other:predict", ok);
+  EXPECT_EQ(r.status, 404);
+  EXPECT_NE(r.error().find("Servable not found for request: Latest(other)"), std::string::npos)
+      << r.body;
+  r = post(s, "/v1/models/small/versions/2:predict", ok);
+  EXPECT_EQ(r.status, 404);
+  EXPECT_NE(r.error().find("Specific(small, 2)"), std::string::npos) << r.body;
+  r = get(s, "/v1/models/small/labels/stable");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_NE(r.error().find("label 'stable'"), std::string::npos) << r.body;
+  r = get(s, "/v2/other");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_NE(r.error().find("unknown path /v2/other"), std::string::npos) << r.body;
+  r = post(s, "/v1/models/small:explain", ok);
+  EXPECT_EQ(r.status, 404);
+  r = post(s, "/v1/models/small:classify", ok);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.error().find(":predict only"), std::string::npos) << r.body;
+
+  r = get(s, "/v1/models/small:predict");
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(r.allow, "POST");
+  EXPECT_NE(r.error().find("method GET is not allowed on /v1/models/small:predict"),
+            std::string::npos)
+      << r.body;
+  r = post(s, "/v1/models/small", ok);
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(r.allow, "GET");
+  auto c = s.client();
+  r = reply_of(c.Delete("/metrics"));
+  EXPECT_EQ(r.status, 405);
+  r = reply_of(c.Put("/v1/models/small/metadata", "{}", "application/json"));
+  EXPECT_EQ(r.status, 405);
+
+  r = post(s, "/v1/models/small:predict",
+           "{\"instances\": [[" + std::string(2000, ' ') + "1, 2, 3, 4]]}");
+  EXPECT_EQ(r.status, 413);
+  EXPECT_NE(r.error().find("larger than the limit of 1000 bytes"), std::string::npos) << r.body;
+
+  r = post(s, "/v1/models/small:predict", ok);
+  EXPECT_EQ(r.status, 200) << r.body;
+  // Every answer counted by status code.
+  std::string metrics = get(s, "/metrics").body;
+  EXPECT_EQ(metric(metrics, "keras_serving_requests_total{code=\"404\"}"), 5u) << metrics;
+  EXPECT_EQ(metric(metrics, "keras_serving_requests_total{code=\"405\"}"), 4u) << metrics;
+  EXPECT_EQ(metric(metrics, "keras_serving_requests_total{code=\"413\"}"), 1u) << metrics;
+  EXPECT_EQ(metric(metrics, "keras_serving_requests_total{code=\"200\"}"), 1u) << metrics;
+}
+
+// ---- batching, the queue, stopping ---------------------------------------------------------
+
+// Holds the worker in before_batch until release() (for the queue and stop tests).
+struct Gate {
+  std::promise<void> open;
+  std::shared_future<void> opened = open.get_future().share();
+  std::atomic<int> entered{0};
+  BatchingOptions options(size_t max_queue) {
+    return {.max_batch = 1,
+            .batch_timeout_us = 0,
+            .max_queue = max_queue,
+            .before_batch = [this](int64_t) {
+              ++entered;
+              opened.wait();
+            }};
+  }
+  void wait_entered(int n) {
+    while (entered < n) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+};
+
+void wait_queue(const Served& s, size_t n) {
+  while (s.model->queue_size() < n) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+TEST(Serving, FullQueueGets503WithRetryAfter) {
+  Gate gate;
+  Served s(small_model(), "small", gate.options(1));
+  const std::string body = R"({"instances": [[1, 2, 3, 4]]})";
+  auto a =
+      std::async(std::launch::async, [&] { return post(s, "/v1/models/small:predict", body); });
+  gate.wait_entered(1);  // a runs (held)
+  auto b =
+      std::async(std::launch::async, [&] { return post(s, "/v1/models/small:predict", body); });
+  wait_queue(s, 1);  // b waits in the queue, which is full
+  Reply c = post(s, "/v1/models/small:predict", body);
+  EXPECT_EQ(c.status, 503) << c.body;
+  EXPECT_EQ(c.retry_after, "1");
+  EXPECT_NE(c.error().find("queue is full"), std::string::npos) << c.body;
+  gate.open.set_value();
+  EXPECT_EQ(a.get().status, 200);
+  EXPECT_EQ(b.get().status, 200);
+  EXPECT_EQ(post(s, "/v1/models/small:predict", body).status, 200);
+  EXPECT_EQ(s.model->metrics().requests(503), 1u);
+}
+
+TEST(Serving, StopFinishesQueuedRequestsAndRefusesNewOnes) {
+  Gate gate;
+  Served s(small_model(), "small", gate.options(8));
+  const std::string body = R"({"instances": [[1, 2, 3, 4]]})";
+  auto a =
+      std::async(std::launch::async, [&] { return post(s, "/v1/models/small:predict", body); });
+  gate.wait_entered(1);
+  auto b =
+      std::async(std::launch::async, [&] { return post(s, "/v1/models/small:predict", body); });
+  wait_queue(s, 1);
+  auto stopped = std::async(std::launch::async, [&] { s.http->stop(); });
+  // New connections are refused once stop() began.
+  Reply refused;
+  for (int i = 0; i < 2000; ++i) {
+    refused = get(s, "/v1/models/small");
+    if (refused.status == -1) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(refused.status, -1) << "still accepting after stop(): " << refused.body;
+  EXPECT_EQ(stopped.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout)
+      << "stop() returned with requests in flight";
+  gate.open.set_value();
+  Reply ra = a.get(), rb = b.get();
+  EXPECT_EQ(ra.status, 200) << ra.body;
+  EXPECT_EQ(rb.status, 200) << rb.body;
+  stopped.get();
+  s.model->stop();
+  EXPECT_THROW(s.model->submit({}), serving::ShuttingDownError);
+}
+
+// The trained CNN of ../shared/models: rows from 8 concurrent clients are batched together,
+// and every client gets the bits model.predict gives for its row. (On the cpu backend a row's
+// result does not depend on the rows it is batched with; LibTorch's convolutions choose their
+// algorithm by batch size, so on torch the rows agree to 1e-5.)
+TEST(Serving, FashionMnistConcurrentClientsAreBatched) {
+  const bool exact = backend::backend() == "cpu";
+  const std::string path = model_path("fashion_mnist_cnn.keras");
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is missing";
+  auto model = saving::load_model(path, {.compile = false});
+  constexpr int kThreads = 8, kPerThread = 12, kRows = kThreads * kPerThread;
+  Tensor x = random::uniform({kRows, 28, 28, 1});
+  std::vector<float> want =
+      model->predict(x, {.batch_size = 32, .verbose = 0}).single().to_vector<float>();
+  json rows = rows_json(x);
+  std::vector<std::string> bodies;
+  for (int i = 0; i < kRows; ++i)
+    bodies.push_back(json{{"instances", json::array({rows[static_cast<size_t>(i)]})}}.dump());
+
+  auto run_clients = [&](Served& s) -> double {
+    std::vector<std::vector<float>> got(kRows);
+    std::vector<int> status(kRows, 0);
+    std::vector<std::thread> threads;
+    const auto start = std::chrono::steady_clock::now();
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        auto c = s.client();
+        c.set_keep_alive(true);
+        for (int k = 0; k < kPerThread; ++k) {
+          const int i = t * kPerThread + k;
+          auto r = c.Post("/v1/models/fashion:predict", bodies[static_cast<size_t>(i)],
+                          "application/json");
+          status[static_cast<size_t>(i)] = r ? r->status : -1;
+          if (r && r->status == 200)
+            got[static_cast<size_t>(i)] = flat(json::parse(r->body).at("predictions"));
+        }
+      });
+    for (auto& th : threads) th.join();
+    std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    for (int i = 0; i < kRows; ++i) {
+      if (status[static_cast<size_t>(i)] != 200) {
+        ADD_FAILURE() << "row " << i << ": status " << status[static_cast<size_t>(i)];
+        continue;
+      }
+      std::vector<float> row(want.begin() + i * 10, want.begin() + (i + 1) * 10);
+      EXPECT_TRUE(exact ? same_bits(got[static_cast<size_t>(i)], row)
+                        : close_to(got[static_cast<size_t>(i)], row))
+          << "row " << i;
+    }
+    return kRows / took.count();
+  };
+
+  double batched_rps = 0, unbatched_rps = 0;
+  uint64_t merged = 0;
+  {
+    Served s(model, "fashion", {.max_batch = 32, .batch_timeout_us = 2000});
+    batched_rps = run_clients(s);
+    std::string metrics = get(s, "/metrics").body;
+    merged = metric(metrics, "keras_serving_merged_batches_total");
+    EXPECT_GT(merged, 0u) << metrics;
+    EXPECT_LT(metric(metrics, "keras_serving_batch_size_count"), static_cast<uint64_t>(kRows))
+        << metrics;
+    EXPECT_EQ(metric(metrics, "keras_serving_request_duration_seconds_count"),
+              static_cast<uint64_t>(kRows))
+        << metrics;
+  }
+  {
+    Served s(model, "fashion", {.max_batch = 1, .batch_timeout_us = 0});
+    unbatched_rps = run_clients(s);
+  }
+  std::cout << "[ serving  ] fashion_mnist_cnn, " << kThreads
+            << " clients, 1 row a request: " << static_cast<int>(batched_rps)
+            << " requests/s batched (max_batch 32, " << merged << " merged batches), "
+            << static_cast<int>(unbatched_rps) << " requests/s with max_batch 1" << std::endl;
+}
+
+}  // namespace
+}  // namespace keras

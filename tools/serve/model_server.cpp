@@ -1,0 +1,217 @@
+#include "serve/model_server.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "keras/core/errors.h"
+#include "keras/models/functional.h"
+#include "keras/models/sequential.h"
+#include "keras/tensor/tensor.h"
+
+namespace keras::serving {
+
+size_t HostArray::row_bytes() const {
+  size_t n = itemsize(dtype);
+  for (int i = 1; i < shape.rank(); ++i) n *= static_cast<size_t>(shape[i]);
+  return n;
+}
+
+DType storage_dtype(DType model_dtype) {
+  switch (model_dtype) {
+    case DType::Float16:
+    case DType::BFloat16:
+    case DType::Float32:
+      return DType::Float32;
+    case DType::Float64:
+      return DType::Float64;
+    case DType::Bool:
+      return DType::Bool;
+    default:
+      return DType::Int64;
+  }
+}
+
+Signature model_signature(Model& model) {
+  std::vector<KerasTensor> inputs, outputs;
+  if (auto* functional = dynamic_cast<FunctionalModel*>(&model)) {
+    inputs = functional->inputs();
+    outputs = functional->outputs();
+  } else if (auto* sequential = dynamic_cast<SequentialModel*>(&model)) {
+    if (sequential->input_tensor().defined() && !sequential->layer_outputs().empty()) {
+      inputs = {sequential->input_tensor()};
+      outputs = {sequential->layer_outputs().back()};
+    }
+  }
+  if (inputs.empty() || outputs.empty())
+    throw ValueError("model '" + model.name() + "' (" + model.class_name() +
+                     ") has no known input signature: serving needs a Functional model or a "
+                     "Sequential model that starts with an Input");
+  Signature sig;
+  for (const KerasTensor& t : inputs) {
+    auto producer = t.producer();
+    sig.inputs.push_back({producer ? producer->name() : t.name(), t.dtype(), t.shape()});
+  }
+  std::vector<std::string> names = model.output_names();
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::string name = i < names.size() ? names[i] : "output_" + std::to_string(i);
+    sig.outputs.push_back({name, outputs[i].dtype(), outputs[i].shape()});
+  }
+  for (auto* specs : {&sig.inputs, &sig.outputs})
+    for (TensorSpec& spec : *specs)
+      if (spec.shape.rank() > 0) spec.shape[0] = -1;  // the batch axis
+  return sig;
+}
+
+ModelServer::ModelServer(ModelPtr<Model> model, BatchingOptions options)
+    : model_(std::move(model)), options_(std::move(options)) {
+  if (options_.max_batch < 1) throw ValueError("max_batch must be >= 1");
+  if (options_.max_queue < 1) throw ValueError("max_queue must be >= 1");
+  if (options_.batch_timeout_us < 0) throw ValueError("batch_timeout_us must be >= 0");
+  signature_ = model_signature(*model_);
+  for (const TensorSpec& spec : signature_.inputs)
+    if (spec.shape.rank() == 0)
+      throw ValueError("input '" + spec.name + "' is a scalar without a batch axis");
+  worker_ = std::thread([this] { work(); });
+}
+
+ModelServer::~ModelServer() {
+  stop();
+}
+
+void ModelServer::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (worker_.joinable() && worker_.get_id() != std::this_thread::get_id()) worker_.join();
+}
+
+size_t ModelServer::queue_size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return queue_.size();
+}
+
+std::future<std::vector<HostArray>> ModelServer::submit(std::vector<HostArray> inputs) {
+  auto pending = std::make_unique<Pending>();
+  pending->rows = inputs.empty() ? 0 : inputs[0].rows();
+  pending->inputs = std::move(inputs);
+  auto future = pending->result.get_future();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) throw ShuttingDownError("the server is shutting down");
+    if (queue_.size() >= options_.max_queue)
+      throw QueueFullError("the request queue is full (" + std::to_string(options_.max_queue) +
+                           " requests waiting): retry later");
+    pending->enqueued = std::chrono::steady_clock::now();
+    queue_.push_back(std::move(pending));
+  }
+  wake_.notify_all();
+  return future;
+}
+
+bool ModelServer::compatible(const Pending& a, const Pending& b) {
+  if (a.inputs.size() != b.inputs.size()) return false;
+  for (size_t i = 0; i < a.inputs.size(); ++i) {
+    const Shape& x = a.inputs[i].shape;
+    const Shape& y = b.inputs[i].shape;
+    if (x.rank() != y.rank() || !std::equal(x.begin() + 1, x.end(), y.begin() + 1)) return false;
+  }
+  return true;
+}
+
+void ModelServer::work() {
+  const auto timeout = std::chrono::microseconds(options_.batch_timeout_us);
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) break;  // stopping, and nothing left to run
+    // Wait for more rows, up to max_batch, until batch_timeout_us after the first arrived.
+    const auto deadline = queue_.front()->enqueued + timeout;
+    auto ready_rows = [this] {
+      int64_t rows = 0;
+      for (const auto& p : queue_)
+        if (compatible(*queue_.front(), *p)) rows += p->rows;
+      return rows;
+    };
+    while (!stopping_ && ready_rows() < options_.max_batch &&
+           std::chrono::steady_clock::now() < deadline)
+      wake_.wait_until(lock, deadline);
+    // The first request, then the compatible ones that fit in max_batch rows, in order.
+    std::vector<std::unique_ptr<Pending>> batch;
+    batch.push_back(std::move(queue_.front()));
+    queue_.pop_front();
+    int64_t rows = batch[0]->rows;
+    for (auto it = queue_.begin(); it != queue_.end() && rows < options_.max_batch;) {
+      if (compatible(*batch[0], **it) && rows + (*it)->rows <= options_.max_batch) {
+        rows += (*it)->rows;
+        batch.push_back(std::move(*it));
+        it = queue_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    lock.unlock();
+    run_batch(batch);
+    lock.lock();
+  }
+}
+
+void ModelServer::run_batch(std::vector<std::unique_ptr<Pending>>& batch) {
+  int64_t total = 0;
+  for (const auto& p : batch) total += p->rows;
+  try {
+    if (options_.before_batch) options_.before_batch(total);
+    // One tensor per input: the requests' rows, concatenated.
+    TensorList x;
+    for (size_t i = 0; i < signature_.inputs.size(); ++i) {
+      const HostArray& first = batch[0]->inputs[i];
+      Shape shape = first.shape;
+      shape[0] = total;
+      std::vector<unsigned char> data;
+      data.reserve(first.row_bytes() * static_cast<size_t>(total));
+      for (const auto& p : batch)
+        data.insert(data.end(), p->inputs[i].data.begin(), p->inputs[i].data.end());
+      Tensor t =
+          Tensor::from_host(data.data(), first.dtype, shape, static_cast<size_t>(shape.numel()));
+      if (t.dtype() != signature_.inputs[i].dtype) t = t.astype(signature_.inputs[i].dtype);
+      x.push_back(t);
+    }
+    TensorStruct in = x.size() == 1 ? TensorStruct(x[0]) : TensorStruct(x);
+    TensorList y = model_->predict_on_batch(in).flat();
+    if (y.size() != signature_.outputs.size())
+      throw RuntimeError("the model returned " + std::to_string(y.size()) + " outputs, its " +
+                         "signature has " + std::to_string(signature_.outputs.size()));
+    // Each output to the host once, then each request's rows.
+    std::vector<std::vector<HostArray>> results(batch.size());
+    for (const Tensor& out : y) {
+      if (out.shape().rank() == 0 || out.shape()[0] != total)
+        throw RuntimeError("an output of shape " + out.shape().to_string() + " has no " +
+                           std::to_string(total) + " rows to hand back");
+      HostArray whole;
+      whole.dtype = storage_dtype(out.dtype());
+      whole.shape = out.shape();
+      whole.data.resize(itemsize(whole.dtype) * static_cast<size_t>(out.size()));
+      out.copy_to_host(whole.data.data(), whole.dtype);
+      const size_t row = whole.row_bytes();
+      int64_t start = 0;
+      for (size_t r = 0; r < batch.size(); ++r) {
+        HostArray part;
+        part.dtype = whole.dtype;
+        part.shape = whole.shape;
+        part.shape[0] = batch[r]->rows;
+        auto from = whole.data.begin() + static_cast<std::ptrdiff_t>(row * start);
+        part.data.assign(from, from + static_cast<std::ptrdiff_t>(row * batch[r]->rows));
+        start += batch[r]->rows;
+        results[r].push_back(std::move(part));
+      }
+    }
+    metrics_.record_batch(total, static_cast<int64_t>(batch.size()));
+    for (size_t r = 0; r < batch.size(); ++r) batch[r]->result.set_value(std::move(results[r]));
+  } catch (...) {
+    metrics_.record_batch(total, static_cast<int64_t>(batch.size()));
+    for (auto& p : batch) p->result.set_exception(std::current_exception());
+  }
+}
+
+}  // namespace keras::serving

@@ -1,0 +1,132 @@
+#pragma once
+// keras::serving::ModelServer: one model behind a request queue, for `keras-cpp serve`.
+// Requests (host arrays, one per model input, of one or more rows) are queued; one worker
+// thread takes up to max_batch rows from the queue, waiting at most batch_timeout_us after the
+// first for more, runs ONE predict_on_batch over the concatenated rows and hands each request
+// its rows of the outputs. Every call into the model happens on that thread.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "keras/core/dtype.h"
+#include "keras/core/shape.h"
+#include "keras/models/model.h"
+#include "serve/metrics.h"
+
+namespace keras::serving {
+
+/// One tensor's values on the host, row-major, in `dtype` (a storage dtype: see
+/// storage_dtype); the first axis is the batch axis.
+struct HostArray {
+  DType dtype = DType::Float32;
+  Shape shape;
+  std::vector<unsigned char> data;
+
+  int64_t rows() const { return shape.rank() > 0 ? shape[0] : 1; }
+  /// Bytes of one row.
+  size_t row_bytes() const;
+};
+
+/// The dtype requests and responses hold a model dtype in: float32 for float32, float16 and
+/// bfloat16; float64; int64 for every integer type; bool.
+DType storage_dtype(DType model_dtype);
+
+/// A named input or output of the served signature; -1 marks an unknown dimension (the batch).
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::Float32;
+  Shape shape;
+};
+
+/// The model's inputs and outputs in order (TF Serving's "serving_default" signature).
+struct Signature {
+  std::vector<TensorSpec> inputs, outputs;
+};
+
+/// The signature of a Functional model or of a Sequential model that has an Input;
+/// ValueError for other models (their input shapes are unknown until called).
+Signature model_signature(Model& model);
+
+/// What submit() throws when the queue holds max_queue requests (HTTP 503).
+class QueueFullError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+/// What submit() throws after stop() began (HTTP 503).
+class ShuttingDownError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The batching queue's settings (keras-cpp serve's flags of the same names).
+struct BatchingOptions {
+  /// Most rows one predict_on_batch runs (a larger request runs alone, whole).
+  int64_t max_batch = 32;
+  /// How long the worker waits, after the first queued request arrived, for more rows.
+  int64_t batch_timeout_us = 1000;
+  /// Most requests waiting in the queue; more are refused (QueueFullError).
+  size_t max_queue = 256;
+  /// Called on the worker thread before each batch runs, with its row count (tests use it
+  /// to hold the worker).
+  std::function<void(int64_t rows)> before_batch;
+};
+
+/// The model, its signature and the batching worker.
+class ModelServer {
+ public:
+  /// Starts the worker; ValueError when the model's signature is unknown.
+  explicit ModelServer(ModelPtr<Model> model, BatchingOptions options = {});
+  /// stop(), then the worker is joined.
+  ~ModelServer();
+  ModelServer(const ModelServer&) = delete;
+  ModelServer& operator=(const ModelServer&) = delete;
+
+  const Signature& signature() const { return signature_; }
+  const BatchingOptions& options() const { return options_; }
+  Metrics& metrics() { return metrics_; }
+
+  /// Queues one request: one array per model input (in signature order, storage dtypes,
+  /// shapes already checked), each with the same number of rows. The future holds one array
+  /// per output with that many rows, or the model's exception. QueueFullError when the queue
+  /// is full, ShuttingDownError after stop().
+  std::future<std::vector<HostArray>> submit(std::vector<HostArray> inputs);
+
+  /// Refuses new requests, runs the queued ones, then ends the worker. Idempotent.
+  void stop();
+  /// Requests waiting in the queue now.
+  size_t queue_size() const;
+
+ private:
+  struct Pending {
+    std::vector<HostArray> inputs;
+    int64_t rows = 0;
+    std::chrono::steady_clock::time_point enqueued;
+    std::promise<std::vector<HostArray>> result;
+  };
+  void work();
+  void run_batch(std::vector<std::unique_ptr<Pending>>& batch);
+  // Whether two requests' rows have the same shapes (they can be concatenated).
+  static bool compatible(const Pending& a, const Pending& b);
+
+  ModelPtr<Model> model_;
+  BatchingOptions options_;
+  Signature signature_;
+  Metrics metrics_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::unique_ptr<Pending>> queue_;
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+}  // namespace keras::serving
