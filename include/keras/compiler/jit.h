@@ -35,8 +35,10 @@ class CompiledFunction {
   /// GradientTape records (value_and_grad around it), so that its results carry gradients as
   /// jax.grad(jax.jit(f)) gives them; and every call when the environment variable
   /// KERAS_DISABLE_JIT is set (to anything but "" "0" "false"; JAX_DISABLE_JIT's role, read
-  /// once per process). Thread-safe (calls are
-  /// serialized).
+  /// once per process). Thread-safe: calls of a signature whose program assigns no variable
+  /// and draws no random numbers (an inference step) replay at the same time, each on its own
+  /// copy of the program (one more is traced when every copy is busy); other calls are
+  /// serialized.
   TensorList operator()(const TensorList& inputs, std::string_view static_key = {}) const;
 
   /// Signatures traced so far (tf.function's tracing count): 1 after any number of calls with
