@@ -24,27 +24,12 @@ namespace {
 
 using Values = std::vector<std::string>;
 
-std::string act_name(const LayerCall& c, const Config& config) {
-  const Config& a = config.contains("activation") ? config["activation"] : Config();
-  if (a.is_null()) return "linear";
-  if (!a.is_string()) c.fail("its activation is not a built-in one");
-  return a.get<std::string>();
-}
-
 // A weight of `layer` (the converted layer or one of its sublayers) by name; undefined when
 // it has none.
 Tensor find_weight(const Layer& layer, const std::string& name) {
   for (const Variable& v : layer.weights())
     if (v.name() == name) return v.value();
   return Tensor();
-}
-
-// A float32 tensor as an initializer (export writes float32 models).
-std::string float_initializer(const LayerCall& c, const std::string& base, const Tensor& w) {
-  if (w.dtype() != DType::Float32)
-    c.fail("its weight \"" + base + "\" is " + std::string(dtype_name(w.dtype())) +
-           "; export writes float32 models (use the float32 dtype policy)");
-  return c.g.initializer(base, w);
 }
 
 std::string scalar_i64(Graph& g, const std::string& base, int64_t v) {
@@ -166,7 +151,7 @@ std::string einsum_dense_value(LayerCall& c, const Layer& layer, const Config& c
   if (!is_identity(out_perm)) y = transpose(g, y, out_perm, base);
   const Tensor bias = find_weight(layer, "bias");
   if (bias.defined()) y = g.node("Add", {y, float_initializer(c, base + "/bias", bias)}, {}, base);
-  return apply_activation(c, y, act_name(c, config));
+  return apply_activation(c, y, activation_name(c, config));
 }
 
 Values einsum_dense(LayerCall& c) {

@@ -24,13 +24,6 @@ std::string in_channels_first(LayerCall& c, const std::string& x, Op op) {
   return transpose(c.g, y, to_channels_last(rank), c.scope());
 }
 
-std::string activation_of(LayerCall& c, const std::string& y) {
-  const Config& a = c.config.contains("activation") ? c.config["activation"] : Config();
-  if (a.is_null()) return y;
-  if (!a.is_string()) c.fail("its activation is not a built-in one");
-  return apply_activation(c, y, a.get<std::string>());
-}
-
 // The Conv attributes of a Keras "valid"/"same"/"causal" convolution.
 std::vector<Attribute> window_attributes(LayerCall& c, const std::vector<int64_t>& kernel,
                                          const std::vector<int64_t>& strides,
@@ -59,11 +52,6 @@ Tensor spatial_last(const Tensor& kernel) {
   return ops::transpose(kernel, perm).contiguous();
 }
 
-std::string float_weight(LayerCall& c, const std::string& name, const Tensor& value) {
-  if (value.dtype() != DType::Float32) c.fail("its weights are not float32");
-  return c.g.initializer(c.scope() + "/" + name, value);
-}
-
 Values conv(LayerCall& c) {
   const Tensor kernel = c.weight("kernel");
   const int spatial = kernel.ndim() - 2;
@@ -71,13 +59,13 @@ Values conv(LayerCall& c) {
   std::vector<Attribute> attrs = window_attributes(c, k, int_tuple(c, "strides", spatial),
                                                    int_tuple(c, "dilation_rate", spatial));
   attrs.push_back({"group", c.config.value("groups", int64_t{1})});
-  std::vector<std::string> in{"", float_weight(c, "kernel", spatial_last(kernel))};
+  std::vector<std::string> in{"", c.initializer("kernel", spatial_last(kernel))};
   if (c.config.value("use_bias", true)) in.push_back(c.weight_value("bias"));
   const std::string y = in_channels_first(c, c.inputs[0], [&](const std::string& x) {
     in[0] = x;
     return c.g.node("Conv", in, attrs, c.scope());
   });
-  return {activation_of(c, y)};
+  return {apply_config_activation(c, y)};
 }
 
 // Depthwise: a grouped convolution with one group per input channel; Keras's kernel
@@ -93,7 +81,7 @@ std::string depthwise(LayerCall& c, const std::string& x, const Tensor& kernel,
   std::vector<Attribute> attrs = window_attributes(c, k, int_tuple(c, "strides", spatial),
                                                    int_tuple(c, "dilation_rate", spatial));
   attrs.push_back({"group", channels});
-  const std::string w = float_weight(c, name, spatial_last(ops::reshape(kernel, flat)));
+  const std::string w = c.initializer(name, spatial_last(ops::reshape(kernel, flat)));
   return c.g.node("Conv", {x, w}, attrs, c.scope());
 }
 
@@ -105,11 +93,11 @@ Values depthwise_conv(LayerCall& c) {
       const Tensor b = c.weight("bias");
       Shape s{b.shape()[0]};
       for (int i = 2; i < c.rank(); ++i) s.push_back(1);
-      d = c.g.node("Add", {d, float_weight(c, "bias", ops::reshape(b, s))}, {}, c.scope());
+      d = c.g.node("Add", {d, c.initializer("bias", ops::reshape(b, s))}, {}, c.scope());
     }
     return d;
   });
-  return {activation_of(c, y)};
+  return {apply_config_activation(c, y)};
 }
 
 Values separable_conv(LayerCall& c) {
@@ -117,13 +105,13 @@ Values separable_conv(LayerCall& c) {
   const int spatial = pointwise.ndim() - 2;
   const std::string y = in_channels_first(c, c.inputs[0], [&](const std::string& x) {
     const std::string d = depthwise(c, x, c.weight("depthwise_kernel"), "depthwise_kernel");
-    std::vector<std::string> in{d, float_weight(c, "pointwise_kernel", spatial_last(pointwise))};
+    std::vector<std::string> in{d, c.initializer("pointwise_kernel", spatial_last(pointwise))};
     if (c.config.value("use_bias", true)) in.push_back(c.weight_value("bias"));
     return c.g.node("Conv", in,
                     {{"kernel_shape", std::vector<int64_t>(static_cast<size_t>(spatial), 1)}},
                     c.scope());
   });
-  return {activation_of(c, y)};
+  return {apply_config_activation(c, y)};
 }
 
 // Keras pads the stride-dilated input by (left, right) per dimension and correlates with the
@@ -160,13 +148,13 @@ Values conv_transpose(LayerCall& c) {
   pads.insert(pads.end(), end.begin(), end.end());
   std::vector<Attribute> attrs{{"kernel_shape", k}, {"strides", strides}, {"dilations", dilations},
                                {"pads", pads}, {"output_padding", extra}};
-  std::vector<std::string> in{"", float_weight(c, "kernel", spatial_last(kernel))};
+  std::vector<std::string> in{"", c.initializer("kernel", spatial_last(kernel))};
   if (c.config.value("use_bias", true)) in.push_back(c.weight_value("bias"));
   const std::string y = in_channels_first(c, c.inputs[0], [&](const std::string& x) {
     in[0] = x;
     return c.g.node("ConvTranspose", in, attrs, c.scope());
   });
-  return {activation_of(c, y)};
+  return {apply_config_activation(c, y)};
 }
 
 Values pooling(LayerCall& c, const std::string& op) {

@@ -10,23 +10,16 @@ namespace {
 
 using Values = std::vector<std::string>;
 
-std::string act_name(const LayerCall& c) {
-  const Config& a = c.config.contains("activation") ? c.config["activation"] : Config();
-  if (a.is_null()) return "linear";
-  if (!a.is_string()) c.fail("its activation is not a built-in one");
-  return a.get<std::string>();
-}
-
 Values dense(LayerCall& c) {
   if (c.config.contains("lora_rank") && !c.config["lora_rank"].is_null())
     c.fail("LoRA weights are not merged (call disable_lora/merge first)");
   std::string y = c.g.node("MatMul", {c.inputs[0], c.weight_value("kernel")}, {}, c.scope());
   if (c.config.value("use_bias", true))
     y = c.g.node("Add", {y, c.weight_value("bias")}, {}, c.scope());
-  return {apply_activation(c, y, act_name(c))};
+  return {apply_config_activation(c, y)};
 }
 
-Values activation(LayerCall& c) { return {apply_activation(c, c.inputs[0], act_name(c))}; }
+Values activation(LayerCall& c) { return {apply_config_activation(c, c.inputs[0])}; }
 
 Values identity(LayerCall& c) { return {c.inputs[0]}; }
 

@@ -75,9 +75,7 @@ bool trailing(const std::vector<int64_t>& axes, int rank) {
 
 // A normalization weight (gamma, beta, scale) shaped to broadcast against the input.
 std::string weight_as(LayerCall& c, const std::string& name, const Shape& shape) {
-  const Tensor w = c.weight(name);
-  if (w.dtype() != DType::Float32) c.fail("its weights are not float32");
-  return c.g.initializer(c.scope() + "/" + name, ops::reshape(w, shape));
+  return c.initializer(name, ops::reshape(c.weight(name), shape));
 }
 
 // x * rsqrt(reduce(x) + epsilon) over `axes`, where reduce is the mean of d * d for d = x - mean

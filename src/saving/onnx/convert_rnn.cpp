@@ -3,8 +3,6 @@
 // LSTM and z, r, h for GRU; ONNX's is i, o, f, c and z, r, h. go_backwards reverses the input
 // and runs forward, so the outputs come in Keras's (processing) order.
 
-#include <limits>
-
 #include "layer_call.h"
 
 namespace keras::onnx {
@@ -96,10 +94,7 @@ Values recurrent(LayerCall& c, const Recurrent& r) {
 
   std::string x = c.inputs[0];
   if (c.config.value("go_backwards", false)) {
-    const int64_t big = std::numeric_limits<int64_t>::max();
-    x = g.node("Slice", {x, g.constant_i64(s + "/starts", {-1}), g.constant_i64(s + "/ends", {-big}),
-                         g.constant_i64(s + "/axes", {1}), g.constant_i64(s + "/steps", {-1})},
-               {}, s);
+    x = reverse_axis(g, x, 1, s);
   }
   x = transpose(g, x, {1, 0, 2}, s);  // (time, batch, features)
   std::vector<std::string> in{x, g.initializer(s + "/W", gates_transposed(kernel, units, r.order)),

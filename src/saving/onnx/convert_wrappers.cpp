@@ -2,8 +2,6 @@
 // batch and time axes folded into one) and Bidirectional (the recurrent converter twice,
 // the backward sequence flipped back, then merged), as their calls compute.
 
-#include <limits>
-
 #include "keras/layers/rnn/bidirectional.h"
 #include "keras/layers/rnn/time_distributed.h"
 #include "layer_call.h"
@@ -73,10 +71,7 @@ Values bidirectional(LayerCall& c) {
   std::string a = fw.at(0), b = bw.at(0);
   if (layer->forward_layer()->get_config().value("return_sequences", false)) {
     // The backward sequence runs from the last timestep: flip it to align with the forward one.
-    const int64_t big = std::numeric_limits<int64_t>::max();
-    b = g.node("Slice", {b, g.constant_i64(s + "/starts", {-1}), g.constant_i64(s + "/ends", {-big}),
-                         g.constant_i64(s + "/axes", {1}), g.constant_i64(s + "/steps", {-1})},
-               {}, s);
+    b = reverse_axis(g, b, 1, s);
   }
   const std::string& mode = layer->merge_mode();
   Values out;

@@ -1,6 +1,7 @@
 #include "layer_call.h"
 
 #include <cmath>
+#include <limits>
 
 #include "keras/autograd/variable.h"
 #include "keras/core/errors.h"
@@ -20,11 +21,34 @@ bool LayerCall::has_weight(const std::string& name) const {
 }
 
 std::string LayerCall::weight_value(const std::string& name) const {
-  const Tensor w = weight(name);
-  if (w.dtype() != DType::Float32)
-    fail("its weight \"" + name + "\" is " + std::string(dtype_name(w.dtype())) +
-         "; export writes float32 models (use the float32 dtype policy)");
-  return g.initializer(scope() + "/" + name, w);
+  return initializer(name, weight(name));
+}
+
+std::string LayerCall::initializer(const std::string& name, const Tensor& value) const {
+  return float_initializer(*this, scope() + "/" + name, value);
+}
+
+std::string float_initializer(const LayerCall& c, const std::string& base, const Tensor& value) {
+  if (value.dtype() != DType::Float32)
+    c.fail("its weight \"" + base + "\" is " + std::string(dtype_name(value.dtype())) +
+           "; export writes float32 models (use the float32 dtype policy)");
+  return c.g.initializer(base, value);
+}
+
+std::string activation_name(const LayerCall& c, const Config& config) {
+  const Config& a = config.contains("activation") ? config["activation"] : Config();
+  if (a.is_null()) return "linear";
+  if (!a.is_string()) c.fail("its activation is not a built-in one");
+  return a.get<std::string>();
+}
+
+std::string reverse_axis(Graph& g, const std::string& x, int64_t axis, const std::string& base) {
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  return g.node("Slice", {x, g.constant_i64(base + "/starts", {-1}),
+                          g.constant_i64(base + "/ends", {-big}),
+                          g.constant_i64(base + "/axes", {axis}),
+                          g.constant_i64(base + "/steps", {-1})},
+                {}, base);
 }
 
 void LayerCall::fail(const std::string& why) const {

@@ -31,6 +31,8 @@ struct LayerCall {
   bool has_weight(const std::string& name) const;
   /// A weight as an initializer of the graph, named "<layer>/<name>".
   std::string weight_value(const std::string& name) const;
+  /// `value` (a weight rearranged for ONNX) as a float32 initializer named "<layer>/<name>".
+  std::string initializer(const std::string& name, const Tensor& value) const;
   /// Prefix of the values this call makes ("<layer name>").
   const std::string& scope() const { return layer.name(); }
   /// Throws ValueError: the layer (name and class) cannot be exported, and why.
@@ -43,6 +45,19 @@ struct LayerCall {
 
 /// The value `x` after Keras activation `name` ("linear" and "" leave it as it is).
 std::string apply_activation(LayerCall& c, const std::string& x, const std::string& name);
+/// The built-in activation `config` names ("linear" when null or absent); fails on others.
+std::string activation_name(const LayerCall& c, const Config& config);
+/// `x` after the activation of the converted layer's own config.
+inline std::string apply_config_activation(LayerCall& c, const std::string& x) {
+  return apply_activation(c, x, activation_name(c, c.config));
+}
+
+/// A float32 tensor as an initializer named `base` (export writes float32 models: another
+/// dtype fails naming the weight and the fix).
+std::string float_initializer(const LayerCall& c, const std::string& base, const Tensor& value);
+
+/// `x` in reverse order along `axis` (a Slice with step -1).
+std::string reverse_axis(Graph& g, const std::string& x, int64_t axis, const std::string& base);
 
 /// `x` with its axes permuted.
 std::string transpose(Graph& g, const std::string& x, const std::vector<int64_t>& perm,
