@@ -33,3 +33,13 @@ set(KERAS_HDF5_LIBRARIES ${KERAS_HDF5_HL_LIB} PkgConfig::KERAS_HDF5)
 
 # zlib for the gzipped IDX files of keras::datasets (Debian's dataset-fashion-mnist).
 find_package(ZLIB REQUIRED)
+
+# Gloo (Debian's libgloo-dev) for the collectives of multi-process jobs (keras::distribution).
+# Optional: without it a program runs as a job of one process, and initialize() with several
+# processes says to install it.
+find_package(Gloo QUIET)
+if(Gloo_FOUND)
+  message(STATUS "Gloo found: multi-process distribution enabled")
+else()
+  message(STATUS "Gloo not found: keras::distribution runs single-process only (apt-get install -y libgloo-dev)")
+endif()

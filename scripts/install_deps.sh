@@ -8,6 +8,7 @@ packages=(
   libopenblas-dev liblapacke-dev
   libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev
   libcpp-httplib-dev  # keras-cpp serve (tools/serve)
+  libgloo-dev  # the collectives of multi-process jobs (keras::distribution)
   libtorch-dev  # the torch backend, its interop and the LibTorch side of bench/
   dataset-fashion-mnist
 )

@@ -1,5 +1,6 @@
 #include "keras/autograd/variable.h"
 
+#include "autograd/variable_storage.h"
 #include "keras/autograd/gradient_tape.h"
 #include "keras/autograd/node.h"
 #include "keras/backend/trace_hook.h"
@@ -65,11 +66,25 @@ const Tensor& Variable::value() const {
   return s.value;
 }
 
+namespace {
+thread_local bool reshape_allowed = false;  // variable_storage.h
+}  // namespace
+
+namespace autograd::detail {
+VariableReshapeScope::VariableReshapeScope() : previous_(reshape_allowed) { reshape_allowed = true; }
+VariableReshapeScope::~VariableReshapeScope() { reshape_allowed = previous_; }
+}  // namespace autograd::detail
+
 Tensor Variable::exchange_value(Tensor value) {
   State& s = checked_state();
   check(value.defined(), "Variable '", s.path, "': exchange_value() got an undefined tensor.");
-  check(value.shape() == s.value.shape(), "Variable '", s.path, "' has shape ", s.value.shape(),
-        " but the value swapped in has shape ", value.shape(), ".");
+  check(reshape_allowed || value.shape() == s.value.shape(), "Variable '", s.path,
+        "' has shape ", s.value.shape(), " but the value swapped in has shape ", value.shape(), ".");
+  if (reshape_allowed) {  // a sharded variable's new storage: gradients reach the variable
+    Tensor previous = s.value;
+    s.adopt(std::move(value));
+    return previous;
+  }
   std::swap(s.value, value);
   return value;
 }

@@ -16,6 +16,8 @@
 #include "keras/saving/atomic_file.h"
 #include "keras/saving/h5_file.h"
 #include "keras/saving/save_weights.h"
+#include "trainers/sharded_variables.h"
+#include "keras/distribution/runtime.h"
 #include "keras/saving/weights.h"
 
 namespace keras::callbacks {
@@ -130,6 +132,10 @@ void BackupAndRestore::on_train_batch_end(int64_t batch, const Logs&) {
 }
 
 void BackupAndRestore::save_model() {
+  // In a job of several processes the replicas are equal; process 0 alone writes the backup
+  // (every process reads it when the job restarts); sharded variables are gathered whole first.
+  trainers::WholeValuesScope whole(model());
+  if (distribution::process_id() != 0) return;
   std::error_code ec;
   if (!fs::exists(backup_dir_)) fs::create_directories(backup_dir_, ec);
   check<IOError>(!ec, "BackupAndRestore: cannot create the backup folder ", backup_dir_, ": ",
@@ -152,7 +158,8 @@ void BackupAndRestore::save_model() {
 }
 
 void BackupAndRestore::on_train_end(const Logs&) {
-  if (options_.delete_checkpoint && fs::exists(backup_dir_)) fs::remove_all(backup_dir_);
+  if (options_.delete_checkpoint && distribution::process_id() == 0 && fs::exists(backup_dir_))
+    fs::remove_all(backup_dir_);
 }
 
 }  // namespace keras::callbacks

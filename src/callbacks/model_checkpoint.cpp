@@ -10,7 +10,9 @@
 #include "keras/core/errors.h"
 #include "keras/models/model.h"
 #include "keras/saving/save_model.h"
+#include "keras/distribution/runtime.h"
 #include "keras/saving/save_weights.h"
+#include "trainers/sharded_variables.h"
 
 namespace keras::callbacks {
 
@@ -124,6 +126,10 @@ bool ModelCheckpoint::should_save_model(int epoch, const Logs& logs, const std::
 void ModelCheckpoint::save_model(int epoch, std::optional<int64_t> batch, const Logs& logs) {
   std::string filepath = file_path(epoch, batch, logs);
   if (!should_save_model(epoch, logs, filepath)) return;
+  // In a job of several processes the replicas are equal (ModelParallel's sharded variables
+  // gathered whole by every process meanwhile); process 0 alone writes the file.
+  trainers::WholeValuesScope whole(model());
+  if (distribution::process_id() != 0) return;
   namespace fs = std::filesystem;
   check<IOError>(!fs::is_directory(filepath),
                  "Please specify a non-directory filepath for ModelCheckpoint. Filepath used is "

@@ -12,6 +12,7 @@
 #include "keras/callbacks/learning_rate_scheduler.h"
 #include "keras/callbacks/terminate_on_nan.h"
 #include "keras/core/errors.h"
+#include "keras/distribution/runtime.h"
 #include "keras/models/model.h"
 
 namespace keras::callbacks {
@@ -58,8 +59,9 @@ void CSVLogger::on_train_begin(const Logs&) {
   }
   keys_.reset();
   header_done_ = false;
-  // Keras opens (and so creates or truncates) the file here.
-  detail::write_file_atomic(filename_, text_);
+  // Keras opens (and so creates or truncates) the file here. In a job of several processes,
+  // process 0 alone writes it.
+  if (distribution::process_id() == 0) detail::write_file_atomic(filename_, text_);
 }
 
 // Python's csv.writer with the excel dialect: fields holding the delimiter, a quote or a line
@@ -108,7 +110,7 @@ void CSVLogger::on_epoch_end(int epoch, const Logs& logs) {
     fields.push_back(it == logs.end() ? "NA" : detail::py_float(it->second));
   }
   text_ += row(fields);
-  detail::write_file_atomic(filename_, text_);
+  if (distribution::process_id() == 0) detail::write_file_atomic(filename_, text_);
 }
 
 void CSVLogger::on_train_end(const Logs&) { keys_.reset(); }

@@ -13,6 +13,7 @@
 #include "keras/random/philox.h"
 #include "ops/detail/op_utils.h"
 #include "random/draw.h"
+#include "random/replica_streams.h"
 #include "keras/backend/trace_hook.h"
 
 namespace keras::random {
@@ -69,6 +70,30 @@ std::pair<int64_t, int64_t> int_range(DType t) {
 
 // ---- seeds -------------------------------------------------------------------------------------
 
+namespace {
+
+// This thread's replica stream (replica_streams.h): 0 outside a data-parallel step.
+thread_local uint64_t stream_salt = 0;
+
+std::pair<uint64_t, uint64_t> salted(std::pair<uint64_t, uint64_t> pair) {
+  pair.first ^= stream_salt;
+  return pair;
+}
+
+}  // namespace
+
+namespace detail {
+
+ReplicaStreamScope::ReplicaStreamScope(int replica) : previous_(stream_salt) {
+  // Replica 0 keeps the single-process stream; the others get a seed offset that no small
+  // difference of seeds reproduces (splitmix64's increment times the replica).
+  stream_salt = static_cast<uint64_t>(replica) * 0x9E3779B97F4A7C15ull;
+}
+
+ReplicaStreamScope::~ReplicaStreamScope() { stream_salt = previous_; }
+
+}  // namespace detail
+
 SeedGenerator::SeedGenerator(std::optional<uint64_t> seed)
     : seed_(seed ? *seed : derived_seed()) {}
 
@@ -91,11 +116,11 @@ void SeedGenerator::set_state(uint64_t seed, uint64_t counter) {
 std::pair<uint64_t, uint64_t> Seed::resolve() const {
   if (auto* s = std::get_if<uint64_t>(&value_)) return {*s, 0};
   SeedGenerator* const* generator = std::get_if<SeedGenerator*>(&value_);
-  const auto pair = generator ? (*generator)->next() : global_next();
+  const auto pair = salted(generator ? (*generator)->next() : global_next());
   // A trace ties the draw to its source, so a replay takes the next numbers from it too.
   if (auto* o = backend::detail::front_end_observer()) {
-    std::function<std::pair<uint64_t, uint64_t>()> redraw = global_next;
-    if (generator) redraw = [gen = *generator] { return gen->next(); };
+    std::function<std::pair<uint64_t, uint64_t>()> redraw = [] { return salted(global_next()); };
+    if (generator) redraw = [gen = *generator] { return salted(gen->next()); };
     o->on_draw(pair.first, pair.second, std::move(redraw));
   }
   return pair;

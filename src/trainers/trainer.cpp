@@ -21,6 +21,10 @@
 #include "trainers/data_sources.h"
 #include "trainers/epoch_iterator.h"
 #include "trainers/interrupt.h"
+#include "trainers/data_parallel.h"
+#include "trainers/sharded_variables.h"
+#include "random/replica_streams.h"
+#include "keras/distribution/runtime.h"
 
 namespace keras {
 
@@ -114,15 +118,19 @@ void Model::reset_metrics() {
 }
 
 Logs Model::get_metrics_result() const {
-  Logs logs;
-  if (!compile_state_ || trainers::metric_results_deferred()) return logs;
-  // Keras: the loss tracker, then the compile metrics (with their own naming), then the
-  // per-output loss trackers. Logs are sorted by name, as Keras's pythonify_logs leaves them.
-  logs[compile_state_->loss_tracker->name()] = compile_state_->loss_tracker->result().item<double>();
-  compile_state_->metrics.add_results(logs);
-  if (compile_state_->loss)
-    for (auto& m : compile_state_->loss->metrics()) logs[m->name()] = m->result().item<double>();
-  return logs;
+  if (!compile_state_ || trainers::metric_results_deferred()) return {};
+  // In a data-parallel job, the results of every process's batches together.
+  return trainers::with_global_metrics(metrics(), [this] {
+    Logs logs;
+    // Keras: the loss tracker, then the compile metrics (with their own naming), then the
+    // per-output loss trackers. Logs are sorted by name, as Keras's pythonify_logs leaves them.
+    logs[compile_state_->loss_tracker->name()] =
+        compile_state_->loss_tracker->result().item<double>();
+    compile_state_->metrics.add_results(logs);
+    if (compile_state_->loss)
+      for (auto& m : compile_state_->loss->metrics()) logs[m->name()] = m->result().item<double>();
+    return logs;
+  });
 }
 
 TensorStruct Model::call_struct(const TensorStruct& x, bool training) {
@@ -179,12 +187,18 @@ Logs Model::compute_metrics(const TensorStruct&, const TensorStruct& y, const Te
 }
 
 Logs Model::train_step(const StepData& data) {
-  auto step = [this](const StepData& d) {
+  // ModelParallel's sharded variables: whole for the passes, this process's slices for the
+  // update (sharded_variables.h). Such steps run eagerly.
+  trainers::ShardedVariables* sharding = trainers::active_sharding(this);
+  auto step = [this, sharding](const StepData& d) {
     CompileState& s = state();
+    if (sharding) sharding->gather(false);
     std::vector<Variable> trainable = trainable_weights();
     Tensor loss;
     std::vector<Tensor> grads;
     TensorStruct y_pred;
+    // Each process of a data-parallel job draws its own dropout and noise.
+    random::detail::ReplicaStreamScope streams(trainers::replica_index());
     {
       GradientTape tape;
       y_pred = call_struct(d.x, true);
@@ -196,6 +210,11 @@ Logs Model::train_step(const StepData& data) {
       Tensor scaled = s.optimizer->scale_loss(loss);
       if (!trainable.empty()) grads = tape.gradient(scaled, trainable);
     }
+    trainers::all_reduce_gradients(grads, static_cast<int64_t>(batch_size_of(d.x)));
+    if (sharding) {
+      sharding->shard(false);
+      grads = sharding->local_gradients(grads, trainable);
+    }
     // Let the step's graph go before the update: its nodes hold the weights they saved for
     // the backward pass, and a weight still held elsewhere is copied on assign instead of
     // updated in place. The metrics need only the values.
@@ -204,23 +223,26 @@ Logs Model::train_step(const StepData& data) {
     for (const Tensor& t : y_pred.flat()) values.push_back(ops::stop_gradient(t));
     y_pred = y_pred.with_flat(values);
     if (!trainable.empty()) s.optimizer->apply(grads, trainable);
+    trainers::average_non_trainable(non_trainable_weights());
     return compute_metrics(d.x, d.y, y_pred, d.sample_weight);
   };
   CompileState& s = state();
-  return run_metric_step(*this, s.jit, s.train, "train_step", data, true, step);
+  return run_metric_step(*this, s.jit && !sharding, s.train, "train_step", data, true, step);
 }
 
 Logs Model::test_step(const StepData& data) {
-  auto step = [this](const StepData& d) {
+  trainers::ShardedVariables* sharding = trainers::active_sharding(this);
+  auto step = [this, sharding](const StepData& d) {
     CompileState& s = state();
     NoGradScope no_grad;
+    trainers::WholeValuesScope whole(sharding ? this : nullptr, false);
     TensorStruct y_pred = call_struct(d.x, false);
     Tensor loss = compute_loss(d.x, d.y, y_pred, d.sample_weight, false);
     s.loss_tracker->update_state(loss, ops::full({}, batch_size_of(d.x), loss.dtype()));
     return compute_metrics(d.x, d.y, y_pred, d.sample_weight);
   };
   CompileState& s = state();
-  return run_metric_step(*this, s.jit, s.test, "test_step", data, false, step);
+  return run_metric_step(*this, s.jit && !sharding, s.test, "test_step", data, false, step);
 }
 
 TensorStruct Model::predict_step(const StepData& data) {
@@ -304,6 +326,7 @@ std::shared_ptr<callbacks::History> Model::run_fit(
   CompileState& s = state();
   trainers::WeightsBackendScope on_weights(*this);
   int verbose = checked_verbose(o.verbose);
+  if (distribution::process_id() != 0) verbose = 0;  // one progress bar per job
   check(o.epochs >= 0, "fit: epochs must be >= 0; got ", o.epochs, ".");
   check(o.class_weight.empty() || !o.sample_weight.defined(),
         "You cannot use class_weight and sample_weight at the same time.");
@@ -323,6 +346,12 @@ std::shared_ptr<callbacks::History> Model::run_fit(
     random::SeedGenerator*& g;
     ~ClearGenerator() { g = nullptr; }
   } clear_generator{shuffle_generator_};
+  // The processes of a data-parallel job shuffle alike (process 0's seed) and start from
+  // process 0's weights (at the first batch, once the model is built).
+  trainers::synchronize_shuffling(shuffle_generator_);
+  bool replicas_synchronized = false;
+  std::unique_ptr<trainers::ShardedVariables> sharding;
+  std::optional<trainers::ActiveShardingScope> sharding_scope;
   Logs training_logs;
   // Ctrl-C stops after the running batch (interrupt.h), with on_train_batch_end called.
   trainers::InterruptGuard interrupt_guard;
@@ -339,8 +368,18 @@ std::shared_ptr<callbacks::History> Model::run_fit(
     const std::optional<int64_t> total = train.num_batches();
     for (int64_t step = 0; train.next(batch); ++step) {
       if (step % per_execution == 0) cbs.on_train_batch_begin(step);
+      StepData local = trainers::local_rows(batch);
+      if (!replicas_synchronized) {
+        trainers::synchronize_replicas(*this, local, batch.x.num_samples("x"));
+        replicas_synchronized = true;
+        sharding = std::make_unique<trainers::ShardedVariables>(*this);
+        if (!sharding->empty()) {
+          sharding->shard(true);
+          sharding_scope.emplace(this, sharding.get());
+        }
+      }
       logs = train_step(
-          trainers::on_weights_backend(*this, with_class_weight(std::move(batch), o.class_weight)));
+          trainers::on_weights_backend(*this, with_class_weight(std::move(local), o.class_weight)));
       const bool group_end = (step + 1) % per_execution == 0 || (total && step + 1 == *total);
       if (group_end) cbs.on_train_batch_end(step, logs);
       if (stop_training_) break;
@@ -376,6 +415,9 @@ std::shared_ptr<callbacks::History> Model::run_fit(
                               std::to_string(epoch + 1) +
                               "; every checkpoint written is complete.");
   }
+  // The model leaves fit whole on every process (its optimizer too).
+  if (sharding && !sharding->empty()) sharding->gather(true);
+  sharding_scope.reset();
   if (o.epochs > 0) s.optimizer->finalize_variable_values(trainable_weights());
   cbs.on_train_end(training_logs);
   return history_;
@@ -389,7 +431,7 @@ Logs Model::run_test_loop(trainers::BatchSource& batches, callbacks::CallbackLis
   StepData batch;
   for (int64_t step = 0; batches.next(batch); ++step) {
     cbs.on_test_batch_begin(step);
-    logs = test_step(trainers::on_weights_backend(*this, std::move(batch)));
+    logs = test_step(trainers::on_weights_backend(*this, trainers::local_rows(batch)));
     cbs.on_test_batch_end(step, logs);
   }
   batches.end_epoch();
@@ -410,10 +452,12 @@ Logs Model::run_evaluate(trainers::BatchSource& batches, const EvaluateOptions& 
   state();
   trainers::WeightsBackendScope on_weights(*this);
   int verbose = checked_verbose(o.verbose);
+  if (distribution::process_id() != 0) verbose = 0;
   callbacks::CallbackList cbs(o.callbacks);
   add_progbar_and_history(cbs, verbose, nullptr);
   cbs.set_model(this);
   cbs.set_params({.verbose = verbose, .epochs = 1, .steps = batches.num_batches()});
+  trainers::synchronize_weights(*this);
   return run_test_loop(batches, cbs);
 }
 
@@ -426,10 +470,12 @@ TensorStruct Model::predict(const TensorStruct& x, const PredictOptions& o) {
 TensorStruct Model::run_predict(trainers::BatchSource& batches, const PredictOptions& o) {
   trainers::WeightsBackendScope on_weights(*this);
   int verbose = checked_verbose(o.verbose);
+  if (distribution::process_id() != 0) verbose = 0;
   callbacks::CallbackList cbs(o.callbacks);
   add_progbar_and_history(cbs, verbose, nullptr);
   cbs.set_model(this);
   cbs.set_params({.verbose = verbose, .epochs = 1, .steps = batches.num_batches()});
+  trainers::synchronize_weights(*this);
   cbs.on_predict_begin();
   batches.begin_epoch();
   std::vector<TensorList> pieces;  // per output, the batches' outputs
@@ -437,9 +483,10 @@ TensorStruct Model::run_predict(trainers::BatchSource& batches, const PredictOpt
   StepData batch;
   for (int64_t step = 0; batches.next(batch); ++step) {
     cbs.on_predict_batch_begin(step);
-    TensorStruct out = predict_step(trainers::on_weights_backend(*this, StepData{batch.x, {}, {}}));
+    StepData local = trainers::local_rows(StepData{batch.x, {}, {}});
+    TensorStruct out = predict_step(trainers::on_weights_backend(*this, std::move(local)));
     if (!first.defined()) first = out;
-    TensorList flat = out.flat();
+    TensorList flat = trainers::gather_rows(out.flat(), batch.x.num_samples("x"));
     if (pieces.empty()) pieces.resize(flat.size());
     for (size_t i = 0; i < flat.size(); ++i) pieces[i].push_back(flat[i]);
     cbs.on_predict_batch_end(step);

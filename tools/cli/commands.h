@@ -16,5 +16,6 @@ void add_plot(CLI::App& app);
 void add_plot_history(CLI::App& app);
 void add_conformance(CLI::App& app);
 void add_serve(CLI::App& app);
+void add_launch(CLI::App& app);
 
 }  // namespace keras::cli

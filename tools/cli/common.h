@@ -21,6 +21,12 @@ class UserError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Thrown by a subcommand whose exit code is its result (launch: the failed rank's); keras-cpp
+/// exits with `code` without a message (the subcommand has said what happened).
+struct ExitCode {
+  int code = 0;
+};
+
 /// Selects the backend for what follows (no-op when `name` is empty); the symbolic backend
 /// (shapes only) is refused.
 void use_backend(const std::string& name);

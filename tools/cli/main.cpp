@@ -1,6 +1,7 @@
 // keras-cpp: Keras model files from the command line (info, summary, predict, evaluate, fit,
-// convert, export, plot, plot-history, conformance, serve). Exit codes: 0 ok, 1 user error
-// (one line on stderr), 2 internal error.
+// convert, export, plot, plot-history, conformance, serve), and launch, which starts and
+// supervises the processes of a distributed job. Exit codes: 0 ok, 1 user error (one line on
+// stderr), 2 internal error; launch exits with the code of the rank that failed.
 
 #include <exception>
 #include <iostream>
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   keras::cli::add_plot_history(app);
   keras::cli::add_conformance(app);
   keras::cli::add_serve(app);
+  keras::cli::add_launch(app);
   try {
     app.parse(argc, argv);
     return 0;
@@ -55,6 +57,9 @@ int main(int argc, char** argv) {
     for (const CLI::App* sub : app.get_subcommands())
       help = "keras-cpp " + sub->get_name() + " --help";
     return fail(1, std::string(e.what()) + " (see " + help + ")");
+  } catch (const keras::cli::ExitCode& e) {
+    std::cout.flush();
+    return e.code;
   } catch (const keras::cli::UserError& e) {
     return fail(1, e.what());
   } catch (const keras::RuntimeError& e) {

@@ -6,6 +6,7 @@
 #include "keras/backend/backend.h"
 #include "keras/core/config.h"
 #include "keras/core/promotion.h"
+#include "keras/distribution/runtime.h"
 #include "keras/ops/ops.h"
 
 namespace keras::layers {
@@ -128,7 +129,10 @@ std::pair<Tensor, Tensor> BatchNormalizationLayer::batch_moments(const Tensor& x
   std::vector<int> reduction;
   for (int d = 0; d < ndim_; ++d)
     if (d != axis_) reduction.push_back(d);
-  if (!mask.defined()) return ops::moments(x, reduction);
+  if (!mask.defined()) return ops::moments(x, reduction, false, options_.synchronized);
+  check(!options_.synchronized || distribution::num_processes() == 1, "BatchNormalization '",
+        name(), "': synchronized=true with a mask is not supported in a job of several processes;"
+        " drop the mask or set synchronized=false.");
   // Statistics over the positions the mask keeps (Keras's _moments): the mask has the input's
   // rank minus one and broadcasts along a trailing features axis.
   Tensor keep = ops::broadcast_to(ops::cast(ops::expand_dims(mask, -1), DType::Bool), x.shape());

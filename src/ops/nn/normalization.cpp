@@ -6,6 +6,9 @@
 #include <limits>
 
 #include "keras/core/config.h"
+#include "keras/distribution/collectives.h"
+#include "keras/distribution/distributions.h"
+#include "keras/distribution/runtime.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
 #include "ops/nn/nn_common.h"
@@ -37,7 +40,8 @@ void check_vector(std::string_view op, std::string_view name, const Tensor& v, i
 
 }  // namespace
 
-std::pair<Tensor, Tensor> moments(const Tensor& x, const Axes& axes, bool keepdims, bool) {
+std::pair<Tensor, Tensor> moments(const Tensor& x, const Axes& axes, bool keepdims,
+                                  bool synchronized) {
   constexpr std::string_view op = "moments";
   check(x.defined(), op, ": the input is an undefined tensor.");
   const DType dtype = x.dtype();
@@ -45,8 +49,23 @@ std::pair<Tensor, Tensor> moments(const Tensor& x, const Axes& axes, bool keepdi
   // Statistics in float16 lose too much range: compute in float32, as Keras does.
   Tensor xc = detail::cast(x, half ? DType::Float32 : nn_detail::float_dtype(x));
   std::vector<int> list = axes_list(op, axes, xc.ndim());
-  Tensor m = mean(xc, list, true);
-  Tensor v = mean(square(subtract(xc, m)), list, true);
+  Tensor m, v;
+  if (synchronized && distribution::num_processes() > 1 && distribution::distribution()) {
+    // Over the global batch of every process: two passes, as the local statistics, each a
+    // sum over the processes (whose gradient sums the processes' gradients back).
+    int64_t local = 1;
+    for (int d : list) local *= xc.shape()[d];
+    std::vector<Tensor> sums{sum(xc, list, true), full({}, static_cast<double>(local), xc.dtype())};
+    distribution::all_reduce_sum(sums, "the synchronized batch mean (moments)");
+    const Tensor count = sums[1];
+    m = divide(sums[0], count);
+    v = divide(distribution::all_reduce_sum(sum(square(subtract(xc, m)), list, true),
+                                            "the synchronized batch variance (moments)"),
+               count);
+  } else {
+    m = mean(xc, list, true);
+    v = mean(square(subtract(xc, m)), list, true);
+  }
   if (!keepdims) {
     uint64_t mask = detail::axes_mask(op, axes, xc.ndim());
     Shape reduced = detail::reduced_shape(xc.shape(), mask, false);

@@ -38,8 +38,9 @@ struct BatchNormalizationOptions {
   bool renorm = false;
   std::optional<RenormClipping> renorm_clipping;
   double renorm_momentum = 0.99;
-  /// Accepted and serialized; keras-cpp trains on one device, where synchronized statistics
-  /// are the local ones (Keras supports it on TensorFlow only; JAX and torch reject true).
+  /// In a job of several processes, the batch statistics of the global batch (summed over the
+  /// processes at each training step: ops::moments(..., synchronized)); the local batch's
+  /// otherwise. Keras supports it on TensorFlow only.
   bool synchronized = false;
   std::string name;
   bool trainable = true;

@@ -11,8 +11,9 @@ namespace keras::ops {
 inline namespace nn {
 
 /// Mean and variance of `x` over `axes`. float16/bfloat16 inputs compute in float32 and are
-/// clipped to the float16 range before the cast back, as Keras does. `synchronized` only
-/// matters for multi-device TensorFlow and is ignored.
+/// clipped to the float16 range before the cast back, as Keras does. `synchronized`: in a job of
+/// several processes (keras::distribution), the statistics of the global batch, summed over the
+/// processes (Keras does this on TensorFlow only); without one it changes nothing.
 std::pair<Tensor, Tensor> moments(const Tensor& x, const Axes& axes, bool keepdims = false,
                                   bool synchronized = false);
 /// (x - mean) / sqrt(variance + epsilon) * scale + offset, where mean, variance and the
