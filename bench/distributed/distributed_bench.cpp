@@ -87,7 +87,8 @@ void allreduce() {
 void cnn(int steps) {
   dist::set_distribution(std::make_shared<dist::DataParallel>());
   keras::utils::set_random_seed(3);
-  const int64_t batch = 128, warmup = 3;
+  const int64_t batch = std::getenv("KERAS_BENCH_BATCH") ? std::atoll(std::getenv("KERAS_BENCH_BATCH")) : 128;
+  const int64_t warmup = 3;
   const int64_t n = batch * (warmup + steps);
   keras::Tensor x = keras::random::uniform({n, 28, 28, 1}, 0.0, 1.0, keras::DType::Float32, 5);
   keras::Tensor y = keras::random::randint({n}, 0, 10, keras::DType::Int32, 6);

@@ -61,6 +61,16 @@ void all_reduce_sum(std::vector<Tensor>& tensors, const std::string& what, size_
         bytes += a[end].nbytes();
         ++end;
       }
+      const std::string name =
+          end - begin == n ? what : keras::detail::cat(what, " (bucket ", bucket, ")");
+      if (end - begin == 1) {  // one tensor: summed in its output, without packing
+        check(a[n + begin].is_contiguous(), "all_reduce_sum: a non-contiguous input.");
+        std::memcpy(a[begin].data(), a[n + begin].data(), bytes);
+        collectives().all_reduce_sum(a[begin].data(), bytes / itemsize(dtype), dtype, name);
+        begin = end;
+        ++bucket;
+        continue;
+      }
       std::vector<char> packed(bytes);
       size_t offset = 0;
       for (size_t i = begin; i < end; ++i) {
@@ -68,9 +78,7 @@ void all_reduce_sum(std::vector<Tensor>& tensors, const std::string& what, size_
         std::memcpy(packed.data() + offset, a[n + i].data(), a[n + i].nbytes());
         offset += a[n + i].nbytes();
       }
-      collectives().all_reduce_sum(
-          packed.data(), bytes / itemsize(dtype), dtype,
-          end - begin == n ? what : keras::detail::cat(what, " (bucket ", bucket, ")"));
+      collectives().all_reduce_sum(packed.data(), bytes / itemsize(dtype), dtype, name);
       offset = 0;
       for (size_t i = begin; i < end; ++i) {
         std::memcpy(a[i].data(), packed.data() + offset, a[i].nbytes());

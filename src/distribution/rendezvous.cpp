@@ -1,5 +1,6 @@
 #include "distribution/rendezvous.h"
 
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -70,6 +71,34 @@ addrinfo* resolve(const std::string& host, int port, bool passive) {
 }
 
 }  // namespace
+
+std::string local_address_towards(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_DGRAM;
+  addrinfo* found = nullptr;
+  int rc = ::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found);
+  check(rc == 0 && found, "keras::distribution: cannot resolve the coordinator host '", host,
+        "': ", ::gai_strerror(rc), ". Check KERAS_DISTRIBUTION_JOB_ADDRESSES.");
+  std::string address;
+  // Connecting a UDP socket sends nothing; it only chooses the route and so the local address.
+  int fd = ::socket(found->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  sockaddr_storage local{};
+  socklen_t length = sizeof local;
+  if (fd >= 0 && ::connect(fd, found->ai_addr, found->ai_addrlen) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &length) == 0) {
+    char text[INET6_ADDRSTRLEN] = {};
+    const void* where = local.ss_family == AF_INET
+                            ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(&local)->sin_addr)
+                            : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(&local)->sin6_addr);
+    if (::inet_ntop(local.ss_family, where, text, sizeof text)) address = text;
+  }
+  if (fd >= 0) ::close(fd);
+  ::freeaddrinfo(found);
+  check(!address.empty(), "keras::distribution: no route from this machine to the coordinator ",
+        host, ":", port, ".");
+  return address;
+}
 
 std::pair<std::string, int> parse_address(const std::string& text) {
   size_t colon = text.rfind(':');

@@ -67,6 +67,10 @@ class RendezvousClient {
   std::mutex mutex_;
 };
 
+/// This machine's address on the route to host:port (what the others of a job reach this process
+/// at when only the coordinator's address is given).
+std::string local_address_towards(const std::string& host, int port);
+
 /// "host:port" split; an error naming `text` when it is not of that form.
 std::pair<std::string, int> parse_address(const std::string& text);
 

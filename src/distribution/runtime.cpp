@@ -129,7 +129,11 @@ void initialize(const std::optional<std::string>& job_addresses, std::optional<i
           " addresses for ", size, " processes; give the coordinator's alone or one per process.");
 #ifdef KERAS_WITH_GLOO
     auto [host, port] = detail::parse_address(list[0]);
-    std::string own_host = list.size() == 1 ? host : detail::parse_address(list[rank]).first;
+    // Where the others reach this process's Gloo connections: its own address when every
+    // process's is listed, else this machine's address on the route to the coordinator.
+    std::string own_host = list.size() > 1 ? detail::parse_address(list[rank]).first
+                           : rank == 0     ? host
+                                           : detail::local_address_towards(host, port);
     if (rank == 0) j.server = std::make_unique<detail::RendezvousServer>(host, port);
     j.rendezvous = std::make_unique<detail::RendezvousClient>(host, port, rank, timeout);
     // Every process must agree on the size of the job: process 0 publishes its own.

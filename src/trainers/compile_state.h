@@ -34,6 +34,9 @@ struct CompileState {
   std::unique_ptr<CompileLoss> loss;
   CompileMetrics metrics;
   std::shared_ptr<metrics::Mean> loss_tracker;
+  /// In a data-parallel job: the default steps keep the metric variables global
+  /// (GlobalMetricUpdate), so reading them needs no sum over the processes.
+  bool metrics_global = false;
   /// Whether the default steps run compiled, and their compiled forms (made on first use).
   bool jit;
   CompiledStep train, test, predict;

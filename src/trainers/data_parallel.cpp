@@ -75,8 +75,9 @@ void synchronize_weights(Model& model) {
   broadcast_weights(model, "evaluate/predict");
 }
 
-void all_reduce_gradients(std::vector<Tensor>& grads, int64_t local_rows) {
-  if (!replicas_active() || grads.empty()) return;
+void all_reduce_gradients(std::vector<Tensor>& grads, int64_t local_rows,
+                          std::vector<Tensor>* also_summed) {
+  if (!replicas_active()) return;
   // Σ_p n_p g_p / Σ_p n_p: the mean-reduced loss's gradient over the global batch, also when
   // the last batch splits unevenly. n_p enters as a value computed in the step (not a
   // constant a compiled step would keep for a batch of another global size).
@@ -88,9 +89,18 @@ void all_reduce_gradients(std::vector<Tensor>& grads, int64_t local_rows) {
                                                        grads[i].dtype())));
     where.push_back(i);
   }
-  scaled.push_back(ops::full({}, static_cast<double>(local_rows), DType::Float64));
+  // The row count and the other sums travel in the gradients' buckets (the row count in their
+  // dtype: exact up to 2^24 rows in float32), so a step makes one collective: each costs a
+  // round trip.
+  const size_t count_at = scaled.size();
+  scaled.push_back(ops::full({}, static_cast<double>(local_rows),
+                             scaled.empty() ? DType::Float32 : scaled.front().dtype()));
+  if (also_summed) scaled.insert(scaled.end(), also_summed->begin(), also_summed->end());
   dist::all_reduce_sum(scaled, "the all-reduce of the gradients");
-  Tensor total_rows = scaled.back();
+  if (also_summed)
+    std::copy(scaled.begin() + static_cast<std::ptrdiff_t>(count_at + 1), scaled.end(),
+              also_summed->begin());
+  Tensor total_rows = scaled[count_at];
   for (size_t k = 0; k < where.size(); ++k) {
     Tensor g = scaled[k];
     grads[where[k]] = ops::divide(g, ops::cast(total_rows, g.dtype()));
@@ -113,10 +123,44 @@ void average_non_trainable(const std::vector<Variable>& variables) {
     targets[i].assign(ops::divide(values[i], ops::full({}, n, values[i].dtype())));
 }
 
+GlobalMetricUpdate::GlobalMetricUpdate(const std::vector<metrics::MetricPtr>& metrics) {
+  if (!replicas_active()) return;
+  for (const auto& m : metrics)
+    for (const Variable& v : m->variables()) {
+      variables_.push_back(v);
+      before_.push_back(v.value());  // held: the update copies instead of writing in place
+    }
+}
+
+std::vector<Tensor> GlobalMetricUpdate::deltas(const std::vector<metrics::MetricPtr>& metrics) {
+  if (!replicas_active()) return {};
+  std::vector<Variable> now;
+  std::vector<Tensor> before;
+  for (const auto& m : metrics)
+    for (const Variable& v : m->variables()) {
+      now.push_back(v);
+      Tensor was;
+      for (size_t i = 0; i < variables_.size() && !was.defined(); ++i)
+        if (variables_[i].is_same(v)) was = before_[i];
+      before.push_back(was.defined() ? was : ops::zeros_like(v.value()));
+    }
+  variables_ = std::move(now);
+  before_ = std::move(before);
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < variables_.size(); ++i)
+    out.push_back(ops::subtract(variables_[i].value(), before_[i]));
+  return out;
+}
+
+void GlobalMetricUpdate::apply(const std::vector<Tensor>& summed_deltas) {
+  for (size_t i = 0; i < variables_.size(); ++i)
+    variables_[i].assign(ops::add(before_[i], summed_deltas[i]));
+}
+
 std::map<std::string, double> with_global_metrics(
-    const std::vector<metrics::MetricPtr>& metrics,
+    const std::vector<metrics::MetricPtr>& metrics, bool already_global,
     const std::function<std::map<std::string, double>()>& read) {
-  if (!replicas_active()) return read();
+  if (!replicas_active() || already_global) return read();
   std::vector<Variable> variables;
   for (const auto& m : metrics)
     for (const Variable& v : m->variables()) variables.push_back(v);

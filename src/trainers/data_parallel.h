@@ -40,17 +40,37 @@ void synchronize_replicas(Model& model, const StepData& local_batch, int64_t glo
 void synchronize_weights(Model& model);
 
 /// In a train step: the gradients of the global batch's loss, Σ_p n_p g_p / Σ_p n_p, from this
-/// process's gradients `grads` of its `local_rows` rows. Recorded by a compiled step.
-void all_reduce_gradients(std::vector<Tensor>& grads, int64_t local_rows);
+/// process's gradients `grads` of its `local_rows` rows; `also_summed` (may be null) are summed
+/// over the processes in the same collective. Recorded by a compiled step.
+void all_reduce_gradients(std::vector<Tensor>& grads, int64_t local_rows,
+                          std::vector<Tensor>* also_summed = nullptr);
+
+/// The metrics of the default steps kept global: constructed before a step updates its metrics
+/// (it takes their variables' values), its deltas() are what this process's batch added, and
+/// apply() the deltas summed over the processes, so that every process's metric variables hold
+/// the state of the global batches (summed with the gradients: one collective per train step).
+class GlobalMetricUpdate {
+ public:
+  explicit GlobalMetricUpdate(const std::vector<metrics::MetricPtr>& metrics);
+  /// `metrics` after the update: the compile metrics are made at their first update, so a
+  /// variable that was not there before counts from zero.
+  std::vector<Tensor> deltas(const std::vector<metrics::MetricPtr>& metrics);
+  void apply(const std::vector<Tensor>& summed_deltas);
+
+ private:
+  std::vector<Variable> variables_;
+  std::vector<Tensor> before_;
+};
 
 /// After the update: the floating non-trainable variables (BatchNormalization's moving
 /// statistics) replaced by their mean over the processes, so that the replicas stay equal.
 void average_non_trainable(const std::vector<Variable>& variables);
 
 /// `read()` run with every variable of `metrics` holding its sum over the processes (Keras's
-/// metric states are sums: totals, counts, confusion counts), then the local values put back.
+/// metric states are sums: totals, counts, confusion counts), then the local values put back;
+/// `read()` alone when the variables are `already_global` (GlobalMetricUpdate).
 std::map<std::string, double> with_global_metrics(
-    const std::vector<metrics::MetricPtr>& metrics,
+    const std::vector<metrics::MetricPtr>& metrics, bool already_global,
     const std::function<std::map<std::string, double>()>& read);
 
 /// predict's outputs for a global batch of `global_rows` rows: every batch shard's rows of each

@@ -24,6 +24,7 @@
 #include "trainers/data_parallel.h"
 #include "trainers/sharded_variables.h"
 #include "random/replica_streams.h"
+#include "keras/distribution/collectives.h"
 #include "keras/distribution/runtime.h"
 
 namespace keras {
@@ -120,7 +121,7 @@ void Model::reset_metrics() {
 Logs Model::get_metrics_result() const {
   if (!compile_state_ || trainers::metric_results_deferred()) return {};
   // In a data-parallel job, the results of every process's batches together.
-  return trainers::with_global_metrics(metrics(), [this] {
+  return trainers::with_global_metrics(metrics(), compile_state_->metrics_global, [this] {
     Logs logs;
     // Keras: the loss tracker, then the compile metrics (with their own naming), then the
     // per-output loss trackers. Logs are sorted by name, as Keras's pythonify_logs leaves them.
@@ -197,8 +198,10 @@ Logs Model::train_step(const StepData& data) {
     Tensor loss;
     std::vector<Tensor> grads;
     TensorStruct y_pred;
-    // Each process of a data-parallel job draws its own dropout and noise.
+    // Each process of a data-parallel job draws its own dropout and noise, and adds what its
+    // rows change in the metrics to the others' (with the gradients).
     random::detail::ReplicaStreamScope streams(trainers::replica_index());
+    trainers::GlobalMetricUpdate global_metrics(metrics());
     {
       GradientTape tape;
       y_pred = call_struct(d.x, true);
@@ -210,11 +213,6 @@ Logs Model::train_step(const StepData& data) {
       Tensor scaled = s.optimizer->scale_loss(loss);
       if (!trainable.empty()) grads = tape.gradient(scaled, trainable);
     }
-    trainers::all_reduce_gradients(grads, static_cast<int64_t>(batch_size_of(d.x)));
-    if (sharding) {
-      sharding->shard(false);
-      grads = sharding->local_gradients(grads, trainable);
-    }
     // Let the step's graph go before the update: its nodes hold the weights they saved for
     // the backward pass, and a weight still held elsewhere is copied on assign instead of
     // updated in place. The metrics need only the values.
@@ -222,9 +220,22 @@ Logs Model::train_step(const StepData& data) {
     TensorList values;
     for (const Tensor& t : y_pred.flat()) values.push_back(ops::stop_gradient(t));
     y_pred = y_pred.with_flat(values);
+    const bool replicas = trainers::replicas_active();
+    if (replicas) compute_metrics(d.x, d.y, y_pred, d.sample_weight);  // before the sum
+    std::vector<Tensor> metric_deltas = global_metrics.deltas(metrics());
+    trainers::all_reduce_gradients(grads, static_cast<int64_t>(batch_size_of(d.x)),
+                                   &metric_deltas);
+    if (replicas) {
+      global_metrics.apply(metric_deltas);
+      s.metrics_global = true;
+    }
+    if (sharding) {
+      sharding->shard(false);
+      grads = sharding->local_gradients(grads, trainable);
+    }
     if (!trainable.empty()) s.optimizer->apply(grads, trainable);
     trainers::average_non_trainable(non_trainable_weights());
-    return compute_metrics(d.x, d.y, y_pred, d.sample_weight);
+    return replicas ? get_metrics_result() : compute_metrics(d.x, d.y, y_pred, d.sample_weight);
   };
   CompileState& s = state();
   return run_metric_step(*this, s.jit && !sharding, s.train, "train_step", data, true, step);
@@ -236,10 +247,17 @@ Logs Model::test_step(const StepData& data) {
     CompileState& s = state();
     NoGradScope no_grad;
     trainers::WholeValuesScope whole(sharding ? this : nullptr, false);
+    trainers::GlobalMetricUpdate global_metrics(metrics());
     TensorStruct y_pred = call_struct(d.x, false);
     Tensor loss = compute_loss(d.x, d.y, y_pred, d.sample_weight, false);
     s.loss_tracker->update_state(loss, ops::full({}, batch_size_of(d.x), loss.dtype()));
-    return compute_metrics(d.x, d.y, y_pred, d.sample_weight);
+    Logs logs = compute_metrics(d.x, d.y, y_pred, d.sample_weight);
+    if (!trainers::replicas_active()) return logs;
+    std::vector<Tensor> deltas = global_metrics.deltas(metrics());
+    distribution::all_reduce_sum(deltas, "the sum of the metrics over the processes");
+    global_metrics.apply(deltas);
+    s.metrics_global = true;
+    return get_metrics_result();
   };
   CompileState& s = state();
   return run_metric_step(*this, s.jit && !sharding, s.test, "test_step", data, false, step);

@@ -8,11 +8,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <thread>
 
 #include "commands.h"
 #include "common.h"
@@ -126,6 +128,17 @@ int run_launch(const LaunchArgs& args, std::vector<std::string> program) {
     if (port == 0) port = free_local_port();
   }
 
+  // The cores of this machine shared between its ranks, as torchrun sets OMP_NUM_THREADS:
+  // ranks with a thread per core each would compete for the cores (and the waiting ones spin),
+  // unless the user chose KERAS_CPU_THREADS.
+  int64_t local_ranks = 0;
+  for (int64_t rank = 0; rank < args.processes; ++rank)
+    local_ranks += hosts.empty() || is_this_machine(hosts[rank % hosts.size()]);
+  std::string threads;
+  if (!std::getenv("KERAS_CPU_THREADS") && local_ranks > 0)
+    threads = std::to_string(std::max<int64_t>(
+        1, static_cast<int64_t>(std::thread::hardware_concurrency()) / local_ranks));
+
   ProcessGroup group(args.tag_output);
   for (int64_t rank = 0; rank < args.processes; ++rank) {
     std::vector<std::string> env = {
@@ -136,8 +149,10 @@ int run_launch(const LaunchArgs& args, std::vector<std::string> program) {
       env.push_back("KERAS_CPU_DEVICES_PER_PROCESS=" + std::to_string(args.devices_per_process));
     if (!args.timeout.empty()) env.push_back("KERAS_DISTRIBUTION_TIMEOUT=" + args.timeout);
     const std::string host = hosts.empty() ? "" : hosts[rank % hosts.size()];
-    if (host.empty() || is_this_machine(host))
+    if (host.empty() || is_this_machine(host)) {
+      if (!threads.empty()) env.push_back("KERAS_CPU_THREADS=" + threads);
       group.start({program, env});
+    }
     else
       group.start(ssh_command(host, program, env));
   }
