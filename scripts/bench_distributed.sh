@@ -3,7 +3,9 @@
 #  - all-reduce: Gloo's own ring all-reduce beside keras-cpp's (the same ring, plus the tensor
 #    copies in and out), 2 processes, sizes 1 KB ... 32 MB;
 #  - CNN training (bench/keras_bench.cpp's CNN, global batch 128): 1 process x 2 threads against
-#    2 processes x 1 thread (scaling efficiency = their ratio);
+#    2 processes x 1 thread (scaling efficiency = their ratio); the same for a wide MLP whose
+#    7 MB of gradients fill several buckets, with the all-reduce overlapped with the backward
+#    pass and without (KERAS_DISTRIBUTION_OVERLAP=0);
 #  - a ring all-reduce cost model from the measured per-message latency and bandwidth: what the
 #    CNN's gradient exchange would cost per step on 8, 64 and 512 processes.
 # Runs alternate, --runs N times each (default 3); medians. Output also in
@@ -27,6 +29,10 @@ for r in $(seq "$runs"); do
     sed "s/^/allreduce /" >> "$raw"
   KERAS_CPU_THREADS=2 $launch launch -n 1 -- $bench cnn 20 | sed "s/^/p1t2 /" >> "$raw"
   KERAS_CPU_THREADS=1 $launch launch -n 2 -- $bench cnn 20 | sed "s/^/p2t1 /" >> "$raw"
+  KERAS_CPU_THREADS=2 $launch launch -n 1 -- $bench wide_mlp 20 | sed "s/^/p1t2 /" >> "$raw"
+  KERAS_CPU_THREADS=1 $launch launch -n 2 -- $bench wide_mlp 20 | sed "s/^/p2t1 /" >> "$raw"
+  KERAS_DISTRIBUTION_OVERLAP=0 KERAS_CPU_THREADS=1 $launch launch -n 2 -- $bench wide_mlp 20 |
+    sed "s/^/p2t1_no_overlap /" >> "$raw"
 done
 mkdir -p bench/results
 python3 - "$raw" "$runs" <<'PY' | tee bench/results/latest-distributed.txt
@@ -50,6 +56,15 @@ print("\n## CNN training, global batch 128 (samples/s)")
 print(f"1 process x 2 threads: {p1:.0f}")
 print(f"2 processes x 1 thread: {p2:.0f}")
 print(f"2 processes / 1 process: {p2 / p1:.2f}")
+w1 = med[('p1t2', 'wide_mlp_train_samples_per_s')]
+w2 = med[('p2t1', 'wide_mlp_train_samples_per_s')]
+w0 = med[('p2t1_no_overlap', 'wide_mlp_train_samples_per_s')]
+wn = med[('p1t2', 'wide_mlp_gradient_bytes')]
+print(f"\n## wide MLP training ({wn / 1e6:.1f} MB of gradients: 1 MB buckets), global batch 128 (samples/s)")
+print(f"1 process x 2 threads: {w1:.0f}")
+print(f"2 processes x 1 thread, all-reduce overlapped with the backward pass: {w2:.0f} ({w2 / w1:.2f})")
+print(f"2 processes x 1 thread, one all-reduce after the backward pass: {w0:.0f} ({w0 / w1:.2f})")
+print(f"overlapped / not: {w2 / w0:.2f}")
 # Ring all-reduce on P processes: 2(P-1) messages of n/P bytes each: T = 2(P-1) a + 2(P-1)/P n/B.
 # From P = 2: the smallest size gives a (latency per message), the largest B (bandwidth).
 small, large = sizes[0], sizes[-1]

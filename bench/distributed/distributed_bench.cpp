@@ -2,6 +2,7 @@
 //
 //   keras-cpp launch -n 2 bench_distributed allreduce   # all-reduce: Gloo alone vs keras-cpp's
 //   keras-cpp launch -n P bench_distributed cnn STEPS   # CNN training throughput, DataParallel
+//   keras-cpp launch -n P bench_distributed wide_mlp STEPS  # a model of several buckets
 //
 // Process 0 prints one line per measurement: "name value unit".
 
@@ -83,25 +84,46 @@ void allreduce() {
   }
 }
 
-// The CNN of bench/keras_bench.cpp, data-parallel, on synthetic images of Fashion-MNIST's size.
+// Data-parallel training throughput of `model` on synthetic data shaped `x_shape` (10 classes).
+void train(const std::string& name, keras::ModelPtr<keras::SequentialModel> model,
+           const keras::Shape& x_shape, int steps);
+
+// The CNN of bench/keras_bench.cpp, on synthetic images of Fashion-MNIST's size.
 void cnn(int steps) {
+  train("cnn", keras::Sequential({
+                   keras::Input({28, 28, 1}),
+                   layers::Conv2D(32, 3, {.activation = "relu"}),
+                   layers::MaxPooling2D(2),
+                   layers::Conv2D(64, 3, {.activation = "relu"}),
+                   layers::MaxPooling2D(2),
+                   layers::Flatten(),
+                   layers::Dropout(0.5),
+                   layers::Dense(10),
+               }),
+        {28, 28, 1}, steps);
+}
+
+// A wide MLP (7.4 MB of gradients: several buckets, so the all-reduce overlaps the backward).
+void wide_mlp(int steps) {
+  train("wide_mlp", keras::Sequential({
+                        keras::Input({784}),
+                        layers::Dense(1024, {.activation = "relu"}),
+                        layers::Dense(1024, {.activation = "relu"}),
+                        layers::Dense(10),
+                    }),
+        {784}, steps);
+}
+
+void train(const std::string& name, keras::ModelPtr<keras::SequentialModel> model,
+           const keras::Shape& x_shape, int steps) {
   dist::set_distribution(std::make_shared<dist::DataParallel>());
   keras::utils::set_random_seed(3);
-  const int64_t batch = std::getenv("KERAS_BENCH_BATCH") ? std::atoll(std::getenv("KERAS_BENCH_BATCH")) : 128;
-  const int64_t warmup = 3;
+  const int64_t batch = 128, warmup = 3;
   const int64_t n = batch * (warmup + steps);
-  keras::Tensor x = keras::random::uniform({n, 28, 28, 1}, 0.0, 1.0, keras::DType::Float32, 5);
+  std::vector<int64_t> dims{n};
+  for (int64_t d : x_shape) dims.push_back(d);
+  keras::Tensor x = keras::random::uniform(keras::Shape(dims), 0.0, 1.0, keras::DType::Float32, 5);
   keras::Tensor y = keras::random::randint({n}, 0, 10, keras::DType::Int32, 6);
-  auto model = keras::Sequential({
-      keras::Input({28, 28, 1}),
-      layers::Conv2D(32, 3, {.activation = "relu"}),
-      layers::MaxPooling2D(2),
-      layers::Conv2D(64, 3, {.activation = "relu"}),
-      layers::MaxPooling2D(2),
-      layers::Flatten(),
-      layers::Dropout(0.5),
-      layers::Dense(10),
-  });
   model->compile({.optimizer = "adam", .loss = keras::losses::SparseCategoricalCrossentropy(
                                            {.from_logits = true})});
   Clock::time_point start;
@@ -112,10 +134,10 @@ void cnn(int steps) {
   model->fit(x, y, {.batch_size = batch, .epochs = 1, .verbose = 0, .callbacks = {timer},
                     .shuffle = false});
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  report("cnn_train_samples_per_s", static_cast<double>(steps * batch) / seconds, "samples/s");
+  report(name + "_train_samples_per_s", static_cast<double>(steps * batch) / seconds, "samples/s");
   int64_t parameters = 0;
   for (const auto& w : model->trainable_weights()) parameters += w.shape().numel();
-  report("cnn_gradient_bytes", static_cast<double>(parameters * 4), "B");
+  report(name + "_gradient_bytes", static_cast<double>(parameters * 4), "B");
 }
 
 }  // namespace
@@ -126,8 +148,9 @@ int main(int argc, char** argv) {
     const std::string what = argc > 1 ? argv[1] : "";
     if (what == "allreduce") allreduce();
     else if (what == "cnn") cnn(argc > 2 ? std::atoi(argv[2]) : 20);
+    else if (what == "wide_mlp") wide_mlp(argc > 2 ? std::atoi(argv[2]) : 20);
     else {
-      std::cerr << "usage: bench_distributed allreduce | cnn [STEPS]\n";
+      std::cerr << "usage: bench_distributed allreduce | cnn [STEPS] | wide_mlp [STEPS]\n";
       return 1;
     }
     return 0;

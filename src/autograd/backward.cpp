@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "autograd/gradient_ready.h"
 #include "autograd/state.h"
 #include "keras/autograd/gradient_tape.h"
 #include "keras/autograd/node.h"
@@ -51,13 +52,32 @@ class GradModeGuard {
   bool previous_;
 };
 
+thread_local detail::GradientReady gradient_ready;  // gradient_ready.h
+
 }  // namespace
+
+namespace detail {
+
+GradientReadyScope::GradientReadyScope(GradientReady hook) : previous_(std::move(gradient_ready)) {
+  gradient_ready = std::move(hook);
+}
+
+GradientReadyScope::~GradientReadyScope() { gradient_ready = std::move(previous_); }
+
+GradientReady take_gradient_ready_hook() {
+  GradientReady hook = std::move(gradient_ready);
+  gradient_ready = nullptr;
+  return hook;
+}
+
+}  // namespace detail
 
 std::vector<Tensor> backward(std::span<const Tensor> roots, std::span<const Tensor> root_grads,
                              std::span<const Tensor> sources, bool create_graph,
                              UnconnectedGradients unconnected) {
   GradModeGuard guard(create_graph);
   std::vector<Tensor> result(sources.size());
+  const detail::GradientReady ready_hook = detail::take_gradient_ready_hook();
 
   // Where each source sits in the graph.
   std::unordered_map<Node*, std::vector<std::pair<uint32_t, size_t>>> source_slots;
@@ -114,7 +134,10 @@ std::vector<Tensor> backward(std::span<const Tensor> roots, std::span<const Tens
     // All gradients of this node's outputs are in: hand out the ones the caller asked for.
     auto it = source_slots.find(node);
     if (it != source_slots.end())
-      for (auto [nr, index] : it->second) result[index] = info.grads[nr];
+      for (auto [nr, index] : it->second) {
+        result[index] = info.grads[nr];
+        if (ready_hook && result[index].defined()) ready_hook(index, result[index]);
+      }
     if (node->is_leaf()) continue;
 
     std::vector<Tensor> grads = std::move(info.grads);

@@ -5,9 +5,10 @@
 #include <cstring>
 #include <functional>
 
-#include "keras/core/errors.h"
+#include "distribution/comm_thread.h"
 #include "keras/autograd/node.h"
 #include "keras/backend/trace_hook.h"
+#include "keras/core/errors.h"
 #include "keras/ops/numpy/shape.h"
 #include "keras/tensor/tensor_impl.h"
 #include "ops/detail/op_utils.h"
@@ -66,7 +67,8 @@ void all_reduce_sum(std::vector<Tensor>& tensors, const std::string& what, size_
       if (end - begin == 1) {  // one tensor: summed in its output, without packing
         check(a[n + begin].is_contiguous(), "all_reduce_sum: a non-contiguous input.");
         std::memcpy(a[begin].data(), a[n + begin].data(), bytes);
-        collectives().all_reduce_sum(a[begin].data(), bytes / itemsize(dtype), dtype, name);
+        detail::run_collective(
+            [&] { collectives().all_reduce_sum(a[begin].data(), bytes / itemsize(dtype), dtype, name); });
         begin = end;
         ++bucket;
         continue;
@@ -78,7 +80,8 @@ void all_reduce_sum(std::vector<Tensor>& tensors, const std::string& what, size_
         std::memcpy(packed.data() + offset, a[n + i].data(), a[n + i].nbytes());
         offset += a[n + i].nbytes();
       }
-      collectives().all_reduce_sum(packed.data(), bytes / itemsize(dtype), dtype, name);
+      detail::run_collective(
+          [&] { collectives().all_reduce_sum(packed.data(), bytes / itemsize(dtype), dtype, name); });
       offset = 0;
       for (size_t i = begin; i < end; ++i) {
         std::memcpy(a[i].data(), packed.data() + offset, a[i].nbytes());

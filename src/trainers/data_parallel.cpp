@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "distribution/overlapped_all_reduce.h"
 #include "keras/autograd/gradient_tape.h"
 #include "keras/core/errors.h"
 #include "keras/distribution/collectives.h"
@@ -75,9 +76,30 @@ void synchronize_weights(Model& model) {
   broadcast_weights(model, "evaluate/predict");
 }
 
+std::function<void(size_t, const Tensor&)> gradient_hook(
+    distribution::detail::OverlappedAllReduce* overlap, int64_t local_rows) {
+  if (!overlap) return {};
+  return [overlap, local_rows](size_t index, const Tensor& g) {
+    overlap->add(index, ops::multiply(g, ops::full({}, static_cast<double>(local_rows), g.dtype())));
+  };
+}
+
 void all_reduce_gradients(std::vector<Tensor>& grads, int64_t local_rows,
-                          std::vector<Tensor>* also_summed) {
+                          std::vector<Tensor>* also_summed,
+                          distribution::detail::OverlappedAllReduce* overlap) {
   if (!replicas_active()) return;
+  if (overlap) {
+    DType count_dtype = DType::Float32;
+    for (const Tensor& g : grads)
+      if (g.defined()) count_dtype = g.dtype();
+    std::vector<Tensor> extra{ops::full({}, static_cast<double>(local_rows), count_dtype)};
+    if (also_summed) extra.insert(extra.end(), also_summed->begin(), also_summed->end());
+    std::vector<Tensor> sums = overlap->finish(extra);
+    if (also_summed) std::copy(extra.begin() + 1, extra.end(), also_summed->begin());
+    for (size_t i = 0; i < grads.size() && i < sums.size(); ++i)
+      if (sums[i].defined()) grads[i] = ops::divide(sums[i], ops::cast(extra[0], sums[i].dtype()));
+    return;
+  }
   // Σ_p n_p g_p / Σ_p n_p: the mean-reduced loss's gradient over the global batch, also when
   // the last batch splits unevenly. n_p enters as a value computed in the step (not a
   // constant a compiled step would keep for a batch of another global size).

@@ -13,6 +13,10 @@
 #include "keras/metrics/metric.h"
 #include "keras/trainers/options.h"
 
+namespace keras::distribution::detail {
+class OverlappedAllReduce;
+}
+
 namespace keras {
 class Model;
 namespace random {
@@ -42,8 +46,16 @@ void synchronize_weights(Model& model);
 /// In a train step: the gradients of the global batch's loss, Σ_p n_p g_p / Σ_p n_p, from this
 /// process's gradients `grads` of its `local_rows` rows; `also_summed` (may be null) are summed
 /// over the processes in the same collective. Recorded by a compiled step.
+/// With `overlap`, the gradients were handed to it during the backward pass (scaled by
+/// `local_rows`: see gradient_hook), and it sums the rest.
 void all_reduce_gradients(std::vector<Tensor>& grads, int64_t local_rows,
-                          std::vector<Tensor>* also_summed = nullptr);
+                          std::vector<Tensor>* also_summed = nullptr,
+                          distribution::detail::OverlappedAllReduce* overlap = nullptr);
+
+/// The backward-pass hook that hands each gradient, times `local_rows`, to `overlap` (an empty
+/// hook without one).
+std::function<void(size_t, const Tensor&)> gradient_hook(
+    distribution::detail::OverlappedAllReduce* overlap, int64_t local_rows);
 
 /// The metrics of the default steps kept global: constructed before a step updates its metrics
 /// (it takes their variables' values), its deltas() are what this process's batch added, and

@@ -22,6 +22,8 @@
 #include "trainers/epoch_iterator.h"
 #include "trainers/interrupt.h"
 #include "trainers/data_parallel.h"
+#include "autograd/gradient_ready.h"
+#include "distribution/overlapped_all_reduce.h"
 #include "trainers/sharded_variables.h"
 #include "random/replica_streams.h"
 #include "keras/distribution/collectives.h"
@@ -202,6 +204,13 @@ Logs Model::train_step(const StepData& data) {
     // rows change in the metrics to the others' (with the gradients).
     random::detail::ReplicaStreamScope streams(trainers::replica_index());
     trainers::GlobalMetricUpdate global_metrics(metrics());
+    const bool replicas = trainers::replicas_active();
+    const auto local_rows = static_cast<int64_t>(batch_size_of(d.x));
+    // The gradients' all-reduce starts bucket by bucket during the backward pass.
+    std::unique_ptr<distribution::detail::OverlappedAllReduce> overlap;
+    if (replicas && distribution::detail::overlap_enabled())
+      overlap = std::make_unique<distribution::detail::OverlappedAllReduce>(
+          trainable.size(), "the all-reduce of the gradients");
     {
       GradientTape tape;
       y_pred = call_struct(d.x, true);
@@ -211,6 +220,7 @@ Logs Model::train_step(const StepData& data) {
         s.loss_tracker->update_state(loss, ops::full({}, batch_size_of(d.x), loss.dtype()));
       }
       Tensor scaled = s.optimizer->scale_loss(loss);
+      autograd::detail::GradientReadyScope hook(trainers::gradient_hook(overlap.get(), local_rows));
       if (!trainable.empty()) grads = tape.gradient(scaled, trainable);
     }
     // Let the step's graph go before the update: its nodes hold the weights they saved for
@@ -220,11 +230,9 @@ Logs Model::train_step(const StepData& data) {
     TensorList values;
     for (const Tensor& t : y_pred.flat()) values.push_back(ops::stop_gradient(t));
     y_pred = y_pred.with_flat(values);
-    const bool replicas = trainers::replicas_active();
     if (replicas) compute_metrics(d.x, d.y, y_pred, d.sample_weight);  // before the sum
     std::vector<Tensor> metric_deltas = global_metrics.deltas(metrics());
-    trainers::all_reduce_gradients(grads, static_cast<int64_t>(batch_size_of(d.x)),
-                                   &metric_deltas);
+    trainers::all_reduce_gradients(grads, local_rows, &metric_deltas, overlap.get());
     if (replicas) {
       global_metrics.apply(metric_deltas);
       s.metrics_global = true;
