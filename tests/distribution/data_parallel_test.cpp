@@ -259,6 +259,18 @@ TEST(DataParallelJob, MlpOnFourProcessesMatchesOneProcess) {
   expect_job_passes(4, "MatchesOneProcess", {{"KERAS_JOB_MODEL", "mlp"}});
 }
 
+// Buckets of 256 bytes: every gradient starts its own all-reduce in the middle of the backward
+// pass (the overlap path, in the compiled step's replays too); and the path without overlap.
+TEST(DataParallelJob, CnnWithSmallBucketsStartedDuringTheBackwardPassMatchesOneProcess) {
+  expect_job_passes(2, "MatchesOneProcess",
+                    {{"KERAS_JOB_MODEL", "cnn"}, {"KERAS_DISTRIBUTION_BUCKET_BYTES", "256"}});
+}
+
+TEST(DataParallelJob, MlpWithoutOverlapMatchesOneProcess) {
+  expect_job_passes(2, "MatchesOneProcess",
+                    {{"KERAS_JOB_MODEL", "mlp"}, {"KERAS_DISTRIBUTION_OVERLAP", "0"}});
+}
+
 TEST(DataParallelJob, MlpInFloat64MatchesOneProcess) {
   expect_job_passes(2, "MatchesOneProcess", {{"KERAS_JOB_MODEL", "mlp"}, {"KERAS_JOB_FLOAT64", "1"}});
 }
