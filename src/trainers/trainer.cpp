@@ -22,9 +22,9 @@
 #include "trainers/epoch_iterator.h"
 #include "trainers/interrupt.h"
 #include "trainers/data_parallel.h"
+#include "trainers/sharded_variables.h"
 #include "autograd/gradient_ready.h"
 #include "distribution/overlapped_all_reduce.h"
-#include "trainers/sharded_variables.h"
 #include "random/replica_streams.h"
 #include "keras/distribution/collectives.h"
 #include "keras/distribution/runtime.h"
@@ -231,7 +231,8 @@ Logs Model::train_step(const StepData& data) {
     for (const Tensor& t : y_pred.flat()) values.push_back(ops::stop_gradient(t));
     y_pred = y_pred.with_flat(values);
     if (replicas) compute_metrics(d.x, d.y, y_pred, d.sample_weight);  // before the sum
-    std::vector<Tensor> metric_deltas = global_metrics.deltas(metrics());
+    std::vector<Tensor> metric_deltas;
+    if (replicas) metric_deltas = global_metrics.deltas(metrics());
     trainers::all_reduce_gradients(grads, local_rows, &metric_deltas, overlap.get());
     if (replicas) {
       global_metrics.apply(metric_deltas);

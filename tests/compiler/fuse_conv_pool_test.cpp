@@ -12,6 +12,8 @@
 #include <functional>
 #include <iostream>
 
+#include "assertions.h"
+#include "blas_invariance.h"
 #include "compiler/fuse_conv_pool.h"
 #include "compiler/program.h"
 #include "program_helpers.h"
@@ -99,7 +101,8 @@ TEST(FuseConvPool, TrainingStepFusesEachPairAndItsBackward) {
 }
 
 // Without a backward pass the fused forward call computes the very products, bias,
-// activation and pooling of the separate calls.
+// activation and pooling of the separate calls (bit for bit where the BLAS rounds a row the same
+// in any product: blas_invariance.h).
 TEST(FuseConvPool, PredictionsEqualTheEagerOnesBitForBit) {
   for (const char* act : {"linear", "relu", "sigmoid", "tanh"}) {
     auto model = cnn(act, true, DType::Float32);
@@ -108,8 +111,11 @@ TEST(FuseConvPool, PredictionsEqualTheEagerOnesBitForBit) {
     EXPECT_EQ(program->stats().fused_conv_pools, backend_fuses() ? 2u : 0u);
     EXPECT_EQ(program->stats().fused_conv_pool_backwards, 0u);
     const Tensor x = batch(DType::Float32, 5)[0];
-    EXPECT_EQ(program->replay({x})[0].to_vector<float>(), predict({x})[0].to_vector<float>())
-        << act;
+    if (test::matmul_rows_are_invariant())
+      EXPECT_EQ(program->replay({x})[0].to_vector<float>(), predict({x})[0].to_vector<float>())
+          << act;
+    else
+      EXPECT_TRUE(test::tensors_near(program->replay({x})[0], predict({x})[0], 1e-5, 1e-6)) << act;
   }
 }
 
