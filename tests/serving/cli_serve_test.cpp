@@ -1,5 +1,6 @@
 // `keras-cpp serve` as a process: it prints its port, answers predict, and on SIGTERM stops
-// accepting, answers what it holds and exits 0; a bad model file or a busy port exit 1.
+// accepting, answers what it holds and exits 0; a bad model file or a busy port exit 1; a
+// --model-config file serves several models, and a replaced model file is reloaded.
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -86,13 +88,32 @@ struct ServeProcess {
   }
 };
 
-std::string small_model_file() {
+ModelPtr<Model> small_model() {
   auto x = Input({4}, {.name = "x"});
-  auto model = Functional(x, layers::Dense(2, {.name = "y"})(x));
+  return Functional(x, layers::Dense(2, {.name = "y"})(x));
+}
+
+std::string small_model_file(const std::string& tag = "") {
   auto path = std::filesystem::temp_directory_path() /
-              ("keras_serve_test_" + std::to_string(getpid()) + ".keras");
-  model->save(path.string());
+              ("keras_serve_test_" + std::to_string(getpid()) + tag + ".keras");
+  small_model()->save(path.string());
   return path.string();
+}
+
+// The predictions `keras-cpp serve` gives for one row.
+std::vector<float> served_row(httplib::Client& c, const std::string& name) {
+  auto r = c.Post(("/v1/models/" + name + ":predict").c_str(), R"({"instances": [[1, 2, 3, 4]]})",
+                  "application/json");
+  if (!r || r->status != 200) {
+    ADD_FAILURE() << (r ? r->body : "no answer");
+    return {};
+  }
+  return nlohmann::json::parse(r->body).at("predictions")[0].get<std::vector<float>>();
+}
+
+std::vector<float> predicted_row(Model& model) {
+  Tensor x = Tensor::from_vector(std::vector<float>{1, 2, 3, 4}, {1, 4});
+  return model.predict(x, {.verbose = 0}).single().to_vector<float>();
 }
 
 TEST(ServeCommand, AnswersThenStopsOnSigterm) {
@@ -136,6 +157,41 @@ TEST(ServeCommand, BadFileAndBusyPortAreUserErrors) {
   kill(first.pid, SIGINT);
   EXPECT_EQ(first.wait_exit(), 0) << first.text;
   std::filesystem::remove(file);
+}
+
+TEST(ServeCommand, ModelConfigServesSeveralModelsAndReloadsAChangedFile) {
+  const std::string a = small_model_file("_a"), b = small_model_file("_b");
+  const auto config = std::filesystem::temp_directory_path() /
+                      ("keras_serve_test_" + std::to_string(getpid()) + ".json");
+  std::ofstream(config) << nlohmann::json{{"models",
+                                           {{{"name", "first"}, {"path", a}},
+                                            {{"name", "second"}, {"path", b}}}}}
+                               .dump();
+  ServeProcess p({"serve", "--model-config", config.string(), "--port", "0", "--host",
+                  "127.0.0.1", "--poll-interval-s", "0.05"});
+  std::smatch m = p.wait_for(std::regex("listening on port ([0-9]+)\n"));
+  ASSERT_FALSE(m.empty()) << p.text;
+  httplib::Client c("127.0.0.1", std::stoi(m[1]));
+  auto first = saving::load_model(a), second = saving::load_model(b);
+  EXPECT_EQ(served_row(c, "first"), predicted_row(*first));
+  EXPECT_EQ(served_row(c, "second"), predicted_row(*second));
+
+  // Replace the second model's file (save beside it, rename over it): served as version 2.
+  auto replacement = small_model();
+  replacement->save(b + ".new.keras");
+  std::filesystem::rename(b + ".new.keras", b);
+  EXPECT_FALSE(p.wait_for(std::regex("model 'second': version 2 loaded")).empty()) << p.text;
+  EXPECT_EQ(served_row(c, "second"), predicted_row(*replacement));
+  EXPECT_EQ(served_row(c, "first"), predicted_row(*first));
+
+  ASSERT_EQ(kill(p.pid, SIGTERM), 0);
+  EXPECT_EQ(p.wait_exit(), 0) << p.text;
+
+  ServeProcess both({"serve", a, "--model-config", config.string()});
+  EXPECT_EQ(both.wait_exit(), 1);
+  EXPECT_NE(both.text.find("either a model file or --model-config"), std::string::npos)
+      << both.text;
+  for (const auto& f : {a, b, config.string()}) std::filesystem::remove(f);
 }
 
 }  // namespace

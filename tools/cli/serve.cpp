@@ -1,6 +1,7 @@
-// keras-cpp serve MODEL [--name NAME] [--port 8501] [...]: serve a model over TensorFlow
-// Serving's REST API (keras::serving, tools/serve) until SIGTERM or SIGINT, which stop the
-// listening, let the queued requests finish and exit 0.
+// keras-cpp serve MODEL [--name NAME] | --model-config FILE  [--port 8501] [...]: serve one
+// or several models over TensorFlow Serving's REST API (keras::serving, tools/serve), reloading
+// a model when its file changes, until SIGTERM or SIGINT, which stop the listening, let the
+// queued requests finish and exit 0.
 
 #include <signal.h>
 #include <unistd.h>
@@ -14,16 +15,19 @@
 #include "commands.h"
 #include "common.h"
 #include "serve/http_server.h"
-#include "serve/model_server.h"
+#include "serve/model_registry.h"
+#include "serve/request_handler.h"
 
 namespace keras::cli {
 namespace {
 
 struct ServeArgs {
-  std::string file, name, host = "0.0.0.0", backend;
+  std::string file, name, config, host = "0.0.0.0", backend;
   int port = 8501;
   int64_t max_batch = 32, batch_timeout_us = 1000, max_queue = 256;
   int64_t max_body_bytes = int64_t{16} << 20, threads = 0;
+  double poll_interval_s = 1;
+  int64_t request_timeout_ms = 30000, io_timeout_s = 5;
 };
 
 int stop_pipe[2] = {-1, -1};
@@ -36,23 +40,42 @@ void on_stop_signal(int sig) {
   errno = saved;
 }
 
-void run_serve(const ServeArgs& args) {
-  use_backend(args.backend);
-  auto model = load_model_file(args.file, /*compile=*/false);
+// The models to serve: MODEL [--name] or the --model-config file's list.
+std::vector<serving::ModelSource> model_sources(const ServeArgs& args) {
+  if (args.file.empty() == args.config.empty())
+    throw UserError("give either a model file or --model-config FILE (not both)");
+  if (!args.config.empty()) {
+    if (!args.name.empty()) throw UserError("--name names MODEL; the config file names its models");
+    try {
+      return serving::read_model_config(args.config);
+    } catch (const Error& e) {
+      throw UserError(e.what());
+    }
+  }
   std::string name =
       args.name.empty() ? std::filesystem::path(args.file).stem().string() : args.name;
   if (name.empty() || name.find_first_of("/:") != std::string::npos)
     throw UserError("the model name '" + name + "' must be non-empty, without '/' or ':' " +
                     "(give one with --name)");
+  return {{name, args.file}};
+}
 
-  serving::ModelServer server(model, {.max_batch = args.max_batch,
-                                      .batch_timeout_us = args.batch_timeout_us,
-                                      .max_queue = static_cast<size_t>(args.max_queue)});
-  serving::HttpServer http(server, {.host = args.host,
-                                    .port = args.port,
-                                    .model_name = name,
-                                    .max_body_bytes = static_cast<size_t>(args.max_body_bytes),
-                                    .threads = static_cast<int>(args.threads)});
+void run_serve(const ServeArgs& args) {
+  use_backend(args.backend);
+  const std::vector<serving::ModelSource> sources = model_sources(args);
+  serving::ModelRegistry models(
+      {.max_batch = args.max_batch,
+       .batch_timeout_us = args.batch_timeout_us,
+       .max_queue = static_cast<size_t>(args.max_queue)},
+      [](const std::string& path) { return load_model_file(path, /*compile=*/false); });
+  for (const auto& source : sources) models.add_file(source.name, source.path);
+  serving::RequestHandler handler(
+      models, {.request_timeout = std::chrono::milliseconds(args.request_timeout_ms)});
+  serving::HttpServer http(handler, {.host = args.host,
+                                     .port = args.port,
+                                     .max_body_bytes = static_cast<size_t>(args.max_body_bytes),
+                                     .threads = static_cast<int>(args.threads),
+                                     .io_timeout_s = static_cast<int>(args.io_timeout_s)});
   const int port = http.bind();
 
   // SIGINT and SIGTERM write their number to a pipe (all a handler may safely do, in
@@ -75,8 +98,14 @@ void run_serve(const ServeArgs& args) {
     http.stop();
   });
 
-  std::cout << "keras-cpp serve: model '" << name << "' (" << args.file << ") on http://"
-            << args.host << ":" << port << "/v1/models/" << name << ":predict" << std::endl;
+  for (const auto& source : sources)
+    std::cout << "keras-cpp serve: model '" << source.name << "' (" << source.path
+              << ") on http://" << args.host << ":" << port << "/v1/models/" << source.name
+              << ":predict" << std::endl;
+  if (args.poll_interval_s > 0)
+    models.start_polling(
+        std::chrono::milliseconds(static_cast<int64_t>(args.poll_interval_s * 1000)),
+        [](const std::string& line) { std::cout << "keras-cpp serve: " << line << std::endl; });
   std::cout << "listening on port " << port << std::endl;
   http.listen();
   const unsigned char done = 0;
@@ -87,7 +116,7 @@ void run_serve(const ServeArgs& args) {
   signal(SIGTERM, SIG_DFL);
   close(stop_pipe[0]);
   close(stop_pipe[1]);
-  server.stop();
+  models.stop();
   std::cout << "keras-cpp serve: stopped" << std::endl;
 }
 
@@ -97,8 +126,22 @@ void add_serve(CLI::App& app) {
   auto args = std::make_shared<ServeArgs>();
   auto* cmd = app.add_subcommand(
       "serve", "Serve a model over TensorFlow Serving's REST API (predict, status, metadata)");
-  cmd->add_option("MODEL", args->file, "Model file (.keras, or legacy .h5)")->required();
+  cmd->add_option("MODEL", args->file, "Model file (.keras, or legacy .h5)");
   cmd->add_option("--name", args->name, "Model name in /v1/models/NAME (default: the file's stem)");
+  cmd->add_option("--model-config", args->config,
+                  "JSON file listing several models: {\"models\": [{\"name\": ..., \"path\": ...}]}")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--poll-interval-s", args->poll_interval_s,
+                  "Seconds between checks of the model files for changes (hot reload; 0: never; "
+                  "default 1)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--request-timeout-ms", args->request_timeout_ms,
+                  "A predict not answered this long after it arrived gets 504 (default 30000)")
+      ->check(whole_number(1));
+  cmd->add_option("--io-timeout-s", args->io_timeout_s,
+                  "Close a connection that sends or takes no bytes this long mid-request "
+                  "(default 5)")
+      ->check(whole_number(1));
   cmd->add_option("--port", args->port, "TCP port (0: any free port, printed)")
       ->check(CLI::Range(0, 65535));
   cmd->add_option("--host", args->host, "Address to listen on (default 0.0.0.0)");
@@ -114,7 +157,7 @@ void add_serve(CLI::App& app) {
                   "Largest request body; larger gets 413 (default 16 MiB)")
       ->check(whole_number(1));
   cmd->add_option("--threads", args->threads,
-                  "HTTP connection threads (default: max(8, hardware threads))")
+                  "HTTP connection threads, the most connections served at once (default 64)")
       ->check(whole_number(0));
   cmd->add_option("--backend", args->backend, "Backend to run on (see keras-cpp info)");
   cmd->callback([args] { run_serve(*args); });

@@ -19,153 +19,48 @@ void send_error(httplib::Response& res, int status, const std::string& message) 
   res.set_content(error_response(message), kJson);
 }
 
-// The parts of /v1/models/NAME[/versions/V|/labels/L][/metadata|:VERB].
-struct ModelPath {
-  std::string name, version, label, rest;
-};
-
-ModelPath split_model_path(const std::string& path) {
-  ModelPath p;
-  std::string tail = path.substr(std::string("/v1/models/").size());
-  size_t end = tail.find_first_of("/:");
-  p.name = tail.substr(0, end);
-  tail = end == std::string::npos ? "" : tail.substr(end);
-  for (auto [prefix, field] : {std::pair{"/versions/", &p.version}, {"/labels/", &p.label}}) {
-    std::string_view pre = prefix;
-    if (tail.starts_with(pre)) {
-      size_t stop = tail.find_first_of("/:", pre.size());
-      *field = tail.substr(pre.size(), stop - pre.size());
-      tail = stop == std::string::npos ? "" : tail.substr(stop);
-    }
-  }
-  p.rest = tail;
-  return p;
-}
-
 }  // namespace
 
 struct HttpServer::Impl {
-  ModelServer& model;
+  RequestHandler& handler;
   HttpOptions options;
   httplib::Server server;
   std::atomic<bool> listening{false}, stop_requested{false}, stop_sent{false}, done{false};
   // The listening socket (the last one httplib's socket options saw).
   socket_t listen_socket = -1;
 
-  Impl(ModelServer& m, HttpOptions o) : model(m), options(std::move(o)) {}
+  Impl(RequestHandler& h, HttpOptions o) : handler(h), options(std::move(o)) {}
 
-  void dispatch(const std::string& method, const httplib::Request& req, const std::string& body,
+  void dispatch(const std::string& method, const httplib::Request& req, std::string body,
                 httplib::Response& res) {
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      route(method, req, body, res);
-    } catch (const HttpError& e) {
-      send_error(res, e.status(), e.what());
-    } catch (const std::exception& e) {
-      send_error(res, 500, std::string("internal error: ") + e.what());
-    } catch (...) {
-      send_error(res, 500, "internal error");
-    }
-    std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    model.metrics().record_latency(took.count());
+    HttpReply reply = handler.handle({method, req.path, std::move(body)});
+    res.status = reply.status;
+    for (const auto& [key, value] : reply.headers) res.set_header(key.c_str(), value);
+    res.set_content(std::move(reply.body), reply.content_type.c_str());
   }
 
   std::string too_large() const {
     return "the request body is larger than the limit of " +
            std::to_string(options.max_body_bytes) + " bytes (--max-body-bytes)";
   }
-
-  // An error found before dispatch (the body could not be read).
-  void dispatch_error(httplib::Response& res, int status, const std::string& message) {
-    send_error(res, status, message);
-  }
-
-  static void require(const std::string& method, const char* allowed, const httplib::Request& req,
-                      httplib::Response& res) {
-    if (method == allowed || (method == "HEAD" && std::string(allowed) == "GET")) return;
-    res.set_header("Allow", allowed);
-    throw HttpError(405,
-                    "method " + method + " is not allowed on " + req.path + ": use " + allowed);
-  }
-
-  void route(const std::string& method, const httplib::Request& req, const std::string& body,
-             httplib::Response& res) {
-    const std::string& path = req.path;
-    if (path == "/metrics") {
-      require(method, "GET", req, res);
-      res.set_content(model.metrics().prometheus_text(model.queue_size()),
-                      "text/plain; version=0.0.4");
-      return;
-    }
-    if (!path.starts_with("/v1/models/"))
-      throw HttpError(404, "unknown path " + path + ": the endpoints are /v1/models/" +
-                               options.model_name + "[:predict|/metadata] and /metrics");
-    ModelPath p = split_model_path(path);
-    if (p.name != options.model_name)
-      throw HttpError(404, "Servable not found for request: Latest(" + p.name +
-                               "): this server serves the model '" + options.model_name + "'");
-    if (!p.label.empty())
-      throw HttpError(404, "no version label '" + p.label + "' on model '" + p.name +
-                               "': keras-cpp serve sets no labels (use /versions/" +
-                               options.version + " or no version)");
-    if (!p.version.empty() && p.version != options.version)
-      throw HttpError(404, "Servable not found for request: Specific(" + p.name + ", " + p.version +
-                               "): the model is served as version " + options.version);
-    if (p.rest.empty()) {
-      require(method, "GET", req, res);
-      res.set_content(model_status_response(options.version), kJson);
-    } else if (p.rest == "/metadata") {
-      require(method, "GET", req, res);
-      res.set_content(
-          model_metadata_response(options.model_name, options.version, model.signature()), kJson);
-    } else if (p.rest == ":predict") {
-      require(method, "POST", req, res);
-      predict(body, res);
-    } else if (p.rest == ":classify" || p.rest == ":regress") {
-      require(method, "POST", req, res);
-      throw HttpError(400, p.rest.substr(1) + " is not served: keras-cpp serve answers :predict " +
-                               "only (classify and regress take tf.Example protos)");
-    } else {
-      throw HttpError(404, "unknown path " + path + ": the model's endpoints are /v1/models/" +
-                               p.name + ", /v1/models/" + p.name + "/metadata and /v1/models/" +
-                               p.name + ":predict");
-    }
-  }
-
-  void predict(const std::string& body, httplib::Response& res) {
-    PredictRequest request = parse_predict_request(body, model.signature());
-    std::future<std::vector<HostArray>> result;
-    try {
-      result = model.submit(std::move(request.inputs));
-    } catch (const QueueFullError& e) {
-      res.set_header("Retry-After", "1");
-      throw HttpError(503, e.what());
-    } catch (const ShuttingDownError& e) {
-      res.set_header("Retry-After", "1");
-      throw HttpError(503, e.what());
-    }
-    std::vector<HostArray> outputs;
-    try {
-      outputs = result.get();
-    } catch (const ValueError& e) {
-      throw HttpError(400, std::string("the model refused the input: ") + e.what());
-    } catch (const TypeError& e) {
-      throw HttpError(400, std::string("the model refused the input: ") + e.what());
-    }
-    res.set_content(predict_response(request.format, outputs, model.signature()), kJson);
-  }
 };
 
-HttpServer::HttpServer(ModelServer& model, HttpOptions options)
-    : impl_(std::make_unique<Impl>(model, std::move(options))) {
+HttpServer::HttpServer(RequestHandler& handler, HttpOptions options)
+    : impl_(std::make_unique<Impl>(handler, std::move(options))) {
   httplib::Server& svr = impl_->server;
   Impl* impl = impl_.get();
-  const int threads = impl->options.threads > 0
-                          ? impl->options.threads
-                          : static_cast<int>(std::max(8u, std::thread::hardware_concurrency()));
+  // httplib serves a connection on one pool thread from its first request to its close, and
+  // a predict request holds its thread while it waits for its batch: the pool is sized for
+  // concurrent connections, not for cores (waiting threads cost no CPU).
+  const int threads = impl->options.threads > 0 ? impl->options.threads : 64;
   svr.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   svr.set_payload_max_length(impl->options.max_body_bytes);
-  svr.set_keep_alive_timeout(2);
+  svr.set_keep_alive_timeout(impl->options.keep_alive_timeout_s);
+  // httplib closes a keep-alive connection after 5 requests by default, which makes a busy
+  // client reconnect every 5 requests; the idle timeout above is what frees threads.
+  svr.set_keep_alive_max_count(100000);
+  svr.set_read_timeout(impl->options.io_timeout_s, 0);
+  svr.set_write_timeout(impl->options.io_timeout_s, 0);
   // Responses go out as headers then body: without TCP_NODELAY, Nagle's algorithm and the
   // client's delayed ACK hold each response back by tens of milliseconds.
   svr.set_tcp_nodelay(true);
@@ -185,7 +80,7 @@ HttpServer::HttpServer(ModelServer& model, HttpOptions options)
                           const httplib::ContentReader& reader) {
       std::string body;
       if (req.is_multipart_form_data()) {
-        impl->dispatch_error(res, 400, "a multipart body: send the JSON request as the body");
+        send_error(res, 400, "a multipart body: send the JSON request as the body");
         return;
       }
       const bool read = reader([&body](const char* data, size_t n) {
@@ -194,12 +89,12 @@ HttpServer::HttpServer(ModelServer& model, HttpOptions options)
       });
       if (!read) {
         if (res.status == 413)
-          impl->dispatch_error(res, 413, impl->too_large());
+          send_error(res, 413, impl->too_large());
         else
-          impl->dispatch_error(res, 400, "the request body could not be read");
+          send_error(res, 400, "the request body could not be read");
         return;
       }
-      impl->dispatch(method, req, body, res);
+      impl->dispatch(method, req, std::move(body), res);
     };
   };
   auto without_body = [impl](const char* method) {
@@ -224,7 +119,7 @@ HttpServer::HttpServer(ModelServer& model, HttpOptions options)
     res.set_content(error_response(message), kJson);
   });
   svr.set_logger([impl](const httplib::Request&, const httplib::Response& res) {
-    impl->model.metrics().record_request(res.status);
+    impl->handler.models().metrics().record_request(res.status);
   });
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// keras::serving::HttpServer: TensorFlow Serving's REST API over a ModelServer, on
-// cpp-httplib. Endpoints: POST /v1/models/NAME[/versions/1]:predict, GET /v1/models/NAME
-// [/versions/1] (status), GET /v1/models/NAME[/versions/1]/metadata, GET /metrics.
+// keras::serving::HttpServer: a RequestHandler (TensorFlow Serving's REST API over a
+// ModelRegistry) behind cpp-httplib: connections, request bodies and their size limit, time
+// limits on reading and writing, and the graceful stop.
 
 #include <atomic>
 #include <cstddef>
@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "serve/model_server.h"
+#include "serve/request_handler.h"
 
 namespace keras::serving {
 
@@ -18,20 +18,21 @@ struct HttpOptions {
   std::string host = "0.0.0.0";
   /// 0 picks a free port (see HttpServer::port()).
   int port = 8501;
-  /// The NAME in /v1/models/NAME.
-  std::string model_name = "model";
-  /// The version the model is served as.
-  std::string version = "1";
   /// Larger request bodies get 413.
   size_t max_body_bytes = size_t{16} << 20;
-  /// Connection threads (0: max(8, hardware threads)).
+  /// Connection threads: each open connection holds one while it is served (0: 64).
   int threads = 0;
+  /// A connection that sends nothing for this long while a request is read (a slow or
+  /// stalled client), or takes no bytes for this long while a reply is written, is closed.
+  int io_timeout_s = 5;
+  /// An idle keep-alive connection is closed after this long.
+  int keep_alive_timeout_s = 2;
 };
 
-/// The HTTP front of a ModelServer. The ModelServer must outlive it.
+/// The HTTP front of a RequestHandler, which must outlive it.
 class HttpServer {
  public:
-  HttpServer(ModelServer& model, HttpOptions options);
+  HttpServer(RequestHandler& handler, HttpOptions options);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

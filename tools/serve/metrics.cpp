@@ -59,6 +59,11 @@ void Metrics::record_batch(int64_t rows, int64_t requests) {
   if (requests > 1) ++merged_batches_;
 }
 
+void Metrics::record_reload(bool ok) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++(ok ? reloads_ok_ : reloads_failed_);
+}
+
 uint64_t Metrics::requests(int status) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = requests_.find(status);
@@ -97,6 +102,11 @@ std::string Metrics::prometheus_text(size_t queue_size) const {
   out += "# HELP keras_serving_queue_size Requests waiting for the model.\n";
   out += "# TYPE keras_serving_queue_size gauge\n";
   out += "keras_serving_queue_size " + std::to_string(queue_size) + "\n";
+  out += "# HELP keras_serving_model_reloads_total Changed model files, served or refused.\n";
+  out += "# TYPE keras_serving_model_reloads_total counter\n";
+  out += "keras_serving_model_reloads_total{result=\"ok\"} " + std::to_string(reloads_ok_) + "\n";
+  out += "keras_serving_model_reloads_total{result=\"failed\"} " +
+         std::to_string(reloads_failed_) + "\n";
   return out;
 }
 

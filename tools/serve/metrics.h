@@ -37,6 +37,9 @@ class Metrics {
   /// One predict_on_batch of `rows` rows made of `requests` requests.
   void record_batch(int64_t rows, int64_t requests);
 
+  /// One reload of a changed model file: served (ok) or refused.
+  void record_reload(bool ok);
+
   /// Requests answered with `status` so far.
   uint64_t requests(int status) const;
   /// Batches run so far, and those of more than one request.
@@ -51,6 +54,7 @@ class Metrics {
   std::map<int, uint64_t> requests_;
   Histogram latency_, batch_rows_;
   uint64_t merged_batches_ = 0;
+  uint64_t reloads_ok_ = 0, reloads_failed_ = 0;
 };
 
 }  // namespace keras::serving

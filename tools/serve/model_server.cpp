@@ -6,6 +6,7 @@
 #include "keras/core/errors.h"
 #include "keras/models/functional.h"
 #include "keras/models/sequential.h"
+#include "keras/ops/numpy/creation.h"
 #include "keras/tensor/tensor.h"
 
 namespace keras::serving {
@@ -62,8 +63,11 @@ Signature model_signature(Model& model) {
   return sig;
 }
 
-ModelServer::ModelServer(ModelPtr<Model> model, BatchingOptions options)
-    : model_(std::move(model)), options_(std::move(options)) {
+ModelServer::ModelServer(ModelPtr<Model> model, BatchingOptions options,
+                         std::shared_ptr<Metrics> metrics)
+    : model_(std::move(model)),
+      options_(std::move(options)),
+      metrics_(metrics ? std::move(metrics) : std::make_shared<Metrics>()) {
   if (options_.max_batch < 1) throw ValueError("max_batch must be >= 1");
   if (options_.max_queue < 1) throw ValueError("max_queue must be >= 1");
   if (options_.batch_timeout_us < 0) throw ValueError("batch_timeout_us must be >= 0");
@@ -76,6 +80,18 @@ ModelServer::ModelServer(ModelPtr<Model> model, BatchingOptions options)
 
 ModelServer::~ModelServer() {
   stop();
+}
+
+void ModelServer::warm_up() {
+  TensorList x;
+  for (const TensorSpec& spec : signature_.inputs) {
+    Shape shape = spec.shape;
+    shape[0] = 1;
+    for (int i = 1; i < shape.rank(); ++i)
+      if (shape[i] < 0) return;  // a free dimension: no row to make up
+    x.push_back(ops::zeros(shape, spec.dtype));
+  }
+  model_->predict_on_batch(x.size() == 1 ? TensorStruct(x[0]) : TensorStruct(x));
 }
 
 void ModelServer::stop() {
@@ -92,8 +108,10 @@ size_t ModelServer::queue_size() const {
   return queue_.size();
 }
 
-std::future<std::vector<HostArray>> ModelServer::submit(std::vector<HostArray> inputs) {
+std::future<std::vector<HostArray>> ModelServer::submit(std::vector<HostArray> inputs,
+                                                        Clock::time_point deadline) {
   auto pending = std::make_unique<Pending>();
+  pending->deadline = deadline;
   pending->rows = inputs.empty() ? 0 : inputs[0].rows();
   pending->inputs = std::move(inputs);
   auto future = pending->result.get_future();
@@ -103,7 +121,7 @@ std::future<std::vector<HostArray>> ModelServer::submit(std::vector<HostArray> i
     if (queue_.size() >= options_.max_queue)
       throw QueueFullError("the request queue is full (" + std::to_string(options_.max_queue) +
                            " requests waiting): retry later");
-    pending->enqueued = std::chrono::steady_clock::now();
+    pending->enqueued = Clock::now();
     queue_.push_back(std::move(pending));
   }
   wake_.notify_all();
@@ -152,7 +170,15 @@ void ModelServer::work() {
       }
     }
     lock.unlock();
-    run_batch(batch);
+    // Requests whose deadline passed while they waited are answered, not run.
+    const auto now = Clock::now();
+    std::erase_if(batch, [now](const std::unique_ptr<Pending>& p) {
+      if (p->deadline > now) return false;
+      p->result.set_exception(std::make_exception_ptr(
+          DeadlineExceededError("the request waited in the queue past its deadline")));
+      return true;
+    });
+    if (!batch.empty()) run_batch(batch);
     lock.lock();
   }
 }
@@ -206,10 +232,10 @@ void ModelServer::run_batch(std::vector<std::unique_ptr<Pending>>& batch) {
         results[r].push_back(std::move(part));
       }
     }
-    metrics_.record_batch(total, static_cast<int64_t>(batch.size()));
+    metrics_->record_batch(total, static_cast<int64_t>(batch.size()));
     for (size_t r = 0; r < batch.size(); ++r) batch[r]->result.set_value(std::move(results[r]));
   } catch (...) {
-    metrics_.record_batch(total, static_cast<int64_t>(batch.size()));
+    metrics_->record_batch(total, static_cast<int64_t>(batch.size()));
     for (auto& p : batch) p->result.set_exception(std::current_exception());
   }
 }

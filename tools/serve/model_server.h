@@ -67,6 +67,11 @@ class ShuttingDownError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+/// What a request's future holds when its deadline passed before its batch ran (HTTP 504).
+class DeadlineExceededError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 /// The batching queue's settings (keras-cpp serve's flags of the same names).
 struct BatchingOptions {
@@ -84,8 +89,10 @@ struct BatchingOptions {
 /// The model, its signature and the batching worker.
 class ModelServer {
  public:
-  /// Starts the worker; ValueError when the model's signature is unknown.
-  explicit ModelServer(ModelPtr<Model> model, BatchingOptions options = {});
+  /// Starts the worker; ValueError when the model's signature is unknown. The metrics are
+  /// shared with the caller (a server of several models counts in one place); null: its own.
+  explicit ModelServer(ModelPtr<Model> model, BatchingOptions options = {},
+                       std::shared_ptr<Metrics> metrics = nullptr);
   /// stop(), then the worker is joined.
   ~ModelServer();
   ModelServer(const ModelServer&) = delete;
@@ -93,13 +100,22 @@ class ModelServer {
 
   const Signature& signature() const { return signature_; }
   const BatchingOptions& options() const { return options_; }
-  Metrics& metrics() { return metrics_; }
+  Metrics& metrics() { return *metrics_; }
 
+  using Clock = std::chrono::steady_clock;
   /// Queues one request: one array per model input (in signature order, storage dtypes,
   /// shapes already checked), each with the same number of rows. The future holds one array
-  /// per output with that many rows, or the model's exception. QueueFullError when the queue
-  /// is full, ShuttingDownError after stop().
-  std::future<std::vector<HostArray>> submit(std::vector<HostArray> inputs);
+  /// per output with that many rows, or the model's exception, or DeadlineExceededError when
+  /// `deadline` passed before its batch started. QueueFullError when the queue is full,
+  /// ShuttingDownError after stop().
+  std::future<std::vector<HostArray>> submit(std::vector<HostArray> inputs,
+                                             Clock::time_point deadline = Clock::time_point::max());
+
+  /// Runs one row of zeros through the model on the calling thread, outside the queue and the
+  /// metrics (tracing it before the first request, and finding a model that loads but cannot
+  /// run); the model's exception when it fails. Does nothing when an input has an unknown
+  /// dimension besides the batch.
+  void warm_up();
 
   /// Refuses new requests, runs the queued ones, then ends the worker. Idempotent.
   void stop();
@@ -110,7 +126,7 @@ class ModelServer {
   struct Pending {
     std::vector<HostArray> inputs;
     int64_t rows = 0;
-    std::chrono::steady_clock::time_point enqueued;
+    Clock::time_point enqueued, deadline;
     std::promise<std::vector<HostArray>> result;
   };
   void work();
@@ -121,7 +137,7 @@ class ModelServer {
   ModelPtr<Model> model_;
   BatchingOptions options_;
   Signature signature_;
-  Metrics metrics_;
+  std::shared_ptr<Metrics> metrics_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::unique_ptr<Pending>> queue_;

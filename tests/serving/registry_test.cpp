@@ -1,0 +1,333 @@
+// Several models in one server, hot reload of a changed model file (requests in flight finish
+// on the old version; a broken or deleted file keeps the old version serving), the request
+// timeout, the --model-config file, and clients that stall or flood the server. Predictions are
+// checked against each model's own predict() (the server only carries them).
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <thread>
+
+#include "serving_helpers.h"
+
+namespace keras {
+namespace {
+
+using namespace serving_test;
+namespace fs = std::filesystem;
+
+// A folder of its own under the system's temporary folder, removed at the end.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("keras_serving_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+// Writes `model` to `path` the way a deployment should replace a served file: saved beside it,
+// then renamed over it (a reader never sees half a file).
+void replace_file(Model& model, const std::string& path) {
+  const std::string tmp = path + ".tmp.keras";
+  model.save(tmp);
+  fs::rename(tmp, path);
+}
+
+std::vector<float> served_predictions(const Served& s, const std::string& name, const json& rows) {
+  Reply r = post(s, "/v1/models/" + name + ":predict", json{{"instances", rows}}.dump());
+  EXPECT_EQ(r.status, 200) << r.body;
+  return r.status == 200 ? flat(r.doc().at("predictions")) : std::vector<float>{};
+}
+
+std::vector<float> predict_rows(Model& model, const Tensor& x) {
+  return model.predict(x, {.verbose = 0}).single().to_vector<float>();
+}
+
+serving::ModelLoader file_loader() {
+  return [](const std::string& path) { return saving::load_model(path, {.compile = false}); };
+}
+
+// A registry built with a loader, served over HTTP (Served serves in-memory models).
+struct ServedFiles {
+  serving::ModelRegistry registry;
+  serving::RequestHandler handler;
+  serving::HttpServer http;
+  int port;
+  ServedFiles(BatchingOptions batching, serving::HandlerOptions handling = {},
+              HttpOptions options = {.host = "127.0.0.1", .port = 0})
+      : registry(std::move(batching), file_loader()),
+        handler(registry, handling),
+        http(handler, options),
+        port(http.bind()) {
+    http.start();
+  }
+  ~ServedFiles() {
+    http.stop();
+    registry.stop();
+  }
+  Reply post(const std::string& path, const std::string& body) const {
+    httplib::Client c("127.0.0.1", port);
+    c.set_read_timeout(30);
+    return reply_of(c.Post(path.c_str(), body, "application/json"));
+  }
+  Reply get(const std::string& path) const {
+    httplib::Client c("127.0.0.1", port);
+    return reply_of(c.Get(path.c_str()));
+  }
+  std::vector<float> predictions(const std::string& name, const json& rows) const {
+    Reply r = post("/v1/models/" + name + ":predict", json{{"instances", rows}}.dump());
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.status == 200 ? flat(r.doc().at("predictions")) : std::vector<float>{};
+  }
+};
+
+TEST(ServingRegistry, SeveralModelsByName) {
+  auto small = small_model();
+  auto other = small_model();  // same architecture, other weights
+  Served s(small, "small");
+  s.registry->add("other", other);
+  Tensor x = random::normal({3, 4});
+  json rows = rows_json(x);
+  EXPECT_TRUE(close_to(served_predictions(s, "small", rows), predict_rows(*small, x)));
+  EXPECT_TRUE(close_to(served_predictions(s, "other", rows), predict_rows(*other, x)));
+  EXPECT_FALSE(close_to(predict_rows(*small, x), predict_rows(*other, x)));
+
+  Reply r = get(s, "/v1/models/missing");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_NE(r.error().find("this server serves 'other', 'small'"), std::string::npos) << r.body;
+  EXPECT_EQ(get(s, "/v1/models/other/metadata").doc().at("model_spec").at("name"), "other");
+  std::string metrics = get(s, "/metrics").body;
+  EXPECT_EQ(metric(metrics, "keras_serving_model_version{model=\"other\"}"), 1u) << metrics;
+
+  EXPECT_THROW(s.registry->add("small", small_model()), ValueError);  // a name twice
+  EXPECT_THROW(s.registry->add("a/b", small_model()), ValueError);
+  EXPECT_THROW(s.registry->add("seq", Sequential({layers::Dense(2)})), ValueError);
+}
+
+// Holds every batch until opened (the registry gives all versions the same options).
+struct Gate {
+  std::promise<void> open;
+  std::shared_future<void> opened = open.get_future().share();
+  std::atomic<int> entered{0};
+  BatchingOptions options() {
+    return {.max_batch = 1, .batch_timeout_us = 0, .before_batch = [this](int64_t) {
+              ++entered;
+              opened.wait();
+            }};
+  }
+  void wait_entered(int n) const {
+    while (entered < n) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+};
+
+TEST(ServingRegistry, HotReloadSwapsVersionsAndKeepsServingOnBrokenFiles) {
+  TempDir dir;
+  const std::string path = dir.file("m.keras");
+  auto v1 = small_model(), v2 = small_model(), v3 = small_model();
+  v1->save(path);
+  Gate gate;
+  ServedFiles s(gate.options());
+  s.registry.add_file("m", path);
+  Tensor x = random::normal({1, 4});
+  json rows = rows_json(x);
+  const std::string body = json{{"instances", rows}}.dump();
+  EXPECT_TRUE(s.registry.poll().empty());  // nothing changed
+
+  // A request in flight on version 1 while version 2 is swapped in.
+  auto in_flight = std::async(std::launch::async, [&] { return s.post("/v1/models/m:predict", body); });
+  gate.wait_entered(1);
+  replace_file(*v2, path);
+  std::vector<std::string> log = s.registry.poll();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_NE(log[0].find("model 'm': version 2 loaded from"), std::string::npos) << log[0];
+  EXPECT_EQ(s.registry.find("m")->version, 2);
+  auto after = std::async(std::launch::async, [&] { return s.post("/v1/models/m:predict", body); });
+  gate.wait_entered(2);
+  gate.open.set_value();
+  Reply old_reply = in_flight.get(), new_reply = after.get();
+  ASSERT_EQ(old_reply.status, 200) << old_reply.body;
+  ASSERT_EQ(new_reply.status, 200) << new_reply.body;
+  EXPECT_TRUE(close_to(flat(old_reply.doc().at("predictions")), predict_rows(*v1, x)));
+  EXPECT_TRUE(close_to(flat(new_reply.doc().at("predictions")), predict_rows(*v2, x)));
+
+  // Status and versions follow the swap.
+  EXPECT_EQ(s.get("/v1/models/m").doc().at("model_version_status")[0].at("version"), "2");
+  EXPECT_EQ(s.get("/v1/models/m/versions/2/metadata").status, 200);
+  Reply gone = s.get("/v1/models/m/versions/1");
+  EXPECT_EQ(gone.status, 404);
+  EXPECT_NE(gone.error().find("served as version 2"), std::string::npos) << gone.body;
+
+  // A broken file: logged, version 2 keeps serving, not retried until it changes again.
+  { std::ofstream(path, std::ios::binary | std::ios::trunc) << "PK\x03\x04 not a zip at all"; }
+  log = s.registry.poll();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_NE(log[0].find("cannot be served"), std::string::npos) << log[0];
+  EXPECT_NE(log[0].find("version 2 keeps serving"), std::string::npos) << log[0];
+  EXPECT_TRUE(s.registry.poll().empty());
+  EXPECT_TRUE(close_to(s.predictions("m", rows), predict_rows(*v2, x)));
+
+  // A deleted file: logged once, version 2 keeps serving.
+  fs::remove(path);
+  log = s.registry.poll();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_NE(log[0].find("is gone"), std::string::npos) << log[0];
+  EXPECT_TRUE(s.registry.poll().empty());
+  EXPECT_TRUE(close_to(s.predictions("m", rows), predict_rows(*v2, x)));
+
+  // A good file again: version 3.
+  replace_file(*v3, path);
+  log = s.registry.poll();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(s.registry.find("m")->version, 3);
+  EXPECT_TRUE(close_to(s.predictions("m", rows), predict_rows(*v3, x)));
+  std::string metrics = s.get("/metrics").body;
+  EXPECT_EQ(metric(metrics, "keras_serving_model_reloads_total{result=\"ok\"}"), 2u) << metrics;
+  EXPECT_EQ(metric(metrics, "keras_serving_model_reloads_total{result=\"failed\"}"), 1u) << metrics;
+  EXPECT_EQ(metric(metrics, "keras_serving_model_version{model=\"m\"}"), 3u) << metrics;
+}
+
+// start_polling's thread finds the changed file by itself and logs the swap.
+TEST(ServingRegistry, PollingThreadReloadsTheChangedFile) {
+  TempDir dir;
+  const std::string path = dir.file("m.keras");
+  auto v1 = small_model();
+  v1->save(path);
+  ServedFiles s({});
+  s.registry.add_file("m", path);
+  std::mutex log_mutex;
+  std::vector<std::string> lines;
+  s.registry.start_polling(std::chrono::milliseconds(20), [&](const std::string& line) {
+    std::lock_guard<std::mutex> lock(log_mutex);
+    lines.push_back(line);
+  });
+  auto v2 = small_model();
+  replace_file(*v2, path);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (s.registry.find("m")->version < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(s.registry.find("m")->version, 2);
+  Tensor x = random::normal({2, 4});
+  EXPECT_TRUE(close_to(s.predictions("m", rows_json(x)), predict_rows(*v2, x)));
+  std::lock_guard<std::mutex> lock(log_mutex);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines.back().find("version 2 loaded"), std::string::npos) << lines.back();
+}
+
+TEST(ServingRegistry, RequestTimeoutGets504) {
+  Gate gate;
+  Served s(small_model(), "small", gate.options(), {},
+           {.request_timeout = std::chrono::milliseconds(300)});
+  const std::string body = R"({"instances": [[1, 2, 3, 4]]})";
+  auto held = std::async(std::launch::async, [&] { return post(s, "/v1/models/small:predict", body); });
+  gate.wait_entered(1);
+  Reply queued = post(s, "/v1/models/small:predict", body);  // waits behind the held batch
+  EXPECT_EQ(queued.status, 504) << queued.body;
+  EXPECT_NE(queued.error().find("request timeout of 300 ms (--request-timeout-ms)"),
+            std::string::npos)
+      << queued.body;
+  Reply first = held.get();  // the held one timed out too
+  EXPECT_EQ(first.status, 504) << first.body;
+  gate.open.set_value();
+  // The queued request was dropped, not run: only the held batch ran.
+  Reply ok = post(s, "/v1/models/small:predict", body);
+  EXPECT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(s.model->metrics().batches(), 2u);
+}
+
+TEST(ServingRegistry, ModelConfigFile) {
+  TempDir dir;
+  auto write = [&](const std::string& text) {
+    std::ofstream(dir.file("models.json")) << text;
+    return dir.file("models.json");
+  };
+  auto sources = serving::read_model_config(write(
+      R"({"models": [{"name": "a", "path": "a.keras"}, {"name": "b", "path": "/abs/b.keras"}]})"));
+  ASSERT_EQ(sources.size(), 2u);
+  EXPECT_EQ(sources[0].name, "a");
+  EXPECT_EQ(sources[0].path, dir.file("a.keras"));  // relative to the config's folder
+  EXPECT_EQ(sources[1].path, "/abs/b.keras");
+  const std::pair<const char*, const char*> bad[] = {
+      {"{nope", "not valid JSON"},
+      {"[]", "non-empty \"models\" list"},
+      {R"({"models": []})", "non-empty \"models\" list"},
+      {R"({"models": [{"name": "a"}]})", "\"path\" must be a non-empty string"},
+      {R"({"models": [{"name": "a", "path": "a", "versions": 2}]})", "unknown key \"versions\""},
+      {R"({"models": [{"name": "a", "path": "a"}], "x": 1})", "unknown key \"x\""},
+      {R"({"models": [{"name": "a", "path": "a"}, {"name": "a", "path": "b"}]})",
+       "the name 'a' is given twice"},
+  };
+  for (const auto& [text, message] : bad) {
+    try {
+      serving::read_model_config(write(text));
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const ValueError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("models.json"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(serving::read_model_config(dir.file("none.json")), IOError);
+}
+
+// A TCP connection to the server that sends `text` and then nothing.
+int stalled_connection(int port, const std::string& text) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return -1;
+  }
+  if (!text.empty() && write(fd, text.data(), text.size()) < 0) {
+  }
+  return fd;
+}
+
+// Stalled clients hold a connection thread only until the I/O timeout; a flood of connections
+// waits its turn. The server answers normal requests afterwards and never goes down.
+TEST(ServingRegistry, StalledClientsAndConnectionFloodsDoNotTakeTheServerDown) {
+  Served s(small_model(), "small", {}, {.threads = 2, .io_timeout_s = 1});
+  const std::string body = R"({"instances": [[1, 2, 3, 4]]})";
+  std::vector<int> fds;
+  // More stalled clients than threads: half a request line, half a header, half a body.
+  for (const char* text : {"POST /v1/models/small:pre", "GET /v1/models/small HTTP/1.1\r\nHost",
+                           "POST /v1/models/small:predict HTTP/1.1\r\nContent-Length: 100\r\n\r\n{",
+                           ""})
+    fds.push_back(stalled_connection(s.port, text));
+  const auto start = std::chrono::steady_clock::now();
+  Reply r = post(s, "/v1/models/small:predict", body);
+  std::chrono::duration<double> waited = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_LT(waited.count(), 20.0) << "stalled clients held the server";
+  for (int fd : fds)
+    if (fd >= 0) close(fd);
+
+  // A flood: 300 connections opened at once, each sending a full request, then closed
+  // without reading the answer.
+  std::vector<int> flood;
+  const std::string request = "POST /v1/models/small:predict HTTP/1.1\r\nHost: x\r\n"
+                              "Content-Type: application/json\r\nContent-Length: " +
+                              std::to_string(body.size()) + "\r\n\r\n" + body;
+  for (int i = 0; i < 300; ++i) flood.push_back(stalled_connection(s.port, request));
+  for (int fd : flood)
+    if (fd >= 0) close(fd);
+  r = post(s, "/v1/models/small:predict", body);
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(get(s, "/v1/models/small").status, 200);
+}
+
+}  // namespace
+}  // namespace keras

@@ -1,0 +1,179 @@
+#pragma once
+// What the serving tests share: small models, a registry served over HTTP on a free port, an
+// HTTP client, JSON rows of tensors and float comparisons.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "keras/keras.h"
+#include "serve/http_server.h"
+#include "serve/model_registry.h"
+#include "serve/model_server.h"
+#include "serve/request_handler.h"
+
+namespace keras::serving_test {
+
+using json = nlohmann::json;
+using serving::BatchingOptions;
+using serving::HttpOptions;
+
+inline std::string model_path(const std::string& name) {
+  const char* env = std::getenv("KERAS_SHARED_DIR");
+  return std::string(env ? env : KERAS_SHARED_DIR) + "/models/" + name;
+}
+
+// (None, 4) -> Dense(3, relu) -> Dense(2), float32.
+inline ModelPtr<Model> small_model() {
+  auto x = Input({4}, {.name = "x"});
+  auto h = layers::Dense(3, {.activation = "relu"})(x);
+  return Functional(x, layers::Dense(2, {.name = "y"})(h));
+}
+
+// Two inputs ("features" float32 (None, 3), "ids" int32 (None, 2)) and two outputs ("score"
+// (None, 2), "prob" (None, 1)).
+inline ModelPtr<Model> multi_model() {
+  auto features = Input({3}, {.name = "features"});
+  auto ids = Input({2}, {.dtype = int32, .name = "ids"});
+  auto e = layers::Flatten()(layers::Embedding(10, 2)(ids));
+  auto h = layers::concatenate({layers::Dense(4, {.activation = "relu"})(features), e});
+  auto score = layers::Dense(2, {.name = "score"})(h);
+  auto prob = layers::Dense(1, {.activation = "sigmoid", .name = "prob"})(h);
+  return Functional({features, ids}, {score, prob});
+}
+
+// A registry serving one model, its request handler and HTTP front on 127.0.0.1, a free port.
+struct Served {
+  std::unique_ptr<serving::ModelRegistry> registry;
+  std::unique_ptr<serving::RequestHandler> handler;
+  std::unique_ptr<serving::HttpServer> http;
+  std::shared_ptr<serving::ModelServer> model;  // the served version
+  int port = 0;
+
+  explicit Served(ModelPtr<Model> m, const std::string& name, BatchingOptions batching = {},
+                  HttpOptions options = {}, serving::HandlerOptions handling = {}) {
+    registry = std::make_unique<serving::ModelRegistry>(std::move(batching));
+    registry->add(name, std::move(m));
+    model = registry->find(name)->server;
+    handler = std::make_unique<serving::RequestHandler>(*registry, handling);
+    options.host = "127.0.0.1";
+    options.port = 0;
+    http = std::make_unique<serving::HttpServer>(*handler, options);
+    port = http->bind();
+    http->start();
+  }
+  ~Served() {
+    http->stop();
+    registry->stop();
+  }
+  httplib::Client client() const {
+    httplib::Client c("127.0.0.1", port);
+    c.set_read_timeout(30);
+    c.set_tcp_nodelay(true);
+    return c;
+  }
+};
+
+struct Reply {
+  int status = -1;  // -1: no response (connection refused)
+  std::string body, retry_after, allow;
+  json doc() const { return json::parse(body); }
+  std::string error() const { return doc().at("error").get<std::string>(); }
+};
+
+inline Reply reply_of(const httplib::Result& r) {
+  Reply out;
+  if (!r) return out;
+  out.status = r->status;
+  out.body = r->body;
+  out.retry_after = r->get_header_value("Retry-After");
+  out.allow = r->get_header_value("Allow");
+  return out;
+}
+
+inline Reply post(const Served& s, const std::string& path, const std::string& body) {
+  auto c = s.client();
+  return reply_of(c.Post(path.c_str(), body, "application/json"));
+}
+
+inline Reply get(const Served& s, const std::string& path) {
+  auto c = s.client();
+  return reply_of(c.Get(path.c_str()));
+}
+
+// Rows of a float tensor as JSON nested lists (each float written exactly).
+inline json rows_json(const Tensor& t) {
+  std::vector<float> v = t.to_vector<float>();
+  const int64_t rows = t.shape()[0];
+  const int64_t per = rows ? static_cast<int64_t>(v.size()) / rows : 0;
+  Shape row(t.shape().begin() + 1, t.shape().end());
+  std::function<json(int64_t&, int)> nest = [&](int64_t& i, int depth) -> json {
+    if (depth == row.rank()) return json(static_cast<double>(v[static_cast<size_t>(i++)]));
+    json a = json::array();
+    for (int64_t k = 0; k < row[depth]; ++k) a.push_back(nest(i, depth + 1));
+    return a;
+  };
+  json out = json::array();
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t i = r * per;
+    out.push_back(nest(i, 0));
+  }
+  return out;
+}
+
+// Every number of a JSON nested list, as float32, in row-major order.
+inline void flatten_into(const json& v, std::vector<float>& out) {
+  if (v.is_array()) {
+    for (const json& e : v) flatten_into(e, out);
+  } else {
+    out.push_back(static_cast<float>(v.get<double>()));
+  }
+}
+
+inline std::vector<float> flat(const json& v) {
+  std::vector<float> out;
+  flatten_into(v, out);
+  return out;
+}
+
+// |got - want| <= 1e-5 * max(1, |want|) everywhere.
+inline ::testing::AssertionResult close_to(const std::vector<float>& got, const std::vector<float>& want) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " values, expected " << want.size();
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!(std::abs(got[i] - want[i]) <= 1e-5f * std::max(1.0f, std::abs(want[i]))))
+      return ::testing::AssertionFailure() << "value " << i << ": " << got[i] << " != " << want[i];
+  return ::testing::AssertionSuccess();
+}
+
+// Bit-for-bit equality of float vectors.
+inline ::testing::AssertionResult same_bits(const std::vector<float>& got,
+                                     const std::vector<float>& want) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " values, expected " << want.size();
+  for (size_t i = 0; i < got.size(); ++i)
+    if (std::memcmp(&got[i], &want[i], sizeof(float)) != 0)
+      return ::testing::AssertionFailure() << "value " << i << ": " << got[i] << " != " << want[i];
+  return ::testing::AssertionSuccess();
+}
+
+inline uint64_t metric(const std::string& text, const std::string& name) {
+  std::smatch m;
+  std::regex re("(^|\n)" + std::regex_replace(name, std::regex(R"([{}"+.])"), R"(\$&)") +
+                " ([0-9.e+]+)");
+  if (!std::regex_search(text, m, re)) return 0;
+  return static_cast<uint64_t>(std::stod(m[2]));
+}
+
+}  // namespace keras::serving_test

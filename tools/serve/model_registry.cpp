@@ -1,0 +1,218 @@
+#include "serve/model_registry.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "keras/core/errors.h"
+
+namespace keras::serving {
+
+ModelRegistry::ModelRegistry(BatchingOptions batching, ModelLoader loader)
+    : batching_(std::move(batching)),
+      loader_(std::move(loader)),
+      metrics_(std::make_shared<Metrics>()) {}
+
+ModelRegistry::~ModelRegistry() {
+  stop();
+}
+
+ModelRegistry::Stamp ModelRegistry::stamp_of(const std::string& path) {
+  std::error_code ec;
+  Stamp s;
+  s.modified = std::filesystem::last_write_time(path, ec);
+  if (ec) return {};
+  s.size = std::filesystem::file_size(path, ec);
+  if (ec) return {};
+  s.exists = true;
+  return s;
+}
+
+std::shared_ptr<ModelServer> ModelRegistry::start_server(ModelPtr<Model> model) {
+  auto server = std::make_shared<ModelServer>(std::move(model), batching_, metrics_);
+  server->warm_up();
+  return server;
+}
+
+void ModelRegistry::insert(const std::string& name, ServedModel served, const std::string& path,
+                           Stamp stamp) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (models_.count(name))
+    throw ValueError("a model named '" + name + "' is already served: give each model its own name");
+  models_[name] = Entry{std::move(served), path, stamp, {}};
+}
+
+void ModelRegistry::add(const std::string& name, ModelPtr<Model> model) {
+  if (name.empty() || name.find_first_of("/:") != std::string::npos)
+    throw ValueError("the model name '" + name + "' must be non-empty, without '/' or ':'");
+  if (find(name))
+    throw ValueError("a model named '" + name + "' is already served: give each model its own name");
+  insert(name, {name, 1, start_server(std::move(model))}, "", {});
+}
+
+void ModelRegistry::add_file(const std::string& name, const std::string& path) {
+  if (!loader_) throw ValueError("this registry has no model loader: use add()");
+  if (name.empty() || name.find_first_of("/:") != std::string::npos)
+    throw ValueError("the model name '" + name + "' must be non-empty, without '/' or ':'");
+  if (find(name))
+    throw ValueError("a model named '" + name + "' is already served: give each model its own name");
+  // The stamp before the load: a file replaced during the load is loaded again at the next poll.
+  const Stamp stamp = stamp_of(path);
+  insert(name, {name, 1, start_server(loader_(path))}, path, stamp);
+}
+
+std::optional<ServedModel> ModelRegistry::find(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = models_.find(name);
+  if (it == models_.end()) return std::nullopt;
+  return it->second.current;
+}
+
+std::vector<std::string> ModelRegistry::names() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& [name, entry] : models_) out.push_back(name);
+  return out;
+}
+
+std::vector<std::string> ModelRegistry::poll() {
+  std::lock_guard<std::mutex> one_poll(poll_mutex_);
+  std::vector<std::string> log;
+  // The watched files, copied out: loading takes seconds and must not hold the lock requests
+  // take to find their model.
+  std::vector<std::pair<std::string, Entry>> watched;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [name, entry] : models_)
+      if (!entry.path.empty()) watched.emplace_back(name, entry);
+  }
+  for (const auto& [name, entry] : watched) {
+    const Stamp now = stamp_of(entry.path);
+    if (now == entry.loaded || now == entry.refused) continue;
+    const std::string prefix = "model '" + name + "': ";
+    if (!now.exists) {
+      log.push_back(prefix + entry.path + " is gone; version " +
+                    std::to_string(entry.current.version) + " keeps serving");
+      std::lock_guard<std::mutex> lock(mutex_);
+      models_[name].refused = now;
+      continue;
+    }
+    std::shared_ptr<ModelServer> server;
+    try {
+      server = start_server(loader_(entry.path));
+      if (server->signature().inputs.size() != entry.current.server->signature().inputs.size())
+        log.push_back(prefix + "note: the new file has a different number of inputs");
+    } catch (const std::exception& e) {
+      metrics_->record_reload(false);
+      log.push_back(prefix + entry.path + " changed but cannot be served (" + e.what() +
+                    "); version " + std::to_string(entry.current.version) + " keeps serving");
+      std::lock_guard<std::mutex> lock(mutex_);
+      models_[name].refused = now;
+      continue;
+    }
+    std::shared_ptr<ModelServer> old;
+    int64_t version = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      Entry& e = models_[name];
+      old = std::move(e.current.server);
+      version = e.current.version + 1;
+      e.current = {name, version, std::move(server)};
+      e.loaded = now;
+      e.refused = {};
+    }
+    metrics_->record_reload(true);
+    log.push_back(prefix + "version " + std::to_string(version) + " loaded from " + entry.path);
+    // `old` is released here; requests still running on it hold it until they are answered,
+    // and the last one stops it (its queue drains first).
+  }
+  return log;
+}
+
+void ModelRegistry::start_polling(std::chrono::milliseconds interval,
+                                  std::function<void(const std::string&)> log) {
+  if (poller_.joinable()) throw ValueError("the registry is already polling");
+  poller_ = std::thread([this, interval, log = std::move(log)] {
+    std::unique_lock<std::mutex> lock(stop_mutex_);
+    while (!stop_wake_.wait_for(lock, interval, [this] { return stopping_; })) {
+      lock.unlock();
+      for (const std::string& line : poll())
+        if (log) log(line);
+      lock.lock();
+    }
+  });
+}
+
+void ModelRegistry::stop() {
+  {
+    std::lock_guard<std::mutex> lock(stop_mutex_);
+    stopping_ = true;
+  }
+  stop_wake_.notify_all();
+  if (poller_.joinable()) poller_.join();
+  std::vector<std::shared_ptr<ModelServer>> servers;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& [name, entry] : models_) servers.push_back(entry.current.server);
+  }
+  for (auto& s : servers) s->stop();
+}
+
+size_t ModelRegistry::queue_size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t n = 0;
+  for (const auto& [name, entry] : models_) n += entry.current.server->queue_size();
+  return n;
+}
+
+std::string ModelRegistry::prometheus_text() const {
+  std::string out = metrics_->prometheus_text(queue_size());
+  out += "# HELP keras_serving_model_version The version each model serves now.\n";
+  out += "# TYPE keras_serving_model_version gauge\n";
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [name, entry] : models_)
+    out += "keras_serving_model_version{model=\"" + name + "\"} " +
+           std::to_string(entry.current.version) + "\n";
+  return out;
+}
+
+std::vector<ModelSource> read_model_config(const std::string& path) {
+  using json = nlohmann::json;
+  std::ifstream in(path);
+  if (!in) throw IOError("cannot read the model config file " + path);
+  const std::string where = "model config " + path + ": ";
+  json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded())
+    throw ValueError(where + "not valid JSON; expected {\"models\": [{\"name\": ..., \"path\": ...}]}");
+  if (!doc.is_object() || !doc.contains("models") || !doc["models"].is_array() ||
+      doc["models"].empty())
+    throw ValueError(where + "expected an object with a non-empty \"models\" list: " +
+                     "{\"models\": [{\"name\": \"m\", \"path\": \"m.keras\"}]}");
+  for (const auto& [key, value] : doc.items())
+    if (key != "models") throw ValueError(where + "unknown key \"" + key + "\" (only \"models\")");
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::vector<ModelSource> out;
+  std::set<std::string> seen;
+  for (size_t i = 0; i < doc["models"].size(); ++i) {
+    const json& m = doc["models"][i];
+    const std::string at = where + "models[" + std::to_string(i) + "]: ";
+    if (!m.is_object()) throw ValueError(at + "expected an object with \"name\" and \"path\"");
+    for (const auto& [key, value] : m.items())
+      if (key != "name" && key != "path")
+        throw ValueError(at + "unknown key \"" + key + "\" (\"name\" and \"path\" only)");
+    for (const char* key : {"name", "path"})
+      if (!m.contains(key) || !m[key].is_string() || m[key].get<std::string>().empty())
+        throw ValueError(at + "\"" + key + "\" must be a non-empty string");
+    ModelSource s{m["name"].get<std::string>(), m["path"].get<std::string>()};
+    if (!seen.insert(s.name).second)
+      throw ValueError(at + "the name '" + s.name + "' is given twice");
+    std::filesystem::path p(s.path);
+    if (p.is_relative() && !folder.empty()) s.path = (folder / p).string();
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace keras::serving

@@ -1,0 +1,117 @@
+#pragma once
+// keras::serving::ModelRegistry: the models a server serves, by name, each behind its own
+// ModelServer (queue and batching worker), and their hot reload. A model loaded from a file is
+// watched: when the file's modification time or size changes, poll() loads the new file on
+// the polling thread, runs one row through it, and swaps it in atomically as the next version.
+// Requests lease the ModelServer they started on (a shared_ptr), so requests in flight finish
+// on the old version, which stops once its last request is answered. A file that does not load
+// or run keeps the old version serving; the reason goes to the log, and the file is tried again
+// only when it changes again.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "serve/metrics.h"
+#include "serve/model_server.h"
+
+namespace keras::serving {
+
+/// What a request runs on: one version of one model.
+struct ServedModel {
+  std::string name;
+  int64_t version = 1;
+  std::shared_ptr<ModelServer> server;
+};
+
+/// Loads a model file (keras-cpp serve: saving::load_model without compile).
+using ModelLoader = std::function<ModelPtr<Model>(const std::string& path)>;
+
+class ModelRegistry {
+ public:
+  /// Every model gets `batching`; `loader` loads files (add_file and reloads).
+  explicit ModelRegistry(BatchingOptions batching = {}, ModelLoader loader = nullptr);
+  /// stop().
+  ~ModelRegistry();
+  ModelRegistry(const ModelRegistry&) = delete;
+  ModelRegistry& operator=(const ModelRegistry&) = delete;
+
+  /// Serves `model` as `name`, version 1, never reloaded. ValueError for a name already
+  /// served, a name with '/' or ':', or a model without a signature; the model's exception
+  /// when it cannot run a row of zeros.
+  void add(const std::string& name, ModelPtr<Model> model);
+  /// Loads `path` and serves it as `name`, version 1, watched by poll(). As add(), and the
+  /// loader's exception when the file does not load.
+  void add_file(const std::string& name, const std::string& path);
+
+  /// The current version of `name`; nullopt when no such model is served.
+  std::optional<ServedModel> find(const std::string& name) const;
+  /// The served names, sorted.
+  std::vector<std::string> names() const;
+
+  /// Checks every watched file once; reloads the changed ones. Returns a line per event
+  /// ("model 'm' version 2 loaded from m.keras", "model 'm': m.keras changed but ...").
+  std::vector<std::string> poll();
+  /// poll() every `interval` on a thread of its own, each line to `log`, until stop().
+  void start_polling(std::chrono::milliseconds interval,
+                     std::function<void(const std::string&)> log);
+
+  /// Ends polling, then stops every model (each finishes its queued requests). Idempotent.
+  void stop();
+
+  /// Counters of every model (and reloads) together.
+  Metrics& metrics() { return *metrics_; }
+  /// Requests waiting in every model's queue.
+  size_t queue_size() const;
+  /// /metrics: the counters, the queue gauge, each model's version.
+  std::string prometheus_text() const;
+
+ private:
+  // A file's identity for change detection.
+  struct Stamp {
+    std::filesystem::file_time_type modified{};
+    uintmax_t size = 0;
+    bool exists = false;
+    bool operator==(const Stamp&) const = default;
+  };
+  struct Entry {
+    ServedModel current;
+    std::string path;  // empty: not watched
+    Stamp loaded;      // the stamp of the file `current` came from
+    Stamp refused;     // the stamp of the last file that failed, so it is not retried
+  };
+  static Stamp stamp_of(const std::string& path);
+  std::shared_ptr<ModelServer> start_server(ModelPtr<Model> model);
+  void insert(const std::string& name, ServedModel served, const std::string& path, Stamp stamp);
+
+  BatchingOptions batching_;
+  ModelLoader loader_;
+  std::shared_ptr<Metrics> metrics_;
+  mutable std::mutex mutex_;
+  std::map<std::string, Entry> models_;
+  std::mutex poll_mutex_;  // one poll() at a time
+  std::thread poller_;
+  std::mutex stop_mutex_;
+  std::condition_variable stop_wake_;
+  bool stopping_ = false;
+};
+
+/// One model of a --model-config file.
+struct ModelSource {
+  std::string name, path;
+};
+/// Reads a --model-config file: {"models": [{"name": "a", "path": "a.keras"}, ...]}, paths
+/// relative to the file's folder. ValueError naming the file and what is wrong (not JSON, no
+/// "models" list, an entry without a name or path, an unknown key, a name given twice).
+std::vector<ModelSource> read_model_config(const std::string& path);
+
+}  // namespace keras::serving
