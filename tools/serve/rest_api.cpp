@@ -340,7 +340,7 @@ PredictRequest parse_predict_request(std::string_view body, const Signature& sig
   json doc;
   try {
     doc = json::parse(body.begin(), body.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e999
     std::string what = e.what();
     auto pos = what.find("] ");
     throw bad_request("malformed JSON: " +
