@@ -10,6 +10,8 @@
 #include "keras/keras.h"
 #include "serve/model_registry.h"
 #include "serve/request_handler.h"
+#include "serve/rest_api.h"
+#include "serve/simple_request_reader.h"
 
 namespace keras::fuzz {
 namespace {
@@ -75,6 +77,24 @@ std::string finite_json(const std::string& body) {
                          reply.body.substr(0, 500));
 }
 
+// Where the simple-form reader accepts a body, the document reader must accept it too and
+// give the same shape and bits.
+void compare_request_readers(const std::string& body, const serving::Signature& signature) {
+  auto simple = serving::read_simple_predict_request(body, signature);
+  if (!simple) return;
+  serving::PredictRequest doc;
+  try {
+    doc = serving::parse_predict_document(body, signature);
+  } catch (const std::exception& e) {
+    throw std::logic_error(std::string("the simple reader accepted a body the document reader "
+                                       "refuses: ") + e.what());
+  }
+  const auto& a = simple->inputs.at(0);
+  const auto& b = doc.inputs.at(0);
+  if (simple->format != doc.format || a.shape != b.shape || a.dtype != b.dtype || a.data != b.data)
+    throw std::logic_error("the simple and document readers disagree on " + body.substr(0, 300));
+}
+
 }  // namespace
 
 void serve_request_one_input(const uint8_t* data, size_t size) {
@@ -86,6 +106,9 @@ void serve_request_one_input(const uint8_t* data, size_t size) {
   const size_t space = line.find(' ');
   request.method = line.substr(0, space);
   request.path = space == std::string::npos ? "/" : line.substr(space + 1);
+
+  for (const char* name : {"small", "image"})
+    compare_request_readers(request.body, handler().models().find(name)->server->signature());
 
   serving::HttpReply reply = handler().handle(request);
   switch (reply.status) {

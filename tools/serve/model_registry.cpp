@@ -1,5 +1,7 @@
 #include "serve/model_registry.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -20,14 +22,11 @@ ModelRegistry::~ModelRegistry() {
 }
 
 ModelRegistry::Stamp ModelRegistry::stamp_of(const std::string& path) {
-  std::error_code ec;
-  Stamp s;
-  s.modified = std::filesystem::last_write_time(path, ec);
-  if (ec) return {};
-  s.size = std::filesystem::file_size(path, ec);
-  if (ec) return {};
-  s.exists = true;
-  return s;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  auto ns = [](const timespec& t) { return int64_t{t.tv_sec} * 1000000000 + t.tv_nsec; };
+  return {true, static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+          static_cast<uint64_t>(st.st_size), ns(st.st_mtim), ns(st.st_ctim)};
 }
 
 std::shared_ptr<ModelServer> ModelRegistry::start_server(ModelPtr<Model> model) {

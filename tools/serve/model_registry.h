@@ -1,7 +1,7 @@
 #pragma once
 // keras::serving::ModelRegistry: the models a server serves, by name, each behind its own
 // ModelServer (queue and batching worker), and their hot reload. A model loaded from a file is
-// watched: when the file's modification time or size changes, poll() loads the new file on
+// watched: when the file changes (another inode, size or time), poll() loads the new file on
 // the polling thread, runs one row through it, and swaps it in atomically as the next version.
 // Requests lease the ModelServer they started on (a shared_ptr), so requests in flight finish
 // on the old version, which stops once its last request is answered. A file that does not load
@@ -76,11 +76,13 @@ class ModelRegistry {
   std::string prometheus_text() const;
 
  private:
-  // A file's identity for change detection.
+  // A file's identity for change detection: a file renamed over the old one is a new inode;
+  // one rewritten in place changes its size or times (which the kernel keeps at the
+  // resolution of its clock tick, so the inode catches what two writes within a tick miss).
   struct Stamp {
-    std::filesystem::file_time_type modified{};
-    uintmax_t size = 0;
     bool exists = false;
+    uint64_t device = 0, inode = 0, size = 0;
+    int64_t modified_ns = 0, changed_ns = 0;
     bool operator==(const Stamp&) const = default;
   };
   struct Entry {

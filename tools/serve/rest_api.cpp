@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "serve/simple_request_reader.h"
+
 namespace keras::serving {
 namespace {
 
@@ -337,6 +339,11 @@ std::string quoted(const std::string& s) {
 }  // namespace
 
 PredictRequest parse_predict_request(std::string_view body, const Signature& signature) {
+  if (auto simple = read_simple_predict_request(body, signature)) return std::move(*simple);
+  return parse_predict_document(body, signature);
+}
+
+PredictRequest parse_predict_document(std::string_view body, const Signature& signature) {
   json doc;
   try {
     doc = json::parse(body.begin(), body.end());

@@ -35,7 +35,11 @@ struct PredictRequest {
 /// Reads a predict request body; HttpError 400 naming what is wrong (malformed JSON, neither
 /// or both of "instances" and "inputs", an unknown or missing input name, ragged lists, a shape
 /// or dtype that does not fit the signature, an unknown signature_name).
+/// The simple form (one float input, nested numbers) goes through read_simple_predict_request,
+/// everything else through parse_predict_document; both give the same bits.
 PredictRequest parse_predict_request(std::string_view body, const Signature& signature);
+/// parse_predict_request on a JSON document, for every request form.
+PredictRequest parse_predict_document(std::string_view body, const Signature& signature);
 
 /// The response to a predict request: {"predictions": [...]} for the row format (per row a
 /// value, or an object by output name when there are several outputs), {"outputs": ...} for

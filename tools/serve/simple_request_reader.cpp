@@ -1,0 +1,204 @@
+#include "serve/simple_request_reader.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace keras::serving {
+namespace {
+
+// A scanner of exactly the simple form's JSON: one object whose keys are "instances" or
+// "inputs" (one of them) and "signature_name", no escapes in strings, the data nested arrays of
+// JSON numbers. Every method returns false on anything else; the caller then falls back to the
+// document reader, so this reader never needs to explain an error, only to agree with
+// nlohmann::json's values where it accepts: JSON's number grammar checked here, integers read
+// as integers and then converted to double (so "-0" is +0.0, as nlohmann makes it), others
+// by std::from_chars (correctly rounded, as strtod), out-of-range values left to the fallback.
+class Scanner {
+ public:
+  Scanner(std::string_view text, DType dtype, int max_depth)
+      : p_(text.data()), end_(p_ + text.size()), dtype_(dtype), max_depth_(max_depth) {}
+
+  bool request() {
+    skip_ws();
+    if (!eat('{')) return false;
+    bool data = false, signature = false;
+    do {
+      skip_ws();
+      std::string_view key;
+      if (!string(key)) return false;
+      skip_ws();
+      if (!eat(':')) return false;
+      skip_ws();
+      if (key == "signature_name" && !signature) {
+        std::string_view value;
+        if (!string(value) || (value != "serving_default" && !value.empty())) return false;
+        signature = true;
+      } else if ((key == "instances" || key == "inputs") && !data) {
+        format = key == "instances" ? PredictFormat::Row : PredictFormat::Columnar;
+        if (!array(0)) return false;
+        data = true;
+      } else {
+        return false;
+      }
+      skip_ws();
+    } while (eat(','));
+    if (!eat('}')) return false;
+    skip_ws();
+    return data && p_ == end_ && leaf_depth_ > 0;
+  }
+
+  std::vector<int64_t> dims;
+  std::vector<unsigned char> data;
+  PredictFormat format = PredictFormat::Row;
+
+ private:
+  void skip_ws() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+  bool eat(char c) {
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+  // A string without escapes or control characters.
+  bool string(std::string_view& out) {
+    if (!eat('"')) return false;
+    const char* start = p_;
+    while (p_ < end_ && *p_ != '"') {
+      if (*p_ == '\\' || static_cast<unsigned char>(*p_) < 0x20) return false;
+      ++p_;
+    }
+    if (p_ == end_) return false;
+    out = std::string_view(start, static_cast<size_t>(p_ - start));
+    ++p_;
+    return true;
+  }
+  // A list at nesting `depth` (0: the whole value), its length the same as every other list
+  // at that depth, numbers only at the deepest level.
+  bool array(size_t depth) {
+    // Deeper than the input's rank cannot fit it (and would recurse without bound).
+    if (static_cast<int>(depth) >= max_depth_ || !eat('[')) return false;
+    if (dims.size() <= depth) dims.push_back(-1);
+    int64_t count = 0;
+    skip_ws();
+    if (p_ < end_ && *p_ != ']') {
+      do {
+        skip_ws();
+        if (p_ < end_ && *p_ == '[') {
+          if (leaf_depth_ >= 0 && static_cast<int>(depth) + 1 >= leaf_depth_) return false;
+          if (!array(depth + 1)) return false;
+        } else {
+          if (leaf_depth_ < 0) leaf_depth_ = static_cast<int>(depth) + 1;
+          if (leaf_depth_ != static_cast<int>(depth) + 1 || !number()) return false;
+        }
+        ++count;
+        skip_ws();
+      } while (eat(','));
+    }
+    if (!eat(']')) return false;
+    if (dims[depth] < 0) dims[depth] = count;
+    return dims[depth] == count;
+  }
+  bool number() {
+    const char* start = p_;
+    bool integer = true;
+    if (p_ < end_ && *p_ == '-') ++p_;
+    if (p_ == end_) return false;
+    if (*p_ == '0') {
+      ++p_;
+    } else if (*p_ >= '1' && *p_ <= '9') {
+      while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+    } else {
+      return false;
+    }
+    if (p_ < end_ && *p_ == '.') {
+      integer = false;
+      ++p_;
+      if (!digits()) return false;
+    }
+    if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
+      integer = false;
+      ++p_;
+      if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (!digits()) return false;
+    }
+    // Integers as integers (nlohmann::json's token types), beyond 64 bits as floats.
+    double value = 0;
+    int64_t i = 0;
+    uint64_t u = 0;
+    if (integer && *start == '-' && std::from_chars(start, p_, i).ec == std::errc()) {
+      value = static_cast<double>(i);
+    } else if (integer && *start != '-' && std::from_chars(start, p_, u).ec == std::errc()) {
+      value = static_cast<double>(u);
+    } else if (!to_double(start, p_, value)) {
+      return false;
+    }
+    put(value);
+    return true;
+  }
+  // from_chars, and for what it calls out of range strtod, as nlohmann::json reads numbers:
+  // an underflow becomes a subnormal or zero there, an overflow is an error.
+  static bool to_double(const char* first, const char* last, double& value) {
+    const auto result = std::from_chars(first, last, value);
+    if (result.ec == std::errc()) return true;
+    if (result.ec != std::errc::result_out_of_range) return false;
+    const std::string token(first, last);
+    value = std::strtod(token.c_str(), nullptr);
+    return std::isfinite(value);
+  }
+  bool digits() {
+    const char* start = p_;
+    while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+    return p_ > start;
+  }
+  // The document reader's conversion: the double, then float for float32 inputs.
+  void put(double v) {
+    const size_t at = data.size();
+    if (dtype_ == DType::Float32) {
+      const float f = static_cast<float>(v);
+      data.resize(at + sizeof f);
+      std::memcpy(data.data() + at, &f, sizeof f);
+    } else {
+      data.resize(at + sizeof v);
+      std::memcpy(data.data() + at, &v, sizeof v);
+    }
+  }
+
+  const char* p_;
+  const char* end_;
+  DType dtype_;
+  int max_depth_;
+  int leaf_depth_ = -1;
+};
+
+}  // namespace
+
+std::optional<PredictRequest> read_simple_predict_request(std::string_view body,
+                                                          const Signature& signature) {
+  if (signature.inputs.size() != 1) return std::nullopt;
+  const TensorSpec& spec = signature.inputs[0];
+  const DType dtype = storage_dtype(spec.dtype);
+  if (dtype != DType::Float32 && dtype != DType::Float64) return std::nullopt;
+  Scanner scanner(body, dtype, spec.shape.rank());
+  if (!scanner.request()) return std::nullopt;
+  // The whole array is the batch in both formats when the model has one input: its shape
+  // must be the signature's, the batch axis free.
+  const std::vector<int64_t>& dims = scanner.dims;
+  if (static_cast<int>(dims.size()) != spec.shape.rank() || dims[0] < 1) return std::nullopt;
+  for (int i = 1; i < spec.shape.rank(); ++i)
+    if (spec.shape[i] >= 0 && spec.shape[i] != dims[static_cast<size_t>(i)]) return std::nullopt;
+  PredictRequest request;
+  request.format = scanner.format;
+  HostArray array;
+  array.dtype = dtype;
+  array.shape = Shape(dims);
+  array.data = std::move(scanner.data);
+  request.inputs.push_back(std::move(array));
+  return request;
+}
+
+}  // namespace keras::serving
