@@ -157,7 +157,12 @@ RendezvousServer::~RendezvousServer() {
   char byte = 0;
   if (::write(wake_fd_[1], &byte, 1) < 0) {}
   acceptor_.join();
-  for (auto& t : clients_) t.join();
+  {
+    // The connection threads are detached (the job's server lives until the process ends, and
+    // a finished thread nobody joins is a leak to the sanitizers); wait until they are done.
+    std::unique_lock<std::mutex> lock(mutex_);
+    clients_done_.wait(lock, [this] { return active_clients_ == 0; });
+  }
   for (int fd : client_fds_) ::close(fd);
   ::close(listen_fd_);
   ::close(wake_fd_[0]);
@@ -180,7 +185,8 @@ void RendezvousServer::accept_loop() {
       return;
     }
     client_fds_.push_back(fd);
-    clients_.emplace_back([this, fd] { serve(fd); });
+    ++active_clients_;
+    std::thread([this, fd] { serve(fd); }).detach();
   }
 }
 
@@ -219,6 +225,8 @@ void RendezvousServer::serve(int fd) {
   }
   std::lock_guard<std::mutex> lock(mutex_);
   if (rank >= 0 && !stopping_) gone_.insert(rank);
+  --active_clients_;
+  clients_done_.notify_all();
 }
 
 // ---- client ----------------------------------------------------------------------------------

@@ -38,7 +38,8 @@ class RendezvousServer {
   std::map<std::string, std::vector<char>> values_;
   std::set<int> gone_;   // ranks whose connection closed
   std::vector<int> client_fds_;
-  std::vector<std::thread> clients_;
+  int active_clients_ = 0;  // connection threads still running (detached)
+  std::condition_variable clients_done_;
   bool stopping_ = false;
 };
 

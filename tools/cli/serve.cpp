@@ -3,6 +3,7 @@
 // a model when its file changes, until SIGTERM or SIGINT, which stop the listening, let the
 // queued requests finish and exit 0.
 
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -60,7 +61,46 @@ std::vector<serving::ModelSource> model_sources(const ServeArgs& args) {
   return {{name, args.file}};
 }
 
+// SIGINT and SIGTERM for the life of the server: blocked in the calling thread before it starts
+// any other, so every thread of the server inherits the block and the signals go to the one
+// thread that unblocks them (the waiter of run_serve), which is waiting in read(); a thread a
+// library started before main may still take one, and then the handler writes the signal's
+// number to the pipe the waiter reads, all a handler may safely do. (With the handler alone a
+// signal could land on an idle connection thread, where ThreadSanitizer holds it back for
+// good.) The destructor restores the mask and the default actions.
+class StopSignals {
+ public:
+  StopSignals() {
+    if (pipe(stop_pipe) != 0) throw UserError("cannot create a pipe for the signal handler");
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, &previous_);
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+  }
+  ~StopSignals() {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+    close(stop_pipe[0]);
+    close(stop_pipe[1]);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  /// In the thread that is to take the signals.
+  void unblock_here() const { pthread_sigmask(SIG_UNBLOCK, &set_, nullptr); }
+
+ private:
+  sigset_t set_, previous_;
+};
+
 void run_serve(const ServeArgs& args) {
+  const StopSignals stop_signals;
   use_backend(args.backend);
   const std::vector<serving::ModelSource> sources = model_sources(args);
   serving::ModelRegistry models(
@@ -78,17 +118,10 @@ void run_serve(const ServeArgs& args) {
                                      .io_timeout_s = static_cast<int>(args.io_timeout_s)});
   const int port = http.bind();
 
-  // SIGINT and SIGTERM write their number to a pipe (all a handler may safely do, in
-  // whichever thread the signal lands: libraries start threads of their own before main); a
-  // thread reads it and stops the server. The main thread writes 0 when listen() ended.
-  if (pipe(stop_pipe) != 0) throw UserError("cannot create a pipe for the signal handler");
-  struct sigaction action {};
-  action.sa_handler = on_stop_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+  // The waiter takes SIGINT and SIGTERM (see StopSignals), or reads one from the pipe, and
+  // stops the server; the main thread writes 0 to the pipe when listen() ended.
   std::thread waiter([&] {
+    stop_signals.unblock_here();
     unsigned char sig = 0;
     while (read(stop_pipe[0], &sig, 1) < 0 && errno == EINTR) {
     }
@@ -112,10 +145,6 @@ void run_serve(const ServeArgs& args) {
   if (write(stop_pipe[1], &done, 1) != 1) {  // wakes the waiter if no signal came
   }
   waiter.join();
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
-  close(stop_pipe[0]);
-  close(stop_pipe[1]);
   models.stop();
   std::cout << "keras-cpp serve: stopped" << std::endl;
 }

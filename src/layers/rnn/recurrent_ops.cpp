@@ -136,13 +136,22 @@ template <typename T>
 
 // The float32 steps compiled for AVX2 and for the baseline, chosen at run time (DESIGN.md
 // section 6: no -march=native): twice the lanes for the gate math of a training step.
-__attribute__((target_clones("avx2", "default"))) void lstm_forward_f32(
+// target_clones' resolver runs while the dynamic loader relocates the program, before a
+// sanitizer's runtime starts; instrumented, it crashes every program at start-up, so sanitizer
+// builds (scripts/sanitize.sh) compile the baseline version only.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define KERAS_LSTM_STEP_CLONES
+#else
+#define KERAS_LSTM_STEP_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+
+KERAS_LSTM_STEP_CLONES void lstm_forward_f32(
     int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz, const Tensor& c_prev,
     const Tensor& h, const Tensor& c, const Tensor& gates) {
   lstm_forward<float>(batch, u, xz, hz, c_prev, h, c, gates);
 }
 
-__attribute__((target_clones("avx2", "default"))) void lstm_backward_f32(
+KERAS_LSTM_STEP_CLONES void lstm_backward_f32(
     int64_t batch, int64_t u, const Tensor& gates, const Tensor& c_prev, const Tensor& dh,
     const Tensor& dc, const Tensor& dz, const Tensor& dcp) {
   lstm_backward<float>(batch, u, gates, c_prev, dh, dc, dz, dcp);
