@@ -6,7 +6,9 @@
 #  1. in process: predict_on_batch of the same rows at batch 32 and batch 1 (bench_serve_inprocess);
 #  2. the server with dynamic batching (--max-batch 32 --batch-timeout-us 1000) and without
 #     (--max-batch 1), wrk at 1, 8 and 64 connections for S seconds each: requests/s, p50, p99,
-#     errors;
+#     errors, and the server's CPU time (wrk takes the rest of the 2 cores: requests per
+#     server CPU-second against in-process rows per CPU-second is what a server on cores of its
+#     own would do);
 #  3. a soak: T seconds at about 80% of the batched peak (64 connections, each pausing between
 #     requests; the pause calibrated by a 10 s run), the server's RSS sampled every 5 s; every
 #     request must succeed and the RSS stay within +-5% of its value after the first 30 s.
@@ -56,13 +58,18 @@ stop_server() {
   wait "$server_pid" || true
   server_pid=
 }
-# wrk CONNECTIONS SECONDS [DELAY_MS]: prints "<tag> rps p50_ms p99_ms errors" parsed from wrk.
+# The server's CPU time so far (user + system, all threads), in clock ticks.
+server_ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
+# wrk CONNECTIONS SECONDS [DELAY_MS]: prints "rps p50_ms p99_ms errors server_cpu_s" parsed
+# from wrk and /proc.
 run_wrk() {
-  local c=$1 s=$2 threads=2
+  local c=$1 s=$2 threads=2 before after
   [ "$c" -lt 2 ] && threads=1
+  before=$(server_ticks)
   KERAS_SERVE_DELAY_MS=${3:-0} wrk -t"$threads" -c"$c" -d"${s}s" --latency --timeout 10s \
     -s bench/serve/post.lua "http://127.0.0.1:$port/v1/models/fashion:predict" > "$work/wrk.txt"
-  python3 - "$work/wrk.txt" <<'PY'
+  after=$(server_ticks)
+  python3 - "$work/wrk.txt" "$(( after - before ))" "$(getconf CLK_TCK)" <<'PY'
 import re, sys
 t = open(sys.argv[1]).read()
 def ms(v):
@@ -73,7 +80,8 @@ p50 = ms(re.search(r"\s50%\s+(\S+)", t).group(1))
 p99 = ms(re.search(r"\s99%\s+(\S+)", t).group(1))
 errors = sum(int(n) for n in re.findall(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", t)[0]) if "Socket errors" in t else 0
 non2xx = int(re.search(r"Non-2xx or 3xx responses: (\d+)", t).group(1)) if "Non-2xx" in t else 0
-print(f"{rps:.1f} {p50:.3f} {p99:.3f} {errors + non2xx}")
+cpu = int(sys.argv[2]) / int(sys.argv[3])
+print(f"{rps:.1f} {p50:.3f} {p99:.3f} {errors + non2xx} {cpu:.2f}")
 PY
 }
 
@@ -96,7 +104,7 @@ peak=$(awk '/^server_batched_c64 /{print $2}' "$raw")
 start_server --max-batch 32 --batch-timeout-us 1000
 target=$(python3 -c "print($peak * 0.8)")
 delay=$(python3 -c "print(max(1, round(64 / $target * 1000)))")
-read -r rate _ _ _ <<< "$(run_wrk 64 10 "$delay")"
+read -r rate _ _ _ _ <<< "$(run_wrk 64 10 "$delay")"
 delay=$(python3 -c "
 latency_ms = 64 / $rate * 1000 - $delay
 print(max(1, round(64 / $target * 1000 - latency_ms)))")
@@ -121,20 +129,23 @@ for line in open(sys.argv[1]):
     rows[k] = v
 seconds, soak = sys.argv[2], sys.argv[3]
 ip32 = float(rows["inprocess_batch32_rows_per_s"][0])
+ip32_cpu = float(rows["inprocess_batch32_rows_per_cpu_s"][0])
 ip1 = float(rows["inprocess_batch1_rows_per_s"][0])
 print(f"keras-cpp serve load test: fashion_mnist_cnn, one image per request, wrk on loopback, "
       f"{seconds} s per cell, 2 cores shared by server and wrk")
-print(f"in process: batch 32 {ip32:.0f} rows/s; batch 1 {ip1:.0f} rows/s, "
+print(f"in process: batch 32 {ip32:.0f} rows/s ({ip32_cpu:.0f} per CPU-second); batch 1 {ip1:.0f} rows/s, "
       f"p50 {float(rows['inprocess_batch1_p50_ms'][0]):.3f} ms, p99 {float(rows['inprocess_batch1_p99_ms'][0]):.3f} ms")
 print()
-print("| server | connections | requests/s | p50 ms | p99 ms | errors | / in-process batch 32 |")
-print("| --- | --- | --- | --- | --- | --- | --- |")
+print("| server | connections | requests/s | p50 ms | p99 ms | errors | / in-process batch 32 | server CPU s per s | requests per server CPU-s | / in-process per CPU-s |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for mode in ("batched", "unbatched"):
     for c in (1, 8, 64):
-        rps, p50, p99, err = rows[f"server_{mode}_c{c}"]
+        rps, p50, p99, err, cpu = rows[f"server_{mode}_c{c}"]
+        per_cpu = float(rps) * float(seconds) / float(cpu)
         print(f"| {mode} | {c} | {float(rps):.0f} | {float(p50):.2f} | {float(p99):.2f} | {err} | "
-              f"{float(rps) / ip32:.2f} |")
-rps, p50, p99, err = rows["soak"]
+              f"{float(rps) / ip32:.2f} | {float(cpu) / float(seconds):.2f} | {per_cpu:.0f} | "
+              f"{per_cpu / ip32_cpu:.2f} |")
+rps, p50, p99, err, _ = rows["soak"]
 rss = [int(v) for v in rows["soak_rss_kb"]]
 settled = rss[6:] if len(rss) > 8 else rss  # after the first 30 s
 base = settled[0]

@@ -2,9 +2,12 @@
 // Writes N Fashion-MNIST test images (scaled to [0, 1]) as TensorFlow Serving predict bodies,
 // one JSON line each, to REQUESTS_FILE (what wrk posts), then measures predict_on_batch on the
 // same rows, single-threaded caller, the backend's threads as configured:
-//   batch 32 (what the server's batching makes of 32 one-row requests): rows per second;
+//   batch 32 (what the server's batching makes of 32 one-row requests): rows per second, and
+//   rows per CPU-second of the process (all its threads);
 //   batch 1 (one request at a time): rows per second and the p50 / p99 latency of a call.
 // Prints "name value" lines.
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -55,6 +58,14 @@ double percentile(std::vector<double> v, double p) {
   return v[static_cast<size_t>(p * static_cast<double>(v.size() - 1))];
 }
 
+// User + system time of every thread of the process so far.
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 double sum(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += x;
@@ -81,10 +92,14 @@ int main(int argc, char** argv) {
   out.close();
 
   Tensor batch32 = x.slice({{0, 32}}), batch1 = x.slice({{0, 1}});
+  const double cpu_before = cpu_seconds();
   auto t32 = timed_calls([&] { model->predict_on_batch(batch32); }, 4.0);
+  const double cpu32 = cpu_seconds() - cpu_before;
   auto t1 = timed_calls([&] { model->predict_on_batch(batch1); }, 4.0);
   std::cout << "inprocess_batch32_rows_per_s " << 32.0 * static_cast<double>(t32.size()) / sum(t32)
             << "\n";
+  std::cout << "inprocess_batch32_rows_per_cpu_s "
+            << 32.0 * static_cast<double>(t32.size() + 20) / cpu32 << "\n";
   std::cout << "inprocess_batch1_rows_per_s " << static_cast<double>(t1.size()) / sum(t1) << "\n";
   std::cout << "inprocess_batch1_p50_ms " << 1e3 * percentile(t1, 0.5) << "\n";
   std::cout << "inprocess_batch1_p99_ms " << 1e3 * percentile(t1, 0.99) << "\n";

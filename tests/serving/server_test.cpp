@@ -327,6 +327,38 @@ TEST(Serving, StopFinishesQueuedRequestsAndRefusesNewOnes) {
   EXPECT_THROW(s.model->submit({}), serving::ShuttingDownError);
 }
 
+// The worker waits for companions only while requests are on their way: a lone request runs at
+// once whatever batch_timeout_us says; one announced with an Arriving token is waited for and
+// joins the batch.
+TEST(Serving, BatchingWaitsOnlyForRequestsOnTheirWay) {
+  serving::ModelServer server(small_model(), {.max_batch = 8, .batch_timeout_us = 10'000'000});
+  auto row = [] {
+    serving::HostArray a;
+    a.shape = Shape({1, 4});
+    a.data.assign(a.row_bytes(), 0);
+    return std::vector<serving::HostArray>{a};
+  };
+  const auto start = std::chrono::steady_clock::now();
+  auto lone = server.submit(row());
+  ASSERT_EQ(lone.wait_for(std::chrono::seconds(5)), std::future_status::ready)
+      << "a lone request waited for companions";
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_EQ(server.metrics().batches(), 1u);
+
+  std::future<std::vector<serving::HostArray>> first, second;
+  {
+    serving::ModelServer::Arriving on_its_way(server);
+    first = server.submit(row());
+    EXPECT_EQ(first.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout)
+        << "the worker did not wait for the request on its way";
+    second = server.submit(row());
+  }
+  ASSERT_EQ(first.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  ASSERT_EQ(second.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_EQ(server.metrics().batches(), 2u);  // both rows in one batch
+  EXPECT_EQ(server.metrics().merged_batches(), 1u);
+}
+
 // The trained CNN of ../shared/models: rows from 8 concurrent clients are batched together,
 // and every client gets the bits model.predict gives for its row. (On the cpu backend a row's
 // result does not depend on the rows it is batched with where the BLAS rounds a row the same in

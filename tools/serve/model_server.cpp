@@ -82,6 +82,19 @@ ModelServer::~ModelServer() {
   stop();
 }
 
+ModelServer::Arriving::Arriving(ModelServer& server) : server_(server) {
+  std::lock_guard<std::mutex> lock(server_.mutex_);
+  ++server_.arriving_;
+}
+
+ModelServer::Arriving::~Arriving() {
+  {
+    std::lock_guard<std::mutex> lock(server_.mutex_);
+    --server_.arriving_;
+  }
+  server_.wake_.notify_all();  // the worker may stop waiting for it
+}
+
 void ModelServer::warm_up() {
   TensorList x;
   for (const TensorSpec& spec : signature_.inputs) {
@@ -144,7 +157,8 @@ void ModelServer::work() {
   while (true) {
     wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) break;  // stopping, and nothing left to run
-    // Wait for more rows, up to max_batch, until batch_timeout_us after the first arrived.
+    // Wait for more rows, up to max_batch, until batch_timeout_us after the first arrived, as
+    // long as requests are on their way.
     const auto deadline = queue_.front()->enqueued + timeout;
     auto ready_rows = [this] {
       int64_t rows = 0;
@@ -152,7 +166,7 @@ void ModelServer::work() {
         if (compatible(*queue_.front(), *p)) rows += p->rows;
       return rows;
     };
-    while (!stopping_ && ready_rows() < options_.max_batch &&
+    while (!stopping_ && arriving_ > 0 && ready_rows() < options_.max_batch &&
            std::chrono::steady_clock::now() < deadline)
       wake_.wait_until(lock, deadline);
     // The first request, then the compatible ones that fit in max_batch rows, in order.

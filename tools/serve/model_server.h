@@ -77,7 +77,9 @@ class DeadlineExceededError : public std::runtime_error {
 struct BatchingOptions {
   /// Most rows one predict_on_batch runs (a larger request runs alone, whole).
   int64_t max_batch = 32;
-  /// How long the worker waits, after the first queued request arrived, for more rows.
+  /// How long the worker waits, after the first queued request arrived, for more rows, while
+  /// other requests are on their way (announced with arriving()): with none on the way it runs
+  /// the batch at once, so a lone client never waits for companions.
   int64_t batch_timeout_us = 1000;
   /// Most requests waiting in the queue; more are refused (QueueFullError).
   size_t max_queue = 256;
@@ -111,6 +113,20 @@ class ModelServer {
   std::future<std::vector<HostArray>> submit(std::vector<HostArray> inputs,
                                              Clock::time_point deadline = Clock::time_point::max());
 
+  /// Announces a request that is being read and will be submitted (or dropped) soon: while one
+  /// is on its way, the worker waits up to batch_timeout_us for it. Hold the token from when
+  /// the request's body starts being read until submit() returned (or failed).
+  class Arriving {
+   public:
+    explicit Arriving(ModelServer& server);
+    ~Arriving();
+    Arriving(const Arriving&) = delete;
+    Arriving& operator=(const Arriving&) = delete;
+
+   private:
+    ModelServer& server_;
+  };
+
   /// Runs one row of zeros through the model on the calling thread, outside the queue and the
   /// metrics (tracing it before the first request, and finding a model that loads but cannot
   /// run); the model's exception when it fails. Does nothing when an input has an unknown
@@ -141,6 +157,7 @@ class ModelServer {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::unique_ptr<Pending>> queue_;
+  int arriving_ = 0;  // requests being read (Arriving tokens alive)
   bool stopping_ = false;
   std::thread worker_;
 };

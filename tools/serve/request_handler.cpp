@@ -1,6 +1,7 @@
 #include "serve/request_handler.h"
 
 #include <future>
+#include <optional>
 
 #include "keras/core/errors.h"
 #include "serve/rest_api.h"
@@ -120,10 +121,13 @@ void RequestHandler::route(const HttpRequest& req, HttpReply& reply) {
 void RequestHandler::predict(const ServedModel& model, const std::string& body, HttpReply& reply) {
   ModelServer& server = *model.server;
   const auto deadline = std::chrono::steady_clock::now() + options_.request_timeout;
+  // While this request is parsed, the worker may wait for it to join the batch it forms.
+  std::optional<ModelServer::Arriving> arriving(std::in_place, server);
   PredictRequest request = parse_predict_request(body, server.signature());
   std::future<std::vector<HostArray>> result;
   try {
     result = server.submit(std::move(request.inputs), deadline);
+    arriving.reset();
   } catch (const QueueFullError& e) {
     reply.headers.emplace_back("Retry-After", "1");
     throw HttpError(503, e.what());
