@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 ./scripts/install_deps.sh
-command -v wrk > /dev/null || { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+./scripts/install_deps.sh wrk
 model=${KERAS_SHARED_DIR:-../shared}/models/fashion_mnist_cnn.keras
 [ -f "$model" ] || { echo "bench/serve.sh: $model is missing" >&2; exit 1; }
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages keras-cpp builds and tests with (as root; only missing ones).
+#   ./scripts/install_deps.sh              # the packages below
+#   ./scripts/install_deps.sh PACKAGE...   # these instead (tools only some scripts need)
 set -euo pipefail
 
 packages=(
@@ -12,6 +14,7 @@ packages=(
   libtorch-dev  # the torch backend, its interop and the LibTorch side of bench/
   dataset-fashion-mnist
 )
+[ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
