@@ -266,6 +266,23 @@ ModelPtr<Model> embedding_mask_zero() {
                     {.name = "embedding_mask_zero"});
 }
 
+// Discretization (int, one_hot, multi_hot, count) and CategoryEncoding (multi_hot, count,
+// one_hot of a (batch, 1) id). The harness's ids lie in [0, 20), past num_tokens 12: those
+// make all-zero vectors, as in keras-cpp.
+ModelPtr<Model> categories() {
+  auto x = Input({5}, {.name = "x"});
+  auto ids = Input({4}, {.dtype = DType::Int32, .name = "ids"});
+  auto id = Input({1}, {.dtype = DType::Int32, .name = "id"});
+  const std::vector<double> bounds{-1.0, -0.2, 0.3, 1.1};
+  Tensors outputs{layers::Discretization({.bin_boundaries = bounds})(x)};
+  for (const char* mode : {"one_hot", "multi_hot", "count"})
+    outputs.push_back(layers::Discretization({.bin_boundaries = bounds, .output_mode = mode})(x));
+  outputs.push_back(layers::CategoryEncoding(12, {.output_mode = "multi_hot"})(ids));
+  outputs.push_back(layers::CategoryEncoding(12, {.output_mode = "count"})(ids));
+  outputs.push_back(layers::CategoryEncoding(12, {.output_mode = "one_hot"})(id));
+  return Functional(Tensors{x, ids, id}, outputs, {.name = "categories"});
+}
+
 // The layers that vanish in inference, chained, then a layer so that the output is computed.
 ModelPtr<Model> inference_identity() {
   auto image = Input({6, 6, 3}, {.name = "image"});
@@ -610,6 +627,7 @@ std::vector<ModelCase> model_cases() {
       {"embedding_mask_zero", embedding_mask_zero, 18, true},  // refusing the mask is fine
       {"inference_identity", inference_identity},
       {"preprocessing", preprocessing},
+      {"categories", categories},
       {"lstm", lstm},
       {"gru", gru},
       {"simple_rnn", simple_rnn},

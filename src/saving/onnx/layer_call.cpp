@@ -154,6 +154,7 @@ Converter find_converter(const std::string& class_name) {
     register_rnn(t);
     register_attention(t);
     register_wrappers(t);
+    register_preprocessing(t);
     return t;
   }();
   auto it = table.find(class_name);
