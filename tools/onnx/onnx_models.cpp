@@ -266,6 +266,24 @@ ModelPtr<Model> embedding_mask_zero() {
                     {.name = "embedding_mask_zero"});
 }
 
+// The adaptive poolings: extents the output sizes divide and do not (windows that overlap or
+// differ in size), more outputs than inputs along an axis, both data formats.
+ModelPtr<Model> adaptive_pooling() {
+  auto sequence = Input({7, 3}, {.name = "sequence"});
+  auto image = Input({7, 5, 2}, {.name = "image"});
+  auto volume = Input({5, 4, 6, 2}, {.name = "volume"});
+  return Functional(
+      Tensors{sequence, image, volume},
+      Tensors{layers::AdaptiveAveragePooling1D(3)(sequence),
+              layers::AdaptiveMaxPooling1D(4)(sequence),
+              layers::AdaptiveAveragePooling2D({3, 2})(image),
+              layers::AdaptiveMaxPooling2D({4, 5})(image),
+              layers::AdaptiveAveragePooling2D({2, 3}, {.data_format = "channels_first"})(image),
+              layers::AdaptiveAveragePooling3D({2, 3, 4})(volume),
+              layers::AdaptiveMaxPooling3D({3, 2, 5})(volume)},
+      {.name = "adaptive_pooling"});
+}
+
 // Discretization (int, one_hot, multi_hot, count) and CategoryEncoding (multi_hot, count,
 // one_hot of a (batch, 1) id). The harness's ids lie in [0, 20), past num_tokens 12: those
 // make all-zero vectors, as in keras-cpp.
@@ -628,6 +646,7 @@ std::vector<ModelCase> model_cases() {
       {"inference_identity", inference_identity},
       {"preprocessing", preprocessing},
       {"categories", categories},
+      {"adaptive_pooling", adaptive_pooling},
       {"lstm", lstm},
       {"gru", gru},
       {"simple_rnn", simple_rnn},

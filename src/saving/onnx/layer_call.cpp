@@ -155,6 +155,7 @@ Converter find_converter(const std::string& class_name) {
     register_attention(t);
     register_wrappers(t);
     register_preprocessing(t);
+    register_adaptive_pooling(t);
     return t;
   }();
   auto it = table.find(class_name);

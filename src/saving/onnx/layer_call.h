@@ -89,5 +89,6 @@ void register_rnn(std::map<std::string, Converter>& table);
 void register_attention(std::map<std::string, Converter>& table);
 void register_wrappers(std::map<std::string, Converter>& table);
 void register_preprocessing(std::map<std::string, Converter>& table);
+void register_adaptive_pooling(std::map<std::string, Converter>& table);
 
 }  // namespace keras::onnx
