@@ -1,0 +1,38 @@
+# `cmake --install build [--prefix P]`: the public headers, libkeras.a, the keras-cpp command,
+# a CMake package (find_package(keras_cpp CONFIG REQUIRED) gives keras::keras) and a
+# pkg-config file (keras-cpp.pc). The package finds the same Debian dependencies again
+# (cmake/keras_cppDependencies.cmake) before it declares keras::keras, since a static library
+# passes its dependencies on to the programs that link it.
+include(CMakePackageConfigHelpers)
+set(KERAS_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/keras_cpp)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/keras DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS keras EXPORT keras_cppTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS keras-cpp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(EXPORT keras_cppTargets NAMESPACE keras:: DESTINATION ${KERAS_INSTALL_CMAKEDIR})
+
+set(KERAS_PACKAGE_WITH_GLOO ${Gloo_FOUND})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/keras_cppConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/keras_cppConfig.cmake
+                              INSTALL_DESTINATION ${KERAS_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/keras_cppConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/keras_cppConfig.cmake
+              ${PROJECT_BINARY_DIR}/keras_cppConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/keras_cppDependencies.cmake
+        DESTINATION ${KERAS_INSTALL_CMAKEDIR})
+
+# pkg-config: the libraries a program needs besides libkeras.a, in link order.
+set(KERAS_PC_LIBS "")
+foreach(lib ${KERAS_HDF5_HL_LIB} ${KERAS_LAPACKE_LIB} ${KERAS_OPENBLAS_LIB})
+  set(KERAS_PC_LIBS "${KERAS_PC_LIBS} ${lib}")
+endforeach()
+set(KERAS_PC_REQUIRES "libzip hdf5 zlib")
+if(Gloo_FOUND)
+  set(KERAS_PC_LIBS "${KERAS_PC_LIBS} -lgloo")
+endif()
+# The prefix relative to the .pc file, so the package works wherever --prefix puts it.
+file(RELATIVE_PATH KERAS_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" KERAS_PC_TO_PREFIX "${KERAS_PC_TO_PREFIX}")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/keras-cpp.pc.in ${PROJECT_BINARY_DIR}/keras-cpp.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/keras-cpp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
