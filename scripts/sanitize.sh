@@ -8,6 +8,8 @@
 #                                    # compiled functions called from several threads, serving,
 #                                    # and distributed jobs
 # Further arguments go to ctest (for example -R models). Any report fails the run.
+# KERAS_SANITIZE_TARGETS="test_saving test_serving" builds only those test programs (and the
+# keras-cpp command) for address/undefined; pass the matching -R to ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-}"
@@ -35,7 +37,12 @@ if [ "$kind" = thread ]; then
   cd "$dir"
   ctest --output-on-failure -L unit -R "$regex" "$@"
 else
-  cmake --build "$dir" -j"$(nproc)"
+  if [ -n "${KERAS_SANITIZE_TARGETS:-}" ]; then
+    # shellcheck disable=SC2086
+    cmake --build "$dir" -j"$(nproc)" --target keras-cpp $KERAS_SANITIZE_TARGETS
+  else
+    cmake --build "$dir" -j"$(nproc)"
+  fi
   export ASAN_OPTIONS="detect_leaks=1 halt_on_error=1 abort_on_error=0"
   export UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1"
   cd "$dir"
