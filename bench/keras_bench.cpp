@@ -16,6 +16,7 @@
 #include <keras/keras.h>
 #include <keras/saving/save_model.h>
 
+#include "common/bench_cnn.h"
 #include "common/bench_common.h"
 
 namespace ops = keras::ops;
@@ -70,18 +71,7 @@ keras::ModelPtr<keras::SequentialModel> mlp() {
   });
 }
 
-keras::ModelPtr<keras::SequentialModel> cnn() {
-  return keras::Sequential({
-      keras::Input({28, 28, 1}),
-      layers::Conv2D(32, 3, {.activation = "relu"}),
-      layers::MaxPooling2D(2),
-      layers::Conv2D(64, 3, {.activation = "relu"}),
-      layers::MaxPooling2D(2),
-      layers::Flatten(),
-      layers::Dropout(0.5),
-      layers::Dense(10),
-  });
-}
+keras::ModelPtr<keras::SequentialModel> cnn() { return bench::fashion_cnn(); }
 
 void mlp_train(const Args& a) {
   int64_t batches = bench::kWarmupSteps + bench::mlp_steps(a);

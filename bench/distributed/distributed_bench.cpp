@@ -23,6 +23,8 @@
 #include <keras/distribution/distribution.h>
 #include <keras/keras.h>
 
+#include "common/bench_cnn.h"
+
 namespace dist = keras::distribution;
 namespace layers = keras::layers;
 using Clock = std::chrono::steady_clock;
@@ -90,17 +92,7 @@ void train(const std::string& name, keras::ModelPtr<keras::SequentialModel> mode
 
 // The CNN of bench/keras_bench.cpp, on synthetic images of Fashion-MNIST's size.
 void cnn(int steps) {
-  train("cnn", keras::Sequential({
-                   keras::Input({28, 28, 1}),
-                   layers::Conv2D(32, 3, {.activation = "relu"}),
-                   layers::MaxPooling2D(2),
-                   layers::Conv2D(64, 3, {.activation = "relu"}),
-                   layers::MaxPooling2D(2),
-                   layers::Flatten(),
-                   layers::Dropout(0.5),
-                   layers::Dense(10),
-               }),
-        {28, 28, 1}, steps);
+  train("cnn", bench::fashion_cnn(), {28, 28, 1}, steps);
 }
 
 // A wide MLP (7.4 MB of gradients: several buckets, so the all-reduce overlaps the backward).

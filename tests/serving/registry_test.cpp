@@ -55,43 +55,11 @@ std::vector<float> predict_rows(Model& model, const Tensor& x) {
   return model.predict(x, {.verbose = 0}).single().to_vector<float>();
 }
 
-serving::ModelLoader file_loader() {
-  return [](const std::string& path) { return saving::load_model(path, {.compile = false}); };
+// A server of model files.
+Served serving_files(BatchingOptions batching) {
+  return Served([](const std::string& path) { return saving::load_model(path, {.compile = false}); },
+                std::move(batching));
 }
-
-// A registry built with a loader, served over HTTP (Served serves in-memory models).
-struct ServedFiles {
-  serving::ModelRegistry registry;
-  serving::RequestHandler handler;
-  serving::HttpServer http;
-  int port;
-  ServedFiles(BatchingOptions batching, serving::HandlerOptions handling = {},
-              HttpOptions options = {.host = "127.0.0.1", .port = 0})
-      : registry(std::move(batching), file_loader()),
-        handler(registry, handling),
-        http(handler, options),
-        port(http.bind()) {
-    http.start();
-  }
-  ~ServedFiles() {
-    http.stop();
-    registry.stop();
-  }
-  Reply post(const std::string& path, const std::string& body) const {
-    httplib::Client c("127.0.0.1", port);
-    c.set_read_timeout(30);
-    return reply_of(c.Post(path.c_str(), body, "application/json"));
-  }
-  Reply get(const std::string& path) const {
-    httplib::Client c("127.0.0.1", port);
-    return reply_of(c.Get(path.c_str()));
-  }
-  std::vector<float> predictions(const std::string& name, const json& rows) const {
-    Reply r = post("/v1/models/" + name + ":predict", json{{"instances", rows}}.dump());
-    EXPECT_EQ(r.status, 200) << r.body;
-    return r.status == 200 ? flat(r.doc().at("predictions")) : std::vector<float>{};
-  }
-};
 
 TEST(ServingRegistry, SeveralModelsByName) {
   auto small = small_model();
@@ -138,22 +106,22 @@ TEST(ServingRegistry, HotReloadSwapsVersionsAndKeepsServingOnBrokenFiles) {
   auto v1 = small_model(), v2 = small_model(), v3 = small_model();
   v1->save(path);
   Gate gate;
-  ServedFiles s(gate.options());
-  s.registry.add_file("m", path);
+  Served s = serving_files(gate.options());
+  s.registry->add_file("m", path);
   Tensor x = random::normal({1, 4});
   json rows = rows_json(x);
   const std::string body = json{{"instances", rows}}.dump();
-  EXPECT_TRUE(s.registry.poll().empty());  // nothing changed
+  EXPECT_TRUE(s.registry->poll().empty());  // nothing changed
 
   // A request in flight on version 1 while version 2 is swapped in.
-  auto in_flight = std::async(std::launch::async, [&] { return s.post("/v1/models/m:predict", body); });
+  auto in_flight = std::async(std::launch::async, [&] { return post(s, "/v1/models/m:predict", body); });
   gate.wait_entered(1);
   replace_file(*v2, path);
-  std::vector<std::string> log = s.registry.poll();
+  std::vector<std::string> log = s.registry->poll();
   ASSERT_EQ(log.size(), 1u);
   EXPECT_NE(log[0].find("model 'm': version 2 loaded from"), std::string::npos) << log[0];
-  EXPECT_EQ(s.registry.find("m")->version, 2);
-  auto after = std::async(std::launch::async, [&] { return s.post("/v1/models/m:predict", body); });
+  EXPECT_EQ(s.registry->find("m")->version, 2);
+  auto after = std::async(std::launch::async, [&] { return post(s, "/v1/models/m:predict", body); });
   gate.wait_entered(2);
   gate.open.set_value();
   Reply old_reply = in_flight.get(), new_reply = after.get();
@@ -163,36 +131,36 @@ TEST(ServingRegistry, HotReloadSwapsVersionsAndKeepsServingOnBrokenFiles) {
   EXPECT_TRUE(close_to(flat(new_reply.doc().at("predictions")), predict_rows(*v2, x)));
 
   // Status and versions follow the swap.
-  EXPECT_EQ(s.get("/v1/models/m").doc().at("model_version_status")[0].at("version"), "2");
-  EXPECT_EQ(s.get("/v1/models/m/versions/2/metadata").status, 200);
-  Reply gone = s.get("/v1/models/m/versions/1");
+  EXPECT_EQ(get(s, "/v1/models/m").doc().at("model_version_status")[0].at("version"), "2");
+  EXPECT_EQ(get(s, "/v1/models/m/versions/2/metadata").status, 200);
+  Reply gone = get(s, "/v1/models/m/versions/1");
   EXPECT_EQ(gone.status, 404);
   EXPECT_NE(gone.error().find("served as version 2"), std::string::npos) << gone.body;
 
   // A broken file: logged, version 2 keeps serving, not retried until it changes again.
   { std::ofstream(path, std::ios::binary | std::ios::trunc) << "PK\x03\x04 not a zip at all"; }
-  log = s.registry.poll();
+  log = s.registry->poll();
   ASSERT_EQ(log.size(), 1u);
   EXPECT_NE(log[0].find("cannot be served"), std::string::npos) << log[0];
   EXPECT_NE(log[0].find("version 2 keeps serving"), std::string::npos) << log[0];
-  EXPECT_TRUE(s.registry.poll().empty());
-  EXPECT_TRUE(close_to(s.predictions("m", rows), predict_rows(*v2, x)));
+  EXPECT_TRUE(s.registry->poll().empty());
+  EXPECT_TRUE(close_to(served_predictions(s, "m", rows), predict_rows(*v2, x)));
 
   // A deleted file: logged once, version 2 keeps serving.
   fs::remove(path);
-  log = s.registry.poll();
+  log = s.registry->poll();
   ASSERT_EQ(log.size(), 1u);
   EXPECT_NE(log[0].find("is gone"), std::string::npos) << log[0];
-  EXPECT_TRUE(s.registry.poll().empty());
-  EXPECT_TRUE(close_to(s.predictions("m", rows), predict_rows(*v2, x)));
+  EXPECT_TRUE(s.registry->poll().empty());
+  EXPECT_TRUE(close_to(served_predictions(s, "m", rows), predict_rows(*v2, x)));
 
   // A good file again: version 3.
   replace_file(*v3, path);
-  log = s.registry.poll();
+  log = s.registry->poll();
   ASSERT_EQ(log.size(), 1u);
-  EXPECT_EQ(s.registry.find("m")->version, 3);
-  EXPECT_TRUE(close_to(s.predictions("m", rows), predict_rows(*v3, x)));
-  std::string metrics = s.get("/metrics").body;
+  EXPECT_EQ(s.registry->find("m")->version, 3);
+  EXPECT_TRUE(close_to(served_predictions(s, "m", rows), predict_rows(*v3, x)));
+  std::string metrics = get(s, "/metrics").body;
   EXPECT_EQ(metric(metrics, "keras_serving_model_reloads_total{result=\"ok\"}"), 2u) << metrics;
   EXPECT_EQ(metric(metrics, "keras_serving_model_reloads_total{result=\"failed\"}"), 1u) << metrics;
   EXPECT_EQ(metric(metrics, "keras_serving_model_version{model=\"m\"}"), 3u) << metrics;
@@ -204,22 +172,22 @@ TEST(ServingRegistry, PollingThreadReloadsTheChangedFile) {
   const std::string path = dir.file("m.keras");
   auto v1 = small_model();
   v1->save(path);
-  ServedFiles s({});
-  s.registry.add_file("m", path);
+  Served s = serving_files({});
+  s.registry->add_file("m", path);
   std::mutex log_mutex;
   std::vector<std::string> lines;
-  s.registry.start_polling(std::chrono::milliseconds(20), [&](const std::string& line) {
+  s.registry->start_polling(std::chrono::milliseconds(20), [&](const std::string& line) {
     std::lock_guard<std::mutex> lock(log_mutex);
     lines.push_back(line);
   });
   auto v2 = small_model();
   replace_file(*v2, path);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (s.registry.find("m")->version < 2 && std::chrono::steady_clock::now() < deadline)
+  while (s.registry->find("m")->version < 2 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  ASSERT_EQ(s.registry.find("m")->version, 2);
+  ASSERT_EQ(s.registry->find("m")->version, 2);
   Tensor x = random::normal({2, 4});
-  EXPECT_TRUE(close_to(s.predictions("m", rows_json(x)), predict_rows(*v2, x)));
+  EXPECT_TRUE(close_to(served_predictions(s, "m", rows_json(x)), predict_rows(*v2, x)));
   std::lock_guard<std::mutex> lock(log_mutex);
   ASSERT_FALSE(lines.empty());
   EXPECT_NE(lines.back().find("version 2 loaded"), std::string::npos) << lines.back();

@@ -53,19 +53,28 @@ inline ModelPtr<Model> multi_model() {
   return Functional({features, ids}, {score, prob});
 }
 
-// A registry serving one model, its request handler and HTTP front on 127.0.0.1, a free port.
+// A registry, its request handler and HTTP front on 127.0.0.1, a free port: serving one
+// in-memory model, or (with a loader) the files the test adds to `registry`.
 struct Served {
   std::unique_ptr<serving::ModelRegistry> registry;
   std::unique_ptr<serving::RequestHandler> handler;
   std::unique_ptr<serving::HttpServer> http;
-  std::shared_ptr<serving::ModelServer> model;  // the served version
+  std::shared_ptr<serving::ModelServer> model;  // the served version (in-memory model only)
   int port = 0;
 
   explicit Served(ModelPtr<Model> m, const std::string& name, BatchingOptions batching = {},
-                  HttpOptions options = {}, serving::HandlerOptions handling = {}) {
-    registry = std::make_unique<serving::ModelRegistry>(std::move(batching));
+                  HttpOptions options = {}, serving::HandlerOptions handling = {})
+      : registry(std::make_unique<serving::ModelRegistry>(std::move(batching))) {
     registry->add(name, std::move(m));
     model = registry->find(name)->server;
+    start(std::move(options), handling);
+  }
+  Served(serving::ModelLoader loader, BatchingOptions batching,
+         serving::HandlerOptions handling = {})
+      : registry(std::make_unique<serving::ModelRegistry>(std::move(batching), std::move(loader))) {
+    start({}, handling);
+  }
+  void start(HttpOptions options, serving::HandlerOptions handling) {
     handler = std::make_unique<serving::RequestHandler>(*registry, handling);
     options.host = "127.0.0.1";
     options.port = 0;

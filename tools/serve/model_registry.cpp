@@ -43,20 +43,21 @@ void ModelRegistry::insert(const std::string& name, ServedModel served, const st
   models_[name] = Entry{std::move(served), path, stamp, {}};
 }
 
-void ModelRegistry::add(const std::string& name, ModelPtr<Model> model) {
+void ModelRegistry::check_new_name(const std::string& name) const {
   if (name.empty() || name.find_first_of("/:") != std::string::npos)
     throw ValueError("the model name '" + name + "' must be non-empty, without '/' or ':'");
   if (find(name))
     throw ValueError("a model named '" + name + "' is already served: give each model its own name");
+}
+
+void ModelRegistry::add(const std::string& name, ModelPtr<Model> model) {
+  check_new_name(name);
   insert(name, {name, 1, start_server(std::move(model))}, "", {});
 }
 
 void ModelRegistry::add_file(const std::string& name, const std::string& path) {
   if (!loader_) throw ValueError("this registry has no model loader: use add()");
-  if (name.empty() || name.find_first_of("/:") != std::string::npos)
-    throw ValueError("the model name '" + name + "' must be non-empty, without '/' or ':'");
-  if (find(name))
-    throw ValueError("a model named '" + name + "' is already served: give each model its own name");
+  check_new_name(name);  // before the load, which takes seconds
   // The stamp before the load: a file replaced during the load is loaded again at the next poll.
   const Stamp stamp = stamp_of(path);
   insert(name, {name, 1, start_server(loader_(path))}, path, stamp);

@@ -92,6 +92,8 @@ class ModelRegistry {
     Stamp refused;     // the stamp of the last file that failed, so it is not retried
   };
   static Stamp stamp_of(const std::string& path);
+  // ValueError for a name that is malformed or served already.
+  void check_new_name(const std::string& name) const;
   std::shared_ptr<ModelServer> start_server(ModelPtr<Model> model);
   void insert(const std::string& name, ServedModel served, const std::string& path, Stamp stamp);
 

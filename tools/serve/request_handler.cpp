@@ -53,20 +53,19 @@ RequestHandler::RequestHandler(ModelRegistry& models, HandlerOptions options)
 HttpReply RequestHandler::handle(const HttpRequest& request) {
   const auto start = std::chrono::steady_clock::now();
   HttpReply reply;
+  auto fail = [&reply](int status, const std::string& message) {
+    reply.status = status;
+    reply.content_type = "application/json";
+    reply.body = error_response(message);
+  };
   try {
     route(request, reply);
   } catch (const HttpError& e) {
-    reply.status = e.status();
-    reply.content_type = "application/json";
-    reply.body = error_response(e.what());
+    fail(e.status(), e.what());
   } catch (const std::exception& e) {
-    reply.status = 500;
-    reply.content_type = "application/json";
-    reply.body = error_response(std::string("internal error: ") + e.what());
+    fail(500, std::string("internal error: ") + e.what());
   } catch (...) {
-    reply.status = 500;
-    reply.content_type = "application/json";
-    reply.body = error_response("internal error");
+    fail(500, "internal error");
   }
   std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   models_.metrics().record_latency(took.count());
