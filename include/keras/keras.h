@@ -2,6 +2,7 @@
 // keras-cpp: the Keras 3 API in C++. Include this one header.
 
 #include "keras/activations/activation.h"
+#include "keras/applications/applications.h"
 #include "keras/autograd/gradient_tape.h"
 #include "keras/autograd/variable.h"
 #include "keras/backend/registry.h"

@@ -9,6 +9,7 @@
 // of this model. Keras 2's node lists ([[["dense", 0, 0, {}], ...]]) are read too.
 
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -59,6 +60,18 @@ std::optional<layers::detail::AttentionFlags> attention_flags(const Node& node) 
 
 bool is_rnn(const Layer& layer) { return dynamic_cast<const layers::RNNLayer*>(&layer); }
 
+// Keras records a call's `training` when it has a value: the one passed, else the default of
+// the layer's call() signature. These classes declare call(..., training=False), so Keras
+// writes "training": false at each of their calls where none was passed (the others default
+// to None and record nothing).
+bool training_defaults_to_false(const std::string& class_name) {
+  static const std::set<std::string> names = {
+      "Dropout", "AlphaDropout", "GaussianDropout", "GaussianNoise", "SpatialDropout1D",
+      "SpatialDropout2D", "SpatialDropout3D", "SpectralNormalization", "LSTM", "GRU",
+      "SimpleRNN", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"};
+  return names.count(class_name) > 0;
+}
+
 Config node_json(const Node& node, const NodeIndex& index) {
   auto tensor = [&](const KerasTensor& t) { return keras_tensor_json(t, index); };
   if (auto* op = dynamic_cast<const layers::OperationLayer*>(node.layer.get())) {
@@ -98,7 +111,11 @@ Config node_json(const Node& node, const NodeIndex& index) {
   } else {
     args.push_back(tensor(node.inputs.at(0)));
   }
-  if (node.training) kwargs["training"] = *node.training;
+  if (node.training) {
+    kwargs["training"] = *node.training;
+  } else if (training_defaults_to_false(node.layer->class_name())) {
+    kwargs["training"] = false;
+  }
   // Keras records the keyword arguments given at the call.
   if (auto flags = attention_flags(node)) {
     if (flags->return_attention_scores) kwargs["return_attention_scores"] = true;

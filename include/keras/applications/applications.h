@@ -1,0 +1,9 @@
+#pragma once
+// keras.applications: the architectures of Keras 3.15 with their layer names, configs and
+// weight layouts, so Keras's weight files load into them.
+
+#include "keras/applications/application_options.h"
+#include "keras/applications/imagenet_utils.h"
+#include "keras/applications/mobilenet.h"
+#include "keras/applications/resnet.h"
+#include "keras/applications/vgg.h"

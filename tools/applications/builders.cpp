@@ -1,0 +1,90 @@
+#include "builders.h"
+
+#include <functional>
+#include <map>
+
+namespace keras::tools {
+namespace {
+
+namespace apps = keras::applications;
+using Builder = std::function<ModelPtr<FunctionalModel>(const apps::ApplicationOptions&,
+                                                        const nlohmann::json& kwargs)>;
+
+// Adapts a function that takes only the common options.
+template <typename F>
+Builder plain(F f) {
+  return [f](const apps::ApplicationOptions& o, const nlohmann::json&) { return f(o); };
+}
+
+const std::map<std::string, Builder>& builders() {
+  static const std::map<std::string, Builder> table = {
+      {"ResNet50", plain(apps::ResNet50)},
+      {"ResNet101", plain(apps::ResNet101)},
+      {"ResNet152", plain(apps::ResNet152)},
+      {"ResNet50V2", plain(apps::ResNet50V2)},
+      {"ResNet101V2", plain(apps::ResNet101V2)},
+      {"ResNet152V2", plain(apps::ResNet152V2)},
+      {"VGG16", plain(apps::VGG16)},
+      {"VGG19", plain(apps::VGG19)},
+      {"MobileNet",
+       [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
+         return apps::MobileNet(o, {.alpha = kw.value("alpha", 1.0),
+                                    .depth_multiplier = kw.value("depth_multiplier", int64_t{1}),
+                                    .dropout = kw.value("dropout", 0.001)});
+       }},
+      {"MobileNetV2",
+       [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
+         return apps::MobileNetV2(o, {.alpha = kw.value("alpha", 1.0)});
+       }},
+  };
+  return table;
+}
+
+apps::ApplicationOptions common_options(const nlohmann::json& kw) {
+  apps::ApplicationOptions o;
+  o.weights = "";
+  if (kw.contains("include_top")) o.include_top = kw["include_top"].get<bool>();
+  if (kw.contains("input_shape")) {
+    Shape s;
+    for (const auto& d : kw["input_shape"]) s.push_back(d.is_null() ? -1 : d.get<int64_t>());
+    o.input_shape = s;
+  }
+  if (kw.contains("pooling") && !kw["pooling"].is_null()) o.pooling = kw["pooling"];
+  if (kw.contains("classes")) o.classes = kw["classes"].get<int64_t>();
+  if (kw.contains("classifier_activation")) {
+    const auto& a = kw["classifier_activation"];
+    o.classifier_activation = a.is_null() ? std::string() : a.get<std::string>();
+  }
+  if (kw.contains("name")) o.name = kw["name"];
+  if (kw.contains("include_preprocessing")) {
+    o.include_preprocessing = kw["include_preprocessing"].get<bool>();
+  }
+  return o;
+}
+
+}  // namespace
+
+ModelPtr<FunctionalModel> build_application(const std::string& function,
+                                            const nlohmann::json& kwargs) {
+  auto it = builders().find(function);
+  check<ValueError>(it != builders().end(), "keras-cpp has no keras.applications.", function);
+  return it->second(common_options(kwargs), kwargs);
+}
+
+Tensor preprocess(const std::string& module, const Tensor& images) {
+  static const std::map<std::string, std::function<Tensor(const Tensor&, const std::string&)>>
+      table = {
+          {"resnet", apps::resnet::preprocess_input},
+          {"resnet_v2", apps::resnet_v2::preprocess_input},
+          {"vgg16", apps::vgg16::preprocess_input},
+          {"vgg19", apps::vgg19::preprocess_input},
+          {"mobilenet", apps::mobilenet::preprocess_input},
+          {"mobilenet_v2", apps::mobilenet_v2::preprocess_input},
+      };
+  auto it = table.find(module);
+  check<ValueError>(it != table.end(), "keras-cpp has no keras.applications.", module,
+                    ".preprocess_input");
+  return it->second(images, "");
+}
+
+}  // namespace keras::tools
