@@ -62,8 +62,9 @@ bool is_rnn(const Layer& layer) { return dynamic_cast<const layers::RNNLayer*>(&
 
 // Keras records a call's `training` when it has a value: the one passed, else the default of
 // the layer's call() signature. These classes declare call(..., training=False), so Keras
-// writes "training": false at each of their calls where none was passed (the others default
-// to None and record nothing).
+// writes "training": false at each of their calls on one tensor where none was passed (the
+// others default to None and record nothing). Calls with initial states or a mask passed
+// explicitly record none (Keras 3.15's files show it); a value read from a file is kept.
 bool training_defaults_to_false(const std::string& class_name) {
   static const std::set<std::string> names = {
       "Dropout", "AlphaDropout", "GaussianDropout", "GaussianNoise", "SpatialDropout1D",
@@ -113,7 +114,8 @@ Config node_json(const Node& node, const NodeIndex& index) {
   }
   if (node.training) {
     kwargs["training"] = *node.training;
-  } else if (training_defaults_to_false(node.layer->class_name())) {
+  } else if (!node.list_call && node.masks.empty() &&
+             training_defaults_to_false(node.layer->class_name())) {
     kwargs["training"] = false;
   }
   // Keras records the keyword arguments given at the call.
