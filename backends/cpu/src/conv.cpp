@@ -6,8 +6,8 @@
 // - chunks, for patches too long for useful tiles (many channels): a chunk of rows (a few MiB
 //   of patches) is gathered by the thread pool into a column buffer, then multiplied by gemm()
 //   (gemm.h), which splits it over the pool.
-// Short patches (a first layer's 3x3 over 1 or 3 channels) skip im2col and GEMM altogether
-// (conv_short_patch.h). The backward passes reuse the schedules: the input gradient multiplies
+// Short patches (a first layer's 3x3 over 1 or 3 channels) and depthwise convolutions skip
+// im2col and GEMM altogether (conv_short_patch.h, conv_depthwise.h). The backward passes reuse the schedules: the input gradient multiplies
 // by the transposed kernel and scatters the patches back (col2im, one image per task so writes
 // never collide), the kernel gradient accumulates patches^T @ dy. Any input strides are read
 // directly; float16/bfloat16 compute in float32. conv_bias_activation adds the bias and the
@@ -17,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "conv_depthwise.h"
 #include "conv_im2col.h"
 #include "conv_short_patch.h"
 #include "cpu_backend.h"
@@ -143,6 +144,12 @@ void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kern
       apply_epilogue<T>(static_cast<T*>(out.data()), g.rows, g.o, bias, ep.act);
   };
   if constexpr (std::is_same_v<T, float> && std::is_same_v<F, float>) {
+    if (is_depthwise(g)) {
+      depthwise_forward(g, xp, w, y);
+      finish_rows(0, g.rows, true);
+      finish();
+      return;
+    }
     if (short_patch_conv(g, g.groups)) {
       short_patch_forward(g, g.o, xp, w, y, fuse ? bias : EpilogueBias{},
                           fuse ? ep.act : backend::Activation::None);
