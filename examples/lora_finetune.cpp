@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
               << 100.0 * static_cast<double>(trainable) / static_cast<double>(total) << "%)\n";
 
     // 3. Fine-tune on the shifted task (compile again: the trainable weights changed).
-    model->compile({.optimizer = keras::optimizers::Adam({.learning_rate = 2e-3}),
+    model->compile({.optimizer = keras::optimizers::Adam({.learning_rate = 1e-2}),
                     .loss = "sparse_categorical_crossentropy",
                     .metrics = {"accuracy"}});
     std::cout << "== fine-tuning on the negatives\n";
