@@ -1,6 +1,8 @@
 #include "lora_files.h"
 
 #include <keras/saving/save_model.h>
+
+#include <filesystem>
 #include <keras/utils/npy.h>
 
 namespace layers = keras::layers;
@@ -40,7 +42,9 @@ ModelPtr lora_mixed() {
 void write_lora_files(
     const std::string& fixtures_dir,
     const std::function<void(const std::string& name, const std::string& kind, keras::Model& model,
-                             const TensorList& inputs)>& add) {
+                             const TensorList& inputs)>& add,
+    const std::function<void(const std::string& name, keras::Model& model,
+                             const TensorList& data)>& resume) {
   // Fine-tuned here: a few Adam steps move the adapters (B starts at zero) and the bias only.
   keras::backend::clear_session();
   keras::utils::set_random_seed(300);
@@ -49,6 +53,17 @@ void write_lora_files(
   mlp->fit(keras::random::normal({32, 6}), keras::random::normal({32, 3}),
            {.batch_size = 8, .epochs = 2, .verbose = 0, .shuffle = false});
   add("cpp_lora_mlp", "lora_mlp", *mlp, {keras::random::normal({5, 6})});
+  // Training resumed from the file: Keras's load zeroes the adapters (their gradients are then
+  // zero; Adam's restored moments still move them), so keras-cpp resumes from its own reload.
+  const std::string copy =
+      (std::filesystem::temp_directory_path() / "interop_cpp_lora_mlp.keras").string();
+  mlp->save(copy);
+  auto reloaded = keras::saving::load_model(copy);
+  std::filesystem::remove(copy);
+  resume("cpp_lora_mlp", *reloaded,
+         {keras::random::normal({8, 6}), keras::random::normal({8, 3}),
+          keras::random::normal({8, 6}), keras::random::normal({8, 3}),
+          keras::random::normal({4, 6})});
 
   // Adapters set to random values directly (as lora.py does).
   keras::backend::clear_session();

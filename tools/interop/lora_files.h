@@ -10,7 +10,11 @@
 #include <string>
 
 /// Calls add(name, kind, model, inputs) for each LoRA model; `kind` names lora.py's builder.
+/// For the compiled one, resume(name, model, {x1, y1, x2, y2, probe}) follows with the model
+/// keras-cpp loads back from that file (adapters zeroed, as Keras's load gives them).
 void write_lora_files(
     const std::string& fixtures_dir,
     const std::function<void(const std::string& name, const std::string& kind, keras::Model& model,
-                             const keras::TensorList& inputs)>& add);
+                             const keras::TensorList& inputs)>& add,
+    const std::function<void(const std::string& name, keras::Model& model,
+                             const keras::TensorList& data)>& resume);

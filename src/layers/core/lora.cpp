@@ -21,9 +21,9 @@ void LoraLayer::enable_lora(int64_t rank, LoraOptions options) {
 void LoraLayer::add_lora(int64_t rank, LoraOptions options, bool building) {
   const LoraTarget target = lora_target();
   // Keras's checks, in its order.
-  check(!target.constrained, "Lora is incompatible with ", target.prefix == "lora_embeddings"
-        ? "embedding" : "kernel", " constraints. In order to enable lora on layer '", name(),
-        "', remove the `", target.constraint_argument, "` argument.");
+  check(!target.constrained, "Lora is incompatible with the `", target.constraint_argument,
+        "` of layer '", name(), "'. In order to enable lora on it, remove the `",
+        target.constraint_argument, "` argument.");
   check(building || built(), "Cannot enable lora on layer '", name(),
         "', which isn't yet built: call it on data (or build it) first.");
   check(!lora_enabled(), "lora is already enabled on layer '", name(),
