@@ -193,11 +193,7 @@ void EinsumDenseLayer::build(const Shape& input_shape) {
 }
 
 LoraLayer::LoraTarget EinsumDenseLayer::lora_target() const {
-  return {.base = &kernel_,
-          .prefix = "lora_kernel",
-          .regularizer = options_.kernel_regularizer,
-          .constrained = static_cast<bool>(options_.kernel_constraint),
-          .constraint_argument = "kernel_constraint"};
+  return kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
 }
 
 Tensor EinsumDenseLayer::call(const Tensor& inputs, const CallContext&) {

@@ -51,6 +51,16 @@ void LoraLayer::add_lora(int64_t rank, LoraOptions options, bool building) {
   lora_alpha_ = options.lora_alpha ? *options.lora_alpha : Scalar(rank);
 }
 
+LoraLayer::LoraTarget LoraLayer::kernel_target(
+    const Variable& kernel, const regularizers::RegularizerArg& kernel_regularizer,
+    const constraints::ConstraintArg& kernel_constraint) {
+  return {.base = &kernel,
+          .prefix = "lora_kernel",
+          .regularizer = kernel_regularizer,
+          .constrained = static_cast<bool>(kernel_constraint),
+          .constraint_argument = "kernel_constraint"};
+}
+
 void LoraLayer::enable_configured_lora(bool pass_alpha) {
   if (lora_rank_ == 0) return;
   LoraOptions options;

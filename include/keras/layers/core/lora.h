@@ -68,6 +68,10 @@ class LoraLayer : public Layer {
     std::string constraint_argument;
   };
   virtual LoraTarget lora_target() const = 0;
+  /// The target of the kernel layers: "lora_kernel" adapters with the kernel's regularizer.
+  static LoraTarget kernel_target(const Variable& kernel,
+                                  const regularizers::RegularizerArg& kernel_regularizer,
+                                  const constraints::ConstraintArg& kernel_constraint);
 
   /// Keras's build tail: enable_lora(lora_rank) when a rank was given. Dense and Embedding
   /// pass no alpha there (so it becomes the rank), EinsumDense and the convolutions do.
