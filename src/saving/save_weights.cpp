@@ -171,7 +171,7 @@ class WeightsWriter {
   // (saveable_walk.h); an object already written is skipped.
   void save(const Layer& layer, const std::string& path) {
     if (!visited_.insert(&layer).second) return;
-    write_vars(path, layer.name(), layer.own_weights());
+    write_vars(path, layer.name(), layer.variables_to_save());
     for (const auto& [child_path, child] : detail::saveable_children(layer))
       save(*child, join(path, child_path));
   }

@@ -50,23 +50,29 @@ struct Entry {
   std::string path;
   std::string name;
   std::vector<Variable> vars;
+  /// The layer to tell once `vars` were loaded (Layer::variables_loaded); null when saving.
+  Layer* loaded_layer = nullptr;
 };
 
 // The walk of saving_lib._save_state (the same as save_weights.cpp and weights.cpp): own
 // variables, then the children in _walk_saveable's order (saveable_walk.h); an object already
-// visited is skipped.
+// visited is skipped. `loading` picks the variables a load assigns rather than those a save
+// writes (they differ for LoRA layers).
 void collect(const Layer& layer, const std::string& path, std::vector<Entry>& out,
-             std::unordered_set<const Layer*>& visited) {
+             std::unordered_set<const Layer*>& visited, bool loading) {
   if (!visited.insert(&layer).second) return;
-  out.push_back({join(path, "vars"), layer.name(), layer.own_weights()});
+  // When loading, the model was passed in non-const (load_sharded_weights), so is every layer.
+  out.push_back({join(path, "vars"), layer.name(),
+                 loading ? layer.variables_to_load() : layer.variables_to_save(),
+                 loading ? const_cast<Layer*>(&layer) : nullptr});
   for (const auto& [child_path, child] : detail::saveable_children(layer))
-    collect(*child, join(path, child_path), out, visited);
+    collect(*child, join(path, child_path), out, visited, loading);
 }
 
-std::vector<Entry> entries_of(const Layer& model, bool with_optimizer) {
+std::vector<Entry> entries_of(const Layer& model, bool with_optimizer, bool loading) {
   std::vector<Entry> entries;
   std::unordered_set<const Layer*> visited;
-  collect(model, "", entries, visited);
+  collect(model, "", entries, visited, loading);
   auto* m = dynamic_cast<const Model*>(&model);
   if (with_optimizer && m && m->compiled() && m->optimizer()->built())
     entries.push_back({"optimizer/vars", m->optimizer()->name(), m->optimizer()->variables()});
@@ -377,6 +383,7 @@ void load_entry(const Entry& entry, ShardSet& shards, const std::string& index,
   }
   std::vector<Variable> vars = entry.vars;
   for (size_t i = 0; i < vars.size(); ++i) vars[i].assign(values[i]);
+  if (entry.loaded_layer) entry.loaded_layer->variables_loaded();
 }
 
 }  // namespace
@@ -418,7 +425,7 @@ void save_weights(const Layer& model, const std::string& path,
   auto shard =
       std::make_unique<ShardWriter>(index_path.parent_path() / shard_name(base, shard_index++));
   double current = 0, total = 0;
-  for (const Entry& entry : entries_of(model, options.optimizer)) {
+  for (const Entry& entry : entries_of(model, options.optimizer, /*loading=*/false)) {
     for (size_t i = 0; i < entry.vars.size(); ++i) {
       const Variable& var = entry.vars[i];
       double size = static_cast<double>(var.value().size()) *
@@ -484,7 +491,7 @@ void load_sharded_weights(Layer& model, const std::string& path,
   ShardSet shards(fs::path(path), index["weight_map"]);
 
   auto* m = dynamic_cast<Model*>(&model);
-  for (const Entry& entry : entries_of(model, false))
+  for (const Entry& entry : entries_of(model, false, /*loading=*/true))
     load_entry(entry, shards, path, "Layer at '" + entry.path + "' ('" + entry.name + "')",
                options);
   if (options.optimizer && m && m->compiled() && shards.has("/optimizer/vars")) {

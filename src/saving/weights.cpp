@@ -32,7 +32,7 @@ class WeightsLoader {
 
  private:
   void load_own(Layer& layer, const std::string& group) {
-    std::vector<Variable> vars = layer.own_weights();
+    std::vector<Variable> vars = layer.variables_to_load();
     std::vector<std::string> saved = file_.is_group(group) ? file_.children(group)
                                                            : std::vector<std::string>{};
     if (vars.size() != saved.size()) {
@@ -55,6 +55,7 @@ class WeightsLoader {
       values.push_back(value);
     }
     for (size_t i = 0; i < vars.size(); ++i) vars[i].assign(values[i]);
+    layer.variables_loaded();
   }
 
   const H5File& file_;

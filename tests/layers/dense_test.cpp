@@ -43,7 +43,7 @@ TEST(Dense, WeightsShapesAndNames) {
   EXPECT_EQ(y.shape(), Shape({4, 3}));
   ASSERT_EQ(d->weights().size(), 2u);
   EXPECT_EQ(d->kernel().shape(), Shape({5, 3}));
-  EXPECT_EQ(d->kernel().path(), "dense/kernel");
+  EXPECT_EQ(d->kernel_variable().path(), "dense/kernel");
   EXPECT_EQ(d->count_params(), 18);
   // Bias starts at zero (bias_initializer="zeros"); glorot_uniform keeps the kernel within
   // sqrt(6 / (5 + 3)).

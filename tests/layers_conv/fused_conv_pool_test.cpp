@@ -99,7 +99,7 @@ Pair make_pair(const Config& c, const std::string& activation, bool use_bias, DT
 Tensor forward(const Pair& p, const Tensor& x, bool fused) {
   if (!fused) return (*p.pool)((*p.conv)(x));
   return ops::detail::conv_bias_activation_max_pool(
-      x, p.conv->kernel().value(), p.conv->options().use_bias ? p.conv->bias().value() : Tensor(),
+      x, p.conv->kernel_variable().value(), p.conv->options().use_bias ? p.conv->bias().value() : Tensor(),
       p.activation, p.options);
 }
 
@@ -140,7 +140,7 @@ TEST(FusedConvPool, OpMatchesTheLayersOneByOne) {
 TEST(FusedConvPool, TiesGoToTheFirstMaximum) {
   for (const char* act : {"linear", "relu"}) {
     Pair p = make_pair(configs()[0], act, true, DType::Float32);
-    Variable kernel = p.conv->kernel(), bias = p.conv->bias();
+    Variable kernel = p.conv->kernel_variable(), bias = p.conv->bias();
     kernel.assign(ops::round(ops::multiply(kernel.value(), 4.0)));
     bias.assign(ops::zeros({32}));
     Tensor x = ops::round(random::normal(configs()[0].x, 0.0, 1.0, DType::Float32, 3));

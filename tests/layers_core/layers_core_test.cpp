@@ -337,10 +337,10 @@ TEST(Embedding, TableNameShapeAndKerasUniformInitializer) {
   embed(ops::zeros({1, 1}, DType::Int32));
   ASSERT_EQ(embed->weights().size(), 1u);
   EXPECT_EQ(embed->embeddings().shape(), Shape({500, 40}));
-  EXPECT_EQ(embed->embeddings().path(), "embedding/embeddings");
+  EXPECT_EQ(embed->embeddings_variable().path(), "embedding/embeddings");
   EXPECT_EQ(embed->count_params(), 20000);
   // "uniform" is RandomUniform(-0.05, 0.05): mean 0, variance 0.1^2 / 12.
-  Tensor t = ops::cast(embed->embeddings().value(), DType::Float64);
+  Tensor t = ops::cast(embed->embeddings_variable().value(), DType::Float64);
   EXPECT_GE(ops::min(t).item<double>(), -0.05);
   EXPECT_LE(ops::max(t).item<double>(), 0.05);
   EXPECT_NEAR(ops::mean(t).item<double>(), 0.0, 4 * 0.05 / std::sqrt(3.0 * 20000));
@@ -355,7 +355,7 @@ TEST(Embedding, IdsOfAnyTypeAndInitialWeights) {
   Tensor table = make({0, 1, 10, 11, 20, 21, 30, 31}, {4, 2});
   auto embed = layers::Embedding(4, 2, {.weights = table});
   EXPECT_TRUE(embed->built());
-  EXPECT_TENSOR_EQ(embed->embeddings().value(), table);
+  EXPECT_TENSOR_EQ(embed->embeddings_variable().value(), table);
   Tensor expected = make({30, 31, 0, 1, 10, 11}, {3, 2});
   EXPECT_TENSOR_EQ(embed(ops::convert_to_tensor(std::vector<int32_t>{3, 0, 1}, {3})), expected);
   EXPECT_TENSOR_EQ(embed(ops::convert_to_tensor(std::vector<int64_t>{3, 0, 1}, {3})), expected);

@@ -314,7 +314,7 @@ TEST(Merging, ModelsTrainThroughMerges) {
   EXPECT_NEAR(model(x).item<float>(), 96.0f, 1e-4);
   GradientTape tape;
   Tensor loss = ops::sum(model(x));
-  Tensor g = tape.gradient(loss, d1->kernel().value());
+  Tensor g = tape.gradient(loss, d1->kernel_variable().value());
   ASSERT_TRUE(g.defined());
   // d/dk1[i][j] = x_i * (1 + h2_j) = x_i * 7.
   EXPECT_TENSOR_NEAR(g, make({7, 7, 14, 14, 21, 21}, {3, 2}), 1e-5, 1e-5);

@@ -8,7 +8,8 @@
 // - "py_<kind>": the files Keras wrote (tests/oracle/fixtures/models/<kind>.keras) loaded and
 //   saved again by keras-cpp, on the inputs of tests/oracle/fixtures/models.npz, and
 //   "py_graph_<kind>" the same for the Functional graphs of graphs.npz;
-// - "legacy_<file>": the Keras 2 .h5 files of tests/oracle/fixtures/legacy converted to .keras.
+// - "legacy_<file>": the Keras 2 .h5 files of tests/oracle/fixtures/legacy converted to .keras;
+// - "cpp_lora_<kind>" and "py_lora_<kind>": models with LoRA enabled (lora_files.h).
 // For each NAME: NAME.keras, NAME.weights.h5, NAME.in<i>.npy, NAME.out<i>.npy; for a compiled
 // model also NAME.{x1,y1,x2,y2,probe}.npy with NAME.losses.npy (the losses of two
 // train_on_batch steps after loading) and NAME.after.npy (predictions on probe after them).
@@ -27,6 +28,7 @@
 
 #include "../../examples/functional_graph_model.h"
 #include "layer_files.h"
+#include "lora_files.h"
 #include "scale_shift.h"
 #include "two_tower.h"
 
@@ -305,10 +307,13 @@ int main(int argc, char** argv) {
     Writer out(argv[1]);
     write_native(out);
     write_converted(out, argv[2]);
-    write_layer_files(argv[2], [&out](const std::string& name, const std::string& kind,
-                                      Model& model, const TensorList& inputs) {
-      out.add(name, kind, model, inputs);
-    });
+    auto add = [&out](const std::string& name, const std::string& kind, Model& model,
+                      const TensorList& inputs) { out.add(name, kind, model, inputs); };
+    write_layer_files(argv[2], add);
+    write_lora_files(argv[2], add,
+                     [&out](const std::string& name, Model& model, const TensorList& data) {
+                       out.add_resume(name, model, data);
+                     });
     out.finish();
     return 0;
   } catch (const std::exception& e) {

@@ -3,8 +3,10 @@ them against what keras-cpp computed. Run by scripts/interop.sh: interop.py OUT_
 
 For each entry of OUT_DIR/manifest.json (models built in C++, "cpp_<kind>", and Keras's own
 fixture files saved again by keras-cpp, "py_<kind>" and "py_graph_<kind>" (graphs.py) and
-"py_layer_<Class>" (layer_files.py, kind "layer:<Class>"), and tf_keras's legacy .h5 fixtures
-converted to .keras by keras-cpp, "legacy_<file>"):
+"py_layer_<Class>" (layer_files.py, kind "layer:<Class>"), tf_keras's legacy .h5 fixtures
+converted to .keras by keras-cpp, "legacy_<file>", and models with LoRA enabled built in C++ or
+saved by Keras, "cpp_lora_<kind>" and "py_lora_<kind>" (lora.py's builders, LoRA enabled in
+Keras's own build too: its load_own_variables assigns the merged kernel, zeroes the adapters)):
   load     keras.saving.load_model(NAME.keras, safe_mode=True) with no warning, no log record
            of level WARNING or above and nothing printed (Keras reports unknown or unused keys
            and "Skipping variable loading" that way);
@@ -37,6 +39,7 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
 import graphs  # noqa: E402  (the Functional graph architectures)
+import lora  # noqa: E402  (the models with LoRA enabled)
 import models  # noqa: E402  (the architectures, and registers "oracle>ScaleShift")
 
 PREDICT_TOL = dict(rtol=1e-5, atol=1e-6)
@@ -77,7 +80,8 @@ def architecture(kind):
     """A function building Keras's own model of a manifest entry's kind."""
     if kind.startswith("layer:"):
         return lambda: layer_file_model(kind[len("layer:"):])
-    return ARCHITECTURES.get(kind) or getattr(models, kind, None) or getattr(graphs, kind)
+    return (ARCHITECTURES.get(kind) or getattr(models, kind, None)
+            or getattr(lora, kind, None) or getattr(graphs, kind))
 
 
 class Failed(Exception):

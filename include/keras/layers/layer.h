@@ -181,6 +181,15 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// Number of scalars in weights().
   int64_t count_params() const;
 
+  /// The variables written under this layer's "vars" group of a saved file, in order (Keras's
+  /// save_own_variables): own_weights() unless the saved form differs (a LoRA layer writes its
+  /// kernel with the adapters merged in, and not the adapters).
+  virtual std::vector<Variable> variables_to_save() const { return own_weights(); }
+  /// The variables a saved "vars" group is read into, in order (Keras's load_own_variables).
+  virtual std::vector<Variable> variables_to_load() const { return own_weights(); }
+  /// Runs after a load assigned variables_to_load() (a LoRA layer zeroes its adapters).
+  virtual void variables_loaded() {}
+
   /// Keras 3's stateless call: runs the layer with its trainable and non-trainable weights
   /// replaced by these values (in trainable_weights()/non_trainable_weights() order) and
   /// returns the outputs and the non-trainable values after the call (e.g. updated

@@ -11,7 +11,8 @@ namespace keras::layers {
 
 BaseConvLayer::BaseConvLayer(int rank, int64_t filters, const ops::IntOrTuple& kernel_size,
                              BaseConvOptions options, const std::string& class_name)
-    : Layer(base_options(options), to_snake_case(class_name)),
+    : LoraLayer(base_options(options), to_snake_case(class_name), options.lora_rank,
+                options.lora_alpha),
       class_(class_name),
       rank_(rank),
       filters_(filters),
@@ -61,6 +62,11 @@ void BaseConvLayer::build(const Shape& input_shape) {
                         .regularizer = options_.bias_regularizer,
                         .constraint = options_.bias_constraint,
                         .name = "bias"});
+  enable_configured_lora(/*pass_alpha=*/true);
+}
+
+LoraLayer::LoraTarget BaseConvLayer::lora_target() const {
+  return kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
 }
 
 Tensor BaseConvLayer::call(const Tensor& inputs, const CallContext&) {
@@ -83,8 +89,8 @@ Tensor BaseConvLayer::call(const Tensor& inputs, const CallContext&) {
   // channels_last: the bias and a fusable activation go with the conv into one backend call.
   if (auto act = ops::detail::fusable_activation(options_.activation); act && cl)
     return ops::detail::conv_bias_activation(
-        x, kernel_.value(), options_.use_bias ? bias_.value() : Tensor(), *act, conv_options);
-  Tensor y = ops::conv(x, kernel_.value(), conv_options);
+        x, kernel(), options_.use_bias ? bias_.value() : Tensor(), *act, conv_options);
+  Tensor y = ops::conv(x, kernel(), conv_options);
   return detail::add_bias_and_activate(y, bias_, options_.use_bias, cl, options_.activation);
 }
 
@@ -106,6 +112,7 @@ Config BaseConvLayer::get_config() const {
   c["activity_regularizer"] = detail::regularizer_config(options_.activity_regularizer);
   c["kernel_constraint"] = detail::constraint_config(options_.kernel_constraint);
   c["bias_constraint"] = detail::constraint_config(options_.bias_constraint);
+  add_lora_config(c);
   return c;
 }
 
@@ -127,8 +134,7 @@ std::tuple<int64_t, ops::IntOrTuple, BaseConvOptions> BaseConvLayer::parse_confi
   detail::read_regularizer(c, "activity_regularizer", o.activity_regularizer);
   detail::read_constraint(c, "kernel_constraint", o.kernel_constraint);
   detail::read_constraint(c, "bias_constraint", o.bias_constraint);
-  // lora_rank / lora_alpha (Keras 3.6+): saved weights hold the merged kernel, so a layer
-  // without LoRA computes the same outputs; keras-cpp does not train LoRA adapters.
+  read_lora_config(c, o.lora_rank, o.lora_alpha);
   return {c.at("filters").get<int64_t>(), detail::int_or_tuple(c.at("kernel_size")), o};
 }
 

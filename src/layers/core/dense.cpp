@@ -6,7 +6,9 @@
 namespace keras::layers {
 
 DenseLayer::DenseLayer(int64_t units, DenseOptions options)
-    : Layer(base_options(options), "dense"), units_(units), options_(std::move(options)) {
+    : LoraLayer(base_options(options), "dense", options.lora_rank, options.lora_alpha),
+      units_(units),
+      options_(std::move(options)) {
   check(units > 0, "Dense: units must be a positive integer; got ", units, ".");
   set_activity_regularizer(options_.activity_regularizer);
   set_supports_masking(true);
@@ -28,6 +30,11 @@ void DenseLayer::build(const Shape& input_shape) {
                         .regularizer = options_.bias_regularizer,
                         .constraint = options_.bias_constraint,
                         .name = "bias"});
+  enable_configured_lora(/*pass_alpha=*/false);  // Keras's Dense.build: enable_lora(lora_rank)
+}
+
+LoraLayer::LoraTarget DenseLayer::lora_target() const {
+  return kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
 }
 
 Tensor DenseLayer::call(const Tensor& inputs, const CallContext&) {
@@ -35,7 +42,7 @@ Tensor DenseLayer::call(const Tensor& inputs, const CallContext&) {
         "': expected inputs with last axis ", kernel_.shape()[0], "; got shape ", inputs.shape(),
         ".");
   Tensor x = ops::cast(inputs, compute_dtype());
-  return ops::detail::linear_bias_activation(x, kernel_,
+  return ops::detail::linear_bias_activation(x, kernel(),
                                              options_.use_bias ? bias_.value() : Tensor(),
                                              options_.activation);
 }
@@ -52,6 +59,7 @@ Config DenseLayer::get_config() const {
   c["kernel_constraint"] = constraints::serialize(options_.kernel_constraint.get());
   c["bias_constraint"] = constraints::serialize(options_.bias_constraint.get());
   c["quantization_config"] = nullptr;  // Keras 3.15 writes it; keras-cpp layers are float
+  add_lora_config(c);
   return c;
 }
 
@@ -67,6 +75,7 @@ std::shared_ptr<Layer> DenseLayer::from_config(const Config& c) {
   if (c.contains("activity_regularizer")) o.activity_regularizer = regularizers::deserialize(c["activity_regularizer"]);
   if (c.contains("kernel_constraint")) o.kernel_constraint = constraints::deserialize(c["kernel_constraint"]);
   if (c.contains("bias_constraint")) o.bias_constraint = constraints::deserialize(c["bias_constraint"]);
+  read_lora_config(c, o.lora_rank, o.lora_alpha);
   check(!c.contains("quantization_config") || c["quantization_config"].is_null(),
         "Dense.from_config: quantized layers (quantization_config=",
         c.contains("quantization_config") ? c["quantization_config"].dump() : "",

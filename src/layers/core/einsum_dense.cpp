@@ -162,7 +162,7 @@ Config output_shape_config(const std::vector<int64_t>& dims) {
 
 EinsumDenseLayer::EinsumDenseLayer(std::string equation, std::vector<int64_t> output_shape,
                                    EinsumDenseOptions options)
-    : Layer(base_options(options), "einsum_dense"),
+    : LoraLayer(base_options(options), "einsum_dense", options.lora_rank, options.lora_alpha),
       equation_(std::move(equation)),
       partial_output_shape_(std::move(output_shape)),
       options_(std::move(options)) {
@@ -189,12 +189,17 @@ void EinsumDenseLayer::build(const Shape& input_shape) {
                         .regularizer = options_.bias_regularizer,
                         .constraint = options_.bias_constraint,
                         .name = "bias"});
+  enable_configured_lora(/*pass_alpha=*/true);
+}
+
+LoraLayer::LoraTarget EinsumDenseLayer::lora_target() const {
+  return kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
 }
 
 Tensor EinsumDenseLayer::call(const Tensor& inputs, const CallContext&) {
   check(inputs.ndim() == input_rank_, "EinsumDense '", name(), "': expected inputs of rank ",
         input_rank_, " (the rank it was built for); got shape ", inputs.shape(), ".");
-  Tensor y = ops::einsum(equation_, ops::cast(inputs, compute_dtype()), kernel_.value());
+  Tensor y = ops::einsum(equation_, ops::cast(inputs, compute_dtype()), kernel());
   if (bias_.defined()) y = ops::add(y, bias_);
   return options_.activation(y);
 }
@@ -213,6 +218,7 @@ Config EinsumDenseLayer::get_config() const {
   c["kernel_constraint"] = constraints::serialize(options_.kernel_constraint.get());
   c["bias_constraint"] = constraints::serialize(options_.bias_constraint.get());
   c["quantization_config"] = nullptr;  // Keras 3.15 writes it; keras-cpp layers are float
+  add_lora_config(c);
   return c;
 }
 
@@ -236,8 +242,7 @@ std::shared_ptr<Layer> EinsumDenseLayer::from_config(const Config& c) {
         "EinsumDense.from_config: quantized layers (quantization_config=",
         c.contains("quantization_config") ? c["quantization_config"].dump() : "",
         ") are not supported yet; save the float model from Keras instead.");
-  // lora_rank / lora_alpha are read and dropped: Keras saves the kernel with LoRA merged in,
-  // so the plain layer computes the same function (see the header).
+  read_lora_config(c, o.lora_rank, o.lora_alpha);
   std::vector<int64_t> shape;
   const Config& s = c["output_shape"];
   if (s.is_number_integer()) shape.push_back(s.get<int64_t>());

@@ -7,7 +7,7 @@
 namespace keras::layers {
 
 EmbeddingLayer::EmbeddingLayer(int64_t input_dim, int64_t output_dim, EmbeddingOptions options)
-    : Layer(base_options(options), "embedding"),
+    : LoraLayer(base_options(options), "embedding", options.lora_rank, options.lora_alpha),
       input_dim_(input_dim),
       output_dim_(output_dim),
       options_(std::move(options)) {
@@ -34,6 +34,15 @@ void EmbeddingLayer::build(const Shape&) {
                             .regularizer = options_.embeddings_regularizer,
                             .constraint = options_.embeddings_constraint,
                             .name = "embeddings"});
+  enable_configured_lora(/*pass_alpha=*/false);  // Keras's Embedding.build: enable_lora(rank)
+}
+
+LoraLayer::LoraTarget EmbeddingLayer::lora_target() const {
+  return {.base = &embeddings_,
+          .prefix = "lora_embeddings",
+          .regularizer = options_.embeddings_regularizer,
+          .constrained = static_cast<bool>(options_.embeddings_constraint),
+          .constraint_argument = "embeddings_constraint"};
 }
 
 Tensor EmbeddingLayer::call(const Tensor& inputs, const CallContext&) {
@@ -51,7 +60,7 @@ Tensor EmbeddingLayer::call(const Tensor& inputs, const CallContext&) {
                 "]; valid ids are 0 to ", dim - 1, ")."));
         });
   }
-  Tensor table = embeddings_.value();
+  Tensor table = embeddings();
   // Shape inference: the table joins the symbolic call as a data-free stand-in (index_select
   // reads its input on the input's own backend).
   if (ids.backend().is_symbolic() && &table.backend() != &ids.backend())
@@ -77,6 +86,7 @@ Config EmbeddingLayer::get_config() const {
   c["embeddings_constraint"] = constraints::serialize(options_.embeddings_constraint.get());
   c["mask_zero"] = options_.mask_zero;
   c["quantization_config"] = nullptr;  // Keras 3.15 writes it; keras-cpp layers are float
+  add_lora_config(c);
   return c;
 }
 
@@ -88,8 +98,9 @@ std::shared_ptr<Layer> EmbeddingLayer::from_config(const Config& c) {
   if (c.contains("activity_regularizer")) o.activity_regularizer = regularizers::deserialize(c["activity_regularizer"]);
   if (c.contains("embeddings_constraint")) o.embeddings_constraint = constraints::deserialize(c["embeddings_constraint"]);
   o.mask_zero = c.value("mask_zero", false);
-  // input_length (Keras 2), lora_rank/lora_alpha (saved merged) and quantization_config (null
-  // for a float layer) are read and dropped.
+  read_lora_config(c, o.lora_rank, o.lora_alpha);
+  // input_length (Keras 2) and quantization_config (null for a float layer) are read and
+  // dropped.
   if (c.contains("quantization_config"))
     check(c["quantization_config"].is_null(), "Embedding.from_config: quantized embeddings "
           "(quantization_config=", c["quantization_config"].dump(), ") are not supported.");

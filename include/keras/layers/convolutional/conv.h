@@ -7,6 +7,7 @@
 
 #include <tuple>
 
+#include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
 #include "keras/ops/nn/spatial.h"
 
@@ -32,6 +33,9 @@ struct BaseConvOptions {
   regularizers::RegularizerArg activity_regularizer;
   constraints::ConstraintArg kernel_constraint;
   constraints::ConstraintArg bias_constraint;
+  /// > 0: LoRA of this rank is enabled when the layer is built (see enable_lora).
+  int64_t lora_rank = 0;
+  std::optional<Scalar> lora_alpha;
   std::string name;
   bool trainable = true;
   std::string dtype;
@@ -41,8 +45,9 @@ using Conv2DOptions = BaseConvOptions;
 using Conv3DOptions = BaseConvOptions;
 
 /// The N-d convolution layer (Keras's BaseConv); Conv1DLayer, Conv2DLayer and Conv3DLayer fix
-/// the rank and the class name.
-class BaseConvLayer : public Layer {
+/// the rank and the class name. LoRA: enable_lora (keras/layers/core/lora.h), as Keras's BaseConv
+/// (the transposed, depthwise and separable convolutions have none in Keras 3.15).
+class BaseConvLayer : public LoraLayer {
  public:
   BaseConvLayer(int rank, int64_t filters, const ops::IntOrTuple& kernel_size,
                 BaseConvOptions options, const std::string& class_name);
@@ -60,11 +65,19 @@ class BaseConvLayer : public Layer {
   const std::string& data_format() const { return data_format_; }
   int64_t groups() const { return options_.groups; }
   const BaseConvOptions& options() const { return options_; }
-  const Variable& kernel() const { return kernel_; }
+  /// Keras's kernel property: the kernel variable's value, with the LoRA update merged in when
+  /// LoRA is enabled.
+  Tensor kernel() const { return lora_merged(kernel_); }
+  /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled.
+  const Variable& kernel_variable() const { return kernel_; }
   /// Undefined when use_bias is false.
   const Variable& bias() const { return bias_; }
+  /// The LoRA adapters (undefined until enable_lora).
+  const Variable& lora_kernel_a() const { return lora_a(); }
+  const Variable& lora_kernel_b() const { return lora_b(); }
 
  protected:
+  LoraTarget lora_target() const override;
   /// Reads the arguments a config holds (filters, kernel_size, options).
   static std::tuple<int64_t, ops::IntOrTuple, BaseConvOptions> parse_config(const Config& config);
 

@@ -1,6 +1,7 @@
 #pragma once
 // keras.layers.Dense: activation(inputs @ kernel + bias), kernel of shape (input_dim, units).
 
+#include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
 
 namespace keras::layers {
@@ -15,13 +16,16 @@ struct DenseOptions {
   regularizers::RegularizerArg activity_regularizer;
   constraints::ConstraintArg kernel_constraint;
   constraints::ConstraintArg bias_constraint;
+  /// > 0: LoRA of this rank is enabled when the layer is built (see enable_lora).
+  int64_t lora_rank = 0;
+  std::optional<Scalar> lora_alpha;
   std::string name;
   bool trainable = true;
   std::string dtype;
 };
 
 /// The Dense layer (Keras's "Dense").
-class DenseLayer : public Layer {
+class DenseLayer : public LoraLayer {
  public:
   DenseLayer(int64_t units, DenseOptions options = {});
   std::string class_name() const override { return "Dense"; }
@@ -31,8 +35,18 @@ class DenseLayer : public Layer {
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   int64_t units() const { return units_; }
-  const Variable& kernel() const { return kernel_; }
+  /// Keras's kernel property: the kernel variable's value, with the LoRA update merged in when
+  /// LoRA is enabled.
+  Tensor kernel() const { return lora_merged(kernel_); }
+  /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled.
+  const Variable& kernel_variable() const { return kernel_; }
   const Variable& bias() const { return bias_; }
+  /// The LoRA adapters (undefined until enable_lora).
+  const Variable& lora_kernel_a() const { return lora_a(); }
+  const Variable& lora_kernel_b() const { return lora_b(); }
+
+ protected:
+  LoraTarget lora_target() const override;
 
  private:
   int64_t units_;

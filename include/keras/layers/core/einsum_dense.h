@@ -4,12 +4,12 @@
 //
 //   auto layer = layers::EinsumDense("abc,cd->abd", {layers::kNone, 64}, {.bias_axes = "d"});
 //
-// Not supported: LoRA (enable_lora) and quantization. A config with lora_rank loads as the plain
-// layer: Keras saves the kernel with the LoRA update merged in, so the function is the same.
+// LoRA: enable_lora (keras/layers/core/lora.h). Not supported: quantization.
 
 #include <string>
 #include <vector>
 
+#include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
 
 namespace keras::layers {
@@ -28,13 +28,16 @@ struct EinsumDenseOptions {
   regularizers::RegularizerArg activity_regularizer;
   constraints::ConstraintArg kernel_constraint;
   constraints::ConstraintArg bias_constraint;
+  /// > 0: LoRA of this rank is enabled when the layer is built (see enable_lora).
+  int64_t lora_rank = 0;
+  std::optional<Scalar> lora_alpha;
   std::string name;
   bool trainable = true;
   std::string dtype;
 };
 
 /// The EinsumDense layer (Keras's "EinsumDense").
-class EinsumDenseLayer : public Layer {
+class EinsumDenseLayer : public LoraLayer {
  public:
   /// `output_shape` excludes the batch axis and any axes the equation's "..." stands for;
   /// kNone marks a dimension taken from the input.
@@ -49,9 +52,19 @@ class EinsumDenseLayer : public Layer {
   const std::string& equation() const { return equation_; }
   /// The output shape with the batch axis (-1 where unknown), known once built.
   const Shape& full_output_shape() const { return full_output_shape_; }
-  const Variable& kernel() const { return kernel_; }
+  /// Keras's kernel property: the kernel variable's value, with the LoRA update merged in when
+  /// LoRA is enabled.
+  Tensor kernel() const { return lora_merged(kernel_); }
+  /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled.
+  const Variable& kernel_variable() const { return kernel_; }
   /// Undefined when bias_axes is empty.
   const Variable& bias() const { return bias_; }
+  /// The LoRA adapters (undefined until enable_lora).
+  const Variable& lora_kernel_a() const { return lora_a(); }
+  const Variable& lora_kernel_b() const { return lora_b(); }
+
+ protected:
+  LoraTarget lora_target() const override;
 
  private:
   std::string equation_;

@@ -4,9 +4,9 @@
 //   auto embed = layers::Embedding(1000, 64, {.mask_zero = true});
 //   Tensor y = embed(ids);   // ids (batch, length) -> (batch, length, 64); mask = ids != 0
 //
-// Not supported: LoRA and quantization. A config with lora_rank loads as the plain layer (Keras
-// saves the table with the LoRA update merged in).
+// LoRA: enable_lora (keras/layers/core/lora.h) adapts the table. Not supported: quantization.
 
+#include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
 
 namespace keras::layers {
@@ -21,13 +21,16 @@ struct EmbeddingOptions {
   bool mask_zero = false;
   /// Initial table of shape (input_dim, output_dim); the layer is built at construction.
   Tensor weights;
+  /// > 0: LoRA of this rank is enabled when the layer is built (see enable_lora).
+  int64_t lora_rank = 0;
+  std::optional<Scalar> lora_alpha;
   std::string name;
   bool trainable = true;
   std::string dtype;
 };
 
 /// The Embedding layer (Keras's "Embedding").
-class EmbeddingLayer : public Layer {
+class EmbeddingLayer : public LoraLayer {
  public:
   EmbeddingLayer(int64_t input_dim, int64_t output_dim, EmbeddingOptions options = {});
   std::string class_name() const override { return "Embedding"; }
@@ -43,7 +46,17 @@ class EmbeddingLayer : public Layer {
   int64_t input_dim() const { return input_dim_; }
   int64_t output_dim() const { return output_dim_; }
   bool mask_zero() const { return options_.mask_zero; }
-  const Variable& embeddings() const { return embeddings_; }
+  /// Keras's embeddings property: the table's value, with the LoRA update merged in when LoRA
+  /// is enabled.
+  Tensor embeddings() const { return lora_merged(embeddings_); }
+  /// The stored table (Keras's _embeddings), frozen while LoRA is enabled.
+  const Variable& embeddings_variable() const { return embeddings_; }
+  /// The LoRA adapters (undefined until enable_lora).
+  const Variable& lora_embeddings_a() const { return lora_a(); }
+  const Variable& lora_embeddings_b() const { return lora_b(); }
+
+ protected:
+  LoraTarget lora_target() const override;
 
  private:
   int64_t input_dim_, output_dim_;

@@ -1,0 +1,99 @@
+#pragma once
+// LoRA (low-rank adaptation), as Keras 3.15's enable_lora on Dense, EinsumDense, Embedding and
+// Conv1D/2D/3D: the layer's base weight W is frozen and two trainable adapters A (W's shape
+// with the last axis replaced by `rank`) and B (rank, W's last axis) are added; the layer then
+// computes with W + (lora_alpha / rank) * A @ B.
+//
+//   auto dense = layers::Dense(64);
+//   dense(x);                                // built
+//   dense->enable_lora(4);                   // kernel frozen; lora_kernel_a/_b trainable
+//   dense->enable_lora(4, {.lora_alpha = 8});   // (once per layer: a second call throws)
+//
+// Saving writes the merged weight only (as Keras's save_own_variables), so a file with LoRA
+// loads into a plain layer and computes the same; loading into a layer with LoRA enabled
+// (a config with lora_rank) assigns the merged weight to the base and zeroes both adapters,
+// as Keras's load_own_variables does.
+
+#include <optional>
+#include <string>
+
+#include "keras/layers/layer.h"
+
+namespace keras::layers {
+
+/// enable_lora's keyword arguments after rank (Keras's names and defaults).
+struct LoraOptions {
+  /// The update is scaled by lora_alpha / rank; unset: rank (a scale of 1). An integer stays an
+  /// integer in the config, as in Keras.
+  std::optional<Scalar> lora_alpha;
+  initializers::InitializerArg a_initializer = "he_uniform";
+  initializers::InitializerArg b_initializer = "zeros";
+};
+
+/// The base of the layers that support LoRA: the state Keras keeps on each of them (lora_rank,
+/// lora_alpha, lora_enabled, the two adapters) and what saving does with it.
+class LoraLayer : public Layer {
+ public:
+  /// Keras's enable_lora: adds the trainable adapters and freezes the base weight. ValueError
+  /// when the layer is not built, LoRA is already enabled, rank is not positive, or the base
+  /// weight has a constraint.
+  void enable_lora(int64_t rank, LoraOptions options = {});
+  bool lora_enabled() const { return lora_a_.defined(); }
+  /// 0 while none is set (Keras's None).
+  int64_t lora_rank() const { return lora_rank_; }
+  /// Unset while lora_rank is.
+  const std::optional<Scalar>& lora_alpha() const { return lora_alpha_; }
+
+  /// Keras's save_own_variables: the base weight with the adapters merged in, in the base's
+  /// place, and no adapters.
+  std::vector<Variable> variables_to_save() const override;
+  /// Keras's load_own_variables: the own weights without the adapters.
+  std::vector<Variable> variables_to_load() const override;
+  /// Zeroes both adapters after a load (the file's weight already holds their update).
+  void variables_loaded() override;
+
+ protected:
+  /// `lora_rank` > 0 enables LoRA when the layer is built (Keras's lora_rank argument).
+  LoraLayer(LayerOptions options, std::string default_name, int64_t lora_rank,
+            std::optional<Scalar> lora_alpha);
+
+  /// What a subclass adapts.
+  struct LoraTarget {
+    const Variable* base = nullptr;
+    /// "lora_kernel" or "lora_embeddings": the adapters are <prefix>_a and <prefix>_b.
+    std::string prefix;
+    regularizers::RegularizerArg regularizer;
+    /// The base's constraint, which LoRA refuses, and its argument's name for the message.
+    bool constrained = false;
+    std::string constraint_argument;
+  };
+  virtual LoraTarget lora_target() const = 0;
+  /// The target of the kernel layers: "lora_kernel" adapters with the kernel's regularizer.
+  static LoraTarget kernel_target(const Variable& kernel,
+                                  const regularizers::RegularizerArg& kernel_regularizer,
+                                  const constraints::ConstraintArg& kernel_constraint);
+
+  /// Keras's build tail: enable_lora(lora_rank) when a rank was given. Dense and Embedding
+  /// pass no alpha there (so it becomes the rank), EinsumDense and the convolutions do.
+  void enable_configured_lora(bool pass_alpha);
+  /// `base` with the scaled update added, in the compute dtype (Keras's kernel property);
+  /// base's value when LoRA is off.
+  Tensor lora_merged(const Variable& base) const;
+  const Variable& lora_a() const { return lora_a_; }
+  const Variable& lora_b() const { return lora_b_; }
+  /// Adds lora_rank and lora_alpha when a rank is set (Keras's get_config).
+  void add_lora_config(Config& config) const;
+  /// lora_rank (null or absent: 0) and lora_alpha from a config.
+  static void read_lora_config(const Config& config, int64_t& rank,
+                               std::optional<Scalar>& alpha);
+
+ private:
+  /// enable_lora; `building` skips the "not built" check (the call from build()).
+  void add_lora(int64_t rank, LoraOptions options, bool building);
+
+  int64_t lora_rank_ = 0;
+  std::optional<Scalar> lora_alpha_;
+  Variable lora_a_, lora_b_;
+};
+
+}  // namespace keras::layers
