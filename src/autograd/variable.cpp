@@ -14,6 +14,7 @@ struct Variable::State {
   Tensor value;
   Ref<autograd::Node> leaf;  // the variable's identity in every graph, across assignments
   bool trainable = true;
+  bool autocast = true;
   std::string name;
   std::string path;
   std::function<Tensor(const Tensor&)> constraint;
@@ -43,6 +44,7 @@ Variable::Variable(const Tensor& initial_value, VariableOptions options)
     : state_(std::make_shared<State>()) {
   check(initial_value.defined(), "Variable: the initial value is an undefined tensor.");
   state_->trainable = options.trainable;
+  state_->autocast = options.autocast;
   state_->name = options.name.empty() ? "variable" : options.name;
   state_->path = options.path.empty() ? state_->name : options.path;
   state_->leaf = make_ref<autograd::LeafNode>();
@@ -60,11 +62,34 @@ Variable::State& Variable::checked_state() const {
   return *state_;
 }
 
-const Tensor& Variable::value() const {
+const Tensor& Variable::stored_value() const {
   const State& s = checked_state();
   note_traced(*this, s.value);
   return s.value;
 }
+
+namespace {
+thread_local std::optional<DType> autocast_dtype;  // the innermost AutocastScope's
+}  // namespace
+
+AutocastScope::AutocastScope(std::optional<DType> dtype) : previous_(autocast_dtype) {
+  check(!dtype || is_floating(*dtype), "AutocastScope can only be used with a floating-point "
+        "target dtype, such as 'float16'. Received: dtype=",
+        dtype ? dtype_name(*dtype) : "None", ".");
+  autocast_dtype = dtype;
+}
+AutocastScope::~AutocastScope() { autocast_dtype = previous_; }
+std::optional<DType> AutocastScope::current() { return autocast_dtype; }
+
+Tensor Variable::value() const {
+  const Tensor& v = stored_value();
+  // Keras casts every floating variable that autocasts, float64 included.
+  if (autocast_dtype && state_->autocast && is_floating(v.dtype()) && v.dtype() != *autocast_dtype)
+    return ops::cast(v, *autocast_dtype);
+  return v;
+}
+
+bool Variable::autocast() const { return checked_state().autocast; }
 
 namespace {
 thread_local bool reshape_allowed = false;  // variable_storage.h
@@ -90,7 +115,7 @@ Tensor Variable::exchange_value(Tensor value) {
 }
 
 void Variable::assign(const Tensor& value) {
-  const Tensor& current = this->value();
+  const Tensor& current = stored_value();
   check(value.defined(), "Variable '", state_->path, "': assign() got an undefined tensor.");
   NoGradScope no_grad;
   auto& b = current.backend();
@@ -117,8 +142,8 @@ void Variable::assign(const Tensor& value) {
   state_->adopt(owned_copy(v, current.dtype()));
 }
 
-void Variable::assign_add(const Tensor& delta) { assign(ops::add(value(), delta)); }
-void Variable::assign_sub(const Tensor& delta) { assign(ops::subtract(value(), delta)); }
+void Variable::assign_add(const Tensor& delta) { assign(ops::add(stored_value(), delta)); }
+void Variable::assign_sub(const Tensor& delta) { assign(ops::subtract(stored_value(), delta)); }
 
 bool Variable::trainable() const { return checked_state().trainable; }
 

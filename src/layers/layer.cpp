@@ -105,36 +105,14 @@ std::string unique_name(const std::string& prefix) {
 
 namespace backend {
 void clear_session() {
-  NameCounters& c = counters();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  c.next.clear();
+  {
+    NameCounters& c = counters();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.next.clear();
+  }
+  config::detail::reset_dtype_policy();  // Keras's clear_session resets the global state
 }
 }  // namespace backend
-
-// ---- dtype policies --------------------------------------------------------------------------
-
-DTypePolicy DTypePolicy::from_name(const std::string& name) {
-  DTypePolicy p;
-  p.name = name;
-  if (name == "mixed_float16" || name == "mixed_bfloat16") {
-    // Documented: keras-cpp computes mixed policies in float32 for now.
-    p.variable_dtype = p.compute_dtype = DType::Float32;
-    return p;
-  }
-  try {
-    DType t = dtype_from_string(name);
-    p.variable_dtype = p.compute_dtype = t;
-  } catch (const ValueError&) {
-    throw ValueError("Invalid dtype policy '" + name +
-                     "'. Expected a dtype name (\"float32\", ...), \"mixed_float16\" or "
-                     "\"mixed_bfloat16\".");
-  }
-  return p;
-}
-
-DTypePolicy DTypePolicy::default_policy() {
-  return from_name(std::string(dtype_name(config::floatx())));
-}
 
 // ---- construction ----------------------------------------------------------------------------
 
@@ -291,7 +269,7 @@ TensorList Layer::call_eager(const TensorList& inputs, bool list_call, const Cal
   TensorList outputs;
   {
     detail::TrainingScope scope(*resolved.training);
-    outputs = list_call ? call_list(inputs, resolved) : call_one(inputs[0], resolved);
+    outputs = call_autocast(inputs, list_call, resolved);
   }
   // Attach the output masks; an output that is one of the inputs (a pass-through) gets its own
   // handle first, so the input's mask never changes.
@@ -339,7 +317,7 @@ std::vector<KerasTensor> Layer::call_symbolic(const std::vector<KerasTensor>& in
     CallContext c = ctx;
     c.training = ctx.training.value_or(false);
     detail::TrainingScope scope(*c.training);
-    return list_call ? call_list(xs, c) : call_one(xs[0], c);
+    return call_autocast(xs, list_call, c);
   };
   TensorList a = run(kProbeA), b = run(kProbeB);
   auto node = std::make_shared<Node>();
@@ -364,6 +342,26 @@ std::vector<KerasTensor> Layer::call_symbolic(const std::vector<KerasTensor>& in
   return outputs;
 }
 
+TensorList Layer::call_autocast(const TensorList& inputs, bool list_call, const CallContext& ctx) {
+  // Keras's __call__: floating inputs to the compute dtype (convert_input), then an
+  // AutocastScope so that weights read in the compute dtype.
+  TensorList xs = inputs;
+  if (convert_input_args_ && autocast_)
+    for (Tensor& x : xs) x = autocast(x);
+  std::optional<std::optional<DType>> scope;
+  const DType compute = compute_dtype();
+  if (std::optional<DType> current = AutocastScope::current()) {
+    if (!autocast_ || !is_floating(compute)) scope.emplace(std::nullopt);
+    else if (*current != compute) scope.emplace(compute);
+  } else if (compute != variable_dtype()) {
+    scope.emplace(compute);
+  }
+  auto run = [&] { return list_call ? call_list(xs, ctx) : call_one(xs[0], ctx); };
+  if (!scope) return run();
+  AutocastScope autocasting(*scope);
+  return run();
+}
+
 // ---- weights ---------------------------------------------------------------------------------
 
 Variable Layer::add_weight(WeightOptions options) {
@@ -382,7 +380,8 @@ Variable Layer::add_weight(WeightOptions options) {
   Variable v(init, {.trainable = options.trainable && trainable_,
                     .name = var_name,
                     .path = name() + "/" + var_name,
-                    .dtype = dtype});
+                    .dtype = dtype,
+                    .autocast = options.autocast});
   (options.trainable ? trainable_vars_ : non_trainable_vars_).push_back(v);
   if (options.regularizer) regularized_.emplace_back(v, options.regularizer.get());
   if (options.constraint) {

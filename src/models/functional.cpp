@@ -69,6 +69,7 @@ void build_map(const std::set<TensorKey>& input_keys, const KerasTensor& tensor,
 FunctionalModel::FunctionalModel(std::vector<KerasTensor> inputs, std::vector<KerasTensor> outputs,
                                  LayerOptions options)
     : Model(std::move(options), "functional"), inputs_(std::move(inputs)), outputs_(std::move(outputs)) {
+  set_convert_input_args(false);  // each input is converted to its Input's dtype, as Keras
   check(!inputs_.empty(), "Functional: the model needs at least one input.");
   check(!outputs_.empty(), "Functional: the model needs at least one output.");
   std::set<TensorKey> input_keys;

@@ -6,6 +6,7 @@ namespace keras {
 
 SequentialModel::SequentialModel(std::vector<SequentialItem> items, LayerOptions options)
     : Model(std::move(options), "sequential") {
+  set_convert_input_args(false);  // its layers convert their own inputs
   for (const SequentialItem& item : items) add(item);
 }
 

@@ -726,6 +726,7 @@ OptimizerPtr from_config(const std::string& class_name, const Config& c) {
   // Keras 2.11+ .h5 files name built-in optimizers "Custom>Adam".
   const std::string bare = class_name.rfind("Custom>", 0) == 0 ? class_name.substr(7) : class_name;
   const std::string key = lower(bare);
+  if (key == "lossscaleoptimizer") return LossScaleOptimizer::from_config(c);
   if (key == "sgd")
     return make<SGDOptions, SGD>(c, "SGD", 0.01, [](ConfigReader& r, SGDOptions& o) {
       o.momentum = r.number("momentum", 0.0);

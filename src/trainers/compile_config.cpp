@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "keras/models/model.h"
+#include "keras/optimizers/loss_scale_optimizer.h"
+#include "trainers/compile_state.h"
 
 namespace keras {
 namespace {
@@ -110,7 +112,12 @@ Config Model::get_compile_config() const {
   if (!compiled()) return Config::object();
   const CompileOptions& o = compile_options();
   Config c;
-  c["optimizer"] = optimizers::serialize(optimizer());
+  // Keras records the optimizer compile() was given, not the LossScaleOptimizer it wrapped it
+  // in under mixed_float16 (compiling again wraps it again).
+  const auto* wrapper = dynamic_cast<const optimizers::LossScaleOptimizer*>(optimizer().get());
+  c["optimizer"] = optimizers::serialize(state().optimizer_auto_wrapped && wrapper
+                                             ? wrapper->inner_optimizer()
+                                             : optimizer());
   c["loss"] = nullptr;
   if (o.loss.single()) c["loss"] = loss_json(*o.loss.single());
   if (o.loss.list()) {

@@ -31,6 +31,8 @@ struct CompileState {
 
   CompileOptions options;
   optimizers::OptimizerPtr optimizer;
+  /// compile() wrapped the given optimizer in a LossScaleOptimizer (mixed_float16).
+  bool optimizer_auto_wrapped = false;
   std::unique_ptr<CompileLoss> loss;
   CompileMetrics metrics;
   std::shared_ptr<metrics::Mean> loss_tracker;

@@ -15,6 +15,7 @@
 #include "keras/core/runtime_errors.h"
 #include "keras/models/model.h"
 #include "keras/ops/ops.h"
+#include "keras/optimizers/loss_scale_optimizer.h"
 #include "trainers/compile_state.h"
 #include "trainers/compiled_step.h"
 #include "trainers/placement.h"
@@ -100,6 +101,14 @@ void Model::compile(const CompileOptions& options) {
         "compile: jit_compile must be \"auto\", \"true\" or \"false\"; got \"", jit, "\".");
   check(options.optimizer.get() != nullptr, "compile: optimizer is null.");
   compile_state_ = std::make_shared<CompileState>(options);
+  // Keras's auto_scale_loss: float16 gradients underflow without loss scaling.
+  optimizers::OptimizerPtr& opt = compile_state_->optimizer;
+  if (options.auto_scale_loss && dtype_policy().name == "mixed_float16" &&
+      !std::dynamic_pointer_cast<optimizers::LossScaleOptimizer>(opt)) {
+    opt = std::make_shared<optimizers::LossScaleOptimizer>(
+        opt, optimizers::LossScaleOptimizerOptions{.name = "loss_scale_optimizer"});
+    compile_state_->optimizer_auto_wrapped = true;
+  }
 }
 
 const optimizers::OptimizerPtr& Model::optimizer() const { return state().optimizer; }

@@ -8,6 +8,12 @@
 // Tolerance: 1e-4 relative, 1e-6 absolute (the fixture's rtol/atol): six float32 steps in a
 // different summation order drift by a few ulps per step, far below that. A case whose kwargs
 // hold "keras_cpp_differs" is printed and skipped (see training.py's KERAS_CPP_DIFFERS).
+//
+// The same comparison runs the mixed-precision cases (tools/keras_oracle/mixed_precision.py:
+// an MLP and a CNN under mixed_float16, with Keras's automatic LossScaleOptimizer, and under
+// mixed_bfloat16) with the 16-bit tolerances their fixture names; a LossScaleOptimizer's
+// dynamic_scale and step_counter must match exactly (which steps were skipped, when the scale
+// grew).
 
 #include <gtest/gtest.h>
 
@@ -30,6 +36,7 @@ namespace {
 using json = nlohmann::json;
 
 const std::string kDir = std::string(KERAS_ORACLE_DIR) + "/training/";
+const std::string kMixedDir = std::string(KERAS_ORACLE_DIR) + "/mixed_precision/";
 
 std::string text_of(const Tensor& bytes) {
   auto v = bytes.to_vector<uint8_t>();
@@ -104,12 +111,12 @@ struct Row {
 };
 
 // Runs one case; returns the largest differences of the batch logs, weights and optimizer state.
-Row run_case(const std::string& name, const std::string& kind, const json& kw,
-             const std::vector<Tensor>& in, const std::vector<Tensor>& out) {
+Row run_case(const std::string& dir, const std::string& name, const std::string& kind,
+             const json& kw, const std::vector<Tensor>& in, const std::vector<Tensor>& out) {
   SCOPED_TRACE("case " + name);
   const double rtol = kw.at("rtol").get<double>(), atol = kw.at("atol").get<double>();
   backend::clear_session();
-  auto model = saving::load_model(kDir + kw.at("model").get<std::string>());
+  auto model = saving::load_model(dir + kw.at("model").get<std::string>());
   compare_config(kw.at("optimizer_config"), model->optimizer()->get_config(), "");
 
   TensorStruct x = in[0], y;
@@ -185,7 +192,10 @@ Row run_case(const std::string& name, const std::string& kind, const json& kw,
     const Tensor& e = out[3 + n_out + n_w + i];
     Tensor a = slots[i].value();
     EXPECT_EQ(a.shape(), e.shape()) << "optimizer variable " << paths[i];
-    state_diff.merge(compare(values(a), values(e), rtol, atol, "optimizer variable " + paths[i]));
+    // The loss scale schedule is exact: powers of two and a step count.
+    const bool exact = paths[i].ends_with("/dynamic_scale") || paths[i].ends_with("/step_counter");
+    state_diff.merge(compare(values(a), values(e), exact ? 0.0 : rtol, exact ? 0.0 : atol,
+                             "optimizer variable " + paths[i]));
   }
   const double lr = kw.at("final_learning_rate").get<double>();
   EXPECT_NEAR(optimizer->learning_rate(), lr, atol + rtol * std::abs(lr)) << "learning rate";
@@ -208,8 +218,9 @@ Row run_case(const std::string& name, const std::string& kind, const json& kw,
   return {name, loss_diff, weight_diff, state_diff};
 }
 
-TEST(OracleTraining, TwoEpochsMatchKeras) {
-  auto arrays = utils::load_npz(kDir + "cases.npz");
+// Runs every case of `dir`/cases.npz; `label` names the fixture in the summary.
+void run_fixture(const std::string& dir, const std::string& label) {
+  auto arrays = utils::load_npz(dir + "cases.npz");
   std::map<std::string, std::map<std::string, Tensor>> cases;
   for (auto& [key, value] : arrays) {
     size_t dot = key.rfind('.');
@@ -220,7 +231,7 @@ TEST(OracleTraining, TwoEpochsMatchKeras) {
   for (auto& [name, fields] : cases) {
     json kw = json::parse(text_of(fields.at("kwargs")));
     if (kw.contains("keras_cpp_differs")) {
-      std::printf("[differs] oracle/training/%s: %s\n", name.c_str(),
+      std::printf("[differs] oracle/%s/%s: %s\n", label.c_str(), name.c_str(),
                   kw["keras_cpp_differs"].get<std::string>().c_str());
       ++skipped;
       continue;
@@ -231,12 +242,12 @@ TEST(OracleTraining, TwoEpochsMatchKeras) {
     for (int i = 0; fields.count("out" + std::to_string(i)); ++i)
       out.push_back(fields.at("out" + std::to_string(i)));
     try {
-      rows.push_back(run_case(name, text_of(fields.at("op")), kw, in, out));
+      rows.push_back(run_case(dir, name, text_of(fields.at("op")), kw, in, out));
     } catch (const std::exception& e) {
       ADD_FAILURE() << "case " << name << " threw: " << e.what();
     }
   }
-  std::printf("oracle/training: %zu cases compared, %d skipped (keras_cpp_differs)\n",
+  std::printf("oracle/%s: %zu cases compared, %d skipped (keras_cpp_differs)\n", label.c_str(),
               rows.size(), skipped);
   std::printf("%-32s %9s %9s %9s %9s %9s %9s\n", "case (max diffs)", "logs rel", "logs abs",
               "wts rel", "wts abs", "opt rel", "opt abs");
@@ -245,6 +256,10 @@ TEST(OracleTraining, TwoEpochsMatchKeras) {
                 r.logs.abs, r.weights.rel, r.weights.abs, r.optimizer.rel, r.optimizer.abs);
   EXPECT_EQ(rows.size() + skipped, cases.size());
 }
+
+TEST(OracleTraining, TwoEpochsMatchKeras) { run_fixture(kDir, "training"); }
+
+TEST(OracleTraining, MixedPrecisionMatchesKeras) { run_fixture(kMixedDir, "mixed_precision"); }
 
 }  // namespace
 }  // namespace keras

@@ -23,6 +23,25 @@ struct VariableOptions {
   std::string path;
   /// Converts the initial value when set.
   std::optional<DType> dtype;
+  /// Whether reads inside an AutocastScope see the value cast to the scope's dtype (Keras's
+  /// `autocast` argument of add_weight; normalization statistics opt out).
+  bool autocast = true;
+};
+
+/// Keras's AutocastScope: while one is active on this thread, reading a floating variable that
+/// autocasts gives its value cast to `dtype` (a layer under a mixed policy reads its float32
+/// weights in float16). An unset dtype turns autocasting off inside an outer scope.
+class AutocastScope {
+ public:
+  explicit AutocastScope(std::optional<DType> dtype);
+  ~AutocastScope();
+  AutocastScope(const AutocastScope&) = delete;
+  AutocastScope& operator=(const AutocastScope&) = delete;
+  /// The dtype of the innermost scope on this thread; unset when none autocasts.
+  static std::optional<DType> current();
+
+ private:
+  std::optional<DType> previous_;
 };
 
 /// A named, mutable tensor that gradients can be taken with respect to.
@@ -34,18 +53,24 @@ class Variable {
   explicit Variable(const Tensor& initial_value, VariableOptions options = {});
 
   bool defined() const { return static_cast<bool>(state_); }
-  /// The current value. Under a GradientTape, ops on it are recorded when trainable.
-  const Tensor& value() const;
-  operator const Tensor&() const { return value(); }  // NOLINT: variables are used as tensors
+  /// The current value. Under a GradientTape, ops on it are recorded when trainable. Inside
+  /// an AutocastScope a floating variable that autocasts reads as the scope's dtype (the cast
+  /// is an op, so gradients reach the variable in its own dtype).
+  Tensor value() const;
+  operator Tensor() const { return value(); }  // NOLINT: variables are used as tensors
+  /// The stored value, never autocast.
+  const Tensor& stored_value() const;
 
   /// Replaces the value; the shape must match and the dtype is converted.
   void assign(const Tensor& value);
   void assign_add(const Tensor& delta);
   void assign_sub(const Tensor& delta);
 
-  const Shape& shape() const { return value().shape(); }
-  DType dtype() const { return value().dtype(); }
-  int ndim() const { return value().ndim(); }
+  const Shape& shape() const { return stored_value().shape(); }
+  /// The variable's own dtype (reads inside an AutocastScope may differ).
+  DType dtype() const { return stored_value().dtype(); }
+  int ndim() const { return stored_value().ndim(); }
+  bool autocast() const;
   bool trainable() const;
   void set_trainable(bool trainable);
   const std::string& name() const;
@@ -54,7 +79,7 @@ class Variable {
   /// The values converted to T, in row-major order.
   template <typename T>
   std::vector<T> numpy() const {
-    return value().to_vector<T>();
+    return stored_value().to_vector<T>();
   }
 
   /// The projection an optimizer applies after updating this variable (Keras's constraint);

@@ -31,6 +31,7 @@
 #include "keras/constraints/constraint.h"
 #include "keras/core/json.h"
 #include "keras/initializers/initializer.h"
+#include "keras/layers/dtype_policy.h"
 #include "keras/layers/keras_tensor.h"
 #include "keras/regularizers/regularizer.h"
 #include "keras/tensor/tensor.h"
@@ -47,20 +48,6 @@ struct CallContext {
   Tensor mask;
   /// Per-input masks of a list call.
   TensorList masks;
-};
-
-/// A mixed-precision policy: the dtype weights are stored in and the dtype a layer computes in.
-struct DTypePolicy {
-  /// "float32", "mixed_float16", "mixed_bfloat16", or a dtype name ("float64", ...).
-  std::string name = "float32";
-  DType variable_dtype = DType::Float32;
-  DType compute_dtype = DType::Float32;
-
-  /// The policy `name` names; ValueError otherwise. keras-cpp computes mixed policies in
-  /// float32 for now (the weights and results are float32; the name round-trips in configs).
-  static DTypePolicy from_name(const std::string& name);
-  /// The global default (floatx()).
-  static DTypePolicy default_policy();
 };
 
 /// Keyword arguments every layer accepts.
@@ -82,6 +69,9 @@ struct WeightOptions {
   /// Defaults to the layer's variable dtype.
   std::optional<DType> dtype;
   std::string name;
+  /// Whether calls under a mixed policy read the weight in the compute dtype (Keras's
+  /// add_weight autocast; normalization layers keep their statistics in float32).
+  bool autocast = true;
 };
 
 class Layer;
@@ -244,6 +234,9 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// `x` in the compute dtype when it is a float of another width (Keras's input autocast);
   /// integer and bool inputs are returned as they are.
   Tensor autocast(const Tensor& x) const;
+  /// Whether calls cast floating inputs to the compute dtype and read weights in it (Keras's
+  /// `layer.autocast`; LayerNormalization and Embedding turn it off).
+  bool autocasts() const { return autocast_; }
   DType variable_dtype() const { return policy_.variable_dtype; }
 
   // ---- the Functional graph ----------------------------------------------------------------
@@ -265,11 +258,18 @@ class Layer : public std::enable_shared_from_this<Layer> {
   void set_supports_masking(bool supports) { supports_masking_ = supports; }
   /// Marks the layer built without calling build() (layers with no weights that need none).
   void set_built(bool built) { built_ = built; }
+  /// Keras's `self.autocast = False`: inputs keep their dtype and weights are read as stored.
+  void set_autocast(bool autocast) { autocast_ = autocast; }
+  /// Keras's `self._convert_input_args = False`: the layer (a model, a lookup layer) converts
+  /// its inputs itself; the call leaves them as they are.
+  void set_convert_input_args(bool convert) { convert_input_args_ = convert; }
 
  private:
   /// call() on one input, or call_list({x}) where returns_list_for_one_input().
   TensorList call_one(const Tensor& x, const CallContext& ctx);
   TensorList call_eager(const TensorList& inputs, bool list_call, const CallContext& ctx);
+  /// call_list/call_one with Keras's input conversion and AutocastScope around the call.
+  TensorList call_autocast(const TensorList& inputs, bool list_call, const CallContext& ctx);
   std::vector<KerasTensor> call_symbolic(const std::vector<KerasTensor>& inputs,
                                          bool list_call, const CallContext& ctx);
 
@@ -278,6 +278,8 @@ class Layer : public std::enable_shared_from_this<Layer> {
   DTypePolicy policy_;
   bool built_ = false;
   bool supports_masking_ = false;
+  bool autocast_ = true;
+  bool convert_input_args_ = true;
   std::vector<Shape> build_shapes_;
   std::vector<Variable> trainable_vars_, non_trainable_vars_;
   std::vector<std::pair<Variable, regularizers::RegularizerPtr>> regularized_;

@@ -79,15 +79,15 @@ class Optimizer {
   void apply_gradients(const std::vector<std::pair<Tensor, Variable>>& grads_and_vars);
 
   /// The int64 step counter ("iteration"), incremented by every apply.
-  const Variable& iterations() const { return iterations_; }
+  virtual const Variable& iterations() const { return iterations_; }
   /// The current learning rate (the schedule evaluated at the current iteration).
   double learning_rate() const;
   /// The current learning rate as a float32 scalar tensor.
-  Tensor learning_rate_tensor() const;
+  virtual Tensor learning_rate_tensor() const;
   /// Sets a constant learning rate; a ValueError when the optimizer uses a schedule.
-  void set_learning_rate(double lr);
-  bool has_schedule() const { return static_cast<bool>(schedule_); }
-  const SchedulePtr& schedule() const { return schedule_; }
+  virtual void set_learning_rate(double lr);
+  virtual bool has_schedule() const { return static_cast<bool>(schedule_); }
+  virtual const SchedulePtr& schedule() const { return schedule_; }
 
   /// All optimizer variables in Keras's order: iteration, learning_rate (when not a schedule),
   /// EMA averages, gradient accumulators, then the slots in the subclass's build order.
@@ -104,17 +104,18 @@ class Optimizer {
       const std::vector<Tensor>& trainable_variables);
 
   /// Swaps the values of `vars` with their moving averages (the SwapEMAWeights callback).
-  void swap_ema_weights(const std::vector<Variable>& vars);
+  virtual void swap_ema_weights(const std::vector<Variable>& vars);
   /// End of training: with use_ema, overwrites `vars` with their moving averages.
-  void finalize_variable_values(const std::vector<Variable>& vars);
+  virtual void finalize_variable_values(const std::vector<Variable>& vars);
 
   /// Excludes variables (or those whose name contains one of `var_names`, a regex search as
   /// in Keras) from weight decay; only before build.
   void exclude_from_weight_decay(const std::vector<Variable>& var_list,
                                  const std::vector<std::string>& var_names = {});
 
-  /// loss * loss_scale_factor (the loss unchanged when none is set).
-  Tensor scale_loss(const Tensor& loss) const;
+  /// loss * loss_scale_factor (the loss unchanged when none is set); LossScaleOptimizer
+  /// multiplies by its dynamic scale.
+  virtual Tensor scale_loss(const Tensor& loss) const;
 
   const std::string& name() const { return name_; }
   const OptimizerOptions& options() const { return options_; }
@@ -158,13 +159,18 @@ class Optimizer {
                                                              const std::vector<std::string>& names,
                                                              const std::vector<double>& inits = {});
 
+  /// One step over the trainable variables at `indices` (what every apply() ends in); a
+  /// wrapper (LossScaleOptimizer) replaces it.
+  virtual void apply_indexed(std::vector<Tensor> grads, std::vector<size_t> indices);
+  /// Lists a variable another object owns among variables() (a wrapped optimizer's).
+  void track_variable(const Variable& v) { variables_.push_back(v); }
+
   /// Keras's `self.iterations`: the counter, divided by the accumulation steps (int64 tensor).
   Tensor step_count() const;
   /// cast(step_count() + offset, dtype): Keras's local_step (offset 1).
   Tensor local_step(DType dtype, int offset = 1) const;
 
  private:
-  void apply_indexed(std::vector<Tensor> grads, std::vector<size_t> indices);
   std::vector<Tensor> clip_gradients(const std::vector<Tensor>& grads) const;
   void apply_weight_decay(const std::vector<size_t>& indices, const Tensor& lr);
   bool use_weight_decay(size_t index) const;

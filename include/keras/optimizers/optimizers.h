@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "keras/optimizers/loss_scale_optimizer.h"
 #include "keras/optimizers/optimizer.h"
 #include "keras/optimizers/schedules.h"
 

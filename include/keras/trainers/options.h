@@ -121,7 +121,8 @@ struct CompileOptions {
   std::string jit_compile = "auto";
   /// True runs every step eagerly, whatever jit_compile says (Keras's run_eagerly).
   bool run_eagerly = false;
-  /// Scale the loss for mixed precision (needs an optimizer with loss_scale_factor).
+  /// Under a model policy of "mixed_float16", wrap the optimizer in a LossScaleOptimizer
+  /// (dynamic loss scaling), as Keras does; an optimizer that is one already is kept.
   bool auto_scale_loss = true;
 };
 

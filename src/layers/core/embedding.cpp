@@ -11,6 +11,7 @@ EmbeddingLayer::EmbeddingLayer(int64_t input_dim, int64_t output_dim, EmbeddingO
       input_dim_(input_dim),
       output_dim_(output_dim),
       options_(std::move(options)) {
+  set_autocast(false);  // Keras: gathers float32 rows, then casts them to the compute dtype
   check(input_dim > 0, "Embedding '", name(), "': input_dim must be a positive integer; got ",
         input_dim, ".");
   check(output_dim > 0, "Embedding '", name(), "': output_dim must be a positive integer; got ",

@@ -95,32 +95,32 @@ void BatchNormalizationLayer::build(const Shape& input_shape) {
                          .initializer = options_.gamma_initializer,
                          .regularizer = options_.gamma_regularizer,
                          .constraint = options_.gamma_constraint,
-                         .name = "gamma"});
+                         .name = "gamma", .autocast = false});
   if (options_.center)
     beta_ = add_weight({.shape = shape,
                         .initializer = options_.beta_initializer,
                         .regularizer = options_.beta_regularizer,
                         .constraint = options_.beta_constraint,
-                        .name = "beta"});
+                        .name = "beta", .autocast = false});
   moving_mean_ = add_weight({.shape = shape,
                              .initializer = options_.moving_mean_initializer,
                              .trainable = false,
-                             .name = "moving_mean"});
+                             .name = "moving_mean", .autocast = false});
   moving_variance_ = add_weight({.shape = shape,
                                  .initializer = options_.moving_variance_initializer,
                                  .trainable = false,
-                                 .name = "moving_variance"});
+                                 .name = "moving_variance", .autocast = false});
   if (options_.renorm) {
     auto stddev_init =
         std::make_shared<SqrtInitializer>(options_.moving_variance_initializer.get());
     moving_stddev_ = add_weight(
-        {.shape = shape, .initializer = stddev_init, .trainable = false, .name = "moving_stddev"});
+        {.shape = shape, .initializer = stddev_init, .trainable = false, .name = "moving_stddev", .autocast = false});
     renorm_mean_ = add_weight({.shape = shape,
                                .initializer = options_.moving_mean_initializer,
                                .trainable = false,
-                               .name = "renorm_mean"});
+                               .name = "renorm_mean", .autocast = false});
     renorm_stddev_ = add_weight(
-        {.shape = shape, .initializer = stddev_init, .trainable = false, .name = "renorm_stddev"});
+        {.shape = shape, .initializer = stddev_init, .trainable = false, .name = "renorm_stddev", .autocast = false});
   }
 }
 

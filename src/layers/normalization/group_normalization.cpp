@@ -11,6 +11,7 @@ GroupNormalizationLayer::GroupNormalizationLayer(int groups, GroupNormalizationO
     : Layer(base_options(options), "group_normalization"),
       groups_(groups),
       options_(std::move(options)) {
+  set_autocast(false);  // Keras: computes in float32 itself, then casts to the compute dtype
   check(groups > 0 || groups == -1, "GroupNormalization '", name(),
         "': received an invalid value for argument `groups`, expected a positive integer (or "
         "-1 for instance normalization). Received: groups=", groups, ".");
@@ -43,13 +44,13 @@ void GroupNormalizationLayer::build(const Shape& input_shape) {
                          .initializer = options_.gamma_initializer,
                          .regularizer = options_.gamma_regularizer,
                          .constraint = options_.gamma_constraint,
-                         .name = "gamma"});
+                         .name = "gamma", .autocast = false});
   if (options_.center)
     beta_ = add_weight({.shape = shape,
                         .initializer = options_.beta_initializer,
                         .regularizer = options_.beta_regularizer,
                         .constraint = options_.beta_constraint,
-                        .name = "beta"});
+                        .name = "beta", .autocast = false});
 }
 
 Tensor GroupNormalizationLayer::call(const Tensor& inputs, const CallContext&) {

@@ -10,6 +10,7 @@ namespace keras::layers {
 
 LayerNormalizationLayer::LayerNormalizationLayer(LayerNormalizationOptions options)
     : Layer(base_options(options), "layer_normalization"), options_(std::move(options)) {
+  set_autocast(false);  // Keras: computes in float32 itself, then casts to the compute dtype
   check(std::isfinite(options_.epsilon) && options_.epsilon >= 0, "LayerNormalization '", name(),
         "': epsilon must be a non-negative number; got ", options_.epsilon, ".");
   check(!options_.axis.axes().empty(), "LayerNormalization '", name(),
@@ -38,13 +39,13 @@ void LayerNormalizationLayer::build(const Shape& input_shape) {
                          .initializer = options_.gamma_initializer,
                          .regularizer = options_.gamma_regularizer,
                          .constraint = options_.gamma_constraint,
-                         .name = "gamma"});
+                         .name = "gamma", .autocast = false});
   if (options_.center && !options_.rms_scaling)
     beta_ = add_weight({.shape = shape,
                         .initializer = options_.beta_initializer,
                         .regularizer = options_.beta_regularizer,
                         .constraint = options_.beta_constraint,
-                        .name = "beta"});
+                        .name = "beta", .autocast = false});
 }
 
 Tensor LayerNormalizationLayer::call(const Tensor& inputs, const CallContext&) {

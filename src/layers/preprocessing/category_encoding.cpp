@@ -8,6 +8,7 @@ CategoryEncodingLayer::CategoryEncodingLayer(int64_t num_tokens, CategoryEncodin
     : Layer(base_options(options), "category_encoding"),
       num_tokens_(num_tokens),
       options_(std::move(options)) {
+  set_convert_input_args(false);  // counts arrive as integers or floats, as given (Keras)
   if (options_.output_mode == "binary") options_.output_mode = "multi_hot";
   const std::string& mode = options_.output_mode;
   check(mode == "one_hot" || mode == "multi_hot" || mode == "count", "CategoryEncoding '",

@@ -10,6 +10,7 @@ namespace pd = preprocessing_detail;
 RandomFlipLayer::RandomFlipLayer(RandomFlipOptions options)
     : RandomImageLayer(base_options(options), "random_flip", options.data_format, options.seed),
       options_(std::move(options)) {
+  set_convert_input_args(false);  // as Keras's RandomFlip
   const std::string& m = options_.mode;
   check(m == "horizontal" || m == "vertical" || m == "horizontal_and_vertical", "RandomFlip '",
         name(), "': mode must be \"horizontal\", \"vertical\" or \"horizontal_and_vertical\"; got \"",
