@@ -29,6 +29,9 @@ std::shared_ptr<Layer> SequentialModel::from_config(const Config& config) {
   saving::check_count("layers", config["layers"].size(), saving::kMaxLayers, "Sequential config");
   LayerOptions options;
   layers::read_base_config(config, options);
+  // Keras's Sequential.from_config passes only the name: the model takes the global policy
+  // (so a mixed_float16 file compiles with a LossScaleOptimizer only under that policy).
+  options.dtype.clear();
   auto model = make_layer<SequentialModel>(std::vector<SequentialItem>{}, options);
   for (const Config& record : config["layers"]) {
     check(record.is_object(), "Sequential config: a layer record must be an object; got ",

@@ -70,7 +70,12 @@ void load_optimizer_variables(Model& model, const H5File& file, const LoadWeight
   if (!optimizer->built()) optimizer->build(model.trainable_weights());
   std::vector<Variable> vars = optimizer->variables();
   std::vector<std::string> saved = file.children("optimizer/vars");
-  if (saved.size() < vars.size() && saved.size() <= 2) {
+  // An unbuilt LossScaleOptimizer (a mixed_float16 model saved before training) lists its own
+  // iteration and learning_rate and its inner optimizer's: 4. Such a file loads into the
+  // LossScaleOptimizer, or into the plain optimizer Keras compiles when the policy is not
+  // mixed_float16 on loading.
+  const size_t unbuilt = 4;
+  if (saved.size() < vars.size() && saved.size() <= unbuilt) {
     // The file was saved by a compiled model before its first step: an unbuilt optimizer has
     // only `iterations` (and `learning_rate` without a schedule), both at their initial values.
     // Keras skips loading with this warning and builds the variables fresh; so does keras-cpp.

@@ -116,6 +116,8 @@ Row run_case(const std::string& dir, const std::string& name, const std::string&
   SCOPED_TRACE("case " + name);
   const double rtol = kw.at("rtol").get<double>(), atol = kw.at("atol").get<double>();
   backend::clear_session();
+  // A mixed-precision case loads under its policy, as Keras's Sequential takes the global one.
+  if (kw.contains("policy")) config::set_dtype_policy(kw["policy"].get<std::string>());
   auto model = saving::load_model(dir + kw.at("model").get<std::string>());
   compare_config(kw.at("optimizer_config"), model->optimizer()->get_config(), "");
 
@@ -207,7 +209,15 @@ Row run_case(const std::string& dir, const std::string& name, const std::string&
   for (const auto& [k, v] : scores) got_keys.push_back(k);
   EXPECT_EQ(got_keys, evaluate_keys) << "evaluate keys";
   for (const auto& k : evaluate_keys) ev.push_back(scores.count(k) ? scores.at(k) : NAN);
-  compare(ev, values(out[2]), rtol, atol, "evaluate");
+  // Under a 16-bit policy one sample whose two best classes nearly tie may flip its argmax: an
+  // epoch's accuracy may then differ by one sample in N.
+  std::vector<double> expected_ev = values(out[2]);
+  for (size_t k = 0; k < evaluate_keys.size() && k < expected_ev.size(); ++k) {
+    const bool one_sample = kw.contains("policy") && evaluate_keys[k].ends_with("accuracy");
+    compare({ev[k]}, {expected_ev[k]}, one_sample ? 0.0 : rtol,
+            one_sample ? 1.5 / static_cast<double>(in[0].shape()[0]) : atol,  // one sample, not two
+            "evaluate " + evaluate_keys[k]);
+  }
 
   auto preds = model->predict(x, {.batch_size = batch, .verbose = 0});
   TensorList p = preds.kind() == TensorStruct::Kind::Single ? TensorList{preds.single()}
