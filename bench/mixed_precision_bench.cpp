@@ -59,7 +59,7 @@ double activation_kib(keras::SequentialModel& model, const keras::Tensor& batch)
   keras::Tensor h = batch;
   for (const auto& layer : model.layers()) {
     h = (*layer)(h);
-    bytes += static_cast<double>(h.size() * keras::dtype_size(h.dtype()));
+    bytes += static_cast<double>(h.size() * keras::itemsize(h.dtype()));
   }
   return bytes / 1024.0;
 }
@@ -105,7 +105,7 @@ void measure(const std::string& workload, const std::string& policy, bool quick)
   bench::report("peak_rss_mib", peak_rss_mib());
   bench::report("activation_kib", activation_kib(*model, x.slice({{0, bench::kTrainBatch}})));
   bench::report("compute_dtype_is_16bit",
-                keras::dtype_size(model->layers()[0]->compute_dtype()) == 2 ? 1 : 0);
+                keras::itemsize(model->layers()[0]->compute_dtype()) == 2 ? 1 : 0);
 }
 
 // Runs this program on one (workload, policy) and returns its `key: value` figures.
