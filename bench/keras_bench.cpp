@@ -48,29 +48,7 @@ void compile(keras::Model& model, const Args& a) {
                  .jit_compile = a.jit});
 }
 
-// fit() over exactly warmup + steps batches; the clock starts when the last warm-up batch ends.
-double fit_samples_per_s(keras::Model& model, const keras::Tensor& x, const keras::Tensor& y,
-                         int64_t batch, int64_t warmup, int64_t steps) {
-  double start = 0, end = 0;
-  auto timer = std::make_shared<keras::callbacks::LambdaCallback>(
-      keras::callbacks::LambdaCallbackOptions{
-          .on_train_batch_end = [&](int64_t b, const keras::Logs&) {
-            if (b == warmup - 1) start = bench::now();
-            end = bench::now();
-          }});
-  model.fit(x, y, {.batch_size = batch, .epochs = 1, .verbose = 0, .callbacks = {timer}});
-  return static_cast<double>(steps * batch) / (end - start);
-}
-
-keras::ModelPtr<keras::SequentialModel> mlp() {
-  return keras::Sequential({
-      keras::Input({784}),
-      layers::Dense(256, {.activation = "relu"}),
-      layers::Dense(128, {.activation = "relu"}),
-      layers::Dense(10),
-  });
-}
-
+keras::ModelPtr<keras::SequentialModel> mlp() { return bench::fashion_mlp(); }
 keras::ModelPtr<keras::SequentialModel> cnn() { return bench::fashion_cnn(); }
 
 void mlp_train(const Args& a) {
@@ -81,7 +59,7 @@ void mlp_train(const Args& a) {
   data = {};
   auto model = mlp();
   compile(*model, a);
-  report("samples_per_s", fit_samples_per_s(*model, x, y, bench::kTrainBatch,
+  report("samples_per_s", bench::fit_samples_per_s(*model, x, y, bench::kTrainBatch,
                                             bench::kWarmupSteps, bench::mlp_steps(a)));
 }
 
@@ -93,7 +71,7 @@ void cnn_train(const Args& a) {
   data = {};
   auto model = cnn();
   compile(*model, a);
-  report("samples_per_s", fit_samples_per_s(*model, x, y, bench::kTrainBatch,
+  report("samples_per_s", bench::fit_samples_per_s(*model, x, y, bench::kTrainBatch,
                                             bench::kWarmupSteps, bench::cnn_steps(a)));
 }
 
@@ -179,7 +157,7 @@ void lstm_train(const Args& a) {
   });
   compile(*model, a);
   report("samples_per_s",
-         fit_samples_per_s(*model, x, y, bench::kLstmBatch, warmup, steps));
+         bench::fit_samples_per_s(*model, x, y, bench::kLstmBatch, warmup, steps));
 }
 
 // A Transformer encoder block (post-norm, as Keras's examples write it) trained on synthetic
@@ -199,7 +177,7 @@ void transformer_train(const Args& a) {
   KT outputs = layers::Dense(10)(layers::GlobalAveragePooling1D()(h));
   auto model = keras::Functional(inputs, outputs);
   compile(*model, a);
-  report("samples_per_s", fit_samples_per_s(*model, x, y, bench::kTfBatch, warmup, steps));
+  report("samples_per_s", bench::fit_samples_per_s(*model, x, y, bench::kTfBatch, warmup, steps));
 }
 
 // One training step of Dense(10) on one 784-feature sample (train_on_batch): the fixed cost of a

@@ -27,21 +27,11 @@
 #include "common/bench_common.h"
 
 namespace ops = keras::ops;
-namespace layers = keras::layers;
 
 namespace {
 
 const char* const kPolicies[] = {"float32", "mixed_float16", "mixed_bfloat16"};
 const char* const kWorkloads[] = {"mlp_train", "cnn_train", "mlp_infer", "cnn_infer"};
-
-keras::ModelPtr<keras::SequentialModel> mlp() {
-  return keras::Sequential({
-      keras::Input({784}),
-      layers::Dense(256, {.activation = "relu"}),
-      layers::Dense(128, {.activation = "relu"}),
-      layers::Dense(10),
-  });
-}
 
 // Peak resident memory of this process in MiB (VmHWM).
 double peak_rss_mib() {
@@ -80,20 +70,12 @@ void measure(const std::string& workload, const std::string& policy, bool quick)
       data.x, is_cnn ? keras::Shape{data.n, 28, 28, 1} : keras::Shape{data.n, 784});
   keras::Tensor y = ops::convert_to_tensor(data.y, keras::Shape{data.n});
   data = {};
-  auto model = is_cnn ? bench::fashion_cnn() : mlp();
+  auto model = is_cnn ? bench::fashion_cnn() : bench::fashion_mlp();
   model->compile({.optimizer = keras::optimizers::Adam(1e-3),
                   .loss = keras::losses::SparseCategoricalCrossentropy({.from_logits = true})});
   double samples_per_s = 0;
   if (train) {
-    double start = 0, end = 0;
-    auto timer = std::make_shared<keras::callbacks::LambdaCallback>(
-        keras::callbacks::LambdaCallbackOptions{
-            .on_train_batch_end = [&](int64_t b, const keras::Logs&) {
-              if (b == warmup - 1) start = bench::now();
-              end = bench::now();
-            }});
-    model->fit(x, y, {.batch_size = batch, .epochs = 1, .verbose = 0, .callbacks = {timer}});
-    samples_per_s = static_cast<double>(steps * batch) / (end - start);
+    samples_per_s = bench::fit_samples_per_s(*model, x, y, batch, warmup, steps);
   } else {
     keras::Tensor first = x.slice({{0, batch}});
     model->predict(first, {.batch_size = batch, .verbose = 0});  // warm-up (and the trace)

@@ -229,7 +229,9 @@ TEST(MixedPrecisionPolicy, CompileWrapsOptimizerUnderMixedFloat16Only) {
     model->compile({.optimizer = "sgd", .loss = "mse"});
     const bool wrapped = model->optimizer()->class_name() == "LossScaleOptimizer";
     EXPECT_EQ(wrapped, std::string(policy) == "mixed_float16");
-    if (wrapped) EXPECT_EQ(model->optimizer()->name(), "loss_scale_optimizer");
+    if (wrapped) {
+      EXPECT_EQ(model->optimizer()->name(), "loss_scale_optimizer");
+    }
     model->compile({.optimizer = "sgd", .loss = "mse", .auto_scale_loss = false});
     EXPECT_EQ(model->optimizer()->class_name(), "SGD");
   }
