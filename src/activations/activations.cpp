@@ -47,11 +47,19 @@ const std::map<std::string, Fn>& builtins() {
   return table;
 }
 
+// The aliases ALL_OBJECTS_DICT adds: they name the same function object, so Keras's configs
+// record the function's own name ("silu" for "swish").
+std::string canonical_name(const std::string& name) {
+  if (name == "swish") return "silu";
+  if (name == "hard_swish") return "hard_silu";
+  return name;
+}
+
 }  // namespace
 
 Activation::Activation(const char* name) : Activation(std::string(name)) {}
 
-Activation::Activation(const std::string& name) : name_(name) {
+Activation::Activation(const std::string& name) : name_(canonical_name(name)) {
   if (name.empty() || name == "linear" || name == "None") {
     name_ = "linear";
     return;

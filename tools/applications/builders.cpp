@@ -26,6 +26,14 @@ const std::map<std::string, Builder>& builders() {
       {"ResNet152V2", plain(apps::ResNet152V2)},
       {"VGG16", plain(apps::VGG16)},
       {"VGG19", plain(apps::VGG19)},
+      {"EfficientNetB0", plain(apps::EfficientNetB0)},
+      {"EfficientNetB1", plain(apps::EfficientNetB1)},
+      {"EfficientNetB2", plain(apps::EfficientNetB2)},
+      {"EfficientNetB3", plain(apps::EfficientNetB3)},
+      {"EfficientNetB4", plain(apps::EfficientNetB4)},
+      {"EfficientNetB5", plain(apps::EfficientNetB5)},
+      {"EfficientNetB6", plain(apps::EfficientNetB6)},
+      {"EfficientNetB7", plain(apps::EfficientNetB7)},
       {"MobileNet",
        [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
          return apps::MobileNet(o, {.alpha = kw.value("alpha", 1.0),
@@ -80,6 +88,7 @@ Tensor preprocess(const std::string& module, const Tensor& images) {
           {"vgg19", apps::vgg19::preprocess_input},
           {"mobilenet", apps::mobilenet::preprocess_input},
           {"mobilenet_v2", apps::mobilenet_v2::preprocess_input},
+          {"efficientnet", apps::efficientnet::preprocess_input},
       };
   auto it = table.find(module);
   check<ValueError>(it != table.end(), "keras-cpp has no keras.applications.", module,

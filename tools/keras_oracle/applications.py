@@ -49,6 +49,10 @@ SMALL = [
                                              classifier_activation=None), "mobilenet_v2", 96),
     ("mobilenetv2_a130_notop", "MobileNetV2", dict(include_top=False, alpha=1.3,
                                                    input_shape=(75, 75, 3)), "mobilenet_v2", 75),
+    ("efficientnetb0_top", "EfficientNetB0", dict(input_shape=(64, 64, 3), classes=7,
+                                                  classifier_activation=None), "efficientnet", 64),
+    ("efficientnetb2_notop", "EfficientNetB2", dict(include_top=False, pooling="max",
+                                                    name="effnet"), "efficientnet", 49),
 ]
 
 FULL = [
@@ -62,7 +66,8 @@ FULL = [
     ("vgg19", "VGG19", {}, "vgg19", 224),
     ("mobilenet", "MobileNet", {}, "mobilenet", 224),
     ("mobilenetv2", "MobileNetV2", {}, "mobilenet_v2", 224),
-]
+] + [("efficientnetb%d" % i, "EfficientNetB%d" % i, {}, "efficientnet", size)
+     for i, size in enumerate([224, 240, 260, 300, 380, 456, 528, 600])]
 
 
 def distinct_weights(model, rng):
