@@ -24,6 +24,7 @@
 #include "keras/layers/core/embedding.h"
 #include "keras/layers/core/identity.h"
 #include "keras/layers/core/lambda_layer.h"
+#include "keras/layers/core/layer_scale.h"
 #include "keras/layers/core/masking.h"
 #include "keras/layers/merging/add.h"
 #include "keras/layers/merging/average.h"
@@ -174,6 +175,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"LSTMCell", LSTMCellLayer::from_config},
       {"Lambda", LambdaLayer::from_config},
       {"LayerNormalization", LayerNormalizationLayer::from_config},
+      {"LayerScale", LayerScaleLayer::from_config},
       {"LeakyReLU", LeakyReLULayer::from_config},
       {"Masking", MaskingLayer::from_config},
       {"MaxPool1D", MaxPooling1DLayer::from_config},

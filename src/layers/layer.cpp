@@ -369,7 +369,9 @@ Variable Layer::add_weight(WeightOptions options) {
     check(d >= 0, "Layer '", name(), "': add_weight('", options.name, "') got shape ",
           shape_string(options.shape), "; weights need known dimensions.");
   DType dtype = options.dtype.value_or(policy_.variable_dtype);
-  std::string var_name = options.name.empty() ? "variable" : options.name;
+  // Keras names an unnamed weight auto_name("Variable"): "variable", "variable_1", ... per
+  // session, and its path carries that name.
+  std::string var_name = options.name.empty() ? unique_name("variable") : options.name;
   Tensor init;
   {
     NoGradScope no_grad;

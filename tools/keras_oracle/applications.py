@@ -33,7 +33,12 @@ from keras.src.legacy.saving import legacy_h5_format  # noqa: E402
 
 A = keras.applications
 
-# (case name, function, keyword arguments, module of its preprocess_input, image size)
+# (case name, function, keyword arguments, module of its preprocess_input, image size[, oracle
+# settings]). variance_scale multiplies the drawn BatchNormalization variances: the deep
+# EfficientNetV2 variants with random weights otherwise amplify float32 rounding until a 1e-6
+# change of the input moves Keras's own outputs by tens of percent, which would hide any
+# comparison.
+TAME = dict(variance_scale=2.0)
 SMALL = [
     ("resnet50_notop", "ResNet50", dict(include_top=False, input_shape=(64, 64, 3),
                                         pooling="avg"), "resnet", 64),
@@ -53,6 +58,20 @@ SMALL = [
                                                   classifier_activation=None), "efficientnet", 64),
     ("efficientnetb2_notop", "EfficientNetB2", dict(include_top=False, pooling="max",
                                                     name="effnet"), "efficientnet", 49),
+    ("efficientnetv2b0_top", "EfficientNetV2B0", dict(input_shape=(64, 64, 3), classes=6),
+     "efficientnet_v2", 64),
+    # the S/M/L block table and their [-1, 1] input scaling
+    ("efficientnetv2s_notop", "EfficientNetV2S", dict(include_top=False, pooling="avg",
+                                                      input_shape=(40, 40, 3)),
+     "efficientnet_v2", 40, TAME),
+    ("efficientnetv2b2_noprep", "EfficientNetV2B2", dict(include_top=False, pooling="max",
+                                                         include_preprocessing=False),
+     "efficientnet_v2", 48, TAME),
+    ("convnext_tiny_top", "ConvNeXtTiny", dict(input_shape=(32, 32, 3), classes=5,
+                                               classifier_activation=None), "convnext", 32),
+    ("convnext_tiny_notop", "ConvNeXtTiny", dict(include_top=False, pooling="avg",
+                                                 include_preprocessing=False, name="cnx"),
+     "convnext", 40),
 ]
 
 FULL = [
@@ -67,10 +86,15 @@ FULL = [
     ("mobilenet", "MobileNet", {}, "mobilenet", 224),
     ("mobilenetv2", "MobileNetV2", {}, "mobilenet_v2", 224),
 ] + [("efficientnetb%d" % i, "EfficientNetB%d" % i, {}, "efficientnet", size)
-     for i, size in enumerate([224, 240, 260, 300, 380, 456, 528, 600])]
+     for i, size in enumerate([224, 240, 260, 300, 380, 456, 528, 600])] + [
+    ("efficientnetv2" + v.lower(), "EfficientNetV2" + v, {}, "efficientnet_v2", size, TAME)
+    for v, size in [("B0", 224), ("B1", 240), ("B2", 260), ("B3", 300), ("S", 384), ("M", 480),
+                    ("L", 480)]] + [
+    ("convnext_" + v.lower(), "ConvNeXt" + v, {}, "convnext", 224)
+    for v in ["Tiny", "Small", "Base", "Large", "XLarge"]]
 
 
-def distinct_weights(model, rng):
+def distinct_weights(model, rng, variance_scale=1.0):
     """Random values where the initializers leave constants, so a weight loaded into the wrong
     place changes the predictions."""
     for w in model.weights:
@@ -78,10 +102,14 @@ def distinct_weights(model, rng):
         shape = tuple(w.shape)
         if name == "moving_variance" or name == "variance":
             continue_value = rng.uniform(0.5, 1.5, shape)
+            if name == "moving_variance":
+                continue_value = continue_value * variance_scale
         elif name in ("moving_mean", "beta", "bias", "mean"):
             continue_value = rng.normal(0.0, 0.1, shape)
         elif name == "gamma":
             continue_value = 1.0 + rng.normal(0.0, 0.1, shape)
+        elif name == "variable" and "layer_scale" in w.path:
+            continue_value = rng.uniform(0.5, 1.5, shape)  # ConvNeXt's LayerScale: 1e-6 each
         else:
             continue
         if name in ("mean", "variance") and not w.trainable and w.path.startswith("normalization"):
@@ -89,11 +117,11 @@ def distinct_weights(model, rng):
         w.assign(continue_value.astype(w.dtype))
 
 
-def run_case(out, name, function, kwargs, module, size, rng):
+def run_case(out, name, function, kwargs, module, size, rng, settings=None):
     keras.backend.clear_session()
     keras.utils.set_random_seed(1)
     model = getattr(A, function)(weights=None, **kwargs)
-    distinct_weights(model, rng)
+    distinct_weights(model, rng, **(settings or {}))
     with open(os.path.join(out, name + ".json"), "w") as f:
         f.write(model.to_json())
     model.save(os.path.join(out, name + ".keras"))
@@ -124,7 +152,7 @@ def main():
     manifest = []
     for case in cases:
         print("keras:", case[0], flush=True)
-        manifest.append(run_case(out, *case, rng))
+        manifest.append(run_case(out, *case[:5], rng, *case[5:]))
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
 

@@ -3,7 +3,9 @@
 // weight layouts, so Keras's weight files load into them.
 
 #include "keras/applications/application_options.h"
+#include "keras/applications/convnext.h"
 #include "keras/applications/efficientnet.h"
+#include "keras/applications/efficientnet_v2.h"
 #include "keras/applications/imagenet_utils.h"
 #include "keras/applications/mobilenet.h"
 #include "keras/applications/resnet.h"

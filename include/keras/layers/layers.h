@@ -20,6 +20,7 @@
 #include "keras/layers/core/embedding.h"
 #include "keras/layers/core/identity.h"
 #include "keras/layers/core/lambda_layer.h"
+#include "keras/layers/core/layer_scale.h"
 #include "keras/layers/core/masking.h"
 #include "keras/layers/input_layer.h"
 #include "keras/layers/layer.h"
