@@ -8,7 +8,7 @@
 
 #include "application_builder.h"
 #include "keras/layers/layers.h"
-#include "squeeze_excite.h"
+#include "efficientnet_shared.h"
 
 namespace keras::applications {
 namespace {
@@ -140,16 +140,7 @@ ModelPtr<FunctionalModel> build_efficientnet(const ApplicationOptions& options,
                       .name = "top_conv"})(x);
   x = layers::BatchNormalization({.axis = bn_axis(), .name = "top_bn"})(x);
   x = layers::Activation(kActivation, {.name = "top_activation"})(x);
-  if (options.include_top) {
-    x = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    if (dropout_rate > 0) x = layers::Dropout(dropout_rate, {.name = "top_dropout"})(x);
-    x = layers::Dense(options.classes,
-                      {.activation = options.classifier_activation,
-                       .kernel_initializer = detail::efficientnet_dense_initializer(),
-                       .name = "predictions"})(x);
-  } else {
-    x = detail::pooling_head(x, options);
-  }
+  x = detail::efficientnet_head(x, options, dropout_rate);
   return detail::finish(image, x, options, arch);
 }
 

@@ -12,7 +12,7 @@
 #include "keras/core/errors.h"
 #include "keras/initializers/initializers.h"
 #include "keras/layers/layers.h"
-#include "squeeze_excite.h"
+#include "efficientnet_shared.h"
 
 namespace keras::applications {
 namespace {
@@ -219,17 +219,8 @@ ModelPtr<FunctionalModel> build_efficientnet_v2(const ApplicationOptions& option
   x = conv(x, round_filters(1280, width_coefficient), 1, 1, "top_conv");
   x = batch_norm(x, "top_bn");
   x = activation(x, "top_activation");
-  if (options.include_top) {
-    x = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    x = layers::Dropout(kDropoutRate, {.name = "top_dropout"})(x);
-    x = layers::Dense(options.classes,
-                      {.activation = options.classifier_activation,
-                       .kernel_initializer = detail::efficientnet_dense_initializer(),
-                       .bias_initializer = std::make_shared<initializers::Constant>(0.0),
-                       .name = "predictions"})(x);
-  } else {
-    x = detail::pooling_head(x, options);
-  }
+  x = detail::efficientnet_head(x, options, kDropoutRate,
+                                std::make_shared<initializers::Constant>(0.0));
   return detail::finish(image, x, options, arch);
 }
 

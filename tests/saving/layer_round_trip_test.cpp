@@ -140,6 +140,7 @@ const std::map<std::string, Row>& table() {
        {R"({"momentum": 0.5, "epsilon": 0.01, "center": false})", {{4}}, 0, update_moving_stats}},
       {"GroupNormalization", {R"({"groups": 2, "epsilon": 0.01})", {{3, 4}}}},
       {"LayerNormalization", {R"({"epsilon": 0.01, "scale": false})", {{3, 4}}}},
+      {"LayerScale", {R"({"init_values": 0.5, "projection_dim": 4})", {{3, 4}}}},
       {"RMSNormalization", {R"({"epsilon": 0.01})", {{3, 4}}}},
       {"UnitNormalization", {R"({"axis": [-1]})", {{3, 4}}}},
       // pooling
@@ -386,6 +387,7 @@ const std::map<std::string, std::string>& keras_config_keys() {
       {"LayerNormalization",
        "axis beta_constraint beta_initializer beta_regularizer center epsilon gamma_constraint "
        "gamma_initializer gamma_regularizer rms_scaling scale"},
+      {"LayerScale", "init_values projection_dim"},
       {"LeakyReLU", "negative_slope"},
       {"Masking", "mask_value"},
       {"MaxPooling1D", "data_format padding pool_size strides"},

@@ -1,4 +1,4 @@
-#include "squeeze_excite.h"
+#include "efficientnet_shared.h"
 
 #include <algorithm>
 
@@ -30,6 +30,18 @@ KerasTensor squeeze_excite(const KerasTensor& x, int64_t filters_in, int64_t fil
                                    .kernel_initializer = efficientnet_conv_initializer(),
                                    .name = name + "se_expand"})(se);
   return merge(layers::Multiply({.name = name + "se_excite"}), {x, se});
+}
+
+KerasTensor efficientnet_head(const KerasTensor& x, const ApplicationOptions& options,
+                              double dropout_rate,
+                              const initializers::InitializerArg& bias_initializer) {
+  if (!options.include_top) return pooling_head(x, options);
+  auto y = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
+  if (dropout_rate > 0) y = layers::Dropout(dropout_rate, {.name = "top_dropout"})(y);
+  return layers::Dense(options.classes, {.activation = options.classifier_activation,
+                                         .kernel_initializer = efficientnet_dense_initializer(),
+                                         .bias_initializer = bias_initializer,
+                                         .name = "predictions"})(y);
 }
 
 }  // namespace keras::applications::detail
