@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=3
 threads=$(nproc)
-models=resnet50,mobilenet_v2
+models=resnet50,mobilenet_v2,efficientnet_b0
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;

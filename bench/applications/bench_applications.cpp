@@ -3,7 +3,7 @@
 // predict_on_batch on B images of the architecture's default size, N timed calls after 3
 // warm-up calls; prints `ms_per_batch: x` and `samples_per_s: y` for bench/applications.sh.
 // --export writes the same model (same weights) as ONNX for the ONNX Runtime peer and exits.
-// MODEL: resnet50, mobilenet_v2.
+// MODEL: resnet50, mobilenet_v2, efficientnet_b0.
 
 #include <chrono>
 #include <cstdio>
@@ -24,6 +24,7 @@ const std::map<std::string, Factory>& models() {
   static const std::map<std::string, Factory> table = {
       {"resnet50", [] { return apps::ResNet50({.weights = ""}); }},
       {"mobilenet_v2", [] { return apps::MobileNetV2({.weights = ""}); }},
+      {"efficientnet_b0", [] { return apps::EfficientNetB0({.weights = ""}); }},
   };
   return table;
 }
