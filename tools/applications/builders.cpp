@@ -24,6 +24,9 @@ const std::map<std::string, Builder>& builders() {
       {"ResNet50V2", plain(apps::ResNet50V2)},
       {"ResNet101V2", plain(apps::ResNet101V2)},
       {"ResNet152V2", plain(apps::ResNet152V2)},
+      {"DenseNet121", plain(apps::DenseNet121)},
+      {"DenseNet169", plain(apps::DenseNet169)},
+      {"DenseNet201", plain(apps::DenseNet201)},
       {"VGG16", plain(apps::VGG16)},
       {"VGG19", plain(apps::VGG19)},
       {"MobileNet",
@@ -80,6 +83,7 @@ Tensor preprocess(const std::string& module, const Tensor& images) {
           {"vgg19", apps::vgg19::preprocess_input},
           {"mobilenet", apps::mobilenet::preprocess_input},
           {"mobilenet_v2", apps::mobilenet_v2::preprocess_input},
+          {"densenet", apps::densenet::preprocess_input},
       };
   auto it = table.find(module);
   check<ValueError>(it != table.end(), "keras-cpp has no keras.applications.", module,

@@ -49,6 +49,10 @@ SMALL = [
                                              classifier_activation=None), "mobilenet_v2", 96),
     ("mobilenetv2_a130_notop", "MobileNetV2", dict(include_top=False, alpha=1.3,
                                                    input_shape=(75, 75, 3)), "mobilenet_v2", 75),
+    ("densenet121_top", "DenseNet121", dict(input_shape=(32, 32, 3), classes=6),
+     "densenet", 32),
+    ("densenet169_notop", "DenseNet169", dict(include_top=False, input_shape=(48, 48, 3),
+                                              pooling="max"), "densenet", 48),
 ]
 
 FULL = [
@@ -62,6 +66,9 @@ FULL = [
     ("vgg19", "VGG19", {}, "vgg19", 224),
     ("mobilenet", "MobileNet", {}, "mobilenet", 224),
     ("mobilenetv2", "MobileNetV2", {}, "mobilenet_v2", 224),
+    ("densenet121", "DenseNet121", {}, "densenet", 224),
+    ("densenet169", "DenseNet169", {}, "densenet", 224),
+    ("densenet201", "DenseNet201", {}, "densenet", 224),
 ]
 
 

@@ -3,6 +3,7 @@
 // weight layouts, so Keras's weight files load into them.
 
 #include "keras/applications/application_options.h"
+#include "keras/applications/densenet.h"
 #include "keras/applications/imagenet_utils.h"
 #include "keras/applications/mobilenet.h"
 #include "keras/applications/resnet.h"
