@@ -16,6 +16,12 @@ Builder plain(F f) {
   return [f](const apps::ApplicationOptions& o, const nlohmann::json&) { return f(o); };
 }
 
+apps::MobileNetV3Options mobilenet_v3_options(const nlohmann::json& kw) {
+  return {.alpha = kw.value("alpha", 1.0),
+          .minimalistic = kw.value("minimalistic", false),
+          .dropout_rate = kw.value("dropout_rate", 0.2)};
+}
+
 const std::map<std::string, Builder>& builders() {
   static const std::map<std::string, Builder> table = {
       {"ResNet50", plain(apps::ResNet50)},
@@ -38,6 +44,14 @@ const std::map<std::string, Builder>& builders() {
       {"MobileNetV2",
        [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
          return apps::MobileNetV2(o, {.alpha = kw.value("alpha", 1.0)});
+       }},
+      {"MobileNetV3Small",
+       [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
+         return apps::MobileNetV3Small(o, mobilenet_v3_options(kw));
+       }},
+      {"MobileNetV3Large",
+       [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
+         return apps::MobileNetV3Large(o, mobilenet_v3_options(kw));
        }},
   };
   return table;
@@ -83,6 +97,7 @@ Tensor preprocess(const std::string& module, const Tensor& images) {
           {"vgg19", apps::vgg19::preprocess_input},
           {"mobilenet", apps::mobilenet::preprocess_input},
           {"mobilenet_v2", apps::mobilenet_v2::preprocess_input},
+          {"mobilenet_v3", apps::mobilenet_v3::preprocess_input},
           {"densenet", apps::densenet::preprocess_input},
       };
   auto it = table.find(module);

@@ -53,6 +53,14 @@ SMALL = [
      "densenet", 32),
     ("densenet169_notop", "DenseNet169", dict(include_top=False, input_shape=(48, 48, 3),
                                               pooling="max"), "densenet", 48),
+    ("mobilenetv3small_a075", "MobileNetV3Small", dict(alpha=0.75, classes=10),
+     "mobilenet_v3", 64),
+    ("mobilenetv3large_notop", "MobileNetV3Large",
+     dict(include_top=False, input_shape=(64, 64, 3), pooling="max",
+          include_preprocessing=False), "mobilenet_v3", 64),
+    ("mobilenetv3small_min_a125", "MobileNetV3Small",
+     dict(input_shape=(48, 48, 3), alpha=1.25, minimalistic=True, dropout_rate=0.0,
+          classifier_activation=None), "mobilenet_v3", 48),
 ]
 
 FULL = [
@@ -66,6 +74,8 @@ FULL = [
     ("vgg19", "VGG19", {}, "vgg19", 224),
     ("mobilenet", "MobileNet", {}, "mobilenet", 224),
     ("mobilenetv2", "MobileNetV2", {}, "mobilenet_v2", 224),
+    ("mobilenetv3small", "MobileNetV3Small", {}, "mobilenet_v3", 224),
+    ("mobilenetv3large", "MobileNetV3Large", {}, "mobilenet_v3", 224),
     ("densenet121", "DenseNet121", {}, "densenet", 224),
     ("densenet169", "DenseNet169", {}, "densenet", 224),
     ("densenet201", "DenseNet201", {}, "densenet", 224),

@@ -6,5 +6,6 @@
 #include "keras/applications/densenet.h"
 #include "keras/applications/imagenet_utils.h"
 #include "keras/applications/mobilenet.h"
+#include "keras/applications/mobilenet_v3.h"
 #include "keras/applications/resnet.h"
 #include "keras/applications/vgg.h"
