@@ -34,6 +34,7 @@ const std::map<std::string, Builder>& builders() {
       {"DenseNet169", plain(apps::DenseNet169)},
       {"DenseNet201", plain(apps::DenseNet201)},
       {"VGG16", plain(apps::VGG16)},
+      {"Xception", plain(apps::Xception)},
       {"VGG19", plain(apps::VGG19)},
       {"MobileNet",
        [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
@@ -99,6 +100,7 @@ Tensor preprocess(const std::string& module, const Tensor& images) {
           {"mobilenet_v2", apps::mobilenet_v2::preprocess_input},
           {"mobilenet_v3", apps::mobilenet_v3::preprocess_input},
           {"densenet", apps::densenet::preprocess_input},
+          {"xception", apps::xception::preprocess_input},
       };
   auto it = table.find(module);
   check<ValueError>(it != table.end(), "keras-cpp has no keras.applications.", module,

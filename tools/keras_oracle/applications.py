@@ -61,6 +61,9 @@ SMALL = [
     ("mobilenetv3small_min_a125", "MobileNetV3Small",
      dict(input_shape=(48, 48, 3), alpha=1.25, minimalistic=True, dropout_rate=0.0,
           classifier_activation=None), "mobilenet_v3", 48),
+    ("xception_top", "Xception", dict(input_shape=(71, 71, 3), classes=4,
+                                      classifier_activation="sigmoid"), "xception", 71),
+    ("xception_notop", "Xception", dict(include_top=False, pooling="avg"), "xception", 80),
 ]
 
 FULL = [
@@ -79,6 +82,7 @@ FULL = [
     ("densenet121", "DenseNet121", {}, "densenet", 224),
     ("densenet169", "DenseNet169", {}, "densenet", 224),
     ("densenet201", "DenseNet201", {}, "densenet", 224),
+    ("xception", "Xception", {}, "xception", 299),
 ]
 
 

@@ -9,3 +9,4 @@
 #include "keras/applications/mobilenet_v3.h"
 #include "keras/applications/resnet.h"
 #include "keras/applications/vgg.h"
+#include "keras/applications/xception.h"
