@@ -10,6 +10,7 @@
 
 #include "keras/core/config.h"
 #include "keras/core/errors.h"
+#include "keras/layers/core/dense.h"
 #include "keras/layers/input_layer.h"
 #include "keras/layers/pooling/global_average_pooling.h"
 #include "keras/layers/pooling/global_max_pooling.h"
@@ -127,6 +128,14 @@ KerasTensor pooling_head(const KerasTensor& x, const ApplicationOptions& options
   check<ValueError>(options.pooling.empty(), "Invalid pooling=\"", options.pooling,
                     "\". Expected \"\" (the last feature map), \"avg\" or \"max\".");
   return x;
+}
+
+KerasTensor classifier_head(const KerasTensor& x, const ApplicationOptions& options,
+                            const std::string& avg_name, const std::string& max_name) {
+  if (!options.include_top) return pooling_head(x, options, avg_name, max_name);
+  auto y = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
+  return layers::Dense(options.classes, {.activation = options.classifier_activation,
+                                         .name = "predictions"})(y);
 }
 
 ModelPtr<FunctionalModel> finish(const KerasTensor& image, const KerasTensor& outputs,

@@ -49,6 +49,13 @@ KerasTensor pooling_head(const KerasTensor& x, const ApplicationOptions& options
                          const std::string& avg_name = "avg_pool",
                          const std::string& max_name = "max_pool");
 
+/// The top most architectures share: with options.include_top, GlobalAveragePooling2D
+/// "avg_pool" and the Dense classifier "predictions"; without, pooling_head(x, options,
+/// avg_name, max_name).
+KerasTensor classifier_head(const KerasTensor& x, const ApplicationOptions& options,
+                            const std::string& avg_name = "avg_pool",
+                            const std::string& max_name = "max_pool");
+
 /// The Functional model from the image input (or the inputs input_tensor came from) to
 /// `outputs`, named options.name or the architecture's name, with the weights `options` asks
 /// for loaded.

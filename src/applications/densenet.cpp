@@ -71,13 +71,7 @@ ModelPtr<FunctionalModel> build_densenet(const ApplicationOptions& options,
   }
   x = layers::BatchNormalization({.axis = bn_axis(), .epsilon = kEpsilon, .name = "bn"})(x);
   x = layers::Activation("relu", {.name = "relu"})(x);
-  if (options.include_top) {
-    x = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    x = layers::Dense(options.classes, {.activation = options.classifier_activation,
-                                        .name = "predictions"})(x);
-  } else {
-    x = detail::pooling_head(x, options);
-  }
+  x = detail::classifier_head(x, options);
   return detail::finish(image, x, options, arch);
 }
 

@@ -88,13 +88,7 @@ ModelPtr<FunctionalModel> Xception(const ApplicationOptions& o) {
 
   x = relu(sepconv_bn(x, 1536, "block14_sepconv1"), "block14_sepconv1_act");
   x = relu(sepconv_bn(x, 2048, "block14_sepconv2"), "block14_sepconv2_act");
-  if (o.include_top) {
-    x = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    x = layers::Dense(o.classes, {.activation = o.classifier_activation,
-                                  .name = "predictions"})(x);
-  } else {
-    x = detail::pooling_head(x, o, "", "");
-  }
+  x = detail::classifier_head(x, o, "", "");
   return detail::finish(image, x, o, arch);
 }
 
