@@ -71,6 +71,9 @@ Activation::Activation(const std::string& name) : name_(canonical_name(name)) {
     throw ValueError("Unknown activation '" + name + "'. Known activations: " + known + ".");
   }
   fn_ = it->second;
+  // Keras's aliases name the same Python function, and configs record the function's name.
+  if (name == "swish") name_ = "silu";
+  if (name == "hard_swish") name_ = "hard_silu";
 }
 
 Activation::Activation(Fn fn, std::string name) : fn_(std::move(fn)), name_(std::move(name)) {}

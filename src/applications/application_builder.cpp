@@ -4,11 +4,13 @@
 #include "application_builder.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 
 #include "keras/core/config.h"
 #include "keras/core/errors.h"
+#include "keras/layers/core/dense.h"
 #include "keras/layers/input_layer.h"
 #include "keras/layers/pooling/global_average_pooling.h"
 #include "keras/layers/pooling/global_max_pooling.h"
@@ -19,23 +21,6 @@ namespace {
 bool is_file(const std::string& path) {
   std::error_code ec;
   return std::filesystem::is_regular_file(path, ec);
-}
-
-void check_arguments(const ApplicationOptions& options) {
-  const std::string& w = options.weights;
-  check<ValueError>(w.empty() || w == "imagenet" || is_file(w),
-                    "The `weights` argument should be either \"\" (random initialization), "
-                    "\"imagenet\" (pre-training on ImageNet), or the path to the weights file "
-                    "to be loaded. Received: weights=\"", w, "\" (no such file).");
-  check<ValueError>(!(w == "imagenet" && options.include_top && options.classes != 1000),
-                    "If using `weights=\"imagenet\"` with `include_top=true`, `classes` should "
-                    "be 1000. Received: classes=", options.classes,
-                    ". Pass weights=\"\" to train a classifier of another size.");
-  const std::string& act = options.classifier_activation.name();
-  check<ValueError>(!options.include_top || w.empty() || act == "softmax" || act == "linear",
-                    "Only \"\" (logits) and \"softmax\" activations are allowed for the "
-                    "`classifier_activation` argument when using pretrained weights, with "
-                    "`include_top=true`; Received: classifier_activation=\"", act, "\".");
 }
 
 std::string shape_text(const Shape& s) {
@@ -59,6 +44,23 @@ void collect_source_inputs(const KerasTensor& t, std::vector<KerasTensor>& out,
 }
 
 }  // namespace
+
+void check_arguments(const ApplicationOptions& options) {
+  const std::string& w = options.weights;
+  check<ValueError>(w.empty() || w == "imagenet" || is_file(w),
+                    "The `weights` argument should be either \"\" (random initialization), "
+                    "\"imagenet\" (pre-training on ImageNet), or the path to the weights file "
+                    "to be loaded. Received: weights=\"", w, "\" (no such file).");
+  check<ValueError>(!(w == "imagenet" && options.include_top && options.classes != 1000),
+                    "If using `weights=\"imagenet\"` with `include_top=true`, `classes` should "
+                    "be 1000. Received: classes=", options.classes,
+                    ". Pass weights=\"\" to train a classifier of another size.");
+  const std::string& act = options.classifier_activation.name();
+  check<ValueError>(!options.include_top || w.empty() || act == "softmax" || act == "linear",
+                    "Only \"\" (logits) and \"softmax\" activations are allowed for the "
+                    "`classifier_activation` argument when using pretrained weights, with "
+                    "`include_top=true`; Received: classifier_activation=\"", act, "\".");
+}
 
 Shape obtain_input_shape(const std::optional<Shape>& input_shape, int64_t default_size,
                          int64_t min_size, const std::string& data_format, bool require_flatten,
@@ -117,6 +119,8 @@ KerasTensor image_input(const ApplicationOptions& options, const Architecture& a
 
 int bn_axis() { return config::image_data_format() == "channels_last" ? 3 : 1; }
 
+int channel_axis() { return config::image_data_format() == "channels_last" ? -1 : 1; }
+
 KerasTensor pooling_head(const KerasTensor& x, const ApplicationOptions& options,
                          const std::string& avg_name, const std::string& max_name) {
   if (options.pooling == "avg") return layers::GlobalAveragePooling2D({.name = avg_name})(x);
@@ -124,6 +128,14 @@ KerasTensor pooling_head(const KerasTensor& x, const ApplicationOptions& options
   check<ValueError>(options.pooling.empty(), "Invalid pooling=\"", options.pooling,
                     "\". Expected \"\" (the last feature map), \"avg\" or \"max\".");
   return x;
+}
+
+KerasTensor classifier_head(const KerasTensor& x, const ApplicationOptions& options,
+                            const std::string& avg_name, const std::string& max_name) {
+  if (!options.include_top) return pooling_head(x, options, avg_name, max_name);
+  auto y = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
+  return layers::Dense(options.classes, {.activation = options.classifier_activation,
+                                         .name = "predictions"})(y);
 }
 
 ModelPtr<FunctionalModel> finish(const KerasTensor& image, const KerasTensor& outputs,
@@ -163,6 +175,13 @@ std::pair<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> correct_pad(
   const int64_t adjust_h = h < 0 ? 1 : 1 - h % 2, adjust_w = h < 0 ? 1 : 1 - w % 2;
   const int64_t correct = kernel_size / 2;
   return {{correct - adjust_h, correct}, {correct - adjust_w, correct}};
+}
+
+std::string python_float(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  std::string s = buf;
+  return s.find('.') == std::string::npos ? s + ".0" : s;
 }
 
 int64_t make_divisible(double v, int64_t divisor, int64_t min_value) {

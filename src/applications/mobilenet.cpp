@@ -16,21 +16,13 @@ namespace {
 namespace layers = keras::layers;
 
 bool channels_first() { return config::image_data_format() == "channels_first"; }
-int channel_axis() { return channels_first() ? 1 : -1; }
+using detail::channel_axis;
 
 // Python's f"{v:0.2f}".
 std::string fixed2(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", v);
   return buf;
-}
-
-// Python's str(float(v)) for the alphas Keras names its files with ("1.0", "0.35").
-std::string python_float(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.15g", v);
-  std::string s = buf;
-  return s.find('.') == std::string::npos ? s + ".0" : s;
 }
 
 std::string rows_text(int64_t rows) { return rows < 0 ? "None" : std::to_string(rows); }
@@ -177,7 +169,7 @@ ModelPtr<FunctionalModel> MobileNetV2(const ApplicationOptions& o, const MobileN
     if (!contains({96, 128, 160, 192, 224}, rows)) rows = 224;  // Keras warns and loads 224's
   }
   const std::string file = "mobilenet_v2_weights_tf_dim_ordering_tf_kernels_" +
-                           python_float(m.alpha) + "_" + rows_text(rows);
+                           detail::python_float(m.alpha) + "_" + rows_text(rows);
   const detail::Architecture arch{.default_name = "mobilenetv2_" + fixed2(m.alpha) + "_" +
                                                   rows_text(rows),
                                   .default_size = default_size,

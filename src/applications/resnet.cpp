@@ -118,13 +118,7 @@ ModelPtr<FunctionalModel> build_resnet(const ApplicationOptions& options, bool p
                                     .name = "post_bn"})(x);
     x = layers::Activation("relu", {.name = "post_relu"})(x);
   }
-  if (options.include_top) {
-    x = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    x = layers::Dense(options.classes, {.activation = options.classifier_activation,
-                                        .name = "predictions"})(x);
-  } else {
-    x = detail::pooling_head(x, options);
-  }
+  x = detail::classifier_head(x, options);
   return detail::finish(image, x, options, arch);
 }
 

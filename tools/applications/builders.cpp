@@ -16,6 +16,12 @@ Builder plain(F f) {
   return [f](const apps::ApplicationOptions& o, const nlohmann::json&) { return f(o); };
 }
 
+apps::MobileNetV3Options mobilenet_v3_options(const nlohmann::json& kw) {
+  return {.alpha = kw.value("alpha", 1.0),
+          .minimalistic = kw.value("minimalistic", false),
+          .dropout_rate = kw.value("dropout_rate", 0.2)};
+}
+
 const std::map<std::string, Builder>& builders() {
   static const std::map<std::string, Builder> table = {
       {"ResNet50", plain(apps::ResNet50)},
@@ -24,7 +30,11 @@ const std::map<std::string, Builder>& builders() {
       {"ResNet50V2", plain(apps::ResNet50V2)},
       {"ResNet101V2", plain(apps::ResNet101V2)},
       {"ResNet152V2", plain(apps::ResNet152V2)},
+      {"DenseNet121", plain(apps::DenseNet121)},
+      {"DenseNet169", plain(apps::DenseNet169)},
+      {"DenseNet201", plain(apps::DenseNet201)},
       {"VGG16", plain(apps::VGG16)},
+      {"Xception", plain(apps::Xception)},
       {"VGG19", plain(apps::VGG19)},
       {"ConvNeXtTiny", plain(apps::ConvNeXtTiny)},
       {"ConvNeXtSmall", plain(apps::ConvNeXtSmall)},
@@ -55,6 +65,14 @@ const std::map<std::string, Builder>& builders() {
       {"MobileNetV2",
        [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
          return apps::MobileNetV2(o, {.alpha = kw.value("alpha", 1.0)});
+       }},
+      {"MobileNetV3Small",
+       [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
+         return apps::MobileNetV3Small(o, mobilenet_v3_options(kw));
+       }},
+      {"MobileNetV3Large",
+       [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
+         return apps::MobileNetV3Large(o, mobilenet_v3_options(kw));
        }},
   };
   return table;
@@ -103,6 +121,9 @@ Tensor preprocess(const std::string& module, const Tensor& images) {
           {"convnext", apps::convnext::preprocess_input},
           {"efficientnet", apps::efficientnet::preprocess_input},
           {"efficientnet_v2", apps::efficientnet_v2::preprocess_input},
+          {"mobilenet_v3", apps::mobilenet_v3::preprocess_input},
+          {"densenet", apps::densenet::preprocess_input},
+          {"xception", apps::xception::preprocess_input},
       };
   auto it = table.find(module);
   check<ValueError>(it != table.end(), "keras-cpp has no keras.applications.", module,

@@ -72,6 +72,21 @@ SMALL = [
     ("convnext_tiny_notop", "ConvNeXtTiny", dict(include_top=False, pooling="avg",
                                                  include_preprocessing=False, name="cnx"),
      "convnext", 40),
+    ("densenet121_top", "DenseNet121", dict(input_shape=(32, 32, 3), classes=6),
+     "densenet", 32),
+    ("densenet169_notop", "DenseNet169", dict(include_top=False, input_shape=(48, 48, 3),
+                                              pooling="max"), "densenet", 48),
+    ("mobilenetv3small_a075", "MobileNetV3Small", dict(alpha=0.75, classes=10),
+     "mobilenet_v3", 64),
+    ("mobilenetv3large_notop", "MobileNetV3Large",
+     dict(include_top=False, input_shape=(64, 64, 3), pooling="max",
+          include_preprocessing=False), "mobilenet_v3", 64),
+    ("mobilenetv3small_min_a125", "MobileNetV3Small",
+     dict(input_shape=(48, 48, 3), alpha=1.25, minimalistic=True, dropout_rate=0.0,
+          classifier_activation=None), "mobilenet_v3", 48),
+    ("xception_top", "Xception", dict(input_shape=(71, 71, 3), classes=4,
+                                      classifier_activation="sigmoid"), "xception", 71),
+    ("xception_notop", "Xception", dict(include_top=False, pooling="avg"), "xception", 80),
 ]
 
 FULL = [
@@ -85,6 +100,12 @@ FULL = [
     ("vgg19", "VGG19", {}, "vgg19", 224),
     ("mobilenet", "MobileNet", {}, "mobilenet", 224),
     ("mobilenetv2", "MobileNetV2", {}, "mobilenet_v2", 224),
+    ("mobilenetv3small", "MobileNetV3Small", {}, "mobilenet_v3", 224),
+    ("mobilenetv3large", "MobileNetV3Large", {}, "mobilenet_v3", 224),
+    ("densenet121", "DenseNet121", {}, "densenet", 224),
+    ("densenet169", "DenseNet169", {}, "densenet", 224),
+    ("densenet201", "DenseNet201", {}, "densenet", 224),
+    ("xception", "Xception", {}, "xception", 299),
 ] + [("efficientnetb%d" % i, "EfficientNetB%d" % i, {}, "efficientnet", size)
      for i, size in enumerate([224, 240, 260, 300, 380, 456, 528, 600])] + [
     ("efficientnetv2" + v.lower(), "EfficientNetV2" + v, {}, "efficientnet_v2", size, TAME)
