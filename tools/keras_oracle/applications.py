@@ -49,6 +49,10 @@ SMALL = [
                                              classifier_activation=None), "mobilenet_v2", 96),
     ("mobilenetv2_a130_notop", "MobileNetV2", dict(include_top=False, alpha=1.3,
                                                    input_shape=(75, 75, 3)), "mobilenet_v2", 75),
+    ("inceptionv3_top", "InceptionV3", dict(input_shape=(75, 75, 3), classes=6,
+                                            classifier_activation=None), "inception_v3", 75),
+    ("inceptionv3_notop", "InceptionV3", dict(include_top=False, pooling="max"), "inception_v3",
+     91),
 ]
 
 FULL = [
@@ -62,6 +66,7 @@ FULL = [
     ("vgg19", "VGG19", {}, "vgg19", 224),
     ("mobilenet", "MobileNet", {}, "mobilenet", 224),
     ("mobilenetv2", "MobileNetV2", {}, "mobilenet_v2", 224),
+    ("inceptionv3", "InceptionV3", {}, "inception_v3", 299),
 ]
 
 
