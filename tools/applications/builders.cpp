@@ -26,6 +26,7 @@ const std::map<std::string, Builder>& builders() {
       {"ResNet152V2", plain(apps::ResNet152V2)},
       {"VGG16", plain(apps::VGG16)},
       {"VGG19", plain(apps::VGG19)},
+      {"InceptionResNetV2", plain(apps::InceptionResNetV2)},
       {"InceptionV3", plain(apps::InceptionV3)},
       {"MobileNet",
        [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
@@ -79,6 +80,7 @@ Tensor preprocess(const std::string& module, const Tensor& images) {
           {"resnet_v2", apps::resnet_v2::preprocess_input},
           {"vgg16", apps::vgg16::preprocess_input},
           {"vgg19", apps::vgg19::preprocess_input},
+          {"inception_resnet_v2", apps::inception_resnet_v2::preprocess_input},
           {"inception_v3", apps::inception_v3::preprocess_input},
           {"mobilenet", apps::mobilenet::preprocess_input},
           {"mobilenet_v2", apps::mobilenet_v2::preprocess_input},

@@ -53,6 +53,11 @@ SMALL = [
                                             classifier_activation=None), "inception_v3", 75),
     ("inceptionv3_notop", "InceptionV3", dict(include_top=False, pooling="max"), "inception_v3",
      91),
+    ("inceptionresnetv2_top", "InceptionResNetV2", dict(input_shape=(75, 75, 3), classes=4),
+     "inception_resnet_v2", 75),
+    ("inceptionresnetv2_notop", "InceptionResNetV2", dict(include_top=False, pooling="avg",
+                                                          input_shape=(83, 83, 3)),
+     "inception_resnet_v2", 83),
 ]
 
 FULL = [
@@ -67,6 +72,7 @@ FULL = [
     ("mobilenet", "MobileNet", {}, "mobilenet", 224),
     ("mobilenetv2", "MobileNetV2", {}, "mobilenet_v2", 224),
     ("inceptionv3", "InceptionV3", {}, "inception_v3", 299),
+    ("inceptionresnetv2", "InceptionResNetV2", {}, "inception_resnet_v2", 299),
 ]
 
 

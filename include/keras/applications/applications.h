@@ -4,6 +4,7 @@
 
 #include "keras/applications/application_options.h"
 #include "keras/applications/imagenet_utils.h"
+#include "keras/applications/inception_resnet_v2.h"
 #include "keras/applications/inception_v3.h"
 #include "keras/applications/mobilenet.h"
 #include "keras/applications/resnet.h"
