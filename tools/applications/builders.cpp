@@ -34,6 +34,8 @@ const std::map<std::string, Builder>& builders() {
                                     .depth_multiplier = kw.value("depth_multiplier", int64_t{1}),
                                     .dropout = kw.value("dropout", 0.001)});
        }},
+      {"NASNetLarge", plain(apps::NASNetLarge)},
+      {"NASNetMobile", plain(apps::NASNetMobile)},
       {"MobileNetV2",
        [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
          return apps::MobileNetV2(o, {.alpha = kw.value("alpha", 1.0)});
@@ -84,6 +86,7 @@ Tensor preprocess(const std::string& module, const Tensor& images) {
           {"inception_v3", apps::inception_v3::preprocess_input},
           {"mobilenet", apps::mobilenet::preprocess_input},
           {"mobilenet_v2", apps::mobilenet_v2::preprocess_input},
+          {"nasnet", apps::nasnet::preprocess_input},
       };
   auto it = table.find(module);
   check<ValueError>(it != table.end(), "keras-cpp has no keras.applications.", module,

@@ -58,6 +58,10 @@ SMALL = [
     ("inceptionresnetv2_notop", "InceptionResNetV2", dict(include_top=False, pooling="avg",
                                                           input_shape=(83, 83, 3)),
      "inception_resnet_v2", 83),
+    ("nasnetmobile_top", "NASNetMobile", dict(input_shape=(32, 32, 3), classes=3,
+                                              classifier_activation=None), "nasnet", 32),
+    # Without top and input_shape NASNetMobile's input is 224x224, not free.
+    ("nasnetmobile_notop", "NASNetMobile", dict(include_top=False, pooling="max"), "nasnet", 224),
 ]
 
 FULL = [
@@ -73,6 +77,8 @@ FULL = [
     ("mobilenetv2", "MobileNetV2", {}, "mobilenet_v2", 224),
     ("inceptionv3", "InceptionV3", {}, "inception_v3", 299),
     ("inceptionresnetv2", "InceptionResNetV2", {}, "inception_resnet_v2", 299),
+    ("nasnetmobile", "NASNetMobile", {}, "nasnet", 224),
+    ("nasnetlarge", "NASNetLarge", {}, "nasnet", 331),
 ]
 
 

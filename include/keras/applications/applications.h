@@ -7,5 +7,6 @@
 #include "keras/applications/inception_resnet_v2.h"
 #include "keras/applications/inception_v3.h"
 #include "keras/applications/mobilenet.h"
+#include "keras/applications/nasnet.h"
 #include "keras/applications/resnet.h"
 #include "keras/applications/vgg.h"
