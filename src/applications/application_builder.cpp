@@ -9,6 +9,7 @@
 
 #include "keras/core/config.h"
 #include "keras/core/errors.h"
+#include "keras/layers/core/dense.h"
 #include "keras/layers/input_layer.h"
 #include "keras/layers/pooling/global_average_pooling.h"
 #include "keras/layers/pooling/global_max_pooling.h"
@@ -124,6 +125,14 @@ KerasTensor pooling_head(const KerasTensor& x, const ApplicationOptions& options
   check<ValueError>(options.pooling.empty(), "Invalid pooling=\"", options.pooling,
                     "\". Expected \"\" (the last feature map), \"avg\" or \"max\".");
   return x;
+}
+
+KerasTensor classifier_head(const KerasTensor& x, const ApplicationOptions& options,
+                            const std::string& avg_name) {
+  if (!options.include_top) return pooling_head(x, options, "", "");
+  auto pooled = layers::GlobalAveragePooling2D({.name = avg_name})(x);
+  return layers::Dense(options.classes, {.activation = options.classifier_activation,
+                                         .name = "predictions"})(pooled);
 }
 
 ModelPtr<FunctionalModel> finish(const KerasTensor& image, const KerasTensor& outputs,

@@ -42,6 +42,12 @@ KerasTensor pooling_head(const KerasTensor& x, const ApplicationOptions& options
                          const std::string& avg_name = "avg_pool",
                          const std::string& max_name = "max_pool");
 
+/// Keras's usual top: GlobalAveragePooling2D (named `avg_name`; "" for an automatic name)
+/// and Dense(classes, classifier_activation) "predictions"; without top, pooling_head with
+/// automatic names.
+KerasTensor classifier_head(const KerasTensor& x, const ApplicationOptions& options,
+                            const std::string& avg_name = "avg_pool");
+
 /// The Functional model from the image input (or the inputs input_tensor came from) to
 /// `outputs`, named options.name or the architecture's name, with the weights `options` asks
 /// for loaded.

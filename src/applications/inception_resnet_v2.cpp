@@ -136,13 +136,7 @@ ModelPtr<FunctionalModel> InceptionResNetV2(const ApplicationOptions& o) {
   x = residual_block(x, 1.0, "block8", 10, false);
 
   x = conv_bn(x, 1536, 1, {.name = "conv_7b"});
-  if (o.include_top) {
-    x = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    x = layers::Dense(o.classes, {.activation = o.classifier_activation,
-                                  .name = "predictions"})(x);
-  } else {
-    x = detail::pooling_head(x, o, "", "");
-  }
+  x = detail::classifier_head(x, o);
   return detail::finish(image, x, o, arch);
 }
 

@@ -129,13 +129,7 @@ ModelPtr<FunctionalModel> InceptionV3(const ApplicationOptions& o) {
   x = block_8(x, 0);
   x = block_8(x, 1);
 
-  if (o.include_top) {
-    x = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    x = layers::Dense(o.classes, {.activation = o.classifier_activation,
-                                  .name = "predictions"})(x);
-  } else {
-    x = detail::pooling_head(x, o, "", "");
-  }
+  x = detail::classifier_head(x, o);
   return detail::finish(image, x, o, arch);
 }
 

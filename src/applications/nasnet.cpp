@@ -256,13 +256,7 @@ ModelPtr<FunctionalModel> build_nasnet(ApplicationOptions o, const NASNetConfig&
     }
   }
   x = relu(cell.x);
-  if (o.include_top) {
-    x = layers::GlobalAveragePooling2D()(x);
-    x = layers::Dense(o.classes, {.activation = o.classifier_activation,
-                                  .name = "predictions"})(x);
-  } else {
-    x = detail::pooling_head(x, o, "", "");
-  }
+  x = detail::classifier_head(x, o, "");
   return detail::finish(image, x, o, arch);
 }
 
