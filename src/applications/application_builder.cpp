@@ -131,11 +131,12 @@ KerasTensor pooling_head(const KerasTensor& x, const ApplicationOptions& options
 }
 
 KerasTensor classifier_head(const KerasTensor& x, const ApplicationOptions& options,
-                            const std::string& avg_name, const std::string& max_name) {
+                            const std::string& top_pool_name, const std::string& avg_name,
+                            const std::string& max_name) {
   if (!options.include_top) return pooling_head(x, options, avg_name, max_name);
-  auto y = layers::GlobalAveragePooling2D({.name = "avg_pool"})(x);
+  auto pooled = layers::GlobalAveragePooling2D({.name = top_pool_name})(x);
   return layers::Dense(options.classes, {.activation = options.classifier_activation,
-                                         .name = "predictions"})(y);
+                                         .name = "predictions"})(pooled);
 }
 
 ModelPtr<FunctionalModel> finish(const KerasTensor& image, const KerasTensor& outputs,

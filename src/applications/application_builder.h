@@ -49,10 +49,11 @@ KerasTensor pooling_head(const KerasTensor& x, const ApplicationOptions& options
                          const std::string& avg_name = "avg_pool",
                          const std::string& max_name = "max_pool");
 
-/// The top most architectures share: with options.include_top, GlobalAveragePooling2D
-/// "avg_pool" and the Dense classifier "predictions"; without, pooling_head(x, options,
-/// avg_name, max_name).
+/// The top most architectures share: with options.include_top, GlobalAveragePooling2D named
+/// `top_pool_name` and the Dense classifier "predictions"; without, pooling_head(x, options,
+/// avg_name, max_name). "" for an automatic name.
 KerasTensor classifier_head(const KerasTensor& x, const ApplicationOptions& options,
+                            const std::string& top_pool_name = "avg_pool",
                             const std::string& avg_name = "avg_pool",
                             const std::string& max_name = "max_pool");
 

@@ -88,7 +88,7 @@ ModelPtr<FunctionalModel> Xception(const ApplicationOptions& o) {
 
   x = relu(sepconv_bn(x, 1536, "block14_sepconv1"), "block14_sepconv1_act");
   x = relu(sepconv_bn(x, 2048, "block14_sepconv2"), "block14_sepconv2_act");
-  x = detail::classifier_head(x, o, "", "");
+  x = detail::classifier_head(x, o, "avg_pool", "", "");
   return detail::finish(image, x, o, arch);
 }
 

@@ -73,4 +73,9 @@ std::string keras_class_name(const std::string& class_name) {
   return class_name == "GroupedQueryAttention" ? "GroupQueryAttention" : class_name;
 }
 
+std::string keras_module(const std::string& class_name) {
+  if (class_name == "CustomScaleLayer") return "keras.src.applications.inception_resnet_v2";
+  return "keras.layers";
+}
+
 }  // namespace keras::layers

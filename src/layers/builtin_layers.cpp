@@ -2,6 +2,8 @@
 
 #include "layers/builtin_layers.h"
 
+#include "applications/custom_scale_layer.h"
+
 #include "keras/models/functional.h"
 #include "keras/models/sequential.h"
 
@@ -139,6 +141,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"Cropping1D", Cropping1DLayer::from_config},
       {"Cropping2D", Cropping2DLayer::from_config},
       {"Cropping3D", Cropping3DLayer::from_config},
+      {"CustomScaleLayer", applications::CustomScaleLayer::from_config},
       {"Dense", DenseLayer::from_config},
       {"DepthwiseConv1D", DepthwiseConv1DLayer::from_config},
       {"DepthwiseConv2D", DepthwiseConv2DLayer::from_config},

@@ -14,6 +14,7 @@
 #include "keras/backend/registry.h"
 #include "keras/backend/trace_hook.h"
 #include "keras/core/config.h"
+#include "keras/core/name_scope.h"
 #include "keras/ops/ops.h"
 #include "layers/call_state.h"
 
@@ -28,6 +29,12 @@ struct Defaulting {
   ~Defaulting() { defaulting_call = previous; }
   const Layer* previous;
 };
+
+// The open name scopes (keras::NameScope) in front of a new weight's path, "" outside them.
+std::string weight_path_prefix() {
+  std::string scopes = current_name_scope_path();
+  return scopes.empty() ? scopes : scopes + "/";
+}
 
 [[noreturn]] void no_call(const Layer& layer) {
   throw NotImplementedError("Layer '" + layer.name() + "' (" + layer.class_name() +
@@ -381,7 +388,7 @@ Variable Layer::add_weight(WeightOptions options) {
   }
   Variable v(init, {.trainable = options.trainable && trainable_,
                     .name = var_name,
-                    .path = name() + "/" + var_name,
+                    .path = weight_path_prefix() + name() + "/" + var_name,
                     .dtype = dtype,
                     .autocast = options.autocast});
   (options.trainable ? trainable_vars_ : non_trainable_vars_).push_back(v);

@@ -53,10 +53,12 @@ std::shared_ptr<Layer> deserialize(const Config& record) {
 }
 
 Config serialize(const Layer& layer) {
-  Config record = {{"module", "keras.layers"},
+  const std::string module = keras_module(layer.class_name());
+  Config record = {{"module", module},
                    {"class_name", keras_class_name(layer.class_name())},
                    {"config", layer.get_config()},
                    {"registered_name", nullptr}};
+  if (module != "keras.layers") record["registered_name"] = layer.class_name();
   Config build = get_build_config(layer);
   if (!build.is_null()) record["build_config"] = build;
   return record;

@@ -175,10 +175,12 @@ Config serialize_keras_object(const Layer& layer) {
     record["config"] = layer.get_config();
     record["registered_name"] = class_name;
   } else {
-    record["module"] = class_name == "Sequential" ? "keras" : "keras.layers";
+    const std::string module = layers::keras_module(class_name);
+    record["module"] = class_name == "Sequential" ? "keras" : module;
     record["class_name"] = layers::keras_class_name(class_name);
     record["config"] = layer.get_config();
-    record["registered_name"] = nullptr;
+    // Keras's unexported classes are registered under their own class name.
+    record["registered_name"] = module == "keras.layers" ? Config(nullptr) : Config(class_name);
   }
   auto* model = dynamic_cast<const Model*>(&layer);
   if (class_name == "Functional") {

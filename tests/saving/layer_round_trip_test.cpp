@@ -135,6 +135,8 @@ const std::map<std::string, Row>& table() {
       {"Minimum", {R"({})", {{4}, {4}}}},
       {"Multiply", {R"({})", {{4}, {4}}}},
       {"Subtract", {R"({})", {{4}, {4}}}},
+      // keras.applications' own layers
+      {"CustomScaleLayer", {R"({"scale": 0.17})", {{4}, {4}}}},
       // normalization
       {"BatchNormalization",
        {R"({"momentum": 0.5, "epsilon": 0.01, "center": false})", {{4}}, 0, update_moving_stats}},
@@ -324,6 +326,7 @@ const std::map<std::string, std::string>& keras_config_keys() {
       {"Cropping1D", "cropping"},
       {"Cropping2D", "cropping data_format"},
       {"Cropping3D", "cropping data_format"},
+      {"CustomScaleLayer", "scale"},
       {"Dense",
        "activation bias_constraint bias_initializer bias_regularizer kernel_constraint "
        "kernel_initializer kernel_regularizer units use_bias"},

@@ -56,12 +56,16 @@ const std::map<std::string, Builder>& builders() {
       {"EfficientNetV2S", plain(apps::EfficientNetV2S)},
       {"EfficientNetV2M", plain(apps::EfficientNetV2M)},
       {"EfficientNetV2L", plain(apps::EfficientNetV2L)},
+      {"InceptionResNetV2", plain(apps::InceptionResNetV2)},
+      {"InceptionV3", plain(apps::InceptionV3)},
       {"MobileNet",
        [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
          return apps::MobileNet(o, {.alpha = kw.value("alpha", 1.0),
                                     .depth_multiplier = kw.value("depth_multiplier", int64_t{1}),
                                     .dropout = kw.value("dropout", 0.001)});
        }},
+      {"NASNetLarge", plain(apps::NASNetLarge)},
+      {"NASNetMobile", plain(apps::NASNetMobile)},
       {"MobileNetV2",
        [](const apps::ApplicationOptions& o, const nlohmann::json& kw) {
          return apps::MobileNetV2(o, {.alpha = kw.value("alpha", 1.0)});
@@ -116,6 +120,8 @@ Tensor preprocess(const std::string& module, const Tensor& images) {
           {"resnet_v2", apps::resnet_v2::preprocess_input},
           {"vgg16", apps::vgg16::preprocess_input},
           {"vgg19", apps::vgg19::preprocess_input},
+          {"inception_resnet_v2", apps::inception_resnet_v2::preprocess_input},
+          {"inception_v3", apps::inception_v3::preprocess_input},
           {"mobilenet", apps::mobilenet::preprocess_input},
           {"mobilenet_v2", apps::mobilenet_v2::preprocess_input},
           {"convnext", apps::convnext::preprocess_input},
@@ -124,6 +130,7 @@ Tensor preprocess(const std::string& module, const Tensor& images) {
           {"mobilenet_v3", apps::mobilenet_v3::preprocess_input},
           {"densenet", apps::densenet::preprocess_input},
           {"xception", apps::xception::preprocess_input},
+          {"nasnet", apps::nasnet::preprocess_input},
       };
   auto it = table.find(module);
   check<ValueError>(it != table.end(), "keras-cpp has no keras.applications.", module,

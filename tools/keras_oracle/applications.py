@@ -87,6 +87,19 @@ SMALL = [
     ("xception_top", "Xception", dict(input_shape=(71, 71, 3), classes=4,
                                       classifier_activation="sigmoid"), "xception", 71),
     ("xception_notop", "Xception", dict(include_top=False, pooling="avg"), "xception", 80),
+    ("inceptionv3_top", "InceptionV3", dict(input_shape=(75, 75, 3), classes=6,
+                                            classifier_activation=None), "inception_v3", 75),
+    ("inceptionv3_notop", "InceptionV3", dict(include_top=False, pooling="max"), "inception_v3",
+     91),
+    ("inceptionresnetv2_top", "InceptionResNetV2", dict(input_shape=(75, 75, 3), classes=4),
+     "inception_resnet_v2", 75),
+    ("inceptionresnetv2_notop", "InceptionResNetV2", dict(include_top=False, pooling="avg",
+                                                          input_shape=(83, 83, 3)),
+     "inception_resnet_v2", 83),
+    ("nasnetmobile_top", "NASNetMobile", dict(input_shape=(32, 32, 3), classes=3,
+                                              classifier_activation=None), "nasnet", 32),
+    # Without top and input_shape NASNetMobile's input is 224x224, not free.
+    ("nasnetmobile_notop", "NASNetMobile", dict(include_top=False, pooling="max"), "nasnet", 224),
 ]
 
 FULL = [
@@ -106,6 +119,10 @@ FULL = [
     ("densenet169", "DenseNet169", {}, "densenet", 224),
     ("densenet201", "DenseNet201", {}, "densenet", 224),
     ("xception", "Xception", {}, "xception", 299),
+    ("inceptionv3", "InceptionV3", {}, "inception_v3", 299),
+    ("inceptionresnetv2", "InceptionResNetV2", {}, "inception_resnet_v2", 299),
+    ("nasnetmobile", "NASNetMobile", {}, "nasnet", 224),
+    ("nasnetlarge", "NASNetLarge", {}, "nasnet", 331),
 ] + [("efficientnetb%d" % i, "EfficientNetB%d" % i, {}, "efficientnet", size)
      for i, size in enumerate([224, 240, 260, 300, 380, 456, 528, 600])] + [
     ("efficientnetv2" + v.lower(), "EfficientNetV2" + v, {}, "efficientnet_v2", size, TAME)
