@@ -75,6 +75,7 @@ std::string keras_class_name(const std::string& class_name) {
 
 std::string keras_module(const std::string& class_name) {
   if (class_name == "CustomScaleLayer") return "keras.src.applications.inception_resnet_v2";
+  if (class_name == "LayerScale") return "keras.src.applications.convnext";
   return "keras.layers";
 }
 

@@ -142,15 +142,6 @@ layers::LayerFactory get_registered_object(const std::string& name) {
   return nullptr;
 }
 
-namespace {
-// Classes Keras does not export under keras.layers / keras: their records name the source
-// module, with the class name as registered_name.
-std::string unexported_module(const std::string& class_name) {
-  if (class_name == "Functional") return "keras.src.models.functional";
-  if (class_name == "LayerScale") return "keras.src.applications.convnext";
-  return "";
-}
-}  // namespace
 
 Config serialize_keras_object(const Layer& layer) {
   std::string class_name = layer.class_name();
@@ -169,11 +160,12 @@ Config serialize_keras_object(const Layer& layer) {
     record["class_name"] = class_name;
     record["config"] = layer.get_config();
     record["registered_name"] = registered;
-  } else if (std::string module = unexported_module(class_name); !module.empty()) {
-    record["module"] = module;
-    record["class_name"] = class_name;
+  } else if (class_name == "Functional") {
+    // The Functional class is not exported by Keras, so it is written by its source module.
+    record["module"] = "keras.src.models.functional";
+    record["class_name"] = "Functional";
     record["config"] = layer.get_config();
-    record["registered_name"] = class_name;
+    record["registered_name"] = "Functional";
   } else {
     const std::string module = layers::keras_module(class_name);
     record["module"] = class_name == "Sequential" ? "keras" : module;

@@ -32,8 +32,8 @@ Config get_build_config(const Layer& layer);
 std::string keras_class_name(const std::string& class_name);
 /// The module Keras 3.15 writes in a record for a class: "keras.layers" for the exported
 /// layers; the source module of the unexported classes keras.applications builds
-/// ("keras.src.applications.inception_resnet_v2" for CustomScaleLayer), whose records also
-/// carry the class name as registered_name.
+/// ("keras.src.applications.inception_resnet_v2" for CustomScaleLayer, "...convnext" for
+/// LayerScale), whose records also carry the class name as registered_name.
 std::string keras_module(const std::string& class_name);
 
 /// Class names with a factory, sorted.
