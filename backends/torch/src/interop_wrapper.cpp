@@ -22,6 +22,9 @@ TorchModuleWrapperLayer::TorchModuleWrapperLayer(
       forward_(std::move(forward)) {
   check(module_ != nullptr, "TorchModuleWrapper: the module is null.");
   check(static_cast<bool>(forward_), "TorchModuleWrapper: no forward function.");
+  // The wrapped module's parameters fix the dtype it computes in (a double module takes
+  // float64): inputs and shared weights pass as they are, not cast to the layer's policy.
+  set_autocast(false);
 }
 
 void TorchModuleWrapperLayer::build(const Shape&) {
