@@ -49,6 +49,10 @@ void Backend::pool_backward(const Array&, const Array&, const Array&, const Arra
 void Backend::softmax(const Array&, const Array&, int, bool) {
   unsupported("the fused capability softmax");
 }
+void Backend::int8_matmul(const Array&, const Array&, const Array&) {
+  unsupported("int8_matmul");
+}
+
 void Backend::linear(const Array&, const Array&, const Array&, const Array&, Activation) {
   unsupported("the fused capability linear");
 }

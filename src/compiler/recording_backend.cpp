@@ -272,6 +272,12 @@ void RecordingBackend::softmax(const Array& out, const Array& x, int axis, bool 
                 });
 }
 
+void RecordingBackend::int8_matmul(const Array& out, const Array& a, const Array& b) {
+  as_backend_call([&] { inner_.int8_matmul(out, a, b); });
+  if (trace_) trace_->record(KeyWriter("int8_matmul"), {&out}, {&a, &b},
+                [](Backend& be, const Array* x, Draw) { be.int8_matmul(x[0], x[1], x[2]); });
+}
+
 // Only a replay runs a chain, and a replay never runs under a trace (keras::jit inside a trace
 // runs its function as part of the outer one): were it to, the trace gives up rather than
 // record a call it has no key for.

@@ -71,6 +71,8 @@ class RecordingBackend final : public backend::Backend {
   void pool_backward(const backend::Array& dx, const backend::Array& dy, const backend::Array& x,
                      const backend::Array& out, const backend::PoolSpec& spec) override;
   void softmax(const backend::Array& out, const backend::Array& x, int axis, bool log) override;
+  void int8_matmul(const backend::Array& out, const backend::Array& a,
+                   const backend::Array& b) override;
   void linear(const backend::Array& out, const backend::Array& x, const backend::Array& w,
               const backend::Array& bias, backend::Activation activation) override;
   void conv_bias_activation(const backend::Array& out, const backend::Array& x,

@@ -2,11 +2,13 @@
 
 #include "keras/layers/dtype_policy.h"
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
 
 #include "keras/core/config.h"
 #include "keras/core/errors.h"
+#include "keras/quantizers/quantizers.h"
 
 namespace keras {
 namespace {
@@ -23,7 +25,43 @@ DefaultPolicy& default_policy_state() {
 
 }  // namespace
 
+namespace {
+
+// "<mode>_from_<source>": Keras's dtype_policies.get of a quantized policy name.
+DTypePolicy quantized_from_name(const std::string& name, size_t at) {
+  std::string mode = name.substr(0, at);
+  DTypePolicy p = DTypePolicy::from_name(name.substr(at + 6));
+  p.name = name;
+  if (mode.rfind("int4/", 0) == 0) {
+    try {
+      p.block_size = std::stoll(mode.substr(5));
+    } catch (const std::exception&) {
+      throw ValueError("Invalid mode for Int4DTypePolicy. <block_size> must be an integer. "
+                       "Expected format 'int4/<block_size>', but got '" + mode + "'.");
+    }
+    check(p.block_size == -1 || p.block_size > 0,
+          "Invalid block_size in mode. Supported values are -1 (per-channel) or a positive "
+          "integer (sub-channel), but got ", p.block_size, " from '", mode, "'.");
+    mode = "int4";
+  }
+  const auto& modes = quantizers::quantization_modes();
+  check(std::find(modes.begin(), modes.end(), mode) != modes.end(),
+        "Invalid quantization mode. Expected one of ('int8', 'float8', 'int4', 'gptq', 'awq'). "
+        "Received: mode=", mode, " (in the dtype policy '", name, "').");
+  check(mode == "int8" || mode == "int4" || mode == "float8", "The dtype policy '", name,
+        "': keras-cpp does not implement the quantization mode '", mode,
+        "' (it has int8, int4 and float8).");
+  check(!(mode == "int8" && p.compute_dtype == DType::Float16),
+        "Quantization mode='int8' doesn't work well with compute_dtype='float16'.");
+  p.quantization_mode = mode;
+  return p;
+}
+
+}  // namespace
+
 DTypePolicy DTypePolicy::from_name(const std::string& name) {
+  if (size_t at = name.find("_from_"); at != std::string::npos)
+    return quantized_from_name(name, at);
   DTypePolicy p;
   p.name = name;
   if (name == "mixed_float16" || name == "mixed_bfloat16") {
@@ -36,13 +74,55 @@ DTypePolicy DTypePolicy::from_name(const std::string& name) {
     p.variable_dtype = p.compute_dtype = t;
   } catch (const ValueError&) {
     throw ValueError("Invalid dtype policy '" + name +
-                     "'. Expected a dtype name (\"float32\", ...), \"mixed_float16\" or "
-                     "\"mixed_bfloat16\".");
+                     "'. Expected a dtype name (\"float32\", ...), \"mixed_float16\", "
+                     "\"mixed_bfloat16\" or a quantized policy (\"int8_from_float32\").");
   }
   return p;
 }
 
 DTypePolicy DTypePolicy::default_policy() { return config::dtype_policy(); }
+
+std::string DTypePolicy::source_name() const {
+  if (quantization_mode.empty()) return name;
+  return name.substr(name.find("_from_") + 6);
+}
+
+Config DTypePolicy::serialize() const {
+  auto object = [](const char* cls, Config config) {
+    return Config{{"module", "keras.dtype_policies"},
+                  {"class_name", cls},
+                  {"config", std::move(config)},
+                  {"registered_name", nullptr}};
+  };
+  if (quantization_mode.empty())
+    return {{"module", "keras"},
+            {"class_name", "DTypePolicy"},
+            {"config", {{"name", name}}},
+            {"registered_name", nullptr}};
+  if (quantization_mode == "int4")
+    return object("Int4DTypePolicy", {{"mode", "int4/" + std::to_string(block_size)},
+                                      {"source_name", source_name()}});
+  if (quantization_mode == "float8")
+    return object("QuantizedFloat8DTypePolicy", {{"mode", quantization_mode},
+                                                 {"source_name", source_name()},
+                                                 {"amax_history_length", amax_history_length}});
+  return object("QuantizedDTypePolicy",
+                {{"mode", quantization_mode}, {"source_name", source_name()}});
+}
+
+DTypePolicy DTypePolicy::deserialize(const Config& d) {
+  if (d.is_string()) return from_name(d.get<std::string>());
+  check(d.is_object() && d.contains("config"), "Invalid dtype policy config: ", d.dump(), ".");
+  const Config& c = d["config"];
+  if (c.contains("name")) return from_name(c["name"].get<std::string>());
+  check(c.contains("mode") && c.contains("source_name"),
+        "A quantized dtype policy config needs 'mode' and 'source_name'; got ", d.dump(), ".");
+  DTypePolicy p = from_name(c["mode"].get<std::string>() + "_from_" +
+                            c["source_name"].get<std::string>());
+  if (c.contains("amax_history_length"))
+    p.amax_history_length = c["amax_history_length"].get<int64_t>();
+  return p;
+}
 
 namespace config {
 

@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -179,10 +180,7 @@ Config Layer::get_config() const {
   Config c;
   c["name"] = name();
   c["trainable"] = trainable_;
-  c["dtype"] = {{"module", "keras"},
-                {"class_name", "DTypePolicy"},
-                {"config", {{"name", policy_.name}}},
-                {"registered_name", nullptr}};
+  c["dtype"] = policy_.serialize();
   if (activity_regularizer_) c["activity_regularizer"] = regularizers::serialize(activity_regularizer_);
   return c;
 }
@@ -404,6 +402,41 @@ std::vector<Variable> Layer::own_weights() const {
   std::vector<Variable> out = trainable_vars_;
   out.insert(out.end(), non_trainable_vars_.begin(), non_trainable_vars_.end());
   return out;
+}
+
+void Layer::remove_weight(const Variable& weight) {
+  auto drop = [&](auto& list, auto same) {
+    list.erase(std::remove_if(list.begin(), list.end(), same), list.end());
+  };
+  drop(trainable_vars_, [&](const Variable& v) { return v.is_same(weight); });
+  drop(non_trainable_vars_, [&](const Variable& v) { return v.is_same(weight); });
+  drop(regularized_, [&](const auto& entry) { return entry.first.is_same(weight); });
+}
+
+// ---- quantization ----------------------------------------------------------------------------
+
+void Layer::quantize(const std::string& mode, quantizers::QuantizationConfigPtr config) {
+  // Keras's quantize_wrapper: validate_and_resolve_config, then _check_quantize_args.
+  if (!config)
+    config = std::make_shared<quantizers::QuantizationConfig>(
+        quantizers::QuantizationConfig::default_for(mode));
+  check(mode.empty() || mode == config->mode, "Contradictory arguments: mode='", mode,
+        "' and a quantization config of mode '", config->mode, "'.");
+  check(built_, "Cannot quantize a layer that isn't yet built. Layer '", name(), "' (of type '",
+        class_name(), "') is not built yet.");
+  check(quantization_mode().empty(), "Layer '", name(),
+        "' is already quantized with dtype_policy='", policy_.name, "'. Received: mode=",
+        config->mode);
+  check(!(config->mode == "int8" && compute_dtype() == DType::Float16),
+        "Quantization mode='int8' doesn't work well with compute_dtype='float16'. Consider "
+        "loading model/layer with another dtype policy such as 'mixed_bfloat16' or "
+        "'mixed_float16' before calling `quantize()`.");
+  quantize_weights(config->mode, config);
+}
+
+void Layer::quantize_weights(const std::string&, const quantizers::QuantizationConfigPtr&) {
+  throw NotImplementedError("Layer " + class_name() +
+                            " does not have a `quantize()` method implemented.");
 }
 
 std::vector<Variable> Layer::weights() const {

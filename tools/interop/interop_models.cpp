@@ -29,6 +29,7 @@
 #include "../../examples/functional_graph_model.h"
 #include "layer_files.h"
 #include "lora_files.h"
+#include "quantized_files.h"
 #include "scale_shift.h"
 #include "two_tower.h"
 
@@ -314,6 +315,7 @@ int main(int argc, char** argv) {
                      [&out](const std::string& name, Model& model, const TensorList& data) {
                        out.add_resume(name, model, data);
                      });
+    write_quantized_files(argv[2], add);
     out.finish();
     return 0;
   } catch (const std::exception& e) {

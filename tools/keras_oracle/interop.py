@@ -4,9 +4,12 @@ them against what keras-cpp computed. Run by scripts/interop.sh: interop.py OUT_
 For each entry of OUT_DIR/manifest.json (models built in C++, "cpp_<kind>", and Keras's own
 fixture files saved again by keras-cpp, "py_<kind>" and "py_graph_<kind>" (graphs.py) and
 "py_layer_<Class>" (layer_files.py, kind "layer:<Class>"), tf_keras's legacy .h5 fixtures
-converted to .keras by keras-cpp, "legacy_<file>", and models with LoRA enabled built in C++ or
+converted to .keras by keras-cpp, "legacy_<file>", models with LoRA enabled built in C++ or
 saved by Keras, "cpp_lora_<kind>" and "py_lora_<kind>" (lora.py's builders, LoRA enabled in
-Keras's own build too: its load_own_variables assigns the merged kernel, zeroes the adapters)):
+Keras's own build too: its load_own_variables assigns the merged kernel, zeroes the adapters),
+and the float models of quantize.py quantized by keras-cpp's Model::quantize("int8"),
+"cpp_quantized_<case>" (kind "quantize:<case>": Keras's own quantized file of the case, zeroed,
+receives the weights)):
   load     keras.saving.load_model(NAME.keras, safe_mode=True) with no warning, no log record
            of level WARNING or above and nothing printed (Keras reports unknown or unused keys
            and "Skipping variable loading" that way);
@@ -76,10 +79,21 @@ def layer_file_model(cls):
     return model
 
 
+def quantized_model(case):
+    """Keras's own int8 quantization of a quantize.py case (its saved file), every weight
+    zeroed, so that the predictions can only come from keras-cpp's .weights.h5."""
+    model = keras.saving.load_model(os.path.join(oracle.ORACLE_DIR, "quantize",
+                                                 case + "_int8.keras"))
+    model.set_weights([np.zeros(v.shape, v.dtype) for v in model.weights])
+    return model
+
+
 def architecture(kind):
     """A function building Keras's own model of a manifest entry's kind."""
     if kind.startswith("layer:"):
         return lambda: layer_file_model(kind[len("layer:"):])
+    if kind.startswith("quantize:"):
+        return lambda: quantized_model(kind[len("quantize:"):])
     return (ARCHITECTURES.get(kind) or getattr(models, kind, None)
             or getattr(lora, kind, None) or getattr(graphs, kind))
 

@@ -16,6 +16,7 @@ bool CpuBackend::supports(backend::Capability cap) const {
     case backend::Capability::Epilogue:
     case backend::Capability::ConvPool:
     case backend::Capability::Elementwise:
+    case backend::Capability::QuantizedMatmul:
       return true;
     default:
       return false;

@@ -53,6 +53,7 @@ class CpuBackend final : public backend::Backend {
   void pool_backward(const Array& dx, const Array& dy, const Array& x, const Array& out,
                      const backend::PoolSpec& spec) override;
   void softmax(const Array& out, const Array& x, int axis, bool log) override;
+  void int8_matmul(const Array& out, const Array& a, const Array& b) override;
   void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
               backend::Activation activation) override;
   void conv_bias_activation(const Array& out, const Array& x, const Array& kernel,

@@ -58,6 +58,7 @@ class SymbolicBackend final : public backend::Backend {
   void pool_backward(const Array&, const Array&, const Array&, const Array&,
                      const backend::PoolSpec&) override {}
   void softmax(const Array&, const Array&, int, bool) override {}
+  void int8_matmul(const Array&, const Array&, const Array&) override {}
   void linear(const Array&, const Array&, const Array&, const Array&,
               backend::Activation) override {}
   void conv_bias_activation(const Array&, const Array&, const Array&, const Array&,

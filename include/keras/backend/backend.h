@@ -142,6 +142,9 @@ class Backend {
   /// out (M, N) = activation(x (M, K) @ w (K, N) + bias (N)); bias may be empty.
   virtual void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
                       Activation activation);
+  /// out (M, N) int32 = a (M, K) int8 @ b (K, N) int8, exact (int32 accumulation; no
+  /// saturation), all three contiguous: the product of a quantized Dense. (QuantizedMatmul)
+  virtual void int8_matmul(const Array& out, const Array& a, const Array& b);
   /// out = activation(conv(x, kernel) + bias (O)) with channels_last out (spec.channels_last):
   /// a convolution whose bias and activation are applied while each block of the output is
   /// still in cache. bias may be empty. (Epilogue)

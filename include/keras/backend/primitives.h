@@ -91,6 +91,7 @@ enum class Capability : uint8_t {
   Epilogue,             // conv_bias_activation, bias_activation_backward
   ConvPool,             // conv_bias_activation_max_pool(_backward)
   Elementwise,          // elementwise: a chain of elementwise primitives in one pass
+  QuantizedMatmul,      // int8_matmul: int8 @ int8 with int32 accumulation
   kCount
 };
 

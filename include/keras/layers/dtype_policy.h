@@ -11,18 +11,34 @@
 #include <string>
 
 #include "keras/core/dtype.h"
+#include "keras/core/json.h"
 
 namespace keras {
 
 /// A mixed-precision policy: the dtype weights are stored in and the dtype a layer computes in.
 struct DTypePolicy {
-  /// "float32", "mixed_float16", "mixed_bfloat16", or a dtype name ("float64", ...).
+  /// "float32", "mixed_float16", "mixed_bfloat16", or a dtype name ("float64", ...); a
+  /// quantized policy is "<mode>_from_<source>" ("int8_from_float32", "int4/128_from_float32").
   std::string name = "float32";
   DType variable_dtype = DType::Float32;
   DType compute_dtype = DType::Float32;
+  /// "int8", "int4" or "float8" for a quantized policy; empty for a float policy.
+  std::string quantization_mode;
+  /// int4 only: the block size of "int4/<block_size>" (-1: one scale per output channel).
+  int64_t block_size = -1;
+  /// float8 only: QuantizedFloat8DTypePolicy's amax_history_length.
+  int64_t amax_history_length = 1024;
 
   /// The policy `name` names; ValueError otherwise.
   static DTypePolicy from_name(const std::string& name);
+  /// The float policy a quantized one quantizes ("float32" for "int8_from_float32"); the
+  /// policy's own name for a float policy.
+  std::string source_name() const;
+  /// Keras's serialized policy: DTypePolicy, QuantizedDTypePolicy, Int4DTypePolicy or
+  /// QuantizedFloat8DTypePolicy, as a layer's "dtype" config holds it.
+  Config serialize() const;
+  /// The policy of a layer's "dtype" config entry (a name or a serialized policy).
+  static DTypePolicy deserialize(const Config& dtype);
   /// The global default: the policy set by keras::config::set_dtype_policy, else floatx().
   static DTypePolicy default_policy();
   /// True when weights and computation differ in dtype (a "mixed" policy).

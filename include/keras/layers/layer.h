@@ -33,6 +33,7 @@
 #include "keras/initializers/initializer.h"
 #include "keras/layers/dtype_policy.h"
 #include "keras/layers/keras_tensor.h"
+#include "keras/quantizers/quantizers.h"
 #include "keras/regularizers/regularizer.h"
 #include "keras/tensor/tensor.h"
 
@@ -168,14 +169,25 @@ class Layer : public std::enable_shared_from_this<Layer> {
   std::vector<Tensor> get_weights() const;
   /// Assigns weights() in order; ValueError naming the weight on a count or shape mismatch.
   void set_weights(const std::vector<Tensor>& values);
+
+  // ---- quantization (keras/quantizers) ----------------------------------------------------
+  /// Keras's Layer.quantize(mode, config): checks that the layer is built and not quantized
+  /// and that `mode` is valid, resolves a null config to the mode's default, then replaces the
+  /// float weights by quantized ones and sets the policy to "<mode>_from_<policy>".
+  /// NotImplementedError for a layer that cannot be quantized (Model::quantize skips those).
+  virtual void quantize(const std::string& mode,
+                        quantizers::QuantizationConfigPtr config = nullptr);
   /// Number of scalars in weights().
   int64_t count_params() const;
 
   /// The variables written under this layer's "vars" group of a saved file, in order (Keras's
   /// save_own_variables): own_weights() unless the saved form differs (a LoRA layer writes its
-  /// kernel with the adapters merged in, and not the adapters).
-  virtual std::vector<Variable> variables_to_save() const { return own_weights(); }
-  /// The variables a saved "vars" group is read into, in order (Keras's load_own_variables).
+  /// kernel with the adapters merged in, and not the adapters): variables_to_load() unless
+  /// the saved form differs.
+  virtual std::vector<Variable> variables_to_save() const { return variables_to_load(); }
+  /// The variables a saved "vars" group is read into, in order (Keras's load_own_variables):
+  /// own_weights() unless the file's order differs (a quantized Dense: kernel, bias,
+  /// kernel_scale).
   virtual std::vector<Variable> variables_to_load() const { return own_weights(); }
   /// Runs after a load assigned variables_to_load() (a LoRA layer zeroes its adapters).
   virtual void variables_loaded() {}
@@ -230,6 +242,9 @@ class Layer : public std::enable_shared_from_this<Layer> {
   // ---- identity ----------------------------------------------------------------------------
   const std::string& name() const;
   const DTypePolicy& dtype_policy() const { return policy_; }
+  /// The quantization mode of the dtype policy ("int8", "int4", "float8"), empty when the
+  /// layer is not quantized (Keras's quantization_mode).
+  const std::string& quantization_mode() const { return policy_.quantization_mode; }
   DType compute_dtype() const { return policy_.compute_dtype; }
   /// `x` in the compute dtype when it is a float of another width (Keras's input autocast);
   /// integer and bool inputs are returned as they are.
@@ -249,6 +264,14 @@ class Layer : public std::enable_shared_from_this<Layer> {
   KerasTensor input() const;
 
  protected:
+  /// The quantize() of a subclass, with `config` resolved (never null); the default throws
+  /// NotImplementedError.
+  virtual void quantize_weights(const std::string& mode,
+                                const quantizers::QuantizationConfigPtr& config);
+  /// Replaces the dtype policy (quantize() sets "<mode>_from_<source>").
+  void set_dtype_policy(DTypePolicy policy) { policy_ = std::move(policy); }
+  /// Stops tracking a weight (Keras's `del self._kernel` before a quantized build).
+  void remove_weight(const Variable& weight);
   /// True for layers that return several outputs for one input through call_list() (an RNN
   /// with return_state): a single-input call then runs call_list({x}) and keeps them all.
   virtual bool returns_list_for_one_input() const { return false; }

@@ -23,11 +23,8 @@ template <typename Options>
 void read_base_config(const Config& config, Options& options) {
   if (config.contains("name")) options.name = config["name"].get<std::string>();
   if (config.contains("trainable")) options.trainable = config["trainable"].get<bool>();
-  if (config.contains("dtype")) {
-    const Config& d = config["dtype"];
-    if (d.is_string()) options.dtype = d.get<std::string>();
-    else if (d.is_object() && d.contains("config")) options.dtype = d["config"]["name"].get<std::string>();
-  }
+  if (config.contains("dtype") && !config["dtype"].is_null())
+    options.dtype = DTypePolicy::deserialize(config["dtype"]).name;
 }
 
 }  // namespace keras::layers

@@ -74,6 +74,12 @@ class Model : public Layer {
   /// The layer at `index` of layers().
   std::shared_ptr<Layer> get_layer(int index) const;
 
+  /// Keras's Model.quantize: quantizes every layer without sublayers that can be (Dense,
+  /// EinsumDense, Embedding) with `mode` ("int8") and `config` (null: the mode's default); a
+  /// layer that cannot is skipped with a warning, as Keras. The model must be built.
+  void quantize(const std::string& mode,
+                quantizers::QuantizationConfigPtr config = nullptr) override;
+
   /// Prints the Keras summary table to stdout.
   void summary(const SummaryOptions& options = {}) const;
   /// The same text as a string.

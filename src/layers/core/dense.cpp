@@ -19,11 +19,14 @@ void DenseLayer::build(const Shape& input_shape) {
         "': the last axis of the input must be known; got input shape ",
         shape_string(input_shape), ".");
   const int64_t input_dim = input_shape.back();
-  kernel_ = add_weight({.shape = {input_dim, units_},
-                        .initializer = options_.kernel_initializer,
-                        .regularizer = options_.kernel_regularizer,
-                        .constraint = options_.kernel_constraint,
-                        .name = "kernel"});
+  if (!quantization_mode().empty())
+    quantized_build({input_dim, units_});
+  else
+    kernel_ = add_weight({.shape = {input_dim, units_},
+                          .initializer = options_.kernel_initializer,
+                          .regularizer = options_.kernel_regularizer,
+                          .constraint = options_.kernel_constraint,
+                          .name = "kernel"});
   if (options_.use_bias)
     bias_ = add_weight({.shape = {units_},
                         .initializer = options_.bias_initializer,
@@ -41,6 +44,7 @@ Tensor DenseLayer::call(const Tensor& inputs, const CallContext&) {
   check(inputs.ndim() >= 1 && inputs.shape().back() == kernel_.shape()[0], "Dense '", name(),
         "': expected inputs with last axis ", kernel_.shape()[0], "; got shape ", inputs.shape(),
         ".");
+  if (!quantization_mode().empty()) return quantized_call(inputs);
   Tensor x = ops::cast(inputs, compute_dtype());
   return ops::detail::linear_bias_activation(x, kernel(),
                                              options_.use_bias ? bias_.value() : Tensor(),
@@ -58,7 +62,8 @@ Config DenseLayer::get_config() const {
   c["bias_regularizer"] = regularizers::serialize(options_.bias_regularizer.get());
   c["kernel_constraint"] = constraints::serialize(options_.kernel_constraint.get());
   c["bias_constraint"] = constraints::serialize(options_.bias_constraint.get());
-  c["quantization_config"] = nullptr;  // Keras 3.15 writes it; keras-cpp layers are float
+  c["quantization_config"] =
+      options_.quantization_config ? options_.quantization_config->serialize() : Config();
   add_lora_config(c);
   return c;
 }
@@ -76,10 +81,8 @@ std::shared_ptr<Layer> DenseLayer::from_config(const Config& c) {
   if (c.contains("kernel_constraint")) o.kernel_constraint = constraints::deserialize(c["kernel_constraint"]);
   if (c.contains("bias_constraint")) o.bias_constraint = constraints::deserialize(c["bias_constraint"]);
   read_lora_config(c, o.lora_rank, o.lora_alpha);
-  check(!c.contains("quantization_config") || c["quantization_config"].is_null(),
-        "Dense.from_config: quantized layers (quantization_config=",
-        c.contains("quantization_config") ? c["quantization_config"].dump() : "",
-        ") are not supported yet; save the float model from Keras instead.");
+  if (c.contains("quantization_config"))
+    o.quantization_config = quantizers::QuantizationConfig::deserialize(c["quantization_config"]);
   return std::make_shared<DenseLayer>(c.at("units").get<int64_t>(), o);
 }
 

@@ -178,11 +178,14 @@ void EinsumDenseLayer::build(const Shape& input_shape) {
   Analysis a = analyze(name(), equation_, options_.bias_axes, input_shape, partial_output_shape_);
   full_output_shape_ = a.output;
   input_rank_ = input_shape.rank();
-  kernel_ = add_weight({.shape = a.kernel,
-                        .initializer = options_.kernel_initializer,
-                        .regularizer = options_.kernel_regularizer,
-                        .constraint = options_.kernel_constraint,
-                        .name = "kernel"});
+  if (!quantization_mode().empty())
+    quantized_build(a.kernel);
+  else
+    kernel_ = add_weight({.shape = a.kernel,
+                          .initializer = options_.kernel_initializer,
+                          .regularizer = options_.kernel_regularizer,
+                          .constraint = options_.kernel_constraint,
+                          .name = "kernel"});
   if (a.has_bias)
     bias_ = add_weight({.shape = a.bias,
                         .initializer = options_.bias_initializer,
@@ -199,6 +202,7 @@ LoraLayer::LoraTarget EinsumDenseLayer::lora_target() const {
 Tensor EinsumDenseLayer::call(const Tensor& inputs, const CallContext&) {
   check(inputs.ndim() == input_rank_, "EinsumDense '", name(), "': expected inputs of rank ",
         input_rank_, " (the rank it was built for); got shape ", inputs.shape(), ".");
+  if (!quantization_mode().empty()) return quantized_call(inputs);
   Tensor y = ops::einsum(equation_, ops::cast(inputs, compute_dtype()), kernel());
   if (bias_.defined()) y = ops::add(y, bias_);
   return options_.activation(y);
@@ -217,7 +221,8 @@ Config EinsumDenseLayer::get_config() const {
   c["activity_regularizer"] = regularizers::serialize(options_.activity_regularizer.get());
   c["kernel_constraint"] = constraints::serialize(options_.kernel_constraint.get());
   c["bias_constraint"] = constraints::serialize(options_.bias_constraint.get());
-  c["quantization_config"] = nullptr;  // Keras 3.15 writes it; keras-cpp layers are float
+  c["quantization_config"] =
+      options_.quantization_config ? options_.quantization_config->serialize() : Config();
   add_lora_config(c);
   return c;
 }
@@ -238,11 +243,9 @@ std::shared_ptr<Layer> EinsumDenseLayer::from_config(const Config& c) {
         "EinsumDense.from_config: the config has no 'equation' string: ", c.dump(), ".");
   check(c.contains("output_shape"), "EinsumDense.from_config: the config has no 'output_shape': ",
         c.dump(), ".");
-  check(!c.contains("quantization_config") || c["quantization_config"].is_null(),
-        "EinsumDense.from_config: quantized layers (quantization_config=",
-        c.contains("quantization_config") ? c["quantization_config"].dump() : "",
-        ") are not supported yet; save the float model from Keras instead.");
   read_lora_config(c, o.lora_rank, o.lora_alpha);
+  if (c.contains("quantization_config"))
+    o.quantization_config = quantizers::QuantizationConfig::deserialize(c["quantization_config"]);
   std::vector<int64_t> shape;
   const Config& s = c["output_shape"];
   if (s.is_number_integer()) shape.push_back(s.get<int64_t>());

@@ -30,6 +30,7 @@ EmbeddingLayer::EmbeddingLayer(int64_t input_dim, int64_t output_dim, EmbeddingO
 }
 
 void EmbeddingLayer::build(const Shape&) {
+  if (!quantization_mode().empty()) return quantized_build();
   embeddings_ = add_weight({.shape = {input_dim_, output_dim_},
                             .initializer = options_.embeddings_initializer,
                             .regularizer = options_.embeddings_regularizer,
@@ -61,15 +62,19 @@ Tensor EmbeddingLayer::call(const Tensor& inputs, const CallContext&) {
                 "]; valid ids are 0 to ", dim - 1, ")."));
         });
   }
-  Tensor table = embeddings();
+  if (!quantization_mode().empty()) return quantized_call(ids);
+  return ops::cast(lookup(embeddings(), ids), compute_dtype());
+}
+
+Tensor EmbeddingLayer::lookup(Tensor table, const Tensor& ids) const {
   // Shape inference: the table joins the symbolic call as a data-free stand-in (index_select
   // reads its input on the input's own backend).
   if (ids.backend().is_symbolic() && &table.backend() != &ids.backend())
     table = ops::detail::prepare(table, table.dtype(), ids.backend());
   Tensor rows = ops::detail::index_select(table, ops::ravel(ids), 0);
-  Shape out_shape = inputs.shape();
-  out_shape.push_back(output_dim_);
-  return ops::cast(ops::reshape(rows, out_shape), compute_dtype());
+  Shape out_shape = ids.shape();
+  for (int axis = 1; axis < table.ndim(); ++axis) out_shape.push_back(table.shape()[axis]);
+  return ops::reshape(rows, out_shape);
 }
 
 Tensor EmbeddingLayer::compute_mask(const Tensor& inputs, const Tensor&) const {
@@ -86,7 +91,8 @@ Config EmbeddingLayer::get_config() const {
   c["activity_regularizer"] = regularizers::serialize(options_.activity_regularizer.get());
   c["embeddings_constraint"] = constraints::serialize(options_.embeddings_constraint.get());
   c["mask_zero"] = options_.mask_zero;
-  c["quantization_config"] = nullptr;  // Keras 3.15 writes it; keras-cpp layers are float
+  c["quantization_config"] =
+      options_.quantization_config ? options_.quantization_config->serialize() : Config();
   add_lora_config(c);
   return c;
 }
@@ -100,11 +106,9 @@ std::shared_ptr<Layer> EmbeddingLayer::from_config(const Config& c) {
   if (c.contains("embeddings_constraint")) o.embeddings_constraint = constraints::deserialize(c["embeddings_constraint"]);
   o.mask_zero = c.value("mask_zero", false);
   read_lora_config(c, o.lora_rank, o.lora_alpha);
-  // input_length (Keras 2) and quantization_config (null for a float layer) are read and
-  // dropped.
+  // input_length (Keras 2) is read and dropped.
   if (c.contains("quantization_config"))
-    check(c["quantization_config"].is_null(), "Embedding.from_config: quantized embeddings "
-          "(quantization_config=", c["quantization_config"].dump(), ") are not supported.");
+    o.quantization_config = quantizers::QuantizationConfig::deserialize(c["quantization_config"]);
   check(c.contains("input_dim") && c.contains("output_dim"),
         "Embedding.from_config: the config needs 'input_dim' and 'output_dim'; got ", c.dump(),
         ".");

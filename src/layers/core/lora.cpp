@@ -29,6 +29,10 @@ void LoraLayer::add_lora(int64_t rank, LoraOptions options, bool building) {
   check(!lora_enabled(), "lora is already enabled on layer '", name(),
         "'. This can only be done once per layer.");
   check(rank > 0, "Layer '", name(), "': enable_lora needs a positive rank; got ", rank, ".");
+  // Keras 3.15 trains adapters on a quantized base (QLoRA); keras-cpp does not yet.
+  check(quantization_mode().empty(), "Layer '", name(), "' is quantized (dtype_policy='",
+        dtype_policy().name, "'): keras-cpp does not support LoRA on a quantized layer yet. "
+        "Enable LoRA on the float model, fine-tune, then quantize it.");
   check(!options.lora_alpha || options.lora_alpha->is_integral() ||
             options.lora_alpha->is_floating(),
         "Layer '", name(), "': lora_alpha must be a number.");
@@ -79,7 +83,7 @@ Tensor LoraLayer::lora_merged(const Variable& base) const {
 }
 
 std::vector<Variable> LoraLayer::variables_to_save() const {
-  if (!lora_enabled()) return own_weights();
+  if (!lora_enabled()) return variables_to_load();
   const Variable* base = lora_target().base;
   std::vector<Variable> out;
   for (const Variable& v : variables_to_load()) {
@@ -106,6 +110,13 @@ void LoraLayer::variables_loaded() {
   if (!lora_enabled()) return;
   lora_a_.assign(ops::zeros(lora_a_.shape(), lora_a_.dtype()));
   lora_b_.assign(ops::zeros(lora_b_.shape(), lora_b_.dtype()));
+}
+
+void LoraLayer::quantize(const std::string& mode, quantizers::QuantizationConfigPtr config) {
+  check(!lora_enabled(), "Layer '", name(), "' has LoRA enabled: keras-cpp does not quantize a "
+        "layer with LoRA adapters yet. Save the model (the adapters merge into the kernel), "
+        "load it, then quantize.");
+  Layer::quantize(mode, std::move(config));
 }
 
 void LoraLayer::add_lora_config(Config& config) const {

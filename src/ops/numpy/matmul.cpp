@@ -6,6 +6,7 @@
 #include "ops/detail/elementwise.h"
 #include "ops/detail/op_utils.h"
 #include "ops/linalg/common.h"
+#include "ops/numpy/int8_matmul.h"
 
 namespace keras::ops {
 
@@ -68,6 +69,9 @@ Tensor matmul(const Tensor& x1, const Tensor& x2) {
   check(x1.ndim() >= 1 && x2.ndim() >= 1, op, ": inputs must have rank >= 1; got shapes ",
         x1.shape(), " and ", x2.shape(), ".");
   auto& be = detail::common_backend(op, {&x1, &x2});
+  if (x1.dtype() == DType::Int8 && x2.dtype() == DType::Int8) {
+    if (Tensor fused = detail::int8_matmul(x1, x2, be); fused.defined()) return fused;
+  }
   // Keras: int8 @ int8 accumulates in int32; every other pair follows promotion.
   DType dtype = x1.dtype() == DType::Int8 && x2.dtype() == DType::Int8
                     ? DType::Int32

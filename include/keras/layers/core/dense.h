@@ -1,5 +1,7 @@
 #pragma once
 // keras.layers.Dense: activation(inputs @ kernel + bias), kernel of shape (input_dim, units).
+// LoRA: enable_lora (keras/layers/core/lora.h). Quantization: quantize("int8") and the
+// "int8_from_<policy>" dtype policies (src/layers/quantization/dense_quantized.cpp).
 
 #include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
@@ -19,6 +21,9 @@ struct DenseOptions {
   /// > 0: LoRA of this rank is enabled when the layer is built (see enable_lora).
   int64_t lora_rank = 0;
   std::optional<Scalar> lora_alpha;
+  /// Keras's quantization_config (keras.quantizers): how quantize() or a quantized dtype
+  /// policy ("int8_from_float32") quantizes the kernel and the inputs; null: the mode's default.
+  quantizers::QuantizationConfigPtr quantization_config;
   std::string name;
   bool trainable = true;
   std::string dtype;
@@ -44,14 +49,26 @@ class DenseLayer : public LoraLayer {
   /// The LoRA adapters (undefined until enable_lora).
   const Variable& lora_kernel_a() const { return lora_a(); }
   const Variable& lora_kernel_b() const { return lora_b(); }
+  /// int8: the per-unit scale of the int8 kernel (float kernel = kernel / kernel_scale).
+  const Variable& kernel_scale() const { return kernel_scale_; }
+  /// Keras's variable_serialization_spec: kernel, bias, then the quantization variables of
+  /// the mode (a quantized layer builds them in another order).
+  std::vector<Variable> variables_to_load() const override;
 
  protected:
   LoraTarget lora_target() const override;
+  void quantize_weights(const std::string& mode,
+                        const quantizers::QuantizationConfigPtr& config) override;
 
  private:
+  // Quantized modes (src/layers/quantization/dense_quantized.cpp).
+  void quantized_build(const Shape& kernel_shape);
+  Tensor quantized_call(const Tensor& inputs);
+
   int64_t units_;
   DenseOptions options_;
   Variable kernel_, bias_;
+  Variable kernel_scale_;
 };
 
 /// A densely connected layer of `units` outputs.

@@ -4,7 +4,8 @@
 //
 //   auto layer = layers::EinsumDense("abc,cd->abd", {layers::kNone, 64}, {.bias_axes = "d"});
 //
-// LoRA: enable_lora (keras/layers/core/lora.h). Not supported: quantization.
+// LoRA: enable_lora (keras/layers/core/lora.h). Quantization: quantize("int8") and the
+// "int8_from_<policy>" dtype policies (src/layers/quantization/einsum_dense_quantized.cpp).
 
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ struct EinsumDenseOptions {
   /// > 0: LoRA of this rank is enabled when the layer is built (see enable_lora).
   int64_t lora_rank = 0;
   std::optional<Scalar> lora_alpha;
+  /// Keras's quantization_config (see DenseOptions).
+  quantizers::QuantizationConfigPtr quantization_config;
   std::string name;
   bool trainable = true;
   std::string dtype;
@@ -62,11 +65,22 @@ class EinsumDenseLayer : public LoraLayer {
   /// The LoRA adapters (undefined until enable_lora).
   const Variable& lora_kernel_a() const { return lora_a(); }
   const Variable& lora_kernel_b() const { return lora_b(); }
+  /// int8: the kernel's scale, laid out to broadcast against the output (Keras's layout).
+  const Variable& kernel_scale() const { return kernel_scale_; }
+  /// Keras's variable_serialization_spec: kernel, bias, then the quantization variables.
+  std::vector<Variable> variables_to_load() const override;
 
  protected:
   LoraTarget lora_target() const override;
+  void quantize_weights(const std::string& mode,
+                        const quantizers::QuantizationConfigPtr& config) override;
 
  private:
+  // Quantized modes (src/layers/quantization/einsum_dense_quantized.cpp).
+  void quantized_build(const Shape& kernel_shape);
+  Tensor quantized_call(const Tensor& inputs);
+  Variable kernel_scale_;
+
   std::string equation_;
   std::vector<int64_t> partial_output_shape_;
   EinsumDenseOptions options_;

@@ -4,7 +4,9 @@
 //   auto embed = layers::Embedding(1000, 64, {.mask_zero = true});
 //   Tensor y = embed(ids);   // ids (batch, length) -> (batch, length, 64); mask = ids != 0
 //
-// LoRA: enable_lora (keras/layers/core/lora.h) adapts the table. Not supported: quantization.
+// LoRA: enable_lora (keras/layers/core/lora.h) adapts the table. Quantization: quantize("int8")
+// and the "int8_from_<policy>" dtype policies: an int8 table and a scale per row
+// (src/layers/quantization/embedding_quantized.cpp).
 
 #include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
@@ -24,6 +26,8 @@ struct EmbeddingOptions {
   /// > 0: LoRA of this rank is enabled when the layer is built (see enable_lora).
   int64_t lora_rank = 0;
   std::optional<Scalar> lora_alpha;
+  /// Keras's quantization_config (see DenseOptions).
+  quantizers::QuantizationConfigPtr quantization_config;
   std::string name;
   bool trainable = true;
   std::string dtype;
@@ -54,14 +58,25 @@ class EmbeddingLayer : public LoraLayer {
   /// The LoRA adapters (undefined until enable_lora).
   const Variable& lora_embeddings_a() const { return lora_a(); }
   const Variable& lora_embeddings_b() const { return lora_b(); }
+  /// int8: the scale of each row of the int8 table (float row = row / embeddings_scale).
+  const Variable& embeddings_scale() const { return embeddings_scale_; }
 
  protected:
   LoraTarget lora_target() const override;
+  void quantize_weights(const std::string& mode,
+                        const quantizers::QuantizationConfigPtr& config) override;
 
  private:
+  /// The rows of `table` at `ids`: shape ids.shape() + the table's trailing axes.
+  Tensor lookup(Tensor table, const Tensor& ids) const;
+  // Quantized modes (src/layers/quantization/embedding_quantized.cpp).
+  void quantized_build();
+  Tensor quantized_call(const Tensor& ids);
+
   int64_t input_dim_, output_dim_;
   EmbeddingOptions options_;
   Variable embeddings_;
+  Variable embeddings_scale_;
 };
 
 /// A lookup table of `input_dim` vectors of size `output_dim`.

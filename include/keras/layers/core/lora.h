@@ -51,6 +51,9 @@ class LoraLayer : public Layer {
   std::vector<Variable> variables_to_load() const override;
   /// Zeroes both adapters after a load (the file's weight already holds their update).
   void variables_loaded() override;
+  /// Layer::quantize, refused while LoRA is enabled (keras-cpp has no QLoRA yet).
+  void quantize(const std::string& mode,
+                quantizers::QuantizationConfigPtr config = nullptr) override;
 
  protected:
   /// `lora_rank` > 0 enables LoRA when the layer is built (Keras's lora_rank argument).

@@ -1,0 +1,226 @@
+#include "int8_gemm.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "cpu_backend.h"
+#include "isa.h"
+#include "thread_pool.h"
+
+namespace keras::cpu {
+namespace {
+
+int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+bool has_avx512_vnni() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512vnni");
+#else
+  return false;
+#endif
+}
+
+enum class Kernel { Vnni, Madd, Baseline };
+
+Kernel kernel_for_isa() {
+  static const bool vnni = has_avx512_vnni();
+  switch (isa()) {
+    case Isa::Avx512:
+      return vnni ? Kernel::Vnni : Kernel::Madd;
+    case Isa::Avx2:
+      return Kernel::Madd;
+    case Isa::Baseline:
+      break;
+  }
+  return Kernel::Baseline;
+}
+
+// Work per pool task below which the product runs on the calling thread.
+constexpr int64_t kSingleThreadMacs = int64_t{1} << 18;
+
+// Runs panel(j0) for every column panel [j0, j0 + width) of c, on the pool when large.
+template <typename Panel>
+void for_each_panel(int64_t m, int64_t n, int64_t k, int64_t width, const Panel& panel) {
+  const int64_t panels = (n + width - 1) / width;
+  if (m * n * k < kSingleThreadMacs || panels == 1) {
+    for (int64_t p = 0; p < panels; ++p) panel(p * width);
+    return;
+  }
+  parallel_tasks(panels, [&](int64_t p) { panel(p * width); });
+}
+
+// ---- AVX-512 VNNI -------------------------------------------------------------------------
+// Panels of 32 columns (two zmm of 16 int32), 6 rows at a time: 12 accumulators.
+constexpr int64_t kVnniCols = 32, kVnniRows = 6;
+
+// packed[k4][j][t] = b[4 k4 + t][j0 + j] (0 past k or n); colsum[j] = sum over k of b.
+void pack_vnni(const int8_t* b, int64_t n, int64_t k, int64_t j0, int8_t* packed,
+               int32_t* colsum) {
+  const int64_t kp = round_up(k, 4), cols = std::min(kVnniCols, n - j0);
+  std::memset(packed, 0, static_cast<size_t>(kp * kVnniCols));
+  std::fill(colsum, colsum + kVnniCols, 0);
+  for (int64_t kk = 0; kk < k; ++kk) {
+    const int8_t* row = b + kk * n + j0;
+    int8_t* dst = packed + (kk / 4) * kVnniCols * 4 + (kk % 4);
+    for (int64_t j = 0; j < cols; ++j) {
+      dst[j * 4] = row[j];
+      colsum[j] += row[j];
+    }
+  }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void vnni_block(
+    const uint8_t* a, int64_t kp, int64_t rows, const int8_t* packed, const int32_t* colsum,
+    int32_t* c, int64_t ldc, int64_t cols) {
+  __m512i acc[kVnniRows][2];
+  for (int64_t r = 0; r < kVnniRows; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
+  for (int64_t k4 = 0; k4 < kp / 4; ++k4) {
+    const __m512i b0 = _mm512_loadu_si512(packed + k4 * kVnniCols * 4);
+    const __m512i b1 = _mm512_loadu_si512(packed + k4 * kVnniCols * 4 + 64);
+    for (int64_t r = 0; r < kVnniRows; ++r) {
+      if (r >= rows) break;
+      int32_t quad;
+      std::memcpy(&quad, a + r * kp + k4 * 4, 4);
+      const __m512i av = _mm512_set1_epi32(quad);
+      acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], av, b0);
+      acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], av, b1);
+    }
+  }
+  // a was stored as a + 128: subtract 128 * colsum.
+  const __m512i s0 = _mm512_slli_epi32(_mm512_loadu_si512(colsum), 7);
+  const __m512i s1 = _mm512_slli_epi32(_mm512_loadu_si512(colsum + 16), 7);
+  const __mmask16 m0 = cols >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << cols) - 1);
+  const __mmask16 m1 =
+      cols >= 32 ? 0xFFFF : cols <= 16 ? 0 : static_cast<__mmask16>((1u << (cols - 16)) - 1);
+  for (int64_t r = 0; r < rows; ++r) {
+    _mm512_mask_storeu_epi32(c + r * ldc, m0, _mm512_sub_epi32(acc[r][0], s0));
+    _mm512_mask_storeu_epi32(c + r * ldc + 16, m1, _mm512_sub_epi32(acc[r][1], s1));
+  }
+}
+
+void gemm_vnni(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
+  const int64_t kp = round_up(k, 4);
+  // a + 128 as unsigned bytes, rows padded to kp (the padding meets zero columns of b).
+  std::vector<uint8_t> au(static_cast<size_t>(m * kp), 128);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t kk = 0; kk < k; ++kk)
+      au[i * kp + kk] = static_cast<uint8_t>(a[i * k + kk] ^ 0x80);
+  for_each_panel(m, n, k, kVnniCols, [&](int64_t j0) {
+    std::vector<int8_t> packed(static_cast<size_t>(kp * kVnniCols));
+    alignas(64) int32_t colsum[kVnniCols];
+    pack_vnni(b, n, k, j0, packed.data(), colsum);
+    const int64_t cols = std::min(kVnniCols, n - j0);
+    for (int64_t i = 0; i < m; i += kVnniRows)
+      vnni_block(au.data() + i * kp, kp, std::min(kVnniRows, m - i), packed.data(), colsum,
+                 c + i * n + j0, n, cols);
+  });
+}
+
+// ---- AVX2 vpmaddwd ------------------------------------------------------------------------
+// Panels of 16 columns (two ymm of 8 int32), 4 rows at a time: 8 accumulators.
+constexpr int64_t kMaddCols = 16, kMaddRows = 4;
+
+// packed[k2][j][t] = b[2 k2 + t][j0 + j] as int16 (0 past k or n).
+void pack_madd(const int8_t* b, int64_t n, int64_t k, int64_t j0, int16_t* packed) {
+  const int64_t kp = round_up(k, 2), cols = std::min(kMaddCols, n - j0);
+  std::fill(packed, packed + kp * kMaddCols, int16_t{0});
+  for (int64_t kk = 0; kk < k; ++kk) {
+    const int8_t* row = b + kk * n + j0;
+    int16_t* dst = packed + (kk / 2) * kMaddCols * 2 + (kk % 2);
+    for (int64_t j = 0; j < cols; ++j) dst[j * 2] = row[j];
+  }
+}
+
+KERAS_TARGET_AVX2 void madd_block(const int16_t* a, int64_t kp, int64_t rows,
+                                  const int16_t* packed, int32_t* c, int64_t ldc, int64_t cols) {
+  __m256i acc[kMaddRows][2];
+  for (int64_t r = 0; r < kMaddRows; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_si256();
+  for (int64_t k2 = 0; k2 < kp / 2; ++k2) {
+    const __m256i b0 = _mm256_loadu_si256(
+        reinterpret_cast<const __m256i*>(packed + k2 * kMaddCols * 2));
+    const __m256i b1 = _mm256_loadu_si256(
+        reinterpret_cast<const __m256i*>(packed + k2 * kMaddCols * 2 + 16));
+    for (int64_t r = 0; r < kMaddRows; ++r) {
+      if (r >= rows) break;
+      int32_t pair;
+      std::memcpy(&pair, a + r * kp + k2 * 2, 4);
+      const __m256i av = _mm256_set1_epi32(pair);
+      acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(av, b0));
+      acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(av, b1));
+    }
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    alignas(32) int32_t row[kMaddCols];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(row), acc[r][0]);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(row + 8), acc[r][1]);
+    std::memcpy(c + r * ldc, row, static_cast<size_t>(cols) * sizeof(int32_t));
+  }
+}
+
+void gemm_madd(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
+  const int64_t kp = round_up(k, 2);
+  std::vector<int16_t> a16(static_cast<size_t>(m * kp), 0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t kk = 0; kk < k; ++kk) a16[i * kp + kk] = a[i * k + kk];
+  for_each_panel(m, n, k, kMaddCols, [&](int64_t j0) {
+    std::vector<int16_t> packed(static_cast<size_t>(kp * kMaddCols));
+    pack_madd(b, n, k, j0, packed.data());
+    const int64_t cols = std::min(kMaddCols, n - j0);
+    for (int64_t i = 0; i < m; i += kMaddRows)
+      madd_block(a16.data() + i * kp, kp, std::min(kMaddRows, m - i), packed.data(),
+                 c + i * n + j0, n, cols);
+  });
+}
+
+// ---- baseline -----------------------------------------------------------------------------
+
+void gemm_baseline(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b,
+                   int32_t* c) {
+  for (int64_t i = 0; i < m; ++i) {
+    int32_t* row = c + i * n;
+    std::fill(row, row + n, 0);
+    for (int64_t kk = 0; kk < k; ++kk) {
+      const int32_t av = a[i * k + kk];
+      const int8_t* brow = b + kk * n;
+      for (int64_t j = 0; j < n; ++j) row[j] += av * brow[j];
+    }
+  }
+}
+
+}  // namespace
+
+void int8_gemm(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
+  if (m == 0 || n == 0) return;
+  switch (kernel_for_isa()) {
+    case Kernel::Vnni:
+      return gemm_vnni(m, n, k, a, b, c);
+    case Kernel::Madd:
+      return gemm_madd(m, n, k, a, b, c);
+    case Kernel::Baseline:
+      break;
+  }
+  gemm_baseline(m, n, k, a, b, c);
+}
+
+const char* int8_gemm_kernel() {
+  switch (kernel_for_isa()) {
+    case Kernel::Vnni:
+      return "avx512_vnni";
+    case Kernel::Madd:
+      return "avx2";
+    case Kernel::Baseline:
+      break;
+  }
+  return "baseline";
+}
+
+void CpuBackend::int8_matmul(const Array& out, const Array& a, const Array& b) {
+  int8_gemm(a.shape[0], b.shape[1], a.shape[1], a.data_as<int8_t>(), b.data_as<int8_t>(),
+            out.data_as<int32_t>());
+}
+
+}  // namespace keras::cpu

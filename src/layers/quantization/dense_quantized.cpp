@@ -1,0 +1,82 @@
+// The quantized modes of Dense (keras/src/layers/core/dense.py: quantize, _int8_build,
+// _int8_call, variable_serialization_spec), kept apart from the float layer.
+
+#include "keras/autograd/node.h"
+#include "keras/layers/core/dense.h"
+#include "keras/ops/ops.h"
+#include "layers/quantization/quantized_layer.h"
+
+namespace keras::layers {
+
+void DenseLayer::quantized_build(const Shape& kernel_shape) {
+  const std::string& mode = quantization_mode();
+  detail::require_implemented_mode(*this, mode);
+  kernel_ = add_weight({.shape = kernel_shape,
+                        .initializer = "zeros",
+                        .trainable = false,
+                        .dtype = DType::Int8,
+                        .name = "kernel"});
+  kernel_scale_ = add_weight(
+      {.shape = {units_}, .initializer = "ones", .trainable = false, .name = "kernel_scale"});
+}
+
+Tensor DenseLayer::quantized_call(const Tensor& inputs) {
+  const Tensor x = autocast(inputs);
+  const Tensor kernel = kernel_.value(), kernel_scale = kernel_scale_.value();
+  const std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer =
+      detail::inputs_quantizer(options_.quantization_config, quantization_mode());
+  const DType dtype = compute_dtype();
+  // Keras's int8 forward: inputs quantized per row of the last axis, an int8 @ int8 product
+  // accumulated in int32, then divided by kernel_scale * inputs_scale.
+  auto forward = [&](const Tensor& in) {
+    Tensor q = in, output_scale = kernel_scale;
+    if (inputs_quantizer) {
+      quantizers::Quantized qi = (*inputs_quantizer)(in, -1);
+      q = qi.values;
+      output_scale = kernel_scale * qi.scale;
+    }
+    return ops::cast(ops::matmul(q, kernel), dtype) / output_scale;
+  };
+  Tensor y;
+  if (autograd::should_record(x)) {
+    // Keras's custom gradient: the inputs' gradient through the dequantized kernel (the
+    // rounding of the inputs passes the gradient straight through).
+    y = ops::custom_gradient([&](const Tensor& in) {
+      ops::core::GradFn1 grad = [kernel, kernel_scale, dtype](const Tensor& upstream) {
+        Tensor float_kernel = ops::cast(kernel, dtype) / kernel_scale;
+        return ops::matmul(upstream, ops::transpose(float_kernel));
+      };
+      return std::pair{forward(in), grad};
+    })(x);
+  } else {
+    y = forward(x);
+  }
+  if (options_.use_bias) y = y + bias_.value();
+  return options_.activation(y);
+}
+
+void DenseLayer::quantize_weights(const std::string& mode,
+                                  const quantizers::QuantizationConfigPtr& config) {
+  detail::require_exact_class(*this, "Dense");
+  detail::require_implemented_mode(*this, mode);
+  const Shape kernel_shape = kernel_.shape();
+  quantizers::AbsMaxQuantizer weight_quantizer =
+      config->weight_quantizer.value_or(quantizers::AbsMaxQuantizer{.axis = std::vector{0}});
+  quantizers::Quantized q = weight_quantizer(kernel_.value());
+  remove_weight(kernel_);
+  options_.quantization_config = config;
+  set_dtype_policy(detail::quantized_policy(dtype_policy(), mode));
+  quantized_build(kernel_shape);
+  kernel_.assign(q.values);
+  kernel_scale_.assign(ops::squeeze(q.scale, 0));
+}
+
+std::vector<Variable> DenseLayer::variables_to_load() const {
+  if (quantization_mode().empty()) return LoraLayer::variables_to_load();
+  std::vector<Variable> vars{kernel_};
+  if (options_.use_bias) vars.push_back(bias_);
+  vars.push_back(kernel_scale_);
+  return vars;
+}
+
+}  // namespace keras::layers

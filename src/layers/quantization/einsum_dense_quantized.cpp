@@ -1,0 +1,84 @@
+// The quantized modes of EinsumDense (keras/src/layers/core/einsum_dense.py: quantize,
+// _int8_build, _int8_call), kept apart from the float layer.
+
+#include "keras/autograd/node.h"
+#include "keras/layers/core/einsum_dense.h"
+#include "keras/ops/ops.h"
+#include "layers/quantization/einsum_quantization_info.h"
+#include "layers/quantization/quantized_layer.h"
+
+namespace keras::layers {
+
+void EinsumDenseLayer::quantized_build(const Shape& kernel_shape) {
+  detail::require_implemented_mode(*this, quantization_mode());
+  auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
+  kernel_ = add_weight({.shape = kernel_shape,
+                        .initializer = "zeros",
+                        .trainable = false,
+                        .dtype = DType::Int8,
+                        .name = "kernel"});
+  kernel_scale_ = add_weight({.shape = detail::kernel_scale_shape(kernel_shape, info.kernel),
+                              .initializer = "ones",
+                              .trainable = false,
+                              .name = "kernel_scale"});
+}
+
+Tensor EinsumDenseLayer::quantized_call(const Tensor& inputs) {
+  const auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
+  const Tensor x = autocast(inputs);
+  const Tensor kernel = kernel_.value(), kernel_scale = kernel_scale_.value();
+  const std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer =
+      detail::inputs_quantizer(options_.quantization_config, quantization_mode());
+  const DType dtype = compute_dtype();
+  auto forward = [&](const Tensor& in) {
+    if (!inputs_quantizer)  // weight-only: the float inputs times the int8 kernel
+      return ops::cast(ops::einsum(equation_, in, kernel), dtype) / kernel_scale;
+    quantizers::Quantized qi = (*inputs_quantizer)(in, ops::Axes(info.input.reduced));
+    Tensor inputs_scale = detail::scale_for_output(qi.scale, info.input);
+    return ops::cast(ops::einsum(equation_, qi.values, kernel), dtype) /
+           (inputs_scale * kernel_scale);
+  };
+  Tensor y;
+  if (autograd::should_record(x)) {
+    // Keras's custom gradient: through the dequantized kernel.
+    y = ops::custom_gradient([&](const Tensor& in) {
+      ops::core::GradFn1 grad = [kernel, kernel_scale, dtype, info](const Tensor& upstream) {
+        Tensor float_kernel =
+            ops::cast(kernel, dtype) / detail::scale_for_kernel(kernel_scale, info.kernel);
+        return ops::einsum(info.gradient_equation, upstream, float_kernel);
+      };
+      return std::pair{forward(in), grad};
+    })(x);
+  } else {
+    y = forward(x);
+  }
+  if (bias_.defined()) y = y + bias_.value();
+  return options_.activation(y);
+}
+
+void EinsumDenseLayer::quantize_weights(const std::string& mode,
+                                        const quantizers::QuantizationConfigPtr& config) {
+  detail::require_exact_class(*this, "EinsumDense");
+  detail::require_implemented_mode(*this, mode);
+  const auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
+  const Shape kernel_shape = kernel_.shape();
+  quantizers::AbsMaxQuantizer weight_quantizer = config->weight_quantizer.value_or(
+      quantizers::AbsMaxQuantizer{.axis = info.kernel.reduced});
+  quantizers::Quantized q = weight_quantizer(kernel_.value());
+  remove_weight(kernel_);
+  options_.quantization_config = config;
+  set_dtype_policy(detail::quantized_policy(dtype_policy(), mode));
+  quantized_build(kernel_shape);
+  kernel_.assign(q.values);
+  kernel_scale_.assign(detail::scale_for_output(q.scale, info.kernel));
+}
+
+std::vector<Variable> EinsumDenseLayer::variables_to_load() const {
+  if (quantization_mode().empty()) return LoraLayer::variables_to_load();
+  std::vector<Variable> vars{kernel_};
+  if (bias_.defined()) vars.push_back(bias_);
+  vars.push_back(kernel_scale_);
+  return vars;
+}
+
+}  // namespace keras::layers

@@ -1,0 +1,29 @@
+#include "layers/quantization/quantized_layer.h"
+
+namespace keras::layers::detail {
+
+void require_exact_class(const Layer& layer, const char* keras_class) {
+  if (layer.class_name() != keras_class)
+    throw NotImplementedError("Layer " + layer.class_name() +
+                              " does not have a `quantize()` method implemented.");
+}
+
+void require_implemented_mode(const Layer& layer, const std::string& mode) {
+  if (mode != "int8")
+    throw NotImplementedError(layer.class_name() + " '" + layer.name() +
+                              "': keras-cpp does not implement the quantization mode '" + mode +
+                              "' yet (it has 'int8'); see docs/quantization.md.");
+}
+
+DTypePolicy quantized_policy(const DTypePolicy& policy, const std::string& mode) {
+  if (!policy.quantization_mode.empty()) return policy;
+  return DTypePolicy::from_name(mode + "_from_" + policy.name);
+}
+
+std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer(
+    const quantizers::QuantizationConfigPtr& config, const std::string& mode) {
+  if (config) return config->activation_quantizer;
+  return quantizers::QuantizationConfig::default_for(mode).activation_quantizer;
+}
+
+}  // namespace keras::layers::detail
