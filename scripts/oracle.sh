@@ -14,7 +14,8 @@ if [ ${#scripts[@]} -eq 0 ]; then
   # Every generator, in an order that respects their inputs: configs reads the layers_*.npz
   # fixtures. (ops_adapters, ops_differs and ops_edge_cases are modules of ops.py.)
   scripts=(ops result_type layers configs layer_functions losses_metrics optimizers models
-           legacy_h5 training mixed_precision summaries graphs op_nodes ctc layer_files lora)
+           legacy_h5 training mixed_precision summaries graphs op_nodes ctc layer_files lora
+           quantize)
 fi
 for name in "${scripts[@]}"; do
   echo "== tools/keras_oracle/$name.py"
