@@ -31,7 +31,7 @@ TEST(QuantizedPolicy, NamesParseAsKerasDtypePolicies) {
 
 TEST(Quantize, DenseGainsKerasInt8Variables) {
   auto dense = layers::Dense(3, {.name = "d"});
-  dense->build({-1, 4});
+  (*dense)(ops::zeros({1, 4}));
   std::vector<float> w = {0.5f, -1.0f, 0.25f, 2.0f, 0.0f, -0.5f, 1.0f, 0.1f, -2.0f, 0.0f, 0.3f, 1.0f};
   dense->set_weights({ops::convert_to_tensor(w, {4, 3}), ops::zeros({3})});
   dense->quantize("int8");
@@ -55,22 +55,22 @@ TEST(Quantize, KerassChecks) {
   auto unbuilt = layers::Dense(2);
   EXPECT_THROW(unbuilt->quantize("int8"), ValueError);
   auto dense = layers::Dense(2);
-  dense->build({-1, 3});
+  (*dense)(ops::zeros({1, 3}));
   EXPECT_THROW(dense->quantize("int3"), ValueError);
   EXPECT_THROW(dense->quantize("gptq"), ValueError);  // needs a config, as Keras
   dense->quantize("int8");
   EXPECT_THROW(dense->quantize("int8"), ValueError);  // already quantized
   auto half = layers::Dense(2, {.dtype = "float16"});
-  half->build({-1, 3});
+  (*half)(ops::zeros({1, 3}, DType::Float16));
   EXPECT_THROW(half->quantize("int8"), ValueError);
   auto flatten = layers::Flatten();
-  flatten->build({-1, 3});
+  (*flatten)(ops::zeros({1, 3}));
   EXPECT_THROW(flatten->quantize("int8"), NotImplementedError);
 }
 
 TEST(Quantize, EinsumDenseWithEllipsisIsRefusedAsKerasFails) {
   auto layer = layers::EinsumDense("...b,bc->...c", 5);
-  layer->build({-1, 2, 7});
+  (*layer)(ops::zeros({1, 2, 7}));
   EXPECT_THROW(layer->quantize("int8"), TypeError);
   EXPECT_EQ(layer->kernel().dtype(), DType::Float32);  // untouched
 }
@@ -87,12 +87,12 @@ TEST(Quantize, ModelQuantizeSkipsLayersWithoutWeightsToQuantize) {
 
 TEST(Quantize, DensePolicyBuildsQuantizedVariables) {
   auto dense = layers::Dense(4, {.dtype = "int8_from_float32"});
-  dense->build({-1, 6});
+  (*dense)(ops::zeros({2, 6}));
   EXPECT_EQ(dense->kernel().dtype(), DType::Int8);
   EXPECT_EQ(dense->kernel().shape(), (Shape{6, 4}));
   EXPECT_EQ(dense->kernel_scale().shape(), (Shape{4}));
   auto embed = layers::Embedding(9, 3, {.dtype = "int8_from_float32"});
-  embed->build({-1});
+  (*embed)(ops::zeros({2}, DType::Int32));
   EXPECT_EQ(embed->embeddings().dtype(), DType::Int8);
   EXPECT_EQ(embed->embeddings_scale().shape(), (Shape{9}));
 }

@@ -1,7 +1,6 @@
 // The quantized modes of Dense (keras/src/layers/core/dense.py: quantize, _int8_build,
 // _int8_call, variable_serialization_spec), kept apart from the float layer.
 
-#include "keras/autograd/node.h"
 #include "keras/layers/core/dense.h"
 #include "keras/ops/ops.h"
 #include "layers/quantization/quantized_layer.h"
@@ -37,20 +36,11 @@ Tensor DenseLayer::quantized_call(const Tensor& inputs) {
     }
     return ops::cast(ops::matmul(q, kernel), dtype) / output_scale;
   };
-  Tensor y;
-  if (autograd::should_record(x)) {
-    // Keras's custom gradient: the inputs' gradient through the dequantized kernel (the
-    // rounding of the inputs passes the gradient straight through).
-    y = ops::custom_gradient([&](const Tensor& in) {
-      ops::core::GradFn1 grad = [kernel, kernel_scale, dtype](const Tensor& upstream) {
-        Tensor float_kernel = ops::cast(kernel, dtype) / kernel_scale;
-        return ops::matmul(upstream, ops::transpose(float_kernel));
-      };
-      return std::pair{forward(in), grad};
-    })(x);
-  } else {
-    y = forward(x);
-  }
+  Tensor y = detail::with_inputs_gradient(x, forward, [&] {
+    return [kernel, kernel_scale, dtype](const Tensor& upstream) {
+      return ops::matmul(upstream, ops::transpose(ops::cast(kernel, dtype) / kernel_scale));
+    };
+  });
   if (options_.use_bias) y = y + bias_.value();
   return options_.activation(y);
 }

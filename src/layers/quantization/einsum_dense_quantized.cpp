@@ -1,7 +1,6 @@
 // The quantized modes of EinsumDense (keras/src/layers/core/einsum_dense.py: quantize,
 // _int8_build, _int8_call), kept apart from the float layer.
 
-#include "keras/autograd/node.h"
 #include "keras/layers/core/einsum_dense.h"
 #include "keras/ops/ops.h"
 #include "layers/quantization/einsum_quantization_info.h"
@@ -38,20 +37,13 @@ Tensor EinsumDenseLayer::quantized_call(const Tensor& inputs) {
     return ops::cast(ops::einsum(equation_, qi.values, kernel), dtype) /
            (inputs_scale * kernel_scale);
   };
-  Tensor y;
-  if (autograd::should_record(x)) {
-    // Keras's custom gradient: through the dequantized kernel.
-    y = ops::custom_gradient([&](const Tensor& in) {
-      ops::core::GradFn1 grad = [kernel, kernel_scale, dtype, info](const Tensor& upstream) {
-        Tensor float_kernel =
-            ops::cast(kernel, dtype) / detail::scale_for_kernel(kernel_scale, info.kernel);
-        return ops::einsum(info.gradient_equation, upstream, float_kernel);
-      };
-      return std::pair{forward(in), grad};
-    })(x);
-  } else {
-    y = forward(x);
-  }
+  Tensor y = detail::with_inputs_gradient(x, forward, [&] {
+    return [kernel, kernel_scale, dtype, info](const Tensor& upstream) {
+      Tensor float_kernel =
+          ops::cast(kernel, dtype) / detail::scale_for_kernel(kernel_scale, info.kernel);
+      return ops::einsum(info.gradient_equation, upstream, float_kernel);
+    };
+  });
   if (bias_.defined()) y = y + bias_.value();
   return options_.activation(y);
 }

@@ -5,7 +5,9 @@
 #include <optional>
 #include <string>
 
+#include "keras/autograd/node.h"
 #include "keras/layers/layer.h"
+#include "keras/ops/ops.h"
 
 namespace keras::layers::detail {
 
@@ -20,5 +22,16 @@ DTypePolicy quantized_policy(const DTypePolicy& policy, const std::string& mode)
 /// when it has none), else the mode's default (int8: AbsMaxQuantizer()).
 std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer(
     const quantizers::QuantizationConfigPtr& config, const std::string& mode);
+
+/// forward(x) differentiated as Keras's custom gradients of the quantized calls: the inputs'
+/// gradient is make_grad()(upstream) (through the dequantized kernel; the rounding of the inputs
+/// passes it straight through). Nothing is built for the gradient when nothing records.
+template <typename Forward, typename MakeGrad>
+Tensor with_inputs_gradient(const Tensor& x, const Forward& forward, const MakeGrad& make_grad) {
+  if (!autograd::should_record(x)) return forward(x);
+  return ops::custom_gradient([&](const Tensor& in) {
+    return std::pair{forward(in), ops::core::GradFn1(make_grad())};
+  })(x);
+}
 
 }  // namespace keras::layers::detail
