@@ -70,25 +70,16 @@ void load_optimizer_variables(Model& model, const H5File& file, const LoadWeight
   if (!optimizer->built()) optimizer->build(model.trainable_weights());
   std::vector<Variable> vars = optimizer->variables();
   std::vector<std::string> saved = file.children("optimizer/vars");
-  // An unbuilt LossScaleOptimizer (a mixed_float16 model saved before training) lists its own
-  // iteration and learning_rate and its inner optimizer's: 4. Such a file loads into the
-  // LossScaleOptimizer, or into the plain optimizer Keras compiles when the policy is not
-  // mixed_float16 on loading.
-  const size_t unbuilt = 4;
-  if (saved.size() < vars.size() && saved.size() <= unbuilt) {
-    // The file was saved by a compiled model before its first step: an unbuilt optimizer has
-    // only `iterations` (and `learning_rate` without a schedule), both at their initial values.
-    // Keras skips loading with this warning and builds the variables fresh; so does keras-cpp.
+  // Keras's Optimizer.load_own_variables: another variable count skips loading with this
+  // warning and keeps the optimizer's fresh variables. It happens with a file saved by a
+  // compiled model before its first step (an unbuilt optimizer holds only `iterations` and
+  // `learning_rate`; an unbuilt LossScaleOptimizer 4), and with a model whose trainable
+  // variables changed after training (model->quantize() freezes the kernels).
+  if (saved.size() != vars.size()) {
     std::cerr << "WARNING: Skipping variable loading for optimizer '" << optimizer->name()
               << "', because it has " << vars.size() << " variables whereas the saved optimizer "
               << "has " << saved.size() << " variables.\n";
     return;
-  }
-  if (saved.size() != vars.size()) {
-    if (options.skip_mismatch) return;
-    throw ValueError("Optimizer '" + optimizer->name() + "' has " + std::to_string(vars.size()) +
-                     " variables, but " + file.source() + " holds " +
-                     std::to_string(saved.size()) + " at 'optimizer/vars'.");
   }
   std::vector<Tensor> values;
   for (size_t i = 0; i < vars.size(); ++i) {

@@ -105,6 +105,18 @@ std::map<std::string, std::vector<uint8_t>> members(const std::string& path) {
   return saving::read_zip_members(saving::read_file_bytes(path), path);
 }
 
+// `config` without Keras's "shared_object_id" entries: Python object ids Keras writes when one
+// object is serialized twice in a save (a quantization config); loading does not need them.
+json without_shared_object_ids(json config) {
+  if (config.is_object()) {
+    config.erase("shared_object_id");
+    for (auto& [key, value] : config.items()) value = without_shared_object_ids(value);
+  } else if (config.is_array()) {
+    for (auto& value : config) value = without_shared_object_ids(value);
+  }
+  return config;
+}
+
 // The layers' configs of a .keras file's config.json, by layer name.
 std::map<std::string, json> layer_configs(const std::string& path) {
   auto m = members(path);
@@ -112,7 +124,7 @@ std::map<std::string, json> layer_configs(const std::string& path) {
   json config = json::parse(std::string(bytes.begin(), bytes.end()));
   std::map<std::string, json> out;
   for (const auto& layer : config["config"]["layers"])
-    out[layer["config"]["name"].get<std::string>()] = layer["config"];
+    out[layer["config"]["name"].get<std::string>()] = without_shared_object_ids(layer["config"]);
   return out;
 }
 
