@@ -86,12 +86,14 @@ int main(int argc, char** argv) {
     const double quantized_accuracy = accuracy(*model), quantized_ms = forward_ms(*model, batch);
     const int64_t quantized_bytes = weight_bytes(*model);
     std::cout << "float32: accuracy " << float_accuracy << "%, weights " << float_bytes
-              << " bytes, batch-32 forward " << float_ms << " ms\n"
+              << " bytes\n"
               << mode << ": accuracy " << quantized_accuracy << "%, weights " << quantized_bytes
-              << " bytes, batch-32 forward " << quantized_ms << " ms\n"
-              << "accuracy drop " << float_accuracy - quantized_accuracy << " points, weights "
-              << static_cast<double>(float_bytes) / static_cast<double>(quantized_bytes)
-              << "x smaller, " << float_ms / quantized_ms << "x the speed\n";
+              << " bytes\n"
+              << "batch-32 forward pass: float32 " << float_ms << " ms, " << mode << " "
+              << quantized_ms << " ms\n"
+              << "accuracy drop " << float_accuracy - quantized_accuracy << " points\n"
+              << "weights " << static_cast<double>(float_bytes) / static_cast<double>(quantized_bytes)
+              << "x smaller, forward pass " << float_ms / quantized_ms << "x the speed\n";
 
     // 3. Saved as Keras saves a quantized model; loaded back it predicts the same.
     const std::string file =

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "keras/models/model.h"
+#include "trainers/compile_state.h"
 
 namespace keras {
 namespace {
@@ -37,15 +38,31 @@ void Model::quantize(const std::string& mode, quantizers::QuantizationConfigPtr 
   std::set<const Layer*> seen{this};
   flatten(*this, layers, seen);
   std::set<std::string> warned;
+  bool modified = false;
   for (const auto& layer : layers) {
     if (has_sublayers(*layer)) continue;
     try {
       layer->quantize(mode, config);
+      modified = true;
     } catch (const NotImplementedError& e) {
       // Python shows a warning once per distinct message.
       if (warned.insert(e.what()).second) std::cerr << "UserWarning: " << e.what() << "\n";
     }
   }
+  if (modified) reset_compiled_steps();
+}
+
+void Model::reset_compiled_steps() {
+  auto reset = [](trainers::CompiledStep& step) {
+    std::lock_guard<std::mutex> lock(step.mutex);
+    step.function = CompiledFunction();
+  };
+  if (compile_state_) {
+    reset(compile_state_->train);
+    reset(compile_state_->test);
+    reset(compile_state_->predict);
+  }
+  if (compiled_predict_) reset(*compiled_predict_);
 }
 
 }  // namespace keras

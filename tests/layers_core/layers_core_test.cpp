@@ -423,7 +423,7 @@ TEST(Embedding, ReadsTheConfigKerasWrites) {
   keras_config["quantization_config"] = nullptr;
   keras_config["lora_rank"] = 2;
   EXPECT_NO_THROW(layers::from_config("Embedding", keras_config));
-  keras_config["quantization_config"] = json::parse(R"({"class_name": "Int8QuantizationConfig"})");
+  keras_config["quantization_config"] = json::parse(R"({"class_name": "NoSuchConfig"})");
   EXPECT_THROW(layers::from_config("Embedding", keras_config), ValueError);
 }
 

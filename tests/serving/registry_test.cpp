@@ -183,7 +183,13 @@ TEST(ServingRegistry, PollingThreadReloadsTheChangedFile) {
   auto v2 = small_model();
   replace_file(*v2, path);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (s.registry->find("m")->version < 2 && std::chrono::steady_clock::now() < deadline)
+  // The poller logs after it swaps the model in: wait for the line too.
+  auto logged = [&] {
+    std::lock_guard<std::mutex> lock(log_mutex);
+    return !lines.empty();
+  };
+  while ((s.registry->find("m")->version < 2 || !logged()) &&
+         std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_EQ(s.registry->find("m")->version, 2);
   Tensor x = random::normal({2, 4});

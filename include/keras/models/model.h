@@ -76,7 +76,9 @@ class Model : public Layer {
 
   /// Keras's Model.quantize: quantizes every layer without sublayers that can be (Dense,
   /// EinsumDense, Embedding) with `mode` ("int8") and `config` (null: the mode's default); a
-  /// layer that cannot is skipped with a warning, as Keras. The model must be built.
+  /// layer that cannot is skipped with a warning, as Keras. The model must be built. The
+  /// compiled train/test/predict steps are dropped (Keras resets its train_function etc.): they
+  /// were traced with the float weights.
   void quantize(const std::string& mode,
                 quantizers::QuantizationConfigPtr config = nullptr) override;
 
@@ -216,6 +218,9 @@ class Model : public Layer {
 
  private:
   trainers::CompileState& state() const;
+  /// Forgets the compiled default steps, so the next call traces again (Keras's
+  /// `self.train_function = None` ...): after the layers' variables were replaced.
+  void reset_compiled_steps();
   // The loops, over any source of batches (in-memory tensors, Dataset, PyDataset).
   std::shared_ptr<callbacks::History> run_fit(trainers::BatchSource& train,
                                               std::unique_ptr<trainers::BatchSource> validation,
