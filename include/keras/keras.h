@@ -37,6 +37,7 @@
 #include "keras/ops/ops.h"
 #include "keras/ops/symbolic.h"
 #include "keras/optimizers/optimizers.h"
+#include "keras/quantizers/int4.h"
 #include "keras/random/random.h"
 #include "keras/regularizers/regularizers.h"
 #include "keras/saving/save_model.h"

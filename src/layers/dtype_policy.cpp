@@ -43,6 +43,10 @@ DTypePolicy quantized_from_name(const std::string& name, size_t at) {
           "Invalid block_size in mode. Supported values are -1 (per-channel) or a positive "
           "integer (sub-channel), but got ", p.block_size, " from '", mode, "'.");
     mode = "int4";
+  } else if (mode == "int4") {
+    // Keras's legacy QuantizedDTypePolicy("int4"), per channel: block_size 0 marks it so that
+    // it serializes as that class again (Int4DTypePolicy names have -1 or a positive size).
+    p.block_size = 0;
   }
   const auto& modes = quantizers::quantization_modes();
   check(std::find(modes.begin(), modes.end(), mode) != modes.end(),
@@ -99,7 +103,7 @@ Config DTypePolicy::serialize() const {
             {"class_name", "DTypePolicy"},
             {"config", {{"name", name}}},
             {"registered_name", nullptr}};
-  if (quantization_mode == "int4")
+  if (quantization_mode == "int4" && block_size != 0)
     return object("Int4DTypePolicy", {{"mode", "int4/" + std::to_string(block_size)},
                                       {"source_name", source_name()}});
   if (quantization_mode == "float8")

@@ -4,6 +4,7 @@
 
 #include "keras/core/errors.h"
 #include "keras/ops/ops.h"
+#include "keras/quantizers/int4.h"
 
 namespace keras::quantizers {
 namespace {
@@ -127,6 +128,7 @@ std::shared_ptr<const QuantizationConfig> QuantizationConfig::deserialize(const 
   out->activation_quantizer = optional_quantizer(c, "activation_quantizer");
   if (out->mode == "int4" && c.contains("block_size") && !c["block_size"].is_null())
     out->block_size = c["block_size"].get<int64_t>();
+  if (out->mode == "int4") validate_int4_config(*out);  // Keras's from_config runs __init__
   return out;
 }
 

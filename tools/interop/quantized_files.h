@@ -1,6 +1,7 @@
 #pragma once
 // Models keras-cpp quantizes itself for the live round trip: Keras's float fixture files of
-// tools/keras_oracle/quantize.py, quantized with Model::quantize("int8"); Keras loads them and
+// tools/keras_oracle/quantize.py, quantized with Model::quantize("int8"), and of quantize_int4.py
+// quantized to int4 per channel and in blocks; Keras loads them and
 // must predict what keras-cpp predicted (interop.py, kind "quantize:<case>").
 
 #include <keras/keras.h>

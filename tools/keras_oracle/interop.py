@@ -9,7 +9,8 @@ saved by Keras, "cpp_lora_<kind>" and "py_lora_<kind>" (lora.py's builders, LoRA
 Keras's own build too: its load_own_variables assigns the merged kernel, zeroes the adapters),
 and the float models of quantize.py quantized by keras-cpp's Model::quantize("int8"),
 "cpp_quantized_<case>" (kind "quantize:<case>": Keras's own quantized file of the case, zeroed,
-receives the weights)):
+receives the weights), and int4 the same way, "cpp_int4_<case>_<setting>" (quantize_int4.py,
+kind "quantize_int4:<case>_<setting>")):
   load     keras.saving.load_model(NAME.keras, safe_mode=True) with no warning, no log record
            of level WARNING or above and nothing printed (Keras reports unknown or unused keys
            and "Skipping variable loading" that way);
@@ -79,11 +80,12 @@ def layer_file_model(cls):
     return model
 
 
-def quantized_model(case):
-    """Keras's own int8 quantization of a quantize.py case (its saved file), every weight
-    zeroed, so that the predictions can only come from keras-cpp's .weights.h5."""
-    model = keras.saving.load_model(os.path.join(oracle.ORACLE_DIR, "quantize",
-                                                 case + "_int8.keras"))
+def quantized_model(case, folder="quantize"):
+    """Keras's own quantization of a quantize.py case (its saved file; quantize_int4.py's
+    "<case>_<setting>" for int4), every weight zeroed, so that the predictions can only come
+    from keras-cpp's .weights.h5."""
+    stem = case + "_int8" if folder == "quantize" else case
+    model = keras.saving.load_model(os.path.join(oracle.ORACLE_DIR, folder, stem + ".keras"))
     model.set_weights([np.zeros(v.shape, v.dtype) for v in model.weights])
     return model
 
@@ -94,6 +96,8 @@ def architecture(kind):
         return lambda: layer_file_model(kind[len("layer:"):])
     if kind.startswith("quantize:"):
         return lambda: quantized_model(kind[len("quantize:"):])
+    if kind.startswith("quantize_int4:"):
+        return lambda: quantized_model(kind[len("quantize_int4:"):], "quantize_int4")
     return (ARCHITECTURES.get(kind) or getattr(models, kind, None)
             or getattr(lora, kind, None) or getattr(graphs, kind))
 

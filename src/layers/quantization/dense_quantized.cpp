@@ -10,6 +10,7 @@ namespace keras::layers {
 void DenseLayer::quantized_build(const Shape& kernel_shape) {
   const std::string& mode = quantization_mode();
   detail::require_implemented_mode(*this, mode);
+  if (mode == "int4") return int4_build(kernel_shape);
   kernel_ = add_weight({.shape = kernel_shape,
                         .initializer = "zeros",
                         .trainable = false,
@@ -20,6 +21,7 @@ void DenseLayer::quantized_build(const Shape& kernel_shape) {
 }
 
 Tensor DenseLayer::quantized_call(const Tensor& inputs) {
+  if (quantization_mode() == "int4") return int4_call(inputs);
   const Tensor x = autocast(inputs);
   const Tensor kernel = kernel_.value(), kernel_scale = kernel_scale_.value();
   const std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer =
@@ -49,6 +51,7 @@ void DenseLayer::quantize_weights(const std::string& mode,
                                   const quantizers::QuantizationConfigPtr& config) {
   detail::require_exact_class(*this, "Dense");
   detail::require_implemented_mode(*this, mode);
+  if (mode == "int4") return int4_quantize(config);
   const Shape kernel_shape = kernel_.shape();
   quantizers::AbsMaxQuantizer weight_quantizer =
       config->weight_quantizer.value_or(quantizers::AbsMaxQuantizer{.axis = std::vector{0}});
@@ -66,6 +69,8 @@ std::vector<Variable> DenseLayer::variables_to_load() const {
   std::vector<Variable> vars{kernel_};
   if (options_.use_bias) vars.push_back(bias_);
   vars.push_back(kernel_scale_);
+  for (const Variable* v : {&kernel_zero_, &g_idx_})  // int4 with blocks only
+    if (v->defined()) vars.push_back(*v);
   return vars;
 }
 

@@ -10,6 +10,7 @@ namespace keras::layers {
 
 void EinsumDenseLayer::quantized_build(const Shape& kernel_shape) {
   detail::require_implemented_mode(*this, quantization_mode());
+  if (quantization_mode() == "int4") return int4_build(kernel_shape);
   auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
   kernel_ = add_weight({.shape = kernel_shape,
                         .initializer = "zeros",
@@ -23,6 +24,7 @@ void EinsumDenseLayer::quantized_build(const Shape& kernel_shape) {
 }
 
 Tensor EinsumDenseLayer::quantized_call(const Tensor& inputs) {
+  if (quantization_mode() == "int4") return int4_call(inputs);
   const auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
   const Tensor x = autocast(inputs);
   const Tensor kernel = kernel_.value(), kernel_scale = kernel_scale_.value();
@@ -52,6 +54,7 @@ void EinsumDenseLayer::quantize_weights(const std::string& mode,
                                         const quantizers::QuantizationConfigPtr& config) {
   detail::require_exact_class(*this, "EinsumDense");
   detail::require_implemented_mode(*this, mode);
+  if (mode == "int4") return int4_quantize(config);
   const auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
   const Shape kernel_shape = kernel_.shape();
   quantizers::AbsMaxQuantizer weight_quantizer = config->weight_quantizer.value_or(
@@ -70,6 +73,8 @@ std::vector<Variable> EinsumDenseLayer::variables_to_load() const {
   std::vector<Variable> vars{kernel_};
   if (bias_.defined()) vars.push_back(bias_);
   vars.push_back(kernel_scale_);
+  for (const Variable* v : {&kernel_zero_, &g_idx_})  // int4 with blocks only
+    if (v->defined()) vars.push_back(*v);
   return vars;
 }
 

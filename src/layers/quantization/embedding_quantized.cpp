@@ -9,6 +9,7 @@ namespace keras::layers {
 
 void EmbeddingLayer::quantized_build() {
   detail::require_implemented_mode(*this, quantization_mode());
+  if (quantization_mode() == "int4") return int4_build();
   embeddings_ = add_weight({.shape = {input_dim_, output_dim_},
                             .initializer = "zeros",
                             .trainable = false,
@@ -22,6 +23,7 @@ void EmbeddingLayer::quantized_build() {
 }
 
 Tensor EmbeddingLayer::quantized_call(const Tensor& ids) {
+  if (quantization_mode() == "int4") return int4_call(ids);
   Tensor scale = lookup(embeddings_scale_.value(), ids);
   Tensor rows = lookup(embeddings_.value(), ids);
   return ops::cast(rows, compute_dtype()) / ops::expand_dims(scale, -1);
@@ -31,6 +33,7 @@ void EmbeddingLayer::quantize_weights(const std::string& mode,
                                       const quantizers::QuantizationConfigPtr& config) {
   detail::require_exact_class(*this, "Embedding");
   detail::require_implemented_mode(*this, mode);
+  if (mode == "int4") return int4_quantize(config);
   quantizers::AbsMaxQuantizer weight_quantizer =
       config->weight_quantizer.value_or(quantizers::AbsMaxQuantizer{.axis = std::vector{-1}});
   quantizers::Quantized q = weight_quantizer(embeddings_.value());

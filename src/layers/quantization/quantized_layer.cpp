@@ -9,10 +9,10 @@ void require_exact_class(const Layer& layer, const char* keras_class) {
 }
 
 void require_implemented_mode(const Layer& layer, const std::string& mode) {
-  if (mode != "int8")
+  if (mode != "int8" && mode != "int4")
     throw NotImplementedError(layer.class_name() + " '" + layer.name() +
                               "': keras-cpp does not implement the quantization mode '" + mode +
-                              "' yet (it has 'int8'); see docs/quantization.md.");
+                              "' yet (it has 'int8' and 'int4'); see docs/quantization.md.");
 }
 
 DTypePolicy quantized_policy(const DTypePolicy& policy, const std::string& mode) {

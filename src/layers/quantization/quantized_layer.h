@@ -14,7 +14,7 @@ namespace keras::layers::detail {
 /// NotImplementedError unless the layer is exactly `keras_class` (Keras's type_check: a
 /// subclass may hold other weights that quantize() would not know of).
 void require_exact_class(const Layer& layer, const char* keras_class);
-/// NotImplementedError for a mode keras-cpp does not implement for this layer yet (all but int8).
+/// NotImplementedError for a mode keras-cpp does not implement for this layer yet.
 void require_implemented_mode(const Layer& layer, const std::string& mode);
 /// "<mode>_from_<source>" for a layer whose float policy is `policy`.
 DTypePolicy quantized_policy(const DTypePolicy& policy, const std::string& mode);

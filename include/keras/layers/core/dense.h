@@ -1,7 +1,8 @@
 #pragma once
 // keras.layers.Dense: activation(inputs @ kernel + bias), kernel of shape (input_dim, units).
 // LoRA: enable_lora (keras/layers/core/lora.h). Quantization: quantize("int8") and the
-// "int8_from_<policy>" dtype policies (src/layers/quantization/dense_quantized.cpp).
+// "int8_from_<policy>" dtype policies (src/layers/quantization/dense_quantized.cpp), int4
+// (src/layers/quantization/dense_int4.cpp).
 
 #include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
@@ -41,8 +42,10 @@ class DenseLayer : public LoraLayer {
 
   int64_t units() const { return units_; }
   /// Keras's kernel property: the kernel variable's value, with the LoRA update merged in when
-  /// LoRA is enabled.
-  Tensor kernel() const { return lora_merged(kernel_); }
+  /// LoRA is enabled; int4: the unpacked int8 values, (input_dim, units).
+  Tensor kernel() const {
+    return quantization_mode() == "int4" ? int4_kernel() : lora_merged(kernel_);
+  }
   /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled.
   const Variable& kernel_variable() const { return kernel_; }
   const Variable& bias() const { return bias_; }
@@ -51,6 +54,10 @@ class DenseLayer : public LoraLayer {
   const Variable& lora_kernel_b() const { return lora_b(); }
   /// int8: the per-unit scale of the int8 kernel (float kernel = kernel / kernel_scale).
   const Variable& kernel_scale() const { return kernel_scale_; }
+  /// int4 with blocks (sub-channel): the zero point per group and unit, and each input's group
+  /// (Keras's kernel_zero, g_idx); undefined otherwise.
+  const Variable& kernel_zero() const { return kernel_zero_; }
+  const Variable& g_idx() const { return g_idx_; }
   /// Keras's variable_serialization_spec: kernel, bias, then the quantization variables of
   /// the mode (a quantized layer builds them in another order).
   std::vector<Variable> variables_to_load() const override;
@@ -64,11 +71,17 @@ class DenseLayer : public LoraLayer {
   // Quantized modes (src/layers/quantization/dense_quantized.cpp).
   void quantized_build(const Shape& kernel_shape);
   Tensor quantized_call(const Tensor& inputs);
+  // int4 (src/layers/quantization/dense_int4.cpp).
+  void int4_build(const Shape& kernel_shape);
+  Tensor int4_call(const Tensor& inputs);
+  void int4_quantize(const quantizers::QuantizationConfigPtr& config);
+  Tensor int4_kernel() const;
 
   int64_t units_;
   DenseOptions options_;
   Variable kernel_, bias_;
   Variable kernel_scale_;
+  Variable kernel_zero_, g_idx_;
 };
 
 /// A densely connected layer of `units` outputs.

@@ -5,7 +5,8 @@
 //   auto layer = layers::EinsumDense("abc,cd->abd", {layers::kNone, 64}, {.bias_axes = "d"});
 //
 // LoRA: enable_lora (keras/layers/core/lora.h). Quantization: quantize("int8") and the
-// "int8_from_<policy>" dtype policies (src/layers/quantization/einsum_dense_quantized.cpp).
+// "int8_from_<policy>" dtype policies (src/layers/quantization/einsum_dense_quantized.cpp),
+// int4 (src/layers/quantization/einsum_dense_int4.cpp).
 
 #include <string>
 #include <vector>
@@ -56,8 +57,10 @@ class EinsumDenseLayer : public LoraLayer {
   /// The output shape with the batch axis (-1 where unknown), known once built.
   const Shape& full_output_shape() const { return full_output_shape_; }
   /// Keras's kernel property: the kernel variable's value, with the LoRA update merged in when
-  /// LoRA is enabled.
-  Tensor kernel() const { return lora_merged(kernel_); }
+  /// LoRA is enabled; int4: the unpacked int8 values in the kernel's shape.
+  Tensor kernel() const {
+    return quantization_mode() == "int4" ? int4_kernel() : lora_merged(kernel_);
+  }
   /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled.
   const Variable& kernel_variable() const { return kernel_; }
   /// Undefined when bias_axes is empty.
@@ -67,6 +70,9 @@ class EinsumDenseLayer : public LoraLayer {
   const Variable& lora_kernel_b() const { return lora_b(); }
   /// int8: the kernel's scale, laid out to broadcast against the output (Keras's layout).
   const Variable& kernel_scale() const { return kernel_scale_; }
+  /// int4 with blocks: the zero points and each kernel row's group (see DenseLayer).
+  const Variable& kernel_zero() const { return kernel_zero_; }
+  const Variable& g_idx() const { return g_idx_; }
   /// Keras's variable_serialization_spec: kernel, bias, then the quantization variables.
   std::vector<Variable> variables_to_load() const override;
 
@@ -80,6 +86,14 @@ class EinsumDenseLayer : public LoraLayer {
   void quantized_build(const Shape& kernel_shape);
   Tensor quantized_call(const Tensor& inputs);
   Variable kernel_scale_;
+  // int4 (src/layers/quantization/einsum_dense_int4.cpp): the kernel is stored flattened to
+  // (reduced, other) axes and packed; int4_kernel_shape_ is its float shape.
+  void int4_build(const Shape& kernel_shape);
+  Tensor int4_call(const Tensor& inputs);
+  void int4_quantize(const quantizers::QuantizationConfigPtr& config);
+  Tensor int4_kernel() const;
+  Variable kernel_zero_, g_idx_;
+  Shape int4_kernel_shape_;
 
   std::string equation_;
   std::vector<int64_t> partial_output_shape_;

@@ -6,7 +6,8 @@
 //
 // LoRA: enable_lora (keras/layers/core/lora.h) adapts the table. Quantization: quantize("int8")
 // and the "int8_from_<policy>" dtype policies: an int8 table and a scale per row
-// (src/layers/quantization/embedding_quantized.cpp).
+// (src/layers/quantization/embedding_quantized.cpp); int4: two values of a row per byte
+// (src/layers/quantization/embedding_int4.cpp).
 
 #include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
@@ -52,7 +53,9 @@ class EmbeddingLayer : public LoraLayer {
   bool mask_zero() const { return options_.mask_zero; }
   /// Keras's embeddings property: the table's value, with the LoRA update merged in when LoRA
   /// is enabled.
-  Tensor embeddings() const { return lora_merged(embeddings_); }
+  Tensor embeddings() const {
+    return quantization_mode() == "int4" ? int4_embeddings() : lora_merged(embeddings_);
+  }
   /// The stored table (Keras's _embeddings), frozen while LoRA is enabled.
   const Variable& embeddings_variable() const { return embeddings_; }
   /// The LoRA adapters (undefined until enable_lora).
@@ -60,6 +63,10 @@ class EmbeddingLayer : public LoraLayer {
   const Variable& lora_embeddings_b() const { return lora_b(); }
   /// int8: the scale of each row of the int8 table (float row = row / embeddings_scale).
   const Variable& embeddings_scale() const { return embeddings_scale_; }
+  /// int4 with blocks: the zero point per row and group, and each column's group (Keras's
+  /// embeddings_zero, g_idx); undefined otherwise.
+  const Variable& embeddings_zero() const { return embeddings_zero_; }
+  const Variable& g_idx() const { return g_idx_; }
 
  protected:
   LoraTarget lora_target() const override;
@@ -72,11 +79,17 @@ class EmbeddingLayer : public LoraLayer {
   // Quantized modes (src/layers/quantization/embedding_quantized.cpp).
   void quantized_build();
   Tensor quantized_call(const Tensor& ids);
+  // int4 (src/layers/quantization/embedding_int4.cpp).
+  void int4_build();
+  Tensor int4_call(const Tensor& ids);
+  void int4_quantize(const quantizers::QuantizationConfigPtr& config);
+  Tensor int4_embeddings() const;
 
   int64_t input_dim_, output_dim_;
   EmbeddingOptions options_;
   Variable embeddings_;
   Variable embeddings_scale_;
+  Variable embeddings_zero_, g_idx_;
 };
 
 /// A lookup table of `input_dim` vectors of size `output_dim`.

@@ -1,0 +1,112 @@
+// int4 Dense (keras/src/layers/core/dense.py: _int4_build, _int4_call, quantize("int4")):
+// the kernel's int4 values packed two per byte along the units axis, (input_dim,
+// ceil(units / 2)) int8, with
+//   per channel (block_size None or -1): kernel_scale (units,), kernel = round(w * scale);
+//   sub-channel (block_size > 0): kernel_scale and kernel_zero (ceil(input_dim / block_size),
+//     units), g_idx (input_dim,) = each input row's group, w ~ (kernel - zero) * scale.
+
+#include "keras/layers/core/dense.h"
+#include "keras/ops/ops.h"
+#include "layers/quantization/int4_layer.h"
+#include "layers/quantization/quantized_layer.h"
+
+namespace keras::layers {
+
+void DenseLayer::int4_build(const Shape& kernel_shape) {
+  const int64_t input_dim = kernel_shape[0];
+  const int64_t block_size = detail::int4_block_size(*this, options_.quantization_config);
+  kernel_ = add_weight({.shape = {input_dim, (units_ + 1) / 2},
+                        .initializer = "zeros",
+                        .trainable = false,
+                        .dtype = DType::Int8,
+                        .name = "kernel"});
+  const Shape scale_shape = block_size > 0
+                                ? Shape{detail::int4_groups(input_dim, block_size), units_}
+                                : Shape{units_};
+  kernel_scale_ = add_weight(
+      {.shape = scale_shape, .initializer = "ones", .trainable = false, .name = "kernel_scale"});
+  if (block_size <= 0) return;
+  kernel_zero_ = add_weight({.shape = scale_shape,
+                             .initializer = "zeros",
+                             .trainable = false,
+                             .dtype = DType::Int8,
+                             .name = "kernel_zero"});
+  g_idx_ = add_weight({.shape = {input_dim},
+                       .initializer = "zeros",
+                       .trainable = false,
+                       .dtype = DType::Float32,
+                       .name = "g_idx"});
+  g_idx_.assign(quantizers::group_index(input_dim, block_size));
+}
+
+Tensor DenseLayer::int4_kernel() const { return quantizers::unpack_int4(kernel_.value(), units_, -1); }
+
+Tensor DenseLayer::int4_call(const Tensor& inputs) {
+  const Tensor x = autocast(inputs);
+  const DType dtype = compute_dtype();
+  // Unpacked per call (int8, (input_dim, units)); the stored kernel stays packed.
+  const Tensor kernel = int4_kernel(), kernel_scale = kernel_scale_.value();
+  Tensor y;
+  if (!kernel_zero_.defined()) {
+    // Per channel, as Keras: the float inputs times the int4 values, divided by kernel_scale;
+    // with an activation quantizer in the config, int8 inputs and an int32 product instead.
+    const std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer =
+        detail::inputs_quantizer(options_.quantization_config, "int4");
+    auto forward = [&](const Tensor& in) {
+      if (!inputs_quantizer) return ops::matmul(in, ops::cast(kernel, dtype)) / kernel_scale;
+      quantizers::Quantized qi = (*inputs_quantizer)(in, -1);
+      return ops::cast(ops::matmul(qi.values, kernel), dtype) / (kernel_scale * qi.scale);
+    };
+    y = detail::with_inputs_gradient(x, forward, [&] {
+      return [kernel, kernel_scale, dtype](const Tensor& upstream) {
+        return ops::matmul(upstream, ops::transpose(ops::cast(kernel, dtype) / kernel_scale));
+      };
+    });
+  } else {
+    // Sub-channel, as Keras: the kernel dequantized through g_idx for this call, then a float
+    // product (Keras ignores any inputs quantizer here; its config cannot hold one).
+    const Tensor float_kernel = ops::cast(
+        quantizers::dequantize_with_sz_map(kernel, kernel_scale, kernel_zero_.value(),
+                                           g_idx_.value(), /*group_axis=*/0),
+        dtype);
+    y = detail::with_inputs_gradient(
+        x, [&](const Tensor& in) { return ops::matmul(in, float_kernel); },
+        [&] {
+          return [float_kernel](const Tensor& upstream) {
+            return ops::matmul(upstream, ops::transpose(float_kernel));
+          };
+        });
+  }
+  if (options_.use_bias) y = y + bias_.value();
+  return options_.activation(y);
+}
+
+void DenseLayer::int4_quantize(const quantizers::QuantizationConfigPtr& config) {
+  const Shape kernel_shape = kernel_.shape();
+  const Tensor kernel = kernel_.value();
+  const int64_t block_size = detail::int4_block_size(*config);
+  Tensor values, scale, zero;
+  if (block_size <= 0) {
+    quantizers::AbsMaxQuantizer weight_quantizer = config->weight_quantizer.value_or(
+        quantizers::AbsMaxQuantizer{.axis = std::vector{0}, .value_range = {-8, 7}});
+    quantizers::Quantized q = weight_quantizer(kernel);
+    values = q.values;
+    scale = ops::squeeze(q.scale, 0);
+  } else {
+    quantizers::GroupedQuantized q =
+        quantizers::abs_max_quantize_grouped_with_zero_point(kernel, block_size);
+    values = q.values;
+    scale = q.scale;
+    zero = q.zero;
+  }
+  const Tensor packed = quantizers::pack_int4(values, -1);
+  remove_weight(kernel_);
+  options_.quantization_config = config;
+  set_dtype_policy(detail::quantized_policy(dtype_policy(), detail::int4_policy_mode(block_size)));
+  quantized_build(kernel_shape);
+  kernel_.assign(packed);
+  kernel_scale_.assign(scale);
+  if (zero.defined()) kernel_zero_.assign(zero);
+}
+
+}  // namespace keras::layers

@@ -1,0 +1,23 @@
+#include "layers/quantization/int4_layer.h"
+
+namespace keras::layers::detail {
+
+int64_t int4_block_size(const quantizers::QuantizationConfig& config) {
+  return config.block_size.value_or(-1);
+}
+
+int64_t int4_block_size(const Layer& layer, const quantizers::QuantizationConfigPtr& config) {
+  if (config && config->mode == "int4") return int4_block_size(*config);
+  // A legacy "int4_from_<source>" policy (block_size 0) is per channel, as in Keras.
+  const DTypePolicy& policy = layer.dtype_policy();
+  if (policy.quantization_mode == "int4" && policy.block_size > 0) return policy.block_size;
+  return -1;
+}
+
+std::string int4_policy_mode(int64_t block_size) {
+  return "int4/" + std::to_string(block_size);
+}
+
+int64_t int4_groups(int64_t n, int64_t block_size) { return (n + block_size - 1) / block_size; }
+
+}  // namespace keras::layers::detail

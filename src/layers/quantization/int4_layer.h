@@ -1,0 +1,28 @@
+#pragma once
+// What the int4 layers (Dense, EinsumDense, Embedding) share: Keras's get_block_size_for_layer
+// and the policy name quantize("int4") sets.
+
+#include <optional>
+#include <string>
+
+#include "keras/layers/layer.h"
+#include "keras/quantizers/int4.h"
+
+namespace keras::layers::detail {
+
+/// Keras's get_block_size_for_layer: an int4 config's block_size, else the block size of the
+/// layer's "int4/<block_size>" policy; -1 for one scale per output channel (None or -1).
+int64_t int4_block_size(const Layer& layer, const quantizers::QuantizationConfigPtr& config);
+
+/// The block size quantize() uses: the config's own (Keras reads config.block_size); -1 for
+/// per channel.
+int64_t int4_block_size(const quantizers::QuantizationConfig& config);
+
+/// "int4/<block_size>": the mode part of the policy quantize("int4") gives a float layer
+/// ("int4/-1_from_float32" per channel, "int4/128_from_float32").
+std::string int4_policy_mode(int64_t block_size);
+
+/// ceil(n / block_size): the groups of sub-channel int4.
+int64_t int4_groups(int64_t n, int64_t block_size);
+
+}  // namespace keras::layers::detail
