@@ -14,8 +14,6 @@ std::map<std::string, std::vector<uint8_t>> members(const std::string& path) {
   return saving::read_zip_members(saving::read_file_bytes(path), path);
 }
 
-bool is_integer(DType t) { return t == DType::Int8 || t == DType::Int32 || t == DType::Int64; }
-
 }  // namespace
 
 KerasQuantizedFiles::KerasQuantizedFiles(const std::string& name)
@@ -59,10 +57,12 @@ void expect_same_quantized_file(const std::string& ours, const std::string& kera
                                 const std::string& what) {
   auto mine = layer_configs(ours), theirs = layer_configs(keras);
   ASSERT_EQ(mine.size(), theirs.size()) << what;
-  for (const auto& [layer, config] : theirs)
-    for (const char* key : {"dtype", "quantization_config"})
-      if (config.contains(key))
-        EXPECT_EQ(mine[layer][key], config[key]) << what << " " << layer << " " << key;
+  for (const auto& [layer, config] : theirs) {
+    for (const char* key : {"dtype", "quantization_config"}) {
+      if (!config.contains(key)) continue;
+      EXPECT_EQ(mine[layer][key], config[key]) << what << " " << layer << " " << key;
+    }
+  }
   auto h5_of = [](const std::string& path) {
     return saving::H5File::open_image(members(path).at("model.weights.h5"), path);
   };

@@ -133,7 +133,8 @@ TEST(Int4Quantize, PoliciesBuildInt4Variables) {
   EXPECT_EQ(embed->embeddings_variable().shape(), (Shape{9, 3}));
   EXPECT_EQ(embed->embeddings_scale().shape(), (Shape{9, 3}));
   EXPECT_EQ(embed->g_idx().value().to_vector<float>(), (std::vector<float>{0, 0, 1, 1, 2}));
-  auto einsum = layers::EinsumDense("abc,cde->abde", {kNone, 2, 3}, {.dtype = "int4/-1_from_float32"});
+  auto einsum = layers::EinsumDense("abc,cde->abde", {layers::kNone, 2, 3},
+                                    {.dtype = "int4/-1_from_float32"});
   (*einsum)(ops::zeros({1, 4, 5}));
   EXPECT_EQ(einsum->kernel_variable().shape(), (Shape{5, 3}));  // (c, d * e) packed: 6 -> 3
   EXPECT_EQ(einsum->kernel_scale().shape(), (Shape{6}));
