@@ -35,7 +35,7 @@ class KerasQuantizedFiles {
 std::map<std::string, json> layer_configs(const std::string& keras_file);
 
 /// `ours` (saved by keras-cpp) against `keras` (saved by Keras): each layer's "dtype" and
-/// "quantization_config" entries equal, and model.weights.h5 has the same datasets in the same
+/// "quantization_config" entries equal (Keras's "shared_object_id" marks left out), and model.weights.h5 has the same datasets in the same
 /// order with the same dtypes and values (1e-6 relative for floats).
 void expect_same_quantized_file(const std::string& ours, const std::string& keras,
                                 const std::string& what);
