@@ -64,6 +64,24 @@ def cases():
     yield "embedding", keras.Model(inp, out), rng.integers(0, 10, (5, 4)).astype("int32")
 
 
+def record_quantized(q, key, x, arrays, path):
+    """Keras's predictions of the quantized model q on x (arrays[key]), the inputs' gradient
+    of sum(outputs) for float inputs (key.grad: Keras's custom gradient through the dequantized
+    kernel) and every variable (key.var.<path>); q saved to `path`, which Keras loads back and
+    predicts the same with. Returns the predictions."""
+    y = np.asarray(q.predict(x, verbose=0))
+    arrays[key] = y
+    if not np.issubdtype(x.dtype, np.integer):
+        grad = jax.grad(lambda t: jax.numpy.sum(q(t)))(jax.numpy.asarray(x))
+        arrays[f"{key}.grad"] = np.asarray(grad)
+    for v in q.weights:
+        arrays[f"{key}.var.{v.path}"] = np.asarray(v.numpy())
+    q.save(path)
+    again = keras.saving.load_model(path)
+    np.testing.assert_allclose(again.predict(x, verbose=0), y, rtol=1e-6, atol=1e-6)
+    return y
+
+
 def main():
     os.makedirs(OUT_DIR, exist_ok=True)
     arrays = {}
@@ -76,20 +94,8 @@ def main():
         for mode in MODES:
             q = keras.saving.load_model(float_path)
             q.quantize(mode)
-            y = np.asarray(q.predict(x, verbose=0))
-            arrays[f"{name}.{mode}"] = y
-            if not name.startswith("embedding"):
-                # The inputs' gradient of sum(outputs): Keras's custom gradient through the
-                # dequantized kernel.
-                grad = jax.grad(lambda t: jax.numpy.sum(q(t)))(jax.numpy.asarray(x))
-                arrays[f"{name}.{mode}.grad"] = np.asarray(grad)
-            for v in q.weights:
-                arrays[f"{name}.{mode}.var.{v.path}"] = np.asarray(v.numpy())
-            path = os.path.join(OUT_DIR, f"{name}_{mode}.keras")
-            q.save(path)
-            # Keras loads its own file back and predicts the same.
-            again = keras.saving.load_model(path)
-            np.testing.assert_allclose(again.predict(x, verbose=0), y, rtol=1e-6, atol=1e-6)
+            y = record_quantized(q, f"{name}.{mode}", x, arrays,
+                                 os.path.join(OUT_DIR, f"{name}_{mode}.keras"))
             print(f"{name} {mode}: max |quantized - float| = "
                   f"{np.max(np.abs(y - arrays[f'{name}.float'])):.4g}")
     path = os.path.join(oracle.ORACLE_DIR, "quantize.npz")

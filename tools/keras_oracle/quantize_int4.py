@@ -27,11 +27,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402  (before keras: JAX backend)
 
-import jax  # noqa: E402
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
 from keras import quantizers as Q  # noqa: E402
 from keras.src.quantizers.quantizers import dequantize_with_sz_map  # noqa: E402  (not exported)
+from quantize import record_quantized  # noqa: E402  (the int8 generator's recording)
 
 L = keras.layers
 OUT_DIR = os.path.join(oracle.ORACLE_DIR, "quantize_int4")
@@ -50,6 +50,7 @@ SETTINGS = {
 
 
 def seeded_weights(model, seed):
+    # Off-centre (mean 0.1), so the zero points of sub-channel groups are not all -1 or 0.
     rng = np.random.default_rng(seed)
     for v in model.weights:
         v.assign(rng.normal(0.1, 0.5, v.shape).astype(v.dtype))
@@ -100,18 +101,8 @@ def model_fixtures(arrays):
             q = keras.saving.load_model(float_path)
             make = SETTINGS[setting]
             q.quantize("int4", config=None if make is None else make())
-            y = np.asarray(q.predict(x, verbose=0))
-            key = f"{name}.{setting}"
-            arrays[key] = y
-            if not name.startswith("embedding"):
-                grad = jax.grad(lambda t: jax.numpy.sum(q(t)))(jax.numpy.asarray(x))
-                arrays[f"{key}.grad"] = np.asarray(grad)
-            for v in q.weights:
-                arrays[f"{key}.var.{v.path}"] = np.asarray(v.numpy())
-            path = os.path.join(OUT_DIR, f"{name}_{setting}.keras")
-            q.save(path)
-            again = keras.saving.load_model(path)
-            np.testing.assert_allclose(again.predict(x, verbose=0), y, rtol=1e-6, atol=1e-6)
+            y = record_quantized(q, f"{name}.{setting}", x, arrays,
+                                 os.path.join(OUT_DIR, f"{name}_{setting}.keras"))
             print(f"{name} {setting}: {[l.dtype_policy.name for l in q.layers if l.weights]} "
                   f"max |int4 - float| = {np.max(np.abs(y - arrays[f'{name}.float'])):.4g}")
 

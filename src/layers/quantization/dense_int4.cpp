@@ -83,30 +83,18 @@ Tensor DenseLayer::int4_call(const Tensor& inputs) {
 
 void DenseLayer::int4_quantize(const quantizers::QuantizationConfigPtr& config) {
   const Shape kernel_shape = kernel_.shape();
-  const Tensor kernel = kernel_.value();
   const int64_t block_size = detail::int4_block_size(*config);
-  Tensor values, scale, zero;
-  if (block_size <= 0) {
-    quantizers::AbsMaxQuantizer weight_quantizer = config->weight_quantizer.value_or(
-        quantizers::AbsMaxQuantizer{.axis = std::vector{0}, .value_range = {-8, 7}});
-    quantizers::Quantized q = weight_quantizer(kernel);
-    values = q.values;
-    scale = ops::squeeze(q.scale, 0);
-  } else {
-    quantizers::GroupedQuantized q =
-        quantizers::abs_max_quantize_grouped_with_zero_point(kernel, block_size);
-    values = q.values;
-    scale = q.scale;
-    zero = q.zero;
-  }
-  const Tensor packed = quantizers::pack_int4(values, -1);
+  const detail::Int4Kernel q = detail::quantize_int4_kernel(
+      kernel_.value(), block_size,
+      config->weight_quantizer.value_or(
+          quantizers::AbsMaxQuantizer{.axis = std::vector{0}, .value_range = {-8, 7}}));
   remove_weight(kernel_);
   options_.quantization_config = config;
   set_dtype_policy(detail::quantized_policy(dtype_policy(), detail::int4_policy_mode(block_size)));
   quantized_build(kernel_shape);
-  kernel_.assign(packed);
-  kernel_scale_.assign(scale);
-  if (zero.defined()) kernel_zero_.assign(zero);
+  kernel_.assign(q.packed);
+  kernel_scale_.assign(q.scale);
+  if (q.zero.defined()) kernel_zero_.assign(q.zero);
 }
 
 }  // namespace keras::layers

@@ -104,29 +104,18 @@ void EinsumDenseLayer::int4_quantize(const quantizers::QuantizationConfigPtr& co
   const auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
   const Shape kernel_shape = kernel_.shape();
   const FlatKernel flat = flatten_kernel(kernel_shape, info.kernel.reduced);
-  const Tensor kernel = ops::reshape(kernel_.value(), {flat.rows, flat.columns});
   const int64_t block_size = detail::int4_block_size(*config);
-  Tensor values, scale, zero;
-  if (block_size <= 0) {
-    // Keras's EinsumDense ignores a config's weight_quantizer here (Dense uses it).
-    quantizers::Quantized q = quantizers::abs_max_quantize(kernel, 0, {-8, 7});
-    values = q.values;
-    scale = ops::squeeze(q.scale, 0);
-  } else {
-    quantizers::GroupedQuantized q =
-        quantizers::abs_max_quantize_grouped_with_zero_point(kernel, block_size);
-    values = q.values;
-    scale = q.scale;
-    zero = q.zero;
-  }
-  const Tensor packed = quantizers::pack_int4(values, -1);
+  // Keras's EinsumDense ignores a config's weight_quantizer here (Dense uses it).
+  const detail::Int4Kernel q = detail::quantize_int4_kernel(
+      ops::reshape(kernel_.value(), {flat.rows, flat.columns}), block_size,
+      quantizers::AbsMaxQuantizer{.axis = std::vector{0}, .value_range = {-8, 7}});
   remove_weight(kernel_);
   options_.quantization_config = config;
   set_dtype_policy(detail::quantized_policy(dtype_policy(), detail::int4_policy_mode(block_size)));
   quantized_build(kernel_shape);
-  kernel_.assign(packed);
-  kernel_scale_.assign(scale);
-  if (zero.defined()) kernel_zero_.assign(zero);
+  kernel_.assign(q.packed);
+  kernel_scale_.assign(q.scale);
+  if (q.zero.defined()) kernel_zero_.assign(q.zero);
 }
 
 }  // namespace keras::layers

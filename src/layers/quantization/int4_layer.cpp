@@ -1,5 +1,7 @@
 #include "layers/quantization/int4_layer.h"
 
+#include "keras/ops/ops.h"
+
 namespace keras::layers::detail {
 
 int64_t int4_block_size(const quantizers::QuantizationConfig& config) {
@@ -19,5 +21,16 @@ std::string int4_policy_mode(int64_t block_size) {
 }
 
 int64_t int4_groups(int64_t n, int64_t block_size) { return (n + block_size - 1) / block_size; }
+
+Int4Kernel quantize_int4_kernel(const Tensor& kernel, int64_t block_size,
+                                const quantizers::AbsMaxQuantizer& per_channel) {
+  if (block_size <= 0) {
+    quantizers::Quantized q = per_channel(kernel);
+    return {quantizers::pack_int4(q.values, -1), ops::squeeze(q.scale, 0), Tensor()};
+  }
+  quantizers::GroupedQuantized q =
+      quantizers::abs_max_quantize_grouped_with_zero_point(kernel, block_size);
+  return {quantizers::pack_int4(q.values, -1), q.scale, q.zero};
+}
 
 }  // namespace keras::layers::detail

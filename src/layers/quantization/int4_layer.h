@@ -25,4 +25,17 @@ std::string int4_policy_mode(int64_t block_size);
 /// ceil(n / block_size): the groups of sub-channel int4.
 int64_t int4_groups(int64_t n, int64_t block_size);
 
+/// What quantize("int4") stores for a kernel.
+struct Int4Kernel {
+  Tensor packed;  ///< int8, (rows, ceil(columns / 2))
+  Tensor scale;   ///< (columns,) per channel, (ceil(rows / block_size), columns) with blocks
+  Tensor zero;    ///< int8, the scale's shape with blocks; undefined per channel
+};
+
+/// A (rows, columns) float kernel quantized over its rows as Keras's Dense and EinsumDense
+/// quantize("int4") do: with `per_channel` (an AbsMaxQuantizer over axis 0, range (-8, 7)) when
+/// block_size <= 0, else abs_max_quantize_grouped_with_zero_point; then packed along the columns.
+Int4Kernel quantize_int4_kernel(const Tensor& kernel, int64_t block_size,
+                                const quantizers::AbsMaxQuantizer& per_channel);
+
 }  // namespace keras::layers::detail
