@@ -5,6 +5,9 @@
 //   quantize_speedup                      float / int8 (target >= 1.8)
 //   quantize_float_weight_bytes, quantize_int8_weight_bytes, quantize_memory_ratio (target 4)
 //   quantize_float_accuracy, quantize_int8_accuracy, quantize_accuracy_drop_points (<= 0.5)
+//   quantize_int4_*, quantize_int4_b128_*   the same for int4 per channel and in Keras's default
+//                                         blocks of 128 (weight-only: no int4 kernel, the call
+//                                         unpacks the kernel and multiplies in float)
 // Usage: bench_quantize [--threads N] [--epochs E] [--quick]. KERAS_CPU_ISA=avx2 measures the
 // AVX2 kernel on an AVX-512 machine; the int8 kernel in use is printed.
 
@@ -12,6 +15,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <keras/keras.h>
@@ -51,6 +55,9 @@ double median_ms(keras::Model& model, const keras::Tensor& x, int blocks, int it
   std::sort(per_call.begin(), per_call.end());
   return per_call[per_call.size() / 2];
 }
+
+// int4 per channel and in Keras's default blocks of 128.
+const std::pair<const char*, int64_t> kInt4Settings[] = {{"int4", -1}, {"int4_b128", 128}};
 
 double accuracy(keras::Model& model, const keras::Tensor& x, const keras::Tensor& y) {
   keras::Tensor logits = model.predict(keras::TensorStruct(x), {.batch_size = 256, .verbose = 0})
@@ -96,6 +103,16 @@ int main(int argc, char** argv) {
   bench::report("quantize_float_weight_bytes", static_cast<double>(float_bytes));
   bench::report("quantize_int8_weight_bytes", static_cast<double>(int8_bytes));
   bench::report("quantize_memory_ratio", static_cast<double>(float_bytes) / int8_bytes);
+  for (const auto& [name, block_size] : kInt4Settings) {
+    auto int4 = keras::saving::load_model("/tmp/bench_quantize_float.keras");
+    int4->quantize("int4", keras::quantizers::Int4QuantizationConfig({.block_size = block_size}));
+    const double ms = median_ms(*int4, batch, blocks, iters);
+    const int64_t bytes = weight_bytes(*int4);
+    bench::report(std::string("quantize_") + name + "_ms", ms);
+    bench::report(std::string("quantize_") + name + "_weight_bytes", static_cast<double>(bytes));
+    bench::report(std::string("quantize_") + name + "_memory_ratio",
+                  static_cast<double>(float_bytes) / bytes);
+  }
 
   // Accuracy: the same architecture trained on Fashion-MNIST, then quantized.
   const int64_t n_train = quick ? 2048 : 60000, n_test = quick ? 1024 : 10000;
@@ -114,6 +131,14 @@ int main(int argc, char** argv) {
                     .loss = keras::losses::SparseCategoricalCrossentropy({.from_logits = true})});
   trained->fit(x_train, y_train, {.batch_size = 128, .epochs = quick ? 1 : epochs, .verbose = 0});
   const double float_acc = accuracy(*trained, x_test, y_test);
+  trained->save("/tmp/bench_quantize_trained.keras");
+  for (const auto& [name, block_size] : kInt4Settings) {
+    auto int4 = keras::saving::load_model("/tmp/bench_quantize_trained.keras");
+    int4->quantize("int4", keras::quantizers::Int4QuantizationConfig({.block_size = block_size}));
+    const double acc = accuracy(*int4, x_test, y_test);
+    bench::report(std::string("quantize_") + name + "_accuracy", acc);
+    bench::report(std::string("quantize_") + name + "_accuracy_drop_points", float_acc - acc);
+  }
   trained->quantize("int8");
   const double int8_acc = accuracy(*trained, x_test, y_test);
   bench::report("quantize_float_accuracy", float_acc);
