@@ -15,6 +15,7 @@ struct Variable::State {
   Ref<autograd::Node> leaf;  // the variable's identity in every graph, across assignments
   bool trainable = true;
   bool autocast = true;
+  bool overwrite_with_gradient = false;
   std::string name;
   std::string path;
   std::function<Tensor(const Tensor&)> constraint;
@@ -45,6 +46,7 @@ Variable::Variable(const Tensor& initial_value, VariableOptions options)
   check(initial_value.defined(), "Variable: the initial value is an undefined tensor.");
   state_->trainable = options.trainable;
   state_->autocast = options.autocast;
+  state_->overwrite_with_gradient = options.overwrite_with_gradient;
   state_->name = options.name.empty() ? "variable" : options.name;
   state_->path = options.path.empty() ? state_->name : options.path;
   state_->leaf = make_ref<autograd::LeafNode>();
@@ -90,6 +92,10 @@ Tensor Variable::value() const {
 }
 
 bool Variable::autocast() const { return checked_state().autocast; }
+bool Variable::overwrite_with_gradient() const { return checked_state().overwrite_with_gradient; }
+void Variable::set_overwrite_with_gradient(bool overwrite) {
+  checked_state().overwrite_with_gradient = overwrite;
+}
 
 namespace {
 thread_local bool reshape_allowed = false;  // variable_storage.h

@@ -388,7 +388,8 @@ Variable Layer::add_weight(WeightOptions options) {
                     .name = var_name,
                     .path = weight_path_prefix() + name() + "/" + var_name,
                     .dtype = dtype,
-                    .autocast = options.autocast});
+                    .autocast = options.autocast,
+                    .overwrite_with_gradient = options.overwrite_with_gradient});
   (options.trainable ? trainable_vars_ : non_trainable_vars_).push_back(v);
   if (options.regularizer) regularized_.emplace_back(v, options.regularizer.get());
   if (options.constraint) {

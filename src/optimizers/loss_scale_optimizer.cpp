@@ -68,7 +68,8 @@ void LossScaleOptimizer::apply_indexed(std::vector<Tensor> grads, std::vector<si
   // then skips the step: the model's and the inner optimizer's variables keep their values).
   const Tensor scale = dynamic_scale_.value();
   std::vector<Tensor> unscaled;
-  for (const Tensor& g : kept) unscaled.push_back(ops::divide(g, scale));
+  for (size_t i = 0; i < kept.size(); ++i)  // a new value, not a gradient: kept as it is
+    unscaled.push_back(vars[i].overwrite_with_gradient() ? kept[i] : ops::divide(kept[i], scale));
   std::vector<Variable> stepped = vars;
   for (const Variable& v : inner_->variables()) stepped.push_back(v);
   std::vector<Tensor> before;

@@ -136,7 +136,11 @@ std::vector<std::vector<Variable>> Optimizer::add_optimizer_variables(
   std::vector<std::vector<Variable>> out(names.size());
   for (const Variable& var : vars)
     for (size_t i = 0; i < names.size(); ++i)
-      out[i].push_back(add_variable_from_reference(var, names[i], i < inits.size() ? inits[i] : 0));
+      // None for a variable the optimizer overwrites with its gradient: it is never updated.
+      out[i].push_back(var.overwrite_with_gradient()
+                           ? Variable()
+                           : add_variable_from_reference(var, names[i],
+                                                         i < inits.size() ? inits[i] : 0));
   return out;
 }
 
@@ -150,8 +154,9 @@ void Optimizer::build(const std::vector<Variable>& trainable_variables) {
             "': variable '", trainable_variables[i].path(), "' appears twice in the list.");
   }
   if (options_.use_ema) averages_ = add_optimizer_variables(trainable_variables, {"average"})[0];
-  if (options_.gradient_accumulation_steps)
-    accumulators_ = add_optimizer_variables(trainable_variables, {"gradient_accumulator"})[0];
+  if (options_.gradient_accumulation_steps)  // every variable's, overwritten ones' included
+    for (const Variable& var : trainable_variables)
+      accumulators_.push_back(add_variable_from_reference(var, "gradient_accumulator"));
   trainable_variables_ = trainable_variables;
   decay_mask_.assign(trainable_variables.size(), true);
   std::optional<std::regex> pattern;
@@ -296,6 +301,11 @@ void Optimizer::apply_indexed(std::vector<Tensor> grads, std::vector<size_t> ind
   check(!kept.empty(), "No gradients provided for any variable.");
   grads = std::move(kept);
   indices = std::move(kept_indices);
+  overwrite_with_gradients(grads, indices);
+  if (grads.empty()) {  // only overwritten variables: no update step, the counter still moves
+    iterations_.assign(ops::add(iterations_.value(), Tensor(Scalar::typed_int(1, DType::Int64))));
+    return;
+  }
 
   if (options_.loss_scale_factor)
     for (Tensor& g : grads) g = ops::divide(g, *options_.loss_scale_factor);
@@ -338,6 +348,39 @@ void Optimizer::apply_indexed(std::vector<Tensor> grads, std::vector<size_t> ind
     if (var.constraint()) var.assign(var.constraint()(var.value()));
   }
   iterations_.assign(ops::add(iterations_.value(), Tensor(Scalar::typed_int(1, DType::Int64))));
+}
+
+void Optimizer::overwrite_with_gradients(std::vector<Tensor>& grads,
+                                         std::vector<size_t>& indices) {
+  std::vector<Tensor> kept;
+  std::vector<size_t> kept_indices;
+  const std::optional<int> steps = options_.gradient_accumulation_steps;
+  const bool is_update_step =
+      steps && (iterations_.value().item<int64_t>() + 1) % *steps == 0;
+  for (size_t i = 0; i < grads.size(); ++i) {
+    Variable& var = trainable_variables_[indices[i]];
+    if (!var.overwrite_with_gradient()) {
+      kept.push_back(grads[i]);
+      kept_indices.push_back(indices[i]);
+      continue;
+    }
+    if (!steps) {
+      var.assign(grads[i]);
+      continue;
+    }
+    // Accumulated as a running maximum (the amax histories' and scales' meaning), assigned
+    // on the update step.
+    Variable& acc = accumulators_[indices[i]];
+    Tensor most = ops::maximum(ops::cast(grads[i], acc.dtype()), acc.value());
+    if (is_update_step) {
+      var.assign(most);
+      acc.assign(ops::zeros_like(acc.value()));
+    } else {
+      acc.assign(most);
+    }
+  }
+  grads = std::move(kept);
+  indices = std::move(kept_indices);
 }
 
 void Optimizer::update_all(const std::vector<Tensor>& grads, const std::vector<size_t>& indices,
@@ -400,6 +443,7 @@ void Optimizer::update_moving_averages() {
   const Tensor not_first_step = ops::not_equal(step_count(), 0);
   for (size_t i = 0; i < trainable_variables_.size(); ++i) {
     const Variable& var = trainable_variables_[i];
+    if (!averages_[i].defined()) continue;  // an overwritten variable has none
     Tensor momentum = ops::where(not_first_step, ops::full({}, options_.ema_momentum, var.dtype()),
                                  ops::full({}, 0.0, var.dtype()));
     averages_[i].assign(ops::add(ops::multiply(momentum, averages_[i].value()),
@@ -416,7 +460,7 @@ void Optimizer::overwrite_with_averages(const std::vector<Variable>& vars, const
         "model.");
   for (size_t i = 0; i < vars.size(); ++i) {
     Variable v = vars[i];
-    v.assign(averages_[i].value());
+    if (averages_[i].defined()) v.assign(averages_[i].value());
   }
 }
 
@@ -429,6 +473,7 @@ void Optimizer::swap_ema_weights(const std::vector<Variable>& vars) {
   check(vars.size() == averages_.size(), "swap_ema_weights: got ", vars.size(),
         " variables, but the optimizer keeps ", averages_.size(), " moving averages.");
   for (size_t i = 0; i < vars.size(); ++i) {
+    if (!averages_[i].defined()) continue;
     Variable v = vars[i];
     Tensor old = v.value();
     v.assign(averages_[i].value());

@@ -26,6 +26,10 @@ struct VariableOptions {
   /// Whether reads inside an AutocastScope see the value cast to the scope's dtype (Keras's
   /// `autocast` argument of add_weight; normalization statistics opt out).
   bool autocast = true;
+  /// Keras's overwrite_with_gradient: an optimizer assigns this variable its gradient instead
+  /// of updating it (float8 training's scales and amax histories, whose "gradients" are their
+  /// new values).
+  bool overwrite_with_gradient = false;
 };
 
 /// Keras's AutocastScope: while one is active on this thread, reading a floating variable that
@@ -71,6 +75,9 @@ class Variable {
   DType dtype() const { return stored_value().dtype(); }
   int ndim() const { return stored_value().ndim(); }
   bool autocast() const;
+  /// Keras's overwrite_with_gradient (see VariableOptions).
+  bool overwrite_with_gradient() const;
+  void set_overwrite_with_gradient(bool overwrite);
   bool trainable() const;
   void set_trainable(bool trainable);
   const std::string& name() const;

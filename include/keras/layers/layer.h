@@ -73,6 +73,8 @@ struct WeightOptions {
   /// Whether calls under a mixed policy read the weight in the compute dtype (Keras's
   /// add_weight autocast; normalization layers keep their statistics in float32).
   bool autocast = true;
+  /// Optimizers assign the gradient instead of updating (Keras's overwrite_with_gradient).
+  bool overwrite_with_gradient = false;
 };
 
 class Layer;

@@ -154,7 +154,8 @@ class Optimizer {
   Variable add_variable_from_reference(const Variable& reference, const std::string& name,
                                        double init = 0.0);
   /// Keras's add_optimizer_variables: for each variable, one slot per name (interleaved, as
-  /// Keras creates them); returns one list per name.
+  /// Keras creates them); returns one list per name. An overwrite_with_gradient variable gets
+  /// undefined slots (Keras's None).
   std::vector<std::vector<Variable>> add_optimizer_variables(const std::vector<Variable>& vars,
                                                              const std::vector<std::string>& names,
                                                              const std::vector<double>& inits = {});
@@ -171,6 +172,10 @@ class Optimizer {
   Tensor local_step(DType dtype, int offset = 1) const;
 
  private:
+  /// Keras's _overwrite_variables_directly_with_gradients: assigns each overwrite_with_gradient
+  /// variable its gradient (with accumulation: the running maximum, on the update step) and
+  /// drops those pairs.
+  void overwrite_with_gradients(std::vector<Tensor>& grads, std::vector<size_t>& indices);
   std::vector<Tensor> clip_gradients(const std::vector<Tensor>& grads) const;
   void apply_weight_decay(const std::vector<size_t>& indices, const Tensor& lr);
   bool use_weight_decay(size_t index) const;

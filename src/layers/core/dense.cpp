@@ -19,9 +19,8 @@ void DenseLayer::build(const Shape& input_shape) {
         "': the last axis of the input must be known; got input shape ",
         shape_string(input_shape), ".");
   const int64_t input_dim = input_shape.back();
-  if (!quantization_mode().empty())
-    quantized_build({input_dim, units_});
-  else
+  if (!quantization_mode().empty()) quantized_build({input_dim, units_});
+  if (quantization_mode().empty() || quantization_mode() == "float8")  // float8 keeps it
     kernel_ = add_weight({.shape = {input_dim, units_},
                           .initializer = options_.kernel_initializer,
                           .regularizer = options_.kernel_regularizer,
@@ -40,10 +39,11 @@ LoraLayer::LoraTarget DenseLayer::lora_target() const {
   return kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
 }
 
-Tensor DenseLayer::call(const Tensor& inputs, const CallContext&) {
+Tensor DenseLayer::call(const Tensor& inputs, const CallContext& ctx) {
   check(inputs.ndim() >= 1 && inputs.shape().back() == kernel_.shape()[0], "Dense '", name(),
         "': expected inputs with last axis ", kernel_.shape()[0], "; got shape ", inputs.shape(),
         ".");
+  if (quantization_mode() == "float8") return float8_call(inputs, ctx.training.value_or(false));
   if (!quantization_mode().empty()) return quantized_call(inputs);
   Tensor x = ops::cast(inputs, compute_dtype());
   return ops::detail::linear_bias_activation(x, kernel(),

@@ -178,9 +178,8 @@ void EinsumDenseLayer::build(const Shape& input_shape) {
   Analysis a = analyze(name(), equation_, options_.bias_axes, input_shape, partial_output_shape_);
   full_output_shape_ = a.output;
   input_rank_ = input_shape.rank();
-  if (!quantization_mode().empty())
-    quantized_build(a.kernel);
-  else
+  if (!quantization_mode().empty()) quantized_build(a.kernel);
+  if (quantization_mode().empty() || quantization_mode() == "float8")  // float8 keeps it
     kernel_ = add_weight({.shape = a.kernel,
                           .initializer = options_.kernel_initializer,
                           .regularizer = options_.kernel_regularizer,
@@ -199,9 +198,10 @@ LoraLayer::LoraTarget EinsumDenseLayer::lora_target() const {
   return kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
 }
 
-Tensor EinsumDenseLayer::call(const Tensor& inputs, const CallContext&) {
+Tensor EinsumDenseLayer::call(const Tensor& inputs, const CallContext& ctx) {
   check(inputs.ndim() == input_rank_, "EinsumDense '", name(), "': expected inputs of rank ",
         input_rank_, " (the rank it was built for); got shape ", inputs.shape(), ".");
+  if (quantization_mode() == "float8") return float8_call(inputs, ctx.training.value_or(false));
   if (!quantization_mode().empty()) return quantized_call(inputs);
   Tensor y = ops::einsum(equation_, ops::cast(inputs, compute_dtype()), kernel());
   if (bias_.defined()) y = ops::add(y, bias_);

@@ -3,12 +3,14 @@
 
 #include "keras/layers/core/dense.h"
 #include "keras/ops/ops.h"
+#include "layers/quantization/float8_layer.h"
 #include "layers/quantization/quantized_layer.h"
 
 namespace keras::layers {
 
 void DenseLayer::quantized_build(const Shape& kernel_shape) {
   const std::string& mode = quantization_mode();
+  if (mode == "float8") return void(float8_ = detail::add_float8_variables(*this));
   detail::require_implemented_mode(*this, mode);
   if (mode == "int4") return int4_build(kernel_shape);
   kernel_ = add_weight({.shape = kernel_shape,
@@ -50,6 +52,7 @@ Tensor DenseLayer::quantized_call(const Tensor& inputs) {
 void DenseLayer::quantize_weights(const std::string& mode,
                                   const quantizers::QuantizationConfigPtr& config) {
   detail::require_exact_class(*this, "Dense");
+  if (mode == "float8") return float8_quantize(config);
   detail::require_implemented_mode(*this, mode);
   if (mode == "int4") return int4_quantize(config);
   const Shape kernel_shape = kernel_.shape();
@@ -66,6 +69,7 @@ void DenseLayer::quantize_weights(const std::string& mode,
 
 std::vector<Variable> DenseLayer::variables_to_load() const {
   if (quantization_mode().empty()) return LoraLayer::variables_to_load();
+  if (quantization_mode() == "float8") return detail::float8_saved_variables(kernel_, bias_, float8_);
   std::vector<Variable> vars{kernel_};
   if (options_.use_bias) vars.push_back(bias_);
   vars.push_back(kernel_scale_);

@@ -4,11 +4,13 @@
 #include "keras/layers/core/einsum_dense.h"
 #include "keras/ops/ops.h"
 #include "layers/quantization/einsum_quantization_info.h"
+#include "layers/quantization/float8_layer.h"
 #include "layers/quantization/quantized_layer.h"
 
 namespace keras::layers {
 
 void EinsumDenseLayer::quantized_build(const Shape& kernel_shape) {
+  if (quantization_mode() == "float8") return void(float8_ = detail::add_float8_variables(*this));
   detail::require_implemented_mode(*this, quantization_mode());
   if (quantization_mode() == "int4") return int4_build(kernel_shape);
   auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
@@ -53,6 +55,7 @@ Tensor EinsumDenseLayer::quantized_call(const Tensor& inputs) {
 void EinsumDenseLayer::quantize_weights(const std::string& mode,
                                         const quantizers::QuantizationConfigPtr& config) {
   detail::require_exact_class(*this, "EinsumDense");
+  if (mode == "float8") return float8_quantize(config);
   detail::require_implemented_mode(*this, mode);
   if (mode == "int4") return int4_quantize(config);
   const auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
@@ -70,6 +73,7 @@ void EinsumDenseLayer::quantize_weights(const std::string& mode,
 
 std::vector<Variable> EinsumDenseLayer::variables_to_load() const {
   if (quantization_mode().empty()) return LoraLayer::variables_to_load();
+  if (quantization_mode() == "float8") return detail::float8_saved_variables(kernel_, bias_, float8_);
   std::vector<Variable> vars{kernel_};
   if (bias_.defined()) vars.push_back(bias_);
   vars.push_back(kernel_scale_);

@@ -6,6 +6,7 @@
 
 #include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
+#include "keras/quantizers/float8.h"
 
 namespace keras::layers {
 
@@ -76,6 +77,10 @@ class DenseLayer : public LoraLayer {
   Tensor int4_call(const Tensor& inputs);
   void int4_quantize(const quantizers::QuantizationConfigPtr& config);
   Tensor int4_kernel() const;
+  // float8 (src/layers/quantization/dense_float8.cpp): the float kernel plus these.
+  Tensor float8_call(const Tensor& inputs, bool training);
+  void float8_quantize(const quantizers::QuantizationConfigPtr& config);
+  quantizers::Float8Variables float8_;
 
   int64_t units_;
   DenseOptions options_;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "keras/layers/core/lora.h"
+#include "keras/quantizers/float8.h"
 #include "keras/layers/options.h"
 
 namespace keras::layers {
@@ -94,6 +95,10 @@ class EinsumDenseLayer : public LoraLayer {
   Tensor int4_kernel() const;
   Variable kernel_zero_, g_idx_;
   Shape int4_kernel_shape_;
+  // float8 (src/layers/quantization/einsum_dense_float8.cpp): the float kernel plus these.
+  Tensor float8_call(const Tensor& inputs, bool training);
+  void float8_quantize(const quantizers::QuantizationConfigPtr& config);
+  quantizers::Float8Variables float8_;
 
   std::string equation_;
   std::vector<int64_t> partial_output_shape_;

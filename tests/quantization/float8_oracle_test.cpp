@@ -1,0 +1,167 @@
+// float8 Dense and EinsumDense against Keras 3.15 (tools/keras_oracle/quantize_float8.py):
+//   - Keras's float8 files load and predict what Keras predicted (before and after a fit, so
+//     with scales of 1 and with trained ones),
+//   - quantize("float8") on the float model gives Keras's variables, configs and file layout,
+//   - float8 training (fit with SGD, Adam, gradient accumulation, LossScaleOptimizer) from the
+//     same start gives Keras's per-step losses and final variables: kernels, biases, every
+//     scale and amax history,
+//   - Keras's errors (LoRA with float8).
+// Keras loading keras-cpp's float8 files is the live round trip (tools/interop, scripts/interop.sh).
+
+#include <filesystem>
+
+#include "float8_support.h"
+#include "keras/callbacks/lambda_callback.h"
+#include "keras/saving/archive.h"
+#include "keras/saving/h5_file.h"
+#include "keras/saving/save_model.h"
+
+namespace keras {
+namespace {
+
+using float8_test::expect_close;
+using float8_test::expect_keras_variables;
+using float8_test::file_of;
+using float8_test::fixture;
+using float8_test::predict;
+using test::json;
+
+TEST(Float8Oracle, KerasFilesLoadAndPredictTheSame) {
+  // <case>_float8: just quantized (mlp) or built from a float8 policy (einsum, history of 3);
+  // <case>_adam: after Keras's Adam fit, with trained scales and histories.
+  for (const std::string name : {"mlp", "einsum"}) {
+    backend::clear_session();
+    auto model = saving::load_model(file_of(name + "_float8"));
+    expect_keras_variables(*model, name + ".float8", 0, 0);
+    expect_close(predict(*model, fixture(name + ".x")), fixture(name + ".float8"), 1e-5, 1e-6,
+                 name + "_float8.keras");
+    backend::clear_session();
+    auto trained = saving::load_model(file_of(name + "_adam"));
+    expect_keras_variables(*trained, name + ".adam", 0, 0);
+    expect_close(predict(*trained, fixture(name + ".x")), fixture(name + ".adam.predict"), 1e-5,
+                 1e-6, name + "_adam.keras");
+  }
+}
+
+std::map<std::string, std::vector<uint8_t>> members(const std::string& path) {
+  return saving::read_zip_members(saving::read_file_bytes(path), path);
+}
+
+std::map<std::string, json> layer_configs(const std::string& path) {
+  auto m = members(path);
+  const auto& bytes = m.at("config.json");
+  json config = json::parse(std::string(bytes.begin(), bytes.end()));
+  std::map<std::string, json> out;
+  for (const auto& layer : config["config"]["layers"])
+    out[layer["config"]["name"].get<std::string>()] = layer["config"];
+  return out;
+}
+
+TEST(Float8Oracle, QuantizeGivesKerasVariablesConfigsAndFileLayout) {
+  backend::clear_session();
+  auto model = saving::load_model(file_of("mlp_float"));
+  model->quantize("float8");
+  expect_keras_variables(*model, "mlp.float8", 0, 0);
+  expect_close(predict(*model, fixture("mlp.x")), fixture("mlp.float8"), 1e-5, 1e-6,
+               "quantized by keras-cpp");
+  const std::string ours =
+      (std::filesystem::temp_directory_path() / "float8_mlp_cpp.keras").string();
+  model->save(ours);
+  const std::string keras = file_of("mlp_float8");
+  auto mine = layer_configs(ours), theirs = layer_configs(keras);
+  ASSERT_EQ(mine.size(), theirs.size());
+  for (const auto& [layer, config] : theirs)
+    for (const char* key : {"dtype", "quantization_config"}) {
+      if (!config.contains(key)) continue;
+      json expected = config[key];
+      if (expected.is_object()) expected.erase("shared_object_id");  // Python's id()
+      json got = mine[layer][key];
+      if (got.is_object()) got.erase("shared_object_id");
+      EXPECT_EQ(got, expected) << layer << " " << key;
+    }
+  // model.weights.h5: Keras's variable_serialization_spec order, dtypes and values.
+  auto h5_of = [](const std::string& path) {
+    return saving::H5File::open_image(members(path).at("model.weights.h5"), path);
+  };
+  saving::H5File a = h5_of(ours), b = h5_of(keras);
+  for (const std::string& layer : b.children("layers")) {
+    const std::string group = "layers/" + layer + "/vars";
+    ASSERT_EQ(a.children(group), b.children(group)) << group;
+    for (const std::string& index : b.children(group)) {
+      Tensor x = a.read(group + "/" + index), y = b.read(group + "/" + index);
+      EXPECT_EQ(x.dtype(), y.dtype()) << group << "/" << index;
+      expect_close(x, y, 0, 0, group + "/" + index);
+    }
+  }
+  std::filesystem::remove(ours);
+}
+
+optimizers::OptimizerPtr optimizer_of(const std::string& run) {
+  using namespace optimizers;
+  if (run == "sgd") return SGD(0.02);
+  if (run == "adam") return Adam(0.01);
+  if (run == "sgd_accum") return SGD({.learning_rate = 0.02, .gradient_accumulation_steps = 2});
+  return std::make_shared<LossScaleOptimizer>(SGD(0.02));
+}
+
+TEST(Float8Oracle, TrainingReproducesKerasLossesAndVariables) {
+  for (const std::string name : {"mlp", "einsum"}) {
+    for (const std::string run : {"sgd", "adam", "sgd_accum", "lso"}) {
+      SCOPED_TRACE(name + " " + run);
+      backend::clear_session();
+      auto model = saving::load_model(file_of(name + "_float8"));
+      model->compile({.optimizer = optimizer_of(run), .loss = "mean_squared_error"});
+      std::vector<float> losses;
+      auto recorder = std::make_shared<callbacks::LambdaCallback>(callbacks::LambdaCallbackOptions{
+          .on_train_batch_end = [&](int64_t, const Logs& logs) {
+            losses.push_back(static_cast<float>(logs.at("loss")));
+          }});
+      model->fit(TensorStruct(fixture(name + ".x")), TensorStruct(fixture(name + ".y")),
+                 {.batch_size = 4, .epochs = 2, .verbose = 0, .callbacks = {recorder},
+                  .shuffle = false});
+      const Tensor& keras_losses = fixture(name + "." + run + ".loss");
+      double loss_diff = expect_close(
+          ops::convert_to_tensor(losses, {static_cast<int64_t>(losses.size())}), keras_losses,
+          1e-5, 0, "per-step losses");
+      double var_diff = expect_keras_variables(*model, name + "." + run, 1e-5, 1e-7);
+      std::cout << name << " " << run << ": " << losses.size()
+                << " steps, largest relative difference: losses " << loss_diff
+                << ", variables " << var_diff << "\n";
+    }
+  }
+}
+
+TEST(Float8Oracle, LoraIsRefusedAtCallAsKeras) {
+  backend::clear_session();
+  auto dense = layers::Dense(4);
+  dense->build({-1, 3});
+  dense->enable_lora(2);
+  dense->quantize("float8");  // Keras allows it; its _float8_call raises
+  EXPECT_THROW((*dense)(ops::ones({2, 3})), NotImplementedError);
+}
+
+TEST(Float8Oracle, ModeChecksAsKeras) {
+  backend::clear_session();
+  auto dense = layers::Dense(4);
+  dense->build({-1, 3});
+  dense->quantize("float8");
+  EXPECT_EQ(dense->dtype_policy().name, "float8_from_float32");
+  EXPECT_THROW(dense->quantize("float8"), ValueError);  // already quantized
+  EXPECT_THROW(dense->quantize("int8"), ValueError);
+  auto embedding = layers::Embedding(10, 3);
+  embedding->build({-1, 2});
+  EXPECT_THROW(embedding->quantize("float8"), NotImplementedError);  // Keras's has no float8
+  // Built from a policy: the scales and histories come first (Keras's build order), the
+  // history as long as the policy says.
+  auto built = layers::Dense(2, {.dtype = "float8_from_float32"});
+  built->build({-1, 3});
+  std::vector<std::string> names;
+  for (const Variable& v : built->weights()) names.push_back(v.name());
+  EXPECT_EQ(names, (std::vector<std::string>{"inputs_scale", "inputs_amax_history",
+                                             "kernel_scale", "kernel_amax_history",
+                                             "outputs_grad_scale", "outputs_grad_amax_history",
+                                             "kernel", "bias"}));
+}
+
+}  // namespace
+}  // namespace keras
