@@ -9,8 +9,9 @@ saved by Keras, "cpp_lora_<kind>" and "py_lora_<kind>" (lora.py's builders, LoRA
 Keras's own build too: its load_own_variables assigns the merged kernel, zeroes the adapters),
 and the float models of quantize.py quantized by keras-cpp's Model::quantize("int8"),
 "cpp_quantized_<case>" (kind "quantize:<case>": Keras's own quantized file of the case, zeroed,
-receives the weights), and int4 the same way, "cpp_int4_<case>_<setting>" (quantize_int4.py,
-kind "quantize_int4:<case>_<setting>")):
+receives the weights), int4 the same way, "cpp_int4_<case>_<setting>" (quantize_int4.py,
+kind "quantize_int4:<case>_<setting>"), and quantize_float8.py's float8 models after one epoch
+of Adam in keras-cpp, "cpp_float8_<case>" (kind "quantize_float8:<case>", the same way)):
   load     keras.saving.load_model(NAME.keras, safe_mode=True) with no warning, no log record
            of level WARNING or above and nothing printed (Keras reports unknown or unused keys
            and "Skipping variable loading" that way);
@@ -98,6 +99,9 @@ def architecture(kind):
         return lambda: quantized_model(kind[len("quantize:"):])
     if kind.startswith("quantize_int4:"):
         return lambda: quantized_model(kind[len("quantize_int4:"):], "quantize_int4")
+    if kind.startswith("quantize_float8:"):
+        return lambda: quantized_model(kind[len("quantize_float8:"):] + "_float8",
+                                       "quantize_float8")
     return (ARCHITECTURES.get(kind) or getattr(models, kind, None)
             or getattr(lora, kind, None) or getattr(graphs, kind))
 
