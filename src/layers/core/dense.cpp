@@ -83,7 +83,10 @@ std::shared_ptr<Layer> DenseLayer::from_config(const Config& c) {
   read_lora_config(c, o.lora_rank, o.lora_alpha);
   if (c.contains("quantization_config"))
     o.quantization_config = quantizers::QuantizationConfig::deserialize(c["quantization_config"]);
-  return std::make_shared<DenseLayer>(c.at("units").get<int64_t>(), o);
+  auto layer = std::make_shared<DenseLayer>(c.at("units").get<int64_t>(), o);
+  // The policy itself, not only its name: a float8 one carries its amax_history_length.
+  if (!o.dtype.empty()) layer->set_dtype_policy(DTypePolicy::deserialize(c["dtype"]));
+  return layer;
 }
 
 LayerPtr<DenseLayer> Dense(int64_t units, DenseOptions options) {

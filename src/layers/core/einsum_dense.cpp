@@ -254,7 +254,10 @@ std::shared_ptr<Layer> EinsumDenseLayer::from_config(const Config& c) {
           s.dump(), ".");
     for (const Config& d : s) shape.push_back(d.is_null() ? kNone : d.get<int64_t>());
   }
-  return std::make_shared<EinsumDenseLayer>(c["equation"].get<std::string>(), shape, o);
+  auto layer = std::make_shared<EinsumDenseLayer>(c["equation"].get<std::string>(), shape, o);
+  // The policy itself, not only its name: a float8 one carries its amax_history_length.
+  if (!o.dtype.empty()) layer->set_dtype_policy(DTypePolicy::deserialize(c["dtype"]));
+  return layer;
 }
 
 LayerPtr<EinsumDenseLayer> EinsumDense(std::string equation, std::vector<int64_t> output_shape,
