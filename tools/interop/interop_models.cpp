@@ -29,6 +29,7 @@
 #include "../../examples/functional_graph_model.h"
 #include "layer_files.h"
 #include "lora_files.h"
+#include "float8_files.h"
 #include "quantized_files.h"
 #include "scale_shift.h"
 #include "two_tower.h"
@@ -316,6 +317,10 @@ int main(int argc, char** argv) {
                        out.add_resume(name, model, data);
                      });
     write_quantized_files(argv[2], add);
+    write_float8_files(argv[2], add,
+                       [&out](const std::string& name, Model& model, const TensorList& data) {
+                         out.add_resume(name, model, data);
+                       });
     out.finish();
     return 0;
   } catch (const std::exception& e) {

@@ -11,7 +11,7 @@ and the float models of quantize.py quantized by keras-cpp's Model::quantize("in
 "cpp_quantized_<case>" (kind "quantize:<case>": Keras's own quantized file of the case, zeroed,
 receives the weights), int4 the same way, "cpp_int4_<case>_<setting>" (quantize_int4.py,
 kind "quantize_int4:<case>_<setting>"), and quantize_float8.py's float8 models after one epoch
-of Adam in keras-cpp, "cpp_float8_<case>" (kind "quantize_float8:<case>", the same way)):
+of Adam in keras-cpp, "cpp_float8_<case>" (kind "quantize_float8:<case>", the same way, then resumed)):
   load     keras.saving.load_model(NAME.keras, safe_mode=True) with no warning, no log record
            of level WARNING or above and nothing printed (Keras reports unknown or unused keys
            and "Skipping variable loading" that way);
