@@ -91,6 +91,31 @@ TEST(Float8Oracle, TrainingReproducesKerasLossesAndVariables) {
   }
 }
 
+TEST(Float8Oracle, MixedBfloat16AsKeras) {
+  // "float8_from_mixed_bfloat16": the quantize-dequantize in bfloat16, the bias as it is, the
+  // scales and histories float32. bfloat16 has 8 significant bits, hence the tolerance.
+  backend::clear_session();
+  auto model = saving::load_model(file_of("mlp_bf16_float8"));
+  EXPECT_EQ(model->layers().back()->dtype_policy().name, "float8_from_mixed_bfloat16");
+  double predict_diff = expect_close(predict(*model, fixture("mlp.x")),
+                                     fixture("mlp_bf16.float8"), 1e-2, 1e-3, "predict");
+  model->compile({.optimizer = optimizers::SGD(0.02), .loss = "mean_squared_error"});
+  std::vector<float> losses;
+  auto recorder = std::make_shared<callbacks::LambdaCallback>(callbacks::LambdaCallbackOptions{
+      .on_train_batch_end = [&](int64_t, const Logs& logs) {
+        losses.push_back(static_cast<float>(logs.at("loss")));
+      }});
+  model->fit(TensorStruct(fixture("mlp.x")), TensorStruct(fixture("mlp.y")),
+             {.batch_size = 4, .epochs = 2, .verbose = 0, .callbacks = {recorder},
+              .shuffle = false});
+  double loss_diff = expect_close(
+      ops::convert_to_tensor(losses, {static_cast<int64_t>(losses.size())}),
+      fixture("mlp_bf16.sgd.loss"), 1e-2, 0, "per-step losses");
+  double var_diff = expect_keras_variables(*model, "mlp_bf16.sgd", 1e-2, 1e-3);
+  std::cout << "mlp_bf16: largest relative difference: predict " << predict_diff << ", losses "
+            << loss_diff << ", variables " << var_diff << "\n";
+}
+
 TEST(Float8Oracle, LoraWithFloat8IsRefused) {
   // Keras refuses it when the layer is called ("Currently, `_float8_call` doesn't support
   // LoRA"); keras-cpp refuses LoRA on any quantized layer earlier, in every order.

@@ -27,7 +27,7 @@ Cases: "mlp" (Dense x 3, quantize("float8"), amax_history_length 1024) and "eins
 (EinsumDense x 2, built from QuantizedFloat8DTypePolicy(amax_history_length=3) so the
 histories roll over during the fit; its float8 file is a model built from the policy).
 Runs: sgd, adam, sgd_accum (SGD with gradient_accumulation_steps=2), lso
-(LossScaleOptimizer(SGD)). Files: <case>_float.keras (the float model), <case>_float8.keras
+(LossScaleOptimizer(SGD)); "mlp_bf16": the mlp under mixed_bfloat16 (predict, sgd). Files: <case>_float.keras (the float model), <case>_float8.keras
 (before training), <case>_adam.keras (after the adam fit: non-trivial scales and histories).
 
 Run: ./scripts/oracle.sh quantize_float8 (or, with the interop venv:
@@ -153,6 +153,25 @@ def einsum(dtype=None):
     return keras.Model(inp, out, name="einsum")
 
 
+def mixed_bfloat16(arrays, data):
+    """The mlp under mixed_bfloat16 quantized to float8 ("float8_from_mixed_bfloat16"): the
+    quantize-dequantize runs in bfloat16, the bias is not rounded; predict and an SGD fit."""
+    x, y = (a.astype("float32") for a in data)
+    model = mlp("mixed_bfloat16")
+    float_weights(model, 0)
+    model.quantize("float8")
+    arrays["mlp_bf16.float8"] = np.asarray(model.predict(x, verbose=0)).astype(np.float32)
+    path = os.path.join(OUT_DIR, "mlp_bf16_float8.keras")
+    model.save(path)
+    model = keras.saving.load_model(path)
+    model.compile(optimizer=keras.optimizers.SGD(0.02), loss="mean_squared_error")
+    logs = BatchLogs()
+    model.fit(x, y, batch_size=BATCH, epochs=EPOCHS, shuffle=False, verbose=0, callbacks=[logs])
+    arrays["mlp_bf16.sgd.loss"] = np.array(logs.losses, np.float32)
+    record_vars(arrays, "mlp_bf16.sgd", model)
+    print("mlp_bf16 sgd losses", np.round(logs.losses, 4))
+
+
 def float_weights(model, seed):
     rng = np.random.default_rng(seed)
     for v in model.weights:
@@ -230,6 +249,7 @@ def main():
                 np.testing.assert_allclose(again.predict(x, verbose=0),
                                            arrays[f"{name}.adam.predict"], rtol=1e-6)
             print(name, run, "losses", np.round(logs.losses, 4))
+    mixed_bfloat16(arrays, data["mlp"])
     path = os.path.join(oracle.ORACLE_DIR, "quantize_float8.npz")
     np.savez_compressed(path, **arrays)
     print(os.path.relpath(path, oracle.ROOT), len(arrays), "arrays")
