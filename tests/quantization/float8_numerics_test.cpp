@@ -76,6 +76,11 @@ TEST(Float8Numerics, UnknownFormatIsAValueError) {
 
 // ---- the optimizers' overwrite path -----------------------------------------------------------
 
+// t[i] along the first axis.
+Tensor row(const Tensor& t, int64_t i) {
+  return ops::take(t, Tensor(Scalar::typed_int(i, DType::Int64)), 0);
+}
+
 optimizers::OptimizerPtr make_optimizer(const std::string& run) {
   using namespace optimizers;
   if (run == "sgd") return SGD({.learning_rate = 0.1, .momentum = 0.9});
@@ -96,16 +101,30 @@ TEST(Float8Optimizers, OverwriteWithGradientAsKeras) {
     auto opt = make_optimizer(run);
     std::vector<Tensor> values;
     for (int64_t step = 0; step < grads.shape()[0]; ++step) {
-      Tensor g = ops::take(grads, Tensor(Scalar::typed_int(step, DType::Int64)), 0);
-      opt->apply({ops::take(g, Tensor(Scalar::typed_int(0, DType::Int64)), 0),
-                  ops::take(g, Tensor(Scalar::typed_int(1, DType::Int64)), 0)},
-                 {w, s});
+      Tensor g = row(grads, step);
+      opt->apply({row(g, 0), row(g, 1)}, {w, s});
       values.push_back(ops::stack({w.value(), s.value()}));
     }
     expect_close(ops::stack(values), fixture("overwrite." + run), 1e-6, 1e-7, run);
     EXPECT_EQ(static_cast<int64_t>(opt->variables().size()),
               fixture("overwrite." + run + ".num_variables").item<int64_t>());
   }
+}
+
+TEST(Float8Optimizers, StatelessApplyOverwritesAsApply) {
+  // Keras's stateless_apply runs apply on the given values: the first step of the "sgd" run.
+  Variable w(fixture("overwrite.w0"), {.name = "w"});
+  Variable s(fixture("overwrite.s0"), {.name = "s", .overwrite_with_gradient = true});
+  auto opt = make_optimizer("sgd");
+  opt->build({w, s});
+  Tensor g = row(fixture("overwrite.grads"), 0);
+  std::vector<Tensor> opt_values;
+  for (const Variable& v : opt->variables()) opt_values.push_back(v.value());
+  auto [trained, state] = opt->stateless_apply(
+      opt_values, {row(g, 0), row(g, 1)}, {w.value(), s.value()});
+  Tensor first = row(fixture("overwrite.sgd"), 0);
+  expect_close(ops::stack(trained), first, 1e-6, 1e-7, "stateless_apply");
+  expect_close(s.value(), fixture("overwrite.s0"), 0, 0, "s after stateless_apply");
 }
 
 TEST(Float8Optimizers, OnlyOverwrittenVariablesStillCountTheStep) {
