@@ -30,14 +30,16 @@ inline std::map<std::string, json> layer_configs(const std::string& path) {
   return out;
 }
 
-/// Keras's serialized object without "shared_object_id" (Python's id() of an object several
-/// layers share, e.g. one QuantizationConfig: a value of that run, not of the model).
-inline json without_shared_ids(json j) {
-  if (j.is_object()) {
-    j.erase("shared_object_id");
-    for (auto& [key, value] : j.items()) value = without_shared_ids(value);
+/// `config` without Keras's "shared_object_id" entries: Python object ids Keras writes when one
+/// object is serialized twice in a save (a quantization config); loading does not need them.
+inline json without_shared_ids(json config) {
+  if (config.is_object()) {
+    config.erase("shared_object_id");
+    for (auto& [key, value] : config.items()) value = without_shared_ids(value);
+  } else if (config.is_array()) {
+    for (auto& value : config) value = without_shared_ids(value);
   }
-  return j;
+  return config;
 }
 
 /// `ours` has `keras`'s "dtype" and "quantization_config" entries, layer by layer, and the same
