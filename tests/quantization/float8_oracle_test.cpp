@@ -13,7 +13,7 @@
 #include "float8_support.h"
 #include "keras/callbacks/lambda_callback.h"
 #include "keras/saving/save_model.h"
-#include "keras_file.h"
+#include "keras_quantized_files.h"
 
 namespace keras {
 namespace {
@@ -52,7 +52,7 @@ TEST(Float8Oracle, QuantizeGivesKerasVariablesConfigsAndFileLayout) {
       (std::filesystem::temp_directory_path() / "float8_mlp_cpp.keras").string();
   model->save(ours);
   // Keras's variable_serialization_spec order, dtypes and values; its config entries.
-  test::expect_saved_like_keras(ours, file_of("mlp_float8"), 0);
+  test::expect_same_quantized_file(ours, file_of("mlp_float8"), "mlp float8");
   std::filesystem::remove(ours);
 }
 
