@@ -92,8 +92,9 @@ int main(int argc, char** argv) {
               << "batch-32 forward pass: float32 " << float_ms << " ms, " << mode << " "
               << quantized_ms << " ms\n"
               << "accuracy drop " << float_accuracy - quantized_accuracy << " points\n"
-              << "weights " << static_cast<double>(float_bytes) / static_cast<double>(quantized_bytes)
-              << "x smaller, forward pass " << float_ms / quantized_ms << "x the speed\n";
+              << "float32 / " << mode << ": weight bytes "
+              << static_cast<double>(float_bytes) / static_cast<double>(quantized_bytes)
+              << "x, forward time " << float_ms / quantized_ms << "x\n";
 
     // 3. Saved as Keras saves a quantized model; loaded back it predicts the same.
     const std::string file =

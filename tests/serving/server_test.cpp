@@ -307,6 +307,9 @@ TEST(Serving, FullQueueGets503WithRetryAfter) {
   EXPECT_EQ(a.get().status, 200);
   EXPECT_EQ(b.get().status, 200);
   EXPECT_EQ(post(s, "/v1/models/small:predict", body).status, 200);
+  // Counted once the reply has been sent (httplib's logger): it may lag the client a moment.
+  for (int i = 0; i < 200 && s.model->metrics().requests(503) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(s.model->metrics().requests(503), 1u);
 }
 
