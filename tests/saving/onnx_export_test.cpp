@@ -105,6 +105,21 @@ TEST(OnnxExport, MaskZeroIsRefused) {
   EXPECT_NE(msg.find("mask_zero"), std::string::npos) << msg;
 }
 
+// A quantized layer computes on a rounded grid (int8, int4 or float8) that a float32 graph would
+// drop: every mode is refused, naming the layer and the policy, and no file is left.
+TEST(OnnxExport, QuantizedLayersAreRefused) {
+  for (const std::string mode : {"int8", "int4", "float8"}) {
+    SafetyTempDir dir("onnx");
+    auto model = small_mlp();
+    model->quantize(mode);
+    const std::string msg = message_of<ValueError>(
+        [&] { saving::export_model(*model, dir.file("m.onnx"), kQuiet); });
+    EXPECT_NE(msg.find("quantized"), std::string::npos) << mode << ": " << msg;
+    EXPECT_NE(msg.find(mode), std::string::npos) << mode << ": " << msg;
+    EXPECT_FALSE(fs::exists(dir.file("m.onnx"))) << mode;
+  }
+}
+
 TEST(OnnxExport, OpsetOutsideTheRangeIsRefused) {
   SafetyTempDir dir("onnx");
   auto model = small_mlp();

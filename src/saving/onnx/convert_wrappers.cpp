@@ -19,6 +19,7 @@ Values convert_inner(LayerCall& outer, const Layer& inner, const Values& inputs,
     outer.fail("its wrapped layer \"" + inner.name() + "\" (" + inner.class_name() +
                ") has no ONNX converter");
   LayerCall call{inner, inner.get_config(), inputs, in_shapes, out_shapes, outer.g};
+  call.refuse_quantized();
   return convert(call);
 }
 

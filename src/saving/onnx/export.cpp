@@ -105,6 +105,7 @@ class Walker {
       return inner.run_model(*model, in);
     }
     LayerCall call{*layer, layer->get_config(), in, in_shapes, out_shapes, g_, node, dtypes};
+    call.refuse_quantized();
     // A keras.ops node may share its class name with a layer (Add, Concatenate, Softmax) but
     // not its config or call arguments: it has converters of its own.
     const bool op_node = dynamic_cast<const layers::OperationLayer*>(layer.get()) != nullptr;

@@ -56,6 +56,12 @@ void LayerCall::fail(const std::string& why) const {
                    ") cannot be exported to ONNX: " + why + ".");
 }
 
+void LayerCall::refuse_quantized() const {
+  if (!layer.quantization_mode().empty())
+    fail("it is quantized (dtype policy \"" + layer.dtype_policy().name +
+         "\"); export writes float32 models: export the model before quantize()");
+}
+
 const Config& LayerCall::at(const std::string& key) const {
   if (!config.contains(key)) fail("its config has no \"" + key + "\"");
   return config[key];

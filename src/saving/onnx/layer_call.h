@@ -37,6 +37,9 @@ struct LayerCall {
   const std::string& scope() const { return layer.name(); }
   /// Throws ValueError: the layer (name and class) cannot be exported, and why.
   [[noreturn]] void fail(const std::string& why) const;
+  /// Fails for a quantized layer (int8, int4, float8): its inference rounds inputs and weights
+  /// onto a quantized grid that a float32 graph would silently drop.
+  void refuse_quantized() const;
   /// config[key], failing with a message naming the key when absent.
   const Config& at(const std::string& key) const;
   /// The rank of input 0 (failing when unknown).
