@@ -52,6 +52,13 @@ void Backend::softmax(const Array&, const Array&, int, bool) {
 void Backend::int8_matmul(const Array&, const Array&, const Array&) {
   unsupported("int8_matmul");
 }
+void Backend::quantize_rows_int8(const Array&, const Array&, const Array&, float, float, float) {
+  unsupported("quantize_rows_int8");
+}
+void Backend::int8_linear(const Array&, const Array&, const Array&, const Array&, const Array&,
+                          const Array&, Activation) {
+  unsupported("int8_linear");
+}
 
 void Backend::linear(const Array&, const Array&, const Array&, const Array&, Activation) {
   unsupported("the fused capability linear");

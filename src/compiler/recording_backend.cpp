@@ -278,6 +278,26 @@ void RecordingBackend::int8_matmul(const Array& out, const Array& a, const Array
                 [](Backend& be, const Array* x, Draw) { be.int8_matmul(x[0], x[1], x[2]); });
 }
 
+void RecordingBackend::quantize_rows_int8(const Array& q, const Array& scale, const Array& x,
+                                          float lo, float hi, float epsilon) {
+  as_backend_call([&] { inner_.quantize_rows_int8(q, scale, x, lo, hi, epsilon); });
+  if (trace_) trace_->record(KeyWriter("quantize_rows_int8") << lo << hi << epsilon, {&q, &scale},
+                {&x}, [lo, hi, epsilon](Backend& be, const Array* a, Draw) {
+                  be.quantize_rows_int8(a[0], a[1], a[2], lo, hi, epsilon);
+                });
+}
+
+void RecordingBackend::int8_linear(const Array& out, const Array& a, const Array& b,
+                                   const Array& a_scale, const Array& b_scale, const Array& bias,
+                                   Activation activation) {
+  as_backend_call([&] { inner_.int8_linear(out, a, b, a_scale, b_scale, bias, activation); });
+  if (trace_) trace_->record(KeyWriter("int8_linear") << activation, {&out},
+                {&a, &b, &a_scale, &b_scale, &bias},
+                [activation](Backend& be, const Array* x, Draw) {
+                  be.int8_linear(x[0], x[1], x[2], x[3], x[4], x[5], activation);
+                });
+}
+
 // Only a replay runs a chain, and a replay never runs under a trace (keras::jit inside a trace
 // runs its function as part of the outer one): were it to, the trace gives up rather than
 // record a call it has no key for.

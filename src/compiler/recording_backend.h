@@ -73,6 +73,11 @@ class RecordingBackend final : public backend::Backend {
   void softmax(const backend::Array& out, const backend::Array& x, int axis, bool log) override;
   void int8_matmul(const backend::Array& out, const backend::Array& a,
                    const backend::Array& b) override;
+  void quantize_rows_int8(const backend::Array& q, const backend::Array& scale,
+                          const backend::Array& x, float lo, float hi, float epsilon) override;
+  void int8_linear(const backend::Array& out, const backend::Array& a, const backend::Array& b,
+                   const backend::Array& a_scale, const backend::Array& b_scale,
+                   const backend::Array& bias, backend::Activation activation) override;
   void linear(const backend::Array& out, const backend::Array& x, const backend::Array& w,
               const backend::Array& bias, backend::Activation activation) override;
   void conv_bias_activation(const backend::Array& out, const backend::Array& x,

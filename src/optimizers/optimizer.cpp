@@ -301,7 +301,10 @@ void Optimizer::apply_indexed(std::vector<Tensor> grads, std::vector<size_t> ind
   check(!kept.empty(), "No gradients provided for any variable.");
   grads = std::move(kept);
   indices = std::move(kept_indices);
-  overwrite_with_gradients(grads, indices);
+  // With accumulation, whether this step applies: one host read of `iterations` per step.
+  const std::optional<int> steps = options_.gradient_accumulation_steps;
+  const bool is_update_step = steps && (iterations_.value().item<int64_t>() + 1) % *steps == 0;
+  overwrite_with_gradients(grads, indices, is_update_step);
   if (grads.empty()) {  // only overwritten variables: no update step, the counter still moves
     iterations_.assign(ops::add(iterations_.value(), Tensor(Scalar::typed_int(1, DType::Int64))));
     return;
@@ -311,14 +314,12 @@ void Optimizer::apply_indexed(std::vector<Tensor> grads, std::vector<size_t> ind
     for (Tensor& g : grads) g = ops::divide(g, *options_.loss_scale_factor);
 
   const Tensor lr = learning_rate_tensor();
-  if (options_.gradient_accumulation_steps) {
-    const int64_t steps = *options_.gradient_accumulation_steps;
-    const bool is_update_step = (iterations_.value().item<int64_t>() + 1) % steps == 0;
+  if (steps) {
     if (is_update_step) {
       for (size_t i = 0; i < grads.size(); ++i)
         grads[i] = ops::divide(ops::add(ops::cast(grads[i], accumulators_[indices[i]].dtype()),
                                         accumulators_[indices[i]].value()),
-                               static_cast<double>(steps));
+                               static_cast<double>(*steps));
       grads = clip_gradients(grads);
       apply_weight_decay(indices, lr);
       update_all(grads, indices, lr);
@@ -351,12 +352,10 @@ void Optimizer::apply_indexed(std::vector<Tensor> grads, std::vector<size_t> ind
 }
 
 void Optimizer::overwrite_with_gradients(std::vector<Tensor>& grads,
-                                         std::vector<size_t>& indices) {
+                                         std::vector<size_t>& indices, bool is_update_step) {
   std::vector<Tensor> kept;
   std::vector<size_t> kept_indices;
   const std::optional<int> steps = options_.gradient_accumulation_steps;
-  const bool is_update_step =
-      steps && (iterations_.value().item<int64_t>() + 1) % *steps == 0;
   for (size_t i = 0; i < grads.size(); ++i) {
     Variable& var = trainable_variables_[indices[i]];
     if (!var.overwrite_with_gradient()) {

@@ -5,6 +5,8 @@
 
 #include "keras/core/errors.h"
 #include "keras/ops/ops.h"
+#include "ops/detail/op_utils.h"
+#include "ops/detail/views.h"
 
 namespace keras::quantizers {
 namespace {
@@ -102,9 +104,24 @@ GroupedQuantized abs_max_quantize_grouped_with_zero_point(const Tensor& x, int64
 
 Tensor dequantize_with_sz_map(const Tensor& values, const Tensor& scale, const Tensor& zero,
                               const Tensor& g_idx, int group_axis) {
+  const int axis = group_axis < 0 ? group_axis + scale.ndim() : group_axis;
+  check(g_idx.ndim() == 1 && axis >= 0 && axis < scale.ndim() && zero.shape() == scale.shape(),
+        "dequantize_with_sz_map: expected a 1-d g_idx and scale and zero of one shape with "
+        "group_axis in range; got g_idx ", g_idx.shape(), ", scale ", scale.shape(), ", zero ",
+        zero.shape(), ", group_axis ", group_axis, ".");
   Tensor groups = ops::cast(g_idx, DType::Int32);
-  Tensor scales = ops::take(scale, groups, group_axis);
-  Tensor zeros = ops::cast(ops::take(zero, groups, group_axis), scale.dtype());
+  // Keras's take, with the range checked by a guard rather than a host read, so a compiled
+  // predict of an int4 model replays (g_idx holds group numbers: never negative).
+  const int64_t count = scale.shape()[static_cast<size_t>(axis)];
+  if (groups.size() > 0)
+    ops::detail::check_range_on_host(groups, [&](int64_t lo, int64_t hi) {
+      check<IndexError>(lo >= 0 && hi < count, "dequantize_with_sz_map: g_idx holds group ",
+                        lo < 0 ? lo : hi, " but there are ", count, " groups along axis ",
+                        group_axis, " of scale ", scale.shape(), "; g_idx must be in [0, ",
+                        count, ").");
+    });
+  Tensor scales = ops::detail::index_select(scale, groups, axis);
+  Tensor zeros = ops::cast(ops::detail::index_select(zero, groups, axis), scale.dtype());
   return (ops::cast(values, scale.dtype()) - zeros) * scales;
 }
 

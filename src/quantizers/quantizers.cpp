@@ -5,6 +5,7 @@
 #include "keras/core/errors.h"
 #include "keras/ops/ops.h"
 #include "keras/quantizers/int4.h"
+#include "ops/nn/quantized_linear.h"
 
 namespace keras::quantizers {
 namespace {
@@ -25,6 +26,13 @@ std::optional<AbsMaxQuantizer> optional_quantizer(const Config& config, const ch
 
 Quantized abs_max_quantize(const Tensor& x, const ops::Axes& axis,
                            std::pair<double, double> value_range, DType dtype, double epsilon) {
+  // int8 along the last axis (the inputs of every quantized call): one backend pass.
+  const bool last_axis_only = !axis.is_none() && axis.list().size() == 1 &&
+                              (axis.list()[0] == -1 || axis.list()[0] == x.ndim() - 1);
+  if (dtype == DType::Int8 && last_axis_only)
+    if (auto fused = ops::detail::quantize_rows_int8(
+            x, ops::detail::Int8QuantizerSpec::of(value_range, epsilon)))
+      return {fused->first, fused->second};
   // The same ops in the same order as Keras, so each float32 rounding is the same.
   Tensor amax = ops::max(ops::abs(x), axis, /*keepdims=*/true);
   Tensor scale = ops::cast(Tensor(value_range.second) / (amax + Tensor(epsilon)), x.dtype());

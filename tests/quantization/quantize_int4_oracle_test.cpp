@@ -68,7 +68,10 @@ TEST(QuantizeInt4Oracle, KerasInt4FilesLoadAndPredictTheSame) {
       const std::string key = c.name + "." + setting;
       auto model = saving::load_model(keras_files().file(c.name + "_" + setting));
       keras_files().expect_variables(*model, key);
-      expect_predicts_keras(*model, c.name, key);
+      // Traced twice, then replayed: a compiled predict of an int4 model does not fall back.
+      for (int call = 0; call < 3; ++call) expect_predicts_keras(*model, c.name, key);
+      EXPECT_EQ(model->predict_function().fallback_reason(), "") << key;
+      EXPECT_GE(model->predict_function().replay_count(), 1) << key;
     }
 }
 
@@ -83,7 +86,10 @@ TEST(QuantizeInt4Oracle, QuantizingTheFloatModelGivesKerasVariablesAndOutputs) {
       for (int call = 0; call < 3; ++call) expect_predicts_keras(*model, c.name, c.name + ".float");
       model->quantize("int4", config_of(setting));
       keras_files().expect_variables(*model, key);
-      expect_predicts_keras(*model, c.name, key);
+      // Traced twice, then replayed: a compiled predict of an int4 model does not fall back.
+      for (int call = 0; call < 3; ++call) expect_predicts_keras(*model, c.name, key);
+      EXPECT_EQ(model->predict_function().fallback_reason(), "") << key;
+      EXPECT_GE(model->predict_function().replay_count(), 1) << key;
     }
 }
 

@@ -54,6 +54,11 @@ class CpuBackend final : public backend::Backend {
                      const backend::PoolSpec& spec) override;
   void softmax(const Array& out, const Array& x, int axis, bool log) override;
   void int8_matmul(const Array& out, const Array& a, const Array& b) override;
+  void quantize_rows_int8(const Array& q, const Array& scale, const Array& x, float lo, float hi,
+                          float epsilon) override;
+  void int8_linear(const Array& out, const Array& a, const Array& b, const Array& a_scale,
+                   const Array& b_scale, const Array& bias,
+                   backend::Activation activation) override;
   void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
               backend::Activation activation) override;
   void conv_bias_activation(const Array& out, const Array& x, const Array& kernel,

@@ -59,6 +59,10 @@ class SymbolicBackend final : public backend::Backend {
                      const backend::PoolSpec&) override {}
   void softmax(const Array&, const Array&, int, bool) override {}
   void int8_matmul(const Array&, const Array&, const Array&) override {}
+  void quantize_rows_int8(const Array&, const Array&, const Array&, float, float,
+                          float) override {}
+  void int8_linear(const Array&, const Array&, const Array&, const Array&, const Array&,
+                   const Array&, backend::Activation) override {}
   void linear(const Array&, const Array&, const Array&, const Array&,
               backend::Activation) override {}
   void conv_bias_activation(const Array&, const Array&, const Array&, const Array&,

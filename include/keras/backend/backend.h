@@ -145,6 +145,20 @@ class Backend {
   /// out (M, N) int32 = a (M, K) int8 @ b (K, N) int8, exact (int32 accumulation; no
   /// saturation), all three contiguous: the product of a quantized Dense. (QuantizedMatmul)
   virtual void int8_matmul(const Array& out, const Array& a, const Array& b);
+  /// Keras's abs_max_quantize along the last axis, in one pass per row: for each row i of x
+  /// (M, K) float32, scale[i] (M) float32 = hi / (max_j |x[i, j]| + epsilon) and q[i, j] (int8)
+  /// = clip(round_half_even(x[i, j] * scale[i]), lo, hi), the same float32 roundings as those
+  /// ops (a NaN in a row makes its scale NaN). All contiguous. (QuantizedMatmul)
+  virtual void quantize_rows_int8(const Array& q, const Array& scale, const Array& x, float lo,
+                                  float hi, float epsilon);
+  /// out (M, N) float32 = activation(float(a @ b) / (b_scale[j] * a_scale[i]) + bias[j]): the
+  /// int8 product of a quantized Dense with Keras's dequantization (a float32 product of the
+  /// two scales, then a division), bias and activation applied while the rows are in cache.
+  /// a (M, K) and b (K, N) int8, a_scale (M) and b_scale (N) float32, bias (N) float32 or
+  /// empty; all contiguous. (QuantizedMatmul)
+  virtual void int8_linear(const Array& out, const Array& a, const Array& b,
+                           const Array& a_scale, const Array& b_scale, const Array& bias,
+                           Activation activation);
   /// out = activation(conv(x, kernel) + bias (O)) with channels_last out (spec.channels_last):
   /// a convolution whose bias and activation are applied while each block of the output is
   /// still in cache. bias may be empty. (Epilogue)

@@ -174,8 +174,9 @@ class Optimizer {
  private:
   /// Keras's _overwrite_variables_directly_with_gradients: assigns each overwrite_with_gradient
   /// variable its gradient (with accumulation: the running maximum, on the update step) and
-  /// drops those pairs.
-  void overwrite_with_gradients(std::vector<Tensor>& grads, std::vector<size_t>& indices);
+  /// drops those pairs. `is_update_step`: with accumulation, whether this step applies.
+  void overwrite_with_gradients(std::vector<Tensor>& grads, std::vector<size_t>& indices,
+                                bool is_update_step);
   std::vector<Tensor> clip_gradients(const std::vector<Tensor>& grads) const;
   void apply_weight_decay(const std::vector<size_t>& indices, const Tensor& lr);
   bool use_weight_decay(size_t index) const;

@@ -5,6 +5,7 @@
 #include "keras/ops/ops.h"
 #include "layers/quantization/float8_layer.h"
 #include "layers/quantization/quantized_layer.h"
+#include "ops/nn/quantized_linear.h"
 
 namespace keras::layers {
 
@@ -29,6 +30,14 @@ Tensor DenseLayer::quantized_call(const Tensor& inputs) {
   const std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer =
       detail::inputs_quantizer(options_.quantization_config, quantization_mode());
   const DType dtype = compute_dtype();
+  if (inputs_quantizer) {  // the backend's fused kernels, where they apply
+    Tensor y = ops::detail::quantized_linear(
+        x, kernel, kernel_scale, options_.use_bias ? bias_.value() : Tensor(),
+        options_.activation,
+        ops::detail::Int8QuantizerSpec::of(inputs_quantizer->value_range,
+                                           inputs_quantizer->epsilon));
+    if (y.defined()) return y;
+  }
   // Keras's int8 forward: inputs quantized per row of the last axis, an int8 @ int8 product
   // accumulated in int32, then divided by kernel_scale * inputs_scale.
   auto forward = [&](const Tensor& in) {
