@@ -1,7 +1,7 @@
 // CTC (ops::ctc_loss, ops::ctc_decode, losses::CTC) against Keras 3.15 itself
 // (tools/keras_oracle/ctc.py -> tests/oracle/fixtures/ctc.npz): loss values and their gradient
-// with respect to the logits (jax.grad through Keras's function), greedy decoding, and the
-// loss class's reductions; plus the gradient against finite differences.
+// with respect to the logits (jax.grad through Keras's function), greedy and beam-search
+// decoding, and the loss class's reductions; plus the gradient against finite differences.
 
 #include <gtest/gtest.h>
 
@@ -32,6 +32,14 @@ GoldenOps ctc_ops() {
          .mask_index = kw["mask_index"].get<int>()});
     return TensorList{decoded, scores};
   };
+  ops["ctc_beam_decode"] = [](const TensorList& in, const json& kw) {
+    auto [decoded, scores] = ops::ctc_decode(in[0], in[1],
+                                             {.strategy = "beam_search",
+                                              .beam_width = kw["beam_width"].get<int>(),
+                                              .top_paths = kw["top_paths"].get<int>(),
+                                              .mask_index = kw["mask_index"].get<int>()});
+    return TensorList{decoded, scores};
+  };
   ops["CTC"] = [](const TensorList& in, const json& kw) {
     losses::CTC loss({.reduction = kw["reduction"].get<std::string>()});
     return TensorList{loss(in[0], in[1])};
@@ -41,7 +49,7 @@ GoldenOps ctc_ops() {
 
 TEST(CTC, MatchesKeras) {
   auto exercised = test::run_oracle("ctc", ctc_ops());
-  EXPECT_EQ(exercised.size(), 3u);
+  EXPECT_EQ(exercised.size(), 4u);
 }
 
 TEST(CTC, GradientMatchesFiniteDifferences) {
@@ -66,8 +74,10 @@ TEST(CTC, ConfigAndErrors) {
   EXPECT_THROW(ops::ctc_loss(ops::zeros({2, 2}, DType::Int32), logits, ops::ones({2}),
                              ops::ones({2}), 3),
                ValueError);  // mask_index outside the classes
-  EXPECT_THROW(ops::ctc_decode(logits, ops::ones({2}), {.strategy = "beam_search"}),
-               NotImplementedError);
+  EXPECT_THROW(ops::ctc_decode(logits, ops::ones({2}), {.strategy = "beam"}), ValueError);
+  EXPECT_THROW(ops::ctc_decode(logits, ops::ones({2}),
+                               {.strategy = "beam_search", .beam_width = 2, .top_paths = 5}),
+               ValueError);  // more paths than the beam holds
 }
 
 }  // namespace

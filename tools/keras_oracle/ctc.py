@@ -8,7 +8,9 @@ Writes tests/oracle/fixtures/ctc.npz:
   op "ctc_decode"  inputs (scores), sequence_lengths; kwargs merge_repeated, mask_index; outputs
                    decoded (stored as int32, keras-cpp's dtype: JAX's x64 argmax gives int64) and
                    scores;
-  op "CTC"         inputs y_true, y_pred; kwargs reduction; output keras.losses.CTC's value.
+  op "CTC"         inputs y_true, y_pred; kwargs reduction; output keras.losses.CTC's value;
+  op "ctc_beam_decode"  ctc_decode(strategy="beam_search"): inputs (scores), sequence_lengths;
+                   kwargs beam_width, top_paths, mask_index; outputs paths and scores.
 Padded labels and steps (lengths shorter than the arrays), repeated labels (which need a blank
 between them), a blank other than 0, float64 logits (Keras on JAX computes them in float32:
 compared at float32 tolerance), an empty label and an impossible
@@ -57,6 +59,15 @@ def decode_case(f, name, scores, lengths, merge_repeated=True, mask_index=0):
            merge_repeated=merge_repeated, mask_index=mask_index, **TOL32)
 
 
+def beam_case(f, name, scores, lengths, beam_width, top_paths, mask_index=0):
+    decoded, score = keras.ops.ctc_decode(scores, lengths, strategy="beam_search",
+                                          beam_width=beam_width, top_paths=top_paths,
+                                          mask_index=mask_index)
+    f.case(name, "ctc_beam_decode", [scores, lengths],
+           [np.asarray(decoded).astype(np.int32), np.asarray(score, np.float32)],
+           beam_width=beam_width, top_paths=top_paths, mask_index=mask_index, **TOL32)
+
+
 def main():
     f = oracle.Fixture("ctc", seed=21)
     i32 = np.int32
@@ -95,6 +106,20 @@ def main():
         loss = keras.losses.CTC(reduction=reduction)(y_true, y_pred)
         f.case(f"loss_{reduction}", "CTC", [y_true, y_pred], [np.asarray(loss, np.float32)],
                reduction=reduction if reduction else "none", **TOL32)
+    # Beam search (drawn last so the cases above keep their numbers): several paths, a beam
+    # narrower than the classes, a blank other than 0, short sequences, a peaked sequence whose
+    # paths merge (repeats and blanks), and a single step.
+    beam_scores = f.randn(3, 7, 5)
+    beam_scores[0, 1:4, 2] += 3.0
+    beam_case(f, "beam_top3", beam_scores, np.array([7, 5, 3], i32), beam_width=4, top_paths=3)
+    beam_case(f, "beam_narrow", beam_scores, np.array([7, 7, 2], i32), beam_width=2,
+              top_paths=1)
+    beam_case(f, "beam_blank_last", beam_scores, np.array([6, 4, 7], i32), beam_width=5,
+              top_paths=2, mask_index=4)
+    beam_case(f, "beam_wide", f.randn(2, 10, 6), np.array([10, 8], i32), beam_width=100,
+              top_paths=4)
+    beam_case(f, "beam_one_step", f.randn(2, 1, 4), np.array([1, 1], i32), beam_width=3,
+              top_paths=2)
     f.save()
 
 

@@ -8,6 +8,7 @@
 #include "keras/core/errors.h"
 #include "keras/core/promotion.h"
 #include "keras/ops/ops.h"
+#include "ops/nn/ctc_beam_search.h"
 
 namespace keras::ops {
 inline namespace nn {
@@ -119,16 +120,15 @@ std::pair<Tensor, Tensor> ctc_decode(const Tensor& inputs, const Tensor& sequenc
         "inputs.shape=", inputs.shape(), ".");
   check(sequence_lengths.ndim() == 1 && sequence_lengths.shape()[0] == inputs.shape()[0], op,
         ": sequence_lengths must be (batch,); got ", sequence_lengths.shape(), ".");
-  if (options.strategy == "beam_search")
-    throw NotImplementedError(
-        "ctc_decode: strategy 'beam_search' is not implemented in keras-cpp yet; use "
-        "strategy 'greedy'.");
-  check(options.strategy == "greedy", op, ": unknown strategy '", options.strategy,
-        "'; expected 'greedy' or 'beam_search'.");
+  check(options.strategy == "greedy" || options.strategy == "beam_search", op,
+        ": unknown strategy '", options.strategy, "'; expected 'greedy' or 'beam_search'.");
   const int64_t batch = inputs.shape()[0], steps = inputs.shape()[1];
   const int mask = options.mask_index;
   check(mask >= 0 && mask < inputs.shape()[2], op, ": mask_index ", mask,
         " is not a class of inputs (num_classes=", inputs.shape()[2], ").");
+  if (options.strategy == "beam_search")
+    return detail::ctc_beam_search_decode(inputs, sequence_lengths, options.beam_width,
+                                          options.top_paths, mask);
 
   Tensor indices = cast(argmax(inputs, -1), DType::Int32);  // (B, T)
   Tensor scores = max(inputs, -1);

@@ -20,12 +20,13 @@ Tensor ctc_loss(const Tensor& target, const Tensor& output, const Tensor& target
                 const Tensor& output_length, int mask_index = 0);
 
 struct CtcDecodeOptions {
-  /// "greedy" (the best class at each step). Keras's "beam_search" is not implemented yet
-  /// (NotImplementedError).
+  /// "greedy" (the best class at each step) or "beam_search" (Keras's prefix beam search:
+  /// the top_paths most likely label sequences of a beam of beam_width, on the host).
   std::string strategy = "greedy";
   int beam_width = 100;
+  /// Beam search: how many paths to return (at most 2 * beam_width).
   int top_paths = 1;
-  /// Repeated classes in a row become one label (greedy).
+  /// Repeated classes in a row become one label (greedy; beam search always merges them).
   bool merge_repeated = true;
   /// The blank class.
   int mask_index = 0;
@@ -33,8 +34,8 @@ struct CtcDecodeOptions {
 
 /// Decodes (batch, max_length, num_classes) scores: {decoded (top_paths, batch, max_length)
 /// int32 labels, left-aligned, padded with -1; scores (batch, top_paths): for greedy, minus the
-/// sum over valid steps of each step's largest score}. `sequence_lengths` (batch,) are the
-/// valid steps.
+/// sum over valid steps of each step's largest score; for beam search, each path's
+/// log-probability}. `sequence_lengths` (batch,) are the valid steps.
 std::pair<Tensor, Tensor> ctc_decode(const Tensor& inputs, const Tensor& sequence_lengths,
                                      const CtcDecodeOptions& options = {});
 
