@@ -26,6 +26,32 @@ inline Tensor project_last_axis(const Tensor& x, const Tensor& kernel, const Ten
   return bias.defined() ? ops::add(y, bias) : y;
 }
 
+/// The bias of an LSTM-like cell with unit_forget_bias (4 gates i, f, c, o of `units` each):
+/// the bias initializer for i, ones for f, the bias initializer for c and o. Serializes as the
+/// inner initializer, as Keras's config records bias_initializer.
+class ForgetBiasInitializer final : public initializers::Initializer {
+ public:
+  ForgetBiasInitializer(initializers::InitializerPtr inner, int64_t units)
+      : inner_(std::move(inner)), units_(units) {}
+  Tensor operator()(const Shape&, DType dtype) const override {
+    return ops::concatenate({(*inner_)({units_}, dtype), ops::ones({units_}, dtype),
+                             (*inner_)({2 * units_}, dtype)},
+                            0);
+  }
+  std::string class_name() const override { return inner_->class_name(); }
+  Config get_config() const override { return inner_->get_config(); }
+
+ private:
+  initializers::InitializerPtr inner_;
+  int64_t units_;
+};
+
+/// True for tanh and sigmoid, the activations detail::lstm_step (recurrent_ops.h) fuses.
+inline bool default_lstm_activations(const activations::Activation& activation,
+                                     const activations::Activation& recurrent_activation) {
+  return activation.name() == "tanh" && recurrent_activation.name() == "sigmoid";
+}
+
 /// A dropout mask like `like` (values 0 or 1 / (1 - rate)), one draw from `generator`.
 inline Tensor dropout_mask(const Tensor& like, double rate, random::SeedGenerator& generator) {
   return random::dropout(ops::ones_like(like), rate, std::nullopt, generator);

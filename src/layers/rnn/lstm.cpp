@@ -5,33 +5,6 @@
 #include "layers/rnn/recurrent_ops.h"
 
 namespace keras::layers {
-namespace {
-
-// The bias with unit_forget_bias: bias_initializer for i, ones for f, bias_initializer for c, o.
-class ForgetBiasInitializer final : public initializers::Initializer {
- public:
-  ForgetBiasInitializer(initializers::InitializerPtr inner, int64_t units)
-      : inner_(std::move(inner)), units_(units) {}
-  Tensor operator()(const Shape&, DType dtype) const override {
-    return ops::concatenate({(*inner_)({units_}, dtype), ops::ones({units_}, dtype),
-                             (*inner_)({2 * units_}, dtype)},
-                            0);
-  }
-  std::string class_name() const override { return inner_->class_name(); }
-  Config get_config() const override { return inner_->get_config(); }
-
- private:
-  initializers::InitializerPtr inner_;
-  int64_t units_;
-};
-
-bool default_activations(const activations::Activation& act,
-                         const activations::Activation& recurrent) {
-  return act.name() == "tanh" && recurrent.name() == "sigmoid";
-}
-
-}  // namespace
-
 // ---- LSTMCell --------------------------------------------------------------------------------
 
 LSTMCellLayer::LSTMCellLayer(int64_t units, LSTMCellOptions options)
@@ -61,7 +34,7 @@ void LSTMCellLayer::build(const Shape& input_shape) {
   if (options_.use_bias) {
     initializers::InitializerArg init = options_.bias_initializer;
     if (options_.unit_forget_bias)
-      init = std::make_shared<ForgetBiasInitializer>(options_.bias_initializer.get(), units_);
+      init = std::make_shared<detail::ForgetBiasInitializer>(options_.bias_initializer.get(), units_);
     bias_ = add_weight({.shape = {4 * units_},
                         .initializer = init,
                         .regularizer = options_.bias_regularizer,
@@ -127,7 +100,7 @@ std::pair<Tensor, TensorList> LSTMCellLayer::step(const Tensor& inputs, const Te
   } else {
     hz = ops::matmul(h_prev, recurrent_kernel_);
   }
-  if (default_activations(options_.activation, options_.recurrent_activation)) {
+  if (detail::default_lstm_activations(options_.activation, options_.recurrent_activation)) {
     auto [h, c] = detail::lstm_step(inputs, hz, c_prev);
     return {h, {h, c}};
   }
