@@ -81,7 +81,7 @@ TEST(ConvLstmOracle, FilesSavedByKerasLoadAndPredictTheSame) {
                       const std::string cls = kw.at("file");
                       files.insert(cls);
                       auto model = saving::load_model(std::string(KERAS_ORACLE_DIR) +
-                                                      "/conv_lstm/" + cls + ".keras");
+                                                      "/conv_lstm_files/" + cls + ".keras");
                       bool found = false;
                       for (const auto& layer : model->layers())
                         if (layer->class_name() == cls) {

@@ -10,7 +10,7 @@ layers_*.npz):
       strides; dilation; return_sequences and return_state; go_backwards; a mask; initial
       states; unit_forget_bias off; no bias; non-default activations. rtol = atol = 1e-5, and
       each case's float32-vs-float64 distance is printed (layers.float64_noise).
-  tests/oracle/fixtures/conv_lstm/<ClassName>.keras   one file per class, saved by Keras
+  tests/oracle/fixtures/conv_lstm_files/<ClassName>.keras   one file per class, saved by Keras
       (model.save of keras.Input -> the layer), seeded random weights; Keras loads it back
       (safe_mode) and must predict the same before it is written.
   tests/oracle/fixtures/conv_lstm_files.npz   op "predict_keras" per file: the inputs, Keras's
@@ -41,7 +41,7 @@ import interop  # noqa: E402  (strict(): no warning, log record or print)
 import layers  # noqa: E402  (layer_case, mask_of, call_mask, default_weight)
 
 L = keras.layers
-FILES_DIR = os.path.join(oracle.ORACLE_DIR, "conv_lstm")
+FILES_DIR = os.path.join(oracle.ORACLE_DIR, "conv_lstm_files")
 TOL = dict(rtol=1e-5, atol=1e-5)
 MAX_TOTAL_BYTES = 600_000
 

@@ -141,6 +141,33 @@ void read_cell_config(const Config& c, O& o) {
   if constexpr (requires { o.seed; }) o.seed = read_seed(c);
 }
 
+/// A cell's options from its layer's options (LSTM -> LSTMCell, ConvLSTM -> ConvLSTMCell): the
+/// fields they share; the layer keeps its RNN arguments and activity_regularizer.
+template <typename CellOptions, typename LayerOptions>
+CellOptions cell_options_of(const LayerOptions& o, std::string cell_name) {
+  CellOptions c;
+  c.activation = o.activation;
+  c.recurrent_activation = o.recurrent_activation;
+  c.use_bias = o.use_bias;
+  c.kernel_initializer = o.kernel_initializer;
+  c.recurrent_initializer = o.recurrent_initializer;
+  c.bias_initializer = o.bias_initializer;
+  c.unit_forget_bias = o.unit_forget_bias;
+  c.kernel_regularizer = o.kernel_regularizer;
+  c.recurrent_regularizer = o.recurrent_regularizer;
+  c.bias_regularizer = o.bias_regularizer;
+  c.kernel_constraint = o.kernel_constraint;
+  c.recurrent_constraint = o.recurrent_constraint;
+  c.bias_constraint = o.bias_constraint;
+  c.dropout = o.dropout;
+  c.recurrent_dropout = o.recurrent_dropout;
+  c.seed = o.seed;
+  c.name = std::move(cell_name);
+  c.trainable = o.trainable;
+  c.dtype = o.dtype;
+  return c;
+}
+
 /// The RNN keyword arguments of a layer's options (SimpleRNN, LSTM, GRU).
 template <typename O>
 RNNOptions rnn_options_of(const O& o) {

@@ -266,31 +266,12 @@ namespace {
 std::shared_ptr<RecurrentCell> make_conv_lstm_cell(int rank, int64_t filters,
                                                    const ops::IntOrTuple& kernel_size,
                                                    const ConvLSTMOptions& o) {
-  return std::make_shared<ConvLSTMCellLayer>(
-      rank, filters, kernel_size,
-      ConvLSTMCellOptions{.strides = o.strides,
-                          .padding = o.padding,
-                          .data_format = o.data_format,
-                          .dilation_rate = o.dilation_rate,
-                          .activation = o.activation,
-                          .recurrent_activation = o.recurrent_activation,
-                          .use_bias = o.use_bias,
-                          .kernel_initializer = o.kernel_initializer,
-                          .recurrent_initializer = o.recurrent_initializer,
-                          .bias_initializer = o.bias_initializer,
-                          .unit_forget_bias = o.unit_forget_bias,
-                          .kernel_regularizer = o.kernel_regularizer,
-                          .recurrent_regularizer = o.recurrent_regularizer,
-                          .bias_regularizer = o.bias_regularizer,
-                          .kernel_constraint = o.kernel_constraint,
-                          .recurrent_constraint = o.recurrent_constraint,
-                          .bias_constraint = o.bias_constraint,
-                          .dropout = o.dropout,
-                          .recurrent_dropout = o.recurrent_dropout,
-                          .seed = o.seed,
-                          .name = "conv_lstm_cell",
-                          .trainable = o.trainable,
-                          .dtype = o.dtype});
+  auto c = detail::cell_options_of<ConvLSTMCellOptions>(o, "conv_lstm_cell");
+  c.strides = o.strides;
+  c.padding = o.padding;
+  c.data_format = o.data_format;
+  c.dilation_rate = o.dilation_rate;
+  return std::make_shared<ConvLSTMCellLayer>(rank, filters, kernel_size, std::move(c));
 }
 
 }  // namespace

@@ -139,25 +139,7 @@ std::shared_ptr<RecurrentCell> make_lstm_cell(int64_t units, const LSTMOptions& 
   check(o.use_cudnn == "auto" || o.use_cudnn == "true" || o.use_cudnn == "false",
         "LSTM: use_cudnn must be \"auto\", \"true\" or \"false\"; got \"", o.use_cudnn, "\".");
   return std::make_shared<LSTMCellLayer>(
-      units, LSTMCellOptions{.activation = o.activation,
-                             .recurrent_activation = o.recurrent_activation,
-                             .use_bias = o.use_bias,
-                             .kernel_initializer = o.kernel_initializer,
-                             .recurrent_initializer = o.recurrent_initializer,
-                             .bias_initializer = o.bias_initializer,
-                             .unit_forget_bias = o.unit_forget_bias,
-                             .kernel_regularizer = o.kernel_regularizer,
-                             .recurrent_regularizer = o.recurrent_regularizer,
-                             .bias_regularizer = o.bias_regularizer,
-                             .kernel_constraint = o.kernel_constraint,
-                             .recurrent_constraint = o.recurrent_constraint,
-                             .bias_constraint = o.bias_constraint,
-                             .dropout = o.dropout,
-                             .recurrent_dropout = o.recurrent_dropout,
-                             .seed = o.seed,
-                             .name = "lstm_cell",
-                             .trainable = o.trainable,
-                             .dtype = o.dtype});
+      units, detail::cell_options_of<LSTMCellOptions>(o, "lstm_cell"));
 }
 
 }  // namespace
