@@ -207,6 +207,10 @@ TEST(ConvLstmCell, RnnOverTheCellIsTheLayer) {
   // The cell's config has Keras's keys; keras-cpp rebuilds it (the rank from kernel_size).
   Config c = cell->get_config();
   EXPECT_FALSE(c.contains("rank"));
+  // The record Keras writes for its (unexported) cell: source module and registered name.
+  Config record = layers::serialize(*cell);
+  EXPECT_EQ(record["module"], "keras.src.layers.rnn.conv_lstm");
+  EXPECT_EQ(record["registered_name"], "ConvLSTMCell");
   auto again = layers::deserialize(layers::serialize(*rnn));
   (*again)(TensorList{x});
   again->set_weights(layer->get_weights());
