@@ -218,6 +218,26 @@ TEST(ConvLstmCell, RnnOverTheCellIsTheLayer) {
   EXPECT_TENSOR_NEAR(d[0], a[0], 1e-6, 1e-6);
 }
 
+TEST(ConvLstmLayer, BidirectionalRunsACopyBackwards) {
+  // Keras's Bidirectional over any RNN: the backward copy reads the sequence reversed and its
+  // output sequence is flipped back before the concatenation on the last axis.
+  auto bidi = layers::Bidirectional(
+      layers::ConvLSTM2D(2, 3, {.padding = "same", .return_sequences = true}));
+  Tensor x = randn({2, 3, 4, 4, 1}, 14, 0.5);
+  Tensor y = bidi(x);
+  EXPECT_EQ(y.shape(), Shape({2, 3, 4, 4, 4}));
+  auto forward = layers::ConvLSTM2D(2, 3, {.padding = "same", .return_sequences = true});
+  auto backward = layers::ConvLSTM2D(2, 3, {.padding = "same", .return_sequences = true,
+                                            .go_backwards = true});
+  forward(x);
+  backward(x);
+  std::vector<Tensor> w = bidi->get_weights();
+  forward->set_weights({w[0], w[1], w[2]});
+  backward->set_weights({w[3], w[4], w[5]});
+  Tensor expected = ops::concatenate({forward(x), ops::flip(backward(x), 1)}, -1);
+  EXPECT_TENSOR_NEAR(y, expected, 1e-6, 1e-6);
+}
+
 TEST(ConvLstmLayer, StatefulCarriesStatesBetweenCalls) {
   auto full = layers::ConvLSTM1D(2, 3, {.padding = "same", .return_sequences = true});
   auto stateful = layers::ConvLSTM1D(2, 3, {.padding = "same", .return_sequences = true,
