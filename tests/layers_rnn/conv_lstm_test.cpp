@@ -32,7 +32,8 @@ void expect_keras_config(const Layer& layer, const json& config, const std::stri
 // states; outputs then the gradients of sum(output * upstream).
 TensorList replay(const TensorList& in, const json& kw) {
   auto layer = saving::deserialize_keras_object(kw.at("record"));
-  expect_keras_config(*layer, kw.at("record").at("config"), kw.at("record").at("config").at("name"));
+  expect_keras_config(*layer, kw.at("record").at("config"),
+                      kw.at("record").at("config").at("name"));
   const size_t n_inputs = kw.at("n_inputs"), n_weights = kw.at("n_weights");
   TensorList inputs(in.begin(), in.begin() + n_inputs);
   TensorList weights(in.begin() + n_inputs, in.begin() + n_inputs + n_weights);
@@ -104,49 +105,66 @@ void check_gradients(const std::string& name, const std::shared_ptr<layers::Conv
   layer->call_all(x);
   const Shape state = layer->cell()->state_shapes(input_shape[0])[0];
   std::vector<Tensor> in{x, randn(state, 42, 0.5), randn(state, 43, 0.5)};
-  expect_gradcheck(name, [&](const std::vector<Tensor>& args) {
-    TensorList out = (*layer)(TensorList(args.begin(), args.end()), {.mask = mask});
-    Tensor total = ops::zeros({}, DType::Float64);
-    for (const Tensor& o : out) total = ops::add(total, ops::sum(ops::multiply(o, ops::cos(o))));
-    return total;
-  }, in);
+  expect_gradcheck(
+      name,
+      [&](const std::vector<Tensor>& args) {
+        TensorList out = (*layer)(TensorList(args.begin(), args.end()), {.mask = mask});
+        Tensor total = ops::zeros({}, DType::Float64);
+        for (const Tensor& o : out)
+          total = ops::add(total, ops::sum(ops::multiply(o, ops::cos(o))));
+        return total;
+      },
+      in);
 }
 
 TEST(ConvLstmGradients, WholeLayersInFloat64) {
-  check_gradients("conv_lstm1d_same",
-                  layers::ConvLSTM1D(2, 3, {.padding = "same", .return_sequences = true,
-                                            .return_state = true, .dtype = "float64"}),
-                  {2, 3, 5, 2});
+  check_gradients(
+      "conv_lstm1d_same",
+      layers::ConvLSTM1D(
+          2, 3,
+          {.padding = "same", .return_sequences = true, .return_state = true, .dtype = "float64"}),
+      {2, 3, 5, 2});
   check_gradients("conv_lstm2d_cf_strided",
-                  layers::ConvLSTM2D(2, 2, {.strides = 2, .data_format = "channels_first",
-                                            .return_state = true, .go_backwards = true,
-                                            .dtype = "float64"}),
+                  layers::ConvLSTM2D(2, 2,
+                                     {.strides = 2,
+                                      .data_format = "channels_first",
+                                      .return_state = true,
+                                      .go_backwards = true,
+                                      .dtype = "float64"}),
                   {1, 3, 2, 5, 4});
-  check_gradients("conv_lstm2d_relu",
-                  layers::ConvLSTM2D(2, 2, {.dilation_rate = 2, .activation = "relu",
-                                            .return_state = true, .dtype = "float64"}),
-                  {1, 2, 5, 5, 1});
-  Tensor mask = Tensor::from_vector(std::vector<bool>{true, true, false, true, false, true},
-                                    {2, 3});
-  check_gradients("conv_lstm3d_masked",
-                  layers::ConvLSTM3D(1, 2, {.padding = "same", .return_sequences = true,
-                                            .return_state = true, .dtype = "float64"}),
-                  {2, 3, 2, 3, 2, 1}, mask);
+  check_gradients(
+      "conv_lstm2d_relu",
+      layers::ConvLSTM2D(
+          2, 2,
+          {.dilation_rate = 2, .activation = "relu", .return_state = true, .dtype = "float64"}),
+      {1, 2, 5, 5, 1});
+  Tensor mask =
+      Tensor::from_vector(std::vector<bool>{true, true, false, true, false, true}, {2, 3});
+  check_gradients(
+      "conv_lstm3d_masked",
+      layers::ConvLSTM3D(
+          1, 2,
+          {.padding = "same", .return_sequences = true, .return_state = true, .dtype = "float64"}),
+      {2, 3, 2, 3, 2, 1}, mask);
 }
 
 TEST(ConvLstmGradients, WeightGradientsInFloat64) {
-  auto layer = layers::ConvLSTM2D(2, 2, {.padding = "same", .return_sequences = true,
-                                         .dtype = "float64"});
+  auto layer =
+      layers::ConvLSTM2D(2, 2, {.padding = "same", .return_sequences = true, .dtype = "float64"});
   Tensor x = randn({2, 3, 3, 3, 2}, 44, 0.6);
   layer(x);
   std::vector<Variable> w = layer->trainable_weights();
   ASSERT_EQ(w.size(), 3u);
   std::vector<Tensor> in;
   for (size_t i = 0; i < w.size(); ++i) in.push_back(randn(w[i].shape(), 50 + i, 0.4));
-  expect_gradcheck("conv_lstm2d_weights", [&](const std::vector<Tensor>& args) {
-    Tensor out = layer->stateless_call(TensorList(args.begin(), args.end()), {}, {x}).outputs[0];
-    return ops::sum(ops::multiply(out, ops::cos(out)));
-  }, in);
+  expect_gradcheck(
+      "conv_lstm2d_weights",
+      [&](const std::vector<Tensor>& args) {
+        Tensor out =
+            layer->stateless_call(TensorList(args.begin(), args.end()), {}, {x}).outputs[0];
+        return ops::sum(ops::multiply(out, ops::cos(out)));
+      },
+      in);
 }
 
 // ---- weights, shapes, the cell ---------------------------------------------------------------
@@ -173,9 +191,10 @@ TEST(ConvLstmLayer, WeightsHaveKerasNamesAndShapes) {
 
 TEST(ConvLstmLayer, SymbolicShapesInAFunctionalModel) {
   KerasTensor inputs = keras::Input({4, 8, 8, 3});
-  std::vector<KerasTensor> out = layers::ConvLSTM2D(
-      5, 3, {.strides = 2, .padding = "same", .return_sequences = true, .return_state = true})
-      ->call_all(inputs);
+  std::vector<KerasTensor> out =
+      layers::ConvLSTM2D(
+          5, 3, {.strides = 2, .padding = "same", .return_sequences = true, .return_state = true})
+          ->call_all(inputs);
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(out[0].shape(), Shape({-1, 4, 4, 4, 5}));
   EXPECT_EQ(out[1].shape(), Shape({-1, 4, 4, 5}));
@@ -188,8 +207,8 @@ TEST(ConvLstmLayer, SymbolicShapesInAFunctionalModel) {
 }
 
 TEST(ConvLstmCell, RnnOverTheCellIsTheLayer) {
-  auto layer = layers::ConvLSTM2D(3, 2, {.padding = "same", .return_sequences = true,
-                                         .return_state = true});
+  auto layer =
+      layers::ConvLSTM2D(3, 2, {.padding = "same", .return_sequences = true, .return_state = true});
   auto rnn = layers::RNN(layers::ConvLSTMCell(2, 3, 2, {.padding = "same"}),
                          {.return_sequences = true, .return_state = true});
   Tensor x = randn({2, 3, 4, 4, 2}, 9, 0.5);
@@ -227,8 +246,8 @@ TEST(ConvLstmLayer, BidirectionalRunsACopyBackwards) {
   Tensor y = bidi(x);
   EXPECT_EQ(y.shape(), Shape({2, 3, 4, 4, 4}));
   auto forward = layers::ConvLSTM2D(2, 3, {.padding = "same", .return_sequences = true});
-  auto backward = layers::ConvLSTM2D(2, 3, {.padding = "same", .return_sequences = true,
-                                            .go_backwards = true});
+  auto backward =
+      layers::ConvLSTM2D(2, 3, {.padding = "same", .return_sequences = true, .go_backwards = true});
   forward(x);
   backward(x);
   std::vector<Tensor> w = bidi->get_weights();
@@ -240,8 +259,8 @@ TEST(ConvLstmLayer, BidirectionalRunsACopyBackwards) {
 
 TEST(ConvLstmLayer, StatefulCarriesStatesBetweenCalls) {
   auto full = layers::ConvLSTM1D(2, 3, {.padding = "same", .return_sequences = true});
-  auto stateful = layers::ConvLSTM1D(2, 3, {.padding = "same", .return_sequences = true,
-                                            .stateful = true});
+  auto stateful =
+      layers::ConvLSTM1D(2, 3, {.padding = "same", .return_sequences = true, .stateful = true});
   Tensor x = randn({2, 6, 5, 2}, 11, 0.5);
   Tensor all = full(x);
   stateful(x.slice({{}, {0, 3}}));
@@ -255,9 +274,12 @@ TEST(ConvLstmLayer, StatefulCarriesStatesBetweenCalls) {
 }
 
 TEST(ConvLstmLayer, DropoutOnlyInTraining) {
-  auto layer = layers::ConvLSTM2D(2, 2, {.padding = "same",
-                                         .dropout = 0.5, .recurrent_dropout = 0.5, .seed = 3,
-                                         .return_sequences = true});
+  auto layer = layers::ConvLSTM2D(2, 2,
+                                  {.padding = "same",
+                                   .dropout = 0.5,
+                                   .recurrent_dropout = 0.5,
+                                   .seed = 3,
+                                   .return_sequences = true});
   Tensor x = randn({2, 4, 3, 3, 2}, 12, 0.5);
   Tensor inference = layer(x);
   auto plain = layers::ConvLSTM2D(2, 2, {.padding = "same", .return_sequences = true});

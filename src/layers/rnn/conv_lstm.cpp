@@ -35,8 +35,7 @@ void write_conv_args(Config& c, const ConvLSTMCellLayer& cell) {
 
 // ---- ConvLSTMCell ----------------------------------------------------------------------------
 
-ConvLSTMCellLayer::ConvLSTMCellLayer(int rank, int64_t filters,
-                                     const ops::IntOrTuple& kernel_size,
+ConvLSTMCellLayer::ConvLSTMCellLayer(int rank, int64_t filters, const ops::IntOrTuple& kernel_size,
                                      ConvLSTMCellOptions options)
     : RecurrentCell(base_options(options), "conv_lstm_cell"),
       rank_(rank),
@@ -45,8 +44,8 @@ ConvLSTMCellLayer::ConvLSTMCellLayer(int rank, int64_t filters,
       seed_generator_(detail::generator_seed(options_.seed)) {
   check(rank >= 1 && rank <= 3, kCell, ": rank ", rank,
         " convolutions are not implemented; rank must be 1, 2 or 3.");
-  check(filters > 0, kCell, ": `filters` must be a strictly positive integer; got filters=",
-        filters, ".");
+  check(filters > 0, kCell,
+        ": `filters` must be a strictly positive integer; got filters=", filters, ".");
   kernel_size_ = detail::standardize_tuple(kCell, kernel_size, rank, "kernel_size");
   strides_ = detail::standardize_tuple(kCell, options_.strides, rank, "strides");
   dilation_rate_ = detail::standardize_tuple(kCell, options_.dilation_rate, rank, "dilation_rate");
@@ -56,8 +55,8 @@ ConvLSTMCellLayer::ConvLSTMCellLayer(int rank, int64_t filters,
   const bool dilated = *std::max_element(dilation_rate_.begin(), dilation_rate_.end()) > 1;
   check(!(strided && dilated), kCell,
         ": `strides > 1` is not compatible with `dilation_rate > 1`; got strides=",
-        detail::tuple_string(strides_), " and dilation_rate=",
-        detail::tuple_string(dilation_rate_), ". Use strides=1 or dilation_rate=1.");
+        detail::tuple_string(strides_), " and dilation_rate=", detail::tuple_string(dilation_rate_),
+        ". Use strides=1 or dilation_rate=1.");
   options_.dropout = detail::clip01(options_.dropout);
   options_.recurrent_dropout = detail::clip01(options_.recurrent_dropout);
 }
@@ -166,9 +165,9 @@ Tensor ConvLSTMCellLayer::project_inputs(const Tensor& inputs, const CallContext
   check(kernel_.defined(), kCell, " '", name(), "' is not built.");
   // The whole sequence (batch, time, *step) runs as one batch of batch * time steps.
   const bool sequence = inputs.ndim() == rank_ + 3;
-  check(sequence || inputs.ndim() == rank_ + 2, kCell, " '", name(),
-        "': expected a step (rank ", rank_ + 2, ") or a sequence (rank ", rank_ + 3,
-        ") of inputs; got shape ", inputs.shape(), ".");
+  check(sequence || inputs.ndim() == rank_ + 2, kCell, " '", name(), "': expected a step (rank ",
+        rank_ + 2, ") or a sequence (rank ", rank_ + 3, ") of inputs; got shape ", inputs.shape(),
+        ".");
   const Shape& shape = inputs.shape();
   auto flat = [&](const Tensor& t) {
     if (!sequence) return t;
@@ -194,8 +193,7 @@ Tensor ConvLSTMCellLayer::project_inputs(const Tensor& inputs, const CallContext
 std::pair<Tensor, TensorList> ConvLSTMCellLayer::step(const Tensor& inputs,
                                                       const TensorList& states,
                                                       const CallContext&) {
-  check(states.size() == 2, kCell, " '", name(), "' has 2 states (h, c); got ", states.size(),
-        ".");
+  check(states.size() == 2, kCell, " '", name(), "' has 2 states (h, c); got ", states.size(), ".");
   const Tensor& h_prev = states[0];
   const Tensor& c_prev = states[1];
   const int channel_axis = channels_last() ? -1 : 1;
@@ -206,8 +204,7 @@ std::pair<Tensor, TensorList> ConvLSTMCellLayer::step(const Tensor& inputs,
     TensorList r = ops::split(recurrent_kernel_, 4, rank_ + 1);
     TensorList parts;
     for (size_t g = 0; g < 4; ++g)
-      parts.push_back(
-          ops::conv(ops::multiply(h_prev, recurrent_dropout_masks_[g]), r[g], same));
+      parts.push_back(ops::conv(ops::multiply(h_prev, recurrent_dropout_masks_[g]), r[g], same));
     hz = ops::concatenate(parts, channel_axis);
   } else {
     hz = ops::conv(h_prev, recurrent_kernel_, same);
@@ -245,8 +242,10 @@ std::shared_ptr<Layer> ConvLSTMCellLayer::from_config(const Config& c) {
   const Config& kernel_size = c.at("kernel_size");
   // Keras's cell config has no rank; its kernel_size, a list of rank ints, tells it.
   int rank = 0;
-  if (c.contains("rank")) rank = c["rank"].get<int>();
-  else if (kernel_size.is_array()) rank = static_cast<int>(kernel_size.size());
+  if (c.contains("rank"))
+    rank = c["rank"].get<int>();
+  else if (kernel_size.is_array())
+    rank = static_cast<int>(kernel_size.size());
   check(rank > 0, kCell, ".from_config: the config has no \"rank\" and its kernel_size ",
         kernel_size.dump(), " is not a list (one size per spatial dimension).");
   return std::make_shared<ConvLSTMCellLayer>(rank, c.at("filters").get<int64_t>(),
@@ -305,8 +304,7 @@ Config ConvLSTMLayer::get_config() const {
   return c;
 }
 
-std::tuple<int64_t, ops::IntOrTuple, ConvLSTMOptions> ConvLSTMLayer::parse_config(
-    const Config& c) {
+std::tuple<int64_t, ops::IntOrTuple, ConvLSTMOptions> ConvLSTMLayer::parse_config(const Config& c) {
   ConvLSTMOptions o;
   detail::read_cell_config(c, o);
   detail::read_rnn_fields(c, o);
