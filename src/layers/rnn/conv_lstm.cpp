@@ -185,7 +185,7 @@ Tensor ConvLSTMCellLayer::project_inputs(const Tensor& inputs, const CallContext
   }
   Tensor z = input_conv(gate_inputs);
   if (!sequence) return z;
-  Shape out{shape[0] >= 0 ? shape[0] : -1, shape[1]};
+  Shape out{shape[0], shape[1]};
   for (int d = 1; d < z.ndim(); ++d) out.push_back(z.shape()[d]);
   return ops::reshape(z, out);
 }
