@@ -57,6 +57,14 @@ inline Tensor dropout_mask(const Tensor& like, double rate, random::SeedGenerato
   return random::dropout(ops::ones_like(like), rate, std::nullopt, generator);
 }
 
+/// Appends `count` dropout masks like `like` (one per gate) to `masks` when 0 < rate < 1; Keras
+/// draws none otherwise (a rate of 1 drops nothing).
+inline void draw_dropout_masks(TensorList& masks, const Tensor& like, double rate, int count,
+                               random::SeedGenerator& generator) {
+  if (rate <= 0 || rate >= 1) return;
+  for (int g = 0; g < count; ++g) masks.push_back(dropout_mask(like, rate, generator));
+}
+
 /// x times a step mask (batch, features); a sequence (batch, time, features) shares it over
 /// time.
 inline Tensor apply_mask(const Tensor& x, const Tensor& mask) {

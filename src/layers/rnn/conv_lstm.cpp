@@ -122,15 +122,11 @@ void ConvLSTMCellLayer::begin_sequence(const Tensor& step_inputs, const TensorLi
                                        const CallContext& ctx) {
   end_sequence();
   if (!ctx.training.value_or(false)) return;
-  // Keras's ConvLSTMCell draws one mask per gate for each (dropout_mask_count = 4); rates of 1
-  // drop nothing there (0 < rate < 1 is required).
-  const double rate = options_.dropout, rec = options_.recurrent_dropout;
-  if (rate > 0 && rate < 1)
-    for (int g = 0; g < 4; ++g)
-      dropout_masks_.push_back(detail::dropout_mask(step_inputs, rate, seed_generator_));
-  if (rec > 0 && rec < 1 && !states.empty())
-    for (int g = 0; g < 4; ++g)
-      recurrent_dropout_masks_.push_back(detail::dropout_mask(states[0], rec, seed_generator_));
+  // Keras's ConvLSTMCell draws one mask per gate for each (dropout_mask_count = 4).
+  detail::draw_dropout_masks(dropout_masks_, step_inputs, options_.dropout, 4, seed_generator_);
+  if (!states.empty())
+    detail::draw_dropout_masks(recurrent_dropout_masks_, states[0], options_.recurrent_dropout, 4,
+                               seed_generator_);
 }
 
 void ConvLSTMCellLayer::end_sequence() {

@@ -50,13 +50,11 @@ void LSTMCellLayer::begin_sequence(const Tensor& step_inputs, const TensorList& 
   // Keras's implementation 1 (recurrent_dropout > 0) draws one mask per gate; implementation 2
   // one input mask. Rates of 1 drop nothing there (0 < rate < 1 is required).
   const bool per_gate = options_.recurrent_dropout != 0.0;
-  const double rate = options_.dropout, rec = options_.recurrent_dropout;
-  if (rate > 0 && rate < 1)
-    for (int g = 0; g < (per_gate ? 4 : 1); ++g)
-      dropout_masks_.push_back(detail::dropout_mask(step_inputs, rate, seed_generator_));
-  if (rec > 0 && rec < 1 && !states.empty())
-    for (int g = 0; g < 4; ++g)
-      recurrent_dropout_masks_.push_back(detail::dropout_mask(states[0], rec, seed_generator_));
+  detail::draw_dropout_masks(dropout_masks_, step_inputs, options_.dropout, per_gate ? 4 : 1,
+                             seed_generator_);
+  if (!states.empty())
+    detail::draw_dropout_masks(recurrent_dropout_masks_, states[0], options_.recurrent_dropout, 4,
+                               seed_generator_);
 }
 
 void LSTMCellLayer::end_sequence() {
