@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "keras/layers/options.h"
 #include "keras/ops/ops.h"
@@ -50,6 +51,18 @@ class ForgetBiasInitializer final : public initializers::Initializer {
 inline bool default_lstm_activations(const activations::Activation& activation,
                                      const activations::Activation& recurrent_activation) {
   return activation.name() == "tanh" && recurrent_activation.name() == "sigmoid";
+}
+
+/// One LSTM step from the gate pre-activations z (i, f, c, o stacked on `gate_axis`) with any
+/// activations (lstm_step in recurrent_ops.h fuses the default ones): returns (h, c).
+inline std::pair<Tensor, Tensor> lstm_gates(const Tensor& z, int gate_axis, const Tensor& c_prev,
+                                            const activations::Activation& activation,
+                                            const activations::Activation& recurrent_activation) {
+  TensorList g = ops::split(z, 4, gate_axis);
+  Tensor i = recurrent_activation(g[0]), f = recurrent_activation(g[1]),
+         o = recurrent_activation(g[3]);
+  Tensor c = ops::add(ops::multiply(f, c_prev), ops::multiply(i, activation(g[2])));
+  return {ops::multiply(o, activation(c)), c};
 }
 
 /// A dropout mask like `like` (values 0 or 1 / (1 - rate)), one draw from `generator`.

@@ -215,11 +215,8 @@ std::pair<Tensor, TensorList> ConvLSTMCellLayer::step(const Tensor& inputs,
     c = ops::reshape(c, c_prev.shape());
     return {h, {h, c}};
   }
-  TensorList z = ops::split(ops::add(inputs, hz), 4, channel_axis);
-  const auto& ra = options_.recurrent_activation;
-  Tensor i = ra(z[0]), f = ra(z[1]), o = ra(z[3]);
-  Tensor c = ops::add(ops::multiply(f, c_prev), ops::multiply(i, options_.activation(z[2])));
-  Tensor h = ops::multiply(o, options_.activation(c));
+  auto [h, c] = detail::lstm_gates(ops::add(inputs, hz), channel_axis, c_prev, options_.activation,
+                                   options_.recurrent_activation);
   return {h, {h, c}};
 }
 

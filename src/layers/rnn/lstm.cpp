@@ -34,7 +34,8 @@ void LSTMCellLayer::build(const Shape& input_shape) {
   if (options_.use_bias) {
     initializers::InitializerArg init = options_.bias_initializer;
     if (options_.unit_forget_bias)
-      init = std::make_shared<detail::ForgetBiasInitializer>(options_.bias_initializer.get(), units_);
+      init =
+          std::make_shared<detail::ForgetBiasInitializer>(options_.bias_initializer.get(), units_);
     bias_ = add_weight({.shape = {4 * units_},
                         .initializer = init,
                         .regularizer = options_.bias_regularizer,
@@ -102,11 +103,8 @@ std::pair<Tensor, TensorList> LSTMCellLayer::step(const Tensor& inputs, const Te
     auto [h, c] = detail::lstm_step(inputs, hz, c_prev);
     return {h, {h, c}};
   }
-  TensorList z = ops::split(ops::add(inputs, hz), 4, 1);
-  const auto& ra = options_.recurrent_activation;
-  Tensor i = ra(z[0]), f = ra(z[1]), o = ra(z[3]);
-  Tensor c = ops::add(ops::multiply(f, c_prev), ops::multiply(i, options_.activation(z[2])));
-  Tensor h = ops::multiply(o, options_.activation(c));
+  auto [h, c] = detail::lstm_gates(ops::add(inputs, hz), 1, c_prev, options_.activation,
+                                   options_.recurrent_activation);
   return {h, {h, c}};
 }
 
