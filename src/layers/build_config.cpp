@@ -76,6 +76,8 @@ std::string keras_class_name(const std::string& class_name) {
 std::string keras_module(const std::string& class_name) {
   if (class_name == "CustomScaleLayer") return "keras.src.applications.inception_resnet_v2";
   if (class_name == "LayerScale") return "keras.src.applications.convnext";
+  // Not exported by keras.layers: Keras records its source module and registered name.
+  if (class_name == "ConvLSTMCell") return "keras.src.layers.rnn.conv_lstm";
   return "keras.layers";
 }
 

@@ -79,6 +79,7 @@
 #include "keras/layers/reshaping/zero_padding2d.h"
 #include "keras/layers/reshaping/zero_padding3d.h"
 #include "keras/layers/rnn/bidirectional.h"
+#include "keras/layers/rnn/conv_lstm.h"
 #include "keras/layers/rnn/gru.h"
 #include "keras/layers/rnn/lstm.h"
 #include "keras/layers/rnn/rnn.h"
@@ -132,6 +133,10 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"Conv2DTranspose", Conv2DTransposeLayer::from_config},
       {"Conv3D", Conv3DLayer::from_config},
       {"Conv3DTranspose", Conv3DTransposeLayer::from_config},
+      {"ConvLSTM1D", ConvLSTM1DLayer::from_config},
+      {"ConvLSTM2D", ConvLSTM2DLayer::from_config},
+      {"ConvLSTM3D", ConvLSTM3DLayer::from_config},
+      {"ConvLSTMCell", ConvLSTMCellLayer::from_config},
       {"Convolution1D", Conv1DLayer::from_config},
       {"Convolution1DTranspose", Conv1DTransposeLayer::from_config},
       {"Convolution2D", Conv2DLayer::from_config},

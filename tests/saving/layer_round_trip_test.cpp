@@ -101,6 +101,18 @@ const std::map<std::string, Row>& table() {
         {{4, 4, 4, 2}}}},
       {"Conv3DTranspose",
        {R"({"filters": 2, "kernel_size": [2, 2, 2], "strides": [2, 2, 2]})", {{3, 3, 3, 2}}}},
+      {"ConvLSTM1D",
+       {R"({"filters": 2, "kernel_size": [3], "padding": "same", "data_format": "channels_first", "return_sequences": true})",
+        {{4, 3, 6}}}},
+      {"ConvLSTM2D",
+       {R"({"filters": 3, "kernel_size": [2, 3], "strides": [2, 1], "unit_forget_bias": false, "recurrent_activation": "hard_sigmoid"})",
+        {{3, 6, 7, 2}}}},
+      {"ConvLSTM3D",
+       {R"({"filters": 2, "kernel_size": [2, 2, 2], "dilation_rate": [2, 1, 2], "activation": "relu", "go_backwards": true})",
+        {{3, 5, 4, 5, 1}}}},
+      {"ConvLSTMCell",
+       {R"({"cell": {"module": "keras.src.layers.rnn.conv_lstm", "class_name": "ConvLSTMCell", "config": {"filters": 2, "kernel_size": [3, 3], "padding": "same"}, "registered_name": "ConvLSTMCell"}, "return_sequences": true})",
+        {{3, 5, 5, 2}}}},
       {"DepthwiseConv1D",
        {R"({"kernel_size": [3], "depth_multiplier": 2, "padding": "same"})", {{6, 3}}}},
       {"DepthwiseConv2D",
@@ -323,6 +335,29 @@ const std::map<std::string, std::string>& keras_config_keys() {
        "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
        "filters kernel_constraint kernel_initializer kernel_regularizer kernel_size "
        "output_padding padding strides use_bias"},
+      {"ConvLSTM1D",
+       "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
+       "dropout filters go_backwards kernel_constraint kernel_initializer kernel_regularizer "
+       "kernel_size padding recurrent_activation recurrent_constraint recurrent_dropout "
+       "recurrent_initializer recurrent_regularizer return_sequences return_state seed stateful "
+       "strides unit_forget_bias unroll use_bias zero_output_for_mask"},
+      {"ConvLSTM2D",
+       "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
+       "dropout filters go_backwards kernel_constraint kernel_initializer kernel_regularizer "
+       "kernel_size padding recurrent_activation recurrent_constraint recurrent_dropout "
+       "recurrent_initializer recurrent_regularizer return_sequences return_state seed stateful "
+       "strides unit_forget_bias unroll use_bias zero_output_for_mask"},
+      {"ConvLSTM3D",
+       "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
+       "dropout filters go_backwards kernel_constraint kernel_initializer kernel_regularizer "
+       "kernel_size padding recurrent_activation recurrent_constraint recurrent_dropout "
+       "recurrent_initializer recurrent_regularizer return_sequences return_state seed stateful "
+       "strides unit_forget_bias unroll use_bias zero_output_for_mask"},
+      {"ConvLSTMCell",
+       "activation bias_constraint bias_initializer bias_regularizer data_format dilation_rate "
+       "dropout filters kernel_constraint kernel_initializer kernel_regularizer kernel_size "
+       "padding recurrent_activation recurrent_constraint recurrent_dropout recurrent_initializer "
+       "recurrent_regularizer seed strides unit_forget_bias use_bias"},
       {"Cropping1D", "cropping"},
       {"Cropping2D", "cropping data_format"},
       {"Cropping3D", "cropping data_format"},
@@ -500,8 +535,8 @@ void expect_keras_keys(const std::string& class_name, const Config& config) {
 
 // The cell classes are not called on a sequence themselves: their rows wrap them in an RNN.
 const std::set<std::string>& wrapped_in_rnn() {
-  static const std::set<std::string> cells = {"GRUCell", "LSTMCell", "SimpleRNNCell",
-                                              "StackedRNNCells"};
+  static const std::set<std::string> cells = {"ConvLSTMCell", "GRUCell", "LSTMCell",
+                                              "SimpleRNNCell", "StackedRNNCells"};
   return cells;
 }
 

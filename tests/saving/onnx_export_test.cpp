@@ -74,6 +74,14 @@ TEST(OnnxExport, LayerWithoutConverterIsNamed) {
       message_of<ValueError>([&] { saving::export_model(*lambda, dir.file("l.onnx"), kQuiet); });
   EXPECT_NE(lambda_msg.find(lambda->layers().back()->name()), std::string::npos) << lambda_msg;
   EXPECT_NE(lambda_msg.find("Lambda"), std::string::npos) << lambda_msg;
+
+  // ConvLSTM has no ONNX operator: refused by name, no file written.
+  auto conv_lstm = Sequential({Input({3, 6, 6, 2}), layers::ConvLSTM2D(2, 3, {.name = "clstm"})});
+  const std::string conv_lstm_msg =
+      message_of<ValueError>([&] { saving::export_model(*conv_lstm, dir.file("c.onnx"), kQuiet); });
+  EXPECT_NE(conv_lstm_msg.find("clstm"), std::string::npos) << conv_lstm_msg;
+  EXPECT_NE(conv_lstm_msg.find("ConvLSTM2D"), std::string::npos) << conv_lstm_msg;
+  EXPECT_FALSE(fs::exists(dir.file("c.onnx")));
 }
 
 // keras.ops nodes have converters of their own (a node may share its class name with a layer:

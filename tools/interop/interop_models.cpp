@@ -312,6 +312,7 @@ int main(int argc, char** argv) {
     auto add = [&out](const std::string& name, const std::string& kind, Model& model,
                       const TensorList& inputs) { out.add(name, kind, model, inputs); };
     write_layer_files(argv[2], add);
+    write_layer_files(argv[2], add, "conv_lstm_files");
     write_lora_files(argv[2], add,
                      [&out](const std::string& name, Model& model, const TensorList& data) {
                        out.add_resume(name, model, data);

@@ -19,8 +19,9 @@ std::string text_of(const keras::Tensor& bytes) {
 void write_layer_files(
     const std::string& fixtures_dir,
     const std::function<void(const std::string& name, const std::string& kind, keras::Model& model,
-                             const keras::TensorList& inputs)>& add) {
-  auto arrays = keras::utils::load_npz(fixtures_dir + "/layer_files.npz");
+                             const keras::TensorList& inputs)>& add,
+    const std::string& set) {
+  auto arrays = keras::utils::load_npz(fixtures_dir + "/" + set + ".npz");
   // Case names (the Keras class names) in sorted order: the map's keys are sorted.
   std::map<std::string, nlohmann::json> cases;
   const std::string suffix = ".kwargs";
@@ -37,10 +38,11 @@ void write_layer_files(
       continue;
     }
     keras::backend::clear_session();
-    auto model = keras::saving::load_model(fixtures_dir + "/layer_files/" + cls + ".keras");
+    auto model = keras::saving::load_model(fixtures_dir + "/" + set + "/" + cls + ".keras");
     keras::TensorList inputs;
     for (int i = 0; arrays.count(name + ".in" + std::to_string(i)); ++i)
       inputs.push_back(arrays.at(name + ".in" + std::to_string(i)));
-    add("py_layer_" + cls, "layer:" + cls, *model, inputs);
+    add("py_layer_" + cls, "layer:" + (set == "layer_files" ? cls : set + "/" + cls), *model,
+        inputs);
   }
 }

@@ -3,7 +3,8 @@ them against what keras-cpp computed. Run by scripts/interop.sh: interop.py OUT_
 
 For each entry of OUT_DIR/manifest.json (models built in C++, "cpp_<kind>", and Keras's own
 fixture files saved again by keras-cpp, "py_<kind>" and "py_graph_<kind>" (graphs.py) and
-"py_layer_<Class>" (layer_files.py, kind "layer:<Class>"), tf_keras's legacy .h5 fixtures
+"py_layer_<Class>" (layer_files.py, kind "layer:<Class>"; conv_lstm.py, kind
+"layer:conv_lstm_files/<Class>"), tf_keras's legacy .h5 fixtures
 converted to .keras by keras-cpp, "legacy_<file>", models with LoRA enabled built in C++ or
 saved by Keras, "cpp_lora_<kind>" and "py_lora_<kind>" (lora.py's builders, LoRA enabled in
 Keras's own build too: its load_own_variables assigns the merged kernel, zeroes the adapters),
@@ -73,9 +74,11 @@ ARCHITECTURES = {"legacy_sequential_adam": legacy_sequential_adam,
 
 
 def layer_file_model(cls):
-    """Keras's build of layer_files.py's model for a layer class: its own file, every weight
-    zeroed, so that the predictions can only come from the .weights.h5 loaded into it."""
-    model = keras.saving.load_model(os.path.join(oracle.ORACLE_DIR, "layer_files",
+    """Keras's build of layer_files.py's model for a layer class ("<Class>"; "<set>/<Class>" for
+    another set, conv_lstm_files of conv_lstm.py): its own file, every weight zeroed, so that
+    the predictions can only come from the .weights.h5 loaded into it."""
+    folder, _, cls = cls.rpartition("/")
+    model = keras.saving.load_model(os.path.join(oracle.ORACLE_DIR, folder or "layer_files",
                                                  cls + ".keras"))
     model.set_weights([np.zeros(v.shape, v.dtype) for v in model.weights])
     return model

@@ -79,6 +79,7 @@
 #include "keras/layers/reshaping/zero_padding2d.h"
 #include "keras/layers/reshaping/zero_padding3d.h"
 #include "keras/layers/rnn/bidirectional.h"
+#include "keras/layers/rnn/conv_lstm.h"
 #include "keras/layers/rnn/gru.h"
 #include "keras/layers/rnn/lstm.h"
 #include "keras/layers/rnn/rnn.h"

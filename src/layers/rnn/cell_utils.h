@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "keras/layers/options.h"
 #include "keras/ops/ops.h"
@@ -26,9 +27,55 @@ inline Tensor project_last_axis(const Tensor& x, const Tensor& kernel, const Ten
   return bias.defined() ? ops::add(y, bias) : y;
 }
 
+/// The bias of an LSTM-like cell with unit_forget_bias (4 gates i, f, c, o of `units` each):
+/// the bias initializer for i, ones for f, the bias initializer for c and o. Serializes as the
+/// inner initializer, as Keras's config records bias_initializer.
+class ForgetBiasInitializer final : public initializers::Initializer {
+ public:
+  ForgetBiasInitializer(initializers::InitializerPtr inner, int64_t units)
+      : inner_(std::move(inner)), units_(units) {}
+  Tensor operator()(const Shape&, DType dtype) const override {
+    return ops::concatenate({(*inner_)({units_}, dtype), ops::ones({units_}, dtype),
+                             (*inner_)({2 * units_}, dtype)},
+                            0);
+  }
+  std::string class_name() const override { return inner_->class_name(); }
+  Config get_config() const override { return inner_->get_config(); }
+
+ private:
+  initializers::InitializerPtr inner_;
+  int64_t units_;
+};
+
+/// True for tanh and sigmoid, the activations detail::lstm_step (recurrent_ops.h) fuses.
+inline bool default_lstm_activations(const activations::Activation& activation,
+                                     const activations::Activation& recurrent_activation) {
+  return activation.name() == "tanh" && recurrent_activation.name() == "sigmoid";
+}
+
+/// One LSTM step from the gate pre-activations z (i, f, c, o stacked on `gate_axis`) with any
+/// activations (lstm_step in recurrent_ops.h fuses the default ones): returns (h, c).
+inline std::pair<Tensor, Tensor> lstm_gates(const Tensor& z, int gate_axis, const Tensor& c_prev,
+                                            const activations::Activation& activation,
+                                            const activations::Activation& recurrent_activation) {
+  TensorList g = ops::split(z, 4, gate_axis);
+  Tensor i = recurrent_activation(g[0]), f = recurrent_activation(g[1]),
+         o = recurrent_activation(g[3]);
+  Tensor c = ops::add(ops::multiply(f, c_prev), ops::multiply(i, activation(g[2])));
+  return {ops::multiply(o, activation(c)), c};
+}
+
 /// A dropout mask like `like` (values 0 or 1 / (1 - rate)), one draw from `generator`.
 inline Tensor dropout_mask(const Tensor& like, double rate, random::SeedGenerator& generator) {
   return random::dropout(ops::ones_like(like), rate, std::nullopt, generator);
+}
+
+/// Appends `count` dropout masks like `like` (one per gate) to `masks` when 0 < rate < 1; Keras
+/// draws none otherwise (a rate of 1 drops nothing).
+inline void draw_dropout_masks(TensorList& masks, const Tensor& like, double rate, int count,
+                               random::SeedGenerator& generator) {
+  if (rate <= 0 || rate >= 1) return;
+  for (int g = 0; g < count; ++g) masks.push_back(dropout_mask(like, rate, generator));
 }
 
 /// x times a step mask (batch, features); a sequence (batch, time, features) shares it over
@@ -113,6 +160,33 @@ void read_cell_config(const Config& c, O& o) {
   o.recurrent_dropout = c.value("recurrent_dropout", 0.0);
   if constexpr (requires { o.reset_after; }) o.reset_after = c.value("reset_after", true);
   if constexpr (requires { o.seed; }) o.seed = read_seed(c);
+}
+
+/// A cell's options from its layer's options (LSTM -> LSTMCell, ConvLSTM -> ConvLSTMCell): the
+/// fields they share; the layer keeps its RNN arguments and activity_regularizer.
+template <typename CellOptions, typename LayerOptions>
+CellOptions cell_options_of(const LayerOptions& o, std::string cell_name) {
+  CellOptions c;
+  c.activation = o.activation;
+  c.recurrent_activation = o.recurrent_activation;
+  c.use_bias = o.use_bias;
+  c.kernel_initializer = o.kernel_initializer;
+  c.recurrent_initializer = o.recurrent_initializer;
+  c.bias_initializer = o.bias_initializer;
+  c.unit_forget_bias = o.unit_forget_bias;
+  c.kernel_regularizer = o.kernel_regularizer;
+  c.recurrent_regularizer = o.recurrent_regularizer;
+  c.bias_regularizer = o.bias_regularizer;
+  c.kernel_constraint = o.kernel_constraint;
+  c.recurrent_constraint = o.recurrent_constraint;
+  c.bias_constraint = o.bias_constraint;
+  c.dropout = o.dropout;
+  c.recurrent_dropout = o.recurrent_dropout;
+  c.seed = o.seed;
+  c.name = std::move(cell_name);
+  c.trainable = o.trainable;
+  c.dtype = o.dtype;
+  return c;
 }
 
 /// The RNN keyword arguments of a layer's options (SimpleRNN, LSTM, GRU).

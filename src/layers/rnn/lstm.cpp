@@ -5,33 +5,6 @@
 #include "layers/rnn/recurrent_ops.h"
 
 namespace keras::layers {
-namespace {
-
-// The bias with unit_forget_bias: bias_initializer for i, ones for f, bias_initializer for c, o.
-class ForgetBiasInitializer final : public initializers::Initializer {
- public:
-  ForgetBiasInitializer(initializers::InitializerPtr inner, int64_t units)
-      : inner_(std::move(inner)), units_(units) {}
-  Tensor operator()(const Shape&, DType dtype) const override {
-    return ops::concatenate({(*inner_)({units_}, dtype), ops::ones({units_}, dtype),
-                             (*inner_)({2 * units_}, dtype)},
-                            0);
-  }
-  std::string class_name() const override { return inner_->class_name(); }
-  Config get_config() const override { return inner_->get_config(); }
-
- private:
-  initializers::InitializerPtr inner_;
-  int64_t units_;
-};
-
-bool default_activations(const activations::Activation& act,
-                         const activations::Activation& recurrent) {
-  return act.name() == "tanh" && recurrent.name() == "sigmoid";
-}
-
-}  // namespace
-
 // ---- LSTMCell --------------------------------------------------------------------------------
 
 LSTMCellLayer::LSTMCellLayer(int64_t units, LSTMCellOptions options)
@@ -61,7 +34,8 @@ void LSTMCellLayer::build(const Shape& input_shape) {
   if (options_.use_bias) {
     initializers::InitializerArg init = options_.bias_initializer;
     if (options_.unit_forget_bias)
-      init = std::make_shared<ForgetBiasInitializer>(options_.bias_initializer.get(), units_);
+      init =
+          std::make_shared<detail::ForgetBiasInitializer>(options_.bias_initializer.get(), units_);
     bias_ = add_weight({.shape = {4 * units_},
                         .initializer = init,
                         .regularizer = options_.bias_regularizer,
@@ -77,13 +51,11 @@ void LSTMCellLayer::begin_sequence(const Tensor& step_inputs, const TensorList& 
   // Keras's implementation 1 (recurrent_dropout > 0) draws one mask per gate; implementation 2
   // one input mask. Rates of 1 drop nothing there (0 < rate < 1 is required).
   const bool per_gate = options_.recurrent_dropout != 0.0;
-  const double rate = options_.dropout, rec = options_.recurrent_dropout;
-  if (rate > 0 && rate < 1)
-    for (int g = 0; g < (per_gate ? 4 : 1); ++g)
-      dropout_masks_.push_back(detail::dropout_mask(step_inputs, rate, seed_generator_));
-  if (rec > 0 && rec < 1 && !states.empty())
-    for (int g = 0; g < 4; ++g)
-      recurrent_dropout_masks_.push_back(detail::dropout_mask(states[0], rec, seed_generator_));
+  detail::draw_dropout_masks(dropout_masks_, step_inputs, options_.dropout, per_gate ? 4 : 1,
+                             seed_generator_);
+  if (!states.empty())
+    detail::draw_dropout_masks(recurrent_dropout_masks_, states[0], options_.recurrent_dropout, 4,
+                               seed_generator_);
 }
 
 void LSTMCellLayer::end_sequence() {
@@ -127,15 +99,12 @@ std::pair<Tensor, TensorList> LSTMCellLayer::step(const Tensor& inputs, const Te
   } else {
     hz = ops::matmul(h_prev, recurrent_kernel_);
   }
-  if (default_activations(options_.activation, options_.recurrent_activation)) {
+  if (detail::default_lstm_activations(options_.activation, options_.recurrent_activation)) {
     auto [h, c] = detail::lstm_step(inputs, hz, c_prev);
     return {h, {h, c}};
   }
-  TensorList z = ops::split(ops::add(inputs, hz), 4, 1);
-  const auto& ra = options_.recurrent_activation;
-  Tensor i = ra(z[0]), f = ra(z[1]), o = ra(z[3]);
-  Tensor c = ops::add(ops::multiply(f, c_prev), ops::multiply(i, options_.activation(z[2])));
-  Tensor h = ops::multiply(o, options_.activation(c));
+  auto [h, c] = detail::lstm_gates(ops::add(inputs, hz), 1, c_prev, options_.activation,
+                                   options_.recurrent_activation);
   return {h, {h, c}};
 }
 
@@ -166,25 +135,7 @@ std::shared_ptr<RecurrentCell> make_lstm_cell(int64_t units, const LSTMOptions& 
   check(o.use_cudnn == "auto" || o.use_cudnn == "true" || o.use_cudnn == "false",
         "LSTM: use_cudnn must be \"auto\", \"true\" or \"false\"; got \"", o.use_cudnn, "\".");
   return std::make_shared<LSTMCellLayer>(
-      units, LSTMCellOptions{.activation = o.activation,
-                             .recurrent_activation = o.recurrent_activation,
-                             .use_bias = o.use_bias,
-                             .kernel_initializer = o.kernel_initializer,
-                             .recurrent_initializer = o.recurrent_initializer,
-                             .bias_initializer = o.bias_initializer,
-                             .unit_forget_bias = o.unit_forget_bias,
-                             .kernel_regularizer = o.kernel_regularizer,
-                             .recurrent_regularizer = o.recurrent_regularizer,
-                             .bias_regularizer = o.bias_regularizer,
-                             .kernel_constraint = o.kernel_constraint,
-                             .recurrent_constraint = o.recurrent_constraint,
-                             .bias_constraint = o.bias_constraint,
-                             .dropout = o.dropout,
-                             .recurrent_dropout = o.recurrent_dropout,
-                             .seed = o.seed,
-                             .name = "lstm_cell",
-                             .trainable = o.trainable,
-                             .dtype = o.dtype});
+      units, detail::cell_options_of<LSTMCellOptions>(o, "lstm_cell"));
 }
 
 }  // namespace

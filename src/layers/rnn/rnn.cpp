@@ -28,9 +28,15 @@ Tensor mask_for(const Tensor& m, int rank) {
 
 // ---- RecurrentCell ---------------------------------------------------------------------------
 
+std::vector<Shape> RecurrentCell::state_shapes(int64_t batch_size) const {
+  std::vector<Shape> out;
+  for (int64_t s : state_size()) out.push_back(Shape{batch_size, s});
+  return out;
+}
+
 TensorList RecurrentCell::get_initial_state(int64_t batch_size) const {
   TensorList out;
-  for (int64_t s : state_size()) out.push_back(ops::zeros({batch_size, s}, compute_dtype()));
+  for (const Shape& s : state_shapes(batch_size)) out.push_back(ops::zeros(s, compute_dtype()));
   return out;
 }
 
@@ -57,18 +63,16 @@ TensorList RecurrentCell::call_list(const TensorList& inputs, const CallContext&
         inputs.empty() ? std::string("no inputs") : shape_string(inputs[0].shape()), ".");
   Tensor x = ops::cast(inputs[0], compute_dtype());
   const int64_t batch = x.shape()[0];
-  const std::vector<int64_t> sizes = state_size();
   TensorList states;
   if (inputs.size() == 1) {
     states = get_initial_state(batch);
   } else {
-    check(inputs.size() - 1 == sizes.size(), "Cell '", name(), "' (", class_name(), ") has ",
-          sizes.size(), " states but was called with ", inputs.size() - 1, ".");
+    const std::vector<Shape> shapes = state_shapes(batch);
+    check(inputs.size() - 1 == shapes.size(), "Cell '", name(), "' (", class_name(), ") has ",
+          shapes.size(), " states but was called with ", inputs.size() - 1, ".");
     for (size_t i = 1; i < inputs.size(); ++i) {
-      check(inputs[i].ndim() == 2 && inputs[i].shape()[0] == batch &&
-                inputs[i].shape()[1] == sizes[i - 1],
-            "Cell '", name(), "': state ", i - 1, " must have shape (", batch, ", ",
-            sizes[i - 1], "); got ", inputs[i].shape(), ".");
+      check(inputs[i].shape() == shapes[i - 1], "Cell '", name(), "': state ", i - 1,
+            " must have shape ", shapes[i - 1], "; got ", inputs[i].shape(), ".");
       states.push_back(ops::cast(inputs[i], compute_dtype()));
     }
   }
@@ -133,18 +137,17 @@ TensorList RNNLayer::call_list(const TensorList& inputs, const CallContext& ctx)
   check(timesteps > 0, class_name(), " '", name(),
         "': the inputs need at least one timestep; got shape ", x.shape(), ".");
   const bool symbolic = x.backend().is_symbolic();
-  const std::vector<int64_t> sizes = cell_->state_size();
 
   TensorList states;
   if (inputs.size() > 1) {
-    check(inputs.size() - 1 == sizes.size(), class_name(), " '", name(), "' has ",
-          sizes.size(), " states, but ", inputs.size() - 1,
+    const std::vector<Shape> shapes = cell_->state_shapes(batch);
+    check(inputs.size() - 1 == shapes.size(), class_name(), " '", name(), "' has ",
+          shapes.size(), " states, but ", inputs.size() - 1,
           " initial states were passed (after the sequence).");
     for (size_t i = 1; i < inputs.size(); ++i) {
-      check(inputs[i].ndim() == 2 && inputs[i].shape()[0] == batch &&
-                inputs[i].shape()[1] == sizes[i - 1],
-            class_name(), " '", name(), "': initial state ", i - 1, " must have shape (",
-            batch, ", ", sizes[i - 1], "); got ", inputs[i].shape(), ".");
+      check(inputs[i].shape() == shapes[i - 1], class_name(), " '", name(),
+            "': initial state ", i - 1, " must have shape ", shapes[i - 1], "; got ",
+            inputs[i].shape(), ".");
       states.push_back(ops::cast(inputs[i], cell_->compute_dtype()));
     }
   } else if (options_.stateful) {

@@ -50,7 +50,10 @@ class RecurrentCell : public Layer {
   virtual std::vector<int64_t> state_size() const = 0;
   /// The size of the output of a step (Keras's output_size).
   virtual int64_t output_size() const = 0;
-  /// Zero states for `batch_size` rows in the compute dtype (Keras's get_initial_state).
+  /// The full shape of each state for `batch_size` rows: (batch, size) by default; a
+  /// convolutional cell's states are images (ConvLSTMCell: (batch, *spatial, filters)).
+  virtual std::vector<Shape> state_shapes(int64_t batch_size) const;
+  /// Zero states of state_shapes(batch_size) in the compute dtype (Keras's get_initial_state).
   virtual TensorList get_initial_state(int64_t batch_size) const;
 
   /// One step: (output, new states) from the step input (after project_inputs) and the
