@@ -192,11 +192,14 @@ def dataset_cases(arrays, meta):
         "seed_42_no_labels": dict(seed=42, labels=None),
         "seed_5_explicit": dict(seed=5, labels=[3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9]),
     }.items():
+        # Keras shuffles a `labels` list in place: each call gets its own copy.
+        copied = {k: list(v) if isinstance(v, list) else v for k, v in kwargs.items()}
         result = keras.utils.image_dataset_from_directory(TREE, verbose=False, image_size=(2, 2),
-                                                          **kwargs)
+                                                          **copied)
         parts = result if isinstance(result, list) else [result]
         # The labels in file order, from the function image_dataset_from_directory calls.
         labels = kwargs.get("labels", "inferred")
+        labels = list(labels) if isinstance(labels, list) else labels
         _, shuffled_labels, _ = dataset_utils.index_directory(
             TREE, labels, formats=(".bmp", ".gif", ".jpeg", ".jpg", ".png"), shuffle=True,
             seed=kwargs["seed"], verbose=False)

@@ -15,6 +15,7 @@ RawImage decode_bmp(std::span<const uint8_t> bytes, const std::string& source) {
   check<IOError>(data != nullptr, "Cannot decode the BMP file ", source, ": ",
                  stbi_failure_reason());
   RawImage image;
+  image.format = "BMP";
   image.mode = "RGB";
   image.width = width;
   image.height = height;

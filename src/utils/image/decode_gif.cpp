@@ -48,6 +48,7 @@ RawImage decode_gif(std::span<const uint8_t> bytes, const std::string& source) {
   DGifSavedExtensionToGCB(gif, 0, &control);
 
   RawImage image;
+  image.format = "GIF";
   image.mode = "P";
   image.width = gif->SWidth;
   image.height = gif->SHeight;

@@ -16,9 +16,11 @@ bool starts_with(std::span<const uint8_t> bytes, const char* magic, size_t lengt
 
 }  // namespace
 
+bool is_jpeg(std::span<const uint8_t> bytes) { return starts_with(bytes, "\xff\xd8\xff", 3); }
+
 RawImage decode_image(std::span<const uint8_t> bytes, const std::string& source, JpegDct dct) {
   if (starts_with(bytes, "\x89PNG\r\n\x1a\n", 8)) return decode_png(bytes, source);
-  if (starts_with(bytes, "\xff\xd8\xff", 3)) return decode_jpeg(bytes, source, dct);
+  if (is_jpeg(bytes)) return decode_jpeg(bytes, source, dct);
   if (starts_with(bytes, "GIF87a", 6) || starts_with(bytes, "GIF89a", 6))
     return decode_gif(bytes, source);
   if (starts_with(bytes, "BM", 2)) return decode_bmp(bytes, source);

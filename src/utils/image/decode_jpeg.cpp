@@ -36,8 +36,10 @@ void on_jpeg_warning(j_common_ptr info, int level) {
 
 }  // namespace
 
-RawImage decode_jpeg(std::span<const uint8_t> bytes, const std::string& source, JpegDct dct) {
+RawImage decode_jpeg(std::span<const uint8_t> bytes, const std::string& source, JpegDct dct,
+                     bool luma_only) {
   RawImage image;
+  image.format = "JPEG";
   jpeg_decompress_struct cinfo{};
   JpegErrors errors;
   cinfo.err = jpeg_std_error(&errors.base);
@@ -55,7 +57,7 @@ RawImage decode_jpeg(std::span<const uint8_t> bytes, const std::string& source, 
                   "CMYK JPEG is not supported; convert it to RGB first");
     std::longjmp(errors.jump, 1);
   }
-  const bool gray = cinfo.jpeg_color_space == JCS_GRAYSCALE;
+  const bool gray = luma_only || cinfo.jpeg_color_space == JCS_GRAYSCALE;
   cinfo.out_color_space = gray ? JCS_GRAYSCALE : JCS_RGB;
   cinfo.dct_method = dct == JpegDct::Fast ? JDCT_IFAST : JDCT_ISLOW;
   jpeg_start_decompress(&cinfo);

@@ -41,6 +41,7 @@ RawImage decode_png(std::span<const uint8_t> bytes, const std::string& source) {
   PngSession session;
   session.bytes = bytes;
   RawImage image;
+  image.format = "PNG";
   std::vector<png_bytep> rows;
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &session, on_png_error,
                                            on_png_warning);

@@ -13,6 +13,8 @@ namespace keras::utils::detail {
 
 /// PIL's mode on opening: "L", "LA", "RGB", "RGBA" or "P" (palette indices).
 struct RawImage {
+  /// "PNG", "JPEG", "GIF" or "BMP".
+  std::string format;
   std::string mode;
   int64_t height = 0;
   int64_t width = 0;
@@ -29,7 +31,10 @@ struct RawImage {
 enum class JpegDct { Accurate, Fast };
 
 RawImage decode_png(std::span<const uint8_t> bytes, const std::string& source);
-RawImage decode_jpeg(std::span<const uint8_t> bytes, const std::string& source, JpegDct dct);
+/// `luma_only`: libjpeg's grayscale output (the Y plane), as TensorFlow decodes to 1 channel.
+RawImage decode_jpeg(std::span<const uint8_t> bytes, const std::string& source, JpegDct dct,
+                     bool luma_only = false);
+bool is_jpeg(std::span<const uint8_t> bytes);
 RawImage decode_gif(std::span<const uint8_t> bytes, const std::string& source);
 RawImage decode_bmp(std::span<const uint8_t> bytes, const std::string& source);
 /// Picks the decoder from the first bytes (as PIL does, whatever the extension); IOError naming
