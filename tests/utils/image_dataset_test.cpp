@@ -122,6 +122,30 @@ TEST(ImageDatasetFromDirectory, SeededFileOrderAndSplitEqualKeras) {
   }
 }
 
+// With shuffle the files come in keras-cpp's own tf.data-style order (not TensorFlow's random
+// stream), but every epoch holds each (image, label) pair of the file list exactly once.
+TEST(ImageDatasetFromDirectory, ShuffledEpochsHoldEveryFileOnce) {
+  const std::string root = images_dir() + "/tree";
+  auto pairs_of = [](const utils::ImageDataset& ds) {
+    std::vector<std::pair<double, int>> pairs;
+    for (const data::Element& batch : ds.dataset) {
+      const Tensor& x = batch.x.single();
+      auto labels = batch.y.single().to_vector<int>();
+      for (int64_t i = 0; i < x.shape()[0]; ++i)
+        pairs.emplace_back(ops::sum(x[i]).item<double>(), labels[i]);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    return pairs;
+  };
+  auto ordered = pairs_of(utils::image_dataset_from_directory(
+      root, {.batch_size = 4, .image_size = {3, 3}, .shuffle = false, .verbose = false}));
+  auto shuffled = utils::image_dataset_from_directory(
+      root, {.batch_size = 4, .image_size = {3, 3}, .seed = 3, .verbose = false});
+  ASSERT_EQ(ordered.size(), 13u);
+  EXPECT_EQ(pairs_of(shuffled), ordered);
+  EXPECT_EQ(pairs_of(shuffled), ordered);  // a second epoch
+}
+
 TEST(ImageDatasetFromDirectory, NumpyShuffleOrderMatchesKnownPermutations) {
   // numpy.random.RandomState(0).permutation(10), which shuffles arange(10) the same way.
   EXPECT_EQ(utils::detail::numpy_legacy_shuffle_order(10, 0),
