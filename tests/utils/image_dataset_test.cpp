@@ -78,8 +78,8 @@ TEST(ImageDatasetFromDirectory, BatchesEqualKerasForEveryCase) {
         if (want_paths[file].ends_with("pal.bmp")) continue;
         Tensor got = batched ? got_x[i] : got_x;
         Tensor want = batched ? want_x[i] : want_x;
-        // float32 interpolation in another summation order than TensorFlow's: ulps of 255.
-        EXPECT_TENSOR_NEAR(got.astype(DType::Float32), want.astype(DType::Float32), 0, 1e-3)
+        // float32 interpolation rounded in another order than TensorFlow: at most 1.1e-4 seen.
+        EXPECT_TENSOR_NEAR(got.astype(DType::Float32), want.astype(DType::Float32), 0, 5e-4)
             << key << " " << want_paths[file];
       }
       if (image_fixtures::arrays().contains("ds:" + key + ":y")) {

@@ -96,20 +96,25 @@ RESIZES = [("full", None, "nearest", False),
 
 
 def load_cases(arrays, meta):
-    meta["load"] = []
+    # One flat uint8 array per (file, colour mode): the 10 resizings' img_to_array outputs in
+    # RESIZES order, each (height, width, channels) with the file's size for "full" (few arrays
+    # keep the fixture small).
+    meta["load"] = {"files": IMAGES, "sizes": {}, "resizes": [
+        {"name": n, "target_size": t, "interpolation": i, "keep_aspect_ratio": k}
+        for n, t, i, k in RESIZES]}
     for rel in IMAGES:
+        meta["load"]["sizes"][rel] = list(Image.open(os.path.join(TREE, rel)).size[::-1])
         for mode in ("grayscale", "rgb", "rgba"):
+            parts = []
             for name, size, interp, keep in RESIZES:
                 img = keras.utils.load_img(os.path.join(TREE, rel), color_mode=mode,
                                            target_size=size, interpolation=interp,
                                            keep_aspect_ratio=keep)
                 x = keras.utils.img_to_array(img)
                 assert x.max() <= 255 and x.min() >= 0
-                key = f"load:{rel}:{mode}:{name}"
-                arrays[key] = x.astype("uint8")
-                meta["load"].append({"key": key, "path": rel, "color_mode": mode,
-                                     "target_size": size, "interpolation": interp,
-                                     "keep_aspect_ratio": keep})
+                assert x.shape[:2] == tuple(size or meta["load"]["sizes"][rel])
+                parts.append(x.astype("uint8").ravel())
+            arrays[f"load:{rel}:{mode}"] = np.concatenate(parts)
 
 
 def array_cases(arrays):
