@@ -43,12 +43,17 @@ Checked check_options(const ImageDatasetOptions& o) {
     c.labels = std::monostate{};
     c.label_mode.reset();
   }
-  if (o.color_mode == "rgb") c.channels = 3;
-  else if (o.color_mode == "rgba") c.channels = 4;
-  else if (o.color_mode == "grayscale") c.channels = 1;
+  if (o.color_mode == "rgb")
+    c.channels = 3;
+  else if (o.color_mode == "rgba")
+    c.channels = 4;
+  else if (o.color_mode == "grayscale")
+    c.channels = 1;
   else
-    throw ValueError("`color_mode` must be one of {\"rgb\", \"rgba\", \"grayscale\"}. Received: "
-                     "color_mode=" + o.color_mode);
+    throw ValueError(
+        "`color_mode` must be one of {\"rgb\", \"rgba\", \"grayscale\"}. Received: "
+        "color_mode=" +
+        o.color_mode);
   check(o.image_size.first >= 1 && o.image_size.second >= 1,
         "Invalid `image_size` value. Expected a tuple of 2 positive integers. Received: (",
         o.image_size.first, ", ", o.image_size.second, ")");
@@ -62,9 +67,11 @@ Checked check_options(const ImageDatasetOptions& o) {
       throw NotImplementedError("interpolation=\"" + o.interpolation +
                                 "\" (a tf.image.resize method) is not reproduced by keras-cpp; "
                                 "use \"bilinear\" or \"nearest\"");
-    throw ValueError("Argument `interpolation` should be one of (\"bilinear\", \"nearest\", "
-                     "\"bicubic\", \"area\", \"lanczos3\", \"lanczos5\", \"gaussian\", "
-                     "\"mitchellcubic\"). Received: interpolation=" + o.interpolation);
+    throw ValueError(
+        "Argument `interpolation` should be one of (\"bilinear\", \"nearest\", "
+        "\"bicubic\", \"area\", \"lanczos3\", \"lanczos5\", \"gaussian\", "
+        "\"mitchellcubic\"). Received: interpolation=" +
+        o.interpolation);
   }
   check(!(o.crop_to_aspect_ratio && o.pad_to_aspect_ratio),
         "Only one of `pad_to_aspect_ratio`, `crop_to_aspect_ratio` can be set to `True`.");
@@ -114,10 +121,11 @@ data::Dataset paths_to_dataset(const detail::IndexedFiles& files, const ImageDat
   for (int64_t i = 0; i < n; ++i) indices[i] = i;
   Tensor index_tensor = Tensor::from_vector(indices, {n});
   data::Dataset ds =
-      c.label_mode ? data::Dataset::from_tensor_slices(
-                         index_tensor, label_tensor(files.labels, *c.label_mode,
-                                                    static_cast<int64_t>(files.class_names->size())))
-                   : data::Dataset::from_tensor_slices(index_tensor);
+      c.label_mode
+          ? data::Dataset::from_tensor_slices(
+                index_tensor, label_tensor(files.labels, *c.label_mode,
+                                           static_cast<int64_t>(files.class_names->size())))
+          : data::Dataset::from_tensor_slices(index_tensor);
   // tf.data's shuffle with Keras's buffer; keras-cpp's own random stream (see the docs).
   if (shuffle) ds = ds.shuffle(o.batch_size ? *o.batch_size * 8 : 1024, c.seed);
   auto paths = std::make_shared<const std::vector<std::string>>(files.file_paths);
@@ -138,8 +146,8 @@ data::Dataset paths_to_dataset(const detail::IndexedFiles& files, const ImageDat
   return ds.prefetch(data::AUTOTUNE);
 }
 
-ImageDataset make(const detail::IndexedFiles& files, const ImageDatasetOptions& o,
-                  const Checked& c, bool shuffle) {
+ImageDataset make(const detail::IndexedFiles& files, const ImageDatasetOptions& o, const Checked& c,
+                  bool shuffle) {
   return {paths_to_dataset(files, o, c, shuffle), files.class_names, files.file_paths};
 }
 
@@ -167,9 +175,9 @@ ImageDataset image_dataset_from_directory(const std::string& directory,
   check(options.subset != "both",
         "subset=\"both\" returns two datasets: call image_dataset_from_directory_split");
   const Checked c = check_options(options);
-  detail::IndexedFiles files = detail::training_or_validation_split(
-      index(directory, options, c), options.validation_split, options.subset.value_or(""),
-      options.verbose);
+  detail::IndexedFiles files =
+      detail::training_or_validation_split(index(directory, options, c), options.validation_split,
+                                           options.subset.value_or(""), options.verbose);
   check_not_empty(files, "", directory);
   return make(files, options, c, options.shuffle);
 }

@@ -93,7 +93,9 @@ Image array_to_img(const Tensor& input, const ArrayToImgOptions& options) {
   // NumPy's arithmetic in the array's own dtype: float32 values round as float32.
   const bool single = x.dtype() != DType::Float64;
   std::vector<double> values = x.to_vector<double>();
-  auto round_to_dtype = [single](double v) { return single ? static_cast<double>(static_cast<float>(v)) : v; };
+  auto round_to_dtype = [single](double v) {
+    return single ? static_cast<double>(static_cast<float>(v)) : v;
+  };
   if (options.scale && !values.empty()) {
     const double lo = *std::min_element(values.begin(), values.end());
     for (double& v : values) v = round_to_dtype(v - lo);

@@ -22,30 +22,38 @@ utils::ImageDatasetOptions options_from(const json& kwargs) {
   utils::ImageDatasetOptions o;
   o.verbose = false;
   if (kwargs.contains("labels")) {
-    if (kwargs["labels"].is_null()) o.labels = std::monostate{};
-    else o.labels = kwargs["labels"].get<std::vector<int64_t>>();
+    if (kwargs["labels"].is_null())
+      o.labels = std::monostate{};
+    else
+      o.labels = kwargs["labels"].get<std::vector<int64_t>>();
   }
   if (kwargs.contains("label_mode")) o.label_mode = kwargs["label_mode"].get<std::string>();
   if (kwargs.contains("class_names"))
     o.class_names = kwargs["class_names"].get<std::vector<std::string>>();
   if (kwargs.contains("color_mode")) o.color_mode = kwargs["color_mode"];
   if (kwargs.contains("batch_size")) {
-    if (kwargs["batch_size"].is_null()) o.batch_size.reset();
-    else o.batch_size = kwargs["batch_size"].get<int64_t>();
+    if (kwargs["batch_size"].is_null())
+      o.batch_size.reset();
+    else
+      o.batch_size = kwargs["batch_size"].get<int64_t>();
   }
-  if (kwargs.contains("image_size")) o.image_size = {kwargs["image_size"][0], kwargs["image_size"][1]};
+  if (kwargs.contains("image_size"))
+    o.image_size = {kwargs["image_size"][0], kwargs["image_size"][1]};
   if (kwargs.contains("shuffle")) o.shuffle = kwargs["shuffle"];
   if (kwargs.contains("seed")) o.seed = kwargs["seed"].get<uint64_t>();
-  if (kwargs.contains("validation_split")) o.validation_split = kwargs["validation_split"].get<double>();
+  if (kwargs.contains("validation_split"))
+    o.validation_split = kwargs["validation_split"].get<double>();
   if (kwargs.contains("subset")) o.subset = kwargs["subset"].get<std::string>();
   if (kwargs.contains("interpolation")) o.interpolation = kwargs["interpolation"];
-  if (kwargs.contains("crop_to_aspect_ratio")) o.crop_to_aspect_ratio = kwargs["crop_to_aspect_ratio"];
+  if (kwargs.contains("crop_to_aspect_ratio"))
+    o.crop_to_aspect_ratio = kwargs["crop_to_aspect_ratio"];
   if (kwargs.contains("pad_to_aspect_ratio")) o.pad_to_aspect_ratio = kwargs["pad_to_aspect_ratio"];
   if (kwargs.contains("data_format")) o.data_format = kwargs["data_format"].get<std::string>();
   return o;
 }
 
-std::vector<std::string> relative_to(const std::string& root, const std::vector<std::string>& paths) {
+std::vector<std::string> relative_to(const std::string& root,
+                                     const std::vector<std::string>& paths) {
   std::vector<std::string> out;
   for (const std::string& p : paths) out.push_back(std::filesystem::relative(p, root).string());
   return out;
@@ -56,13 +64,17 @@ TEST(ImageDatasetFromDirectory, BatchesEqualKerasForEveryCase) {
   for (const auto& [name, entry] : image_fixtures::meta()["datasets"].items()) {
     SCOPED_TRACE(name);
     const std::string root = images_dir() + "/" + entry["directory"].get<std::string>();
-    utils::ImageDataset ds = utils::image_dataset_from_directory(root, options_from(entry["kwargs"]));
-    EXPECT_EQ(relative_to(root, ds.file_paths), entry["file_paths"].get<std::vector<std::string>>());
-    if (entry["class_names"].is_null()) EXPECT_FALSE(ds.class_names.has_value());
-    else EXPECT_EQ(ds.class_names, entry["class_names"].get<std::vector<std::string>>());
+    utils::ImageDataset ds =
+        utils::image_dataset_from_directory(root, options_from(entry["kwargs"]));
+    EXPECT_EQ(relative_to(root, ds.file_paths),
+              entry["file_paths"].get<std::vector<std::string>>());
+    if (entry["class_names"].is_null())
+      EXPECT_FALSE(ds.class_names.has_value());
+    else
+      EXPECT_EQ(ds.class_names, entry["class_names"].get<std::vector<std::string>>());
     const auto want_paths = entry["file_paths"].get<std::vector<std::string>>();
-    const bool batched = !entry["kwargs"].contains("batch_size") ||
-                         !entry["kwargs"]["batch_size"].is_null();
+    const bool batched =
+        !entry["kwargs"].contains("batch_size") || !entry["kwargs"]["batch_size"].is_null();
     int batches = 0;
     size_t file = 0;
     for (const data::Element& batch : ds.dataset) {
@@ -115,10 +127,13 @@ TEST(ImageDatasetFromDirectory, SeededFileOrderAndSplitEqualKeras) {
       EXPECT_EQ(relative_to(root, ds.file_paths), want.at(0));
     }
     // The labels in shuffled file order, from the indexing step itself.
-    auto files = utils::detail::index_directory(root, o.labels, {".bmp", ".gif", ".jpeg", ".jpg", ".png"},
-                                                std::nullopt, true, *o.seed, false, false);
-    if (entry["labels"].is_null()) EXPECT_FALSE(files.has_labels);
-    else EXPECT_EQ(files.labels, entry["labels"].get<std::vector<int64_t>>());
+    auto files =
+        utils::detail::index_directory(root, o.labels, {".bmp", ".gif", ".jpeg", ".jpg", ".png"},
+                                       std::nullopt, true, *o.seed, false, false);
+    if (entry["labels"].is_null())
+      EXPECT_FALSE(files.has_labels);
+    else
+      EXPECT_EQ(files.labels, entry["labels"].get<std::vector<int64_t>>());
   }
 }
 
@@ -162,13 +177,15 @@ TEST(ImageDatasetFromDirectory, BadInputNamesTheDirectoryAndTheFix) {
     return "no error";
   };
   const std::string empty = images_dir() + "/bad/empty";
-  EXPECT_NE(message_of([&] { utils::image_dataset_from_directory(empty, {.verbose = false}); })
-                .find("No images found in directory " + empty),
+  EXPECT_NE(message_of([&] {
+              utils::image_dataset_from_directory(empty, {.verbose = false});
+            }).find("No images found in directory " + empty),
             std::string::npos);
   EXPECT_THROW(utils::image_dataset_from_directory(images_dir() + "/missing"), IOError);
   const std::string root = images_dir() + "/tree";
   EXPECT_NE(message_of([&] {
-              utils::image_dataset_from_directory(root, {.validation_split = 0.2, .subset = "training"});
+              utils::image_dataset_from_directory(root,
+                                                  {.validation_split = 0.2, .subset = "training"});
             }).find("seed"),
             std::string::npos);
   EXPECT_THROW(utils::image_dataset_from_directory(root, {.class_names = {{"cats", "birds"}}}),

@@ -15,7 +15,9 @@ inline std::string fixture_file(const std::string& name) {
   return std::string(KERAS_ORACLE_DIR) + "/" + name;
 }
 
-inline std::string images_dir() { return fixture_file("images"); }
+inline std::string images_dir() {
+  return fixture_file("images");
+}
 
 inline const std::map<std::string, Tensor>& arrays() {
   static const auto loaded = utils::load_npz(fixture_file("image_io.npz"));

@@ -16,7 +16,9 @@ namespace {
 using image_fixtures::images_dir;
 using image_fixtures::meta;
 using nlohmann::json;
-const std::map<std::string, Tensor>& fixtures() { return image_fixtures::arrays(); }
+const std::map<std::string, Tensor>& fixtures() {
+  return image_fixtures::arrays();
+}
 
 int channels_of(const std::string& color_mode) {
   return color_mode == "grayscale" ? 1 : color_mode == "rgb" ? 3 : 4;
@@ -40,9 +42,10 @@ TEST(LoadImg, MatchesKerasForEveryFileColorModeAndResize) {
           options.target_size = r["target_size"].get<std::pair<int64_t, int64_t>>();
         const auto [height, width] = options.target_size.value_or(full_size);
         const std::string name = key + ":" + r["name"].get<std::string>();
-        const std::vector<int> got = utils::img_to_array(
-            utils::load_img(images_dir() + "/tree/" + file, options), "channels_last",
-            DType::UInt8).to_vector<int>();
+        const std::vector<int> got =
+            utils::img_to_array(utils::load_img(images_dir() + "/tree/" + file, options),
+                                "channels_last", DType::UInt8)
+                .to_vector<int>();
         ASSERT_EQ(got.size(), static_cast<size_t>(height * width * channels_of(color_mode)))
             << name;
         ASSERT_LE(offset + got.size(), all.size()) << name;
@@ -92,8 +95,7 @@ TEST(LoadImg, BadFilesAndOptionsNameTheProblem) {
     expect_error_naming<IOError>([&] { utils::load_img(bad + name); }, bad + name);
   expect_error_naming<IOError>([&] { utils::load_img(bad + "missing.png"); }, "missing.png");
   const std::string good = images_dir() + "/tree/cats/rgb.png";
-  expect_error_naming<ValueError>([&] { utils::load_img(good, {.color_mode = "cmyk"}); },
-                                  "cmyk");
+  expect_error_naming<ValueError>([&] { utils::load_img(good, {.color_mode = "cmyk"}); }, "cmyk");
   expect_error_naming<ValueError>(
       [&] {
         utils::load_img(good, {.target_size = {{2, 2}}, .interpolation = "cubic"});
@@ -110,11 +112,10 @@ TEST(ArrayToImg, ScalesAndTruncatesAsKeras) {
   EXPECT_TENSOR_EQ(
       to_uint8(utils::array_to_img(fixtures().at("array_to_img:in_gray"), {.scale = false})),
       fixtures().at("array_to_img:unscaled_gray").astype(DType::UInt8));
-  EXPECT_TENSOR_EQ(
-      to_uint8(utils::array_to_img(fixtures().at("array_to_img:in_chw"),
-                                   {.data_format = "channels_first"}),
-               "channels_first"),
-      fixtures().at("array_to_img:scaled_chw").astype(DType::UInt8));
+  EXPECT_TENSOR_EQ(to_uint8(utils::array_to_img(fixtures().at("array_to_img:in_chw"),
+                                                {.data_format = "channels_first"}),
+                            "channels_first"),
+                   fixtures().at("array_to_img:scaled_chw").astype(DType::UInt8));
   // One channel above 255 unscaled is PIL's 32-bit mode I.
   utils::Image wide = utils::array_to_img(ops::full({2, 2, 1}, 300.7), {.scale = false});
   EXPECT_EQ(wide.mode, "I");

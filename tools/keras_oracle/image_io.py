@@ -155,13 +155,14 @@ def dataset_cases(arrays, meta):
     tf.config.set_visible_devices([], "GPU")
     cases = {
         "int_rgb_bilinear": dict(image_size=(4, 5), batch_size=4, shuffle=False),
-        "categorical_gray_nearest_crop": dict(directory="png_jpeg_tree", label_mode="categorical", color_mode="grayscale",
+        "categorical_gray_nearest_crop": dict(directory="png_jpeg_tree",
+                                              label_mode="categorical", color_mode="grayscale",
                                               interpolation="nearest", image_size=(5, 3),
                                               crop_to_aspect_ratio=True, batch_size=5,
                                               shuffle=False),
-        "binary_rgba_pad_chw": dict(directory="png_tree", label_mode="binary", color_mode="rgba", image_size=(6, 4),
-                                    pad_to_aspect_ratio=True, data_format="channels_first",
-                                    batch_size=3, shuffle=False),
+        "binary_rgba_pad_chw": dict(directory="png_tree", label_mode="binary", color_mode="rgba",
+                                    image_size=(6, 4), pad_to_aspect_ratio=True,
+                                    data_format="channels_first", batch_size=3, shuffle=False),
         "crop_bilinear": dict(image_size=(3, 7), crop_to_aspect_ratio=True, batch_size=32,
                               shuffle=False),
         "no_labels": dict(labels=None, image_size=(2, 3), batch_size=6, shuffle=False),

@@ -40,8 +40,8 @@ RawImage decode_gif(std::span<const uint8_t> bytes, const std::string& source) {
   if (DGifSlurp(gif) != GIF_OK) fail(GifErrorString(gif->Error));
   if (gif->ImageCount < 1) fail("it holds no frame");
   const SavedImage& frame = gif->SavedImages[0];
-  const ColorMapObject* colors = frame.ImageDesc.ColorMap ? frame.ImageDesc.ColorMap
-                                                          : gif->SColorMap;
+  const ColorMapObject* colors =
+      frame.ImageDesc.ColorMap ? frame.ImageDesc.ColorMap : gif->SColorMap;
   if (!colors) fail("it has no colour table");
   GraphicsControlBlock control{};
   control.TransparentColor = NO_TRANSPARENT_COLOR;

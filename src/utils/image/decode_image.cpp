@@ -16,7 +16,9 @@ bool starts_with(std::span<const uint8_t> bytes, const char* magic, size_t lengt
 
 }  // namespace
 
-bool is_jpeg(std::span<const uint8_t> bytes) { return starts_with(bytes, "\xff\xd8\xff", 3); }
+bool is_jpeg(std::span<const uint8_t> bytes) {
+  return starts_with(bytes, "\xff\xd8\xff", 3);
+}
 
 RawImage decode_image(std::span<const uint8_t> bytes, const std::string& source, JpegDct dct) {
   if (starts_with(bytes, "\x89PNG\r\n\x1a\n", 8)) return decode_png(bytes, source);

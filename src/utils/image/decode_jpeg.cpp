@@ -1,32 +1,14 @@
 // JPEG through libjpeg-turbo: grayscale files open as "L", colour files as "RGB" (libjpeg's
 // YCbCr conversion with fancy upsampling, as PIL and TensorFlow both use it).
 
-// jpeglib.h uses FILE and size_t without including their headers.
-#include <cstddef>
-#include <cstdio>
-
-#include <jpeglib.h>
-
-#include <csetjmp>
 #include <cstdio>
 
 #include "keras/core/errors.h"
+#include "utils/image/jpeg_errors.h"
 #include "utils/image/raw_image.h"
 
 namespace keras::utils::detail {
 namespace {
-
-struct JpegErrors {
-  jpeg_error_mgr base;
-  std::jmp_buf jump;
-  char message[JMSG_LENGTH_MAX] = {};
-};
-
-void on_jpeg_error(j_common_ptr info) {
-  auto* errors = reinterpret_cast<JpegErrors*>(info->err);
-  (*info->err->format_message)(info, errors->message);
-  std::longjmp(errors->jump, 1);
-}
 
 // A corrupt-data warning (a truncated scan, a bad marker) is an error here: PIL refuses
 // truncated files unless told otherwise (ImageFile.LOAD_TRUNCATED_IMAGES).

@@ -43,8 +43,8 @@ RawImage decode_png(std::span<const uint8_t> bytes, const std::string& source) {
   RawImage image;
   image.format = "PNG";
   std::vector<png_bytep> rows;
-  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &session, on_png_error,
-                                           on_png_warning);
+  png_structp png =
+      png_create_read_struct(PNG_LIBPNG_VER_STRING, &session, on_png_error, on_png_warning);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
   check<IOError>(png && info, "libpng could not start reading ", source);
   // Everything that needs destroying lives outside this block, so the longjmp skips nothing.
@@ -64,8 +64,10 @@ RawImage decode_png(std::span<const uint8_t> bytes, const std::string& source) {
   }
   if (depth == 16) png_set_strip_16(png);
   if (depth < 8) {
-    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_packing(png);
-    else png_set_expand_gray_1_2_4_to_8(png);
+    if (color_type == PNG_COLOR_TYPE_PALETTE)
+      png_set_packing(png);
+    else
+      png_set_expand_gray_1_2_4_to_8(png);
   }
   png_set_interlace_handling(png);
   // The tRNS chunk stays a palette alpha table or a colour key, as PIL keeps it in

@@ -1,11 +1,6 @@
 // save_img's writers: PNG (libpng), JPEG (libjpeg-turbo with PIL's defaults: quality 75,
 // 4:2:0 chroma subsampling, accurate DCT) and BMP (stb_image_write, 24 or 32 bits).
 
-// jpeglib.h uses FILE and size_t without including their headers.
-#include <cstddef>
-#include <cstdio>
-
-#include <jpeglib.h>
 #include <png.h>
 #include <stb_image_write.h>
 
@@ -16,6 +11,7 @@
 
 #include "keras/core/errors.h"
 #include "keras/utils/image_utils.h"
+#include "utils/image/jpeg_errors.h"
 
 namespace keras::utils {
 namespace {
@@ -84,7 +80,7 @@ void write_png(const std::string& path, const Image& img) {
   const size_t row_bytes = static_cast<size_t>(img.width) * c * (wide ? 2 : 1);
   std::vector<png_bytep> rows(static_cast<size_t>(img.height));
   for (int64_t y = 0; y < img.height; ++y) rows[y] = data.data() + y * row_bytes;
-  const int color_type = c == 1 ? PNG_COLOR_TYPE_GRAY
+  const int color_type = c == 1   ? PNG_COLOR_TYPE_GRAY
                          : c == 3 ? PNG_COLOR_TYPE_RGB
                                   : PNG_COLOR_TYPE_RGB_ALPHA;
   File file = open_for_writing(path);
@@ -93,27 +89,15 @@ void write_png(const std::string& path, const Image& img) {
                   wide ? 16 : 8, color_type, rows.data()});
 }
 
-struct JpegErrors {
-  jpeg_error_mgr base;
-  std::jmp_buf jump;
-  char message[JMSG_LENGTH_MAX] = {};
-};
-
-void on_jpeg_error(j_common_ptr info) {
-  auto* errors = reinterpret_cast<JpegErrors*>(info->err);
-  (*info->err->format_message)(info, errors->message);
-  std::longjmp(errors->jump, 1);
-}
-
 void write_jpeg(const std::string& path, const Image& img, int quality) {
   check(quality >= 1 && quality <= 100, "JPEG quality must be in 1..100; got ", quality);
-  check<NotImplementedError>(img.mode == "L" || img.mode == "RGB",
-                             "Cannot write mode ", img.mode, " as JPEG (", path, ")");
+  check<NotImplementedError>(img.mode == "L" || img.mode == "RGB", "Cannot write mode ", img.mode,
+                             " as JPEG (", path, ")");
   File file = open_for_writing(path);
   jpeg_compress_struct cinfo{};
-  JpegErrors errors;
+  detail::JpegErrors errors;
   cinfo.err = jpeg_std_error(&errors.base);
-  errors.base.error_exit = on_jpeg_error;
+  errors.base.error_exit = detail::on_jpeg_error;
   if (setjmp(errors.jump)) {
     jpeg_destroy_compress(&cinfo);
     throw IOError("Cannot write the JPEG file " + path + ": " + errors.message);
@@ -143,9 +127,9 @@ void write_bmp(const std::string& path, const Image& img) {
   auto to_file = [](void* context, void* data, int size) {
     std::fwrite(data, 1, static_cast<size_t>(size), static_cast<std::FILE*>(context));
   };
-  const int ok = stbi_write_bmp_to_func(to_file, file.get(), static_cast<int>(img.width),
-                                        static_cast<int>(img.height), img.channels(),
-                                        img.pixels.data());
+  const int ok =
+      stbi_write_bmp_to_func(to_file, file.get(), static_cast<int>(img.width),
+                             static_cast<int>(img.height), img.channels(), img.pixels.data());
   check<IOError>(ok != 0 && std::ferror(file.get()) == 0, "Cannot write the BMP file ", path);
 }
 

@@ -128,16 +128,17 @@ IndexedFiles index_directory(const std::string& directory, const ImageLabels& la
         check(std::find(subdirs.begin(), subdirs.end(), name) != subdirs.end(),
               "The `class_names` passed did not match the names of the subdirectories of the "
               "target directory. Expected: ",
-              quoted_list(subdirs), " (or a subset of it), but received: class_names=",
-              quoted_list(*class_names));
+              quoted_list(subdirs),
+              " (or a subset of it), but received: class_names=", quoted_list(*class_names));
       subdirs = *class_names;  // keep the order given
     }
   } else {
-    check(!class_names, std::holds_alternative<std::monostate>(labels)
-                            ? "When `labels=None` (no labels), argument `class_names` cannot be "
-                              "specified."
-                            : "When argument `labels` is specified, argument `class_names` cannot "
-                              "be specified (the `class_names` will be the sorted list of labels).");
+    check(!class_names,
+          std::holds_alternative<std::monostate>(labels)
+              ? "When `labels=None` (no labels), argument `class_names` cannot be "
+                "specified."
+              : "When argument `labels` is specified, argument `class_names` cannot "
+                "be specified (the `class_names` will be the sorted list of labels).");
     subdirs = {""};
   }
 
@@ -172,8 +173,8 @@ IndexedFiles index_directory(const std::string& directory, const ImageLabels& la
   }
   if (shuffle) {
     // Keras shuffles the paths and the labels with two RandomState(seed): one permutation.
-    const auto order = numpy_legacy_shuffle_order(result.file_paths.size(),
-                                                  static_cast<uint32_t>(seed));
+    const auto order =
+        numpy_legacy_shuffle_order(result.file_paths.size(), static_cast<uint32_t>(seed));
     IndexedFiles shuffled = result;
     for (size_t i = 0; i < order.size(); ++i) {
       shuffled.file_paths[i] = result.file_paths[order[i]];
@@ -199,12 +200,12 @@ IndexedFiles training_or_validation_split(const IndexedFiles& files,
     begin = num_val == 0 ? 0 : n - num_val;
     if (verbose) std::cout << "Using " << num_val << " files for validation.\n";
   } else {
-    throw ValueError("`subset` must be either \"training\" or \"validation\", received: " +
-                     subset);
+    throw ValueError("`subset` must be either \"training\" or \"validation\", received: " + subset);
   }
   IndexedFiles part = files;
   part.file_paths.assign(files.file_paths.begin() + begin, files.file_paths.begin() + end);
-  if (files.has_labels) part.labels.assign(files.labels.begin() + begin, files.labels.begin() + end);
+  if (files.has_labels)
+    part.labels.assign(files.labels.begin() + begin, files.labels.begin() + end);
   return part;
 }
 

@@ -53,9 +53,12 @@ Image convert_raw(const RawImage& raw, const std::string& mode) {
     uint8_t* q = &out.pixels[i * out_bands];
     if (mode == "L") {
       // L and LA keep their gray level; colour and palette pixels take PIL's luma.
-      if (raw.mode == "L" || raw.mode == "LA") q[0] = p[0];
-      else if (raw.mode == "P") q[0] = luma(&raw.palette[p[0] * 4]);
-      else q[0] = luma(p);
+      if (raw.mode == "L" || raw.mode == "LA")
+        q[0] = p[0];
+      else if (raw.mode == "P")
+        q[0] = luma(&raw.palette[p[0] * 4]);
+      else
+        q[0] = luma(p);
     } else {
       std::array<uint8_t, 4> c = rgba_of(raw, p);
       for (int b = 0; b < out_bands; ++b) q[b] = c[b];

@@ -19,7 +19,9 @@ struct Filter {
   double support;
 };
 
-double box_weight(double x) { return (x > -0.5 && x <= 0.5) ? 1.0 : 0.0; }
+double box_weight(double x) {
+  return (x > -0.5 && x <= 0.5) ? 1.0 : 0.0;
+}
 double bilinear_weight(double x) {
   x = std::fabs(x);
   return x < 1.0 ? 1.0 - x : 0.0;
@@ -43,7 +45,9 @@ double sinc(double x) {
   x *= std::numbers::pi;
   return std::sin(x) / x;
 }
-double lanczos_weight(double x) { return (-3.0 <= x && x < 3.0) ? sinc(x) * sinc(x / 3) : 0.0; }
+double lanczos_weight(double x) {
+  return (-3.0 <= x && x < 3.0) ? sinc(x) * sinc(x / 3) : 0.0;
+}
 
 Filter filter_named(const std::string& name) {
   if (name == "box") return {box_weight, 0.5};
@@ -166,8 +170,8 @@ Image nearest(const Image& in, int width, int height, const std::array<float, 4>
     const int v = coord(xo);
     if (v >= 0 && v < in.width) xin[x] = v;
   }
-  Image out{in.mode, height, width, std::vector<uint8_t>(static_cast<size_t>(width * height * c)),
-            {}};
+  Image out{
+      in.mode, height, width, std::vector<uint8_t>(static_cast<size_t>(width * height * c)), {}};
   double yo = box[1] + a4 * 0.5;
   for (int y = 0; y < height; ++y, yo += a4) {
     const int yi = coord(yo);
@@ -183,8 +187,8 @@ Image nearest(const Image& in, int width, int height, const std::array<float, 4>
 
 Image crop(const Image& in, int left, int top, int width, int height) {
   const int c = in.channels();
-  Image out{in.mode, height, width, std::vector<uint8_t>(static_cast<size_t>(width * height * c)),
-            {}};
+  Image out{
+      in.mode, height, width, std::vector<uint8_t>(static_cast<size_t>(width * height * c)), {}};
   for (int y = 0; y < height; ++y)
     std::copy_n(&in.pixels[((top + y) * in.width + left) * c], width * c,
                 &out.pixels[y * width * c]);
@@ -215,8 +219,7 @@ void unpremultiply(Image& img) {
 Image pil_resize(const Image& img, int64_t width, int64_t height, const std::string& filter,
                  const std::array<float, 4>& box) {
   check(img.mode != "I", "Resizing a 32-bit integer (mode I) image is not supported");
-  check(width >= 1 && height >= 1, "height and width must be > 0; got (", height, ", ", width,
-        ")");
+  check(width >= 1 && height >= 1, "height and width must be > 0; got (", height, ", ", width, ")");
   const bool whole = box[0] == 0 && box[1] == 0 && box[2] == img.width && box[3] == img.height;
   if (width == img.width && height == img.height && whole) return img;
   if (filter != "nearest") filter_named(filter);  // a bad name fails before any work

@@ -59,7 +59,8 @@ Tensor resize_like_tensorflow(const Tensor& image, const TfResize& how) {
   ops::image::ResizeOptions options{.interpolation = how.interpolation,
                                     .crop_to_aspect_ratio = how.crop_to_aspect_ratio,
                                     .data_format = "channels_last"};
-  if (!how.pad_to_aspect_ratio) return ops::image::resize(x, {target_height, target_width}, options);
+  if (!how.pad_to_aspect_ratio)
+    return ops::image::resize(x, {target_height, target_width}, options);
   // tf.image.resize_with_pad: resize to fit inside, then pad with zeros (float32 arithmetic).
   const float height = static_cast<float>(image.shape()[0]);
   const float width = static_cast<float>(image.shape()[1]);
@@ -68,12 +69,14 @@ Tensor resize_like_tensorflow(const Tensor& image, const TfResize& how) {
   const float resized_height = height / ratio;
   const float resized_width = width / ratio;
   const auto top = std::max<int64_t>(
-      0, static_cast<int64_t>(std::floor((static_cast<float>(target_height) - resized_height) / 2)));
+      0,
+      static_cast<int64_t>(std::floor((static_cast<float>(target_height) - resized_height) / 2)));
   const auto left = std::max<int64_t>(
       0, static_cast<int64_t>(std::floor((static_cast<float>(target_width) - resized_width) / 2)));
-  Tensor resized = ops::image::resize(
-      x, {static_cast<int64_t>(std::floor(resized_height)), static_cast<int64_t>(std::floor(resized_width))},
-      options);
+  Tensor resized = ops::image::resize(x,
+                                      {static_cast<int64_t>(std::floor(resized_height)),
+                                       static_cast<int64_t>(std::floor(resized_width))},
+                                      options);
   return ops::image::pad_images(resized, {.top_padding = top,
                                           .left_padding = left,
                                           .target_height = target_height,
