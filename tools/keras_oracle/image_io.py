@@ -68,6 +68,16 @@ def write_tree():
             dst = os.path.join(OUT, tree, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy(os.path.join(TREE, rel), dst)
+    # follow_links: a symlinked folder is entered only with follow_links=True; a symlinked
+    # file is always listed.
+    links = os.path.join(OUT, "links_tree")
+    for rel in ("a/x.png", "b/y.png"):
+        dst = os.path.join(links, rel)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy(os.path.join(TREE, "dogs/nested/deep.png" if rel[0] == "a" else "cats/rgb.png"),
+                    dst)
+    os.symlink("../b", os.path.join(links, "a", "sub"))
+    os.symlink("y.png", os.path.join(links, "b", "z_link.png"))
     bad = os.path.join(OUT, "bad")
     os.makedirs(os.path.join(bad, "empty", "nothing_here"), exist_ok=True)
     with open(os.path.join(bad, "corrupt.png"), "wb") as f:
@@ -172,6 +182,9 @@ def dataset_cases(arrays, meta):
                                 label_mode="categorical", image_size=(2, 2), batch_size=32,
                                 shuffle=False),
         "unbatched": dict(image_size=(3, 3), batch_size=None, shuffle=False),
+        "links_not_followed": dict(directory="links_tree", image_size=(2, 2), shuffle=False),
+        "links_followed": dict(directory="links_tree", image_size=(2, 2), shuffle=False,
+                               follow_links=True),
     }
     meta["datasets"] = {}
     for name, kwargs in cases.items():
