@@ -151,8 +151,8 @@ ImageDataset make(const detail::IndexedFiles& files, const ImageDatasetOptions& 
   return {paths_to_dataset(files, o, c, shuffle), files.class_names, files.file_paths};
 }
 
-detail::IndexedFiles index(const std::string& directory, const ImageDatasetOptions& o,
-                           const Checked& c) {
+detail::IndexedFiles index_files(const std::string& directory, const ImageDatasetOptions& o,
+                                 const Checked& c) {
   detail::IndexedFiles files =
       detail::index_directory(directory, c.labels, kAllowedFormats, o.class_names, o.shuffle,
                               c.seed, o.follow_links, o.verbose);
@@ -175,9 +175,9 @@ ImageDataset image_dataset_from_directory(const std::string& directory,
   check(options.subset != "both",
         "subset=\"both\" returns two datasets: call image_dataset_from_directory_split");
   const Checked c = check_options(options);
-  detail::IndexedFiles files =
-      detail::training_or_validation_split(index(directory, options, c), options.validation_split,
-                                           options.subset.value_or(""), options.verbose);
+  detail::IndexedFiles files = detail::training_or_validation_split(
+      index_files(directory, options, c), options.validation_split, options.subset.value_or(""),
+      options.verbose);
   check_not_empty(files, "", directory);
   return make(files, options, c, options.shuffle);
 }
@@ -188,7 +188,7 @@ std::pair<ImageDataset, ImageDataset> image_dataset_from_directory_split(
   check(options.subset == "both", "image_dataset_from_directory_split is subset=\"both\"; got \"",
         *options.subset, "\"");
   const Checked c = check_options(options);
-  const detail::IndexedFiles all = index(directory, options, c);
+  const detail::IndexedFiles all = index_files(directory, options, c);
   auto train = detail::training_or_validation_split(all, options.validation_split, "training",
                                                     options.verbose);
   auto val = detail::training_or_validation_split(all, options.validation_split, "validation",

@@ -94,6 +94,9 @@ TEST(LoadImg, BadFilesAndOptionsNameTheProblem) {
   for (const char* name : {"corrupt.png", "truncated.jpg", "image.xyz"})
     expect_error_naming<IOError>([&] { utils::load_img(bad + name); }, bad + name);
   expect_error_naming<IOError>([&] { utils::load_img(bad + "missing.png"); }, "missing.png");
+  // A valid file keras-cpp does not read: 16-bit grayscale PNG (PIL's mode I;16).
+  expect_error_naming<NotImplementedError>([&] { utils::load_img(bad + "gray16.png"); },
+                                           bad + "gray16.png");
   const std::string good = images_dir() + "/tree/cats/rgb.png";
   expect_error_naming<ValueError>([&] { utils::load_img(good, {.color_mode = "cmyk"}); }, "cmyk");
   expect_error_naming<ValueError>(

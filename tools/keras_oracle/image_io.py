@@ -85,6 +85,8 @@ def write_tree():
     with open(os.path.join(bad, "truncated.jpg"), "wb") as f:
         with open(os.path.join(TREE, "cats", "photo.jpg"), "rb") as src:
             f.write(src.read()[:40])
+    Image.fromarray(np.arange(12, dtype="uint16").reshape(3, 4) * 5000, "I;16").save(
+        os.path.join(bad, "gray16.png"))
     with open(os.path.join(bad, "image.xyz"), "wb") as f:
         f.write(b"unknown format")
 

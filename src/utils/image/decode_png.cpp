@@ -16,6 +16,7 @@ namespace {
 struct PngSession {
   std::jmp_buf jump;
   std::string message;
+  bool unsupported = false;  // a valid file keras-cpp does not read (NotImplementedError)
   std::span<const uint8_t> bytes;
   size_t offset = 0;
 };
@@ -50,6 +51,8 @@ RawImage decode_png(std::span<const uint8_t> bytes, const std::string& source) {
   // Everything that needs destroying lives outside this block, so the longjmp skips nothing.
   if (setjmp(session.jump)) {
     png_destroy_read_struct(&png, &info, nullptr);
+    if (session.unsupported)
+      throw NotImplementedError("Cannot read the PNG file " + source + ": " + session.message);
     throw IOError("Cannot decode the PNG file " + source + ": " + session.message);
   }
   png_set_read_fn(png, &session, read_from_span);
@@ -58,10 +61,12 @@ RawImage decode_png(std::span<const uint8_t> bytes, const std::string& source) {
   const int depth = png_get_bit_depth(png, info);
   image.width = png_get_image_width(png, info);
   image.height = png_get_image_height(png, info);
-  if (depth == 16 && (color_type == PNG_COLOR_TYPE_GRAY)) {
+  if (depth == 16 && color_type == PNG_COLOR_TYPE_GRAY) {
     session.message = "16-bit grayscale PNG (PIL's mode I;16) is not supported; save it as 8-bit";
+    session.unsupported = true;
     std::longjmp(session.jump, 1);
   }
+  image.bit_depth = depth;
   if (depth == 16) png_set_strip_16(png);
   if (depth < 8) {
     if (color_type == PNG_COLOR_TYPE_PALETTE)

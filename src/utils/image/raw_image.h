@@ -15,6 +15,8 @@ namespace keras::utils::detail {
 struct RawImage {
   /// "PNG", "JPEG", "GIF" or "BMP".
   std::string format;
+  /// The file's bits per sample (16 for 16-bit PNG, whose samples keep their high byte here).
+  int bit_depth = 8;
   std::string mode;
   int64_t height = 0;
   int64_t width = 0;

@@ -33,6 +33,9 @@ Tensor decode_like_tensorflow(const std::string& path, int channels) {
   const RawImage raw = channels == 1 && is_jpeg(bytes)
                            ? decode_jpeg(bytes, path, JpegDct::Fast, /*luma_only=*/true)
                            : decode_image(bytes, path, JpegDct::Fast);
+  check<NotImplementedError>(raw.bit_depth <= 8, "Cannot read the 16-bit PNG file ", path,
+                             ": TensorFlow decodes it to uint16 values, which keras-cpp's image "
+                             "datasets do not reproduce; save it as 8-bit");
   Image img;
   if (channels == 1 && raw.format == "PNG" && raw.mode != "L" && raw.mode != "LA") {
     const Image rgb = convert_raw(raw, "RGB");
