@@ -92,7 +92,7 @@ TEST(ImageDatasetFromDirectory, BatchesEqualKerasForEveryCase) {
         if (want_paths[file].ends_with("pal.bmp")) continue;
         Tensor got = batched ? got_x[i] : got_x;
         Tensor want = batched ? want_x[i] : want_x;
-        // float32 interpolation rounded in another order than TensorFlow: at most 1.1e-4 seen.
+        // float32 interpolation rounded in another order than TensorFlow: at most 1.6e-4 seen.
         EXPECT_TENSOR_NEAR(got.astype(DType::Float32), want.astype(DType::Float32), 0, 5e-4)
             << key << " " << want_paths[file];
       }
@@ -108,7 +108,7 @@ TEST(ImageDatasetFromDirectory, BatchesEqualKerasForEveryCase) {
     EXPECT_EQ(batches, entry["batches"].get<int>());
     ++cases;
   }
-  EXPECT_EQ(cases, 10);
+  EXPECT_EQ(cases, 12);
 }
 
 TEST(ImageDatasetFromDirectory, SeededFileOrderAndSplitEqualKeras) {

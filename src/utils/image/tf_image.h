@@ -17,7 +17,7 @@ Tensor decode_like_tensorflow(const std::string& path, int channels);
 
 struct TfResize {
   std::pair<int64_t, int64_t> size;
-  /// "bilinear" or "nearest".
+  /// "bilinear", "nearest", "lanczos3" or "lanczos5".
   std::string interpolation;
   bool crop_to_aspect_ratio = false;
   bool pad_to_aspect_ratio = false;
