@@ -59,18 +59,18 @@ Checked check_options(const ImageDatasetOptions& o) {
         o.image_size.first, ", ", o.image_size.second, ")");
   check(!o.batch_size || *o.batch_size >= 1, "batch_size must be positive; got ",
         o.batch_size.value_or(0));
-  // bilinear, nearest and lanczos3/5 (tf.image.resize's scale_and_translate without
-  // antialiasing) are keras::ops::image::resize's; TensorFlow's bicubic clamps its taps where
-  // ops::image::resize renormalizes them (0.15 apart at the borders).
+  // tf.image.resize's bilinear, nearest, bicubic and lanczos3/5 are reproduced.
   const bool reproduced = o.interpolation == "bilinear" || o.interpolation == "nearest" ||
-                          o.interpolation == "lanczos3" || o.interpolation == "lanczos5";
+                          o.interpolation == "bicubic" || o.interpolation == "lanczos3" ||
+                          o.interpolation == "lanczos5";
   if (!reproduced) {
-    const bool keras_has_it = o.interpolation == "bicubic" || o.interpolation == "area" ||
-                              o.interpolation == "gaussian" || o.interpolation == "mitchellcubic";
+    const bool keras_has_it = o.interpolation == "area" || o.interpolation == "gaussian" ||
+                              o.interpolation == "mitchellcubic";
     if (keras_has_it)
       throw NotImplementedError("interpolation=\"" + o.interpolation +
                                 "\" (a tf.image.resize method) is not reproduced by keras-cpp; "
-                                "use \"bilinear\", \"nearest\", \"lanczos3\" or \"lanczos5\"");
+                                "use \"bilinear\", \"nearest\", \"bicubic\", \"lanczos3\" or "
+                                "\"lanczos5\"");
     throw ValueError(
         "Argument `interpolation` should be one of (\"bilinear\", \"nearest\", "
         "\"bicubic\", \"area\", \"lanczos3\", \"lanczos5\", \"gaussian\", "

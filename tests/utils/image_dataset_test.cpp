@@ -108,7 +108,7 @@ TEST(ImageDatasetFromDirectory, BatchesEqualKerasForEveryCase) {
     EXPECT_EQ(batches, entry["batches"].get<int>());
     ++cases;
   }
-  EXPECT_EQ(cases, 12);
+  EXPECT_EQ(cases, 15);
 }
 
 TEST(ImageDatasetFromDirectory, SeededFileOrderAndSplitEqualKeras) {

@@ -49,8 +49,8 @@ struct ImageDatasetOptions {
   /// "training" or "validation" (with validation_split); "both" through
   /// image_dataset_from_directory_split.
   std::optional<std::string> subset;
-  /// tf.image.resize's method: "bilinear", "nearest", "lanczos3" or "lanczos5" (Keras's
-  /// others, "bicubic", "area", "gaussian" and "mitchellcubic", are NotImplementedError).
+  /// tf.image.resize's method: "bilinear", "nearest", "bicubic", "lanczos3" or "lanczos5"
+  /// (Keras's others, "area", "gaussian" and "mitchellcubic", are NotImplementedError).
   std::string interpolation = "bilinear";
   bool follow_links = false;
   bool crop_to_aspect_ratio = false;

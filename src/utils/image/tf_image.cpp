@@ -54,32 +54,51 @@ Tensor decode_like_tensorflow(const std::string& path, int channels) {
                            img.pixels.size());
 }
 
+namespace {
+
+// tf.image.resize without antialiasing; bilinear, nearest and lanczos are
+// keras::ops::image::resize's (the same sampling), bicubic TensorFlow's own table-driven kernel.
+Tensor resize_to(const Tensor& x, const std::string& interpolation, int64_t height, int64_t width) {
+  if (interpolation == "bicubic") return tensorflow_bicubic(x, height, width);
+  return ops::image::resize(x, {height, width},
+                            {.interpolation = interpolation, .data_format = "channels_last"});
+}
+
+}  // namespace
+
 Tensor resize_like_tensorflow(const Tensor& image, const TfResize& how) {
   const bool nearest = how.interpolation == "nearest";
   // tf.image.resize computes in float32 and keeps the input dtype only for nearest.
   Tensor x = nearest ? image : image.astype(DType::Float32);
   const auto [target_height, target_width] = how.size;
-  ops::image::ResizeOptions options{.interpolation = how.interpolation,
-                                    .crop_to_aspect_ratio = how.crop_to_aspect_ratio,
-                                    .data_format = "channels_last"};
-  if (!how.pad_to_aspect_ratio)
-    return ops::image::resize(x, {target_height, target_width}, options);
+  const int64_t height = image.shape()[0], width = image.shape()[1];
+  if (how.crop_to_aspect_ratio) {
+    // smart_resize's centred crop of the target's aspect ratio (Python floats, truncated).
+    const int64_t crop_height = std::max<int64_t>(
+        std::min(height, static_cast<int64_t>(static_cast<double>(width * target_height) /
+                                              static_cast<double>(target_width))),
+        1);
+    const int64_t crop_width = std::max<int64_t>(
+        std::min(width, static_cast<int64_t>(static_cast<double>(height * target_width) /
+                                             static_cast<double>(target_height))),
+        1);
+    const auto top = static_cast<int64_t>(static_cast<double>(height - crop_height) / 2);
+    const auto left = static_cast<int64_t>(static_cast<double>(width - crop_width) / 2);
+    x = x.slice({{top, top + crop_height}, {left, left + crop_width}}).contiguous();
+  }
+  if (!how.pad_to_aspect_ratio) return resize_to(x, how.interpolation, target_height, target_width);
   // tf.image.resize_with_pad: resize to fit inside, then pad with zeros (float32 arithmetic).
-  const float height = static_cast<float>(image.shape()[0]);
-  const float width = static_cast<float>(image.shape()[1]);
-  const float ratio = std::max(width / static_cast<float>(target_width),
-                               height / static_cast<float>(target_height));
-  const float resized_height = height / ratio;
-  const float resized_width = width / ratio;
+  const float ratio = std::max(static_cast<float>(width) / static_cast<float>(target_width),
+                               static_cast<float>(height) / static_cast<float>(target_height));
+  const float resized_height = static_cast<float>(height) / ratio;
+  const float resized_width = static_cast<float>(width) / ratio;
   const auto top = std::max<int64_t>(
       0,
       static_cast<int64_t>(std::floor((static_cast<float>(target_height) - resized_height) / 2)));
   const auto left = std::max<int64_t>(
       0, static_cast<int64_t>(std::floor((static_cast<float>(target_width) - resized_width) / 2)));
-  Tensor resized = ops::image::resize(x,
-                                      {static_cast<int64_t>(std::floor(resized_height)),
-                                       static_cast<int64_t>(std::floor(resized_width))},
-                                      options);
+  Tensor resized = resize_to(x, how.interpolation, static_cast<int64_t>(std::floor(resized_height)),
+                             static_cast<int64_t>(std::floor(resized_width)));
   return ops::image::pad_images(resized, {.top_padding = top,
                                           .left_padding = left,
                                           .target_height = target_height,

@@ -17,11 +17,14 @@ Tensor decode_like_tensorflow(const std::string& path, int channels);
 
 struct TfResize {
   std::pair<int64_t, int64_t> size;
-  /// "bilinear", "nearest", "lanczos3" or "lanczos5".
+  /// "bilinear", "nearest", "bicubic", "lanczos3" or "lanczos5".
   std::string interpolation;
   bool crop_to_aspect_ratio = false;
   bool pad_to_aspect_ratio = false;
 };
+
+/// tf.image.resize(image, (height, width), "bicubic") of a float32 (h, w, c) image.
+Tensor tensorflow_bicubic(const Tensor& image, int64_t height, int64_t width);
 
 /// The resized image (channels last): float32, or the input's uint8 for "nearest", as
 /// tf.image.resize returns.
