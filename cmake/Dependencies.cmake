@@ -31,6 +31,24 @@ if(NOT KERAS_HDF5_HL_LIB)
 endif()
 set(KERAS_HDF5_LIBRARIES ${KERAS_HDF5_HL_LIB} PkgConfig::KERAS_HDF5)
 
+# Image files for keras::utils::load_img / save_img / image_dataset_from_directory: libpng,
+# libjpeg-turbo, giflib and stb (stb_image for BMP, stb_image_write for BMP output).
+pkg_check_modules(KERAS_PNG IMPORTED_TARGET libpng)
+pkg_check_modules(KERAS_JPEG IMPORTED_TARGET libjpeg)
+pkg_check_modules(KERAS_GIF IMPORTED_TARGET libgif)
+pkg_check_modules(KERAS_STB IMPORTED_TARGET stb)
+foreach(image_lib PNG:libpng-dev JPEG:libjpeg62-turbo-dev GIF:libgif-dev STB:libstb-dev)
+  string(REPLACE ":" ";" image_lib ${image_lib})
+  list(GET image_lib 0 image_name)
+  list(GET image_lib 1 image_package)
+  if(NOT KERAS_${image_name}_FOUND)
+    message(FATAL_ERROR "${image_package} not found (keras::utils image files need it): "
+                        "apt-get install -y ${image_package}, or ./scripts/install_deps.sh")
+  endif()
+endforeach()
+set(KERAS_IMAGE_LIBRARIES PkgConfig::KERAS_PNG PkgConfig::KERAS_JPEG PkgConfig::KERAS_GIF
+                          PkgConfig::KERAS_STB)
+
 # zlib for the gzipped IDX files of keras::datasets (Debian's dataset-fashion-mnist).
 find_package(ZLIB REQUIRED)
 

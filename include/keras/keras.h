@@ -49,6 +49,8 @@
 #include "keras/trainers/options.h"
 #include "keras/utils/csv.h"
 #include "keras/utils/data_utils.h"
+#include "keras/utils/image_dataset.h"
+#include "keras/utils/image_utils.h"
 #include "keras/utils/npy.h"
 #include "keras/utils/progbar.h"
 #include "keras/utils/py_dataset.h"

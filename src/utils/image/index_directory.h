@@ -1,0 +1,41 @@
+#pragma once
+// Keras's dataset_utils.index_directory and get_training_or_validation_split: which files a
+// directory dataset holds, in which order, with which labels. Internal to keras::utils.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "keras/utils/image_dataset.h"
+
+namespace keras::utils::detail {
+
+struct IndexedFiles {
+  std::vector<std::string> file_paths;
+  /// One label a file; empty without labels.
+  std::vector<int64_t> labels;
+  bool has_labels = false;
+  std::optional<std::vector<std::string>> class_names;
+};
+
+/// The files under `directory` whose lowercase names end with one of `formats`, walked as
+/// os.walk (roots sorted, then names), per class subfolder; shuffled with numpy's legacy
+/// RandomState(seed) when `shuffle`.
+IndexedFiles index_directory(const std::string& directory, const ImageLabels& labels,
+                             const std::vector<std::string>& formats,
+                             const std::optional<std::vector<std::string>>& class_names,
+                             bool shuffle, uint64_t seed, bool follow_links, bool verbose);
+
+/// The last int(validation_split * n) files for "validation", the others for "training" (with
+/// Python's slicing: a split that rounds to 0 files gives every file to validation and none to
+/// training, as in Keras).
+IndexedFiles training_or_validation_split(const IndexedFiles& files,
+                                          std::optional<double> validation_split,
+                                          const std::string& subset, bool verbose);
+
+/// numpy.random.RandomState(seed).shuffle's permutation of n items (MT19937 seeded by
+/// init_genrand, Fisher-Yates from the end with masked rejection sampling).
+std::vector<size_t> numpy_legacy_shuffle_order(size_t n, uint32_t seed);
+
+}  // namespace keras::utils::detail
