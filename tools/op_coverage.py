@@ -1,12 +1,23 @@
-"""Reports how much of keras.ops keras-cpp implements, and how much of it is tested.
+"""Reports how much of Keras's public API keras-cpp implements, read from the installed Keras.
 
-For each Keras sub-namespace (numpy, nn, math, linalg, core) it lists the Keras names, which of
-them keras-cpp declares in include/keras/ops, which appear as an op in a golden fixture
-(tests/golden/*.npz), and which appear in a gradient check (a string literal naming the op in a
-test that calls gradcheck). Run: python3 tools/op_coverage.py [--missing]
+keras.ops: for each module of keras.ops (numpy, nn, math, linalg, core, image, einops, as each
+function's __module__ says), the Keras names, which of them keras-cpp declares in
+include/keras/ops, which appear as an op in a fixture (tests/golden/*.npz, the Keras oracle's
+tests/oracle/fixtures/*.npz), and which appear in a gradient check (a string literal naming
+the op in a test that calls gradcheck).
+
+The other namespaces (layers, losses, metrics, optimizers, callbacks, activations,
+initializers, regularizers, constraints, quantizers): every public name of keras.<namespace>,
+done when keras-cpp's sources name it as a string (the registries and class names Keras's
+files carry) or its headers in include/keras/<namespace>/ declare it (a class or function of
+that name), or listed in OUT_OF_SCOPE with the reason.
+
+Run with the Python that has Keras (the oracle's environment):
+  .cache/interop-venv/bin/python tools/op_coverage.py [--missing]
 """
 
 import glob
+import importlib
 import json
 import os
 import re
@@ -15,48 +26,60 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# keras.ops names per sub-namespace (KERAS_REFERENCE.md section 3.1, Keras 3.16).
-KERAS = {
-    "core": "associative_scan cast cond convert_to_numpy convert_to_tensor custom_gradient dtype "
-            "fori_loop is_tensor map saturate_cast scan scatter scatter_update shape slice "
-            "slice_update stop_gradient switch unstack vectorized_map while_loop",
-    "math": "cdist erf erfc erfinv extract_sequences fft fft2 gammainc ifft2 in_top_k irfft istft "
-            "logdet logsumexp rfft rsqrt segment_max segment_min segment_prod segment_sum stft "
-            "top_k view_as_complex view_as_real",
-    "nn": "adaptive_average_pool adaptive_max_pool average_pool batch_normalization "
-          "binary_crossentropy categorical_crossentropy celu conv conv_transpose ctc_decode "
-          "ctc_loss depth_to_space depthwise_conv dot_product_attention elu fold gelu glu "
-          "hard_shrink hard_sigmoid hard_silu hard_swish hard_tanh layer_normalization leaky_relu "
-          "log_sigmoid log_softmax max_pool moments multi_hot normalize one_hot polar psnr relu "
-          "relu6 rms_normalization selu separable_conv sigmoid silu swish soft_shrink softmax "
-          "softplus softsign space_to_depth sparse_categorical_crossentropy sparse_plus "
-          "sparse_sigmoid sparsemax squareplus tanh_shrink threshold unfold",
-    "linalg": "cholesky cholesky_inverse det eig eigh inv jvp lstsq lu_factor matrix_power "
-              "matrix_rank norm pinv qr solve solve_triangular svd",
-    "numpy": "abs absolute add all allclose amax amin angle any append arange arccos arccosh "
-             "arcsin arcsinh arctan arctan2 arctanh argmax argmin argpartition argsort array "
-             "array_split average bartlett bincount bitwise_and bitwise_invert bitwise_left_shift "
-             "bitwise_not bitwise_or bitwise_right_shift bitwise_xor blackman broadcast_to cbrt "
-             "ceil clip column_stack concatenate conj conjugate copy corrcoef correlate cos cosh "
-             "count_nonzero cross cumprod cumsum deg2rad diag diagflat diagonal diff digitize "
-             "divide divide_no_nan dot dsplit dstack einsum empty empty_like equal exp exp2 "
-             "expand_dims expm1 eye fabs flip fliplr flipud floor floor_divide fmax fmin fmod full "
-             "full_like gcd geomspace get_item greater greater_equal hamming hanning heaviside "
-             "histogram hsplit hstack hypot i0 identity imag inner isclose isfinite isin isinf "
-             "isnan isneginf isposinf isreal kaiser kron lcm ldexp left_shift less less_equal "
-             "linspace log log1p log2 log10 logaddexp logaddexp2 logical_and logical_not "
-             "logical_or logical_xor logspace matmul max maximum mean median meshgrid min minimum "
-             "mod moveaxis multiply nan_to_num nanargmax nanargmin nancumprod nancumsum nanmax "
-             "nanmean nanmedian nanmin nanpercentile nanprod nanquantile nanstd nansum nanvar ndim "
-             "negative nextafter nonzero not_equal ones ones_like outer pad percentile power prod "
-             "ptp quantile rad2deg ravel real reciprocal repeat reshape right_shift roll rot90 "
-             "round searchsorted select sign signbit sin sinc sinh size slogdet sort split sqrt "
-             "square squeeze stack std subtract sum swapaxes take take_along_axis tan tanh "
-             "tensordot tile trace transpose trapezoid tri tril triu true_divide trunc unique "
-             "unravel_index vander var vdot vectorize view vsplit vstack where zeros zeros_like",
-}
 # C++ spellings of names that are keywords there.
 CPP_NAME = {"switch": "switch_"}
+
+# Keras names keras-cpp leaves out on purpose, and why.
+OUT_OF_SCOPE = {
+    "layers": {
+        "FlaxLayer": "wraps a Flax module: needs Python and JAX",
+        "JaxLayer": "wraps a JAX function: needs Python and JAX",
+        "TFSMLayer": "loads a TensorFlow SavedModel: needs TensorFlow",
+        "Wrapper": "abstract base class (keras-cpp's wrappers derive from their own base)",
+        "TorchModuleWrapper": "keras::torch::TorchModuleWrapper (backends/torch/include/keras/"
+                              "torch/interop.h), not a "
+                              "registered layer: a torch.nn.Module cannot live in a .keras file",
+        "InputSpec": "keras-cpp checks input shapes in build/call",
+    },
+    "callbacks": {
+        "OrbaxCheckpoint": "Orbax is a Python/JAX checkpointing library",
+    },
+}
+
+OPS_MODULES = ("numpy", "nn", "math", "linalg", "core", "image", "einops")
+API_NAMESPACES = ("layers", "losses", "metrics", "optimizers", "callbacks", "activations",
+                  "initializers", "regularizers", "constraints", "quantizers")
+
+
+def import_keras():
+    os.environ.setdefault("KERAS_BACKEND", "jax")
+    try:
+        return importlib.import_module("keras")
+    except ImportError:
+        sys.exit("op_coverage.py reads Keras's own name lists: run it with the Python that has "
+                 "Keras 3.15, e.g. .cache/interop-venv/bin/python tools/op_coverage.py "
+                 "(./scripts/oracle.sh creates that environment).")
+
+
+def keras_ops(keras):
+    """{module: sorted names} of the functions keras.ops exports."""
+    by_module = {m: set() for m in OPS_MODULES}
+    for name in dir(keras.ops):
+        obj = getattr(keras.ops, name)
+        module = getattr(obj, "__module__", "") or ""
+        if name.startswith("_") or not callable(obj) or not module.startswith("keras.src.ops."):
+            continue
+        by_module.setdefault(module.rsplit(".", 1)[1], set()).add(name)
+    for name in dir(keras.ops.image):  # keras.ops.image is a namespace of its own
+        if not name.startswith("_"):
+            by_module["image"].add(name)
+    return {m: sorted(n) for m, n in by_module.items() if n}
+
+
+def keras_api(keras, namespace):
+    module = getattr(keras, namespace)
+    return sorted(n for n in dir(module)
+                  if not n.startswith("_") and not isinstance(getattr(module, n), type(sys)))
 
 
 def declared():
@@ -70,6 +93,34 @@ def declared():
     return names
 
 
+def source_strings():
+    """Every string literal in keras-cpp's library sources and headers (registered names)."""
+    words = set()
+    for pattern in ("src/**/*.cpp", "src/**/*.h", "include/**/*.h"):
+        for path in glob.glob(os.path.join(ROOT, pattern), recursive=True):
+            text = open(path, errors="replace").read()
+            words.update(re.findall(r'"([A-Za-z_0-9]+)"', text))
+    return words
+
+
+# The public headers where keras-cpp declares each namespace's classes and functions.
+HEADER_DIRS = {"layers": ("layers", "models")}
+
+
+def declared_in(namespace):
+    """Classes, structs and functions declared in include/keras/<namespace>/."""
+    names = set()
+    for folder in HEADER_DIRS.get(namespace, (namespace,)):
+        for path in glob.glob(os.path.join(ROOT, "include/keras", folder, "**/*.h"),
+                              recursive=True):
+            for line in open(path, errors="replace"):
+                if line.lstrip().startswith("//"):
+                    continue
+                names.update(re.findall(r"\b(?:class|struct)\s+(\w+)", line))
+                names.update(re.findall(r"\b(\w+)\s*\(", line))
+    return names
+
+
 def npy_text(data):
     header_len = int.from_bytes(data[8:10], "little")
     return data[10 + header_len:].decode("utf-8", "replace")
@@ -78,14 +129,19 @@ def npy_text(data):
 def fixture_ops():
     """Op names of every fixture case; "battery" cases list several ops in their kwargs."""
     ops = set()
-    for path in glob.glob(os.path.join(ROOT, "tests/golden/*.npz")):
+    paths = glob.glob(os.path.join(ROOT, "tests/golden/*.npz")) + glob.glob(
+        os.path.join(ROOT, "tests/oracle/fixtures/*.npz"))
+    for path in paths:
         with zipfile.ZipFile(path) as z:
             for name in z.namelist():
                 if name.endswith(".op.npy"):
                     ops.add(npy_text(z.read(name)))
                 elif name.endswith(".kwargs.npy"):
-                    kwargs = json.loads(npy_text(z.read(name)))
-                    listed = kwargs.get("ops", [])
+                    try:
+                        kwargs = json.loads(npy_text(z.read(name)))
+                    except ValueError:
+                        continue
+                    listed = kwargs.get("ops", []) if isinstance(kwargs, dict) else []
                     ops.update(o for o in listed if isinstance(o, str))
     return ops
 
@@ -100,17 +156,16 @@ def gradchecked():
     return names
 
 
-def main():
-    show_missing = "--missing" in sys.argv
+def report_ops(ops, show_missing):
     have, fixtures, grads = declared(), fixture_ops(), gradchecked()
     total = [0, 0, 0, 0]
-    print(f"{'namespace':10} {'keras':>6} {'done':>6} {'fixture':>8} {'gradchk':>8}")
-    for ns, names in KERAS.items():
-        names = names.split()
+    print(f"{'keras.ops':12} {'keras':>6} {'done':>6} {'fixture':>8} {'gradchk':>8}")
+    for module, names in ops.items():
         done = [n for n in names if CPP_NAME.get(n, n) in have]
-        fx = [n for n in done if n in fixtures or any(f.startswith(n + "_") or f == n for f in fixtures)]
-        gc = [n for n in done if n in grads or any(g.startswith(n + "_") for g in grads)]
-        print(f"{ns:10} {len(names):6} {len(done):6} {len(fx):8} {len(gc):8}")
+        fx = [n for n in done
+              if any(f == n or f.startswith(n + "_") for f in fixtures)]
+        gc = [n for n in done if any(g == n or g.startswith(n + "_") for g in grads)]
+        print(f"{module:12} {len(names):6} {len(done):6} {len(fx):8} {len(gc):8}")
         if show_missing:
             missing = [n for n in names if n not in done]
             if missing:
@@ -120,7 +175,33 @@ def main():
                 print("   no fixture:", " ".join(nofx))
         for i, v in enumerate([len(names), len(done), len(fx), len(gc)]):
             total[i] += v
-    print(f"{'total':10} {total[0]:6} {total[1]:6} {total[2]:8} {total[3]:8}")
+    print(f"{'total':12} {total[0]:6} {total[1]:6} {total[2]:8} {total[3]:8}")
+
+
+def report_api(keras, show_missing):
+    strings = source_strings()
+    print(f"\n{'keras.<ns>':14} {'keras':>6} {'done':>6} {'out':>5} {'missing':>8}")
+    for namespace in API_NAMESPACES:
+        names = keras_api(keras, namespace)
+        out = OUT_OF_SCOPE.get(namespace, {})
+        have = strings | declared_in(namespace)
+        done = [n for n in names if n in have and n not in out]
+        missing = [n for n in names if n not in done and n not in out]
+        skipped = [n for n in names if n in out]
+        print(f"{namespace:14} {len(names):6} {len(done):6} {len(skipped):5} {len(missing):8}")
+        if show_missing:
+            if missing:
+                print("   missing:", " ".join(missing))
+            for n in skipped:
+                print(f"   out of scope: {n}: {out[n]}")
+
+
+def main():
+    show_missing = "--missing" in sys.argv
+    keras = import_keras()
+    print(f"Keras {keras.__version__}")
+    report_ops(keras_ops(keras), show_missing)
+    report_api(keras, show_missing)
 
 
 if __name__ == "__main__":
