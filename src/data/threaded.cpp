@@ -167,9 +167,15 @@ class PrefetchIterator : public NodeIterator {
   std::optional<Element> next() override {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return !queue_.empty(); });
-    Item item = std::move(queue_.front());
-    // The end marker and an error stay in the queue: every later call sees them again.
-    if (std::holds_alternative<Element>(item)) queue_.pop_front();
+    // The end marker and an error stay in the queue (copied, not moved out): every later call
+    // sees them again.
+    Item item;
+    if (std::holds_alternative<Element>(queue_.front())) {
+      item = std::move(queue_.front());
+      queue_.pop_front();
+    } else {
+      item = queue_.front();
+    }
     lock.unlock();
     changed_.notify_all();
     if (auto* e = std::get_if<Element>(&item)) return std::move(*e);

@@ -5,6 +5,7 @@
 // (ops::numpy::add, ops::nn::relu, ops::linalg::svd, ...).
 
 #include "keras/ops/core.h"
+#include "keras/ops/einops.h"
 #include "keras/ops/image.h"
 #include "keras/ops/linalg.h"
 #include "keras/ops/math.h"

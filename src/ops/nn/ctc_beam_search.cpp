@@ -17,6 +17,7 @@
 #include <numeric>
 #include <vector>
 
+#include "keras/backend/backend.h"
 #include "keras/ops/ops.h"
 #include "ops/nn/ctc_beam_search.h"
 

@@ -26,6 +26,7 @@ Registry& registry() {
     detail::add_core_operations(table);
     detail::add_linalg_operations(table);
     detail::add_image_operations(table);
+    detail::add_einops_operations(table);
     for (OperationSpec& spec : table) reg->specs[spec.class_name] = std::move(spec);
     return reg;
   }();

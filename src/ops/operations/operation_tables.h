@@ -1,6 +1,6 @@
 #pragma once
 // The built-in op classes, one table per Keras module (keras.src.ops.numpy, .nn, .math, .core,
-// .linalg, .image). operation_registry.cpp adds them all on first use.
+// .linalg, .image, .einops). operation_registry.cpp adds them all on first use.
 
 #include <functional>
 #include <string>
@@ -33,5 +33,6 @@ void add_math_operations(OperationTable& table);
 void add_core_operations(OperationTable& table);
 void add_linalg_operations(OperationTable& table);
 void add_image_operations(OperationTable& table);
+void add_einops_operations(OperationTable& table);
 
 }  // namespace keras::ops::detail
