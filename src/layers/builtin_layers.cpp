@@ -53,6 +53,9 @@
 #include "keras/layers/preprocessing/normalization.h"
 #include "keras/layers/preprocessing/random_brightness.h"
 #include "keras/layers/preprocessing/random_contrast.h"
+#include "keras/layers/preprocessing/random_grayscale.h"
+#include "keras/layers/preprocessing/random_invert.h"
+#include "keras/layers/preprocessing/solarization.h"
 #include "keras/layers/preprocessing/random_flip.h"
 #include "keras/layers/preprocessing/random_rotation.h"
 #include "keras/layers/preprocessing/random_translation.h"
@@ -204,6 +207,9 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"RNN", RNNLayer::from_config},
       {"RandomBrightness", RandomBrightnessLayer::from_config},
       {"RandomContrast", RandomContrastLayer::from_config},
+      {"RandomGrayscale", RandomGrayscaleLayer::from_config},
+      {"RandomInvert", RandomInvertLayer::from_config},
+      {"Solarization", SolarizationLayer::from_config},
       {"RandomFlip", RandomFlipLayer::from_config},
       {"RandomRotation", RandomRotationLayer::from_config},
       {"RandomTranslation", RandomTranslationLayer::from_config},
