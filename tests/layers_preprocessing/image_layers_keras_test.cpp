@@ -1,4 +1,4 @@
-// RandomGrayscale, Solarization and RandomInvert: Keras 3.15's transform_images on given
+// RandomGrayscale, Solarization, RandomInvert, RandomPosterization and AutoContrast: Keras 3.15's transform_images on given
 // transformations and its configs (tools/keras_oracle/image_layers.py), and the random draws
 // by their statistics (keras-cpp's random stream differs from JAX's).
 
@@ -48,7 +48,13 @@ TEST(ImageLayersKeras, TransformsAndConfigsMatchKeras) {
   m["RandomInvert"] = [](const TensorList& in, const json& kw) {
     return replay(layers::RandomInvertLayer::from_config(kw["config"]), in, kw);
   };
-  EXPECT_EQ(run_oracle("image_layers", m).size(), 3u);
+  m["RandomPosterization"] = [](const TensorList& in, const json& kw) {
+    return replay(layers::RandomPosterizationLayer::from_config(kw["config"]), in, kw);
+  };
+  m["AutoContrast"] = [](const TensorList& in, const json& kw) {
+    return replay(layers::AutoContrastLayer::from_config(kw["config"]), in, kw);
+  };
+  EXPECT_EQ(run_oracle("image_layers", m).size(), 5u);
 }
 
 Tensor images(int64_t n, uint64_t seed) {
@@ -110,7 +116,30 @@ TEST(ImageLayersKeras, SeededRunsRepeatAndStayInRange) {
   EXPECT_TENSOR_EQ(invert(), invert());
 }
 
+TEST(ImageLayersKeras, PosterizationKeepsTheDrawnBits) {
+  const Tensor x = images(200, 13);
+  // factor (3, 3): 3 bits kept, so every pixel is floor(x / 32) * 32.
+  Tensor three = layers::RandomPosterization({3.0, 3.0})(x, {.training = true});
+  EXPECT_TENSOR_EQ(three, ops::multiply(ops::floor(ops::divide(x, 32.0f)), 32.0f));
+  // factor (1, 8): at most 7 bits (randint excludes 8), so every pixel is even, and some
+  // images keep fewer bits than others.
+  auto posterize = [&] { return layers::RandomPosterization(8.0, {.seed = 14})(x, {.training = true}); };
+  Tensor y = posterize();
+  EXPECT_EQ(ops::max(ops::mod(y, 2.0f)).item<double>(), 0.0);
+  EXPECT_TENSOR_EQ(posterize(), y);
+  EXPECT_GT(changed_fraction(ops::floor(x), y), 0.5);
+}
+
+TEST(ImageLayersKeras, AutoContrastStretchesEachImage) {
+  Tensor x = ops::add(ops::multiply(images(5, 15), 0.25f), 40.0f);
+  Tensor y = layers::AutoContrast()(x);  // inference too
+  EXPECT_TENSOR_NEAR(ops::min(y, {1, 2}), ops::zeros({5, 3}), 0.0, 1e-3);
+  EXPECT_TENSOR_NEAR(ops::max(y, {1, 2}), ops::full({5, 3}, 255.0f), 1e-6, 1e-3);
+}
+
 TEST(ImageLayersKeras, BadArgumentsAreNamed) {
+  EXPECT_THROW(layers::RandomPosterization(9.0), ValueError);
+  EXPECT_THROW(layers::RandomPosterization({0.0, 4.0}), ValueError);
   EXPECT_THROW(layers::RandomGrayscale(1.5), ValueError);
   EXPECT_THROW(layers::RandomInvert(-0.2), ValueError);
   EXPECT_THROW(layers::Solarization({.addition_factor = 2.0}), ValueError);

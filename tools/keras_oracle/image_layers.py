@@ -1,5 +1,5 @@
-"""The colour augmentation layers RandomGrayscale, Solarization and RandomInvert against real
-Keras 3.15 (JAX backend, x64), for tests/layers_preprocessing/image_layers_keras_test.cpp.
+"""The colour augmentation layers RandomGrayscale, Solarization, RandomInvert,
+RandomPosterization and AutoContrast against real Keras 3.15 (JAX backend, x64), for tests/layers_preprocessing/image_layers_keras_test.cpp.
 
 keras-cpp's random stream differs from JAX's, so the random draw is not compared; the
 deterministic part is: Keras's own transform_images applied to a given transformation (the
@@ -71,6 +71,23 @@ def main():
         rgb_first, {"apply_inversion": apply[:3]}, ["apply_inversion"])
     add("invert_inference", keras.layers.RandomInvert(), rgb, {"apply_inversion": apply},
         ["apply_inversion"], training=False)
+    # RandomPosterization: 1, 3, 7 and 8 bits kept (shift 7, 5, 1, 0).
+    shift = np.array([7, 5, 1, 0], np.uint8)
+    add("posterization_255", keras.layers.RandomPosterization((1, 8), seed=5), rgb,
+        {"shift_factor": shift}, ["shift_factor"])
+    add("posterization_unit", keras.layers.RandomPosterization(4, value_range=(0, 1)),
+        rgb_first, {"shift_factor": shift[:3]}, ["shift_factor"])
+    add("posterization_inference", keras.layers.RandomPosterization(3), rgb,
+        {"shift_factor": shift}, ["shift_factor"], training=False)
+    # AutoContrast (deterministic; applied in inference too). Image 1 is constant (0 / 0).
+    low_contrast = F.uniform(60, 120, 3, 5, 4, 3)
+    low_contrast[1] = 77.0
+    for training in (True, False):
+        add(f"auto_contrast_{training}", keras.layers.AutoContrast(), low_contrast, {}, [],
+            training=training)
+    add("auto_contrast_unit_first",
+        keras.layers.AutoContrast(value_range=(0, 1), data_format="channels_first"),
+        rgb_first * 0.5 + 0.2, {}, [])
     F.save()
 
 
