@@ -1,6 +1,6 @@
-// RandomGrayscale, Solarization, RandomInvert, RandomPosterization and AutoContrast: Keras 3.15's transform_images on given
-// transformations and its configs (tools/keras_oracle/image_layers.py), and the random draws
-// by their statistics (keras-cpp's random stream differs from JAX's).
+// RandomGrayscale, Solarization, RandomInvert, RandomPosterization and AutoContrast: Keras 3.15's
+// transform_images on given transformations and its configs (tools/keras_oracle/image_layers.py),
+// and the random draws by their statistics (keras-cpp's random stream differs from JAX's).
 
 #include <gtest/gtest.h>
 
@@ -58,7 +58,8 @@ TEST(ImageLayersKeras, TransformsAndConfigsMatchKeras) {
 }
 
 Tensor images(int64_t n, uint64_t seed) {
-  return random::uniform({n, 2, 2, 3}, 0.0, 255.0, DType::Float32, random::Seed(static_cast<int>(seed)));
+  return random::uniform({n, 2, 2, 3}, 0.0, 255.0, DType::Float32,
+                         random::Seed(static_cast<int>(seed)));
 }
 
 // The fraction of images the layer changed.
@@ -96,22 +97,28 @@ TEST(ImageLayersKeras, DegenerateFactorsGiveClosedForms) {
   // Inference passes images through.
   EXPECT_TENSOR_EQ(layers::RandomInvert()->operator()(x, {.training = false}), x);
   EXPECT_TENSOR_EQ(layers::RandomGrayscale(1.0)->operator()(x, {.training = false}), x);
-  EXPECT_TENSOR_EQ(layers::Solarization({.addition_factor = 0.5})->operator()(x, {.training = false}), x);
+  EXPECT_TENSOR_EQ(
+      layers::Solarization({.addition_factor = 0.5})->operator()(x, {.training = false}), x);
 }
 
 TEST(ImageLayersKeras, SeededRunsRepeatAndStayInRange) {
   const Tensor x = ops::divide(images(50, 8), 255.0f);
   auto solarize = [&] {
-    return layers::Solarization({.addition_factor = 0.3, .threshold_factor = {0.2, 0.8},
-                                 .value_range = {0.0, 1.0}, .seed = 11})
-        ->operator()(x, {.training = true});
+    return layers::Solarization({.addition_factor = 0.3,
+                                 .threshold_factor = {0.2, 0.8},
+                                 .value_range = {0.0, 1.0},
+                                 .seed = 11})
+        ->
+        operator()(x, {.training = true});
   };
   Tensor a = solarize();
   EXPECT_TENSOR_EQ(solarize(), a);
   EXPECT_GE(ops::min(a).item<double>(), 0.0);
   EXPECT_LE(ops::max(a).item<double>(), 1.0 + 1e-6);
   auto invert = [&] {
-    return layers::RandomInvert(0.5, {.value_range = {0.0, 1.0}, .seed = 12})->operator()(x, {.training = true});
+    return layers::RandomInvert(0.5, {.value_range = {0.0, 1.0}, .seed = 12})
+        ->
+        operator()(x, {.training = true});
   };
   EXPECT_TENSOR_EQ(invert(), invert());
 }
@@ -123,7 +130,9 @@ TEST(ImageLayersKeras, PosterizationKeepsTheDrawnBits) {
   EXPECT_TENSOR_EQ(three, ops::multiply(ops::floor(ops::divide(x, 32.0f)), 32.0f));
   // factor (1, 8): at most 7 bits (randint excludes 8), so every pixel is even, and some
   // images keep fewer bits than others.
-  auto posterize = [&] { return layers::RandomPosterization(8.0, {.seed = 14})(x, {.training = true}); };
+  auto posterize = [&] {
+    return layers::RandomPosterization(8.0, {.seed = 14})(x, {.training = true});
+  };
   Tensor y = posterize();
   EXPECT_EQ(ops::max(ops::mod(y, 2.0f)).item<double>(), 0.0);
   EXPECT_TENSOR_EQ(posterize(), y);
@@ -149,7 +158,8 @@ TEST(ImageLayersKeras, BadArgumentsAreNamed) {
   } catch (const ValueError& e) {
     EXPECT_NE(std::string(e.what()).find("threshold_factor"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(layers::RandomInvert()->operator()(ops::ones({4, 4}), {.training = true}), ValueError);
+  EXPECT_THROW(layers::RandomInvert()->operator()(ops::ones({4, 4}), {.training = true}),
+               ValueError);
 }
 
 }  // namespace

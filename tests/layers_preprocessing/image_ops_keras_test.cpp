@@ -31,7 +31,8 @@ TensorList with_grads(const TensorList& in, const json& kw, const Fn& fn) {
     tape.watch(a);
   }
   Tensor y = fn(args);
-  Tensor loss = ops::sum(ops::multiply(ops::cast(y, DType::Float64), ops::cast(up, DType::Float64)));
+  Tensor loss =
+      ops::sum(ops::multiply(ops::cast(y, DType::Float64), ops::cast(up, DType::Float64)));
   TensorList out{y};
   for (const auto& a : args) {
     Tensor g = tape.gradient(loss, a);
@@ -40,7 +41,9 @@ TensorList with_grads(const TensorList& in, const json& kw, const Fn& fn) {
   return out;
 }
 
-std::string df(const json& kw) { return kw["data_format"].get<std::string>(); }
+std::string df(const json& kw) {
+  return kw["data_format"].get<std::string>();
+}
 
 std::optional<ops::IntOrTuple> int_or_tuple(const json& v) {
   if (v.is_null()) return std::nullopt;
@@ -58,7 +61,8 @@ image::ExtractPatchesOptions patch_options(const json& kw) {
 GoldenOps keras_image_ops() {
   GoldenOps m;
   m["rgb_to_grayscale"] = [](const TensorList& in, const json& kw) {
-    return with_grads(in, kw, [&](const TensorList& a) { return image::rgb_to_grayscale(a[0], df(kw)); });
+    return with_grads(in, kw,
+                      [&](const TensorList& a) { return image::rgb_to_grayscale(a[0], df(kw)); });
   };
   m["rgb_to_hsv"] = [](const TensorList& in, const json& kw) {
     return with_grads(in, kw, [&](const TensorList& a) { return image::rgb_to_hsv(a[0], df(kw)); });
@@ -84,7 +88,8 @@ GoldenOps keras_image_ops() {
     });
   };
   m["sobel_edges"] = [](const TensorList& in, const json& kw) {
-    return with_grads(in, kw, [&](const TensorList& a) { return image::sobel_edges(a[0], df(kw)); });
+    return with_grads(in, kw,
+                      [&](const TensorList& a) { return image::sobel_edges(a[0], df(kw)); });
   };
   m["ssim"] = [](const TensorList& in, const json& kw) {
     image::SSIMOptions o{.max_val = kw["max_val"].get<double>(),
@@ -135,38 +140,44 @@ TEST(ImageOpsKeras, MatchesKeras) {
 // kernels' kinks.
 TEST(ImageOpsKeras, FiniteDifferenceGradients) {
   const Tensor rgb = sin_values({2, 4, 3, 3}, 1, 0.4, 0.5);  // in [0.1, 0.9]
-  expect_gradcheck("rgb_to_grayscale", [](const TensorList& a) { return image::rgb_to_grayscale(a[0]); },
+  expect_gradcheck("rgb_to_grayscale",
+                   [](const TensorList& a) { return image::rgb_to_grayscale(a[0]); }, {rgb});
+  expect_gradcheck("rgb_to_hsv", [](const TensorList& a) { return image::rgb_to_hsv(a[0]); },
                    {rgb});
-  expect_gradcheck("rgb_to_hsv", [](const TensorList& a) { return image::rgb_to_hsv(a[0]); }, {rgb});
   expect_gradcheck("hsv_to_rgb",
                    [](const TensorList& a) { return image::hsv_to_rgb(a[0], "channels_first"); },
                    {sin_values({3, 4, 5}, 2, 0.4, 0.5)});
   const Tensor x = randn({2, 6, 5, 2}, 3);
   expect_gradcheck("extract_patches",
                    [](const TensorList& a) {
-                     return image::extract_patches(a[0], {3, 2}, {.strides = ops::IntOrTuple{1, 2},
-                                                                  .padding = "same"});
+                     return image::extract_patches(
+                         a[0], {3, 2}, {.strides = ops::IntOrTuple{1, 2}, .padding = "same"});
                    },
                    {x});
   expect_gradcheck("extract_patches_3d",
                    [](const TensorList& a) { return image::extract_patches_3d(a[0], 2); },
                    {randn({4, 4, 4, 1}, 4)});
   expect_gradcheck("gaussian_blur",
-                   [](const TensorList& a) { return image::gaussian_blur(a[0], {3, 5}, {0.8, 1.5}); },
+                   [](const TensorList& a) {
+                     return image::gaussian_blur(a[0], {3, 5}, {0.8, 1.5});
+                   },
                    {x});
-  expect_gradcheck("sobel_edges", [](const TensorList& a) { return image::sobel_edges(a[0]); }, {x});
+  expect_gradcheck("sobel_edges", [](const TensorList& a) { return image::sobel_edges(a[0]); },
+                   {x});
   expect_gradcheck("ssim",
                    [](const TensorList& a) {
                      return image::ssim(a[0], a[1], {.filter_size = 3, .filter_sigma = 1.0});
                    },
                    {sin_values({2, 6, 5, 2}, 5, 0.4, 0.5), sin_values({2, 6, 5, 2}, 6, 0.4, 0.5)});
-  const Tensor start = Tensor::from_vector(std::vector<double>{0, 0, 0, 5, 4, 0, 4, 5}, Shape{4, 2});
-  const Tensor end =
-      Tensor::from_vector(std::vector<double>{0.3, 0.2, 0.1, 5.3, 4.2, -0.4, 3.7, 4.6}, Shape{4, 2});
+  const Tensor start =
+      Tensor::from_vector(std::vector<double>{0, 0, 0, 5, 4, 0, 4, 5}, Shape{4, 2});
+  const Tensor end = Tensor::from_vector(
+      std::vector<double>{0.3, 0.2, 0.1, 5.3, 4.2, -0.4, 3.7, 4.6}, Shape{4, 2});
   // The homography is solved in float32 (as Keras does): differences of 1e-3 in the points.
-  expect_gradcheck("perspective_transform",
-                   [](const TensorList& a) { return image::perspective_transform(a[0], a[1], a[2]); },
-                   {x, start, end}, {.eps = 1e-3, .atol = 2e-2, .rtol = 2e-2});
+  expect_gradcheck(
+      "perspective_transform",
+      [](const TensorList& a) { return image::perspective_transform(a[0], a[1], a[2]); },
+      {x, start, end}, {.eps = 1e-3, .atol = 2e-2, .rtol = 2e-2});
   expect_gradcheck("scale_and_translate",
                    [](const TensorList& a) {
                      return image::scale_and_translate(a[0], Shape{2, 4, 7, 2}, a[1], a[2], {1, 2},
@@ -197,7 +208,8 @@ TEST(ImageOpsKeras, ShapesAndDtypes) {
             Shape({2, 3, 5, 6, 2}));
   EXPECT_EQ(image::ssim(ops::ones({11, 11, 3}), ops::ones({11, 11, 3})).shape(), Shape({}));
   EXPECT_EQ(image::ssim(u8, u8, {.filter_size = 3}).dtype(), DType::UInt8);
-  EXPECT_EQ(image::scale_and_translate(u8, Shape{2, 8, 2, 3}, ops::convert_to_tensor(std::vector<float>{2, 0.5}),
+  EXPECT_EQ(image::scale_and_translate(u8, Shape{2, 8, 2, 3},
+                                       ops::convert_to_tensor(std::vector<float>{2, 0.5}),
                                        ops::zeros({2}), {1, 2}, "linear")
                 .dtype(),
             DType::Float32);
@@ -212,7 +224,8 @@ TEST(ImageOpsKeras, ElasticTransformInvariants) {
   Tensor a = image::elastic_transform(x, o);
   EXPECT_TENSOR_EQ(image::elastic_transform(x, o), a);
   o.seed = 43;
-  EXPECT_GT(ops::max(ops::abs(ops::subtract(image::elastic_transform(x, o), a))).item<double>(), 1e-3);
+  EXPECT_GT(ops::max(ops::abs(ops::subtract(image::elastic_transform(x, o), a))).item<double>(),
+            1e-3);
   EXPECT_GT(ops::max(ops::abs(ops::subtract(x, a))).item<double>(), 1e-3);
   EXPECT_GE(ops::min(a).item<double>(), ops::min(x).item<double>() - 1e-12);
   EXPECT_LE(ops::max(a).item<double>(), ops::max(x).item<double>() + 1e-12);
@@ -240,19 +253,34 @@ TEST(ImageOpsKeras, BadArgumentsAreNamed) {
   expect_error([&] { image::sobel_edges(ops::ones({8, 8, 3})); }, "rank 4");
   expect_error([&] { image::ssim(x, ops::ones({2, 8, 8, 1})); }, "same shape");
   expect_error([&] { image::ssim(x, x); }, "filter_size");
-  expect_error([&] { image::perspective_transform(x, ops::zeros({4, 3}), ops::zeros({4, 3})); },
-               "start_points");
-  expect_error([&] { image::perspective_transform(x, ops::zeros({4, 2}), ops::zeros({2, 4, 2})); },
-               "same shape");
+  expect_error(
+      [&] {
+        image::perspective_transform(x, ops::zeros({4, 3}), ops::zeros({4, 3}));
+      },
+      "start_points");
+  expect_error(
+      [&] {
+        image::perspective_transform(x, ops::zeros({4, 2}), ops::zeros({2, 4, 2}));
+      },
+      "same shape");
   expect_error([&] { image::elastic_transform(x, {.fill_mode = "circular"}); }, "fill_mode");
   expect_error([&] { image::elastic_transform(x, {.interpolation = "bicubic"}); }, "interpolation");
   Tensor s = ops::ones({2}), t = ops::zeros({2});
-  expect_error([&] { image::scale_and_translate(x, Shape{2, 4, 4, 3}, s, t, {1, 2}, "nearest"); },
-               "method");
-  expect_error([&] { image::scale_and_translate(x, Shape{4, 4, 3}, s, t, {1, 2}, "linear"); },
-               "output_shape");
-  expect_error([&] { image::scale_and_translate(x, Shape{2, 4, 4, 5}, s, t, {1, 2}, "linear"); },
-               "not a spatial dim");
+  expect_error(
+      [&] {
+        image::scale_and_translate(x, Shape{2, 4, 4, 3}, s, t, {1, 2}, "nearest");
+      },
+      "method");
+  expect_error(
+      [&] {
+        image::scale_and_translate(x, Shape{4, 4, 3}, s, t, {1, 2}, "linear");
+      },
+      "output_shape");
+  expect_error(
+      [&] {
+        image::scale_and_translate(x, Shape{2, 4, 4, 5}, s, t, {1, 2}, "linear");
+      },
+      "not a spatial dim");
 }
 
 }  // namespace

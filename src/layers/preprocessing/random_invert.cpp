@@ -51,8 +51,8 @@ std::shared_ptr<Layer> RandomInvertLayer::from_config(const Config& c) {
   if (c.contains("data_format") && !c["data_format"].is_null())
     o.data_format = c["data_format"].get<std::string>();
   o.seed = pd::seed_from_config(c);
-  Factor factor = c.contains("factor") ? Factor::from_config(c["factor"], "RandomInvert factor")
-                                       : Factor(1.0);
+  Factor factor =
+      c.contains("factor") ? Factor::from_config(c["factor"], "RandomInvert factor") : Factor(1.0);
   return std::make_shared<RandomInvertLayer>(factor, o);
 }
 

@@ -26,7 +26,9 @@ std::pair<double, double> solarization_factor(const Factor& f, const std::string
   return {std::min(f.first(), f.second()), std::max(f.first(), f.second())};
 }
 
-Config pair_config(const std::pair<double, double>& p) { return Config::array({p.first, p.second}); }
+Config pair_config(const std::pair<double, double>& p) {
+  return Config::array({p.first, p.second});
+}
 
 }  // namespace
 

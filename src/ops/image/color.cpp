@@ -28,10 +28,14 @@ std::array<Tensor, 3> planes(const Tensor& images, int axis) {
 // numpy.finfo(dtype).eps.
 double machine_epsilon(DType dtype) {
   switch (dtype) {
-    case DType::Float64: return 2.220446049250313e-16;
-    case DType::Float16: return 0.0009765625;
-    case DType::BFloat16: return 0.0078125;
-    default: return 1.1920928955078125e-07;
+    case DType::Float64:
+      return 2.220446049250313e-16;
+    case DType::Float16:
+      return 0.0009765625;
+    case DType::BFloat16:
+      return 0.0078125;
+    default:
+      return 1.1920928955078125e-07;
   }
 }
 
@@ -56,14 +60,16 @@ Tensor rgb_to_grayscale(const Tensor& images, const std::string& data_format_arg
   const std::string data_format = detail::standardize_data_format(op, data_format_arg);
   const int axis = channel_axis(data_format);
   const int64_t c = channels(images, axis);
-  check(c == 1 || c == 3, op, ": invalid channel size: expected 3 (RGB) or 1 (grayscale); got "
-        "images of shape ", images.shape(), " with data_format=\"", data_format, "\".");
+  check(c == 1 || c == 3, op,
+        ": invalid channel size: expected 3 (RGB) or 1 (grayscale); got "
+        "images of shape ",
+        images.shape(), " with data_format=\"", data_format, "\".");
   if (c == 1) return images;
   const DType compute = float_result_type(images.dtype());
   const auto [r, g, b] = planes(cast(images, compute), axis);
-  Tensor gray = add(add(multiply(r, cast(Tensor(0.2989), compute)),
-                        multiply(g, cast(Tensor(0.5870), compute))),
-                    multiply(b, cast(Tensor(0.1140), compute)));
+  Tensor gray = add(
+      add(multiply(r, cast(Tensor(0.2989), compute)), multiply(g, cast(Tensor(0.5870), compute))),
+      multiply(b, cast(Tensor(0.1140), compute)));
   return cast(expand_dims(gray, axis), images.dtype());
 }
 

@@ -23,8 +23,7 @@ Tensor gaussian_1d(int64_t size, double sigma, DType dtype) {
 // "same" zero padding.
 Tensor per_channel_conv(const Tensor& batch, const Tensor& kernel_2d,
                         const std::string& data_format) {
-  const int64_t channels =
-      data_format == "channels_last" ? batch.shape()[3] : batch.shape()[1];
+  const int64_t channels = data_format == "channels_last" ? batch.shape()[3] : batch.shape()[1];
   const Shape& k = kernel_2d.shape();
   Tensor kernel = tile(reshape(kernel_2d, Shape{k[0], k[1], 1, 1}), {1, 1, channels, 1});
   return depthwise_conv(batch, kernel, {.padding = "same", .data_format = data_format});
@@ -42,8 +41,8 @@ Tensor gaussian_blur(const Tensor& images, std::array<int64_t, 2> kernel_size,
   check(kernel_size[0] > 0 && kernel_size[1] > 0, op,
         ": kernel_size must be two positive ints; got (", kernel_size[0], ", ", kernel_size[1],
         ").");
-  check(sigma[0] > 0 && sigma[1] > 0, op, ": sigma must be two positive numbers; got (",
-        sigma[0], ", ", sigma[1], ").");
+  check(sigma[0] > 0 && sigma[1] > 0, op, ": sigma must be two positive numbers; got (", sigma[0],
+        ", ", sigma[1], ").");
   const DType dtype = images.dtype();
   // Keras's kernel is outer(g(size[1], sigma[1]), g(size[0], sigma[0])): its rows (the
   // height) come from the second entries.
@@ -64,9 +63,8 @@ Tensor sobel_edges(const Tensor& images, const std::string& data_format_arg) {
   const DType dtype = images.dtype();
   const DType compute = is_floating(dtype) ? dtype : DType::Float64;
   Tensor x = cast(images, compute);
-  Tensor sobel_x = cast(Tensor::from_vector(std::vector<double>{-1, 0, 1, -2, 0, 2, -1, 0, 1},
-                                            Shape{3, 3}),
-                        compute);
+  Tensor sobel_x = cast(
+      Tensor::from_vector(std::vector<double>{-1, 0, 1, -2, 0, 2, -1, 0, 1}, Shape{3, 3}), compute);
   Tensor sobel_y = transpose(sobel_x);
   Tensor dy = per_channel_conv(x, sobel_y, data_format);
   Tensor dx = per_channel_conv(x, sobel_x, data_format);
@@ -92,8 +90,8 @@ Tensor ssim(const Tensor& image1, const Tensor& image2, const SSIMOptions& o) {
   const int64_t batch = x1.shape()[0], height = x1.shape()[1], width = x1.shape()[2],
                 channels = x1.shape()[3];
   check(o.filter_size >= 1 && o.filter_size <= height && o.filter_size <= width, op,
-        ": filter_size must be between 1 and the images' height and width (", height, ", ",
-        width, "); got filter_size=", o.filter_size, ".");
+        ": filter_size must be between 1 and the images' height and width (", height, ", ", width,
+        "); got filter_size=", o.filter_size, ".");
   Tensor g = gaussian_1d(o.filter_size, o.filter_sigma, compute);
   Tensor kernel = reshape(outer(g, g), Shape{o.filter_size, o.filter_size, 1, 1});
   // Every channel becomes an image of its own: (B, H, W, C) -> (B * C, H, W, 1).
@@ -114,8 +112,8 @@ Tensor ssim(const Tensor& image1, const Tensor& image2, const SSIMOptions& o) {
   Tensor numerator = multiply(add(multiply(mu12, 2.0), c1), add(multiply(sigma12, 2.0), c2));
   Tensor denominator = multiply(add(add(mu1_sq, mu2_sq), c1), add(add(sigma1_sq, sigma2_sq), c2));
   Tensor per_window = divide(numerator, denominator);
-  Tensor per_image_channel = reshape(mean(per_window, std::vector<int>{1, 2, 3}),
-                                     Shape{batch, channels});
+  Tensor per_image_channel =
+      reshape(mean(per_window, std::vector<int>{1, 2, 3}), Shape{batch, channels});
   Tensor result = mean(per_image_channel, -1);
   if (!batched) result = squeeze(result, 0);
   return cast(result, original);

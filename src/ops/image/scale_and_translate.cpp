@@ -15,7 +15,9 @@ namespace {
 
 using Kernel = Tensor (*)(const Tensor&);
 
-Tensor triangle(const Tensor& x) { return maximum(subtract(1.0, absolute(x)), 0.0); }
+Tensor triangle(const Tensor& x) {
+  return maximum(subtract(1.0, absolute(x)), 0.0);
+}
 
 // Keys (1981) cubic convolution with a = -0.5.
 Tensor keys_cubic(const Tensor& x) {
@@ -39,9 +41,11 @@ Kernel kernel_for(const std::string& method) {
   if (method == "cubic" || method == "bicubic" || method == "tricubic") return keys_cubic;
   if (method == "lanczos3") return lanczos<3>;
   if (method == "lanczos5") return lanczos<5>;
-  throw ValueError("scale_and_translate: method must be one of \"linear\", \"bilinear\", "
-                   "\"trilinear\", \"cubic\", \"bicubic\", \"tricubic\", \"lanczos3\", "
-                   "\"lanczos5\"; got \"" + method + "\".");
+  throw ValueError(
+      "scale_and_translate: method must be one of \"linear\", \"bilinear\", "
+      "\"trilinear\", \"cubic\", \"bicubic\", \"tricubic\", \"lanczos3\", "
+      "\"lanczos5\"; got \"" +
+      method + "\".");
 }
 
 // The (in, out) weights: output index j samples input point (j + 0.5 - t) / s - 0.5; the
@@ -51,20 +55,20 @@ Tensor weight_matrix(int64_t in, int64_t out, const Tensor& scale, const Tensor&
                      Kernel kernel, bool antialias) {
   const DType dtype = scale.dtype();
   Tensor inv_scale = divide(1.0, scale);
-  Tensor sample = subtract(subtract(multiply(add(cast(arange(int64_t{0}, out), dtype), 0.5),
-                                             inv_scale),
-                                    multiply(translation, inv_scale)),
-                           0.5);
-  Tensor distance = absolute(subtract(expand_dims(sample, 0),
-                                      expand_dims(cast(arange(int64_t{0}, in), dtype), 1)));
+  Tensor sample =
+      subtract(subtract(multiply(add(cast(arange(int64_t{0}, out), dtype), 0.5), inv_scale),
+                        multiply(translation, inv_scale)),
+               0.5);
+  Tensor distance = absolute(
+      subtract(expand_dims(sample, 0), expand_dims(cast(arange(int64_t{0}, in), dtype), 1)));
   if (antialias) distance = divide(distance, maximum(inv_scale, 1.0));
   Tensor weights = kernel(distance);
   Tensor total = sum(weights, 0, true);
   const double threshold = 1000.0 * std::numeric_limits<float>::epsilon();
   weights = where(greater(absolute(total), threshold),
                   divide(weights, where(not_equal(total, 0.0), total, 1.0)), 0.0);
-  Tensor inside = logical_and(greater_equal(sample, -0.5),
-                              less_equal(sample, static_cast<double>(in) - 0.5));
+  Tensor inside =
+      logical_and(greater_equal(sample, -0.5), less_equal(sample, static_cast<double>(in) - 0.5));
   return where(expand_dims(inside, 0), weights, 0.0);
 }
 
@@ -84,8 +88,8 @@ Tensor scale_and_translate(const Tensor& images, const Shape& output_shape, cons
   const int64_t k = static_cast<int64_t>(spatial_dims.size());
   check(scale.ndim() == 1 && scale.shape()[0] == k && translation.ndim() == 1 &&
             translation.shape()[0] == k,
-        op, ": scale and translation must hold one number per spatial dim (", k,
-        "); got shapes ", scale.shape(), " and ", translation.shape(), ".");
+        op, ": scale and translation must hold one number per spatial dim (", k, "); got shapes ",
+        scale.shape(), " and ", translation.shape(), ".");
   backend::BackendScope on_input(images.backend_name());
   std::vector<bool> spatial(static_cast<size_t>(rank), false);
   for (int d : spatial_dims) {
@@ -102,8 +106,9 @@ Tensor scale_and_translate(const Tensor& images, const Shape& output_shape, cons
   Tensor s = cast(scale, weight_dtype), t = cast(translation, weight_dtype);
   Tensor x = cast(images, float_result_type(images.dtype()));
   for (int64_t i = 0; i < k; ++i) {
-    const int d = spatial_dims[static_cast<size_t>(i)] < 0 ? spatial_dims[static_cast<size_t>(i)] + rank
-                                                           : spatial_dims[static_cast<size_t>(i)];
+    const int d = spatial_dims[static_cast<size_t>(i)] < 0
+                      ? spatial_dims[static_cast<size_t>(i)] + rank
+                      : spatial_dims[static_cast<size_t>(i)];
     Tensor w = weight_matrix(x.shape()[d], output_shape[d], take(s, Tensor(i), 0),
                              take(t, Tensor(i), 0), kernel, antialias);
     // (..., in) @ (in, out) along axis d.

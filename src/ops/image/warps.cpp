@@ -16,8 +16,10 @@ void check_points(std::string_view op, const char* name, const Tensor& points) {
   check(points.defined(), op, ": ", name, " is an undefined tensor.");
   const int n = points.ndim();
   check((n == 2 || n == 3) && points.shape()[n - 2] == 4 && points.shape()[n - 1] == 2, op,
-        ": invalid ", name, " shape: expected (4, 2) for a single image or (N, 4, 2) for a "
-        "batch; got ", points.shape(), ".");
+        ": invalid ", name,
+        " shape: expected (4, 2) for a single image or (N, 4, 2) for a "
+        "batch; got ",
+        points.shape(), ".");
 }
 
 // The 8 homography coefficients taking each end point (x', y') to its start point (x, y):
@@ -28,14 +30,12 @@ Tensor homography(const Tensor& start, const Tensor& end) {
   Tensor sx = coordinate(start, 0), sy = coordinate(start, 1);
   Tensor ex = coordinate(end, 0), ey = coordinate(end, 1);
   Tensor zero = zeros_like(ex), one = ones_like(ex);
-  Tensor x_rows = stack({ex, ey, one, zero, zero, zero, negative(multiply(sx, ex)),
-                         negative(multiply(sx, ey))},
-                        -1);
-  Tensor y_rows = stack({zero, zero, zero, ex, ey, one, negative(multiply(sy, ex)),
-                         negative(multiply(sy, ey))},
-                        -1);
-  Tensor a = concatenate({x_rows, y_rows}, 1);                    // (B, 8, 8)
-  Tensor b = expand_dims(concatenate({sx, sy}, -1), -1);          // (B, 8, 1)
+  Tensor x_rows = stack(
+      {ex, ey, one, zero, zero, zero, negative(multiply(sx, ex)), negative(multiply(sx, ey))}, -1);
+  Tensor y_rows = stack(
+      {zero, zero, zero, ex, ey, one, negative(multiply(sy, ex)), negative(multiply(sy, ey))}, -1);
+  Tensor a = concatenate({x_rows, y_rows}, 1);            // (B, 8, 8)
+  Tensor b = expand_dims(concatenate({sx, sy}, -1), -1);  // (B, 8, 1)
   return squeeze(linalg::solve(a, b), -1);
 }
 
@@ -77,8 +77,8 @@ Tensor elastic_transform_with_noise(const Tensor& images, const Tensor& noise,
   const int64_t batch = x.shape()[0];
   const int64_t height = last ? x.shape()[1] : x.shape()[2];
   const int64_t width = last ? x.shape()[2] : x.shape()[3];
-  check(noise.shape() == Shape({batch, height, width}), op, ": the noise must have shape (",
-        batch, ", ", height, ", ", width, "); got ", noise.shape(), ".");
+  check(noise.shape() == Shape({batch, height, width}), op, ": the noise must have shape (", batch,
+        ", ", height, ", ", width, "); got ", noise.shape(), ".");
   const int64_t k = static_cast<int64_t>(6.0 * o.sigma) | 1;
   const int channel_axis = last ? -1 : 1;
   Tensor field = gaussian_blur(expand_dims(multiply(cast(noise, x.dtype()), o.sigma), channel_axis),
