@@ -82,7 +82,7 @@ Tensor scale_and_translate(const Tensor& images, const Shape& output_shape, cons
   check(images.defined() && scale.defined() && translation.defined(), op,
         ": an input is an undefined tensor.");
   const int rank = images.ndim();
-  check(output_shape.size() == rank, op,
+  check(static_cast<int>(output_shape.size()) == rank, op,
         ": output_shape must have one entry per dimension of the images; got ", output_shape,
         " for images of shape ", images.shape(), ".");
   const int64_t k = static_cast<int64_t>(spatial_dims.size());
