@@ -52,7 +52,12 @@
 #include "keras/layers/preprocessing/discretization.h"
 #include "keras/layers/preprocessing/normalization.h"
 #include "keras/layers/preprocessing/random_brightness.h"
+#include "keras/layers/preprocessing/auto_contrast.h"
 #include "keras/layers/preprocessing/random_contrast.h"
+#include "keras/layers/preprocessing/random_posterization.h"
+#include "keras/layers/preprocessing/random_grayscale.h"
+#include "keras/layers/preprocessing/random_invert.h"
+#include "keras/layers/preprocessing/solarization.h"
 #include "keras/layers/preprocessing/random_flip.h"
 #include "keras/layers/preprocessing/random_rotation.h"
 #include "keras/layers/preprocessing/random_translation.h"
@@ -203,7 +208,12 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"RMSNormalization", RMSNormalizationLayer::from_config},
       {"RNN", RNNLayer::from_config},
       {"RandomBrightness", RandomBrightnessLayer::from_config},
+      {"AutoContrast", AutoContrastLayer::from_config},
       {"RandomContrast", RandomContrastLayer::from_config},
+      {"RandomPosterization", RandomPosterizationLayer::from_config},
+      {"RandomGrayscale", RandomGrayscaleLayer::from_config},
+      {"RandomInvert", RandomInvertLayer::from_config},
+      {"Solarization", SolarizationLayer::from_config},
       {"RandomFlip", RandomFlipLayer::from_config},
       {"RandomRotation", RandomRotationLayer::from_config},
       {"RandomTranslation", RandomTranslationLayer::from_config},

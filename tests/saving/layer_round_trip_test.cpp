@@ -184,6 +184,12 @@ const std::map<std::string, Row>& table() {
       {"Normalization", {R"({"axis": [-1]})", {{4}}, 0, adapt_normalization}},
       {"RandomBrightness", {R"({"factor": [-0.2, 0.3], "seed": 3})", {{6, 6, 3}}}},
       {"RandomContrast", {R"({"factor": [0.1, 0.3], "seed": 4})", {{6, 6, 3}}}},
+      {"RandomGrayscale", {R"({"factor": 0.3})", {{6, 6, 3}}}},
+      {"RandomPosterization", {R"({"factor": [2.0, 6.0], "value_range": [0, 1], "seed": 11})", {{6, 6, 3}}}},
+      {"AutoContrast", {R"({"value_range": [0, 1]})", {{6, 6, 3}}}},
+      {"RandomInvert", {R"({"factor": [0.2, 0.6], "value_range": [0, 1], "seed": 9})", {{6, 6, 3}}}},
+      {"Solarization",
+       {R"({"addition_factor": [0.0, 0.2], "threshold_factor": [0.1, 0.5], "seed": 10})", {{6, 6, 3}}}},
       {"RandomFlip", {R"({"mode": "horizontal", "seed": 5})", {{6, 6, 3}}}},
       {"RandomRotation",
        {R"({"factor": [-0.2, 0.3], "fill_mode": "constant", "seed": 6})", {{6, 6, 3}}}},
@@ -446,6 +452,10 @@ const std::map<std::string, std::string>& keras_config_keys() {
        "cell go_backwards return_sequences return_state stateful unroll zero_output_for_mask"},
       {"RandomBrightness", "factor seed value_range"},
       {"RandomContrast", "factor seed value_range"},
+      {"RandomGrayscale", "data_format factor"},
+      {"RandomPosterization", "data_format factor seed value_range"},
+      {"AutoContrast", "data_format value_range"},
+      {"RandomInvert", "data_format factor seed value_range"},
       {"RandomFlip", "data_format mode seed"},
       {"RandomRotation", "data_format factor fill_mode fill_value interpolation seed"},
       {"RandomTranslation",
@@ -459,6 +469,7 @@ const std::map<std::string, std::string>& keras_config_keys() {
       {"Resizing",
        "antialias crop_to_aspect_ratio data_format fill_mode fill_value height interpolation "
        "pad_to_aspect_ratio width"},
+      {"Solarization", "addition_factor data_format seed threshold_factor value_range"},
       {"SeparableConv1D",
        "activation bias_constraint bias_initializer bias_regularizer data_format depth_multiplier "
        "depthwise_constraint depthwise_initializer depthwise_regularizer dilation_rate filters "

@@ -17,9 +17,6 @@ Not covered, and why (no class in the C++ tables):
   core    Cond, Switch, WhileLoop, ForiLoop, Scan, AssociativeScan, Map, VectorizedMap: they
           take Python functions, which Keras cannot serialize either
   linalg  Eig (complex results), JVP (takes a function)
-  image   RGBToGrayscale, RGBToHSV, HSVToRGB, ExtractPatches, PerspectiveTransform,
-          GaussianBlur, ElasticTransform, ScaleAndTranslate, SobelEdges, SSIM (not in
-          keras::ops::image)
 """
 
 import numpy as np
@@ -410,6 +407,47 @@ def _image():
          "build": lambda x: image.crop_images(x, bottom_cropping=1, right_cropping=2,
                                               top_cropping=1, left_cropping=0),
          "inputs": [IMG]},
+    ] + _image_more(image)
+
+
+def _image_more(image):
+    """The keras.ops.image classes added with tools/keras_oracle/image_ops.py (drawn after the
+    cases above, so their inputs keep their values)."""
+    rgb = rand(1, 4, 4, 3, lo=0.0, hi=1.0)
+    rgb2 = rand(1, 4, 4, 3, lo=0.0, hi=1.0)
+    square = f32([[[0, 0], [0, 3], [3, 0], [3, 3]]])
+    moved = f32([[[0.2, 0.1], [0.1, 2.7], [3.2, -0.3], [2.9, 3.1]]])
+    return [
+        {"name": "image_rgb_to_grayscale", "build": image.rgb_to_grayscale, "inputs": [rgb]},
+        {"name": "image_rgb_to_hsv", "build": image.rgb_to_hsv, "inputs": [rgb]},
+        {"name": "image_hsv_to_rgb", "build": image.hsv_to_rgb, "inputs": [rgb]},
+        {"name": "image_extract_patches",
+         "build": lambda x: image.extract_patches(x, 2, strides=1, padding="same"),
+         "inputs": [IMG], "keras_config_differs": "Keras's ExtractPatches.get_config leaves out `name`, so a loaded "
+                                 "node gets a fresh name; keras-cpp's op layers always write one"},
+        {"name": "image_extract_patches_3d",
+         "build": lambda x: image.extract_patches_3d(x, (2, 2, 2)),
+         "inputs": [rand(1, 4, 4, 4, 1)], "keras_config_differs": "Keras's ExtractPatches.get_config leaves out `name`, so a loaded "
+                                 "node gets a fresh name; keras-cpp's op layers always write one"},
+        {"name": "image_perspective_transform",
+         "build": lambda x, s, e: image.perspective_transform(x, s, e, fill_value=0.5),
+         "inputs": [IMG, square, moved], "rtol": 1e-5, "atol": 1e-5},
+        {"name": "image_gaussian_blur",
+         "build": lambda x: image.gaussian_blur(x, (3, 5), (1.0, 0.5),
+                                                data_format="channels_last"),
+         "inputs": [IMG], "rtol": 1e-5, "atol": 1e-6},
+        {"name": "image_elastic_transform_identity",  # alpha 0: no random displacement
+         "build": lambda x: image.elastic_transform(x, alpha=0.0, sigma=1.0, seed=3),
+         "inputs": [IMG]},
+        {"name": "image_scale_and_translate",
+         "build": lambda x, s, t: image.scale_and_translate(x, (1, 6, 3, 2), s, t, (1, 2),
+                                                            "linear"),
+         "inputs": [IMG, f32([1.5, 0.7]), f32([0.3, -0.2])], "rtol": 1e-5, "atol": 1e-6},
+        {"name": "image_sobel_edges", "build": image.sobel_edges, "inputs": [IMG],
+         "rtol": 1e-5, "atol": 1e-6},
+        {"name": "image_ssim",
+         "build": lambda a, b: image.ssim(a, b, filter_size=3, filter_sigma=1.0),
+         "inputs": [rgb, rgb2], "rtol": 1e-5, "atol": 1e-6},
     ]
 
 

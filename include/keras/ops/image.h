@@ -1,7 +1,8 @@
 #pragma once
-// keras.ops.image: resizing, affine warps, cropping and padding of images, with the semantics
-// of Keras's JAX backend (jax.image.resize, jax.scipy.ndimage.map_coordinates). Keras does not
-// re-export these at the top of keras.ops, so neither does keras-cpp: call ops::image::resize.
+// keras.ops.image: resizing, warps, cropping and padding, colour-space conversions, patches,
+// filters (Gaussian blur, Sobel edges) and SSIM, with the semantics of Keras's JAX backend
+// (jax.image.resize, jax.scipy.ndimage.map_coordinates). Keras does not re-export these at the
+// top of keras.ops, so neither does keras-cpp: call ops::image::resize.
 //
 // Images are rank 3 (one image) or rank 4 (a batch), laid out as `data_format` says:
 // "channels_last" (..., height, width, channels) or "channels_first" (..., channels, height,
@@ -15,6 +16,8 @@
 #include <optional>
 #include <string>
 
+#include "keras/ops/nn/spatial.h"
+#include "keras/random/random.h"
 #include "keras/tensor/tensor.h"
 
 namespace keras::ops::image {
@@ -110,5 +113,122 @@ struct PadImagesOptions {
 
 /// The images padded with zeros as the options describe (keras.ops.image.pad_images).
 Tensor pad_images(const Tensor& images, const PadImagesOptions& options);
+
+// --- Colour spaces -----------------------------------------------------------------------
+
+/// Luma 0.2989 R + 0.5870 G + 0.1140 B (tf.image's weights), with one channel; images with one
+/// channel are returned as they are. Computed in the images' float type (float32 for
+/// integers) and cast back to the input dtype (truncating, as Keras's astype does).
+Tensor rgb_to_grayscale(const Tensor& images, const std::string& data_format = "");
+
+/// HSV from RGB (float images, meaningful for values in [0, 1]; dm_pix's formulas): hue in
+/// [0, 1) with red 0, green 1/3, blue 2/3; saturation range / value; value the channel maximum.
+Tensor rgb_to_hsv(const Tensor& images, const std::string& data_format = "");
+
+/// RGB from HSV (float images), the inverse of rgb_to_hsv; the hue wraps modulo 1.
+Tensor hsv_to_rgb(const Tensor& images, const std::string& data_format = "");
+
+// --- Patches -------------------------------------------------------------------------------
+
+/// extract_patches's keyword arguments (keras.ops.image.extract_patches).
+struct ExtractPatchesOptions {
+  /// The step between patches; unset means `size` (non-overlapping patches).
+  std::optional<ops::IntOrTuple> strides;
+  ops::IntOrTuple dilation_rate = 1;
+  /// "valid" or "same".
+  std::string padding = "valid";
+  std::string data_format;
+};
+
+/// The patches of rank-3/4 images (size of 2 ints or one int: 2-d patches) or rank-4/5 volumes
+/// (size of 3 ints), flattened into the channel axis in (row, column, channel) order, as
+/// Keras's convolution with an identity kernel lays them out: (N, H', W', ph * pw * C) for
+/// channels_last. Differentiable in `images`.
+Tensor extract_patches(const Tensor& images, const ops::IntOrTuple& size,
+                       const ExtractPatchesOptions& options = {});
+
+/// extract_patches with 3-d patches (an int size means a cube).
+Tensor extract_patches_3d(const Tensor& volumes, const ops::IntOrTuple& size,
+                          const ExtractPatchesOptions& options = {});
+
+// --- Warps ---------------------------------------------------------------------------------
+
+/// perspective_transform's keyword arguments (keras.ops.image.perspective_transform).
+struct PerspectiveTransformOptions {
+  /// "bilinear" or "nearest".
+  std::string interpolation = "bilinear";
+  double fill_value = 0.0;
+  std::string data_format;
+};
+
+/// Images warped by the homography that takes each image's four `end_points` (x, y) to its
+/// `start_points` ((4, 2) or (N, 4, 2) each), solved in float32; points outside the input read
+/// fill_value. Differentiable in `images` and (bilinear) in the points.
+Tensor perspective_transform(const Tensor& images, const Tensor& start_points,
+                             const Tensor& end_points,
+                             const PerspectiveTransformOptions& options = {});
+
+/// elastic_transform's keyword arguments (keras.ops.image.elastic_transform).
+struct ElasticTransformOptions {
+  /// The displacement's scale, in pixels per unit of smoothed noise.
+  double alpha = 20.0;
+  /// The standard deviation of the noise and of the Gaussian that smooths it (kernel size
+  /// int(6 sigma) | 1).
+  double sigma = 5.0;
+  std::string interpolation = "bilinear";
+  /// As affine_transform's fill_mode.
+  std::string fill_mode = "reflect";
+  double fill_value = 0.0;
+  random::Seed seed;
+  std::string data_format;
+};
+
+/// Images resampled at (x + alpha dx, y + alpha dy), where the displacement is normal noise
+/// times sigma, Gaussian-blurred, one field per image shared by its channels. As on Keras's
+/// JAX backend, dx and dy are drawn from the same seed and so are equal. keras-cpp's random
+/// stream differs from JAX's, so only the distribution matches Keras.
+Tensor elastic_transform(const Tensor& images, const ElasticTransformOptions& options = {});
+
+/// jax.image.scale_and_translate: each of the `spatial_dims` axes resampled to
+/// output_shape's size, input point (out + 0.5 - translation) / scale - 0.5 per output index
+/// (half-pixel centres), the kernel of `method` ("linear", "bilinear", "trilinear", "cubic",
+/// "bicubic", "tricubic", "lanczos3", "lanczos5") widened by 1 / scale when downsampling with
+/// antialias, weights normalized per output pixel and zero for points outside the input.
+/// `scale` and `translation` hold one number per spatial axis; the weights are computed in
+/// their float dtype. Integer images give float32. Differentiable in all three tensors.
+Tensor scale_and_translate(const Tensor& images, const Shape& output_shape, const Tensor& scale,
+                           const Tensor& translation, const std::vector<int>& spatial_dims,
+                           const std::string& method, bool antialias = true);
+
+// --- Filters and similarity ----------------------------------------------------------------
+
+/// Each channel convolved ("same" zero padding) with the normalized Gaussian
+/// outer(g(kernel_size[1], sigma[1]), g(kernel_size[0], sigma[0])): as in Keras, the first
+/// entries of kernel_size and sigma act along the width and the second along the height.
+/// Float images only (Keras's convolution refuses integers).
+Tensor gaussian_blur(const Tensor& images, std::array<int64_t, 2> kernel_size = {3, 3},
+                     std::array<double, 2> sigma = {1.0, 1.0},
+                     const std::string& data_format = "");
+
+/// The Sobel responses of each channel of a batch of images ("same" zero padding), stacked
+/// on a new last axis as [dy, dx]: (N, H, W, C, 2) or (N, C, H, W, 2).
+Tensor sobel_edges(const Tensor& images, const std::string& data_format = "");
+
+/// ssim's keyword arguments (keras.ops.image.ssim).
+struct SSIMOptions {
+  /// The dynamic range of the pixels (1 for [0, 1], 255 for [0, 255]).
+  double max_val = 1.0;
+  /// The Gaussian window's size (at most the image's height and width) and deviation.
+  int64_t filter_size = 11;
+  double filter_sigma = 1.5;
+  double k1 = 0.01;
+  double k2 = 0.03;
+  std::string data_format;
+};
+
+/// The structural similarity of image1 and image2 (Wang et al. 2004), averaged over the
+/// "valid" Gaussian windows and the channels: a scalar per image (shape () for one image,
+/// (N,) for a batch), computed in the images' float type and cast back to image1's dtype.
+Tensor ssim(const Tensor& image1, const Tensor& image2, const SSIMOptions& options = {});
 
 }  // namespace keras::ops::image

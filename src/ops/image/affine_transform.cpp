@@ -14,14 +14,6 @@
 namespace keras::ops::image {
 namespace {
 
-int interpolation_order(std::string_view op, const std::string& interpolation) {
-  if (interpolation == "nearest") return 0;
-  if (interpolation == "bilinear") return 1;
-  throw ValueError(std::string(op) +
-                   ": interpolation must be \"nearest\" or \"bilinear\"; got \"" +
-                   interpolation + "\".");
-}
-
 // Sum over the neighbours of weight * value, value = where(valid, x[index], fill), in the
 // order jax's map_coordinates adds them (itertools.product over the axes).
 struct Accumulator {
@@ -45,12 +37,62 @@ Tensor combine_weight(const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
+namespace detail {
+
+int interpolation_order(std::string_view op, const std::string& interpolation) {
+  if (interpolation == "nearest") return 0;
+  if (interpolation == "bilinear") return 1;
+  throw ValueError(std::string(op) +
+                   ": interpolation must be \"nearest\" or \"bilinear\"; got \"" +
+                   interpolation + "\".");
+}
+
+Tensor sample_images(const Tensor& x, const Tensor& y_in, const Tensor& x_in, int order,
+                     const std::string& fill_mode, double fill_value,
+                     const std::string& data_format) {
+  const bool last = data_format == "channels_last";
+  const DType compute = x.dtype();
+  const int64_t batch = x.shape()[0];
+  const int64_t height = last ? x.shape()[1] : x.shape()[2];
+  const int64_t width = last ? x.shape()[2] : x.shape()[3];
+  const int64_t channels = last ? x.shape()[3] : x.shape()[1];
+  // (B or 1, H, W) -> (B, H * W).
+  auto points = [&](const Tensor& c) {
+    return reshape(broadcast_to(c, Shape{batch, height, width}), Shape{batch, height * width});
+  };
+  auto ny = neighbours(points(y_in), height, order, fill_mode);
+  auto nx = neighbours(points(x_in), width, order, fill_mode);
+  // Gather from (B, H * W, C) along axis 1 (channels_last) or (B, C, H * W) along axis 2.
+  Tensor flat = last ? reshape(x, Shape{batch, height * width, channels})
+                     : reshape(x, Shape{batch, channels, height * width});
+  const int gather_axis = last ? 1 : 2;
+  auto as_column = [&](const Tensor& v) {  // (B, N) -> the gather layout
+    return last ? expand_dims(v, 2) : expand_dims(v, 1);
+  };
+  const Tensor fill = Tensor(fill_value);
+  Accumulator acc;
+  for (const auto& a : ny) {
+    for (const auto& b : nx) {
+      Tensor index = add(multiply(a.index, Tensor(width)), b.index);
+      Tensor value = ops::detail::gather_along(flat, as_column(index), gather_axis);
+      Tensor valid = combine_valid(a.valid, b.valid);
+      if (valid.defined()) value = where(as_column(valid), value, cast(fill, compute));
+      Tensor weight = combine_weight(a.weight, b.weight);
+      acc.add(weight.defined() ? multiply(as_column(weight), value) : value);
+    }
+  }
+  return last ? reshape(acc.sum, Shape{batch, height, width, channels})
+              : reshape(acc.sum, Shape{batch, channels, height, width});
+}
+
+}  // namespace detail
+
 Tensor affine_transform(const Tensor& images, const Tensor& transform,
                         const AffineTransformOptions& options) {
   constexpr std::string_view op = "affine_transform";
   detail::check_image_rank(op, images);
   const std::string data_format = detail::standardize_data_format(op, options.data_format);
-  const int order = interpolation_order(op, options.interpolation);
+  const int order = detail::interpolation_order(op, options.interpolation);
   detail::check_fill_mode(op, options.fill_mode);
   check(transform.defined(), op, ": the transform is an undefined tensor.");
   check(transform.ndim() == 1 || transform.ndim() == 2, op,
@@ -72,7 +114,6 @@ Tensor affine_transform(const Tensor& images, const Tensor& transform,
   const int64_t batch = x.shape()[0];
   const int64_t height = last ? x.shape()[1] : x.shape()[2];
   const int64_t width = last ? x.shape()[2] : x.shape()[3];
-  const int64_t channels = last ? x.shape()[3] : x.shape()[1];
   check(t.shape()[0] == batch || t.shape()[0] == 1, op, ": got ", t.shape()[0],
         " transforms for a batch of ", batch, " images; pass one per image (or one for all).");
   check(height > 0 && width > 0, op, ": the images must have a positive height and width; got shape ",
@@ -87,33 +128,8 @@ Tensor affine_transform(const Tensor& images, const Tensor& transform,
   Tensor k = add(add(multiply(column(6), xs), multiply(column(7), ys)), 1.0);
   x_in = divide(x_in, k);
   y_in = divide(y_in, k);
-  // (B or 1, H, W) -> (B, H * W).
-  x_in = reshape(broadcast_to(x_in, Shape{batch, height, width}), Shape{batch, height * width});
-  y_in = reshape(broadcast_to(y_in, Shape{batch, height, width}), Shape{batch, height * width});
-
-  auto ny = detail::neighbours(y_in, height, order, options.fill_mode);
-  auto nx = detail::neighbours(x_in, width, order, options.fill_mode);
-  // Gather from (B, H * W, C) along axis 1 (channels_last) or (B, C, H * W) along axis 2.
-  Tensor flat = last ? reshape(x, Shape{batch, height * width, channels})
-                     : reshape(x, Shape{batch, channels, height * width});
-  const int gather_axis = last ? 1 : 2;
-  auto as_column = [&](const Tensor& v) {  // (B, N) -> the gather layout
-    return last ? expand_dims(v, 2) : expand_dims(v, 1);
-  };
-  const Tensor fill = Tensor(options.fill_value);
-  Accumulator acc;
-  for (const auto& a : ny) {
-    for (const auto& b : nx) {
-      Tensor index = add(multiply(a.index, Tensor(width)), b.index);
-      Tensor value = ops::detail::gather_along(flat, as_column(index), gather_axis);
-      Tensor valid = combine_valid(a.valid, b.valid);
-      if (valid.defined()) value = where(as_column(valid), value, cast(fill, compute));
-      Tensor weight = combine_weight(a.weight, b.weight);
-      acc.add(weight.defined() ? multiply(as_column(weight), value) : value);
-    }
-  }
-  Tensor out = last ? reshape(acc.sum, Shape{batch, height, width, channels})
-                    : reshape(acc.sum, Shape{batch, channels, height, width});
+  Tensor out = detail::sample_images(x, y_in, x_in, order, options.fill_mode, options.fill_value,
+                                     data_format);
   if (!batched) out = squeeze(out, 0);
   return detail::restore_dtype(out, dtype);
 }

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "keras/ops/image.h"
 #include "keras/tensor/tensor.h"
 
 namespace keras::ops::image::detail {
@@ -46,5 +47,20 @@ struct Neighbour {
 /// nearest, rounded half away from zero) or 1 (floor and floor + 1, weights 1 - f and f).
 std::vector<Neighbour> neighbours(const Tensor& coordinate, int64_t size, int order,
                                   const std::string& fill_mode);
+
+/// 0 for "nearest", 1 for "bilinear"; ValueError naming `op` otherwise.
+int interpolation_order(std::string_view op, const std::string& interpolation);
+
+/// Batched images `x` ((B, H, W, C) or (B, C, H, W), a float dtype) sampled as
+/// map_coordinates does at input points (y_in, x_in), each (B or 1, H, W) in x's dtype: the
+/// output pixel (i, j) of image b reads point (y_in[b, i, j], x_in[b, i, j]) of every channel.
+Tensor sample_images(const Tensor& x, const Tensor& y_in, const Tensor& x_in, int order,
+                     const std::string& fill_mode, double fill_value,
+                     const std::string& data_format);
+
+/// elastic_transform with the noise given: `noise` (B, H, W) takes the place of the normal
+/// draw (before it is scaled by sigma), so tests can replay Keras's draw.
+Tensor elastic_transform_with_noise(const Tensor& images, const Tensor& noise,
+                                    const ElasticTransformOptions& options);
 
 }  // namespace keras::ops::image::detail
