@@ -11,6 +11,11 @@ sum(output * w) (summed over the output parts) with respect to each input part:
   stft            in (x, w_re, w_im[, window])  out (re, im, d_x)
   istft           in (re, im, w[, window])      out (y, d_re, d_im)
 Odd and even lengths, fft_length padding and cropping, batch axes, float32 and float64.
+Also writes tests/oracle/fixtures/fft_layers.npz (tests/layers_preprocessing/
+spectrogram_oracle_test.cpp): keras.layers.STFTSpectrogram in every mode and layout and
+MelSpectrogram with its defaults and options, each case the input, then as outputs the layer's
+output and its kernels, with kwargs config (Keras's get_config) and keys (the config keys that
+keras-cpp must write back the same).
 Run: ./scripts/oracle.sh fft
 """
 
@@ -141,6 +146,73 @@ def main():
     istft_case(f, "istft_none", (2,), 6, 10, 4, 10, window=None)
     istft_case(f, "istft_tensor", (1, 2), 8, 9, 3, 13, window="tensor")
     istft_case(f, "istft_f64", (2,), 5, 12, 6, 16, dtype=np.float64)
+    f.save()
+    layers()
+
+
+def layer_case(f, name, layer, x, keys, **tolerance):
+    """The layer's output on x, its kernels (STFTSpectrogram), and its config (kwargs "config",
+    the keys C++ must write back in kwargs "keys")."""
+    y = np.asarray(layer(x))
+    kernels = [np.asarray(w) for w in layer.weights]
+    f.case(name, layer.__class__.__name__, [x], [y, *kernels], config=layer.get_config(),
+           keys=keys, **(tolerance or dict(rtol=1e-4, atol=1e-4)))
+
+
+STFT_KEYS = ["mode", "frame_length", "frame_step", "fft_length", "window", "periodic",
+             "scaling", "padding", "data_format", "expand_dims"]
+MEL_KEYS = ["fft_length", "sequence_stride", "sequence_length", "window", "sampling_rate",
+            "num_mel_bins", "min_freq", "max_freq", "power_to_db", "top_db", "mag_exp",
+            "min_power", "ref_power"]
+
+
+def layers():
+    """STFTSpectrogram in every mode and layout, MelSpectrogram with defaults and options:
+    tests/oracle/fixtures/fft_layers.npz."""
+    f = oracle.Fixture("fft_layers", seed=34)
+    x = f.randn(2, 64, 2)
+    x_first = np.ascontiguousarray(np.swapaxes(x, 1, 2))
+    spec = keras.layers.STFTSpectrogram
+    layer_case(f, "stft_log", spec(frame_length=16, frame_step=8), x, STFT_KEYS)
+    layer_case(f, "stft_magnitude_same_hamming",
+               spec(mode="magnitude", frame_length=16, frame_step=4, fft_length=32,
+                    window="hamming", padding="same"), x, STFT_KEYS)
+    layer_case(f, "stft_psd_spectrum", spec(mode="psd", frame_length=12, scaling="spectrum"), x,
+               STFT_KEYS)
+    layer_case(f, "stft_real_periodic", spec(mode="real", frame_length=10, frame_step=5,
+                                             periodic=True), x, STFT_KEYS)
+    layer_case(f, "stft_imag_plain", spec(mode="imag", frame_length=8, window=None,
+                                          scaling=None), x, STFT_KEYS)
+    layer_case(f, "stft_angle_first", spec(mode="angle", frame_length=16, frame_step=8,
+                                           data_format="channels_first"), x_first, STFT_KEYS,
+               rtol=1e-3, atol=1e-3)
+    layer_case(f, "stft_stft_expand", spec(mode="stft", frame_length=16, frame_step=8,
+                                           expand_dims=True), x, STFT_KEYS)
+    layer_case(f, "stft_log_first_expand",
+               spec(frame_length=16, frame_step=8, data_format="channels_first",
+                    expand_dims=True), x_first, STFT_KEYS)
+    layer_case(f, "stft_odd_fft_same", spec(mode="magnitude", frame_length=15, frame_step=6,
+                                            fft_length=15, padding="same"), x, STFT_KEYS)
+    # Keras's float64 STFT kernels are only float32-accurate (3.7e-7 from the formula evaluated
+    # in float64 with NumPy); keras-cpp's are float64-accurate, so the case compares at 1e-5.
+    layer_case(f, "stft_float64", spec(frame_length=16, frame_step=8, dtype="float64"),
+               x.astype(np.float64), STFT_KEYS, rtol=1e-5, atol=1e-5)
+
+    mel = keras.layers.MelSpectrogram
+    audio = f.randn(2, 4000)
+    db = dict(rtol=1e-4, atol=2e-3)
+    layer_case(f, "mel_defaults", mel(), audio, MEL_KEYS, **db)
+    layer_case(f, "mel_small", mel(fft_length=256, sequence_stride=128, num_mel_bins=32,
+                                   sampling_rate=8000), audio, MEL_KEYS, **db)
+    layer_case(f, "mel_linear_hamming",
+               mel(fft_length=256, sequence_stride=100, sequence_length=200, window="hamming",
+                   num_mel_bins=20, min_freq=50.0, max_freq=3000.0, power_to_db=False,
+                   mag_exp=1.0), audio, MEL_KEYS)
+    layer_case(f, "mel_unbatched_nowindow",
+               mel(fft_length=128, sequence_stride=64, window=None, num_mel_bins=16,
+                   top_db=40.0, ref_power=2.0, min_power=1e-6), audio[0], MEL_KEYS, **db)
+    layer_case(f, "mel_float64", mel(fft_length=256, sequence_stride=128, num_mel_bins=24,
+                                     dtype="float64"), audio.astype(np.float64), MEL_KEYS, **db)
     f.save()
 
 
