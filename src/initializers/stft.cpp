@@ -13,8 +13,8 @@ STFT::STFT(std::string side, Config window, std::optional<std::string> scaling, 
       window_(std::move(window)),
       scaling_(std::move(scaling)),
       periodic_(periodic) {
-  check(side_ == "real" || side_ == "imag", "STFT initializer: side must be \"real\" or \"imag\"; got \"",
-        side_, "\".");
+  check(side_ == "real" || side_ == "imag",
+        "STFT initializer: side must be \"real\" or \"imag\"; got \"", side_, "\".");
   check(!scaling_ || *scaling_ == "density" || *scaling_ == "spectrum",
         "STFT initializer: scaling must be \"density\", \"spectrum\" or none; got \"",
         scaling_.value_or(""), "\".");
@@ -29,9 +29,8 @@ STFT::STFT(std::string side, Config window, std::optional<std::string> scaling, 
 Tensor STFT::window_values(int64_t length, DType dtype) const {
   if (window_.is_null()) return {};
   Tensor w = window_.is_string()
-                 ? ops::fourier_detail::named_window("STFT initializer",
-                                                     window_.get<std::string>(), length,
-                                                     periodic_, dtype, {})
+                 ? ops::fourier_detail::named_window("STFT initializer", window_.get<std::string>(),
+                                                     length, periodic_, dtype, {})
                  : ops::convert_to_tensor(window_.get<std::vector<double>>(),
                                           Shape{static_cast<int64_t>(window_.size())})
                        .astype(dtype);
@@ -48,8 +47,8 @@ Tensor STFT::operator()(const Shape& shape, DType dtype) const {
         shape, ".");
   const int64_t length = shape[0], bins = shape[2];
   const double fft_length = static_cast<double>((bins - 1) * 2);
-  Tensor freq = ops::divide(ops::reshape(ops::arange(0, bins, 1, dtype), {1, 1, bins}),
-                            Tensor(fft_length));
+  Tensor freq =
+      ops::divide(ops::reshape(ops::arange(0, bins, 1, dtype), {1, 1, bins}), Tensor(fft_length));
   Tensor time = ops::reshape(ops::arange(0, length, 1, dtype), {length, 1, 1});
   Tensor args = ops::multiply(ops::multiply(ops::multiply(Tensor(-2), time), freq),
                               ops::arccos(ops::convert_to_tensor(Tensor(-1.0), dtype)));

@@ -19,8 +19,7 @@ namespace {
 using test::GoldenOps;
 using test::json;
 
-TensorList rebuild_and_call(const std::string& class_name, const TensorList& in,
-                            const json& kw) {
+TensorList rebuild_and_call(const std::string& class_name, const TensorList& in, const json& kw) {
   auto layer = layers::from_config(class_name, kw["config"]);
   TensorList out{(*layer)(in[0])};
   for (const Variable& w : layer->weights()) out.push_back(w.value());

@@ -15,8 +15,8 @@ using test::GoldenOps;
 using test::json;
 
 // sum over the output parts of sum(part * weight), and its gradient with respect to `inputs`.
-TensorList with_gradients(const std::function<TensorList(const TensorList&)>& f,
-                          TensorList inputs, const TensorList& weights) {
+TensorList with_gradients(const std::function<TensorList(const TensorList&)>& f, TensorList inputs,
+                          const TensorList& weights) {
   GradientTape tape;
   for (Tensor& t : inputs) tape.watch(t);
   TensorList outputs = f(inputs);
@@ -69,17 +69,18 @@ GoldenOps fourier_ops() {
   ops["irfft"] = [](const TensorList& in, const json& kw) {
     auto n = optional_length(kw, "fft_length");
     return with_gradients(
-        [n](const TensorList& x) { return TensorList{ops::irfft({x[0], x[1]}, n)}; },
+        [n](const TensorList& x) {
+          return TensorList{ops::irfft({x[0], x[1]}, n)};
+        },
         {in[0], in[1]}, {in[2]});
   };
   ops["stft"] = [](const TensorList& in, const json& kw) {
     auto window = window_of(kw, in, 3);
     return with_gradients(
         [&](const TensorList& x) {
-          auto [re, im] = ops::stft(x[0], kw["sequence_length"].get<int64_t>(),
-                                    kw["sequence_stride"].get<int64_t>(),
-                                    kw["fft_length"].get<int64_t>(), window,
-                                    kw["center"].get<bool>());
+          auto [re, im] = ops::stft(
+              x[0], kw["sequence_length"].get<int64_t>(), kw["sequence_stride"].get<int64_t>(),
+              kw["fft_length"].get<int64_t>(), window, kw["center"].get<bool>());
           return TensorList{re, im};
         },
         {in[0]}, {in[1], in[2]});
@@ -88,11 +89,10 @@ GoldenOps fourier_ops() {
     auto window = window_of(kw, in, 3);
     return with_gradients(
         [&](const TensorList& x) {
-          return TensorList{ops::istft({x[0], x[1]}, kw["sequence_length"].get<int64_t>(),
-                                       kw["sequence_stride"].get<int64_t>(),
-                                       kw["fft_length"].get<int64_t>(),
-                                       optional_length(kw, "length"), window,
-                                       kw["center"].get<bool>())};
+          return TensorList{
+              ops::istft({x[0], x[1]}, kw["sequence_length"].get<int64_t>(),
+                         kw["sequence_stride"].get<int64_t>(), kw["fft_length"].get<int64_t>(),
+                         optional_length(kw, "length"), window, kw["center"].get<bool>())};
         },
         {in[0], in[1]}, {in[2]});
   };

@@ -48,18 +48,16 @@ Tensor MelSpectrogramLayer::linear_to_mel_weight_matrix(int64_t num_spectrogram_
   Tensor linear = ops::linspace(scalar(0.0), nyquist, num_spectrogram_bins);
   Tensor bins_mel = ops::expand_dims(
       hertz_to_mel(ops::linalg_detail::slice_axis(linear, 0, 1, num_spectrogram_bins - 1)), 1);
-  Tensor edges = ops::extract_sequences(
-      ops::linspace(hertz_to_mel(scalar(options_.min_freq)),
-                    hertz_to_mel(scalar(*options_.max_freq)), mels + 2),
-      3, 1);
+  Tensor edges =
+      ops::extract_sequences(ops::linspace(hertz_to_mel(scalar(options_.min_freq)),
+                                           hertz_to_mel(scalar(*options_.max_freq)), mels + 2),
+                             3, 1);
   auto column = [&](int64_t j) {
     return ops::reshape(ops::linalg_detail::slice_axis(edges, 1, j, 1), {1, mels});
   };
   Tensor lower = column(0), center = column(1), upper = column(2);
-  Tensor lower_slopes =
-      ops::divide(ops::subtract(bins_mel, lower), ops::subtract(center, lower));
-  Tensor upper_slopes =
-      ops::divide(ops::subtract(upper, bins_mel), ops::subtract(upper, center));
+  Tensor lower_slopes = ops::divide(ops::subtract(bins_mel, lower), ops::subtract(center, lower));
+  Tensor upper_slopes = ops::divide(ops::subtract(upper, bins_mel), ops::subtract(upper, center));
   Tensor weights = ops::maximum(scalar(0.0), ops::minimum(lower_slopes, upper_slopes));
   return ops::pad(weights, {{1, 0}, {0, 0}});
 }
@@ -72,8 +70,8 @@ Tensor MelSpectrogramLayer::call(const Tensor& inputs, const CallContext&) {
   Tensor x = ops::cast(inputs, dtype);
   auto [re, im] = ops::stft(x, *o.sequence_length, o.sequence_stride, o.fft_length,
                             stft_window(o.window), /*center=*/true);
-  Tensor spec = ops::power(ops::sqrt(ops::add(ops::square(re), ops::square(im))),
-                           Tensor(o.mag_exp));
+  Tensor spec =
+      ops::power(ops::sqrt(ops::add(ops::square(re), ops::square(im))), Tensor(o.mag_exp));
   Tensor mel = ops::tensordot(spec, linear_to_mel_weight_matrix(spec.shape().back()), 1);
   if (o.power_to_db) {
     const double ref = std::abs(o.ref_power);
@@ -115,8 +113,7 @@ std::shared_ptr<Layer> MelSpectrogramLayer::from_config(const Config& c) {
   o.sampling_rate = c.value("sampling_rate", o.sampling_rate);
   o.num_mel_bins = c.value("num_mel_bins", o.num_mel_bins);
   o.min_freq = c.value("min_freq", o.min_freq);
-  if (c.contains("max_freq") && !c["max_freq"].is_null())
-    o.max_freq = c["max_freq"].get<double>();
+  if (c.contains("max_freq") && !c["max_freq"].is_null()) o.max_freq = c["max_freq"].get<double>();
   o.power_to_db = c.value("power_to_db", o.power_to_db);
   o.top_db = c.value("top_db", o.top_db);
   o.mag_exp = c.value("mag_exp", o.mag_exp);

@@ -30,7 +30,8 @@ STFTSpectrogramLayer::STFTSpectrogramLayer(STFTSpectrogramOptions options)
         ".");
   check(!o.frame_step || (*o.frame_step >= 1 && *o.frame_step <= o.frame_length),
         "STFTSpectrogram: frame_step should be a positive integer not greater than frame_length;"
-        " got frame_step=", o.frame_step.value_or(0), ", frame_length=", o.frame_length, ".");
+        " got frame_step=",
+        o.frame_step.value_or(0), ", frame_length=", o.frame_length, ".");
   check(!o.fft_length || *o.fft_length >= o.frame_length,
         "STFTSpectrogram: fft_length should be not less than frame_length; got fft_length=",
         o.fft_length.value_or(0), ", frame_length=", o.frame_length, ".");
@@ -67,10 +68,9 @@ Tensor STFTSpectrogramLayer::apply_conv(const Tensor& inputs, const Variable& ke
   // Every channel is a separate signal of one channel.
   Tensor x = last ? ops::reshape(ops::transpose(inputs, {0, 2, 1}), {-1, time, 1})
                   : ops::reshape(inputs, {-1, 1, time});
-  Tensor y = ops::conv(x, ops::cast(kernel.value(), inputs.dtype()),
-                       {.strides = frame_step_,
-                        .padding = options_.padding,
-                        .data_format = options_.data_format});
+  Tensor y = ops::conv(
+      x, ops::cast(kernel.value(), inputs.dtype()),
+      {.strides = frame_step_, .padding = options_.padding, .data_format = options_.data_format});
   if (last) y = ops::transpose(y, {0, 2, 1});
   return ops::reshape(y, {-1, channels, y.shape()[1], y.shape()[2]});
 }
@@ -140,8 +140,9 @@ std::shared_ptr<Layer> STFTSpectrogramLayer::from_config(const Config& c) {
   if (c.contains("window")) o.window = c["window"];
   o.periodic = c.value("periodic", o.periodic);
   if (c.contains("scaling"))
-    o.scaling = c["scaling"].is_null() ? std::nullopt
-                                       : std::optional<std::string>(c["scaling"].get<std::string>());
+    o.scaling = c["scaling"].is_null()
+                    ? std::nullopt
+                    : std::optional<std::string>(c["scaling"].get<std::string>());
   o.padding = c.value("padding", o.padding);
   o.expand_dims = c.value("expand_dims", o.expand_dims);
   if (c.contains("data_format") && !c["data_format"].is_null())

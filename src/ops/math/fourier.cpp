@@ -71,13 +71,13 @@ ComplexPair checked_complex(std::string_view op, const ComplexPair& x, int min_r
   check(re.defined() && im.defined(), op,
         ": x must be a (real, imaginary) pair of tensors; a part is an undefined tensor.");
   check(re.shape() == im.shape(), op,
-        ": the real and imaginary parts of x must have the same shape; got ", re.shape(),
-        " and ", im.shape(), ".");
+        ": the real and imaginary parts of x must have the same shape; got ", re.shape(), " and ",
+        im.shape(), ".");
   check(is_floating(re.dtype()) && is_floating(im.dtype()), op,
-        ": the real and imaginary parts of x must be float tensors; got ",
-        dtype_name(re.dtype()), " and ", dtype_name(im.dtype()), ".");
-  check(re.ndim() >= min_rank, op, ": x must have rank >= ", min_rank, "; got shape ",
-        re.shape(), ".");
+        ": the real and imaginary parts of x must be float tensors; got ", dtype_name(re.dtype()),
+        " and ", dtype_name(im.dtype()), ".");
+  check(re.ndim() >= min_rank, op, ": x must have rank >= ", min_rank, "; got shape ", re.shape(),
+        ".");
   auto& be = detail::common_backend(op, {&re, &im});
   const DType dtype = detail::promote({&re, &im});
   return {detail::prepare(re, dtype, be), detail::prepare(im, dtype, be)};
@@ -116,7 +116,9 @@ ComplexPair dft2(const ComplexPair& x, bool inverse) {
 
 }  // namespace
 
-ComplexPair fft2(const ComplexPair& x) { return dft2(checked_complex("fft2", x, 2), false); }
+ComplexPair fft2(const ComplexPair& x) {
+  return dft2(checked_complex("fft2", x, 2), false);
+}
 
 ComplexPair ifft2(const ComplexPair& x) {
   ComplexPair c = checked_complex("ifft2", x, 2);

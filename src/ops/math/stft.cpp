@@ -102,8 +102,8 @@ ComplexPair stft(const Tensor& x, int64_t sequence_length, int64_t sequence_stri
     widths.back() = {fft_length / 2, fft_length / 2};
     signal = pad(x, widths, "reflect");
   }
-  check(signal.shape().back() >= fft_length, op, ": the signal has ", x.shape().back(),
-        " samples", center ? " (after centre padding: " : "",
+  check(signal.shape().back() >= fft_length, op, ": the signal has ", x.shape().back(), " samples",
+        center ? " (after centre padding: " : "",
         center ? std::to_string(signal.shape().back()) + ")" : std::string(),
         "; it needs at least fft_length = ", fft_length, ".");
   Tensor win = frame_window(op, window, sequence_length, fft_length, x.dtype(), x.backend_name());
@@ -123,8 +123,7 @@ Tensor istft(const ComplexPair& x, int64_t sequence_length, int64_t sequence_str
   auto [re, im] = checked_complex(op, x, 2);
   check_lengths(op, sequence_length, sequence_stride, fft_length);
   check(!length || *length >= 0, op, ": length must be >= 0; got ", length.value_or(0), ".");
-  Tensor win = frame_window(op, window, sequence_length, fft_length, re.dtype(),
-                            re.backend_name());
+  Tensor win = frame_window(op, window, sequence_length, fft_length, re.dtype(), re.backend_name());
   const int64_t count = re.shape()[re.ndim() - 2];
   Tensor y = overlap_add(multiply(irfft(ComplexPair{re, im}, fft_length), win), sequence_stride);
   // Divided by the overlap-added squared window where it is not ~0, as scipy's istft; JAX's
@@ -137,8 +136,10 @@ Tensor istft(const ComplexPair& x, int64_t sequence_length, int64_t sequence_str
   const int64_t total = y.shape().back();
   const int64_t start = center ? fft_length / 2 : 0;
   int64_t end = total;
-  if (length) end = start + *length;
-  else if (center) end = total - fft_length / 2;
+  if (length)
+    end = start + *length;
+  else if (center)
+    end = total - fft_length / 2;
   end = std::min(end, total);
   return linalg_detail::slice_axis(y, y.ndim() - 1, std::min(start, total),
                                    std::max<int64_t>(end - start, 0));

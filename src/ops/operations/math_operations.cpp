@@ -40,7 +40,9 @@ ComplexPair complex_arg(const OperationCall& c) {
   return {parts[0], parts[1]};
 }
 
-TensorList pair(const ComplexPair& x) { return {x.first, x.second}; }
+TensorList pair(const ComplexPair& x) {
+  return {x.first, x.second};
+}
 
 OperationSpec complex_op(std::string name, ComplexPair (*f)(const ComplexPair&)) {
   return {std::move(name), kModule,

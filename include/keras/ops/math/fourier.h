@@ -24,10 +24,10 @@ using ComplexPair = std::pair<Tensor, Tensor>;
 /// whole fft_length).
 class StftWindow {
  public:
-  StftWindow(const char* name) : name_(name) {}                  // NOLINT
-  StftWindow(std::string name) : name_(std::move(name)) {}       // NOLINT
-  StftWindow(Tensor values) : values_(std::move(values)) {}      // NOLINT
-  StftWindow(std::nullptr_t) {}                                  // NOLINT
+  StftWindow(const char* name) : name_(name) {}              // NOLINT
+  StftWindow(std::string name) : name_(std::move(name)) {}   // NOLINT
+  StftWindow(Tensor values) : values_(std::move(values)) {}  // NOLINT
+  StftWindow(std::nullptr_t) {}                              // NOLINT
 
   bool is_none() const { return name_.empty() && !values_.defined(); }
   /// "hann", "hamming", or empty for a tensor window and for none.
