@@ -24,6 +24,9 @@ namespace {
 ComplexPair raw_dft(const Tensor& re, const Tensor& im, bool inverse) {
   const DType dtype = re.dtype();
   const Shape& shape = re.shape();
+  // Shape inference (a Functional graph's op node): no values to transform.
+  if (re.backend().is_symbolic())
+    return {detail::empty(shape, dtype, re.backend()), detail::empty(shape, dtype, re.backend())};
   const int64_t n = shape.rank() == 0 ? 1 : shape.back();
   const size_t count = static_cast<size_t>(re.size());
   std::vector<double> real(count), imag(count);

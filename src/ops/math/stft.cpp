@@ -111,7 +111,8 @@ ComplexPair stft(const Tensor& x, int64_t sequence_length, int64_t sequence_stri
   auto [re, im] = rfft(frames, fft_length);
   // JAX scales by 1 / sum(window) and Keras by 1 / |1 / sum(window)|: a window summing to a
   // negative value flips the sign.
-  if (window.values().defined() && detail::host_scalar(sum(win)) < 0)
+  if (window.values().defined() && !win.backend().is_symbolic() &&
+      detail::host_scalar(sum(win)) < 0)
     return {negative(re), negative(im)};
   return {re, im};
 }
