@@ -49,6 +49,14 @@ endforeach()
 set(KERAS_IMAGE_LIBRARIES PkgConfig::KERAS_PNG PkgConfig::KERAS_JPEG PkgConfig::KERAS_GIF
                           PkgConfig::KERAS_STB)
 
+# KISS FFT (BSD) for keras.ops.fft/rfft/stft and the audio layers: its header-only C++ template
+# (kissfft.hh) runs the transforms in double precision, so no library is linked.
+find_path(KERAS_KISSFFT_INCLUDE kissfft.hh PATH_SUFFIXES kissfft)
+if(NOT KERAS_KISSFFT_INCLUDE)
+  message(FATAL_ERROR "KISS FFT not found (keras.ops.fft and the spectral ops need it): "
+                      "apt-get install -y libkissfft-dev")
+endif()
+
 # zlib for the gzipped IDX files of keras::datasets (Debian's dataset-fashion-mnist).
 find_package(ZLIB REQUIRED)
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "keras/initializers/stft.h"
 #include "keras/ops/ops.h"
 #include "keras/random/philox.h"
 #include "keras/random/random.h"
@@ -280,10 +281,11 @@ InitializerPtr from_config_base(const std::string& name, const Config& c) {
   if (name == "LecunNormal" || name == "lecun_normal") return LecunNormal(s);
   if (name == "Orthogonal" || name == "orthogonal" || name == "OrthogonalInitializer")
     return std::make_shared<Orthogonal>(number(c, "gain", 1.0), s);
+  if (name == "STFT" || name == "stft" || name == "STFTInitializer") return STFT::from_config(c);
   throw ValueError("Unknown initializer '" + name +
                    "'. Known: zeros, ones, constant, identity, random_normal, random_uniform, "
                    "truncated_normal, variance_scaling, glorot_uniform, glorot_normal, "
-                   "he_uniform, he_normal, lecun_uniform, lecun_normal, orthogonal (or their "
+                   "he_uniform, he_normal, lecun_uniform, lecun_normal, orthogonal, stft (or their "
                    "class names).");
 }
 

@@ -50,6 +50,7 @@
 #include "keras/layers/preprocessing/category_encoding.h"
 #include "keras/layers/preprocessing/center_crop.h"
 #include "keras/layers/preprocessing/discretization.h"
+#include "keras/layers/preprocessing/mel_spectrogram.h"
 #include "keras/layers/preprocessing/normalization.h"
 #include "keras/layers/preprocessing/random_brightness.h"
 #include "keras/layers/preprocessing/auto_contrast.h"
@@ -62,6 +63,7 @@
 #include "keras/layers/preprocessing/random_rotation.h"
 #include "keras/layers/preprocessing/random_translation.h"
 #include "keras/layers/preprocessing/random_zoom.h"
+#include "keras/layers/preprocessing/stft_spectrogram.h"
 #include "keras/layers/preprocessing/rescaling.h"
 #include "keras/layers/preprocessing/resizing.h"
 #include "keras/layers/regularization/activity_regularization.h"
@@ -221,6 +223,8 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"ReLU", ReLULayer::from_config},
       {"RepeatVector", RepeatVectorLayer::from_config},
       {"Rescaling", RescalingLayer::from_config},
+      {"STFTSpectrogram", STFTSpectrogramLayer::from_config},
+      {"MelSpectrogram", MelSpectrogramLayer::from_config},
       {"Reshape", ReshapeLayer::from_config},
       {"Resizing", ResizingLayer::from_config},
       {"SeparableConv1D", SeparableConv1DLayer::from_config},

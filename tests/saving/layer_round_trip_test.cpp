@@ -198,6 +198,12 @@ const std::map<std::string, Row>& table() {
       {"RandomZoom",
        {R"({"height_factor": 0.2, "interpolation": "nearest", "seed": 8})", {{6, 6, 3}}}},
       {"Rescaling", {R"({"scale": 0.5, "offset": -1.0})", {{6, 6, 3}}}},
+      {"STFTSpectrogram",
+       {R"({"mode": "log", "frame_length": 16, "frame_step": 8, "padding": "same"})",
+        {{64, 2}}}},
+      {"MelSpectrogram",
+       {R"({"fft_length": 64, "sequence_stride": 32, "num_mel_bins": 8, "sampling_rate": 8000})",
+        {{256}}}},
       {"Resizing", {R"({"height": 3, "width": 4, "interpolation": "nearest"})", {{6, 6, 3}}}},
       // regularization
       {"ActivityRegularization", {R"({"l1": 0.01, "l2": 0.02})", {{4}}}},
@@ -465,6 +471,12 @@ const std::map<std::string, std::string>& keras_config_keys() {
       {"ReLU", "max_value negative_slope threshold"},
       {"RepeatVector", "n"},
       {"Rescaling", "offset scale"},
+      {"STFTSpectrogram",
+       "data_format expand_dims fft_length frame_length frame_step mode padding periodic scaling "
+       "window"},
+      {"MelSpectrogram",
+       "fft_length mag_exp max_freq min_freq min_power num_mel_bins power_to_db ref_power "
+       "sampling_rate sequence_length sequence_stride top_db window"},
       {"Reshape", "target_shape"},
       {"Resizing",
        "antialias crop_to_aspect_ratio data_format fill_mode fill_value height interpolation "

@@ -57,6 +57,14 @@ def rand(*shape, lo=-2.0, hi=2.0):
     return f32(_rng.uniform(lo, hi, shape))
 
 
+def wave(*shape_and_phase):
+    """sin(0.9 k + 1.3 phase) over a shape (deterministic, no draw from the shared generator)."""
+    *shape, phase = shape_and_phase if isinstance(shape_and_phase[-1], float) else (
+        *shape_and_phase, 0.0)
+    n = int(np.prod(shape))
+    return f32(np.sin(0.9 * np.arange(n) + 1.3 * phase).reshape(shape))
+
+
 X = f32([[-2.5, -1.0, -0.25, 0.0], [0.3, 0.75, 1.5, 4.0]])      # crosses every kink
 XI = i32([[-3, 0, 2], [5, -1, 7]])
 IMG = rand(1, 4, 4, 2)                                            # channels_last image
@@ -274,6 +282,21 @@ def _math():
         {"name": "math_erfc", "build": ops.erfc, "inputs": [X]},
         {"name": "math_erfinv", "build": ops.erfinv, "inputs": [f32([-0.9, -0.3, 0.0, 0.5])]},
         {"name": "math_logdet", "build": ops.logdet, "inputs": [SQ], **TOL},
+        # Complex values as (real, imag) lists. Fixed sin/cos inputs, so the cases above keep
+        # their random draws.
+        {"name": "math_fft", "build": lambda r, i: ops.fft((r, i)),
+         "inputs": [wave(2, 5), wave(2, 5, 1.0)], **TOL},
+        {"name": "math_fft2", "build": lambda r, i: ops.fft2((r, i)),
+         "inputs": [wave(2, 3, 4), wave(2, 3, 4, 2.0)], **TOL},
+        {"name": "math_ifft2", "build": lambda r, i: ops.ifft2((r, i)),
+         "inputs": [wave(2, 3, 4), wave(2, 3, 4, 0.5)], **TOL},
+        {"name": "math_rfft", "build": lambda x: ops.rfft(x, 6), "inputs": [wave(2, 8)], **TOL},
+        {"name": "math_irfft", "build": lambda r, i: ops.irfft((r, i), 7),
+         "inputs": [wave(2, 4), wave(2, 4, 1.5)], **TOL},
+        {"name": "math_stft", "build": lambda x: ops.stft(x, 8, 4, 8, window="hamming"),
+         "inputs": [wave(2, 24)], **TOL},
+        {"name": "math_istft", "build": lambda r, i: ops.istft((r, i), 8, 4, 8, length=14),
+         "inputs": [wave(2, 5, 5), wave(2, 5, 5, 0.7)], **TOL},
     ]
 
 

@@ -1,9 +1,10 @@
 // The op classes of keras.src.ops.math that keras-cpp implements (keras/ops/operation.h).
 //
-// Not here: FFT, FFT2, IFFT2, RFFT, IRFFT, STFT and ISTFT (keras-cpp has no Fourier transforms)
-// and ViewAsComplex, ViewAsReal (complex dtypes).
+// Not here: ViewAsComplex, ViewAsReal (keras-cpp has no complex dtype). The Fourier ops take
+// and return complex values as (real, imag) lists, as Keras's do.
 
 #include "keras/ops/math.h"
+#include "keras/ops/math/fourier.h"
 #include "ops/operations/operation_tables.h"
 
 namespace keras::ops::detail {
@@ -30,6 +31,32 @@ OperationSpec segment(std::string name,
 int64_t required_integer(const OperationCall& c, const std::string& name) {
   if (c.attr(name).is_null()) c.fail("the argument " + name + " is required.");
   return c.integer(name, 0);
+}
+
+// The (real, imag) list argument of FFT, IRFFT, ISTFT, ...
+ComplexPair complex_arg(const OperationCall& c) {
+  TensorList parts = c.tensors(0);
+  if (parts.size() != 2) c.fail("x must be a (real, imaginary) pair of tensors.");
+  return {parts[0], parts[1]};
+}
+
+TensorList pair(const ComplexPair& x) {
+  return {x.first, x.second};
+}
+
+OperationSpec complex_op(std::string name, ComplexPair (*f)(const ComplexPair&)) {
+  return {std::move(name), kModule,
+          [f](const OperationCall& c) { return pair(f(complex_arg(c))); }};
+}
+
+// STFT's and ISTFT's window: "hann" when absent, a name, null (none) or a list of numbers.
+StftWindow window_arg(const OperationCall& c) {
+  if (!c.has("window")) return "hann";
+  Config w = c.attr("window");
+  if (w.is_null()) return nullptr;
+  if (w.is_string()) return w.get<std::string>();
+  auto values = w.get<std::vector<double>>();
+  return Tensor::from_vector(values, Shape{static_cast<int64_t>(values.size())});
 }
 
 }  // namespace
@@ -70,6 +97,31 @@ void add_math_operations(OperationTable& table) {
           unary("Erfc", erfc),
           unary("Erfinv", erfinv),
           unary("Logdet", logdet),
+          complex_op("FFT", fft),
+          complex_op("FFT2", fft2),
+          complex_op("IFFT2", ifft2),
+          {"RFFT", kModule,
+           [](const OperationCall& c) {
+             return pair(rfft(c.tensor(0), c.optional_integer("fft_length")));
+           }},
+          op("IRFFT",
+             [](const OperationCall& c) {
+               return irfft(complex_arg(c), c.optional_integer("fft_length"));
+             }),
+          {"STFT", kModule,
+           [](const OperationCall& c) {
+             return pair(stft(c.tensor(0), required_integer(c, "sequence_length"),
+                              required_integer(c, "sequence_stride"),
+                              required_integer(c, "fft_length"), window_arg(c),
+                              c.flag("center", true)));
+           }},
+          op("ISTFT",
+             [](const OperationCall& c) {
+               return istft(complex_arg(c), required_integer(c, "sequence_length"),
+                            required_integer(c, "sequence_stride"),
+                            required_integer(c, "fft_length"), c.optional_integer("length"),
+                            window_arg(c), c.flag("center", true));
+             }),
       });
 }
 
