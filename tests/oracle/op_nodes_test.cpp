@@ -177,7 +177,12 @@ TEST(OpNodes, EveryRegisteredClassIsChecked) {
   for (const json& c : fixture().at("cases"))
     for (const json& name : c.at("classes"))
       (c.contains("keras_cpp_differs") ? differing : checked).insert(name.get<std::string>());
+  // Classes checked against a Keras file by their own test instead: Keras 3.15 cannot build
+  // a Rearrange node with an unknown batch size (nor run one under jit), which op_nodes' cases
+  // use; tests/ops_shape/rearrange_test.cpp loads Keras's einops_model.keras.
+  const std::set<std::string> checked_elsewhere = {"Rearrange"};
   for (const std::string& name : ops::registered_operations()) {
+    if (checked_elsewhere.count(name)) continue;
     if (!checked.count(name) && differing.count(name)) {
       std::cout << "[differs] op class " << name << ": only in cases that differ from Keras\n";
       continue;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "assertions.h"
@@ -178,11 +180,16 @@ TEST(ImageDatasetFromDirectory, BadInputNamesTheDirectoryAndTheFix) {
     }
     return "no error";
   };
-  const std::string empty = images_dir() + "/bad/empty";
+  // An empty folder of its own (git keeps no empty folders in the fixtures).
+  const std::string empty =
+      (std::filesystem::temp_directory_path() / ("keras-cpp-empty-" + std::to_string(::getpid())))
+          .string();
+  std::filesystem::create_directories(empty);
   EXPECT_NE(message_of([&] {
               utils::image_dataset_from_directory(empty, {.verbose = false});
             }).find("No images found in directory " + empty),
             std::string::npos);
+  std::filesystem::remove_all(empty);
   EXPECT_THROW(utils::image_dataset_from_directory(images_dir() + "/missing"), IOError);
   const std::string root = images_dir() + "/tree";
   EXPECT_NE(message_of([&] {
