@@ -34,7 +34,9 @@ const json& meta() {
   return m;
 }
 
-const std::vector<std::string> kCases = {"dense_int8", "dense_int4_pc", "dense_int4_b4"};
+const std::vector<std::string> kCases = {"dense_int8",  "dense_int4_pc",  "dense_int4_b4",
+                                         "einsum_int8", "einsum_int4",    "embedding_int8",
+                                         "embedding_int4"};
 const std::vector<std::string> kOrders = {"q_then_l", "l_then_q"};
 
 std::string class_of(const std::string& name) {

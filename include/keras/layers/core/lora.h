@@ -70,15 +70,15 @@ class LoraLayer : public Layer {
   /// What a subclass adapts.
   struct LoraTarget {
     const Variable* base = nullptr;
-    /// The adapted weight's float shape when it is not the base's (int4: the unpacked kernel,
-    /// Keras's _orig_input_dim / original_kernel_shape); empty: the base's shape.
-    Shape shape;
     /// "lora_kernel" or "lora_embeddings": the adapters are <prefix>_a and <prefix>_b.
     std::string prefix;
     regularizers::RegularizerArg regularizer;
     /// The base's constraint, which LoRA refuses, and its argument's name for the message.
     bool constrained = false;
     std::string constraint_argument;
+    /// The adapted weight's float shape when it is not the base's (int4: the unpacked kernel,
+    /// Keras's _orig_input_dim / original_kernel_shape); empty: the base's shape.
+    Shape shape;
   };
   virtual LoraTarget lora_target() const = 0;
   /// The target of the kernel layers: "lora_kernel" adapters with the kernel's regularizer.
