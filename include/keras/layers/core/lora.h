@@ -51,7 +51,7 @@ class LoraLayer : public Layer {
   const std::optional<Scalar>& lora_alpha() const { return lora_alpha_; }
 
   /// Keras's save_own_variables: the base weight with the adapters merged in, in the base's
-  /// place, and no adapters.
+  /// place (an int8 / int4 layer: its quantized variables requantized), and no adapters.
   std::vector<Variable> variables_to_save() const override;
   /// Keras's load_own_variables: the own weights without the adapters.
   std::vector<Variable> variables_to_load() const override;
