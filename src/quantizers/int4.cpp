@@ -114,12 +114,14 @@ Tensor dequantize_with_sz_map(const Tensor& values, const Tensor& scale, const T
   // predict of an int4 model replays (g_idx holds group numbers: never negative).
   const int64_t count = scale.shape()[static_cast<size_t>(axis)];
   if (groups.size() > 0)
-    ops::detail::check_range_on_host(groups, [&](int64_t lo, int64_t hi) {
-      check<IndexError>(lo >= 0 && hi < count, "dequantize_with_sz_map: g_idx holds group ",
-                        lo < 0 ? lo : hi, " but there are ", count, " groups along axis ",
-                        group_axis, " of scale ", scale.shape(), "; g_idx must be in [0, ",
-                        count, ").");
-    });
+    // By value: a compiled program runs the check again at each replay, after this returns.
+    ops::detail::check_range_on_host(
+        groups, [count, group_axis, scale_shape = scale.shape()](int64_t lo, int64_t hi) {
+          check<IndexError>(lo >= 0 && hi < count, "dequantize_with_sz_map: g_idx holds group ",
+                            lo < 0 ? lo : hi, " but there are ", count, " groups along axis ",
+                            group_axis, " of scale ", scale_shape, "; g_idx must be in [0, ",
+                            count, ").");
+        });
   Tensor scales = ops::detail::index_select(scale, groups, axis);
   Tensor zeros = ops::cast(ops::detail::index_select(zero, groups, axis), scale.dtype());
   return (ops::cast(values, scale.dtype()) - zeros) * scales;
