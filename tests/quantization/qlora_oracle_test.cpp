@@ -51,6 +51,7 @@ Tensor merged_weight(const Layer& layer) {
 }
 
 struct QloraCase {
+  std::string name, key;  ///< "dense_int8", "dense_int8.q_then_l"
   std::shared_ptr<Model> model;
   std::shared_ptr<layers::LoraLayer> layer;
   Tensor x;
@@ -63,6 +64,8 @@ QloraCase keras_case(const std::string& name, const std::string& order) {
   const std::string key = name + "." + order;
   const json& c = meta().at(key);
   QloraCase out;
+  out.name = name;
+  out.key = key;
   out.x = keras_files().at(key + ".x");
   out.layer = std::dynamic_pointer_cast<layers::LoraLayer>(
       layers::from_config(class_of(name), c.at("config")));
@@ -108,64 +111,68 @@ void expect_keras_variables(const Layer& layer, const std::string& prefix, doubl
   }
 }
 
+// `check` on every case in both orders, each built afresh.
+template <typename Check>
+void for_each_case(const Check& check) {
+  for (const std::string& name : kCases)
+    for (const std::string& order : kOrders) {
+      SCOPED_TRACE(name + "." + order);
+      check(keras_case(name, order));
+    }
+}
+
 std::string temp_file(const std::string& stem) {
   return (std::filesystem::temp_directory_path() / ("qlora_" + stem + ".keras")).string();
 }
 
 TEST(QloraOracle, VariablesOutputsAndGradientsAreKeras) {
-  for (const std::string& name : kCases)
-    for (const std::string& order : kOrders) {
-      const std::string key = name + "." + order;
-      SCOPED_TRACE(key);
-      QloraCase c = keras_case(name, order);
-      // Keras's variables (the quantized base bit-equal), names, order and trainable flags.
-      expect_keras_variables(*c.layer, key + ".var.", 1e-6, 0);
-      const json& weights = meta().at(key).at("weights");
-      ASSERT_EQ(c.layer->weights().size(), weights.size());
-      for (size_t i = 0; i < weights.size(); ++i) {
-        EXPECT_EQ(c.layer->weights()[i].name(), weights[i].at("name").get<std::string>());
-        EXPECT_EQ(c.layer->weights()[i].trainable(), weights[i].at("trainable").get<bool>());
-      }
-      EXPECT_EQ(c.layer->dtype_policy().name, meta().at(key).at("policy").get<std::string>());
-      EXPECT_TENSOR_NEAR(merged_weight(*c.layer), keras_files().at(key + ".kernel"), 1e-5, 1e-6);
-      EXPECT_TENSOR_NEAR((*c.layer)(c.x), keras_files().at(key + ".y"), 1e-5, 1e-6);
-
-      // d sum(y * probe) / d (trainable variables, inputs), against JAX's.
-      const Tensor probe = keras_files().at(key + ".probe");
-      std::vector<Variable> trainable = c.layer->trainable_weights();
-      auto [loss, grads] = value_and_grad(
-          [&] { return ops::sum(ops::multiply((*c.layer)(c.x), probe)); }, trainable);
-      for (size_t i = 0; i < trainable.size(); ++i)
-        EXPECT_TENSOR_NEAR(grads[i], keras_files().at(key + ".grad." + trainable[i].name()),
-                           1e-5, 1e-6)
-            << trainable[i].name();
-      if (!is_integer(c.x.dtype())) {
-        GradientTape tape;
-        Tensor x = c.x;
-        tape.watch(x);
-        Tensor g = tape.gradient(ops::sum(ops::multiply((*c.layer)(x), probe)), x);
-        EXPECT_TENSOR_NEAR(g, keras_files().at(key + ".grad_x"), 1e-5, 1e-6);
-      }
+  for_each_case([](const QloraCase& c) {
+    const std::string& key = c.key;
+    // Keras's variables (the quantized base bit-equal), names, order and trainable flags.
+    expect_keras_variables(*c.layer, key + ".var.", 1e-6, 0);
+    const json& weights = meta().at(key).at("weights");
+    ASSERT_EQ(c.layer->weights().size(), weights.size());
+    for (size_t i = 0; i < weights.size(); ++i) {
+      EXPECT_EQ(c.layer->weights()[i].name(), weights[i].at("name").get<std::string>());
+      EXPECT_EQ(c.layer->weights()[i].trainable(), weights[i].at("trainable").get<bool>());
     }
+    EXPECT_EQ(c.layer->dtype_policy().name, meta().at(key).at("policy").get<std::string>());
+    EXPECT_TENSOR_NEAR(merged_weight(*c.layer), keras_files().at(key + ".kernel"), 1e-5, 1e-6);
+    EXPECT_TENSOR_NEAR((*c.layer)(c.x), keras_files().at(key + ".y"), 1e-5, 1e-6);
+
+    // d sum(y * probe) / d (trainable variables, inputs), against JAX's.
+    const Tensor probe = keras_files().at(key + ".probe");
+    std::vector<Variable> trainable = c.layer->trainable_weights();
+    auto [loss, grads] = value_and_grad(
+        [&] { return ops::sum(ops::multiply((*c.layer)(c.x), probe)); }, trainable);
+    for (size_t i = 0; i < trainable.size(); ++i)
+      EXPECT_TENSOR_NEAR(grads[i], keras_files().at(key + ".grad." + trainable[i].name()),
+                         1e-5, 1e-6)
+          << trainable[i].name();
+    if (!is_integer(c.x.dtype())) {
+      GradientTape tape;
+      Tensor x = c.x;
+      tape.watch(x);
+      Tensor g = tape.gradient(ops::sum(ops::multiply((*c.layer)(x), probe)), x);
+      EXPECT_TENSOR_NEAR(g, keras_files().at(key + ".grad_x"), 1e-5, 1e-6);
+    }
+  });
 }
 
 TEST(QloraOracle, SavedFileIsKerassMergedRequantizedFile) {
-  for (const std::string& name : kCases)
-    for (const std::string& order : kOrders) {
-      const std::string key = name + "." + order;
-      SCOPED_TRACE(key);
-      QloraCase c = keras_case(name, order);
-      const std::string ours = temp_file(key), keras = keras_files().file(name);
-      c.model->save(ours);
-      // dtype and quantization_config, and the weights: kernel, bias, kernel_scale (and
-      // kernel_zero, g_idx) in Keras's order, ints bit-equal, floats to 1e-6.
-      test::expect_same_quantized_file(ours, keras, key);
-      const json mine = test::layer_configs(ours).at(c.layer->name());
-      const json theirs = test::layer_configs(keras).at(c.layer->name());
-      EXPECT_EQ(test::json_differences(mine, test::comparable_keras_config(theirs)),
-                std::vector<std::string>{});
-      std::filesystem::remove(ours);
-    }
+  for_each_case([](const QloraCase& c) {
+    const std::string& key = c.key;
+    const std::string ours = temp_file(key), keras = keras_files().file(c.name);
+    c.model->save(ours);
+    // dtype and quantization_config, and the weights: kernel, bias, kernel_scale (and
+    // kernel_zero, g_idx) in Keras's order, ints bit-equal, floats to 1e-6.
+    test::expect_same_quantized_file(ours, keras, key);
+    const json mine = test::layer_configs(ours).at(c.layer->name());
+    const json theirs = test::layer_configs(keras).at(c.layer->name());
+    EXPECT_EQ(test::json_differences(mine, test::comparable_keras_config(theirs)),
+              std::vector<std::string>{});
+    std::filesystem::remove(ours);
+  });
 }
 
 TEST(QloraOracle, KerasFilesLoadWithZeroAdaptersAndPredictTheSame) {
@@ -189,20 +196,17 @@ TEST(QloraOracle, KerasFilesLoadWithZeroAdaptersAndPredictTheSame) {
 }
 
 TEST(QloraOracle, SgdStepMovesOnlyAdaptersAndBiasAsKeras) {
-  for (const std::string& name : kCases)
-    for (const std::string& order : kOrders) {
-      const std::string key = name + "." + order;
-      SCOPED_TRACE(key);
-      QloraCase c = keras_case(name, order);
-      c.model->compile({.optimizer = optimizers::SGD(0.1), .loss = "mse"});
-      c.model->train_on_batch(TensorStruct(c.x), TensorStruct(keras_files().at(key + ".target")));
-      expect_keras_variables(*c.layer, key + ".fit.var.", 1e-5, 1e-6);
-      for (const Variable& v : c.layer->weights())
-        if (v.name().rfind("lora_", 0) == 0)  // moved, as Keras's
-          EXPECT_FALSE(test::tensors_near(v.value(), keras_files().at(key + ".var." + v.name()),
-                                          0, 1e-7))
-              << v.path();
-    }
+  for_each_case([](const QloraCase& c) {
+    const std::string& key = c.key;
+    c.model->compile({.optimizer = optimizers::SGD(0.1), .loss = "mse"});
+    c.model->train_on_batch(TensorStruct(c.x), TensorStruct(keras_files().at(key + ".target")));
+    expect_keras_variables(*c.layer, key + ".fit.var.", 1e-5, 1e-6);
+    for (const Variable& v : c.layer->weights())
+      if (v.name().rfind("lora_", 0) == 0)  // moved, as Keras's
+        EXPECT_FALSE(test::tensors_near(v.value(), keras_files().at(key + ".var." + v.name()),
+                                        0, 1e-7))
+            << v.path();
+  });
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ void DenseLayer::build(const Shape& input_shape) {
 LoraLayer::LoraTarget DenseLayer::lora_target() const {
   LoraTarget target =
       kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
-  target.shape = {kernel_.shape()[0], units_};  // int4 stores the kernel packed
+  if (kernel_.defined()) target.shape = {kernel_.shape()[0], units_};  // int4: packed
   return target;
 }
 
