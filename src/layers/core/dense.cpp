@@ -36,7 +36,10 @@ void DenseLayer::build(const Shape& input_shape) {
 }
 
 LoraLayer::LoraTarget DenseLayer::lora_target() const {
-  return kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
+  LoraTarget target =
+      kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
+  if (kernel_.defined()) target.shape = {kernel_.shape()[0], units_};  // int4: packed
+  return target;
 }
 
 Tensor DenseLayer::call(const Tensor& inputs, const CallContext& ctx) {

@@ -195,7 +195,11 @@ void EinsumDenseLayer::build(const Shape& input_shape) {
 }
 
 LoraLayer::LoraTarget EinsumDenseLayer::lora_target() const {
-  return kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
+  LoraTarget target =
+      kernel_target(kernel_, options_.kernel_regularizer, options_.kernel_constraint);
+  // int4 stores the kernel flattened and packed: the adapters follow its float shape.
+  if (quantization_mode() == "int4") target.shape = int4_kernel_shape_;
+  return target;
 }
 
 Tensor EinsumDenseLayer::call(const Tensor& inputs, const CallContext& ctx) {

@@ -30,12 +30,13 @@ EmbeddingLayer::EmbeddingLayer(int64_t input_dim, int64_t output_dim, EmbeddingO
 }
 
 void EmbeddingLayer::build(const Shape&) {
-  if (!quantization_mode().empty()) return quantized_build();
-  embeddings_ = add_weight({.shape = {input_dim_, output_dim_},
-                            .initializer = options_.embeddings_initializer,
-                            .regularizer = options_.embeddings_regularizer,
-                            .constraint = options_.embeddings_constraint,
-                            .name = "embeddings"});
+  if (!quantization_mode().empty()) quantized_build();
+  else
+    embeddings_ = add_weight({.shape = {input_dim_, output_dim_},
+                              .initializer = options_.embeddings_initializer,
+                              .regularizer = options_.embeddings_regularizer,
+                              .constraint = options_.embeddings_constraint,
+                              .name = "embeddings"});
   enable_configured_lora(/*pass_alpha=*/false);  // Keras's Embedding.build: enable_lora(rank)
 }
 
@@ -44,7 +45,9 @@ LoraLayer::LoraTarget EmbeddingLayer::lora_target() const {
           .prefix = "lora_embeddings",
           .regularizer = options_.embeddings_regularizer,
           .constrained = static_cast<bool>(options_.embeddings_constraint),
-          .constraint_argument = "embeddings_constraint"};
+          .constraint_argument = "embeddings_constraint",
+          // int4 stores the table packed: the adapters follow its float shape.
+          .shape = {input_dim_, output_dim_}};
 }
 
 Tensor EmbeddingLayer::call(const Tensor& inputs, const CallContext&) {

@@ -1,5 +1,7 @@
 #include "keras/layers/core/lora.h"
 
+#include <algorithm>
+
 #include "keras/autograd/gradient_tape.h"
 #include "keras/ops/ops.h"
 
@@ -29,14 +31,12 @@ void LoraLayer::add_lora(int64_t rank, LoraOptions options, bool building) {
   check(!lora_enabled(), "lora is already enabled on layer '", name(),
         "'. This can only be done once per layer.");
   check(rank > 0, "Layer '", name(), "': enable_lora needs a positive rank; got ", rank, ".");
-  // Keras 3.15 trains adapters on a quantized base (QLoRA); keras-cpp does not yet.
-  check(quantization_mode().empty(), "Layer '", name(), "' is quantized (dtype_policy='",
-        dtype_policy().name, "'): keras-cpp does not support LoRA on a quantized layer yet. "
-        "Enable LoRA on the float model, fine-tune, then quantize it.");
+  // Keras 3.15 trains adapters on an int8 or int4 base (QLoRA); its float8 call raises.
+  refuse_float8_lora(quantization_mode());
   check(!options.lora_alpha || options.lora_alpha->is_integral() ||
             options.lora_alpha->is_floating(),
         "Layer '", name(), "': lora_alpha must be a number.");
-  const Shape& base = target.base->shape();
+  const Shape& base = target.shape.rank() > 0 ? target.shape : target.base->shape();
   Shape a_shape(base.begin(), base.end() - 1);
   a_shape.push_back(rank);
   // float32 adapters whatever the policy, as Keras (no underflow while fine-tuning).
@@ -73,27 +73,63 @@ void LoraLayer::enable_configured_lora(bool pass_alpha) {
   add_lora(lora_rank_, options, /*building=*/true);
 }
 
-Tensor LoraLayer::lora_merged(const Variable& base) const {
-  if (!lora_enabled()) return base.value();
-  // Keras: cast(kernel + (lora_alpha / lora_rank) * matmul(a, b), compute_dtype), the scale a
-  // Python float (weakly typed: it takes the adapters' float32).
+Tensor LoraLayer::lora_update() const {
+  // Keras: (lora_alpha / lora_rank) * matmul(a, b), the scale a Python float (weakly typed: it
+  // takes the adapters' float32).
   const double scale = lora_alpha_->to_double() / static_cast<double>(lora_rank_);
-  Tensor update = ops::multiply(ops::matmul(lora_a_, lora_b_), Scalar(scale));
-  return ops::cast(ops::add(base.value(), update), compute_dtype());
+  return ops::multiply(ops::matmul(lora_a_, lora_b_), Scalar(scale));
+}
+
+Tensor LoraLayer::lora_merged(const Tensor& base) const {
+  if (!lora_enabled()) return base;
+  // Keras: cast(kernel + update, compute_dtype); an int kernel (quantized) promotes to float.
+  return ops::cast(ops::add(base, lora_update()), compute_dtype());
+}
+
+Tensor LoraLayer::add_lora_output(const Tensor& outputs, const Tensor& inputs_a) const {
+  if (!lora_enabled()) return outputs;
+  const double scale = lora_alpha_->to_double() / static_cast<double>(lora_rank_);
+  Tensor update = ops::multiply(ops::matmul(inputs_a, lora_b_), Scalar(scale));
+  return ops::cast(ops::add(outputs, update), compute_dtype());
+}
+
+std::vector<std::pair<Variable, Tensor>> LoraLayer::lora_requantized() const {
+  throw NotImplementedError("Layer '" + name() + "' (" + class_name() +
+                            ") cannot merge LoRA into its quantized weights.");
+}
+
+void LoraLayer::refuse_float8_lora(const std::string& mode) const {
+  if (mode == "float8")
+    throw NotImplementedError(
+        "Layer '" + name() + "': LoRA on a float8 layer is not supported (Keras's float8 call "
+        "doesn't support LoRA either). Use quantize('int8') or quantize('int4') for QLoRA, or "
+        "fine-tune the float layer with LoRA and quantize it after saving.");
 }
 
 std::vector<Variable> LoraLayer::variables_to_save() const {
   if (!lora_enabled()) return variables_to_load();
-  const Variable* base = lora_target().base;
+  // Keras's save_own_variables: the merged weight in the base's place (a float layer), or the
+  // base's quantized variables requantized with the update merged (int8, int4).
+  std::vector<std::pair<Variable, Tensor>> merged;
+  {
+    NoGradScope no_grad;
+    if (quantization_mode().empty()) {
+      const Variable& base = *lora_target().base;
+      merged.emplace_back(base, ops::cast(lora_merged(base), base.dtype()));
+    } else {
+      merged = lora_requantized();
+    }
+  }
   std::vector<Variable> out;
   for (const Variable& v : variables_to_load()) {
-    if (!v.is_same(*base)) {
+    auto it = std::find_if(merged.begin(), merged.end(),
+                           [&](const auto& m) { return m.first.is_same(v); });
+    if (it == merged.end()) {
       out.push_back(v);
       continue;
     }
-    // A stand-in holding the merged value in the base's dtype, under the base's name.
-    NoGradScope no_grad;
-    out.emplace_back(ops::cast(lora_merged(v), v.dtype()),
+    // A stand-in holding the merged value, under the variable's name.
+    out.emplace_back(it->second,
                      VariableOptions{.trainable = false, .name = v.name(), .path = v.path()});
   }
   return out;
@@ -113,9 +149,7 @@ void LoraLayer::variables_loaded() {
 }
 
 void LoraLayer::quantize(const std::string& mode, quantizers::QuantizationConfigPtr config) {
-  check(!lora_enabled(), "Layer '", name(), "' has LoRA enabled: keras-cpp does not quantize a "
-        "layer with LoRA adapters yet. Save the model (the adapters merge into the kernel), "
-        "load it, then quantize.");
+  if (lora_enabled()) refuse_float8_lora(mode);
   Layer::quantize(mode, std::move(config));
 }
 

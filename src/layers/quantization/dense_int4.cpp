@@ -65,10 +65,7 @@ Tensor DenseLayer::int4_call(const Tensor& inputs) {
   } else {
     // Sub-channel, as Keras: the kernel dequantized through g_idx for this call, then a float
     // product (Keras ignores any inputs quantizer here; its config cannot hold one).
-    const Tensor float_kernel = ops::cast(
-        quantizers::dequantize_with_sz_map(kernel, kernel_scale, kernel_zero_.value(),
-                                           g_idx_.value(), /*group_axis=*/0),
-        dtype);
+    const Tensor float_kernel = dequantized_kernel();
     y = detail::with_inputs_gradient(
         x, [&](const Tensor& in) { return ops::matmul(in, float_kernel); },
         [&] {
@@ -77,8 +74,7 @@ Tensor DenseLayer::int4_call(const Tensor& inputs) {
           };
         });
   }
-  if (options_.use_bias) y = y + bias_.value();
-  return options_.activation(y);
+  return quantized_output(y, x);
 }
 
 void DenseLayer::int4_quantize(const quantizers::QuantizationConfigPtr& config) {

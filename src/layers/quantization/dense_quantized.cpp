@@ -4,6 +4,8 @@
 #include "keras/layers/core/dense.h"
 #include "keras/ops/ops.h"
 #include "layers/quantization/float8_layer.h"
+#include "layers/quantization/int4_layer.h"
+#include "layers/quantization/lora_requantize.h"
 #include "layers/quantization/quantized_layer.h"
 #include "ops/nn/quantized_linear.h"
 
@@ -30,7 +32,9 @@ Tensor DenseLayer::quantized_call(const Tensor& inputs) {
   const std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer =
       detail::inputs_quantizer(options_.quantization_config, quantization_mode());
   const DType dtype = compute_dtype();
-  if (inputs_quantizer) {  // the backend's fused kernels, where they apply
+  // The backend's fused kernels, where they apply; they add the bias and activation
+  // themselves, so with LoRA (whose term comes before the bias) the unfused path runs.
+  if (inputs_quantizer && !lora_enabled()) {
     Tensor y = ops::detail::quantized_linear(
         x, kernel, kernel_scale, options_.use_bias ? bias_.value() : Tensor(),
         options_.activation,
@@ -54,8 +58,34 @@ Tensor DenseLayer::quantized_call(const Tensor& inputs) {
       return ops::matmul(upstream, ops::transpose(ops::cast(kernel, dtype) / kernel_scale));
     };
   });
+  return quantized_output(y, x);
+}
+
+Tensor DenseLayer::quantized_output(Tensor y, const Tensor& x) const {
+  // Keras's order: the LoRA term (adapters trained over the frozen base), then the bias and
+  // the activation.
+  if (lora_enabled()) y = add_lora_output(y, ops::matmul(x, lora_kernel_a()));
   if (options_.use_bias) y = y + bias_.value();
   return options_.activation(y);
+}
+
+Tensor DenseLayer::dequantized_kernel() const {
+  const DType dtype = compute_dtype();
+  if (quantization_mode() == "int8") return ops::cast(kernel_.value(), dtype) / kernel_scale_.value();
+  if (!kernel_zero_.defined()) return ops::cast(int4_kernel(), dtype) / kernel_scale_.value();
+  return ops::cast(quantizers::dequantize_with_sz_map(int4_kernel(), kernel_scale_.value(),
+                                                      kernel_zero_.value(), g_idx_.value(),
+                                                      /*group_axis=*/0),
+                   dtype);
+}
+
+std::vector<std::pair<Variable, Tensor>> DenseLayer::lora_requantized() const {
+  const detail::RequantizedKernel q = detail::requantize_merged_kernel(
+      dequantized_kernel() + lora_update(), quantization_mode(),
+      detail::int4_block_size(*this, options_.quantization_config));
+  std::vector<std::pair<Variable, Tensor>> out{{kernel_, q.values}, {kernel_scale_, q.scale}};
+  if (q.zero.defined()) out.emplace_back(kernel_zero_, q.zero);
+  return out;
 }
 
 void DenseLayer::quantize_weights(const std::string& mode,

@@ -12,6 +12,7 @@
 #include "keras/ops/ops.h"
 #include "layers/quantization/einsum_quantization_info.h"
 #include "layers/quantization/int4_layer.h"
+#include "layers/quantization/lora_requantize.h"
 #include "layers/quantization/quantized_layer.h"
 
 namespace keras::layers {
@@ -71,15 +72,7 @@ Tensor EinsumDenseLayer::int4_call(const Tensor& inputs) {
   const auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
   const Tensor x = autocast(inputs);
   const DType dtype = compute_dtype();
-  const int64_t columns = kernel_scale_.shape()[kernel_scale_.shape().rank() - 1];
-  const Tensor unpacked = quantizers::unpack_int4(kernel_.value(), columns, -1);
-  // The kernel dequantized for this call, in its float shape (Keras's _dequantize_kernel).
-  const Tensor dequantized =
-      kernel_zero_.defined()
-          ? quantizers::dequantize_with_sz_map(unpacked, kernel_scale_.value(),
-                                               kernel_zero_.value(), g_idx_.value(), 0)
-          : ops::cast(unpacked, dtype) / kernel_scale_.value();
-  const Tensor float_kernel = ops::reshape(ops::cast(dequantized, dtype), int4_kernel_shape_);
+  const Tensor float_kernel = int4_dequantized_kernel();
   // An activation quantizer from the config applies per channel only (as Keras).
   const std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer =
       kernel_zero_.defined()
@@ -96,8 +89,33 @@ Tensor EinsumDenseLayer::int4_call(const Tensor& inputs) {
       return ops::einsum(info.gradient_equation, upstream, float_kernel);
     };
   });
-  if (bias_.defined()) y = y + bias_.value();
-  return options_.activation(y);
+  return quantized_output(y, x);
+}
+
+Tensor EinsumDenseLayer::int4_dequantized_kernel() const {
+  const int64_t columns = kernel_scale_.shape()[kernel_scale_.shape().rank() - 1];
+  const Tensor unpacked = quantizers::unpack_int4(kernel_.value(), columns, -1);
+  // Keras's _dequantize_kernel: flat (rows, columns), then the kernel's shape.
+  const Tensor dequantized =
+      kernel_zero_.defined()
+          ? quantizers::dequantize_with_sz_map(unpacked, kernel_scale_.value(),
+                                               kernel_zero_.value(), g_idx_.value(), 0)
+          : ops::cast(unpacked, compute_dtype()) / kernel_scale_.value();
+  return ops::reshape(ops::cast(dequantized, compute_dtype()), int4_kernel_shape_);
+}
+
+std::vector<std::pair<Variable, Tensor>> EinsumDenseLayer::int4_lora_requantized() const {
+  // Keras: dequantized in the kernel's shape, the update added, flattened to (rows, columns)
+  // again and quantized as a Dense kernel.
+  const auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
+  const FlatKernel flat = flatten_kernel(int4_kernel_shape_, info.kernel.reduced);
+  const Tensor merged = ops::reshape(int4_dequantized_kernel() + lora_update(),
+                                     {flat.rows, flat.columns});
+  const detail::RequantizedKernel q = detail::requantize_merged_kernel(
+      merged, "int4", detail::int4_block_size(*this, options_.quantization_config));
+  std::vector<std::pair<Variable, Tensor>> out{{kernel_, q.values}, {kernel_scale_, q.scale}};
+  if (q.zero.defined()) out.emplace_back(kernel_zero_, q.zero);
+  return out;
 }
 
 void EinsumDenseLayer::int4_quantize(const quantizers::QuantizationConfigPtr& config) {

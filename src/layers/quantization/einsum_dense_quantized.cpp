@@ -48,8 +48,27 @@ Tensor EinsumDenseLayer::quantized_call(const Tensor& inputs) {
       return ops::einsum(info.gradient_equation, upstream, float_kernel);
     };
   });
+  return quantized_output(y, x);
+}
+
+Tensor EinsumDenseLayer::quantized_output(Tensor y, const Tensor& x) const {
+  // Keras's order: the LoRA term (einsum(equation, x, A) @ B), then the bias and activation.
+  if (lora_enabled()) y = add_lora_output(y, ops::einsum(equation_, x, lora_kernel_a()));
   if (bias_.defined()) y = y + bias_.value();
   return options_.activation(y);
+}
+
+std::vector<std::pair<Variable, Tensor>> EinsumDenseLayer::lora_requantized() const {
+  if (quantization_mode() == "int4") return int4_lora_requantized();
+  // Keras: kernel / the scale laid back onto the kernel's axes, plus the update, then
+  // abs_max_quantize over the reduced axes and the scale laid out for the output again.
+  const auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
+  const Tensor merged =
+      kernel_.value() / detail::scale_for_kernel(kernel_scale_.value(), info.kernel) +
+      lora_update();
+  const quantizers::Quantized q =
+      quantizers::AbsMaxQuantizer{.axis = info.kernel.reduced}(merged);
+  return {{kernel_, q.values}, {kernel_scale_, detail::scale_for_output(q.scale, info.kernel)}};
 }
 
 void EinsumDenseLayer::quantize_weights(const std::string& mode,

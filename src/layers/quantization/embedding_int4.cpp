@@ -8,6 +8,7 @@
 #include "keras/layers/core/embedding.h"
 #include "keras/ops/ops.h"
 #include "layers/quantization/int4_layer.h"
+#include "layers/quantization/lora_requantize.h"
 #include "layers/quantization/quantized_layer.h"
 
 namespace keras::layers {
@@ -50,37 +51,24 @@ Tensor EmbeddingLayer::int4_call(const Tensor& ids) {
   const Tensor rows = ops::cast(
       quantizers::unpack_int4(lookup(embeddings_.value(), ids), output_dim_, -1), compute_dtype());
   const Tensor scale = lookup(embeddings_scale_.value(), ids);
-  if (!embeddings_zero_.defined()) return rows / ops::expand_dims(scale, -1);
-  return quantizers::dequantize_with_sz_map(rows, scale, lookup(embeddings_zero_.value(), ids),
-                                            g_idx_.value(), /*group_axis=*/-1);
+  if (!embeddings_zero_.defined()) return with_lora_rows(rows / ops::expand_dims(scale, -1), ids);
+  return with_lora_rows(
+      quantizers::dequantize_with_sz_map(rows, scale, lookup(embeddings_zero_.value(), ids),
+                                         g_idx_.value(), /*group_axis=*/-1),
+      ids);
 }
 
 void EmbeddingLayer::int4_quantize(const quantizers::QuantizationConfigPtr& config) {
-  const Tensor table = embeddings_.value();
   const int64_t block_size = detail::int4_block_size(*config);
-  Tensor values, scale, zero;
-  if (block_size <= 0) {
-    quantizers::AbsMaxQuantizer weight_quantizer = config->weight_quantizer.value_or(
-        quantizers::AbsMaxQuantizer{.axis = std::vector{-1}, .value_range = {-8, 7}});
-    quantizers::Quantized q = weight_quantizer(table);
-    values = q.values;
-    scale = ops::squeeze(q.scale, -1);
-  } else {
-    // Groups run along output_dim: Keras quantizes the transposed table and transposes back.
-    quantizers::GroupedQuantized q =
-        quantizers::abs_max_quantize_grouped_with_zero_point(ops::transpose(table), block_size);
-    values = ops::transpose(q.values);
-    scale = ops::transpose(q.scale);
-    zero = ops::transpose(q.zero);
-  }
-  const Tensor packed = quantizers::pack_int4(values, -1);
+  const detail::RequantizedKernel q =
+      quantize_table(embeddings_.value(), "int4", block_size, config->weight_quantizer);
   remove_weight(embeddings_);
   options_.quantization_config = config;
   set_dtype_policy(detail::quantized_policy(dtype_policy(), detail::int4_policy_mode(block_size)));
   quantized_build();
-  embeddings_.assign(packed);
-  embeddings_scale_.assign(scale);
-  if (zero.defined()) embeddings_zero_.assign(zero);
+  embeddings_.assign(q.values);
+  embeddings_scale_.assign(q.scale);
+  if (q.zero.defined()) embeddings_zero_.assign(q.zero);
 }
 
 }  // namespace keras::layers

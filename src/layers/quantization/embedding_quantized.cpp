@@ -3,6 +3,8 @@
 
 #include "keras/layers/core/embedding.h"
 #include "keras/ops/ops.h"
+#include "layers/quantization/int4_layer.h"
+#include "layers/quantization/lora_requantize.h"
 #include "layers/quantization/quantized_layer.h"
 
 namespace keras::layers {
@@ -26,7 +28,36 @@ Tensor EmbeddingLayer::quantized_call(const Tensor& ids) {
   if (quantization_mode() == "int4") return int4_call(ids);
   Tensor scale = lookup(embeddings_scale_.value(), ids);
   Tensor rows = lookup(embeddings_.value(), ids);
-  return ops::cast(rows, compute_dtype()) / ops::expand_dims(scale, -1);
+  return with_lora_rows(ops::cast(rows, compute_dtype()) / ops::expand_dims(scale, -1), ids);
+}
+
+Tensor EmbeddingLayer::with_lora_rows(const Tensor& rows, const Tensor& ids) const {
+  // Keras's quantized calls: + (lora_alpha / rank) * take(A, ids) @ B.
+  return lora_enabled() ? add_lora_output(rows, lookup(lora_embeddings_a().value(), ids)) : rows;
+}
+
+Tensor EmbeddingLayer::dequantized_embeddings() const {
+  const DType dtype = compute_dtype();
+  const Tensor values = ops::cast(
+      quantization_mode() == "int4" ? int4_embeddings() : embeddings_.value(), dtype);
+  if (embeddings_zero_.defined())
+    return quantizers::dequantize_with_sz_map(values, embeddings_scale_.value(),
+                                              embeddings_zero_.value(), g_idx_.value(),
+                                              /*group_axis=*/-1);
+  return values / ops::expand_dims(embeddings_scale_.value(), -1);
+}
+
+std::vector<std::pair<Variable, Tensor>> EmbeddingLayer::lora_requantized() const {
+  // Keras's _get_embeddings_with_merged_lora: dequantized, the update added, quantized again
+  // with the default quantizers (one scale per row, or groups along output_dim).
+  const Tensor merged = dequantized_embeddings() + lora_update();
+  const detail::RequantizedKernel q =
+      quantize_table(merged, quantization_mode(),
+                     detail::int4_block_size(*this, options_.quantization_config), std::nullopt);
+  std::vector<std::pair<Variable, Tensor>> out{{embeddings_, q.values},
+                                               {embeddings_scale_, q.scale}};
+  if (q.zero.defined()) out.emplace_back(embeddings_zero_, q.zero);
+  return out;
 }
 
 void EmbeddingLayer::quantize_weights(const std::string& mode,
@@ -34,15 +65,33 @@ void EmbeddingLayer::quantize_weights(const std::string& mode,
   detail::require_exact_class(*this, "Embedding");
   detail::require_implemented_mode(*this, mode);
   if (mode == "int4") return int4_quantize(config);
-  quantizers::AbsMaxQuantizer weight_quantizer =
-      config->weight_quantizer.value_or(quantizers::AbsMaxQuantizer{.axis = std::vector{-1}});
-  quantizers::Quantized q = weight_quantizer(embeddings_.value());
+  const detail::RequantizedKernel q =
+      quantize_table(embeddings_.value(), mode, -1, config->weight_quantizer);
   remove_weight(embeddings_);
   options_.quantization_config = config;
   set_dtype_policy(detail::quantized_policy(dtype_policy(), mode));
   quantized_build();
   embeddings_.assign(q.values);
-  embeddings_scale_.assign(ops::squeeze(q.scale, -1));
+  embeddings_scale_.assign(q.scale);
+}
+
+detail::RequantizedKernel EmbeddingLayer::quantize_table(
+    const Tensor& table, const std::string& mode, int64_t block_size,
+    const std::optional<quantizers::AbsMaxQuantizer>& weight_quantizer) {
+  if (mode == "int4" && block_size > 0) {
+    // Groups run along output_dim: Keras quantizes the transposed table and transposes back.
+    quantizers::GroupedQuantized q =
+        quantizers::abs_max_quantize_grouped_with_zero_point(ops::transpose(table), block_size);
+    return {quantizers::pack_int4(ops::transpose(q.values), -1), ops::transpose(q.scale),
+            ops::transpose(q.zero)};
+  }
+  // One scale per row (Keras reduces over output_dim, usually the smaller axis).
+  const std::pair<double, double> range =
+      mode == "int4" ? std::pair{-8.0, 7.0} : std::pair{-127.0, 127.0};
+  const quantizers::Quantized q = weight_quantizer.value_or(quantizers::AbsMaxQuantizer{
+      .axis = std::vector{-1}, .value_range = range})(table);
+  return {mode == "int4" ? quantizers::pack_int4(q.values, -1) : q.values,
+          ops::squeeze(q.scale, -1), Tensor()};
 }
 
 }  // namespace keras::layers

@@ -42,10 +42,11 @@ class DenseLayer : public LoraLayer {
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   int64_t units() const { return units_; }
-  /// Keras's kernel property: the kernel variable's value, with the LoRA update merged in when
-  /// LoRA is enabled; int4: the unpacked int8 values, (input_dim, units).
+  /// Keras's kernel property: the kernel variable's value (int8: the int values; int4: the
+  /// unpacked int values, (input_dim, units)), with the LoRA update added (and the sum cast to
+  /// the compute dtype) when LoRA is enabled.
   Tensor kernel() const {
-    return quantization_mode() == "int4" ? int4_kernel() : lora_merged(kernel_);
+    return lora_merged(quantization_mode() == "int4" ? int4_kernel() : kernel_.value());
   }
   /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled.
   const Variable& kernel_variable() const { return kernel_; }
@@ -65,6 +66,7 @@ class DenseLayer : public LoraLayer {
 
  protected:
   LoraTarget lora_target() const override;
+  std::vector<std::pair<Variable, Tensor>> lora_requantized() const override;
   void quantize_weights(const std::string& mode,
                         const quantizers::QuantizationConfigPtr& config) override;
 
@@ -72,6 +74,11 @@ class DenseLayer : public LoraLayer {
   // Quantized modes (src/layers/quantization/dense_quantized.cpp).
   void quantized_build(const Shape& kernel_shape);
   Tensor quantized_call(const Tensor& inputs);
+  /// int8 and int4: the float kernel the quantized one stands for, (input_dim, units), in the
+  /// compute dtype (what the inputs' gradient goes through).
+  Tensor dequantized_kernel() const;
+  /// The LoRA term (if enabled), the bias and the activation after a quantized product.
+  Tensor quantized_output(Tensor y, const Tensor& x) const;
   // int4 (src/layers/quantization/dense_int4.cpp).
   void int4_build(const Shape& kernel_shape);
   Tensor int4_call(const Tensor& inputs);

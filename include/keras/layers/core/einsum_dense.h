@@ -57,10 +57,11 @@ class EinsumDenseLayer : public LoraLayer {
   const std::string& equation() const { return equation_; }
   /// The output shape with the batch axis (-1 where unknown), known once built.
   const Shape& full_output_shape() const { return full_output_shape_; }
-  /// Keras's kernel property: the kernel variable's value, with the LoRA update merged in when
-  /// LoRA is enabled; int4: the unpacked int8 values in the kernel's shape.
+  /// Keras's kernel property: the kernel variable's value (int8: the int values; int4: the
+  /// unpacked int values in the kernel's shape), with the LoRA update added (and the sum cast
+  /// to the compute dtype) when LoRA is enabled.
   Tensor kernel() const {
-    return quantization_mode() == "int4" ? int4_kernel() : lora_merged(kernel_);
+    return lora_merged(quantization_mode() == "int4" ? int4_kernel() : kernel_.value());
   }
   /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled.
   const Variable& kernel_variable() const { return kernel_; }
@@ -79,6 +80,7 @@ class EinsumDenseLayer : public LoraLayer {
 
  protected:
   LoraTarget lora_target() const override;
+  std::vector<std::pair<Variable, Tensor>> lora_requantized() const override;
   void quantize_weights(const std::string& mode,
                         const quantizers::QuantizationConfigPtr& config) override;
 
@@ -86,6 +88,8 @@ class EinsumDenseLayer : public LoraLayer {
   // Quantized modes (src/layers/quantization/einsum_dense_quantized.cpp).
   void quantized_build(const Shape& kernel_shape);
   Tensor quantized_call(const Tensor& inputs);
+  /// The LoRA term (if enabled), the bias and the activation after a quantized einsum.
+  Tensor quantized_output(Tensor y, const Tensor& x) const;
   Variable kernel_scale_;
   // int4 (src/layers/quantization/einsum_dense_int4.cpp): the kernel is stored flattened to
   // (reduced, other) axes and packed; int4_kernel_shape_ is its float shape.
@@ -93,6 +97,9 @@ class EinsumDenseLayer : public LoraLayer {
   Tensor int4_call(const Tensor& inputs);
   void int4_quantize(const quantizers::QuantizationConfigPtr& config);
   Tensor int4_kernel() const;
+  /// The int4 kernel dequantized, in its float shape and the compute dtype.
+  Tensor int4_dequantized_kernel() const;
+  std::vector<std::pair<Variable, Tensor>> int4_lora_requantized() const;
   Variable kernel_zero_, g_idx_;
   Shape int4_kernel_shape_;
   // float8 (src/layers/quantization/einsum_dense_float8.cpp): the float kernel plus these.

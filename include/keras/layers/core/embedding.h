@@ -13,6 +13,9 @@
 #include "keras/layers/options.h"
 
 namespace keras::layers {
+namespace detail {
+struct RequantizedKernel;  // src/layers/quantization/lora_requantize.h
+}  // namespace detail
 
 struct EmbeddingOptions {
   /// Keras's "uniform": RandomUniform(-0.05, 0.05).
@@ -51,10 +54,10 @@ class EmbeddingLayer : public LoraLayer {
   int64_t input_dim() const { return input_dim_; }
   int64_t output_dim() const { return output_dim_; }
   bool mask_zero() const { return options_.mask_zero; }
-  /// Keras's embeddings property: the table's value, with the LoRA update merged in when LoRA
-  /// is enabled.
+  /// Keras's embeddings property: the table's value (int8: the int values; int4: unpacked),
+  /// with the LoRA update added (and the sum cast to the compute dtype) when LoRA is enabled.
   Tensor embeddings() const {
-    return quantization_mode() == "int4" ? int4_embeddings() : lora_merged(embeddings_);
+    return lora_merged(quantization_mode() == "int4" ? int4_embeddings() : embeddings_.value());
   }
   /// The stored table (Keras's _embeddings), frozen while LoRA is enabled.
   const Variable& embeddings_variable() const { return embeddings_; }
@@ -70,6 +73,7 @@ class EmbeddingLayer : public LoraLayer {
 
  protected:
   LoraTarget lora_target() const override;
+  std::vector<std::pair<Variable, Tensor>> lora_requantized() const override;
   void quantize_weights(const std::string& mode,
                         const quantizers::QuantizationConfigPtr& config) override;
 
@@ -84,6 +88,16 @@ class EmbeddingLayer : public LoraLayer {
   Tensor int4_call(const Tensor& ids);
   void int4_quantize(const quantizers::QuantizationConfigPtr& config);
   Tensor int4_embeddings() const;
+  /// int8 and int4: the float table the quantized one stands for, in the compute dtype.
+  Tensor dequantized_embeddings() const;
+  /// rows plus the LoRA term of these ids (when enabled), as Keras's quantized calls.
+  Tensor with_lora_rows(const Tensor& rows, const Tensor& ids) const;
+  /// The table quantized with one scale per row (int8; int4 per channel, packed) or in groups
+  /// of `block_size` columns with zero points (int4); `weight_quantizer` replaces the per-row
+  /// default (a config's).
+  static detail::RequantizedKernel quantize_table(
+      const Tensor& table, const std::string& mode, int64_t block_size,
+      const std::optional<quantizers::AbsMaxQuantizer>& weight_quantizer);
 
   int64_t input_dim_, output_dim_;
   EmbeddingOptions options_;

@@ -13,6 +13,12 @@
 // loads into a plain layer and computes the same; loading into a layer with LoRA enabled
 // (a config with lora_rank) assigns the merged weight to the base and zeroes both adapters,
 // as Keras's load_own_variables does.
+//
+// QLoRA (Keras 3.15): on an int8 or int4 layer the adapters train over the frozen quantized
+// base, in either order (quantize() of a layer with LoRA quantizes the base and keeps the
+// adapters); the quantized call adds inputs @ A @ B * lora_alpha / rank before the bias.
+// Saving dequantizes the base, adds the update and quantizes again (new values, scales and
+// zero points). float8 with LoRA is refused (NotImplementedError), which Keras does at call.
 
 #include <optional>
 #include <string>
@@ -45,13 +51,14 @@ class LoraLayer : public Layer {
   const std::optional<Scalar>& lora_alpha() const { return lora_alpha_; }
 
   /// Keras's save_own_variables: the base weight with the adapters merged in, in the base's
-  /// place, and no adapters.
+  /// place (an int8 / int4 layer: its quantized variables requantized), and no adapters.
   std::vector<Variable> variables_to_save() const override;
   /// Keras's load_own_variables: the own weights without the adapters.
   std::vector<Variable> variables_to_load() const override;
   /// Zeroes both adapters after a load (the file's weight already holds their update).
   void variables_loaded() override;
-  /// Layer::quantize, refused while LoRA is enabled (keras-cpp has no QLoRA yet).
+  /// Layer::quantize; with LoRA enabled the base is quantized and the adapters kept (Keras's
+  /// QLoRA), except for "float8": NotImplementedError (Keras's float8 call has no LoRA).
   void quantize(const std::string& mode,
                 quantizers::QuantizationConfigPtr config = nullptr) override;
 
@@ -69,6 +76,9 @@ class LoraLayer : public Layer {
     /// The base's constraint, which LoRA refuses, and its argument's name for the message.
     bool constrained = false;
     std::string constraint_argument;
+    /// The adapted weight's float shape when it is not the base's (int4: the unpacked kernel,
+    /// Keras's _orig_input_dim / original_kernel_shape); empty: the base's shape.
+    Shape shape;
   };
   virtual LoraTarget lora_target() const = 0;
   /// The target of the kernel layers: "lora_kernel" adapters with the kernel's regularizer.
@@ -81,7 +91,20 @@ class LoraLayer : public Layer {
   void enable_configured_lora(bool pass_alpha);
   /// `base` with the scaled update added, in the compute dtype (Keras's kernel property);
   /// base's value when LoRA is off.
-  Tensor lora_merged(const Variable& base) const;
+  Tensor lora_merged(const Variable& base) const { return lora_merged(base.value()); }
+  /// The same for a base value (a quantized layer's int values, unpacked for int4).
+  Tensor lora_merged(const Tensor& base) const;
+  /// (lora_alpha / rank) * A @ B, float32 (the update saving merges).
+  Tensor lora_update() const;
+  /// Keras's quantized calls: outputs + (lora_alpha / rank) * (inputs_a @ B), cast to the
+  /// compute dtype, where inputs_a is the inputs times A (matmul, einsum or take); outputs as
+  /// they are while LoRA is off.
+  Tensor add_lora_output(const Tensor& outputs, const Tensor& inputs_a) const;
+  /// A quantized layer's saved variables with the adapters merged (Keras's
+  /// _get_kernel_with_merged_lora: dequantize, add lora_update(), quantize again): each
+  /// replaced variable with its new value. Only called while LoRA is enabled on an int8 or
+  /// int4 layer; the default has none to give.
+  virtual std::vector<std::pair<Variable, Tensor>> lora_requantized() const;
   const Variable& lora_a() const { return lora_a_; }
   const Variable& lora_b() const { return lora_b_; }
   /// Adds lora_rank and lora_alpha when a rank is set (Keras's get_config).
@@ -91,6 +114,8 @@ class LoraLayer : public Layer {
                                std::optional<Scalar>& alpha);
 
  private:
+  /// NotImplementedError naming the layer when `mode` is "float8" (LoRA cannot join it).
+  void refuse_float8_lora(const std::string& mode) const;
   /// enable_lora; `building` skips the "not built" check (the call from build()).
   void add_lora(int64_t rank, LoraOptions options, bool building);
 
