@@ -2,18 +2,17 @@
 // its rows instead of the 8 + 5 elementwise ops Keras's formulas take:
 //   quantize_rows_int8: Keras's abs_max_quantize along the last axis (max |x|, the scale, then
 //     round, clip and cast), with the same float32 roundings as those ops.
-//   int8_linear: the GEMM, then each row divided by Keras's output scale (kernel_scale *
-//     inputs_scale), the bias and the activation while the row is in cache.
+//   int8_linear: the GEMM (b, the layer's kernel, packed once: packed_weights.h), then each row
+//     divided by Keras's output scale (kernel_scale * inputs_scale), the bias and the
+//     activation while the row is in cache.
 
-#include <cmath>
-#include <limits>
 #include <vector>
 
 #include "cpu_backend.h"
-#include "dtype_traits.h"
 #include "epilogue.h"
 #include "int8_gemm.h"
-#include "scalar_math.h"
+#include "int8_quantize_row.h"
+#include "packed_weights.h"
 #include "thread_pool.h"
 
 namespace keras::cpu {
@@ -22,27 +21,6 @@ namespace {
 // Rows per pool task: at least kElementwiseGrain elements each.
 int64_t row_grain(int64_t row_length) {
   return std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(row_length, 1));
-}
-
-void quantize_row(const float* x, int64_t k, float lo, float hi, float epsilon, int8_t* q,
-                  float* scale) {
-  // max |x| with NaN propagating, as ops::max: the NaN test is separate so the loop vectorizes.
-  float amax = 0.0f;
-  bool nan = false;
-  for (int64_t j = 0; j < k; ++j) {
-    const float a = std::fabs(x[j]);
-    amax = a > amax ? a : amax;
-    nan |= a != a;
-  }
-  if (nan) amax = std::numeric_limits<float>::quiet_NaN();
-  const float s = hi / (amax + epsilon);
-  *scale = s;
-  for (int64_t j = 0; j < k; ++j) {
-    float r = math::round_half_even(x[j] * s);
-    r = r < lo ? lo : r;  // clip keeps a NaN, as ops::clip
-    r = r > hi ? hi : r;
-    q[j] = convert<int8_t>(r);
-  }
 }
 
 }  // namespace
@@ -54,16 +32,18 @@ void CpuBackend::quantize_rows_int8(const Array& q, const Array& scale, const Ar
   int8_t* qd = q.data_as<int8_t>();
   float* sd = scale.data_as<float>();
   parallel_for(m, row_grain(k), [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) quantize_row(xd + i * k, k, lo, hi, epsilon, qd + i * k, sd + i);
+    for (int64_t i = b; i < e; ++i)
+      quantize_row_int8(xd + i * k, k, lo, hi, epsilon, qd + i * k, sd + i);
   });
 }
 
 void CpuBackend::int8_linear(const Array& out, const Array& a, const Array& b,
                              const Array& a_scale, const Array& b_scale, const Array& bias,
                              backend::Activation activation) {
-  const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+  const int64_t m = a.shape[0], n = b.shape[1];
   std::vector<int32_t> acc(static_cast<size_t>(m * n));
-  int8_gemm(m, n, k, a.data_as<int8_t>(), b.data_as<int8_t>(), acc.data());
+  const std::shared_ptr<const PackedInt8Matrix> packed = packed_int8_weights(b);
+  int8_gemm_packed(m, a.data_as<int8_t>(), *packed, acc.data());
   const float* as = a_scale.data_as<float>();
   const float* bs = b_scale.data_as<float>();
   float* o = out.data_as<float>();

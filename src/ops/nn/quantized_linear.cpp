@@ -22,6 +22,16 @@ Tensor as_rows(const Tensor& x) {
   return reshape(x.is_contiguous() ? x : run_copy(x, x.dtype()), {rows, k});
 }
 
+// Keras's abs_max_quantize of each row of a (rows, k) matrix: (int8 values, float32 scale per
+// row), in one backend call.
+std::pair<Tensor, Tensor> quantize_matrix_rows(const Tensor& rows, const Int8QuantizerSpec& spec,
+                                               Backend& be) {
+  Tensor q = empty(rows.shape(), DType::Int8, be);
+  Tensor scale = empty({rows.shape()[0]}, DType::Float32, be);
+  be.quantize_rows_int8(q.array(), scale.array(), rows.array(), spec.lo, spec.hi, spec.epsilon);
+  return {q, scale};
+}
+
 }  // namespace
 
 std::optional<std::pair<Tensor, Tensor>> quantize_rows_int8(const Tensor& x,
@@ -30,10 +40,7 @@ std::optional<std::pair<Tensor, Tensor>> quantize_rows_int8(const Tensor& x,
   if (x.dtype() != DType::Float32 || x.ndim() == 0 || autograd::should_record(x) ||
       !backend::use_fused(be, backend::Capability::QuantizedMatmul))
     return std::nullopt;
-  const Tensor rows = as_rows(x);
-  Tensor q = empty(rows.shape(), DType::Int8, be);
-  Tensor scale = empty({rows.shape()[0]}, DType::Float32, be);
-  be.quantize_rows_int8(q.array(), scale.array(), rows.array(), spec.lo, spec.hi, spec.epsilon);
+  const auto [q, scale] = quantize_matrix_rows(as_rows(x), spec, be);
   Shape scale_shape = x.shape();
   scale_shape[scale_shape.size() - 1] = 1;
   return std::pair{reshape(q, x.shape()), reshape(scale, scale_shape)};
@@ -55,12 +62,8 @@ Tensor quantized_linear(const Tensor& x, const Tensor& kernel, const Tensor& ker
   const backend::Activation act = fused.value_or(backend::Activation::None);
 
   const Tensor rows = as_rows(x);
-  const int64_t m = rows.shape()[0];
-  Tensor q = empty(rows.shape(), DType::Int8, be);
-  Tensor inputs_scale = empty({m}, DType::Float32, be);
-  be.quantize_rows_int8(q.array(), inputs_scale.array(), rows.array(), spec.lo, spec.hi,
-                        spec.epsilon);
-  Tensor out = empty({m, n}, DType::Float32, be);
+  const auto [q, inputs_scale] = quantize_matrix_rows(rows, spec, be);
+  Tensor out = empty({rows.shape()[0], n}, DType::Float32, be);
   be.int8_linear(out.array(), q.array(), kernel.array(), inputs_scale.array(),
                  kernel_scale.array(), bias.defined() ? bias.array() : backend::Array{}, act);
   if (autograd::should_record(rows, bias)) {
