@@ -24,33 +24,28 @@ bool has_avx512_vnni() {
 #endif
 }
 
-enum class Kernel { Vnni, Madd, Baseline };
-
-Kernel kernel_for_isa() {
-  static const bool vnni = has_avx512_vnni();
-  switch (isa()) {
-    case Isa::Avx512:
-      return vnni ? Kernel::Vnni : Kernel::Madd;
-    case Isa::Avx2:
-      return Kernel::Madd;
-    case Isa::Baseline:
-      break;
-  }
-  return Kernel::Baseline;
-}
 
 // Work per pool task below which the product runs on the calling thread.
 constexpr int64_t kSingleThreadMacs = int64_t{1} << 18;
 
-// Runs panel(j0) for every column panel [j0, j0 + width) of c, on the pool when large.
+// Runs panel(p) for every column panel p of c, on the pool when the product is large.
 template <typename Panel>
 void for_each_panel(int64_t m, int64_t n, int64_t k, int64_t width, const Panel& panel) {
   const int64_t panels = (n + width - 1) / width;
   if (m * n * k < kSingleThreadMacs || panels == 1) {
-    for (int64_t p = 0; p < panels; ++p) panel(p * width);
+    for (int64_t p = 0; p < panels; ++p) panel(p);
     return;
   }
-  parallel_tasks(panels, [&](int64_t p) { panel(p * width); });
+  parallel_tasks(panels, [&](int64_t p) { panel(p); });
+}
+
+// dst = src + 128 as unsigned bytes (a flipped sign bit); restrict lets the loop vectorize.
+void offset_row(const int8_t* __restrict src, int64_t k, uint8_t* __restrict dst) {
+  for (int64_t kk = 0; kk < k; ++kk) dst[kk] = static_cast<uint8_t>(src[kk] ^ 0x80);
+}
+
+void widen_row(const int8_t* __restrict src, int64_t k, int16_t* __restrict dst) {
+  for (int64_t kk = 0; kk < k; ++kk) dst[kk] = src[kk];
 }
 
 // ---- AVX-512 VNNI -------------------------------------------------------------------------
@@ -150,21 +145,28 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void vnni_block(
   }
 }
 
-void gemm_vnni(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
-  const int64_t kp = round_up(k, 4);
-  // a + 128 as unsigned bytes, rows padded to kp (the padding meets zero columns of b).
+void pack_all_vnni(const int8_t* b, int64_t k, int64_t n, PackedInt8Matrix& packed) {
+  const int64_t kp = round_up(k, 4), panels = (n + kVnniCols - 1) / kVnniCols;
+  packed.panels.resize(static_cast<size_t>(panels * kp * kVnniCols));
+  packed.column_sums.resize(static_cast<size_t>(panels * kVnniCols));
+  for_each_panel(kp, n, 1, kVnniCols, [&](int64_t p) {
+    int8_t* panel = packed.panels.data() + p * kp * kVnniCols;
+    pack_vnni(b, n, k, p * kVnniCols, panel);
+    vnni_column_sums(panel, kp, packed.column_sums.data() + p * kVnniCols);
+  });
+}
+
+void gemm_vnni(int64_t m, const int8_t* a, const PackedInt8Matrix& b, int32_t* c) {
+  const int64_t n = b.n, k = b.k, kp = round_up(k, 4);
+  // a + 128 as unsigned bytes, rows padded to kp (the padding meets zero rows of b's panels).
   std::vector<uint8_t> au(static_cast<size_t>(m * kp), 128);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t kk = 0; kk < k; ++kk)
-      au[i * kp + kk] = static_cast<uint8_t>(a[i * k + kk] ^ 0x80);
-  for_each_panel(m, n, k, kVnniCols, [&](int64_t j0) {
-    std::vector<int8_t> packed(static_cast<size_t>(kp * kVnniCols));
-    alignas(64) int32_t colsum[kVnniCols];
-    pack_vnni(b, n, k, j0, packed.data());
-    vnni_column_sums(packed.data(), kp, colsum);
-    const int64_t cols = std::min(kVnniCols, n - j0);
+  for (int64_t i = 0; i < m; ++i) offset_row(a + i * k, k, au.data() + i * kp);
+  for_each_panel(m, n, k, kVnniCols, [&](int64_t p) {
+    const int8_t* panel = b.panels.data() + p * kp * kVnniCols;
+    const int32_t* colsum = b.column_sums.data() + p * kVnniCols;
+    const int64_t j0 = p * kVnniCols, cols = std::min(kVnniCols, n - j0);
     for (int64_t i = 0; i < m; i += kVnniRows)
-      vnni_block(au.data() + i * kp, kp, std::min(kVnniRows, m - i), packed.data(), colsum,
+      vnni_block(au.data() + i * kp, kp, std::min(kVnniRows, m - i), panel, colsum,
                  c + i * n + j0, n, cols);
   });
 }
@@ -235,25 +237,32 @@ KERAS_TARGET_AVX2 void madd_block(const int16_t* a, int64_t kp, int64_t rows,
   }
 }
 
-void gemm_madd(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
-  const int64_t kp = round_up(k, 2);
+void pack_all_madd(const int8_t* b, int64_t k, int64_t n, PackedInt8Matrix& packed) {
+  const int64_t kp = round_up(k, 2), panels = (n + kMaddCols - 1) / kMaddCols;
+  packed.panels16.resize(static_cast<size_t>(panels * kp * kMaddCols));
+  for_each_panel(kp, n, 1, kMaddCols, [&](int64_t p) {
+    pack_madd(b, n, k, p * kMaddCols, packed.panels16.data() + p * kp * kMaddCols);
+  });
+}
+
+void gemm_madd(int64_t m, const int8_t* a, const PackedInt8Matrix& b, int32_t* c) {
+  const int64_t n = b.n, k = b.k, kp = round_up(k, 2);
   std::vector<int16_t> a16(static_cast<size_t>(m * kp), 0);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t kk = 0; kk < k; ++kk) a16[i * kp + kk] = a[i * k + kk];
-  for_each_panel(m, n, k, kMaddCols, [&](int64_t j0) {
-    std::vector<int16_t> packed(static_cast<size_t>(kp * kMaddCols));
-    pack_madd(b, n, k, j0, packed.data());
-    const int64_t cols = std::min(kMaddCols, n - j0);
+  for (int64_t i = 0; i < m; ++i) widen_row(a + i * k, k, a16.data() + i * kp);
+  for_each_panel(m, n, k, kMaddCols, [&](int64_t p) {
+    const int16_t* panel = b.panels16.data() + p * kp * kMaddCols;
+    const int64_t j0 = p * kMaddCols, cols = std::min(kMaddCols, n - j0);
     for (int64_t i = 0; i < m; i += kMaddRows)
-      madd_block(a16.data() + i * kp, kp, std::min(kMaddRows, m - i), packed.data(),
-                 c + i * n + j0, n, cols);
+      madd_block(a16.data() + i * kp, kp, std::min(kMaddRows, m - i), panel, c + i * n + j0, n,
+                 cols);
   });
 }
 
 // ---- baseline -----------------------------------------------------------------------------
 
-void gemm_baseline(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b,
-                   int32_t* c) {
+void gemm_baseline(int64_t m, const int8_t* a, const PackedInt8Matrix& packed, int32_t* c) {
+  const int64_t n = packed.n, k = packed.k;
+  const int8_t* b = packed.plain;
   for (int64_t i = 0; i < m; ++i) {
     int32_t* row = c + i * n;
     std::fill(row, row + n, 0);
@@ -267,26 +276,67 @@ void gemm_baseline(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_
 
 }  // namespace
 
-void int8_gemm(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
-  if (m == 0 || n == 0) return;
-  switch (kernel_for_isa()) {
-    case Kernel::Vnni:
-      return gemm_vnni(m, n, k, a, b, c);
-    case Kernel::Madd:
-      return gemm_madd(m, n, k, a, b, c);
-    case Kernel::Baseline:
+Int8Kernel int8_kernel_for_isa() {
+  static const bool vnni = has_avx512_vnni();
+  switch (isa()) {
+    case Isa::Avx512:
+      return vnni ? Int8Kernel::Vnni : Int8Kernel::Madd;
+    case Isa::Avx2:
+      return Int8Kernel::Madd;
+    case Isa::Baseline:
       break;
   }
-  gemm_baseline(m, n, k, a, b, c);
+  return Int8Kernel::Baseline;
+}
+
+size_t PackedInt8Matrix::bytes() const {
+  return panels.size() + column_sums.size() * sizeof(int32_t) + panels16.size() * sizeof(int16_t);
+}
+
+PackedInt8Matrix pack_int8_matrix(const int8_t* b, int64_t k, int64_t n) {
+  PackedInt8Matrix packed;
+  packed.k = k;
+  packed.n = n;
+  packed.kernel = int8_kernel_for_isa();
+  switch (packed.kernel) {
+    case Int8Kernel::Vnni:
+      pack_all_vnni(b, k, n, packed);
+      break;
+    case Int8Kernel::Madd:
+      pack_all_madd(b, k, n, packed);
+      break;
+    case Int8Kernel::Baseline:
+      packed.plain = b;
+      break;
+  }
+  return packed;
+}
+
+void int8_gemm_packed(int64_t m, const int8_t* a, const PackedInt8Matrix& b, int32_t* c) {
+  if (m == 0 || b.n == 0) return;
+  switch (b.kernel) {
+    case Int8Kernel::Vnni:
+      return gemm_vnni(m, a, b, c);
+    case Int8Kernel::Madd:
+      return gemm_madd(m, a, b, c);
+    case Int8Kernel::Baseline:
+      break;
+  }
+  gemm_baseline(m, a, b, c);
+}
+
+void int8_gemm(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
+  if (m == 0 || n == 0) return;
+  int8_gemm_packed(m, a, pack_int8_matrix(b, k, n), c);
 }
 
 const char* int8_gemm_kernel() {
-  switch (kernel_for_isa()) {
-    case Kernel::Vnni:
+  switch (int8_kernel_for_isa()) {
+    case Int8Kernel::Vnni:
       return "avx512_vnni";
-    case Kernel::Madd:
+    case Int8Kernel::Madd:
       return "avx2";
-    case Kernel::Baseline:
+    case Int8Kernel::Baseline:
       break;
   }
   return "baseline";
