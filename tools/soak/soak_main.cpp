@@ -1,7 +1,8 @@
 // keras-soak: runs keras-cpp's long-running paths many times (training, inference, save/load,
 // the model server's handler) with the process's resident memory sampled, prints a table of
 // each workload's memory after warm-up, at the end, its growth and its peak, and exits 1 when a
-// workload grew more than --max-growth percent. Linked with -fsanitize=leak (keras-soak-lsan),
+// workload's RSS grew more than --max-growth percent (or malloc's bytes in use more than
+// --max-heap-growth KiB). Linked with -fsanitize=leak (keras-soak-lsan),
 // LeakSanitizer also checks at exit that nothing was leaked. scripts/soak.sh runs the full
 // version; ctest runs a short one (label "soak").
 
@@ -29,6 +30,7 @@ struct Options {
   SoakSettings settings;
   double warmup = 0.1;
   double max_growth = 2.0;
+  double max_heap_growth_kib = 1024;
   std::string only;
   std::string samples_csv;
 };
@@ -90,6 +92,9 @@ bool print_table(const std::vector<WorkloadResult>& results, const Options& o) {
                 mib(m.end.resident), m.growth_percent, mib(m.peak_resident), heap,
                 r.note.c_str());
     if (o.max_growth >= 0 && m.growth_percent > o.max_growth) within = false;
+    if (o.max_heap_growth_kib >= 0 && m.warm.heap > 0 &&
+        m.heap_growth_bytes > 1024 * o.max_heap_growth_kib)
+      within = false;
   }
   size_t peak = 0;
   for (const WorkloadResult& r : results)
@@ -129,6 +134,10 @@ int main(int argc, char** argv) {
   app.add_option("--max-growth", o.max_growth,
                  "largest RSS growth after warm-up, percent, per workload (negative: no check)")
       ->capture_default_str();
+  app.add_option("--max-heap-growth", o.max_heap_growth_kib,
+                 "largest growth of malloc's bytes in use after warm-up, KiB, per workload "
+                 "(negative: no check)")
+      ->capture_default_str();
   app.add_option("--workloads", o.only, "comma-separated workloads to run (default: all)");
   app.add_option("--work-dir", s.work_dir, "folder for checkpoints (default: a temporary one)");
   app.add_option("--samples-csv", o.samples_csv, "write every memory sample to this CSV file");
@@ -155,7 +164,9 @@ int main(int argc, char** argv) {
     if (own_dir) fs::remove_all(s.work_dir);
     if (!o.samples_csv.empty()) write_samples(results, o.samples_csv);
     if (!print_table(results, o)) {
-      std::printf("FAILED: a workload's RSS grew more than %.2f%% after warm-up\n", o.max_growth);
+      std::printf("FAILED: a workload's RSS grew more than %.2f%% or its heap more than %.0f KiB "
+                  "after warm-up\n",
+                  o.max_growth, o.max_heap_growth_kib);
       return 1;
     }
     return 0;
