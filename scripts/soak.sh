@@ -2,7 +2,7 @@
 # The long runs of issue 23 (docs/reliability.md#long-runs): 20,000 training steps of each
 # training workload and 200,000 calls of each inference workload of tools/soak, with resident
 # memory sampled, then the same under LeakSanitizer.
-#   ./scripts/soak.sh              # the full version (about 5 + 8 minutes on 2 busy cores)
+#   ./scripts/soak.sh              # the full version (about 4 + 4 minutes on 2 busy cores)
 #   ./scripts/soak.sh --predicts 20000 --train-steps 2000   # shorter; arguments go to both runs
 # Builds keras-soak and keras-soak-lsan in build/ (Release). Prints each run's table: RSS after
 # warm-up (the first 10% of each workload's calls), at the end, the growth and the peak; fails
@@ -20,7 +20,7 @@ echo "== keras-soak: RSS over the long run (bound: 2% after warm-up)"
 ./build/tools/soak/keras-soak --max-growth 2 "$@" || status=$?
 echo
 echo "== keras-soak-lsan: the same under LeakSanitizer (leaks reported at exit; RSS not bounded:"
-echo "   LSan's allocator keeps freed blocks in quarantine-free caches of its own)"
+echo "   LSan's allocator is not the glibc malloc a deployed program runs on)"
 LSAN_OPTIONS="suppressions=$PWD/tools/soak/lsan.supp print_suppressions=1" \
   ./build/tools/soak/keras-soak-lsan --max-growth -1 "$@" || status=$?
 if [ "$status" -ne 0 ]; then
