@@ -2,7 +2,7 @@
 # The long runs of issue 23 (docs/reliability.md#long-runs): 20,000 training steps of each
 # training workload and 200,000 calls of each inference workload of tools/soak, with resident
 # memory sampled, then the same under LeakSanitizer.
-#   ./scripts/soak.sh              # the full version (about 4 + 4 minutes on 2 busy cores)
+#   ./scripts/soak.sh              # the full version (about 5 + 5 minutes on 2 busy cores)
 #   ./scripts/soak.sh --predicts 20000 --train-steps 2000   # shorter; arguments go to both runs
 # Builds keras-soak and keras-soak-lsan in build/ (Release). Prints each run's table: RSS after
 # warm-up (the first 10% of each workload's calls), at the end, the growth and the peak; fails
