@@ -549,16 +549,18 @@ TEST(Lambda, RegisteredFunctionsRoundTrip) {
 }
 
 TEST(Lambda, PythonConfigsLoadOnlyRegisteredFunctions) {
-  // keras.layers.Lambda(square).get_config() for a function `square` defined in a script.
+  // keras.layers.Lambda(cube).get_config() for a function `cube` defined in a script. The
+  // registry is process-wide: a fresh name on each run keeps --gtest_repeat meaningful.
+  static int run = 0;
+  const std::string name = "core_test_cube_" + std::to_string(run++);
   Config keras_config = json::parse(std::string(R"({
     "name": "lambda", "trainable": true, "dtype": )") + kFloat32Policy + R"(,
-    "function": {"module": "__main__", "class_name": "function", "config": "core_test_cube",
-                 "registered_name": "core_test_cube"},
+    "function": {"module": "__main__", "class_name": "function", "config": ")" + name + R"(",
+                 "registered_name": ")" + name + R"("},
     "arguments": {}})");
   expect_value_error([&] { layers::from_config("Lambda", keras_config); },
-                     {"'core_test_cube'", "register_lambda", "never executes code"});
-  layers::register_lambda("core_test_cube",
-                          [](const Tensor& x) { return ops::multiply(x, ops::square(x)); });
+                     {"'" + name + "'", "register_lambda", "never executes code"});
+  layers::register_lambda(name, [](const Tensor& x) { return ops::multiply(x, ops::square(x)); });
   auto layer = layers::from_config("Lambda", keras_config);
   EXPECT_TENSOR_EQ((*layer)(make({2}, {1})), make({8}, {1}));
   // A function from keras.activations needs no registration.

@@ -149,7 +149,7 @@ void pack_all_vnni(const int8_t* b, int64_t k, int64_t n, PackedInt8Matrix& pack
   const int64_t kp = round_up(k, 4), panels = (n + kVnniCols - 1) / kVnniCols;
   packed.panels.resize(static_cast<size_t>(panels * kp * kVnniCols));
   packed.column_sums.resize(static_cast<size_t>(panels * kVnniCols));
-  for_each_panel(kp, n, 1, kVnniCols, [&](int64_t p) {
+  for_each_panel(kp, n, 1, kVnniCols, [&](int64_t p) {  // kp x n bytes of work
     int8_t* panel = packed.panels.data() + p * kp * kVnniCols;
     pack_vnni(b, n, k, p * kVnniCols, panel);
     vnni_column_sums(panel, kp, packed.column_sums.data() + p * kVnniCols);
@@ -240,7 +240,7 @@ KERAS_TARGET_AVX2 void madd_block(const int16_t* a, int64_t kp, int64_t rows,
 void pack_all_madd(const int8_t* b, int64_t k, int64_t n, PackedInt8Matrix& packed) {
   const int64_t kp = round_up(k, 2), panels = (n + kMaddCols - 1) / kMaddCols;
   packed.panels16.resize(static_cast<size_t>(panels * kp * kMaddCols));
-  for_each_panel(kp, n, 1, kMaddCols, [&](int64_t p) {
+  for_each_panel(kp, n, 1, kMaddCols, [&](int64_t p) {  // kp x n values of work
     pack_madd(b, n, k, p * kMaddCols, packed.panels16.data() + p * kp * kMaddCols);
   });
 }
