@@ -28,16 +28,32 @@ std::string json_string(const std::string& s) {
     if (c < 0x80) {
       ++i;
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
         default:
-          if (c < 0x20) hex4(c);
-          else out += static_cast<char>(c);
+          if (c < 0x20)
+            hex4(c);
+          else
+            out += static_cast<char>(c);
       }
       continue;
     }
@@ -109,8 +125,8 @@ void RemoteMonitor::on_epoch_end(int epoch, const Logs& logs) {
     // root + path, split into scheme://host[:port] and the request target.
     std::string url = options_.root + options_.path;
     size_t scheme_end = url.find("://");
-    size_t target = scheme_end == std::string::npos ? std::string::npos
-                                                    : url.find('/', scheme_end + 3);
+    size_t target =
+        scheme_end == std::string::npos ? std::string::npos : url.find('/', scheme_end + 3);
     if (scheme_end != std::string::npos) {
       std::string origin = target == std::string::npos ? url : url.substr(0, target);
       std::string path = target == std::string::npos ? "/" : url.substr(target);

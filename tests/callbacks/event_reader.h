@@ -74,7 +74,9 @@ inline ProtoFields parse_proto(const std::string& m) {
     uint64_t key = varint();
     int field = static_cast<int>(key >> 3);
     switch (key & 7) {
-      case 0: f.numbers.emplace(field, varint()); break;
+      case 0:
+        f.numbers.emplace(field, varint());
+        break;
       case 1: {
         uint64_t v;
         std::memcpy(&v, m.data() + at, 8);
@@ -95,7 +97,8 @@ inline ProtoFields parse_proto(const std::string& m) {
         f.numbers.emplace(field, v);
         break;
       }
-      default: throw std::runtime_error("unexpected wire type");
+      default:
+        throw std::runtime_error("unexpected wire type");
     }
   }
   return f;

@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <thread>
+
+#include <unistd.h>
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -68,7 +71,8 @@ TEST(RemoteMonitor, SendsWhatKerasSends) {
     if (o.contains("path")) options.path = o["path"];
     if (o.contains("field")) options.field = o["field"];
     if (o.contains("send_as_json")) options.send_as_json = o["send_as_json"];
-    if (o.contains("headers")) options.headers = o["headers"].get<std::map<std::string, std::string>>();
+    if (o.contains("headers"))
+      options.headers = o["headers"].get<std::map<std::string, std::string>>();
     Logs logs;
     for (const auto& [name, repr] : c["logs"].items())
       logs[name] = std::strtod(repr.get<std::string>().c_str(), nullptr);  // "nan", "inf" too
@@ -83,7 +87,8 @@ TEST(RemoteMonitor, SendsWhatKerasSends) {
       const json& want = c["requests"][i];
       EXPECT_EQ(got[i].path, want["path"]);
       EXPECT_EQ(got[i].content_type, want["content_type"]);
-      EXPECT_EQ(got[i].x_token, want["x_token"].is_null() ? "" : want["x_token"].get<std::string>());
+      EXPECT_EQ(got[i].x_token,
+                want["x_token"].is_null() ? "" : want["x_token"].get<std::string>());
       EXPECT_EQ(got[i].body, want["body"]);  // ASCII: quote_plus / ensure_ascii
     }
     if (c["warnings"].empty()) {
@@ -105,8 +110,8 @@ TEST(RemoteMonitor, PostsEveryEpochOfFit) {
   auto monitor = std::make_shared<callbacks::RemoteMonitor>(
       callbacks::RemoteMonitorOptions{.root = server.root(), .send_as_json = true});
   Tensor x = ops::ones({4, 2}), y = ops::zeros({4, 1});
-  auto history = model->fit(x, y, {.batch_size = 2, .epochs = 3, .verbose = 0,
-                                   .callbacks = {monitor}});
+  auto history =
+      model->fit(x, y, {.batch_size = 2, .epochs = 3, .verbose = 0, .callbacks = {monitor}});
   std::vector<Received> got = server.take();
   ASSERT_EQ(got.size(), 3u);
   for (int epoch = 0; epoch < 3; ++epoch) {
@@ -114,6 +119,29 @@ TEST(RemoteMonitor, PostsEveryEpochOfFit) {
     EXPECT_EQ(body["epoch"], epoch);
     EXPECT_DOUBLE_EQ(body["loss"].get<double>(), history->history.at("loss")[epoch]);
   }
+}
+
+// The example of docs/monitoring.md (with the local server as the root).
+TEST(RemoteMonitor, DocsExampleWithTensorBoard) {
+  RecordingServer server;
+  std::string logs_dir =
+      (std::filesystem::temp_directory_path() / ("keras_monitoring_" + std::to_string(::getpid())))
+          .string();
+  auto model = Sequential({Input({2}), layers::Dense(1)});
+  model->compile({.optimizer = optimizers::SGD(0.1), .loss = "mse"});
+  Tensor x = ops::ones({10, 2}), y = ops::zeros({10, 1});
+  namespace cb = keras::callbacks;
+  model->fit(x, y, {.epochs = 2, .verbose = 0, .callbacks = {
+      std::make_shared<cb::TensorBoard>(logs_dir, cb::TensorBoardOptions{.histogram_freq = 1}),
+      std::make_shared<cb::RemoteMonitor>(cb::RemoteMonitorOptions{
+          .root = server.root(), .send_as_json = true})},
+                    .validation_split = 0.2});
+  std::vector<Received> got = server.take();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_TRUE(json::parse(got[1].body).contains("val_loss"));
+  EXPECT_TRUE(std::filesystem::exists(logs_dir + "/train"));
+  EXPECT_TRUE(std::filesystem::exists(logs_dir + "/validation"));
+  std::filesystem::remove_all(logs_dir);
 }
 
 }  // namespace

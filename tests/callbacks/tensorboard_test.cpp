@@ -43,8 +43,8 @@ Tensor tensor_of(const json& rows) {
   std::vector<float> values;
   for (const auto& row : rows)
     for (const auto& v : row) values.push_back(v.get<float>());
-  return Tensor::from_vector<float>(values, {static_cast<int64_t>(rows.size()),
-                                             static_cast<int64_t>(rows[0].size())});
+  return Tensor::from_vector<float>(
+      values, {static_cast<int64_t>(rows.size()), static_cast<int64_t>(rows[0].size())});
 }
 
 // CRC-32C's check value, and TFRecord's framing of TensorFlow's own file: keras-cpp's framing
@@ -201,13 +201,19 @@ TEST_P(TensorBoardFit, WritesWhatKerasWrites) {
     weights.push_back(Tensor::from_vector<float>(w["values"].get<std::vector<float>>(), shape));
   }
   model->set_weights(weights);
-  model->compile({.optimizer = optimizers::SGD(f["learning_rate"].get<double>()), .loss = "mse",
+  model->compile({.optimizer = optimizers::SGD(f["learning_rate"].get<double>()),
+                  .loss = "mse",
                   .metrics = {"mae"}});
   auto cb = std::make_shared<callbacks::TensorBoard>(log_dir.string(), options_of(run["options"]));
   Tensor x = tensor_of(f["x"]), y = tensor_of(f["y"]);
   Tensor xv = tensor_of(f["x_val"]), yv = tensor_of(f["y_val"]);
-  model->fit(x, y, {.batch_size = 4, .epochs = run["epochs"], .verbose = 0, .callbacks = {cb},
-                    .validation_data = ValidationData(xv, yv), .shuffle = false});
+  model->fit(x, y,
+             {.batch_size = 4,
+              .epochs = run["epochs"],
+              .verbose = 0,
+              .callbacks = {cb},
+              .validation_data = ValidationData(xv, yv),
+              .shuffle = false});
   if (run["evaluate"]) model->evaluate(xv, yv, {.batch_size = 4, .verbose = 0, .callbacks = {cb}});
 
   Written want = expected_run(run), got = read_run(log_dir);
@@ -255,10 +261,10 @@ TEST(TensorBoard, StepsPerSecond) {
   auto model = Sequential({Input({3}), layers::Dense(1)});
   model->compile({.optimizer = optimizers::SGD(0.01), .loss = "mse"});
   auto cb = std::make_shared<callbacks::TensorBoard>(
-      dir.file("logs"), callbacks::TensorBoardOptions{.write_steps_per_second = true,
-                                                       .update_freq = "batch"});
-  model->fit(x, y, {.batch_size = 4, .epochs = 2, .verbose = 0, .callbacks = {cb},
-                    .shuffle = false});
+      dir.file("logs"),
+      callbacks::TensorBoardOptions{.write_steps_per_second = true, .update_freq = "batch"});
+  model->fit(x, y,
+             {.batch_size = 4, .epochs = 2, .verbose = 0, .callbacks = {cb}, .shuffle = false});
   Written got = read_run(dir.path() / "logs");
   for (int64_t step : {1, 2, 3, 4}) {
     ASSERT_TRUE(got.summaries.count({"train", "batch_steps_per_second", step, 0})) << step;

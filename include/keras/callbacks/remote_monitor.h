@@ -34,9 +34,8 @@ class RemoteMonitor : public Callback {
 
   void on_epoch_end(int epoch, const Logs& logs) override;
 
-  /// The request body for one epoch end, and its content type (what on_epoch_end sends);
-  /// nullopt-like empty content type when the JSON cannot hold the logs (NaN/inf with
-  /// send_as_json).
+  /// The request on_epoch_end sends for these logs: its content type and body. The content
+  /// type is empty when nothing can be sent (NaN or infinite values with send_as_json).
   struct Request {
     std::string content_type;
     std::string body;

@@ -12,8 +12,10 @@
 // Scalars are float32 tensor summaries with plugin "scalars" (tf.summary.scalar), histograms
 // float64 (k, 3) tensors with plugin "histograms" (tf.summary.histogram, 30 buckets).
 //
-//   auto tb = std::make_shared<keras::callbacks::TensorBoard>("logs", {.histogram_freq = 1});
-//   model->fit(x, y, {.epochs = 5, .validation_split = 0.2, .callbacks = {tb}});
+//   namespace cb = keras::callbacks;
+//   auto tb = std::make_shared<cb::TensorBoard>("logs",
+//                                               cb::TensorBoardOptions{.histogram_freq = 1});
+//   model->fit(x, y, {.epochs = 5, .callbacks = {tb}, .validation_split = 0.2});
 //
 // Not available (NotImplementedError at construction when asked for): write_images (PNG image
 // summaries), profile_batch != 0 (no profiler; Keras on JAX under Python < 3.12 also turns it

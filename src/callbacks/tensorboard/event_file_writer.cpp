@@ -237,6 +237,8 @@ void EventFileWriter::text(int64_t step, const std::string& tag, const std::stri
   write(event::text(wall_time_now(), step, tag, value, plugin));
 }
 
-void EventFileWriter::flush() { out_.flush(); }
+void EventFileWriter::flush() {
+  out_.flush();
+}
 
 }  // namespace keras::callbacks::tensorboard

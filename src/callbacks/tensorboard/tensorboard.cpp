@@ -63,14 +63,16 @@ TensorBoard::TensorBoard(std::string log_dir, TensorBoardOptions options)
 TensorBoard::~TensorBoard() = default;
 
 EventFileWriter& TensorBoard::train_writer() {
-  if (!train_) train_ = std::make_unique<EventFileWriter>(
-                   (std::filesystem::path(log_dir_) / "train").string());
+  if (!train_)
+    train_ =
+        std::make_unique<EventFileWriter>((std::filesystem::path(log_dir_) / "train").string());
   return *train_;
 }
 
 EventFileWriter& TensorBoard::val_writer() {
-  if (!val_) val_ = std::make_unique<EventFileWriter>(
-                 (std::filesystem::path(log_dir_) / "validation").string());
+  if (!val_)
+    val_ = std::make_unique<EventFileWriter>(
+        (std::filesystem::path(log_dir_) / "validation").string());
   return *val_;
 }
 
@@ -113,7 +115,9 @@ void TensorBoard::on_train_end(const Logs&) {
   close_writers();
 }
 
-void TensorBoard::on_test_begin(const Logs&) { push_writer(val_writer(), global_test_batch_); }
+void TensorBoard::on_test_begin(const Logs&) {
+  push_writer(val_writer(), global_test_batch_);
+}
 
 void TensorBoard::on_test_end(const Logs& logs) {
   if (model() != nullptr && model()->optimizer() && recording()) {
@@ -158,8 +162,7 @@ void TensorBoard::on_test_batch_begin(int64_t, const Logs&) {
 
 void TensorBoard::on_epoch_begin(int, const Logs&) {
   if (!options_.write_steps_per_second) return;
-  previous_epoch_iterations_ =
-      static_cast<double>(keras_iterations(*model()->optimizer()));
+  previous_epoch_iterations_ = static_cast<double>(keras_iterations(*model()->optimizer()));
   epoch_start_ = std::chrono::steady_clock::now();
 }
 
