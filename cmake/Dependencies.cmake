@@ -60,6 +60,17 @@ endif()
 # zlib for the gzipped IDX files of keras::datasets (Debian's dataset-fashion-mnist).
 find_package(ZLIB REQUIRED)
 
+# cpp-httplib (Debian's libcpp-httplib-dev) for keras.callbacks.RemoteMonitor and the model
+# server (tools/serve). Debian's is a compiled library whose header must see the definitions
+# the library was built with (its pkg-config file lists them); an upstream single-header copy
+# needs none.
+find_path(KERAS_HTTPLIB_INCLUDE_DIR httplib.h)
+if(NOT KERAS_HTTPLIB_INCLUDE_DIR)
+  message(FATAL_ERROR "cpp-httplib not found (RemoteMonitor and keras-cpp serve need it): "
+                      "apt-get install -y libcpp-httplib-dev")
+endif()
+pkg_check_modules(KERAS_HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
+
 # Gloo (Debian's libgloo-dev) for the collectives of multi-process jobs (keras::distribution).
 # Optional: without it a program runs as a job of one process, and initialize() with several
 # processes says to install it.

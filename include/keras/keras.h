@@ -17,6 +17,8 @@
 #include "keras/callbacks/learning_rate_scheduler.h"
 #include "keras/callbacks/reduce_lr_on_plateau.h"
 #include "keras/callbacks/swap_ema_weights.h"
+#include "keras/callbacks/remote_monitor.h"
+#include "keras/callbacks/tensorboard.h"
 #include "keras/callbacks/terminate_on_nan.h"
 #include "keras/core/config.h"
 #include "keras/core/dtype.h"

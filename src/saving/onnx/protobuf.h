@@ -1,7 +1,7 @@
 #pragma once
-// The protocol buffers wire format, write side only: enough to emit an ONNX ModelProto without
-// a dependency on libprotobuf (ONNX's schema is small and stable; only its field numbers are
-// needed, onnx_proto.h). Fields are written in the order of the calls; repeated numbers are
+// The protocol buffers wire format, write side only: enough to emit an ONNX ModelProto (and
+// TensorBoard's Event records, src/callbacks/tensorboard) without a dependency on libprotobuf
+// (the schemas are small and stable; only their field numbers are needed, onnx_proto.h). Fields are written in the order of the calls; repeated numbers are
 // written one field per value (unpacked), which every proto2 and proto3 reader accepts.
 
 #include <cstdint>
@@ -24,6 +24,13 @@ class ProtoWriter {
     char b[4];
     std::memcpy(b, &value, 4);  // little-endian on every platform keras-cpp builds for
     bytes_.append(b, 4);
+  }
+  /// A 64-bit float field (double).
+  void float64(int field, double value) {
+    key(field, 1);
+    char b[8];
+    std::memcpy(b, &value, 8);
+    bytes_.append(b, 8);
   }
   /// A length-delimited field: a string, bytes, or an embedded message's encoding.
   void bytes(int field, std::string_view value) {

@@ -1,0 +1,49 @@
+#pragma once
+// keras.callbacks.RemoteMonitor: POSTs the epoch's logs to a server at every epoch end, as
+// Keras does with requests.post(root + path, ...):
+//   send_as_json=false: a form (application/x-www-form-urlencoded) with one field, `field`,
+//                       holding json.dumps({"epoch": epoch, <logs>...});
+//   send_as_json=true:  that JSON object as the body (application/json); NaN or infinite
+//                       values cannot be sent so (requests' allow_nan=False), which, like an
+//                       unreachable server, gives Keras's warning
+//                       "Could not reach RemoteMonitor root server at <root>" and no exception.
+// The server's answer (any status) is ignored, as Keras ignores it. The logs follow "epoch" in
+// name order (keras-cpp's logs are sorted; Keras's follow the order metrics were computed).
+// http:// and https:// roots (cpp-httplib).
+
+#include <map>
+#include <string>
+
+#include "keras/callbacks/callback.h"
+
+namespace keras::callbacks {
+
+struct RemoteMonitorOptions {
+  std::string root = "http://localhost:9000";
+  std::string path = "/publish/epoch/end/";
+  /// The form field holding the JSON (send_as_json=false only).
+  std::string field = "data";
+  /// Extra HTTP headers.
+  std::map<std::string, std::string> headers;
+  bool send_as_json = false;
+};
+
+class RemoteMonitor : public Callback {
+ public:
+  explicit RemoteMonitor(RemoteMonitorOptions options = {});
+
+  void on_epoch_end(int epoch, const Logs& logs) override;
+
+  /// The request on_epoch_end sends for these logs: its content type and body. The content
+  /// type is empty when nothing can be sent (NaN or infinite values with send_as_json).
+  struct Request {
+    std::string content_type;
+    std::string body;
+  };
+  Request request(int epoch, const Logs& logs) const;
+
+ private:
+  RemoteMonitorOptions options_;
+};
+
+}  // namespace keras::callbacks
