@@ -23,10 +23,17 @@ utils::CsvOptions options_from(uint8_t flags) {
   o.header = (flags & 1) != 0;
   o.delimiter = ",;\t "[(flags >> 1) & 3];
   switch ((flags >> 3) & 3) {
-    case 1: o.columns = {"b", "a"}; break;
-    case 2: o.column_indices = {1, 0}; break;
-    case 3: o.column_indices = {7}; break;
-    default: break;
+    case 1:
+      o.columns = {"b", "a"};
+      break;
+    case 2:
+      o.column_indices = {1, 0};
+      break;
+    case 3:
+      o.column_indices = {7};
+      break;
+    default:
+      break;
   }
   const DType dtypes[] = {DType::Float32, DType::Float64, DType::Int32, DType::UInt8};
   o.dtype = dtypes[(flags >> 5) & 3];
@@ -38,7 +45,8 @@ utils::CsvOptions options_from(uint8_t flags) {
 void csv_one_input(const uint8_t* data, size_t size) {
   if (size == 0) return;
   try {
-    auto table = utils::load_csv(write_input_file("csv", data + 1, size - 1), options_from(data[0]));
+    auto table =
+        utils::load_csv(write_input_file("csv", data + 1, size - 1), options_from(data[0]));
     (void)table.values.numel();
     if (!table.column_names.empty()) (void)table.column(table.column_names.front()).numel();
     (void)table.column("no such column");

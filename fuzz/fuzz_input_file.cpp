@@ -17,8 +17,8 @@ std::string write_input_file(const char* kind, const uint8_t* data, size_t size)
                                .string();
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), std::fclose);
   check<IOError>(f != nullptr, "fuzz: cannot write the scratch file '", path, "'.");
-  check<IOError>(size == 0 || std::fwrite(data, 1, size, f.get()) == size,
-                 "fuzz: cannot write ", size, " bytes to '", path, "'.");
+  check<IOError>(size == 0 || std::fwrite(data, 1, size, f.get()) == size, "fuzz: cannot write ",
+                 size, " bytes to '", path, "'.");
   return path;
 }
 

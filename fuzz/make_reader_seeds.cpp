@@ -41,7 +41,8 @@ std::string read(const fs::path& path) {
 
 void write_gzip(const fs::path& path, const std::string& bytes) {
   gzFile f = gzopen(path.c_str(), "wb");
-  if (!f || gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size())) != static_cast<int>(bytes.size()))
+  if (!f || gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size())) !=
+                static_cast<int>(bytes.size()))
     throw IOError("cannot write " + path.string());
   gzclose(f);
 }
@@ -66,7 +67,8 @@ void npy_seeds(const fs::path& dir) {
   utils::save_npy((dir / "float16_3.npy").string(), ops::ones({3}, DType::Float16));
   utils::save_npy((dir / "bfloat16_2.npy").string(), ops::ones({2}, DType::BFloat16));
   Tensor f64 = ops::reshape(ops::cast(ops::arange(6), DType::Float64), {3, 2});
-  write(dir / "float64_fortran.npy", edited_header(f64, "'fortran_order': False", "'fortran_order': True "));
+  write(dir / "float64_fortran.npy",
+        edited_header(f64, "'fortran_order': False", "'fortran_order': True "));
   write(dir / "int32_bigendian.npy",
         edited_header(ops::cast(ops::arange(4), DType::Int32), "'<i4'", "'>i4'"));
   // Format version 2.0: a four-byte header length.
@@ -86,18 +88,42 @@ void csv_seeds(const fs::path& dir) {
   // The first byte is csv_entry.cpp's option byte: bit 0 header, bits 1-2 delimiter
   // (, ; \t space), bits 3-4 columns (all, names b+a, indices 1+0, index 7), bits 5-6 dtype.
   const std::vector<std::pair<std::string, std::string>> seeds = {
-      {"header_all", "\x01" "a,b,c\n1,2,3\n4.5,-6e2,7\n"},
-      {"header_names", "\x09" "a,b,c\n1,2,3\n\n4,5,6\n"},
-      {"no_header_indices", "\x10" "1,2,3\n4,5,6\n"},
-      {"semicolon_quoted", "\x03" "\"a\";\"b\"\n\"1\";\"2\"\n3;4\n"},
-      {"tab_float64", "\x25" "a\tb\n1\t2\r\n3\t4\r\n"},
-      {"space_int32", "\x46" "7 8 9\n10 11 12\n"},
-      {"uint8_names", "\x69" "b,a\n1,2\n"},
-      {"nan_inf", "\x01" "a,b\nnan,inf\n-inf,1e-3\n"},
-      {"index_past_end", "\x19" "a,b\n1,2\n"},
-      {"empty_field", "\x01" "a,b\n1,\n"},
-      {"ragged", "\x00" "1,2\n3\n"},
-      {"header_only", "\x11" "a,b,c\n"},
+      {"header_all",
+       "\x01"
+       "a,b,c\n1,2,3\n4.5,-6e2,7\n"},
+      {"header_names",
+       "\x09"
+       "a,b,c\n1,2,3\n\n4,5,6\n"},
+      {"no_header_indices",
+       "\x10"
+       "1,2,3\n4,5,6\n"},
+      {"semicolon_quoted",
+       "\x03"
+       "\"a\";\"b\"\n\"1\";\"2\"\n3;4\n"},
+      {"tab_float64",
+       "\x25"
+       "a\tb\n1\t2\r\n3\t4\r\n"},
+      {"space_int32",
+       "\x46"
+       "7 8 9\n10 11 12\n"},
+      {"uint8_names",
+       "\x69"
+       "b,a\n1,2\n"},
+      {"nan_inf",
+       "\x01"
+       "a,b\nnan,inf\n-inf,1e-3\n"},
+      {"index_past_end",
+       "\x19"
+       "a,b\n1,2\n"},
+      {"empty_field",
+       "\x01"
+       "a,b\n1,\n"},
+      {"ragged",
+       "\x00"
+       "1,2\n3\n"},
+      {"header_only",
+       "\x11"
+       "a,b,c\n"},
   };
   for (const auto& [name, bytes] : seeds) write(dir / (name + ".csv"), bytes);
 }

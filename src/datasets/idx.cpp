@@ -31,18 +31,18 @@ void read_exact(gzFile f, void* dst, size_t n, const std::string& path) {
   }
 }
 
-// `count` bytes of data, read in steps so that the buffer grows with what the file holds: a
-// header claiming billions of elements in a short (or gzipped, size unknown) file costs what
-// the file holds, then an error.
+// `count` bytes of data, read in doubling steps so that the buffer grows with what the file holds:
+// a header claiming billions of elements in a short (or gzipped, size unknown) file costs what the
+// file holds, then an error.
 std::vector<uint8_t> read_data(gzFile f, size_t count, const std::string& path) {
-  constexpr size_t kStep = size_t{1} << 24;
+  constexpr size_t kFirstStep = size_t{1} << 16;
   std::vector<uint8_t> data;
   while (data.size() < count) {
     const size_t before = data.size();
-    data.resize(before + std::min(kStep, count - before));
+    data.resize(std::min(count, std::max(kFirstStep, 2 * before)));  // at most twice the data
     int got = gzread(f, data.data() + before, static_cast<unsigned>(data.size() - before));
     check(got > 0, "IDX file '", path, "' is truncated or corrupt: its dimensions need ", count,
-          " bytes of data, it holds ", before, ".");
+          " bytes of data, it holds ", before, " bytes.");
     data.resize(before + static_cast<size_t>(got));
   }
   return data;

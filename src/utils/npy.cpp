@@ -124,15 +124,16 @@ size_t data_bytes(const Shape& shape, size_t item, const std::string& source) {
   return static_cast<size_t>(bytes);
 }
 
-// Up to `declared` bytes of an open archive member, read in steps: the buffer grows with the
-// data actually there, so a member that declares gigabytes and holds a few bytes costs a few
+// Up to `declared` bytes of an open archive member, read in doubling steps: the buffer grows with
+// the data actually there, so a member that declares gigabytes and holds a few bytes costs a few
 // bytes. Stops early at the member's end or at a read error.
 std::vector<uint8_t> read_member(zip_file_t* f, zip_uint64_t declared) {
-  constexpr zip_uint64_t kStep = zip_uint64_t{1} << 20;
+  constexpr zip_uint64_t kFirstStep = zip_uint64_t{1} << 16;
   std::vector<uint8_t> bytes;
   while (bytes.size() < declared) {
     const size_t before = bytes.size();
-    bytes.resize(before + std::min<zip_uint64_t>(kStep, declared - before));
+    // Doubling: at most twice the bytes that are there.
+    bytes.resize(std::min<zip_uint64_t>(declared, std::max<zip_uint64_t>(kFirstStep, 2 * before)));
     zip_int64_t got = zip_fread(f, bytes.data() + before, bytes.size() - before);
     if (got <= 0) {
       bytes.resize(before);

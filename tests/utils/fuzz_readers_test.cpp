@@ -5,9 +5,17 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <span>
 
+#include "keras/datasets/datasets.h"
+#include "keras/keras.h"
 #include "keras/saving/archive.h"
+#include "keras/utils/csv.h"
+#include "keras/utils/npy.h"
 #include "reader_entries.h"
 
 namespace keras {
@@ -30,11 +38,17 @@ size_t replay(const std::string& corpus, Entry entry) {
   return n;
 }
 
-TEST(FuzzReaders, NpyCorpusReplays) { EXPECT_GE(replay("npy_corpus", fuzz::npy_one_input), 10u); }
+TEST(FuzzReaders, NpyCorpusReplays) {
+  EXPECT_GE(replay("npy_corpus", fuzz::npy_one_input), 10u);
+}
 
-TEST(FuzzReaders, CsvCorpusReplays) { EXPECT_GE(replay("csv_corpus", fuzz::csv_one_input), 10u); }
+TEST(FuzzReaders, CsvCorpusReplays) {
+  EXPECT_GE(replay("csv_corpus", fuzz::csv_one_input), 10u);
+}
 
-TEST(FuzzReaders, IdxCorpusReplays) { EXPECT_GE(replay("idx_corpus", fuzz::idx_one_input), 6u); }
+TEST(FuzzReaders, IdxCorpusReplays) {
+  EXPECT_GE(replay("idx_corpus", fuzz::idx_one_input), 6u);
+}
 
 TEST(FuzzReaders, JsonConfigCorpusReplays) {
   EXPECT_GE(replay("json_config_corpus", fuzz::json_config_one_input), 50u);
@@ -51,6 +65,91 @@ TEST(FuzzReaders, EdgeInputs) {
     EXPECT_NO_THROW(entry(npy, sizeof npy));
     EXPECT_NO_THROW(entry(gz, sizeof gz));
   }
+}
+
+// The findings, each with the error a user now gets (the inputs are also in the corpora).
+
+std::string corpus_file(const std::string& corpus, const std::string& name) {
+  return (fs::path(KERAS_FUZZ_DIR) / corpus / name).string();
+}
+
+std::string message_of(const std::function<void()>& load) {
+  try {
+    load();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(FuzzFindings, NpyHeaderKeyWithoutValue) {
+  // The header ends in "{'descr':": the value was looked up at std::string::npos.
+  auto bytes =
+      saving::read_file_bytes(corpus_file("npy_corpus", "regression-key-without-value.npy"));
+  std::string m = message_of([&] { utils::parse_npy(bytes, "f.npy"); });
+  EXPECT_NE(m.find("f.npy"), std::string::npos) << m;
+  EXPECT_NE(m.find("'descr' has no value"), std::string::npos) << m;
+}
+
+TEST(FuzzFindings, NpyShapeWhoseByteCountWraps) {
+  std::string header =
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }";
+  std::string file =
+      std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header;
+  std::vector<uint8_t> bytes(file.begin(), file.end());
+  std::string m = message_of([&] { utils::parse_npy(bytes, "f.npy"); });
+  EXPECT_NE(m.find("more bytes than a 64-bit size"), std::string::npos) << m;
+  header.replace(header.find("(4611686018427387904, 4)"), 24, "7                       ");
+  file = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header;
+  bytes.assign(file.begin(), file.end());
+  m = message_of([&] { utils::parse_npy(bytes, "f.npy"); });
+  EXPECT_NE(m.find("is not a tuple"), std::string::npos) << m;
+}
+
+TEST(FuzzFindings, NpzMemberClaimingMoreThanItHolds) {
+  // A stored member whose local and central sizes claim 700 MB: an error naming the member,
+  // without allocating the claimed size first.
+  auto dir = fs::temp_directory_path();
+  const std::string path = (dir / "kc_fuzz_claim.npz").string();
+  utils::save_npz(path, {{"x", ops::arange(3)}}, false);
+  auto bytes = saving::read_file_bytes(path);
+  const uint32_t claim = 700u << 20;
+  // The uncompressed-size fields: offset 22 of the local header, 24 of the central one.
+  for (size_t i = 0; i + 4 <= bytes.size(); ++i) {
+    if (std::memcmp(&bytes[i], "PK\x01\x02", 4) == 0) std::memcpy(&bytes[i + 24], &claim, 4);
+  }
+  std::memcpy(&bytes[22], &claim, 4);
+  {
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+  }
+  std::string m = message_of([&] { utils::load_npz(path); });
+  EXPECT_NE(m.find("x.npy"), std::string::npos) << m;
+  fs::remove(path);
+}
+
+TEST(FuzzFindings, IdxClaimingBillionsOfElements) {
+  std::string m = message_of(
+      [] { datasets::load_idx(corpus_file("idx_corpus", "regression-4gib-claim-idx4-ubyte")); });
+  EXPECT_NE(m.find("truncated or corrupt"), std::string::npos) << m;
+  EXPECT_NE(m.find("it holds 4 bytes"), std::string::npos) << m;  // "abcd"
+  m = message_of(
+      [] { datasets::load_idx(corpus_file("idx_corpus", "regression-wrapping-dims-idx4-ubyte")); });
+  EXPECT_NE(m.find("more than 2^34 elements"), std::string::npos) << m;
+}
+
+TEST(FuzzFindings, CsvColumnIndexPastTheHeader) {
+  const std::string path = (fs::temp_directory_path() / "kc_fuzz_header.csv").string();
+  std::ofstream(path) << "a,b,c\n";
+  std::string m = message_of([&] { utils::load_csv(path, {.column_indices = {7}}); });
+  EXPECT_NE(m.find("column index 7 is out of range"), std::string::npos) << m;
+  EXPECT_NE(m.find("in its header line"), std::string::npos) << m;
+  std::ofstream(path) << "a\n1,2\n";
+  m = message_of([&] { utils::load_csv(path); });
+  EXPECT_NE(m.find("line 2"), std::string::npos) << m;
+  EXPECT_NE(m.find("as its header line names"), std::string::npos) << m;
+  fs::remove(path);
 }
 
 }  // namespace
