@@ -14,6 +14,7 @@
 #include "keras/datasets/datasets.h"
 #include "keras/keras.h"
 #include "keras/saving/archive.h"
+#include "keras/saving/serialization.h"
 #include "keras/utils/csv.h"
 #include "keras/utils/npy.h"
 #include "reader_entries.h"
@@ -24,6 +25,10 @@ namespace {
 namespace fs = std::filesystem;
 
 using Entry = void (*)(const uint8_t*, size_t);
+
+std::string corpus_file(const std::string& corpus, const std::string& name) {
+  return (fs::path(KERAS_FUZZ_DIR) / corpus / name).string();
+}
 
 size_t replay(const std::string& corpus, Entry entry) {
   const fs::path folder = fs::path(KERAS_FUZZ_DIR) / corpus;
@@ -54,6 +59,38 @@ TEST(FuzzReaders, JsonConfigCorpusReplays) {
   EXPECT_GE(replay("json_config_corpus", fuzz::json_config_one_input), 50u);
 }
 
+// The seeds are worth fuzzing from only if the readers accept them: every seed written by
+// fuzz_reader_seeds loads (the hand-made invalid ones and the regression inputs are refused).
+TEST(FuzzReaders, JsonConfigSeedsLoad) {
+  size_t layers = 0, models = 0;
+  for (const auto& file : fs::directory_iterator(fs::path(KERAS_FUZZ_DIR) / "json_config_corpus")) {
+    const std::string name = file.path().filename().string();
+    SCOPED_TRACE(name);
+    auto bytes = saving::read_file_bytes(file.path().string());
+    const std::string text(bytes.begin(), bytes.end());
+    if (name.rfind("layer_", 0) == 0) {
+      EXPECT_NO_THROW(saving::deserialize_keras_object(Config::parse(text)));
+      ++layers;
+    } else if (name.rfind("model_", 0) == 0) {
+      EXPECT_GT(models::model_from_json(text)->count_params(), 0);
+      ++models;
+    }
+  }
+  EXPECT_GE(layers, 90u);
+  EXPECT_GE(models, 2u);
+}
+
+TEST(FuzzReaders, NpyAndIdxSeedsLoad) {
+  for (const char* name : {"float32_2x3.npy", "float32_v2.npy", "float64_fortran.npy",
+                           "int32_bigendian.npy", "bfloat16_2.npy"}) {
+    auto bytes = saving::read_file_bytes(corpus_file("npy_corpus", name));
+    EXPECT_NO_THROW(utils::parse_npy(bytes, name)) << name;
+  }
+  EXPECT_EQ(utils::load_npz(corpus_file("npy_corpus", "deflated.npz")).size(), 2u);
+  EXPECT_EQ(datasets::load_idx(corpus_file("idx_corpus", "images-idx3-ubyte.gz")).shape(),
+            Shape({2, 3, 3}));
+}
+
 TEST(FuzzReaders, EdgeInputs) {
   const uint8_t pk[] = {'P', 'K', 3, 4};
   const uint8_t npy[] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
@@ -68,10 +105,6 @@ TEST(FuzzReaders, EdgeInputs) {
 }
 
 // The findings, each with the error a user now gets (the inputs are also in the corpora).
-
-std::string corpus_file(const std::string& corpus, const std::string& name) {
-  return (fs::path(KERAS_FUZZ_DIR) / corpus / name).string();
-}
 
 std::string message_of(const std::function<void()>& load) {
   try {
