@@ -17,10 +17,16 @@ if [[ $# -ge 1 && ! $1 =~ ^[0-9]+$ ]]; then
   shift
 fi
 seconds=${1:-1800}
+# A config may declare layers of any size: for json_config, ASan refuses allocations over
+# 512 MiB (a tensor's then becomes keras's ResourceExhaustedError, as it would past the
+# machine's memory) instead of filling gigabytes of weights for each such input.
+asan=allocator_may_return_null=1
 case $target in
   load_model) seeds=fuzz/corpus; limits=(-rss_limit_mb=4096 -max_len=200000) ;;
-  npy | csv | idx | json_config)
-    seeds=fuzz/${target}_corpus; limits=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -max_len=65536) ;;
+  npy | csv | idx) seeds=fuzz/${target}_corpus; limits=(-rss_limit_mb=2048 -max_len=65536) ;;
+  json_config)
+    seeds=fuzz/${target}_corpus; limits=(-rss_limit_mb=2048 -max_len=65536)
+    asan=$asan:max_allocation_size_mb=512 ;;
   *) echo "unknown target '$target': load_model, npy, csv, idx or json_config" >&2; exit 2 ;;
 esac
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-/work} CCACHE_NOHASHDIR=1
@@ -44,7 +50,7 @@ dict=()
 cd build-fuzz
 log=${target}-fuzz.log
 echo "fuzzing $target for ${seconds}s; log: build-fuzz/$log, findings: $artifacts/"
-LSAN_OPTIONS=suppressions=../fuzz/lsan.supp ASAN_OPTIONS=allocator_may_return_null=1 \
+LSAN_OPTIONS=suppressions=../fuzz/lsan.supp ASAN_OPTIONS=$asan \
   nice -n 19 "./fuzz/${target}_fuzzer" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
   -max_total_time="$seconds" -timeout=10 "${limits[@]}" "${dict[@]}" \
   -artifact_prefix="${target}-artifacts/" "${target}-corpus-run/" > "$log" 2>&1

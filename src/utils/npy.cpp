@@ -19,6 +19,9 @@ namespace keras::utils {
 namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
+// The most dimensions a tensor may have: the cpu backend's loops walk at most 16 (as the HDF5
+// reader, src/saving/h5_file.cpp, refuses more).
+constexpr int kMaxRank = 16;
 // Refuse archive members that claim to inflate absurdly (zip bombs), as Keras does.
 constexpr uint64_t kBombBytes = uint64_t{4} << 30;
 constexpr uint64_t kBombRatio = 100;
@@ -108,8 +111,14 @@ Shape parse_shape(const std::string& text, const std::string& source) {
     char* end = nullptr;
     errno = 0;
     long long v = std::strtoll(item.c_str(), &end, 10);
-    if (*end != '\0' || v < 0 || errno == ERANGE) bad(source, "malformed shape " + text);
+    // The whole item must be digits: strtoll stops at an embedded NUL, and an item without
+    // digits converts to 0.
+    if (end == item.c_str() || end != item.c_str() + item.size() || v < 0 || errno == ERANGE)
+      bad(source, "malformed shape " + text);
     shape.push_back(v);
+    if (shape.rank() > kMaxRank)
+      bad(source, "the shape " + text + " has more than " + std::to_string(kMaxRank) +
+                      " dimensions, the most a keras-cpp tensor has");
   }
   return shape;
 }

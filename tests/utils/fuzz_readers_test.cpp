@@ -139,6 +139,36 @@ TEST(FuzzFindings, NpyShapeWhoseByteCountWraps) {
   EXPECT_NE(m.find("is not a tuple"), std::string::npos) << m;
 }
 
+std::vector<uint8_t> npy_with_header(const std::string& header) {
+  std::string file =
+      std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header;
+  return {file.begin(), file.end()};
+}
+
+TEST(FuzzFindings, NpyRankOver16AndShapeItemsWithoutDigits) {
+  // Shape items of NUL bytes parsed as 0, so the fuzzer built arrays of 20 and more zero-size
+  // dimensions; the cpu backend's loops walk at most 16 and crashed (SEGV) on the Fortran
+  // transpose.
+  auto bytes =
+      saving::read_file_bytes(corpus_file("npy_corpus", "regression-rank-over-16-copy-segv.npy"));
+  std::string m = message_of([&] { utils::parse_npy(bytes, "f.npy"); });
+  EXPECT_NE(m.find("malformed shape"), std::string::npos) << m;
+  std::string shape = "(";
+  for (int i = 0; i < 17; ++i) shape += "1, ";
+  shape += ")";
+  m = message_of([&] {
+    utils::parse_npy(
+        npy_with_header("{'descr': '<f4', 'fortran_order': True, 'shape': " + shape + ", }"),
+        "f.npy");
+  });
+  EXPECT_NE(m.find("more than 16 dimensions"), std::string::npos) << m;
+  m = message_of([&] {
+    utils::parse_npy(npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, x), }"),
+                     "f.npy");
+  });
+  EXPECT_NE(m.find("malformed shape (2, x)"), std::string::npos) << m;
+}
+
 TEST(FuzzFindings, NpzMemberClaimingMoreThanItHolds) {
   // A stored member whose local and central sizes claim 700 MB: an error naming the member,
   // without allocating the claimed size first.
@@ -183,6 +213,25 @@ TEST(FuzzFindings, CsvColumnIndexPastTheHeader) {
   EXPECT_NE(m.find("line 2"), std::string::npos) << m;
   EXPECT_NE(m.find("as its header line names"), std::string::npos) << m;
   fs::remove(path);
+}
+
+TEST(FuzzFindings, JsonConfigMissingKeyOrWrongType) {
+  // nlohmann::json's out_of_range / type_error escaped deserialize_keras_object (std::terminate
+  // in the fuzzer); now a ValueError naming the layer class and the key.
+  auto text = saving::read_file_bytes(
+      corpus_file("json_config_corpus", "regression-simplernn-without-units.json"));
+  Config record = Config::parse(text.begin(), text.end());
+  std::string m = message_of([&] { saving::deserialize_keras_object(record); });
+  EXPECT_NE(m.find("'SimpleRNN'"), std::string::npos) << m;
+  EXPECT_NE(m.find("'units'"), std::string::npos) << m;
+  m = message_of([] { layers::from_config("Dense", {{"units", "three"}}); });
+  EXPECT_NE(m.find("'Dense'"), std::string::npos) << m;
+  EXPECT_NE(m.find("type must be number"), std::string::npos) << m;
+  text = saving::read_file_bytes(
+      corpus_file("json_config_corpus", "regression-initializer-class-null.json"));
+  record = Config::parse(text.begin(), text.end());
+  m = message_of([&] { saving::deserialize_keras_object(record); });
+  EXPECT_NE(m.find("'GroupNormalization'"), std::string::npos) << m;
 }
 
 }  // namespace
