@@ -1,6 +1,6 @@
 #pragma once
 // load_csv, load_idx and load_npz read a path, not bytes: the fuzz bodies hand them the input
-// through a file of this process's own (reused for every input, so nothing piles up in /tmp).
+// through a file of this process's own (reused for every input, removed when the process exits).
 
 #include <cstddef>
 #include <cstdint>
