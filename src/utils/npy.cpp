@@ -123,14 +123,23 @@ Shape parse_shape(const std::string& text, const std::string& source) {
   return shape;
 }
 
-// The bytes the array's data takes, checked against 64-bit overflow (a hostile shape such as
-// (2**62, 4) must not wrap to a small size that the file seems to hold).
+// The bytes the array's data takes, checked against overflow: a hostile shape such as
+// (2**62, 4) must not wrap to a small size that the file seems to hold. As NumPy ("array is too
+// big"), the nonzero dimensions must fit even when another is 0: Shape::numel multiplies them
+// in int64.
 size_t data_bytes(const Shape& shape, size_t item, const std::string& source) {
   uint64_t bytes = item;
-  for (int64_t d : shape)
-    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes))
+  bool empty = false;
+  for (int64_t d : shape) {
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes) ||
+        bytes > static_cast<uint64_t>(INT64_MAX))
       bad(source, "the shape " + shape.to_string() + " holds more bytes than a 64-bit size");
-  return static_cast<size_t>(bytes);
+  }
+  return empty ? 0 : static_cast<size_t>(bytes);
 }
 
 // Up to `declared` bytes of an open archive member, read in doubling steps: the buffer grows with

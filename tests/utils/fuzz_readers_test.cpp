@@ -132,6 +132,12 @@ TEST(FuzzFindings, NpyShapeWhoseByteCountWraps) {
   std::vector<uint8_t> bytes(file.begin(), file.end());
   std::string m = message_of([&] { utils::parse_npy(bytes, "f.npy"); });
   EXPECT_NE(m.find("more bytes than a 64-bit size"), std::string::npos) << m;
+  // A zero dimension after ones whose product overflows int64: Shape::numel overflowed (UBSan)
+  // on the way to 0; NumPy refuses such shapes too ("array is too big").
+  auto zero_dim =
+      saving::read_file_bytes(corpus_file("npy_corpus", "regression-zero-dim-numel-overflow.npy"));
+  m = message_of([&] { utils::parse_npy(zero_dim, "f.npy"); });
+  EXPECT_NE(m.find("more bytes than a 64-bit size"), std::string::npos) << m;
   header.replace(header.find("(4611686018427387904, 4)"), 24, "7                       ");
   file = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header;
   bytes.assign(file.begin(), file.end());
