@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -28,6 +29,23 @@ void read_exact(gzFile f, void* dst, size_t n, const std::string& path) {
           done, ").");
     done += static_cast<size_t>(got);
   }
+}
+
+// `count` bytes of data, read in doubling steps so that the buffer grows with what the file holds:
+// a header claiming billions of elements in a short (or gzipped, size unknown) file costs what the
+// file holds, then an error.
+std::vector<uint8_t> read_data(gzFile f, size_t count, const std::string& path) {
+  constexpr size_t kFirstStep = size_t{1} << 16;
+  std::vector<uint8_t> data;
+  while (data.size() < count) {
+    const size_t before = data.size();
+    data.resize(std::min(count, std::max(kFirstStep, 2 * before)));  // at most twice the data
+    int got = gzread(f, data.data() + before, static_cast<unsigned>(data.size() - before));
+    check(got > 0, "IDX file '", path, "' is truncated or corrupt: its dimensions need ", count,
+          " bytes of data, it holds ", before, " bytes.");
+    data.resize(before + static_cast<size_t>(got));
+  }
+  return data;
 }
 
 uint32_t big_endian(const unsigned char* b) {
@@ -76,16 +94,18 @@ Tensor load_idx(const std::string& path) {
   int rank = magic[3];
   check(rank >= 1 && rank <= 4, "IDX file '", path, "' has rank ", rank, "; expected 1 to 4.");
   std::vector<int64_t> dims;
-  size_t count = 1;
+  uint64_t count = 1;
   for (int i = 0; i < rank; ++i) {
     unsigned char b[4];
     read_exact(f.get(), b, 4, path);
     dims.push_back(big_endian(b));
-    count *= dims.back();
-    check(count <= (size_t{1} << 34), "IDX file '", path, "' claims more than 2^34 elements.");
+    // Checked: four 32-bit dimensions can wrap a 64-bit product to a small count.
+    check(!__builtin_mul_overflow(count, static_cast<uint64_t>(dims.back()), &count) &&
+              count <= (uint64_t{1} << 34),
+          "IDX file '", path, "' claims more than 2^34 elements (dimensions ",
+          Shape(dims).to_string(), "...).");
   }
-  std::vector<uint8_t> data(count);
-  read_exact(f.get(), data.data(), count, path);
+  std::vector<uint8_t> data = read_data(f.get(), static_cast<size_t>(count), path);
   return Tensor::from_vector(data, Shape(dims));
 }
 

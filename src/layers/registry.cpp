@@ -42,7 +42,15 @@ std::shared_ptr<Layer> from_config(const std::string& class_name, const Config& 
                        "\", factory) before reading this config.");
     factory = it->second;
   }
-  return factory(config);
+  try {
+    return factory(config);
+  } catch (const Config::exception& e) {
+    // A key the class needs is missing, or a value has the wrong JSON type: nlohmann's own
+    // exception is no keras::Error, and would not say which layer's config it was.
+    throw ValueError(keras::detail::cat(
+        "The config of layer class '", class_name, "' cannot be read: ", e.what(),
+        ". Compare it with the config Keras writes for ", class_name, "."));
+  }
 }
 
 std::shared_ptr<Layer> deserialize(const Config& record) {

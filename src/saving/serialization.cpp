@@ -185,8 +185,9 @@ Config serialize_keras_object(const Layer& layer) {
   return record;
 }
 
-std::shared_ptr<Layer> deserialize_keras_object(const Config& record,
-                                                const DeserializeOptions& options) {
+namespace {
+
+std::shared_ptr<Layer> deserialize_record(const Config& record, const DeserializeOptions& options) {
   check(record.is_object() && record.contains("class_name") && record["class_name"].is_string(),
         "deserialize_keras_object: expected a {\"class_name\", \"config\", ...} record; got ",
         record.dump().substr(0, 200), ".");
@@ -232,6 +233,24 @@ std::shared_ptr<Layer> deserialize_keras_object(const Config& record,
       record["compile_config"].is_object() && !record["compile_config"].empty())
     model->compile_from_config(record["compile_config"]);
   return layer;
+}
+
+}  // namespace
+
+std::shared_ptr<Layer> deserialize_keras_object(const Config& record,
+                                                const DeserializeOptions& options) {
+  try {
+    return deserialize_record(record, options);
+  } catch (const Config::exception& e) {
+    // A registered factory, build_config or compile_config reading a missing key or a value of
+    // the wrong JSON type (built-in layers' configs are caught by layers::from_config).
+    const std::string class_name =
+        record.is_object() && record.contains("class_name") && record["class_name"].is_string()
+            ? record["class_name"].get<std::string>()
+            : std::string("?");
+    throw ValueError(detail::cat("deserialize_keras_object: the record of class '", class_name,
+                                 "' cannot be read: ", e.what(), "."));
+  }
 }
 
 }  // namespace keras::saving

@@ -98,20 +98,25 @@ CsvTable load_csv(const std::string& path, const CsvOptions& o) {
   }
   if (o.columns.empty()) keep = o.column_indices;
 
+  // The width every line must have: the header's, else the first data line's.
+  int64_t width = -1;
+  auto set_width = [&](int64_t w, const char* from) {
+    width = w;
+    if (keep.empty())
+      for (int64_t i = 0; i < width; ++i) keep.push_back(i);
+    for (int64_t k : keep)
+      check(k >= 0 && k < width, "load_csv: column index ", k, " is out of range: '", path,
+            "' has ", width, " columns (", from, ").");
+  };
+  if (o.header) set_width(static_cast<int64_t>(header.size()), "in its header line");
   std::vector<double> values;
-  int64_t rows = 0, width = -1;
+  int64_t rows = 0;
   while (next_line()) {
     std::vector<std::string> fields = split_line(line, o.delimiter);
-    if (width < 0) {
-      width = static_cast<int64_t>(fields.size());
-      if (keep.empty())
-        for (int64_t i = 0; i < width; ++i) keep.push_back(i);
-      for (int64_t k : keep)
-        check(k >= 0 && k < width, "load_csv: column index ", k, " is out of range: '", path,
-              "' has ", width, " columns.");
-    }
+    if (width < 0) set_width(static_cast<int64_t>(fields.size()), "in its first line");
     check(static_cast<int64_t>(fields.size()) == width, "load_csv: line ", line_number, " of '",
-          path, "' has ", fields.size(), " fields; expected ", width, ".");
+          path, "' has ", fields.size(), " fields; expected ", width,
+          o.header ? ", as its header line names." : ", as its first line has.");
     for (int64_t k : keep) {
       const std::string& f = fields[static_cast<size_t>(k)];
       const std::string column =

@@ -3,6 +3,7 @@
 #include <zip.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -18,6 +19,9 @@ namespace keras::utils {
 namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
+// The most dimensions a tensor may have: the cpu backend's loops walk at most 16 (as the HDF5
+// reader, src/saving/h5_file.cpp, refuses more).
+constexpr int kMaxRank = 16;
 // Refuse archive members that claim to inflate absurdly (zip bombs), as Keras does.
 constexpr uint64_t kBombBytes = uint64_t{4} << 30;
 constexpr uint64_t kBombRatio = 100;
@@ -66,15 +70,17 @@ std::string descr_of(DType t) {
   return "";
 }
 
-// The value text of `key` in the header's Python dict literal.
+// The value text of `key` in the header's Python dict literal: a parenthesized tuple, a quoted
+// string (without its quotes) or a bare word.
 std::string dict_value(const std::string& header, const std::string& key,
                        const std::string& source) {
   std::string quoted = "'" + key + "'";
   size_t k = header.find(quoted);
   if (k == std::string::npos) bad(source, "the header has no '" + key + "'");
   size_t colon = header.find(':', k + quoted.size());
-  if (colon == std::string::npos) bad(source, "malformed header");
+  if (colon == std::string::npos) bad(source, "malformed header: no ':' after '" + key + "'");
   size_t begin = header.find_first_not_of(' ', colon + 1);
+  if (begin == std::string::npos) bad(source, "malformed header: '" + key + "' has no value");
   size_t end;
   if (header[begin] == '(') {
     end = header.find(')', begin);
@@ -90,7 +96,10 @@ std::string dict_value(const std::string& header, const std::string& key,
   return header.substr(begin, end - begin);
 }
 
+// A tuple of dimensions, "(2, 3)", "(5,)" or "()".
 Shape parse_shape(const std::string& text, const std::string& source) {
+  if (text.size() < 2 || text.front() != '(' || text.back() != ')')
+    bad(source, "the shape '" + text + "' is not a tuple such as (2, 3)");
   Shape shape;
   std::string inner = text.substr(1, text.size() - 2);
   std::stringstream ss(inner);
@@ -100,11 +109,57 @@ Shape parse_shape(const std::string& text, const std::string& source) {
     item.erase(std::remove(item.begin(), item.end(), 'L'), item.end());
     if (item.empty()) continue;
     char* end = nullptr;
+    errno = 0;
     long long v = std::strtoll(item.c_str(), &end, 10);
-    if (*end != '\0' || v < 0) bad(source, "malformed shape " + text);
+    // The whole item must be digits: strtoll stops at an embedded NUL, and an item without
+    // digits converts to 0.
+    if (end == item.c_str() || end != item.c_str() + item.size() || v < 0 || errno == ERANGE)
+      bad(source, "malformed shape " + text);
     shape.push_back(v);
+    if (shape.rank() > kMaxRank)
+      bad(source, "the shape " + text + " has more than " + std::to_string(kMaxRank) +
+                      " dimensions, the most a keras-cpp tensor has");
   }
   return shape;
+}
+
+// The bytes the array's data takes, checked against overflow: a hostile shape such as
+// (2**62, 4) must not wrap to a small size that the file seems to hold. As NumPy ("array is too
+// big"), the nonzero dimensions must fit even when another is 0: Shape::numel multiplies them
+// in int64.
+size_t data_bytes(const Shape& shape, size_t item, const std::string& source) {
+  uint64_t bytes = item;
+  bool empty = false;
+  for (int64_t d : shape) {
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes) ||
+        bytes > static_cast<uint64_t>(INT64_MAX))
+      bad(source, "the shape " + shape.to_string() + " holds more bytes than a 64-bit size");
+  }
+  return empty ? 0 : static_cast<size_t>(bytes);
+}
+
+// Up to `declared` bytes of an open archive member, read in doubling steps: the buffer grows with
+// the data actually there, so a member that declares gigabytes and holds a few bytes costs a few
+// bytes. Stops early at the member's end or at a read error.
+std::vector<uint8_t> read_member(zip_file_t* f, zip_uint64_t declared) {
+  constexpr zip_uint64_t kFirstStep = zip_uint64_t{1} << 16;
+  std::vector<uint8_t> bytes;
+  while (bytes.size() < declared) {
+    const size_t before = bytes.size();
+    // Doubling: at most twice the bytes that are there.
+    bytes.resize(std::min<zip_uint64_t>(declared, std::max<zip_uint64_t>(kFirstStep, 2 * before)));
+    zip_int64_t got = zip_fread(f, bytes.data() + before, bytes.size() - before);
+    if (got <= 0) {
+      bytes.resize(before);
+      break;
+    }
+    bytes.resize(before + static_cast<size_t>(got));
+  }
+  return bytes;
 }
 
 std::vector<uint8_t> read_file(const std::string& path) {
@@ -135,12 +190,13 @@ Tensor parse_npy(std::span<const uint8_t> bytes, const std::string& source) {
   bool fortran = dict_value(header, "fortran_order", source) == "True";
   Shape shape = parse_shape(dict_value(header, "shape", source), source);
   const size_t data_start = header_start + header_len;
-  const size_t n = static_cast<size_t>(shape.numel());
   const size_t item = itemsize(dtype);
-  if (bytes.size() - data_start < n * item)
+  const size_t nbytes = data_bytes(shape, item, source);
+  if (bytes.size() - data_start < nbytes)
     bad(source, "the data is truncated: shape " + shape.to_string() + " needs " +
-                    std::to_string(n * item) + " bytes, the file has " +
+                    std::to_string(nbytes) + " bytes, the file has " +
                     std::to_string(bytes.size() - data_start));
+  const size_t n = nbytes / item;
   std::vector<uint8_t> data(bytes.begin() + static_cast<std::ptrdiff_t>(data_start),
                             bytes.begin() + static_cast<std::ptrdiff_t>(data_start + n * item));
   if (swap)
@@ -208,11 +264,12 @@ std::map<std::string, Tensor> load_npz(const std::string& path) {
                     " compressed (a zip bomb?).");
     zip_file_t* f = zip_fopen_index(z, static_cast<zip_uint64_t>(i), 0);
     if (!f) throw IOError("Cannot read member '" + name + "' of " + path + ".");
-    std::vector<uint8_t> bytes(st.size);
-    zip_int64_t got = zip_fread(f, bytes.data(), st.size);
+    std::vector<uint8_t> bytes = read_member(f, st.size);
     zip_fclose(f);
-    if (got < 0 || static_cast<zip_uint64_t>(got) != st.size)
-      throw IOError("Member '" + name + "' of " + path + " is truncated or corrupt.");
+    if (bytes.size() != st.size)
+      throw IOError("Member '" + name + "' of " + path + " is truncated or corrupt: it declares " +
+                    std::to_string(st.size) + " bytes, " + std::to_string(bytes.size()) +
+                    " could be read.");
     std::string key = name.size() > 4 && name.substr(name.size() - 4) == ".npy"
                           ? name.substr(0, name.size() - 4) : name;
     arrays[key] = parse_npy(bytes, path + ":" + name);
