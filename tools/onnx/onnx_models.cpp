@@ -619,7 +619,7 @@ ModelPtr<Model> ops_nodes() {
 }  // namespace
 
 std::vector<ModelCase> model_cases() {
-  return {
+  std::vector<ModelCase> cases{
       {"dense_activations", dense_activations},
       {"dense_activations_opset21", dense_activations, 21},  // Gelu as one node
       {"activation_layers", activation_layers},
@@ -670,6 +670,8 @@ std::vector<ModelCase> model_cases() {
       {"image_preprocessing", image_preprocessing},
       {"wrappers", wrappers},
   };
+  for (ModelCase& c : subclassed_model_cases()) cases.push_back(c);
+  return cases;
 }
 
 }  // namespace keras::onnx_check
