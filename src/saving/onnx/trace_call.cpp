@@ -4,6 +4,7 @@
 
 #include "call_tracer.h"
 #include "keras/core/errors.h"
+#include "keras/layers/operation_layer.h"
 #include "keras/models/functional.h"
 #include "keras/models/sequential.h"
 #include "keras/ops/numpy/creation.h"
@@ -17,6 +18,8 @@ bool traced_by_call(const Layer& layer) {
   if (dynamic_cast<const FunctionalModel*>(&layer) || dynamic_cast<const SequentialModel*>(&layer))
     return false;
   if (dynamic_cast<const Model*>(&layer)) return true;  // a subclassed model
+  // keras.ops nodes of Functional graphs have their own converters (convert_ops.cpp).
+  if (dynamic_cast<const layers::OperationLayer*>(&layer)) return false;
   static const std::set<std::string> builtin = [] {
     std::set<std::string> names;
     for (const auto& [name, factory] : layers::detail::builtin_layers()) names.insert(name);
