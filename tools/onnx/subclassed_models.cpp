@@ -1,8 +1,8 @@
 // The models of the export check whose call() is C++ code (onnx_models.h): export traces it
 // into ONNX operators. A subclassed model with a residual block and keras.ops arithmetic, a
-// custom layer with its own weights inside a Functional model, and a subclassed model that
-// nests a custom layer and built-in layers. Each is called once on data, which builds it and
-// gives export its input shapes.
+// custom layer with its own weights inside a Functional model, a subclassed model that nests a
+// custom layer and built-in layers, and Lambda layers. Each subclassed model is called once on
+// data, which builds it and gives export its input shapes.
 
 #include "onnx_models.h"
 
@@ -10,6 +10,7 @@ namespace keras::onnx_check {
 namespace {
 
 namespace layers = keras::layers;
+using Tensors = std::vector<KerasTensor>;
 
 // A custom Dense: its own kernel (stored transposed, units x inputs), bias and per-unit gain,
 // silu(x @ kernel^T + bias) * gain.
@@ -97,6 +98,22 @@ ModelPtr<Model> custom_layer_functional() {
   return Functional(x, layers::Dense(2)(y), {.name = "custom_layer_functional"});
 }
 
+// Lambda layers traced the same way, one of them moving axes: (batch, 6) viewed as (batch, 2,
+// 3), transposed, scaled per position and flattened back.
+ModelPtr<Model> lambdas() {
+  auto x = Input({6}, {.name = "x"});
+  auto h = layers::Dense(6)(x);
+  auto moved = layers::Lambda([](const Tensor& t) {
+    const Tensor grid = ops::transpose(ops::reshape(t, {-1, 2, 3}), {0, 2, 1});
+    const Tensor scale = Tensor::from_vector<float>({1, -2, 3, 0.5, 0.25, -1}, {3, 2});
+    return ops::reshape(ops::multiply(ops::softmax(grid, 1), scale), {-1, 6});
+  })(h);
+  auto squared = layers::Lambda([](const Tensor& t) {
+    return ops::add(ops::square(t), ops::multiply(t, 0.5));
+  })(h);
+  return Functional(Tensors{x}, Tensors{moved, squared}, {.name = "lambdas"});
+}
+
 }  // namespace
 
 std::vector<ModelCase> subclassed_model_cases() {
@@ -104,6 +121,7 @@ std::vector<ModelCase> subclassed_model_cases() {
       {"subclassed_residual", subclassed_residual},
       {"subclassed_nested", subclassed_nested, 17},
       {"custom_layer_functional", custom_layer_functional},
+      {"lambdas", lambdas},
   };
 }
 
