@@ -57,7 +57,9 @@ std::vector<std::string> trace_layer_call(Graph& g, Layer& layer,
       dynamic_batch = true;
     }
     const DType dtype = i < dtypes.size() ? dtypes[i] : DType::Float32;
-    xs.push_back(is_floating(dtype) ? random::normal(s, 0.0, 1.0, dtype) : ops::zeros(s, dtype));
+    // A seed of its own: exporting leaves the global random stream as it was.
+    xs.push_back(is_floating(dtype) ? random::normal(s, 0.0, 1.0, dtype, uint64_t{i + 1})
+                                    : ops::zeros(s, dtype));
   }
   CallTracer tracer(g, layer, dynamic_batch);
   for (size_t i = 0; i < xs.size(); ++i) tracer.bind(xs[i], inputs.at(i));
