@@ -271,8 +271,12 @@ void CallTracer::leave(Layer& layer, const TensorList& inputs, bool list_call,
       g_, layer.shared_from_this(), in, shapes, out_shapes, nullptr, dtypes, list_call);
   for (size_t i = 0; i < outputs.size() && i < out.size(); ++i) {
     // An output that is a view of a traced input (Reshape, Identity) is that view already.
-    if (traced(outputs[i].array())) continue;
-    define(outputs[i].array(), out[i]);
+    const Array& y = outputs[i].array();
+    if (traced(y)) continue;
+    if (y.offset != 0 || !y.is_contiguous())
+      unmapped("layer \"" + layer.name() + "\", whose output is a strided view of its own " +
+               "result");
+    define(y, out[i]);
   }
 }
 
