@@ -114,6 +114,31 @@ ModelPtr<Model> lambdas() {
   return Functional(Tensors{x}, Tensors{moved, squared}, {.name = "lambdas"});
 }
 
+// More of what a call() does, traced: comparisons and where, gelu (tanh form, Keras's default
+// for ops.gelu) and the other mapped activations, reductions without keepdims broadcast back
+// through expand_dims, squeeze, broadcast_to; BatchNormalization and Dropout as sublayers.
+class OpsNet : public Model {
+ public:
+  OpsNet() : Model({.name = "ops_net"}, "ops_net") {
+    dense_ = track("dense", layers::Dense(6));
+    norm_ = track("norm", layers::BatchNormalization());
+    drop_ = track("drop", layers::Dropout(0.5));
+  }
+  Tensor call(const Tensor& x, const CallContext&) override {
+    const Tensor h = drop_(norm_(dense_(x)));
+    const Tensor leaky = ops::where(ops::greater(h, Tensor(0.0)), h, ops::multiply(h, 0.1));
+    const Tensor row_sum = ops::expand_dims(ops::sum(leaky, 1), 1);
+    const Tensor grid = ops::broadcast_to(ops::expand_dims(ops::gelu(h), 1), {h.shape()[0], 2, 6});
+    const Tensor mixed = ops::add(ops::squeeze(ops::mean(grid, 1, true), 1),
+                                  ops::multiply(ops::rsqrt(ops::add(ops::abs(row_sum), 1.0)),
+                                                ops::log1p(ops::abs(leaky))));
+    return ops::add(ops::clip(ops::elu(mixed, 0.7), -1.0, 2.0), ops::log_sigmoid(h));
+  }
+
+ private:
+  LayerPtr<> dense_, norm_, drop_;
+};
+
 }  // namespace
 
 std::vector<ModelCase> subclassed_model_cases() {
@@ -122,6 +147,8 @@ std::vector<ModelCase> subclassed_model_cases() {
       {"subclassed_nested", subclassed_nested, 17},
       {"custom_layer_functional", custom_layer_functional},
       {"lambdas", lambdas},
+      {"subclassed_ops", [] { return called<OpsNet>({2, 5}); }},
+      {"subclassed_ops_opset20", [] { return called<OpsNet>({2, 5}); }, 20},
   };
 }
 

@@ -290,6 +290,16 @@ class WatchingBackend final : public backend::Backend {
         return node("Mul", {node("Mul", {x, scalar("half", 0.5)}),
                             node("Add", {e, scalar("one", 1)})});
       }
+      case UnaryOp::GeluTanh: {  // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+        if (gr.opset() >= 20) return node("Gelu", {x}, {{"approximate", std::string("tanh")}});
+        const std::string cube = node("Mul", {node("Mul", {x, x}), x});
+        const std::string inner =
+            node("Add", {x, node("Mul", {cube, scalar("coefficient", 0.044715)})});
+        const std::string t =
+            node("Tanh", {node("Mul", {inner, scalar("sqrt_2_over_pi", std::sqrt(2.0 / M_PI))})});
+        return node("Mul", {node("Mul", {x, scalar("half", 0.5)}),
+                            node("Add", {t, scalar("one", 1)})});
+      }
       case UnaryOp::Elu: return node("Elu", {x}, {{"alpha", static_cast<float>(p0)}});
       case UnaryOp::LeakyRelu: return node("LeakyRelu", {x}, {{"alpha", static_cast<float>(p0)}});
       case UnaryOp::Clip: return node("Clip", {x, scalar("min", p0), scalar("max", p1)});
