@@ -9,6 +9,11 @@ std::optional<bool>& current_training() {
   return training;
 }
 
+LayerCallObserver*& layer_call_observer() {
+  thread_local LayerCallObserver* observer = nullptr;
+  return observer;
+}
+
 Tensor alias(const Tensor& t) {
   Tensor out(make_ref<TensorImpl>(t.array()));
   out.impl()->grad_fn = t.impl()->grad_fn;

@@ -5,6 +5,10 @@
 
 #include "keras/tensor/tensor.h"
 
+namespace keras {
+class Layer;
+}
+
 namespace keras::detail {
 
 /// The training flag of the innermost layer call on this thread, if any.
@@ -23,6 +27,23 @@ class TrainingScope {
  private:
   std::optional<bool> previous_;
 };
+
+/// Watches the eager layer calls made on this thread (the ONNX exporter's trace of a call():
+/// it converts a sublayer's call as a whole rather than the ops inside it).
+class LayerCallObserver {
+ public:
+  virtual ~LayerCallObserver() = default;
+  /// A layer call begins (after the layer is built).
+  virtual void enter(Layer& layer) = 0;
+  /// The call of `layer` returned `outputs` (their masks attached); may throw.
+  virtual void leave(Layer& layer, const TensorList& inputs, bool list_call,
+                     const TensorList& outputs) = 0;
+  /// The call of `layer` ended by an exception.
+  virtual void abandon(Layer& layer) = 0;
+};
+
+/// This thread's observer of layer calls, or null.
+LayerCallObserver*& layer_call_observer();
 
 /// A second handle on the same values and the same place in the autograd graph (so a layer
 /// that returns its input can carry its own mask).

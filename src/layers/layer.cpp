@@ -249,6 +249,16 @@ TensorList Layer::call_eager(const TensorList& inputs, bool list_call, const Cal
   for (size_t i = 0; i < inputs.size(); ++i)
     check(inputs[i].defined(), "Layer '", name(), "': input ", i, " is an undefined tensor.");
   backend::LayerTraceScope traced(name());  // names this layer in a compiler warning
+  // An exporter tracing a call() sees each layer call whole (layers/call_state.h).
+  struct Watched {
+    Layer& layer;
+    detail::LayerCallObserver* observer = detail::layer_call_observer();
+    bool left = false;
+    ~Watched() {
+      if (observer && !left) observer->abandon(layer);
+    }
+  } watched{*this};
+  if (watched.observer) watched.observer->enter(*this);
 
   CallContext resolved = ctx;
   resolved.training = ctx.training ? *ctx.training : detail::current_training().value_or(false);
@@ -289,6 +299,10 @@ TensorList Layer::call_eager(const TensorList& inputs, bool list_call, const Cal
   }
   if (activity_regularizer_)
     for (const Tensor& y : outputs) add_loss((*activity_regularizer_)(y));
+  if (watched.observer) {
+    watched.left = true;
+    watched.observer->leave(*this, inputs, list_call, outputs);
+  }
   return outputs;
 }
 

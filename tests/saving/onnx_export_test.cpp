@@ -19,16 +19,24 @@ namespace {
 namespace fs = std::filesystem;
 using test::SafetyTempDir;
 
-// A subclassed model: call() is C++ code, not a graph export_model can walk.
+// A subclassed model (call() is C++ code: export traces it) around one Dense.
 class Subclassed : public Model {
  public:
   Subclassed() : Model(LayerOptions{.name = "subclassed_net"}, "subclassed_net") {
     dense_ = track("dense", layers::Dense(2));
   }
-  Tensor call(const Tensor& x, const CallContext&) override { return dense_(x); }
+  Tensor call(const Tensor& x, const CallContext&) override { return ops::sort(dense_(x)); }
 
  private:
   LayerPtr<layers::DenseLayer> dense_;
+};
+
+// A custom layer whose call() uses an op with no ONNX mapping (cumsum).
+class RunningTotal : public Layer {
+ public:
+  RunningTotal() : Layer(LayerOptions{.name = "running_total"}, "running_total") {}
+  std::string class_name() const override { return "RunningTotal"; }
+  Tensor call(const Tensor& x, const CallContext&) override { return ops::cumsum(x, 1); }
 };
 
 ModelPtr<Model> small_mlp() {
@@ -49,14 +57,66 @@ std::string message_of(F f) {
 
 const saving::ExportOptions kQuiet{.verbose = false};
 
-TEST(OnnxExport, SubclassedModelIsRefused) {
+// Subclassed models and custom layers export by tracing call(); an op with no ONNX mapping is
+// named with the layer or model whose call() used it, and no file is written.
+TEST(OnnxExport, UnmappedOpOfATracedCallIsNamed) {
   SafetyTempDir dir("onnx");
   auto model = make_layer<Subclassed>();
   model(Input({3}));
   const std::string msg =
       message_of<ValueError>([&] { saving::export_model(*model, dir.file("m.onnx"), kQuiet); });
-  EXPECT_NE(msg.find("subclassed"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("\"subclassed_net\""), std::string::npos) << msg;
+  EXPECT_NE(msg.find("sort"), std::string::npos) << msg;
   EXPECT_FALSE(fs::exists(dir.file("m.onnx")));
+
+  auto x = Input({4});
+  auto functional = Functional(x, make_layer<RunningTotal>()(layers::Dense(3)(x)));
+  const std::string custom_msg = message_of<ValueError>(
+      [&] { saving::export_model(*functional, dir.file("c.onnx"), kQuiet); });
+  EXPECT_NE(custom_msg.find("\"running_total\" (RunningTotal)"), std::string::npos) << custom_msg;
+  EXPECT_NE(custom_msg.find("cumsum"), std::string::npos) << custom_msg;
+  EXPECT_FALSE(fs::exists(dir.file("c.onnx")));
+
+  // Lambda's function is traced the same way.
+  auto lambda =
+      Sequential({Input({3}), layers::Lambda([](const Tensor& t) { return ops::cumsum(t, 1); })});
+  const std::string lambda_msg =
+      message_of<ValueError>([&] { saving::export_model(*lambda, dir.file("l.onnx"), kQuiet); });
+  EXPECT_NE(lambda_msg.find(lambda->layers().back()->name()), std::string::npos) << lambda_msg;
+  EXPECT_NE(lambda_msg.find("cumsum"), std::string::npos) << lambda_msg;
+}
+
+// A subclassed model that was never called or built has no input shapes: the error asks for
+// input_signature, which then suffices.
+TEST(OnnxExport, UnbuiltSubclassedModelNeedsAnInputSignature) {
+  SafetyTempDir dir("onnx");
+  class Doubler : public Model {
+   public:
+    Doubler() : Model(LayerOptions{.name = "doubler"}, "doubler") {}
+    Tensor call(const Tensor& x, const CallContext&) override { return ops::multiply(x, 2.0); }
+  };
+  auto model = make_layer<Doubler>();
+  const std::string msg =
+      message_of<ValueError>([&] { saving::export_model(*model, dir.file("m.onnx"), kQuiet); });
+  EXPECT_NE(msg.find("\"doubler\""), std::string::npos) << msg;
+  EXPECT_NE(msg.find("input_signature"), std::string::npos) << msg;
+  EXPECT_FALSE(fs::exists(dir.file("m.onnx")));
+
+  saving::export_model(*model, dir.file("m.onnx"), {.input_signature = {{-1, 5}}, .verbose = false});
+  EXPECT_TRUE(fs::exists(dir.file("m.onnx")));
+}
+
+// A tensor the size of the batch made from nothing traced would fix the batch size in the
+// graph: refused rather than exported wrong.
+TEST(OnnxExport, BatchSizedConstantOfATracedCallIsRefused) {
+  SafetyTempDir dir("onnx");
+  auto lambda = Sequential({Input({3}), layers::Lambda([](const Tensor& t) {
+                              return ops::add(t, ops::ones_like(t));
+                            })});
+  const std::string msg =
+      message_of<ValueError>([&] { saving::export_model(*lambda, dir.file("l.onnx"), kQuiet); });
+  EXPECT_NE(msg.find("ones_like"), std::string::npos) << msg;
+  EXPECT_FALSE(fs::exists(dir.file("l.onnx")));
 }
 
 TEST(OnnxExport, LayerWithoutConverterIsNamed) {
@@ -67,13 +127,6 @@ TEST(OnnxExport, LayerWithoutConverterIsNamed) {
   EXPECT_NE(msg.find("pad_mask"), std::string::npos) << msg;
   EXPECT_NE(msg.find("Masking"), std::string::npos) << msg;
   EXPECT_FALSE(fs::exists(dir.file("m.onnx")));
-
-  auto lambda =
-      Sequential({Input({3}), layers::Lambda([](const Tensor& x) { return ops::square(x); })});
-  const std::string lambda_msg =
-      message_of<ValueError>([&] { saving::export_model(*lambda, dir.file("l.onnx"), kQuiet); });
-  EXPECT_NE(lambda_msg.find(lambda->layers().back()->name()), std::string::npos) << lambda_msg;
-  EXPECT_NE(lambda_msg.find("Lambda"), std::string::npos) << lambda_msg;
 
   // ConvLSTM has no ONNX operator: refused by name, no file written.
   auto conv_lstm = Sequential({Input({3, 6, 6, 2}), layers::ConvLSTM2D(2, 3, {.name = "clstm"})});

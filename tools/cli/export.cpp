@@ -32,8 +32,11 @@ void run_export(const ExportArgs& args) {
     std::vector<KerasTensor> inputs;
     if (functional) inputs = functional->inputs();
     if (sequential && sequential->input_tensor().defined()) inputs = {sequential->input_tensor()};
-    for (const KerasTensor& t : inputs) {
-      Shape s = t.shape();
+    std::vector<Shape> shapes;
+    for (const KerasTensor& t : inputs) shapes.push_back(t.shape());
+    // A subclassed model (its call() is traced): the shapes it was built for.
+    if (!functional && !sequential) shapes = model->build_input_shapes();
+    for (Shape s : shapes) {
       if (s.rank() > 0) s[0] = *args.batch;
       options.input_signature.push_back(s);
     }

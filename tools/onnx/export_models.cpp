@@ -64,16 +64,22 @@ Tensor with_padding(const Tensor& ids) {
 // with `unit_range` (pixel values, for a model trained on them), or token ids in [0, 20) with
 // padding.
 TensorList random_inputs(const Model& model, bool unit_range) {
+  // A subclassed model's inputs: float32, of the shapes it was built for.
+  std::vector<std::pair<keras::Shape, keras::DType>> specs;
+  if (keras::onnx_check::is_subclassed(model))
+    for (const keras::Shape& s : model.build_input_shapes()) specs.emplace_back(s, keras::DType::Float32);
+  else
+    for (const keras::KerasTensor& input : model_inputs(model))
+      specs.emplace_back(input.shape(), input.dtype());
   TensorList out;
-  for (const keras::KerasTensor& input : model_inputs(model)) {
-    keras::Shape shape = input.shape();
+  for (auto [shape, dtype] : specs) {
     shape[0] = kBatch;
-    if (!keras::is_floating(input.dtype()))
-      out.push_back(with_padding(keras::random::randint(shape, 0, 20, input.dtype())));
+    if (!keras::is_floating(dtype))
+      out.push_back(with_padding(keras::random::randint(shape, 0, 20, dtype)));
     else if (unit_range)
-      out.push_back(keras::random::uniform(shape, 0.0, 1.0, input.dtype()));
+      out.push_back(keras::random::uniform(shape, 0.0, 1.0, dtype));
     else
-      out.push_back(keras::random::normal(shape, 0.0, 1.0, input.dtype()));
+      out.push_back(keras::random::normal(shape, 0.0, 1.0, dtype));
   }
   return out;
 }

@@ -257,6 +257,20 @@ ModelPtr<Model> embedding() {
                     {.name = "embedding"});
 }
 
+// LoRA on every layer class that has it (Dense, EinsumDense, Conv1D, Embedding): the graph holds
+// each merged weight, base + (lora_alpha / rank) * A @ B (the adapters are randomized too, so
+// the update counts).
+ModelPtr<Model> lora_layers() {
+  auto x = Input({7, 3}, {.name = "x"});
+  auto ids = Input({5}, {.dtype = DType::Int32, .name = "ids"});
+  auto conv = layers::Conv1D(4, 3, {.lora_rank = 2, .lora_alpha = 4.0})(x);
+  auto einsum = layers::EinsumDense("abc,cd->abd", {layers::kNone, 3},
+                                    {.bias_axes = "d", .lora_rank = 1})(conv);
+  auto dense = layers::Dense(2, {.lora_rank = 2, .lora_alpha = 3.0})(layers::Flatten()(einsum));
+  auto embedded = layers::Embedding(20, 4, {.lora_rank = 2})(ids);
+  return Functional(Tensors{x, ids}, Tensors{dense, embedded}, {.name = "lora_layers"});
+}
+
 // Embedding(mask_zero=True): Keras's mask changes what GlobalAveragePooling1D (the mean over
 // unmasked steps) and LSTM (masked steps carry the state over) compute.
 ModelPtr<Model> embedding_mask_zero() {
@@ -619,7 +633,7 @@ ModelPtr<Model> ops_nodes() {
 }  // namespace
 
 std::vector<ModelCase> model_cases() {
-  return {
+  std::vector<ModelCase> cases{
       {"dense_activations", dense_activations},
       {"dense_activations_opset21", dense_activations, 21},  // Gelu as one node
       {"activation_layers", activation_layers},
@@ -642,6 +656,7 @@ std::vector<ModelCase> model_cases() {
       {"reshaping", reshaping},
       {"merging", merging, 19},
       {"embedding", embedding},
+      {"lora_layers", lora_layers},
       {"embedding_mask_zero", embedding_mask_zero, 18, true},  // refusing the mask is fine
       {"inference_identity", inference_identity},
       {"preprocessing", preprocessing},
@@ -670,6 +685,8 @@ std::vector<ModelCase> model_cases() {
       {"image_preprocessing", image_preprocessing},
       {"wrappers", wrappers},
   };
+  for (ModelCase& c : subclassed_model_cases()) cases.push_back(c);
+  return cases;
 }
 
 }  // namespace keras::onnx_check

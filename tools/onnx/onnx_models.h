@@ -27,5 +27,12 @@ struct ModelCase {
 
 /// The models built in C++, in the order they are written.
 std::vector<ModelCase> model_cases();
+/// True for a model that is neither Functional nor Sequential.
+inline bool is_subclassed(const Model& model) {
+  return !dynamic_cast<const FunctionalModel*>(&model) &&
+         !dynamic_cast<const SequentialModel*>(&model);
+}
+/// The subclassed models and custom layers (subclassed_models.cpp), whose call() export traces.
+std::vector<ModelCase> subclassed_model_cases();
 
 }  // namespace keras::onnx_check

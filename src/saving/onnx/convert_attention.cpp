@@ -24,13 +24,9 @@ namespace {
 
 using Values = std::vector<std::string>;
 
-// A weight of `layer` (the converted layer or one of its sublayers) by name; undefined when
-// it has none.
-Tensor find_weight(const Layer& layer, const std::string& name) {
-  for (const Variable& v : layer.weights())
-    if (v.name() == name) return v.value();
-  return Tensor();
-}
+// A weight of `layer` (the converted layer or one of its sublayers) by name, with its LoRA
+// update merged in; undefined when it has none.
+Tensor find_weight(const Layer& layer, const std::string& name) { return layer_weight(layer, name); }
 
 std::string scalar_i64(Graph& g, const std::string& base, int64_t v) {
   return g.initializer(base, Tensor::from_vector(std::vector<int64_t>{v}, Shape{}));
@@ -155,8 +151,6 @@ std::string einsum_dense_value(LayerCall& c, const Layer& layer, const Config& c
 }
 
 Values einsum_dense(LayerCall& c) {
-  if (c.config.contains("lora_rank") && !c.config["lora_rank"].is_null())
-    c.fail("LoRA weights are not merged (call disable_lora/merge first)");
   return {einsum_dense_value(c, c.layer, c.config, c.inputs[0], c.rank(), c.scope())};
 }
 

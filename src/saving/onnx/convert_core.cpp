@@ -11,8 +11,6 @@ namespace {
 using Values = std::vector<std::string>;
 
 Values dense(LayerCall& c) {
-  if (c.config.contains("lora_rank") && !c.config["lora_rank"].is_null())
-    c.fail("LoRA weights are not merged (call disable_lora/merge first)");
   std::string y = c.g.node("MatMul", {c.inputs[0], c.weight_value("kernel")}, {}, c.scope());
   if (c.config.value("use_bias", true))
     y = c.g.node("Add", {y, c.weight_value("bias")}, {}, c.scope());

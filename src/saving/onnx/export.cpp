@@ -14,6 +14,7 @@
 #include "keras/models/sequential.h"
 #include "keras/saving/atomic_file.h"
 #include "layer_call.h"
+#include "trace_call.h"
 
 #ifndef KERAS_CPP_VERSION
 #define KERAS_CPP_VERSION "unknown"
@@ -58,8 +59,9 @@ class Walker {
           shapes.push_back(t.shape());
           dtypes.push_back(t.dtype());
         }
-        const std::vector<std::string> out =
-            run_layer(node->layer, in, shapes, node->output_shapes, node.get(), dtypes);
+        const std::vector<std::string> out = run_layer(node->layer, in, shapes,
+                                                       node->output_shapes, node.get(), dtypes,
+                                                       node->list_call);
         for (size_t i = 0; i < out.size(); ++i)
           values_[{node.get(), static_cast<int>(i)}] = out[i];
       }
@@ -99,29 +101,10 @@ class Walker {
                                      const std::vector<Shape>& in_shapes,
                                      const std::vector<Shape>& out_shapes,
                                      const Node* node = nullptr,
-                                     const std::vector<DType>& dtypes = {}) {
-    if (const auto* model = dynamic_cast<const Model*>(layer.get())) {
-      Walker inner(g_);
-      return inner.run_model(*model, in);
-    }
-    LayerCall call{*layer, layer->get_config(), in, in_shapes, out_shapes, g_, node, dtypes};
-    call.refuse_quantized();
-    // A keras.ops node may share its class name with a layer (Add, Concatenate, Softmax) but
-    // not its config or call arguments: it has converters of its own.
-    const bool op_node = dynamic_cast<const layers::OperationLayer*>(layer.get()) != nullptr;
-    const onnx::Converter convert = op_node ? onnx::find_op_converter(layer->class_name())
-                                            : onnx::find_converter(layer->class_name());
-    if (!convert && op_node)
-      call.fail("the keras.ops node class " + layer->class_name() + " has no ONNX converter " +
-                "(docs/deployment.md lists the ops that export)");
-    if (!convert)
-      call.fail("no ONNX converter for class " + layer->class_name() +
-                " (docs/deployment.md lists the exportable layers)");
-    std::vector<std::string> out = convert(call);
-    if (out.size() != out_shapes.size() && !out_shapes.empty())
-      call.fail("the converter made " + std::to_string(out.size()) + " outputs for " +
-                std::to_string(out_shapes.size()));
-    return out;
+                                     const std::vector<DType>& dtypes = {},
+                                     bool list_call = false) {
+    return onnx::convert_layer_call(g_, layer, in, in_shapes, out_shapes, node, dtypes,
+                                    list_call);
   }
 
   Graph& g_;
@@ -170,6 +153,51 @@ std::vector<std::string> dim_names(const Shape& shape, const std::string& input)
   return names;
 }
 
+// A subclassed model: its call() traced on inputs of the signature's shapes, or of the shapes
+// it was built for with the batch axis dynamic. Inputs are float32 (no signature says more).
+void export_subclassed(const Model& model, const std::string& filepath,
+                       const ExportOptions& options, int opset) {
+  std::vector<Shape> shapes = options.input_signature;
+  if (shapes.empty()) {
+    shapes = model.build_input_shapes();
+    for (Shape& s : shapes)
+      if (s.rank() > 0) s[0] = -1;
+  }
+  if (shapes.empty())
+    throw ValueError("export: subclassed model \"" + model.name() + "\" (" + model.class_name() +
+                     ") was never called or built, so the shapes of its inputs are unknown; " +
+                     "pass ExportOptions::input_signature (one shape per input, -1 for the " +
+                     "batch axis) or call the model on data first.");
+  Graph g(model.name(), opset);
+  std::vector<std::string> in_values;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const std::string name = shapes.size() == 1 ? "inputs" : "inputs_" + std::to_string(i);
+    g.add_input(name, DType::Float32, shapes[i], dim_names(shapes[i], name));
+    in_values.push_back(name);
+  }
+  std::vector<Shape> out_shapes;
+  std::vector<DType> out_dtypes;
+  // Tracing runs call(), which is not const; the model's weights are only read.
+  const std::vector<std::string> out_values = onnx::trace_layer_call(
+      g, const_cast<Model&>(model), in_values, shapes,
+      std::vector<DType>(shapes.size(), DType::Float32), shapes.size() > 1, &out_shapes,
+      &out_dtypes);
+  for (size_t i = 0; i < out_values.size(); ++i) {
+    const std::string name = "output_" + std::to_string(i);
+    g.add_output(out_values[i], name, out_dtypes[i], out_shapes[i], dim_names(out_shapes[i], name));
+  }
+  const std::string bytes = g.serialize(KERAS_CPP_VERSION);
+  write_file_atomically(filepath, std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  if (options.verbose) {
+    std::cout << "Saved ONNX model (opset " << opset << ", call() traced) to " << filepath << "\n";
+    for (size_t i = 0; i < shapes.size(); ++i)
+      std::cout << "  input  " << in_values[i] << " " << shape_string(shapes[i]) << " float32\n";
+    for (size_t i = 0; i < out_values.size(); ++i)
+      std::cout << "  output output_" << i << " " << shape_string(out_shapes[i]) << " "
+                << dtype_name(out_dtypes[i]) << "\n";
+  }
+}
+
 }  // namespace
 
 void export_model(const Model& model, const std::string& filepath, const ExportOptions& options) {
@@ -182,12 +210,9 @@ void export_model(const Model& model, const std::string& filepath, const ExportO
     throw ValueError("export: opset_version " + std::to_string(opset) + " is outside the " +
                      "opsets keras-cpp writes (" + std::to_string(kMinOnnxOpset) + " to " +
                      std::to_string(kMaxOnnxOpset) + ").");
+  if (onnx::traced_by_call(model)) return export_subclassed(model, filepath, options, opset);
   const std::vector<KerasTensor> inputs = model_inputs(model);
   const std::vector<KerasTensor> outputs = model_outputs(model);
-  if (inputs.empty() || outputs.empty())
-    throw ValueError("export: model \"" + model.name() + "\" (" + model.class_name() +
-                     ") is a subclassed model; export handles Sequential and Functional models " +
-                     "(nested ones included). Rebuild it as a Functional model to export it.");
   if (!options.input_signature.empty() && options.input_signature.size() != inputs.size())
     throw ValueError("export: input_signature has " +
                      std::to_string(options.input_signature.size()) + " shapes; the model has " +
@@ -227,6 +252,41 @@ void export_model(const Model& model, const std::string& filepath, const ExportO
 }
 
 }  // namespace keras::saving
+
+namespace keras::onnx {
+
+std::vector<std::string> convert_layer_call(Graph& g, const std::shared_ptr<Layer>& layer,
+                                            const std::vector<std::string>& in,
+                                            const std::vector<Shape>& in_shapes,
+                                            const std::vector<Shape>& out_shapes,
+                                            const Node* node, const std::vector<DType>& dtypes,
+                                            bool list_call) {
+  if (traced_by_call(*layer)) return trace_layer_call(g, *layer, in, in_shapes, dtypes, list_call);
+  if (const auto* model = dynamic_cast<const Model*>(layer.get())) {
+    saving::Walker inner(g);
+    return inner.run_model(*model, in);
+  }
+  LayerCall call{*layer, layer->get_config(), in, in_shapes, out_shapes, g, node, dtypes};
+  call.refuse_quantized();
+  // A keras.ops node may share its class name with a layer (Add, Concatenate, Softmax) but
+  // not its config or call arguments: it has converters of its own.
+  const bool op_node = dynamic_cast<const layers::OperationLayer*>(layer.get()) != nullptr;
+  const Converter convert =
+      op_node ? find_op_converter(layer->class_name()) : find_converter(layer->class_name());
+  if (!convert && op_node)
+    call.fail("the keras.ops node class " + layer->class_name() + " has no ONNX converter " +
+              "(docs/deployment.md lists the ops that export)");
+  if (!convert)
+    call.fail("no ONNX converter for class " + layer->class_name() +
+              " (docs/deployment.md lists the exportable layers)");
+  std::vector<std::string> out = convert(call);
+  if (out.size() != out_shapes.size() && !out_shapes.empty())
+    call.fail("the converter made " + std::to_string(out.size()) + " outputs for " +
+              std::to_string(out_shapes.size()));
+  return out;
+}
+
+}  // namespace keras::onnx
 
 namespace keras {
 

@@ -5,13 +5,44 @@
 
 #include "keras/autograd/variable.h"
 #include "keras/core/errors.h"
+#include "keras/layers/core/lora.h"
+#include "keras/ops/numpy/elementwise.h"
+#include "keras/ops/numpy/linear.h"
+#include "keras/ops/core/conversion.h"
 
 namespace keras::onnx {
 
-Tensor LayerCall::weight(const std::string& name) const {
+namespace {
+
+// A weight as the layer computes with it: with LoRA enabled, the base plus the adapters' update
+// (lora_alpha / rank) * A @ B, as Keras's kernel property and keras-cpp's LoraLayer compute it
+// (and as Keras's export of a LoRA model does).
+Tensor with_lora_update(const Layer& layer, const std::string& name, const Tensor& base) {
+  const auto* lora = dynamic_cast<const layers::LoraLayer*>(&layer);
+  if (!lora || !lora->lora_enabled()) return base;
+  Tensor a, b;
+  for (const Variable& v : layer.own_weights()) {
+    if (v.name() == "lora_" + name + "_a") a = v.value();
+    if (v.name() == "lora_" + name + "_b") b = v.value();
+  }
+  if (!a.defined() || !b.defined()) return base;
+  const double scale = lora->lora_alpha()->to_double() / static_cast<double>(lora->lora_rank());
+  return ops::cast(ops::add(base, ops::multiply(ops::matmul(a, b), Scalar(scale))),
+                   base.dtype());
+}
+
+}  // namespace
+
+Tensor layer_weight(const Layer& layer, const std::string& name) {
   for (const Variable& v : layer.weights())
-    if (v.name() == name) return v.value();
-  fail("it has no weight named \"" + name + "\" (is it built?)");
+    if (v.name() == name) return with_lora_update(layer, name, v.value());
+  return Tensor();
+}
+
+Tensor LayerCall::weight(const std::string& name) const {
+  Tensor w = layer_weight(layer, name);
+  if (!w.defined()) fail("it has no weight named \"" + name + "\" (is it built?)");
+  return w;
 }
 
 bool LayerCall::has_weight(const std::string& name) const {

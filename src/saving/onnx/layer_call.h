@@ -26,7 +26,8 @@ struct LayerCall {
   /// The dtypes of the inputs, where the walk knows them (Functional graphs).
   std::vector<DType> input_dtypes = {};
 
-  /// The layer's weight named `name` (Variable::name: "kernel", "bias", ...) as a tensor.
+  /// The layer's weight named `name` (Variable::name: "kernel", "bias", ...) as a tensor
+  /// (layer_weight: with a LoRA update merged in).
   Tensor weight(const std::string& name) const;
   bool has_weight(const std::string& name) const;
   /// A weight as an initializer of the graph, named "<layer>/<name>".
@@ -45,6 +46,10 @@ struct LayerCall {
   /// The rank of input 0 (failing when unknown).
   int rank() const;
 };
+
+/// `layer`'s weight named `name` (of it or a sublayer) as the layer computes with it: with LoRA
+/// enabled, the base plus (lora_alpha / rank) * A @ B. Undefined when it has none.
+Tensor layer_weight(const Layer& layer, const std::string& name);
 
 /// The value `x` after Keras activation `name` ("linear" and "" leave it as it is).
 std::string apply_activation(LayerCall& c, const std::string& x, const std::string& name);
