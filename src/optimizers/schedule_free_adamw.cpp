@@ -36,6 +36,20 @@ void ScheduleFreeAdamW::build_slots(const std::vector<Variable>& vars) {
     if (momentums_[i].defined()) momentums_[i].assign(vars[i].value());
 }
 
+void ScheduleFreeAdamW::apply_weight_decay(const std::vector<size_t>& indices, const Tensor& lr) {
+  // Keras's load_model builds the optimizer (z = y) before it loads the weights, so a model
+  // compiled but not trained would keep z at the weights the layers were initialized with.
+  // Taking z = y again on the first step (chosen on the device, so the step compiles) starts it
+  // from the loaded weights, and changes nothing where z still equals y.
+  const Tensor first_step = ops::equal(step_count(), 0);
+  for (size_t index : indices) {
+    Variable& z = momentums_[index];
+    if (z.defined())
+      z.assign(ops::where(first_step, trainable_variables()[index].value(), z.value()));
+  }
+  Optimizer::apply_weight_decay(indices, lr);
+}
+
 void ScheduleFreeAdamW::update_step(const Tensor& grad, const Variable& var, size_t index,
                                     const Tensor& lr_) {
   const DType dt = var.dtype();

@@ -12,6 +12,9 @@ Newton-Schulz coefficients, each of clipnorm, clipvalue, global_clipnorm, use_em
 gradient_accumulation_steps, a learning-rate schedule; ScheduleFreeAdamW with defaults, warmup,
 weight decay and the same shared options.
 
+Defaults: optimizers_muon_sf_defaults.json holds the get_config() of each class's default
+instance.
+
 Files: training.py's comparison for both optimizers, in tests/oracle/fixtures/optimizers_muon_sf/
 (cases.npz in training.py's layout): the UNTRAINED compiled model Keras saved (<case>.keras,
 the optimizer from its compile_config), which keras-cpp fits for 2 epochs and compares with
@@ -145,6 +148,11 @@ def main():
                atol=ATOL)
     print(f"optimizers_muon_sf: {len(CASES)} cases")
     f.save()
+    # The configs of fresh default instances (for the registry's defaults and names).
+    keras.backend.clear_session()
+    oracle.write_json("optimizers_muon_sf_defaults", {
+        cls: getattr(keras.optimizers, cls)().get_config()
+        for cls in ("Muon", "ScheduleFreeAdamW")})
     training_files()
 
 

@@ -401,7 +401,8 @@ class Muon : public Optimizer {
 /// keras.optimizers.ScheduleFreeAdamW (Defazio et al., 2024). The model's variables hold the
 /// interpolation y; the slot "momentum" holds z (the gradient-step sequence, starting at the
 /// variable's value) and the average x is recovered from y and z at each step. As in Keras
-/// 3.15, evaluation uses y: nothing swaps x in.
+/// 3.15, evaluation uses y: nothing swaps x in. Beyond Keras, the first step re-anchors z at y
+/// (the same as Keras while z still equals y; see docs/training.md for the loading case).
 struct ScheduleFreeAdamWOptions {
   LearningRate learning_rate = 0.0025;
   double beta_1 = 0.9;
@@ -423,6 +424,8 @@ class ScheduleFreeAdamW : public Optimizer {
   void build_slots(const std::vector<Variable>& vars) override;
   void update_step(const Tensor& grad, const Variable& var, size_t index,
                    const Tensor& lr) override;
+  /// The first thing a step does to the variables: on the first step, z = y; then the decay.
+  void apply_weight_decay(const std::vector<size_t>& indices, const Tensor& lr) override;
 
  private:
   ScheduleFreeAdamWOptions o_;
