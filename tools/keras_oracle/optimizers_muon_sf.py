@@ -28,6 +28,7 @@ Run: ./scripts/oracle.sh optimizers_muon_sf
 """
 
 import copy
+import importlib.util
 import os
 import sys
 
@@ -37,6 +38,19 @@ import oracle  # noqa: E402  (sets up the JAX backend before keras)
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
 import training  # noqa: E402
+
+
+def _load_sibling(name):
+    """tools/keras_oracle/<name>.py by path (tools/golden, first on sys.path, has an
+    optimizers.py too)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = importlib.util.spec_from_file_location("keras_oracle_" + name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+optimizers = _load_sibling("optimizers")
 
 RTOL, ATOL = 2e-5, 2e-6
 VARIABLES = [  # (path, shape)
@@ -92,21 +106,12 @@ def make_variables(values):
     return out
 
 
-def run(record, values, grads, finalize):
-    cls = getattr(keras.optimizers, record["class_name"])
-    optimizer = cls.from_config(copy.deepcopy(record["config"]))
-    kvars = make_variables(values)
-    history = [[] for _ in kvars]
-    for s in range(grads[0].shape[0]):
-        optimizer.apply([g[s] for g in grads], kvars)
-        for i, v in enumerate(kvars):
-            history[i].append(np.asarray(v.value))
-    outs = [np.stack(h).astype(np.float32) for h in history]
-    if finalize:
-        optimizer.finalize_variable_values(kvars)
-        outs += [np.asarray(v.value, np.float32) for v in kvars]
-    slots = [v.path for v in optimizer.variables]
-    return outs, slots
+def slot_paths(record, values):
+    """The paths of the optimizer's variables, built on VARIABLES, in Keras's order."""
+    optimizer = getattr(keras.optimizers, record["class_name"]).from_config(
+        copy.deepcopy(record["config"]))
+    optimizer.build(make_variables(values))
+    return [v.path for v in optimizer.variables]
 
 
 TRAINING_CASES = [  # (case, training.py model kind, optimizer factory)
@@ -140,7 +145,8 @@ def main():
         values = [f.randn(*shape) for _, shape in VARIABLES]
         grads = [np.stack([f.randn(*shape) for _ in range(steps)]) for _, shape in VARIABLES]
         finalize = bool(config.get("use_ema"))
-        outs, slots = run(record, values, grads, finalize)
+        outs = optimizers.run_optimizer(record, values, grads, finalize, make_variables)
+        slots = slot_paths(record, values)
         moved = max(float(np.max(np.abs(o[-1] - v))) for o, v in zip(outs, values))
         assert moved > 1e-4, (case, moved)  # every case changes the variables measurably
         f.case(case, "optimizer", values + grads, outs, optimizer=record, finalize=finalize,
