@@ -137,10 +137,10 @@ std::vector<std::vector<Variable>> Optimizer::add_optimizer_variables(
   for (const Variable& var : vars)
     for (size_t i = 0; i < names.size(); ++i)
       // None for a variable the optimizer overwrites with its gradient: it is never updated.
-      out[i].push_back(var.overwrite_with_gradient()
-                           ? Variable()
-                           : add_variable_from_reference(var, names[i],
-                                                         i < inits.size() ? inits[i] : 0));
+      out[i].push_back(
+          var.overwrite_with_gradient()
+              ? Variable()
+              : add_variable_from_reference(var, names[i], i < inits.size() ? inits[i] : 0));
   return out;
 }
 
@@ -351,8 +351,8 @@ void Optimizer::apply_indexed(std::vector<Tensor> grads, std::vector<size_t> ind
   iterations_.assign(ops::add(iterations_.value(), Tensor(Scalar::typed_int(1, DType::Int64))));
 }
 
-void Optimizer::overwrite_with_gradients(std::vector<Tensor>& grads,
-                                         std::vector<size_t>& indices, bool is_update_step) {
+void Optimizer::overwrite_with_gradients(std::vector<Tensor>& grads, std::vector<size_t>& indices,
+                                         bool is_update_step) {
   std::vector<Tensor> kept;
   std::vector<size_t> kept_indices;
   const std::optional<int> steps = options_.gradient_accumulation_steps;
@@ -424,15 +424,16 @@ std::vector<Tensor> Optimizer::clip_gradients(const std::vector<Tensor>& grads) 
 
 void Optimizer::apply_weight_decay(const std::vector<size_t>& indices, const Tensor& lr) {
   if (!options_.weight_decay) return;
-  const double wd = *options_.weight_decay;
-  for (size_t index : indices) {
-    if (!decay_mask_[index]) continue;
-    Variable& var = trainable_variables_[index];
-    Tensor lr_cast = ops::cast(lr, var.dtype());
-    Tensor wd_cast = ops::full({}, wd, var.dtype());
-    var.assign(
-        ops::subtract(var.value(), ops::multiply(ops::multiply(var.value(), wd_cast), lr_cast)));
-  }
+  for (size_t index : indices)
+    if (use_weight_decay(index)) decay_variable(index, *options_.weight_decay, lr);
+}
+
+void Optimizer::decay_variable(size_t index, double weight_decay, const Tensor& lr) {
+  Variable& var = trainable_variables_[index];
+  Tensor lr_cast = ops::cast(lr, var.dtype());
+  Tensor wd_cast = ops::full({}, weight_decay, var.dtype());
+  var.assign(
+      ops::subtract(var.value(), ops::multiply(ops::multiply(var.value(), wd_cast), lr_cast)));
 }
 
 // ---- EMA -----------------------------------------------------------------------------------

@@ -8,35 +8,13 @@
 
 #include "keras/core/config.h"
 #include "keras/ops/ops.h"
+#include "optimizers/builtin_support.h"
 
 namespace keras::optimizers {
 namespace {
 
-template <typename O>
-OptimizerOptions common_options(const O& o) {
-  OptimizerOptions c;
-  if constexpr (std::is_same_v<decltype(o.weight_decay), double>)
-    c.weight_decay = o.weight_decay;
-  else
-    c.weight_decay = o.weight_decay;
-  c.clipnorm = o.clipnorm;
-  c.clipvalue = o.clipvalue;
-  c.global_clipnorm = o.global_clipnorm;
-  c.use_ema = o.use_ema;
-  c.ema_momentum = o.ema_momentum;
-  c.ema_overwrite_frequency = o.ema_overwrite_frequency;
-  c.loss_scale_factor = o.loss_scale_factor;
-  c.gradient_accumulation_steps = o.gradient_accumulation_steps;
-  c.name = o.name;
-  return c;
-}
-
-template <typename O>
-O with_learning_rate(LearningRate lr) {
-  O o;
-  o.learning_rate = std::move(lr);
-  return o;
-}
+using builtin::common_options;
+using builtin::with_learning_rate;
 
 Tensor full_like_dtype(double v, DType dtype) {
   return ops::full({}, v, dtype);
@@ -111,26 +89,28 @@ void Adam::build_slots(const std::vector<Variable>& vars) {
 
 void Adam::update_step(const Tensor& grad, const Variable& var, size_t index, const Tensor& lr_) {
   const DType dt = var.dtype();
-  Tensor lr = ops::cast(lr_, dt);
-  Tensor g = ops::cast(grad, dt);
-  Tensor step = local_step(dt);
-  Tensor beta_1_power = ops::power(full_like_dtype(o_.beta_1, dt), step);
-  Tensor beta_2_power = ops::power(full_like_dtype(o_.beta_2, dt), step);
-  Variable& m = momentums_[index];
-  Variable& v = velocities_[index];
+  builtin::adam_step(ops::cast(grad, dt), ops::cast(lr_, dt), local_step(dt), o_.beta_1, o_.beta_2,
+                     o_.epsilon, momentums_[index], velocities_[index],
+                     o_.amsgrad ? &velocity_hats_[index] : nullptr, var);
+}
+
+void builtin::adam_step(const Tensor& g, const Tensor& lr, const Tensor& step, double beta_1,
+                        double beta_2, double epsilon, Variable& m, Variable& v, Variable* v_hat,
+                        Variable target) {
+  const DType dt = target.dtype();
+  Tensor beta_1_power = ops::power(full_like_dtype(beta_1, dt), step);
+  Tensor beta_2_power = ops::power(full_like_dtype(beta_2, dt), step);
   Tensor alpha = ops::divide(ops::multiply(lr, ops::sqrt(ops::subtract(1.0, beta_2_power))),
                              ops::subtract(1.0, beta_1_power));
-  m.assign_add(ops::multiply(ops::subtract(g, m.value()), 1.0 - o_.beta_1));
-  v.assign_add(ops::multiply(ops::subtract(ops::square(g), v.value()), 1.0 - o_.beta_2));
+  m.assign_add(ops::multiply(ops::subtract(g, m.value()), 1.0 - beta_1));
+  v.assign_add(ops::multiply(ops::subtract(ops::square(g), v.value()), 1.0 - beta_2));
   Tensor second = v.value();
-  if (o_.amsgrad) {
-    Variable& v_hat = velocity_hats_[index];
-    v_hat.assign(ops::maximum(v_hat.value(), v.value()));
-    second = v_hat.value();
+  if (v_hat) {
+    v_hat->assign(ops::maximum(v_hat->value(), v.value()));
+    second = v_hat->value();
   }
-  Variable target = var;
   target.assign_sub(
-      ops::divide(ops::multiply(m.value(), alpha), ops::add(ops::sqrt(second), o_.epsilon)));
+      ops::divide(ops::multiply(m.value(), alpha), ops::add(ops::sqrt(second), epsilon)));
 }
 
 Config Adam::get_config() const {
@@ -626,9 +606,9 @@ Config Lion::get_config() const {
 namespace {
 
 const char* const kKnownNames =
-    "adadelta, adafactor, adagrad, adam, adamax, adamw, ftrl, lamb, lion, nadam, rmsprop, sgd "
-    "(or their class names: Adadelta, Adafactor, Adagrad, Adam, Adamax, AdamW, Ftrl, Lamb, "
-    "Lion, Nadam, RMSprop, SGD)";
+    "adadelta, adafactor, adagrad, adam, adamax, adamw, ftrl, lamb, lion, muon, nadam, rmsprop, "
+    "schedulefreeadamw, sgd (or their class names: Adadelta, Adafactor, Adagrad, Adam, Adamax, "
+    "AdamW, Ftrl, Lamb, Lion, Muon, Nadam, RMSprop, ScheduleFreeAdamW, SGD)";
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -661,6 +641,27 @@ class ConfigReader {
     if (!has(key)) return std::nullopt;
     return number(key, 0.0);
   }
+  /// A number that may be None: `fallback` when the key is absent, unset when it is null.
+  std::optional<double> nullable_number(const char* key, std::optional<double> fallback) {
+    if (is_null(key)) {
+      used_.insert(key);
+      return std::nullopt;
+    }
+    return has(key) ? std::optional<double>(number(key, 0.0)) : fallback;
+  }
+  int integer(const char* key, int fallback) { return optional_int(key).value_or(fallback); }
+  std::vector<std::string> strings(const char* key) {
+    if (!has(key)) return {};
+    const Config& list = c_[key];
+    check(list.is_array(), cls_, ": `", key, "` must be a list of strings; got ", list.dump(), ".");
+    std::vector<std::string> out;
+    for (const Config& item : list) {
+      check(item.is_string(), cls_, ": `", key, "` must be a list of strings; got ", list.dump(),
+            ".");
+      out.push_back(item.get<std::string>());
+    }
+    return out;
+  }
   std::optional<int> optional_int(const char* key) {
     if (!has(key)) return std::nullopt;
     check(c_[key].is_number_integer(), cls_, ": `", key, "` must be an integer; got ",
@@ -678,7 +679,7 @@ class ConfigReader {
   template <typename O>
   void common(O& o) {
     if constexpr (!std::is_same_v<decltype(o.weight_decay), double>)
-      o.weight_decay = optional_number("weight_decay");
+      o.weight_decay = nullable_number("weight_decay", o.weight_decay);  // Muon's is 0.004
     o.clipnorm = optional_number("clipnorm");
     o.clipvalue = optional_number("clipvalue");
     o.global_clipnorm = optional_number("global_clipnorm");
@@ -811,6 +812,31 @@ OptimizerPtr from_config(const std::string& class_name, const Config& c) {
       o.beta_1 = r.number("beta_1", 0.9);
       o.beta_2 = r.number("beta_2", 0.99);
     });
+  if (key == "muon")
+    return make<MuonOptions, Muon>(c, "Muon", 0.001, [](ConfigReader& r, MuonOptions& o) {
+      o.adam_beta_1 = r.number("adam_beta_1", 0.9);
+      o.adam_beta_2 = r.number("adam_beta_2", 0.999);
+      o.adam_weight_decay = r.nullable_number("adam_weight_decay", 0.004);
+      o.epsilon = r.number("epsilon", 1e-7);
+      o.exclude_layers = r.strings("exclude_layers");
+      o.exclude_embeddings = r.flag("exclude_embeddings", true);
+      o.muon_a = r.number("muon_a", 3.4445);
+      o.muon_b = r.number("muon_b", -4.7750);
+      o.muon_c = r.number("muon_c", 2.0315);
+      o.adam_lr_ratio = r.number("adam_lr_ratio", 1.0);
+      o.momentum = r.number("momentum", 0.95);
+      o.ns_steps = r.integer("ns_steps", 5);
+      o.nesterov = r.flag("nesterov", true);
+      o.rms_rate = r.nullable_number("rms_rate", 0.2);
+    });
+  if (key == "schedulefreeadamw")
+    return make<ScheduleFreeAdamWOptions, ScheduleFreeAdamW>(
+        c, "ScheduleFreeAdamW", 0.0025, [](ConfigReader& r, ScheduleFreeAdamWOptions& o) {
+          o.beta_1 = r.number("beta_1", 0.9);
+          o.beta_2 = r.number("beta_2", 0.999);
+          o.epsilon = r.number("epsilon", 1e-8);
+          o.warmup_steps = r.integer("warmup_steps", 0);
+        });
   throw ValueError("Could not interpret optimizer identifier: '" + class_name +
                    "'. Known optimizers: " + kKnownNames + ".");
 }

@@ -53,6 +53,10 @@ TensorList run_optimizer_case(const TensorList& in, const json& kw) {
     name += std::to_string(i);
     std::string path = "model/";
     path += name;
+    if (kw.contains("paths")) {  // Muon chooses its update by path
+      path = kw["paths"][i].get<std::string>();
+      name = path.substr(path.rfind('/') + 1);
+    }
     vars.emplace_back(in[i], VariableOptions{.name = name, .path = path});
     twins.emplace_back(in[i], VariableOptions{.name = name, .path = path});
   }
@@ -81,6 +85,11 @@ TensorList run_optimizer_case(const TensorList& in, const json& kw) {
   for (size_t i = 0; i < n; ++i) EXPECT_TENSOR_EQ(twins[i].value(), in[i]);  // untouched
   auto state = optimizer->variables();
   EXPECT_EQ(state.size(), opt_values.size());
+  if (kw.contains("slots")) {  // Keras's optimizer variables, in order
+    std::vector<std::string> paths;
+    for (const auto& v : state) paths.push_back(v.path());
+    EXPECT_EQ(paths, kw["slots"].get<std::vector<std::string>>());
+  }
   for (size_t i = 0; i < state.size() && i < opt_values.size(); ++i)
     EXPECT_TENSOR_EQ(opt_values[i], state[i].value()) << state[i].path();
   EXPECT_EQ(optimizer->iterations().value().item<int64_t>(), steps);
@@ -118,6 +127,14 @@ TEST(OptimizersGolden, Replay) {
 TEST(OptimizersOracle, Replay) {
   auto exercised = test::run_oracle("optimizers", optimizer_ops());
   EXPECT_EQ(exercised.size(), 2u);
+}
+
+// Muon and ScheduleFreeAdamW computed by Keras 3.15 (tools/keras_oracle/optimizers_muon_sf.py):
+// tall, wide, 1-D, embedding, excluded and 3-D variables under every argument and the shared
+// options.
+TEST(OptimizersOracle, MuonAndScheduleFreeAdamW) {
+  auto exercised = test::run_oracle("optimizers_muon_sf", optimizer_ops());
+  EXPECT_EQ(exercised, std::set<std::string>{"optimizer"});
 }
 
 // ---- variables ------------------------------------------------------------------------------

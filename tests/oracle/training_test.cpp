@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -199,6 +200,20 @@ Row run_case(const std::string& dir, const std::string& name, const std::string&
     state_diff.merge(compare(values(a), values(e), exact ? 0.0 : rtol, exact ? 0.0 : atol,
                              "optimizer variable " + paths[i]));
   }
+  // Where Keras also saved the model after its fit, the file's optimizer variables load into
+  // keras-cpp's in Keras's order: the values Keras recorded, exactly. (Paths are not compared:
+  // Keras's slot names carry the model's name, "mlp_dense_kernel_momentum", keras-cpp's
+  // variable paths do not.)
+  const std::string trained = dir + name + "_trained.keras";
+  if (std::filesystem::exists(trained)) {
+    auto loaded = saving::load_model(trained);
+    auto loaded_slots = loaded->optimizer()->variables();
+    EXPECT_EQ(loaded_slots.size(), paths.size()) << trained;
+    for (size_t i = 0; i < std::min(loaded_slots.size(), paths.size()); ++i) {
+      compare(values(loaded_slots[i].value()), values(out[3 + n_out + n_w + i]), 0.0, 0.0,
+              trained + ": optimizer variable " + paths[i]);
+    }
+  }
   const double lr = kw.at("final_learning_rate").get<double>();
   EXPECT_NEAR(optimizer->learning_rate(), lr, atol + rtol * std::abs(lr)) << "learning rate";
 
@@ -270,6 +285,12 @@ void run_fixture(const std::string& dir, const std::string& label) {
 TEST(OracleTraining, TwoEpochsMatchKeras) { run_fixture(kDir, "training"); }
 
 TEST(OracleTraining, MixedPrecisionMatchesKeras) { run_fixture(kMixedDir, "mixed_precision"); }
+
+// Muon and ScheduleFreeAdamW (tools/keras_oracle/optimizers_muon_sf.py): compiled by Keras,
+// trained by keras-cpp; and Keras's trained files' optimizer state loaded.
+TEST(OracleTraining, MuonAndScheduleFreeMatchKeras) {
+  run_fixture(std::string(KERAS_ORACLE_DIR) + "/optimizers_muon_sf/", "optimizers_muon_sf");
+}
 
 }  // namespace
 }  // namespace keras

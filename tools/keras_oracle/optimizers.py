@@ -35,13 +35,17 @@ RTOL, ATOL = 2e-5, 2e-6
 SHAPES = [(3, 4), (4,)]
 
 
-def run_optimizer(record, variables, grads, finalize):
-    """Keras's apply() once per step; each variable's history, then the finalized values."""
+def run_optimizer(record, variables, grads, finalize, make_variables=None):
+    """Keras's apply() once per step; each variable's history, then the finalized values.
+    `make_variables(values)` makes the keras.Variables (default: named v0, v1, ...)."""
     # from_config of the class: keras.optimizers.deserialize cannot read "Lamb" (missing from
     # its ALL_OBJECTS in 3.15) and edits the record it is given.
     cls = getattr(keras.optimizers, record["class_name"])
     optimizer = cls.from_config(copy.deepcopy(record["config"]))
-    kvars = [keras.Variable(v, name=f"v{i}") for i, v in enumerate(variables)]
+    if make_variables is None:
+        kvars = [keras.Variable(v, name=f"v{i}") for i, v in enumerate(variables)]
+    else:
+        kvars = make_variables(variables)
     steps = grads[0].shape[0]
     history = [[] for _ in kvars]
     for s in range(steps):

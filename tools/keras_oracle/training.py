@@ -180,7 +180,9 @@ def flat(y):
     return list(y) if isinstance(y, (list, tuple)) else [y]
 
 
-def run_case(fx, name, kind, make_optimizer, seed):
+def run_case(fx, name, kind, make_optimizer, seed, save_trained=False):
+    """One case; with `save_trained`, the model after fit (its optimizer state included) is
+    also saved, as <name>_trained.keras."""
     keras.backend.clear_session()
     keras.utils.set_random_seed(seed)
     rng = np.random.default_rng(seed)
@@ -200,6 +202,8 @@ def run_case(fx, name, kind, make_optimizer, seed):
     # average deleted (reading it then raises "Array has been deleted").
     slots = [np.asarray(v.numpy()) for v in model.optimizer.variables]
     final_learning_rate = float(model.optimizer.learning_rate)
+    if save_trained:
+        model.save(os.path.join(OUT_DIR, name + "_trained.keras"))
     batch_keys = sorted(logs.rows[0])
     history_keys = sorted(history.history)
     scores = model.evaluate(x, y, batch_size=BATCH, verbose=0, return_dict=True)

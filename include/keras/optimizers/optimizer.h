@@ -171,6 +171,15 @@ class Optimizer {
   /// cast(step_count() + offset, dtype): Keras's local_step (offset 1).
   Tensor local_step(DType dtype, int offset = 1) const;
 
+  /// Keras's _apply_weight_decay: `var -= var * weight_decay * lr` for the variables at
+  /// `indices` that are not excluded, before the update step. Muon overrides it (two decay
+  /// rates).
+  virtual void apply_weight_decay(const std::vector<size_t>& indices, const Tensor& lr);
+  /// Keras's _use_weight_decay: false for a variable exclude_from_weight_decay() named.
+  bool use_weight_decay(size_t index) const { return decay_mask_[index]; }
+  /// `var -= var * weight_decay * lr` on trainable variable `index` (in its dtype).
+  void decay_variable(size_t index, double weight_decay, const Tensor& lr);
+
  private:
   /// Keras's _overwrite_variables_directly_with_gradients: assigns each overwrite_with_gradient
   /// variable its gradient (with accumulation: the running maximum, on the update step) and
@@ -178,8 +187,6 @@ class Optimizer {
   void overwrite_with_gradients(std::vector<Tensor>& grads, std::vector<size_t>& indices,
                                 bool is_update_step);
   std::vector<Tensor> clip_gradients(const std::vector<Tensor>& grads) const;
-  void apply_weight_decay(const std::vector<size_t>& indices, const Tensor& lr);
-  bool use_weight_decay(size_t index) const;
   void update_moving_averages();
   void overwrite_with_averages(const std::vector<Variable>& vars, const char* caller);
   size_t index_of(const Variable& var) const;

@@ -345,6 +345,93 @@ class Lion : public Optimizer {
   std::vector<Variable> momentums_;
 };
 
+/// keras.optimizers.Muon: momentum orthogonalized by Newton-Schulz iterations for 2-D
+/// variables; AdamW (inside Muon, with the adam_* options) for every other variable, for
+/// variables whose path contains "embedding" (exclude_embeddings) and for those whose path
+/// matches a regex of exclude_layers (searched as Python's re.search; ECMAScript syntax here).
+struct MuonOptions {
+  LearningRate learning_rate = 0.001;
+  double adam_beta_1 = 0.9;
+  double adam_beta_2 = 0.999;
+  /// The decay of the AdamW-updated variables (unset: none).
+  std::optional<double> adam_weight_decay = 0.004;
+  double epsilon = 1e-7;
+  /// The decay of the Muon-updated variables (unset: none).
+  std::optional<double> weight_decay = 0.004;
+  KERAS_OPTIMIZER_COMMON_OPTIONS_AFTER_WEIGHT_DECAY
+  std::vector<std::string> exclude_layers;
+  bool exclude_embeddings = true;
+  /// The quintic Newton-Schulz coefficients.
+  double muon_a = 3.4445;
+  double muon_b = -4.7750;
+  double muon_c = 2.0315;
+  /// The AdamW learning rate is learning_rate * adam_lr_ratio.
+  double adam_lr_ratio = 1.0;
+  double momentum = 0.95;
+  int ns_steps = 5;
+  bool nesterov = true;
+  /// Moonlight's update scale: update * sqrt(max(rows, cols)) * rms_rate (unset: none).
+  std::optional<double> rms_rate = 0.2;
+};
+class Muon : public Optimizer {
+ public:
+  Muon(MuonOptions options = {});    // NOLINT
+  Muon(LearningRate learning_rate);  // NOLINT
+  std::string class_name() const override { return "Muon"; }
+  Config get_config() const override;
+  OptimizerPtr clone() const override { return std::make_shared<Muon>(*this); }
+  /// Keras's _should_use_adamw: not 2-D, an embedding (with exclude_embeddings), or a path
+  /// an exclude_layers regex matches.
+  bool uses_adamw(const Variable& var) const;
+
+ protected:
+  void build_slots(const std::vector<Variable>& vars) override;
+  void update_step(const Tensor& grad, const Variable& var, size_t index,
+                   const Tensor& lr) override;
+  void apply_weight_decay(const std::vector<size_t>& indices, const Tensor& lr) override;
+
+ private:
+  void muon_step(const Tensor& grad, const Variable& var, Variable& m, const Tensor& lr);
+  Tensor newton_schulz(Tensor x) const;
+
+  MuonOptions o_;
+  std::vector<Variable> momentums_, velocities_;  // a velocity only for an AdamW variable
+};
+
+/// keras.optimizers.ScheduleFreeAdamW (Defazio et al., 2024). The model's variables hold the
+/// interpolation y; the slot "momentum" holds z (the gradient-step sequence, starting at the
+/// variable's value) and the average x is recovered from y and z at each step. As in Keras
+/// 3.15, evaluation uses y: nothing swaps x in. Beyond Keras, the first step re-anchors z at y
+/// (the same as Keras while z still equals y; see docs/training.md for the loading case).
+struct ScheduleFreeAdamWOptions {
+  LearningRate learning_rate = 0.0025;
+  double beta_1 = 0.9;
+  double beta_2 = 0.999;
+  double epsilon = 1e-8;
+  /// The learning rate grows linearly from lr / warmup_steps to lr over the first steps.
+  int warmup_steps = 0;
+  KERAS_OPTIMIZER_COMMON_OPTIONS
+};
+class ScheduleFreeAdamW : public Optimizer {
+ public:
+  ScheduleFreeAdamW(ScheduleFreeAdamWOptions options = {});  // NOLINT
+  ScheduleFreeAdamW(LearningRate learning_rate);             // NOLINT
+  std::string class_name() const override { return "ScheduleFreeAdamW"; }
+  Config get_config() const override;
+  OptimizerPtr clone() const override { return std::make_shared<ScheduleFreeAdamW>(*this); }
+
+ protected:
+  void build_slots(const std::vector<Variable>& vars) override;
+  void update_step(const Tensor& grad, const Variable& var, size_t index,
+                   const Tensor& lr) override;
+  /// The first thing a step does to the variables: on the first step, z = y; then the decay.
+  void apply_weight_decay(const std::vector<size_t>& indices, const Tensor& lr) override;
+
+ private:
+  ScheduleFreeAdamWOptions o_;
+  std::vector<Variable> momentums_, velocities_;
+};
+
 }  // namespace keras::optimizers
 
 #undef KERAS_OPTIMIZER_COMMON_OPTIONS
