@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   libopenblas-dev liblapacke-dev
   libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev
-  libcpp-httplib-dev  # keras-cpp serve (tools/serve)
+  libcpp-httplib-dev  # RemoteMonitor and keras-cpp serve (tools/serve)
   libpng-dev libjpeg62-turbo-dev libgif-dev libstb-dev  # image files (keras::utils::load_img)
   libkissfft-dev  # keras.ops.fft/rfft/stft and the audio layers (KISS FFT, BSD)
   libgloo-dev  # the collectives of multi-process jobs (keras::distribution)
