@@ -7,6 +7,7 @@
 
 #include "call_tracer.h"
 #include "compiler/backend_call.h"
+#include "keras/backend/primitives.h"
 #include "layer_call.h"
 
 namespace keras::onnx {
@@ -18,29 +19,9 @@ using backend::ReduceOp;
 using backend::UnaryOp;
 using compiler::detail::as_backend_call;
 
-constexpr const char* kUnaryNames[] = {
-    "neg", "abs", "sign", "square", "reciprocal", "sqrt", "rsqrt", "cbrt", "exp", "exp2",
-    "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos",
-    "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "round",
-    "trunc", "erf", "erfc", "erfinv", "lgamma", "digamma", "i0", "relu", "sigmoid", "softplus",
-    "silu", "gelu", "gelu(approximate=True)", "log_sigmoid", "elu", "leaky_relu", "clip",
-    "power(x, scalar)", "bitwise_not", "logical_not", "isnan", "isinf", "isfinite", "isposinf",
-    "isneginf", "signbit"};
-static_assert(std::size(kUnaryNames) == static_cast<size_t>(UnaryOp::kCount));
-
-constexpr const char* kBinaryNames[] = {
-    "add", "subtract", "multiply", "divide", "floor_divide", "mod", "fmod", "power", "maximum",
-    "minimum", "fmax", "fmin", "arctan2", "hypot", "copysign", "nextafter", "logaddexp",
-    "logaddexp2", "heaviside", "gcd", "lcm", "bitwise_and", "bitwise_or", "bitwise_xor",
-    "left_shift", "right_shift", "equal", "not_equal", "less", "less_equal", "greater",
-    "greater_equal", "logical_and", "logical_or", "logical_xor"};
-static_assert(std::size(kBinaryNames) == static_cast<size_t>(BinaryOp::kCount));
-
-constexpr const char* kReduceNames[] = {"sum", "mean", "prod", "max", "min", "any", "all"};
-static_assert(std::size(kReduceNames) == static_cast<size_t>(ReduceOp::kCount));
-
-std::string op_name(const char* kind, const char* name) {
-  return std::string("the ") + kind + " op " + name;
+// Primitives are named as the backend names them (backend::name_of) in the errors.
+std::string op_name(const char* kind, std::string_view name) {
+  return std::string("the ") + kind + " op " + std::string(name);
 }
 
 class WatchingBackend final : public backend::Backend {
@@ -95,7 +76,7 @@ class WatchingBackend final : public backend::Backend {
   void unary(UnaryOp op, const Array& out, const Array& x, double p0, double p1) override {
     run([&] { inner_.unary(op, out, x, p0, p1); });
     if (!traced({&x}, out)) return;
-    const char* name = kUnaryNames[static_cast<int>(op)];
+    const std::string_view name = backend::name_of(op);
     if (x.dtype != DType::Float32 && op != UnaryOp::LogicalNot)
       t_.unmapped(op_name("unary", name) + " on " + std::string(dtype_name(x.dtype)) +
                   " tensors (traced ops export on float32)");
@@ -105,7 +86,7 @@ class WatchingBackend final : public backend::Backend {
   void binary(BinaryOp op, const Array& out, const Array& a, const Array& b) override {
     run([&] { inner_.binary(op, out, a, b); });
     if (!traced({&a, &b}, out)) return;
-    const char* name = kBinaryNames[static_cast<int>(op)];
+    const std::string_view name = backend::name_of(op);
     const bool logical = op >= BinaryOp::LogicalAnd;
     if (a.dtype != (logical ? DType::Bool : DType::Float32))
       t_.unmapped(op_name("binary", name) + " on " + std::string(dtype_name(a.dtype)) +
@@ -132,7 +113,7 @@ class WatchingBackend final : public backend::Backend {
     if (!traced({&x}, out)) return;
     static constexpr const char* kOnnx[] = {"ReduceSum", "ReduceMean", "ReduceProd",
                                             "ReduceMax", "ReduceMin"};
-    const char* name = kReduceNames[static_cast<int>(op)];
+    const std::string_view name = backend::name_of(op);
     if (op == ReduceOp::Any || op == ReduceOp::All || x.dtype != DType::Float32)
       t_.unmapped(op_name("reduction", name) + " on " + std::string(dtype_name(x.dtype)) +
                   " tensors");
@@ -244,7 +225,7 @@ class WatchingBackend final : public backend::Backend {
     return g().scalar_f32(t_.scope() + "/" + name, static_cast<float>(v));
   }
 
-  std::string unary_node(UnaryOp op, const char* name, const std::string& x, double p0,
+  std::string unary_node(UnaryOp op, std::string_view name, const std::string& x, double p0,
                          double p1) {
     Graph& gr = g();
     const std::string& s = t_.scope();
