@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -117,6 +118,34 @@ TEST(OnnxExport, BatchSizedConstantOfATracedCallIsRefused) {
       message_of<ValueError>([&] { saving::export_model(*lambda, dir.file("l.onnx"), kQuiet); });
   EXPECT_NE(msg.find("ones_like"), std::string::npos) << msg;
   EXPECT_FALSE(fs::exists(dir.file("l.onnx")));
+}
+
+// Slices and joins of traced values export (Slice, Concat: checked against ONNX Runtime by
+// scripts/onnx_check.sh); what is neither is refused with the reason, and no file is written.
+TEST(OnnxExport, PartsThatAreNoSliceOrJoinAreRefused) {
+  SafetyTempDir dir("onnx");
+  const std::pair<std::function<Tensor(const Tensor&)>, const char*> cases[] = {
+      {[](const Tensor& t) { return ops::pad(t, {{0, 0}, {1, 1}, {2, 0}}); },
+       "not slabs along one axis"},
+      {[](const Tensor& t) { return t.slice({{0, 1}}); }, "a slice of the batch axis"},
+      {[](const Tensor& t) { return ops::diagonal(t, 0, 1, 2); }, "no slice of it"},
+      {[](const Tensor& t) { return ops::concatenate({t, t}, 0); }, "along the batch axis"},
+  };
+  for (const auto& [function, reason] : cases) {
+    auto model = Sequential({Input({3, 3}), layers::Lambda(function)});
+    const std::string msg =
+        message_of<ValueError>([&] { saving::export_model(*model, dir.file("p.onnx"), kQuiet); });
+    EXPECT_NE(msg.find(reason), std::string::npos) << msg;
+    EXPECT_FALSE(fs::exists(dir.file("p.onnx")));
+  }
+  // A slice update of a traced value: its first write defines the value, the second would
+  // change part of it.
+  auto update = Sequential({Input({4}), layers::Lambda([](const Tensor& t) {
+                              return ops::slice_update(t, {0, 1}, ops::zeros({1, 2}));
+                            })});
+  const std::string msg =
+      message_of<ValueError>([&] { saving::export_model(*update, dir.file("u.onnx"), kQuiet); });
+  EXPECT_NE(msg.find("slice update"), std::string::npos) << msg;
 }
 
 TEST(OnnxExport, LayerWithoutConverterIsNamed) {

@@ -139,6 +139,58 @@ class OpsNet : public Model {
   LayerPtr<> dense_, norm_, drop_;
 };
 
+// Parts of tensors in a traced call: slices with a start, a step and a reversed axis, one
+// column picked out, split, concatenate and stack of traced values, and a pad of the feature
+// axis (a join with constant slabs).
+class PartsNet : public Model {
+ public:
+  PartsNet() : Model({.name = "parts_net"}, "parts_net") {
+    dense_ = track("dense", layers::Dense(8));
+    head_ = track("head", layers::Dense(3));
+  }
+  Tensor call(const Tensor& x, const CallContext&) override {
+    const Tensor h = dense_(x);  // (batch, 8)
+    const Tensor first = h.slice({{}, {0, 4}}), last = h.slice({{}, {4, 8}});
+    const Tensor odd = h.slice({{}, {1, 8, 2}});
+    const Tensor reversed = ops::flip(h, {1}).slice({{}, {1, 7, 2}});
+    const Tensor column = ops::expand_dims(h.index({Slice{}, int64_t{2}}), 1);
+    const TensorList halves = ops::split(ops::tanh(h), 2, 1);
+    const Tensor joined = ops::concatenate({ops::multiply(first, last), odd, reversed}, 1);
+    const Tensor stacked = ops::mean(ops::stack({first, halves[1]}, 1), 1);
+    const Tensor padded = ops::pad(joined, {{0, 0}, {1, 2}});
+    return head_(ops::concatenate({padded, stacked, halves[0], column}, 1));
+  }
+
+ private:
+  LayerPtr<> dense_, head_;
+};
+
+// A custom layer that prepends a learned token to a sequence: a weight broadcast to every
+// example of the batch, joined to traced values (a constant slab expanded to the batch).
+class TokenJoin : public Layer {
+ public:
+  TokenJoin() : Layer({}, "token_join") {}
+  std::string class_name() const override { return "TokenJoin"; }
+  void build(const Shape& input_shape) override {
+    token_ = add_weight({.shape = {1, input_shape.back()}, .name = "token"});
+  }
+  Tensor call(const Tensor& x, const CallContext&) override {
+    const Tensor token = ops::broadcast_to(ops::expand_dims(token_.value(), 0),
+                                          {x.shape()[0], 1, x.shape()[2]});
+    return ops::concatenate({token, x}, 1);
+  }
+
+ private:
+  Variable token_;
+};
+
+ModelPtr<Model> token_join() {
+  auto x = Input({5, 4}, {.name = "x"});
+  auto h = make_layer<TokenJoin>()(layers::Dense(4)(x));
+  auto y = layers::Dense(2)(layers::GlobalAveragePooling1D()(h));
+  return Functional(x, y, {.name = "token_join"});
+}
+
 }  // namespace
 
 std::vector<ModelCase> subclassed_model_cases() {
@@ -149,6 +201,8 @@ std::vector<ModelCase> subclassed_model_cases() {
       {"lambdas", lambdas},
       {"subclassed_ops", [] { return called<OpsNet>({2, 5}); }},
       {"subclassed_ops_opset20", [] { return called<OpsNet>({2, 5}); }, 20},
+      {"subclassed_parts", [] { return called<PartsNet>({2, 6}); }},
+      {"token_join", token_join},
   };
 }
 

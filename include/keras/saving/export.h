@@ -38,8 +38,8 @@ struct ExportOptions {
   bool verbose = true;
 };
 
-/// Writes `model` (Sequential or Functional, nested models included; built) to `filepath`
-/// atomically. Throws ValueError naming the first layer that has no ONNX form and why, or a
+/// Writes `model` (Sequential, Functional, nested models, or a subclassed model whose call()
+/// is traced: docs/deployment.md) to `filepath` atomically. Throws ValueError naming the first layer that has no ONNX form and why, or a
 /// bad option; IOError when the file cannot be written (the previous file stays as it was).
 void export_model(const Model& model, const std::string& filepath,
                   const ExportOptions& options = {});

@@ -35,7 +35,10 @@ void CallTracer::bind(const Tensor& t, const std::string& value) {
 }
 
 bool CallTracer::traced(const Array& a) const {
-  return a.storage && values_.count(a.storage.get()) > 0;
+  if (!a.storage) return false;
+  if (values_.count(a.storage.get()) > 0) return true;
+  auto parts = parts_.find(a.storage.get());
+  return parts != parts_.end() && parts->second.traced;
 }
 
 Shape CallTracer::keras_shape(const Shape& s) const {
@@ -68,15 +71,26 @@ void CallTracer::unmapped(const std::string& what) const {
 // ---- values ---------------------------------------------------------------------------------
 
 void CallTracer::define(const Array& out, const std::string& value) {
-  if (out.offset != 0 || !out.is_contiguous())
-    unmapped("an op that writes into part of a tensor (concatenate, stack, an update of a " +
-             std::string("slice)"));
+  if (!covers_storage(out)) return write_part(out, value);
+  parts_.erase(out.storage.get());
   values_[out.storage.get()] = Value{out.storage, value, out.shape};
+}
+
+void CallTracer::constant_written(const Array& out) {
+  if (!covers_storage(out)) return write_part(out, "");
+  constant_written(out.storage.get());
+}
+
+void CallTracer::constant_written(const backend::Storage* storage) {
+  values_.erase(storage);
+  parts_.erase(storage);
 }
 
 std::string CallTracer::value_of(const Array& a, bool full) {
   auto it = values_.find(a.storage.get());
-  return it == values_.end() ? constant(a, full) : view(it->second, a, full);
+  if (it != values_.end()) return view(it->second, a, full);
+  if (traced(a)) return view(join(a.storage.get()), a, full);
+  return constant(a, full);
 }
 
 std::string CallTracer::reshape(const std::string& x, const Shape& from, const Shape& to) {
@@ -108,8 +122,8 @@ std::string CallTracer::expand(const std::string& x, const Shape& shape) {
 
 // An array over a traced value: the value's elements in another order (its axes permuted),
 // some axes of extent 1 added or broadcast (stride 0). Anything else (a slice, a reversed
-// axis) is refused.
-std::string CallTracer::view(const Value& base, const Array& a, bool full) {
+// axis) is a Slice first (traced_parts.cpp).
+std::string CallTracer::view(const Value& base, const Array& a, bool full, bool may_slice) {
   if (a.offset == 0 && a.shape == base.shape && a.is_contiguous()) return base.name;
   const int rank = a.rank();
   std::vector<int> kept;  // axes that walk through the value's elements
@@ -124,8 +138,10 @@ std::string CallTracer::view(const Value& base, const Array& a, bool full) {
     dense = a.strides[*it] == expected;
     expected *= a.shape[*it];
   }
-  if (!dense || expected != base.shape.numel())
-    unmapped("a strided view of a traced tensor (a slice, a reversed axis, a diagonal)");
+  if (!dense || expected != base.shape.numel()) {
+    if (may_slice) return slice(base, a, full);
+    unmapped("a strided view of a traced tensor that is no slice of it");
+  }
 
   std::string x = base.name;
   Shape current = base.shape;
@@ -215,7 +231,7 @@ void CallTracer::on_host_kernel(std::string_view name, std::span<const Array> ar
   for (size_t k = num_outputs; k < arrays.size(); ++k)
     if (traced(arrays[k])) unmapped("the host loop \"" + std::string(name) + "\"");
   as_backend_call([&] { kernel(arrays.data()); });
-  for (size_t k = 0; k < num_outputs; ++k) constant_written(arrays[k].storage.get());
+  for (size_t k = 0; k < num_outputs; ++k) constant_written(arrays[k]);
 }
 
 void CallTracer::on_host_check(const Array& array,

@@ -5,9 +5,11 @@
 // that converts whole is run unwatched and becomes its converter's nodes).
 //
 // Each storage the call computes from its inputs holds an ONNX value (its contents, row-major,
-// from offset 0); an array read from it is that value reshaped, transposed or broadcast as the
-// array's strides say. Storages computed from nothing traced are constants, read back as
-// initializers when a traced primitive reads them.
+// from offset 0); an array read from it is that value sliced, reshaped, transposed or broadcast
+// as the array's offset and strides say. A storage written in parts (concatenate, stack, a pad
+// of one axis) holds the parts until it is read, then their Concat (traced_parts.cpp).
+// Storages computed from nothing traced are constants, read back as initializers when a traced
+// primitive reads them.
 
 #include <map>
 #include <memory>
@@ -48,7 +50,9 @@ class CallTracer final : public backend::TraceObserver, public keras::detail::La
   /// Output `out` now holds ONNX value `value`.
   void define(const backend::Array& out, const std::string& value);
   /// Output `out` was computed from constants only.
-  void constant_written(const backend::Storage* storage) { values_.erase(storage); }
+  void constant_written(const backend::Array& out);
+  /// All of `storage` was written from the host or by a host loop.
+  void constant_written(const backend::Storage* storage);
   /// ValueError: the layer whose call() is traced uses `what`, which has no ONNX form.
   [[noreturn]] void unmapped(const std::string& what) const;
   Graph& graph() { return g_; }
@@ -89,12 +93,26 @@ class CallTracer final : public backend::TraceObserver, public keras::detail::La
     std::string name;
     Shape shape;
   };
+  // Parts of a storage written one at a time (see traced_parts.cpp).
+  struct Part {
+    backend::Array array;  // where in the storage (holds it)
+    std::string value;     // its ONNX value; empty: constants, read from memory when joined
+  };
+  struct Parts {
+    std::vector<Part> list;
+    bool traced = false;  // some part holds a traced value
+  };
   struct Frame {
     Layer* layer;
     bool converted;  // a sublayer run unwatched and converted whole
   };
-  std::string view(const Value& base, const backend::Array& a, bool full);
+  // `may_slice`: a view that takes only some of the value's elements is sliced first.
+  std::string view(const Value& base, const backend::Array& a, bool full, bool may_slice = true);
   std::string constant(const backend::Array& a, bool full);
+  // traced_parts.cpp
+  void write_part(const backend::Array& out, const std::string& value);
+  Value join(const backend::Storage* storage);
+  std::string slice(const Value& base, const backend::Array& a, bool full);
   const Layer& current() const;
   void pop(Layer& layer);
 
@@ -102,6 +120,7 @@ class CallTracer final : public backend::TraceObserver, public keras::detail::La
   Layer& root_;
   bool dynamic_batch_;
   std::unordered_map<const backend::Storage*, Value> values_;
+  std::unordered_map<const backend::Storage*, Parts> parts_;
   std::map<std::string, std::pair<Ref<backend::Storage>, std::string>> constants_;
   std::unordered_map<const backend::Storage*, std::string> weight_paths_;
   std::map<backend::Backend*, std::unique_ptr<backend::Backend>> wrappers_;
@@ -111,6 +130,9 @@ class CallTracer final : public backend::TraceObserver, public keras::detail::La
   backend::TraceObserver* previous_trace_;
   keras::detail::LayerCallObserver* previous_layer_observer_;
 };
+
+/// True when `a` is all of its storage, in row-major order from its start.
+bool covers_storage(const backend::Array& a);
 
 /// The backend the traced call talks to: runs each primitive on `inner` and maps it to ONNX.
 std::unique_ptr<backend::Backend> make_watching_backend(CallTracer& tracer, backend::Backend& inner);

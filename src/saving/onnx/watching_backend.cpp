@@ -51,16 +51,16 @@ class WatchingBackend final : public backend::Backend {
 
   void fill(const Array& out, const Scalar& value) override {
     run([&] { inner_.fill(out, value); });
-    t_.constant_written(out.storage.get());
+    t_.constant_written(out);
   }
   void arange(const Array& out, double start, double step) override {
     run([&] { inner_.arange(out, start, step); });
-    t_.constant_written(out.storage.get());
+    t_.constant_written(out);
   }
   void random(const Array& out, backend::RandomKind kind, uint64_t seed,
               uint64_t counter) override {
     run([&] { inner_.random(out, kind, seed, counter); });
-    t_.constant_written(out.storage.get());
+    t_.constant_written(out);
   }
 
   void copy(const Array& dst, const Array& src, backend::CopyMode mode) override {
@@ -176,7 +176,7 @@ class WatchingBackend final : public backend::Backend {
   bool traced(std::initializer_list<const Array*> inputs, const Array& out) {
     for (const Array* a : inputs)
       if (t_.traced(*a)) return true;
-    t_.constant_written(out.storage.get());
+    t_.constant_written(out);
     return false;
   }
 
@@ -185,7 +185,7 @@ class WatchingBackend final : public backend::Backend {
     for (const Array* a : inputs)
       if (t_.traced(*a)) t_.unmapped("the op " + what);
     for (const Array* o : outputs)
-      if (o->storage) t_.constant_written(o->storage.get());
+      if (o->storage) t_.constant_written(*o);
   }
 
   // `z`, computed by a broadcasting operator, with `out`'s whole shape: an Expand where every
