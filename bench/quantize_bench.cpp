@@ -4,8 +4,8 @@
 //   quantize_float_ms, quantize_int8_ms   median time of one batch-32 forward pass
 //   quantize_speedup                      float / int8 (target >= 1.8)
 //   quantize_float_weight_bytes, quantize_int8_weight_bytes, quantize_memory_ratio (target 4)
-//   quantize_int8_packed_bytes, quantize_resident_memory_ratio   the backend's packed copy of
-//                                         the int8 kernels, and float / (int8 + packed)
+//                                         (the int8 kernels are all the memory they take: the
+//                                         GEMM packs panels into per-thread scratch per call)
 //   quantize_float_accuracy, quantize_int8_accuracy, quantize_accuracy_drop_points (<= 0.5)
 //   quantize_int4_*, quantize_int4_b128_*   the same for int4 per channel and in Keras's default
 //                                         blocks of 128 (weight-only: no int4 kernel, the call
@@ -23,7 +23,6 @@
 #include <keras/keras.h>
 
 #include "../backends/cpu/src/int8_gemm.h"
-#include "../backends/cpu/src/packed_weights.h"
 #include "../backends/cpu/src/thread_pool.h"
 #include "common/bench_common.h"
 
@@ -106,10 +105,6 @@ int main(int argc, char** argv) {
   bench::report("quantize_float_weight_bytes", static_cast<double>(float_bytes));
   bench::report("quantize_int8_weight_bytes", static_cast<double>(int8_bytes));
   bench::report("quantize_memory_ratio", static_cast<double>(float_bytes) / int8_bytes);
-  // The cpu backend's packed copy of the int8 kernels (packed once, kept with them).
-  const auto packed_bytes = static_cast<double>(keras::cpu::packed_int8_weights_bytes());
-  bench::report("quantize_int8_packed_bytes", packed_bytes);
-  bench::report("quantize_resident_memory_ratio", float_bytes / (int8_bytes + packed_bytes));
   for (const auto& [name, block_size] : kInt4Settings) {
     auto int4 = keras::saving::load_model("/tmp/bench_quantize_float.keras");
     int4->quantize("int4", keras::quantizers::Int4QuantizationConfig({.block_size = block_size}));

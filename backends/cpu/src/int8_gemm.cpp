@@ -15,6 +15,15 @@ namespace {
 
 int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
+// The calling thread's buffer for one packed panel of b: reused across calls, so packing needs
+// no allocation and the panel stays in L1/L2 while every row block of a reads it.
+template <typename T>
+T* panel_scratch(int64_t count) {
+  thread_local std::vector<T> buffer;
+  if (static_cast<int64_t>(buffer.size()) < count) buffer.resize(static_cast<size_t>(count));
+  return buffer.data();
+}
+
 bool has_avx512_vnni() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
@@ -145,26 +154,17 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void vnni_block(
   }
 }
 
-void pack_all_vnni(const int8_t* b, int64_t k, int64_t n, PackedInt8Matrix& packed) {
-  const int64_t kp = round_up(k, 4), panels = (n + kVnniCols - 1) / kVnniCols;
-  packed.panels.resize(static_cast<size_t>(panels * kp * kVnniCols));
-  packed.column_sums.resize(static_cast<size_t>(panels * kVnniCols));
-  for_each_panel(kp, n, 1, kVnniCols, [&](int64_t p) {  // kp x n bytes of work
-    int8_t* panel = packed.panels.data() + p * kp * kVnniCols;
-    pack_vnni(b, n, k, p * kVnniCols, panel);
-    vnni_column_sums(panel, kp, packed.column_sums.data() + p * kVnniCols);
-  });
-}
-
-void gemm_vnni(int64_t m, const int8_t* a, const PackedInt8Matrix& b, int32_t* c) {
-  const int64_t n = b.n, k = b.k, kp = round_up(k, 4);
+void gemm_vnni(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
+  const int64_t kp = round_up(k, 4);
   // a + 128 as unsigned bytes, rows padded to kp (the padding meets zero rows of b's panels).
   std::vector<uint8_t> au(static_cast<size_t>(m * kp), 128);
   for (int64_t i = 0; i < m; ++i) offset_row(a + i * k, k, au.data() + i * kp);
   for_each_panel(m, n, k, kVnniCols, [&](int64_t p) {
-    const int8_t* panel = b.panels.data() + p * kp * kVnniCols;
-    const int32_t* colsum = b.column_sums.data() + p * kVnniCols;
     const int64_t j0 = p * kVnniCols, cols = std::min(kVnniCols, n - j0);
+    int8_t* panel = panel_scratch<int8_t>(kp * kVnniCols);
+    alignas(64) int32_t colsum[kVnniCols];
+    pack_vnni(b, n, k, j0, panel);
+    vnni_column_sums(panel, kp, colsum);
     for (int64_t i = 0; i < m; i += kVnniRows)
       vnni_block(au.data() + i * kp, kp, std::min(kVnniRows, m - i), panel, colsum,
                  c + i * n + j0, n, cols);
@@ -237,21 +237,14 @@ KERAS_TARGET_AVX2 void madd_block(const int16_t* a, int64_t kp, int64_t rows,
   }
 }
 
-void pack_all_madd(const int8_t* b, int64_t k, int64_t n, PackedInt8Matrix& packed) {
-  const int64_t kp = round_up(k, 2), panels = (n + kMaddCols - 1) / kMaddCols;
-  packed.panels16.resize(static_cast<size_t>(panels * kp * kMaddCols));
-  for_each_panel(kp, n, 1, kMaddCols, [&](int64_t p) {  // kp x n values of work
-    pack_madd(b, n, k, p * kMaddCols, packed.panels16.data() + p * kp * kMaddCols);
-  });
-}
-
-void gemm_madd(int64_t m, const int8_t* a, const PackedInt8Matrix& b, int32_t* c) {
-  const int64_t n = b.n, k = b.k, kp = round_up(k, 2);
+void gemm_madd(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
+  const int64_t kp = round_up(k, 2);
   std::vector<int16_t> a16(static_cast<size_t>(m * kp), 0);
   for (int64_t i = 0; i < m; ++i) widen_row(a + i * k, k, a16.data() + i * kp);
   for_each_panel(m, n, k, kMaddCols, [&](int64_t p) {
-    const int16_t* panel = b.panels16.data() + p * kp * kMaddCols;
     const int64_t j0 = p * kMaddCols, cols = std::min(kMaddCols, n - j0);
+    int16_t* panel = panel_scratch<int16_t>(kp * kMaddCols);
+    pack_madd(b, n, k, j0, panel);
     for (int64_t i = 0; i < m; i += kMaddRows)
       madd_block(a16.data() + i * kp, kp, std::min(kMaddRows, m - i), panel, c + i * n + j0, n,
                  cols);
@@ -260,9 +253,8 @@ void gemm_madd(int64_t m, const int8_t* a, const PackedInt8Matrix& b, int32_t* c
 
 // ---- baseline -----------------------------------------------------------------------------
 
-void gemm_baseline(int64_t m, const int8_t* a, const PackedInt8Matrix& packed, int32_t* c) {
-  const int64_t n = packed.n, k = packed.k;
-  const int8_t* b = packed.plain;
+void gemm_baseline(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b,
+                   int32_t* c) {
   for (int64_t i = 0; i < m; ++i) {
     int32_t* row = c + i * n;
     std::fill(row, row + n, 0);
@@ -274,7 +266,7 @@ void gemm_baseline(int64_t m, const int8_t* a, const PackedInt8Matrix& packed, i
   }
 }
 
-}  // namespace
+enum class Int8Kernel : uint8_t { Vnni, Madd, Baseline };
 
 Int8Kernel int8_kernel_for_isa() {
   static const bool vnni = has_avx512_vnni();
@@ -289,45 +281,19 @@ Int8Kernel int8_kernel_for_isa() {
   return Int8Kernel::Baseline;
 }
 
-size_t PackedInt8Matrix::bytes() const {
-  return panels.size() + column_sums.size() * sizeof(int32_t) + panels16.size() * sizeof(int16_t);
-}
-
-PackedInt8Matrix pack_int8_matrix(const int8_t* b, int64_t k, int64_t n) {
-  PackedInt8Matrix packed;
-  packed.k = k;
-  packed.n = n;
-  packed.kernel = int8_kernel_for_isa();
-  switch (packed.kernel) {
-    case Int8Kernel::Vnni:
-      pack_all_vnni(b, k, n, packed);
-      break;
-    case Int8Kernel::Madd:
-      pack_all_madd(b, k, n, packed);
-      break;
-    case Int8Kernel::Baseline:
-      packed.plain = b;
-      break;
-  }
-  return packed;
-}
-
-void int8_gemm_packed(int64_t m, const int8_t* a, const PackedInt8Matrix& b, int32_t* c) {
-  if (m == 0 || b.n == 0) return;
-  switch (b.kernel) {
-    case Int8Kernel::Vnni:
-      return gemm_vnni(m, a, b, c);
-    case Int8Kernel::Madd:
-      return gemm_madd(m, a, b, c);
-    case Int8Kernel::Baseline:
-      break;
-  }
-  gemm_baseline(m, a, b, c);
-}
+}  // namespace
 
 void int8_gemm(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
   if (m == 0 || n == 0) return;
-  int8_gemm_packed(m, a, pack_int8_matrix(b, k, n), c);
+  switch (int8_kernel_for_isa()) {
+    case Int8Kernel::Vnni:
+      return gemm_vnni(m, n, k, a, b, c);
+    case Int8Kernel::Madd:
+      return gemm_madd(m, n, k, a, b, c);
+    case Int8Kernel::Baseline:
+      break;
+  }
+  gemm_baseline(m, n, k, a, b, c);
 }
 
 const char* int8_gemm_kernel() {

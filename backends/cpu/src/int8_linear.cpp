@@ -2,7 +2,7 @@
 // its rows instead of the 8 + 5 elementwise ops Keras's formulas take:
 //   quantize_rows_int8: Keras's abs_max_quantize along the last axis (max |x|, the scale, then
 //     round, clip and cast), with the same float32 roundings as those ops.
-//   int8_linear: the GEMM (b, the layer's kernel, packed once: packed_weights.h), then each row
+//   int8_linear: the GEMM (int8_gemm.h), then each row
 //     divided by Keras's output scale (kernel_scale * inputs_scale), the bias and the
 //     activation while the row is in cache.
 
@@ -12,7 +12,6 @@
 #include "epilogue.h"
 #include "int8_gemm.h"
 #include "int8_quantize_row.h"
-#include "packed_weights.h"
 #include "thread_pool.h"
 
 namespace keras::cpu {
@@ -42,8 +41,7 @@ void CpuBackend::int8_linear(const Array& out, const Array& a, const Array& b,
                              backend::Activation activation) {
   const int64_t m = a.shape[0], n = b.shape[1];
   std::vector<int32_t> acc(static_cast<size_t>(m * n));
-  const std::shared_ptr<const PackedInt8Matrix> packed = packed_int8_weights(b);
-  int8_gemm_packed(m, a.data_as<int8_t>(), *packed, acc.data());
+  int8_gemm(m, n, a.shape[1], a.data_as<int8_t>(), b.data_as<int8_t>(), acc.data());
   const float* as = a_scale.data_as<float>();
   const float* bs = b_scale.data_as<float>();
   float* o = out.data_as<float>();
