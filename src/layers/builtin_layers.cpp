@@ -62,6 +62,7 @@
 #include "keras/layers/preprocessing/random_flip.h"
 #include "keras/layers/preprocessing/random_rotation.h"
 #include "keras/layers/preprocessing/random_translation.h"
+#include "keras/layers/preprocessing/aug_mix.h"
 #include "keras/layers/preprocessing/cut_mix.h"
 #include "keras/layers/preprocessing/max_num_bounding_boxes.h"
 #include "keras/layers/preprocessing/mix_up.h"
@@ -70,6 +71,7 @@
 #include "keras/layers/preprocessing/random_erasing.h"
 #include "keras/layers/preprocessing/random_perspective.h"
 #include "keras/layers/preprocessing/random_shear.h"
+#include "keras/layers/preprocessing/rand_augment.h"
 #include "keras/layers/preprocessing/random_zoom.h"
 #include "keras/layers/preprocessing/stft_spectrogram.h"
 #include "keras/layers/preprocessing/rescaling.h"
@@ -236,6 +238,8 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"RandomErasing", RandomErasingLayer::from_config},
       {"RandomPerspective", RandomPerspectiveLayer::from_config},
       {"RandomShear", RandomShearLayer::from_config},
+      {"RandAugment", RandAugmentLayer::from_config},
+      {"AugMix", AugMixLayer::from_config},
       {"ReLU", ReLULayer::from_config},
       {"RepeatVector", RepeatVectorLayer::from_config},
       {"Rescaling", RescalingLayer::from_config},

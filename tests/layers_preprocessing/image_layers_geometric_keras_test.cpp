@@ -1,19 +1,24 @@
 // RandomCrop, RandomErasing, MixUp, CutMix, RandomShear, RandomPerspective,
-// RandomElasticTransform and MaxNumBoundingBoxes: Keras 3.15's transforms on given
+// RandomElasticTransform, MaxNumBoundingBoxes, RandAugment and AugMix (picking the
+// augmentations this build has): Keras 3.15's transforms on given
 // transformations and its configs (tools/keras_oracle/image_layers_geometric.py), and the random
 // draws by their statistics (keras-cpp's random stream differs from JAX's).
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "assertions.h"
 #include "golden.h"
 #include "keras/keras.h"
+#include "keras/layers/preprocessing/aug_mix.h"
 #include "keras/layers/preprocessing/cut_mix.h"
 #include "keras/layers/preprocessing/max_num_bounding_boxes.h"
 #include "keras/layers/preprocessing/mix_up.h"
+#include "keras/layers/preprocessing/rand_augment.h"
 #include "keras/layers/preprocessing/random_crop.h"
 #include "keras/layers/preprocessing/random_elastic_transform.h"
 #include "keras/layers/preprocessing/random_erasing.h"
@@ -74,8 +79,9 @@ GoldenFn images_case(const std::string& class_name) {
 
 TEST(ImageLayersGeometricKeras, TransformsAndConfigsMatchKeras) {
   GoldenOps m;
-  for (const char* name : {"RandomCrop", "RandomErasing", "MixUp", "CutMix", "RandomShear",
-                           "RandomPerspective", "RandomElasticTransform", "MaxNumBoundingBoxes"})
+  for (const char* name :
+       {"RandomCrop", "RandomErasing", "MixUp", "CutMix", "RandomShear", "RandomPerspective",
+        "RandomElasticTransform", "MaxNumBoundingBoxes", "RandAugment", "AugMix"})
     m[name] = images_case(name);
   m["MixUpLabels"] = [](const TensorList& in, const json& kw) -> TensorList {
     auto layer = std::dynamic_pointer_cast<layers::MixUpLayer>(layer_from("MixUp", kw["config"]));
@@ -105,7 +111,7 @@ TEST(ImageLayersGeometricKeras, TransformsAndConfigsMatchKeras) {
     return {ops::convert_to_tensor(std::vector<double>{alpha}, Shape{}),
             ops::convert_to_tensor(std::vector<double>{sigma}, Shape{})};
   };
-  EXPECT_EQ(run_oracle("image_layers_geometric", m).size(), 12u);
+  EXPECT_EQ(run_oracle("image_layers_geometric", m).size(), 14u);
 }
 
 // ---- The random draws ---------------------------------------------------------------------
@@ -335,7 +341,9 @@ TEST(ImageLayersGeometricKeras, RecordsRoundTrip) {
       layers::RandomShear(0.3, Factor(0.1, 0.2)),
       layers::RandomPerspective({.scale = 0.4}),
       layers::RandomElasticTransform({.scale = Factor(0.2, 0.5)}),
-      layers::MaxNumBoundingBoxes(5, {.bounding_box_format = "xyxy"})};
+      layers::MaxNumBoundingBoxes(5, {.bounding_box_format = "xyxy"}),
+      layers::RandAugment({.num_ops = 3, .factor = Factor(0.1, 0.7), .seed = 2}),
+      layers::AugMix({.chain_depth = 2, .alpha = 0.5, .all_ops = false})};
   for (const auto& layer : all) {
     const Config record = layers::serialize(*layer);
     auto back = layers::deserialize(record);
@@ -345,6 +353,83 @@ TEST(ImageLayersGeometricKeras, RecordsRoundTrip) {
     b.erase("name");
     EXPECT_EQ(a, b) << layer->class_name();
   }
+}
+
+bool registered(const std::string& class_name) {
+  const auto names = layers::registered_layers();
+  return std::find(names.begin(), names.end(), class_name) != names.end();
+}
+
+TEST(ImageLayersGeometricKeras, RandAugmentPicksUniformly) {
+  auto augment = layers::RandAugment({.num_ops = 8, .seed = 12});
+  Tensor x = images({2, 6, 6, 3}, 17);
+  std::map<int64_t, int> counts;
+  const int calls = 500;
+  for (int i = 0; i < calls; ++i) {
+    const auto picks = augment->get_random_transformation(x).at("layer_idxes").to_vector<int64_t>();
+    ASSERT_EQ(picks.size(), 8u);
+    for (int64_t k : picks) ++counts[k];
+  }
+  EXPECT_EQ(counts.size(), 11u);
+  for (const auto& [k, n] : counts) {
+    EXPECT_GE(k, 0);
+    EXPECT_LE(k, 10);
+    EXPECT_NEAR(n, calls * 8 / 11.0, 70) << k;
+  }
+  // Inference casts only; a symbolic call keeps the shape.
+  EXPECT_TENSOR_EQ((*augment)(x), x);
+  EXPECT_EQ((*augment)(Input({6, 6, 3})).shape(), Shape({-1, 6, 6, 3}));
+  // An augmentation this build lacks is named when picked, never skipped.
+  const auto& names = layers::RandAugmentLayer::augmentation_names();
+  for (size_t k = 0; k < names.size(); ++k) {
+    Transformation t{{"layer_idxes", ops::convert_to_tensor(std::vector<int32_t>{int32_t(k)})}};
+    const bool have = augment->augmentation(k) != nullptr;
+    if (!have) {
+      EXPECT_THROW(augment->transform_images(x, t), NotImplementedError) << names[k];
+    } else if (names[k] == "auto_contrast" || names[k] == "equalization") {
+      // Deterministic augmentations need no transformation of their own.
+      EXPECT_NO_THROW(augment->transform_images(x, t)) << names[k];
+    }
+  }
+  EXPECT_EQ(augment->augmentation(10) != nullptr, registered("Equalization"));
+  EXPECT_EQ(augment->augmentation(0) != nullptr, registered("RandomShear"));
+  EXPECT_THROW(layers::RandAugment({.factor = 1.5}), ValueError);
+}
+
+TEST(ImageLayersGeometricKeras, AugMixDrawsChainsAndWeights) {
+  auto augmix = layers::AugMix({.num_chains = 4, .chain_depth = 3, .alpha = 0.5, .seed = 13});
+  Tensor x = images({2, 6, 6, 3}, 18);
+  std::map<int64_t, int> counts;
+  double weight_sum = 0, blend_sum = 0;
+  const int calls = 400;
+  for (int i = 0; i < calls; ++i) {
+    Transformation t = augmix->get_random_transformation(x);
+    for (int64_t k : t.at("chain_layers").to_vector<int64_t>()) ++counts[k];
+    Tensor w = t.at("chain_mixing_weights");
+    EXPECT_NEAR(ops::sum(w).item<double>(), 1.0, 1e-5);
+    EXPECT_GE(ops::min(w).item<double>(), 0.0);
+    weight_sum += ops::take(w, Tensor(int64_t{0})).item<double>();
+    const double b = t.at("weight_sample").item<double>();
+    EXPECT_GE(b, 0.0);
+    EXPECT_LE(b, 1.0);
+    blend_sum += b;
+  }
+  // Each step: one of the eleven augmentations or none (-1), equally likely.
+  EXPECT_EQ(counts.size(), 12u);
+  for (const auto& [k, n] : counts) EXPECT_NEAR(n, calls * (4 * 3) / 12.0, 60) << k;
+  // Dirichlet(alpha) weights have mean 1 / num_chains; Beta(alpha, alpha) mean 1/2.
+  EXPECT_NEAR(weight_sum / calls, 0.25, 0.04);
+  EXPECT_NEAR(blend_sum / calls, 0.5, 0.055);
+  // Chains of "none" only: the blend of the image with itself, clipped.
+  Transformation none{
+      {"chain_mixing_weights", ops::convert_to_tensor(std::vector<float>{0.25f, 0.75f})},
+      {"weight_sample", Tensor(0.3f)},
+      {"chain_layers", ops::full({2, 3}, -1, DType::Int32)}};
+  EXPECT_TENSOR_NEAR(augmix->transform_images(x, none), x, 1e-5, 1e-3);
+  EXPECT_TENSOR_EQ((*augmix)(x), x);
+  // all_ops=false keeps Keras's seven.
+  EXPECT_EQ(layers::AugMix({.all_ops = false})->augmentation_names().size(), 7u);
+  EXPECT_THROW(layers::AugMix({.alpha = -1.0}), ValueError);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 """The geometric and mixing augmentation layers RandomCrop, RandomErasing, MixUp, CutMix,
-RandomShear, RandomPerspective, RandomElasticTransform and MaxNumBoundingBoxes against real
+RandomShear, RandomPerspective, RandomElasticTransform and MaxNumBoundingBoxes, and the
+composites RandAugment and AugMix (with the augmentations keras-cpp has), against real
 Keras 3.15 (JAX backend, x64), for tests/layers_preprocessing/image_layers_geometric_keras_test.cpp.
 
 keras-cpp's random stream differs from JAX's, so the random draw is not compared; the
@@ -12,7 +13,8 @@ Writes tests/oracle/fixtures/image_layers_geometric.npz, op = the layer's class 
 "Labels" for the label transforms, "Boxes" for the box transform; "ElasticParams" is
 RandomElasticTransform's (alpha, sigma) for a size and distortion factor):
   inputs   images (or labels, or boxes and labels), then the transformation's tensors in the
-           order of kwargs "keys";
+           order of kwargs "keys" (a composite's sub-transformations flattened as keras-cpp
+           holds them: "random_shear/shear_factor", "chain0/1/translations");
   kwargs   "config": the layer's Keras get_config() (constructor arguments as Keras stores
            them), "keys", "training", and "drawn" where the transformation is Keras's own;
   outputs  the transform's result(s).
@@ -214,6 +216,101 @@ def max_num_bounding_boxes():
     add("boxes_images", L.MaxNumBoundingBoxes(2), x, {}, [], given=None)
 
 
+def arrays_of(transformation, prefix):
+    """A sub-layer's transformation flattened under `prefix/` (arrays only: Keras also keeps
+    Python ints and shapes there, which its transforms of images do not read)."""
+    out = {}
+    for key, value in (transformation or {}).items():
+        if hasattr(value, "shape") and hasattr(value, "dtype"):
+            out[f"{prefix}/{key}"] = np.asarray(value)
+    return out
+
+
+# The augmentations keras-cpp has on this branch (RandomColorDegeneration, RandomSharpness and
+# Equalization are the colour helper's); the composite cases pick only these.
+HAVE = {"random_shear", "random_translation", "random_rotation", "random_brightness",
+        "random_contrast", "random_posterization", "solarization", "auto_contrast"}
+
+
+def rand_augment():
+    x = F.uniform(0, 255, 2, 8, 7, 3)
+    layer = L.RandAugment(num_ops=2, factor=0.6, seed=12)
+    names = layer._AUGMENT_LAYERS
+    full = layer.get_random_transformation(x, training=True)
+    for case, picks in [("rand_augment_shear_rotation", [0, 2]),
+                        ("rand_augment_contrast_solarize", [5, 8]),
+                        ("rand_augment_posterize_autocontrast", [7, 9]),
+                        ("rand_augment_translation_twice", [1, 1]),
+                        ("rand_augment_brightness_shear", [3, 0])]:
+        assert all(names[k] in HAVE for k in picks)
+        t = {"layer_idxes": np.array(picks, np.int32), "transforms": full["transforms"]}
+        out = np.asarray(layer.transform_images(x, t, training=True))
+        flat = {"layer_idxes": t["layer_idxes"]}
+        for k in sorted(set(picks)):
+            flat.update(arrays_of(full["transforms"][names[k]], names[k]))
+        keys = sorted(flat)
+        F.case(case, "RandAugment", [x] + [flat[k] for k in keys], out, config=config_of(layer),
+               keys=keys, training=True)
+    nearest = L.RandAugment(value_range=(0, 1), num_ops=1, factor=(0.2, 0.9),
+                            interpolation="nearest", data_format="channels_first")
+    xf = F.uniform(0, 1, 2, 3, 6, 6)
+    sub = nearest.random_rotation.get_random_transformation(xf, training=True)
+    t = {"layer_idxes": np.array([2], np.int32),
+         "transforms": {"random_rotation": sub}}
+    # Keras's transform_images runs every augmentation (and keeps the picked one): give the
+    # others their own transformations too.
+    for n in names:
+        if n != "random_rotation":
+            t["transforms"][n] = getattr(nearest, n).get_random_transformation(xf, training=True)
+    out = np.asarray(nearest.transform_images(xf, t, training=True))
+    flat = {"layer_idxes": t["layer_idxes"], **arrays_of(sub, "random_rotation")}
+    keys = sorted(flat)
+    F.case("rand_augment_rotation_first", "RandAugment", [xf] + [flat[k] for k in keys], out,
+           config=config_of(nearest), keys=keys, training=True)
+    add("rand_augment_inference", layer, x, {"layer_idxes": np.array([0, 1], np.int32)},
+        ["layer_idxes"], training=False, given=full)
+
+
+def aug_mix():
+    x = F.uniform(0, 255, 2, 7, 8, 3)
+    for case, layer, chains in [
+            ("aug_mix_all_ops", L.AugMix(num_chains=2, chain_depth=2, factor=0.4, alpha=0.7,
+                                         seed=13),
+             [["random_shear", "solarization"], [None, "random_translation"]]),
+            ("aug_mix_basic", L.AugMix(num_chains=3, chain_depth=2, all_ops=False, seed=14),
+             [["random_posterization", "auto_contrast"], ["random_rotation", None],
+              [None, None]]),
+            ("aug_mix_colour", L.AugMix(num_chains=2, chain_depth=1, factor=(0.1, 0.5),
+                                        value_range=(0, 255), interpolation="nearest"),
+             [["random_brightness"], ["random_contrast"]])]:
+        names = layer._augment_layers
+        gen = keras.random.SeedGenerator(99)
+        weights = np.asarray(F.uniform(0.1, 1.0, len(chains)))
+        weights = (weights / weights.sum()).astype(np.float32)
+        blend = np.float32(F.uniform(0.2, 0.8))
+        picks = np.full((len(chains), len(chains[0])), -1, np.int32)
+        chain_transforms, flat = [], {}
+        for c, chain in enumerate(chains):
+            steps = []
+            for d, name in enumerate(chain):
+                if name is None:
+                    continue
+                assert name in HAVE
+                picks[c, d] = names.index(name)
+                sub = getattr(layer, name).get_random_transformation(x, seed=gen)
+                steps.append({"layer_name": name, "transformation": sub})
+                flat.update(arrays_of(sub, f"chain{c}/{d}"))
+            chain_transforms.append(steps)
+        t = {"chain_mixing_weights": weights, "weight_sample": blend,
+             "chain_transforms": chain_transforms}
+        out = np.asarray(layer.transform_images(x, t, training=True))
+        flat.update({"chain_mixing_weights": weights, "weight_sample": blend,
+                     "chain_layers": picks})
+        keys = sorted(flat)
+        F.case(case, "AugMix", [x] + [flat[k] for k in keys], out, config=config_of(layer),
+               keys=keys, training=True)
+
+
 def main():
     random_crop()
     random_erasing()
@@ -223,6 +320,8 @@ def main():
     random_perspective()
     random_elastic_transform()
     max_num_bounding_boxes()
+    rand_augment()
+    aug_mix()
     F.save()
 
 
