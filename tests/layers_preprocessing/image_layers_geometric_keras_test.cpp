@@ -30,6 +30,7 @@ namespace {
 
 using namespace test;  // NOLINT: the fixture helpers
 using Transformation = layers::BaseImagePreprocessingLayer::Transformation;
+using layers::Factor;
 
 // The layer Keras's config describes (through the registry, as a .keras file is read), with its
 // config compared key by key with Keras's.
@@ -50,8 +51,11 @@ std::shared_ptr<Layer> layer_from(const std::string& class_name, const json& ker
     }
   }
   // And nothing Keras does not write (dtype aside, which the fixture drops).
-  for (const auto& [key, value] : config.items())
-    if (key != "dtype") EXPECT_TRUE(keras_config.contains(key)) << class_name << " adds " << key;
+  for (const auto& [key, value] : config.items()) {
+    if (key != "dtype") {
+      EXPECT_TRUE(keras_config.contains(key)) << class_name << " adds " << key;
+    }
+  }
   return layer;
 }
 

@@ -249,19 +249,19 @@ def rand_augment():
         for k in sorted(set(picks)):
             flat.update(arrays_of(full["transforms"][names[k]], names[k]))
         keys = sorted(flat)
+        # float32 chains of augmentations on [0, 255] images: a few ulps apart.
         F.case(case, "RandAugment", [x] + [flat[k] for k in keys], out, config=config_of(layer),
-               keys=keys, training=True)
+               keys=keys, training=True, rtol=1e-5, atol=1e-4)
     nearest = L.RandAugment(value_range=(0, 1), num_ops=1, factor=(0.2, 0.9),
                             interpolation="nearest", data_format="channels_first")
     xf = F.uniform(0, 1, 2, 3, 6, 6)
     sub = nearest.random_rotation.get_random_transformation(xf, training=True)
+    # Keras's transform_images runs every augmentation (and keeps the picked one), indexing them
+    # in the dict's order: all of them, in _AUGMENT_LAYERS order.
     t = {"layer_idxes": np.array([2], np.int32),
-         "transforms": {"random_rotation": sub}}
-    # Keras's transform_images runs every augmentation (and keeps the picked one): give the
-    # others their own transformations too.
-    for n in names:
-        if n != "random_rotation":
-            t["transforms"][n] = getattr(nearest, n).get_random_transformation(xf, training=True)
+         "transforms": {n: sub if n == "random_rotation" else
+                        getattr(nearest, n).get_random_transformation(xf, training=True)
+                        for n in names}}
     out = np.asarray(nearest.transform_images(xf, t, training=True))
     flat = {"layer_idxes": t["layer_idxes"], **arrays_of(sub, "random_rotation")}
     keys = sorted(flat)
@@ -308,7 +308,7 @@ def aug_mix():
                      "chain_layers": picks})
         keys = sorted(flat)
         F.case(case, "AugMix", [x] + [flat[k] for k in keys], out, config=config_of(layer),
-               keys=keys, training=True)
+               keys=keys, training=True, rtol=1e-5, atol=1e-4)
 
 
 def main():
