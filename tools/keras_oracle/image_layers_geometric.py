@@ -311,6 +311,24 @@ def aug_mix():
                keys=keys, training=True, rtol=1e-5, atol=1e-4)
 
 
+def saved_model():
+    """tests/oracle/fixtures/image_layers_geometric_model.keras: a Sequential of the layers
+    (RandomShear aside: Keras 3.15 cannot read back the RandomShear configs it writes), saved
+    by Keras, for keras-cpp to load; in inference it passes images through (cast to float32)."""
+    model = keras.Sequential([
+        keras.Input((12, 12, 3)),
+        L.RandomCrop(8, 9, seed=1), L.RandomErasing(seed=2), L.MixUp(seed=3), L.CutMix(seed=4),
+        L.RandomPerspective(seed=5), L.RandomElasticTransform(seed=6), L.MaxNumBoundingBoxes(3),
+        L.RandAugment(seed=7), L.AugMix(seed=8)])
+    x = F.uniform(0, 255, 2, 12, 12, 3)
+    np.testing.assert_array_equal(np.asarray(model.predict(x, verbose=0)), x)
+    path = os.path.join(oracle.ORACLE_DIR, "image_layers_geometric_model.keras")
+    model.save(path)
+    assert [type(lyr).__name__ for lyr in keras.saving.load_model(path).layers] == \
+        [type(lyr).__name__ for lyr in model.layers]
+    print(os.path.relpath(path, oracle.ROOT))
+
+
 def main():
     random_crop()
     random_erasing()
@@ -323,6 +341,7 @@ def main():
     rand_augment()
     aug_mix()
     F.save()
+    saved_model()
 
 
 if __name__ == "__main__":

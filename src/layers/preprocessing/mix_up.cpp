@@ -31,12 +31,13 @@ MixUpLayer::MixUpLayer(MixUpOptions options)
         options_.alpha, ".");
 }
 
-MixUpLayer::Transformation MixUpLayer::get_random_transformation(const Tensor& images, bool,
-                                                                 std::optional<random::Seed> seed) {
-  // Keras draws even when not training (transform_images then ignores it). Shape inference
-  // (symbolic images) needs no draw.
+MixUpLayer::Transformation MixUpLayer::get_random_transformation(
+    const Tensor& images, bool training, std::optional<random::Seed> seed) {
   check_images(images);
-  if (images.backend().is_symbolic()) return {};
+  // Keras draws even when not training (and transform_images ignores the draw); keras-cpp's
+  // stream differs from JAX's anyway, and not drawing keeps inference free of host reads.
+  // Shape inference (symbolic images) needs no draw either.
+  if (!training || images.backend().is_symbolic()) return {};
   backend::BackendScope on_input(images.backend_name());
   const int64_t batch = images.ndim() == 4 ? images.shape()[0] : 1;
   const random::Seed s = resolve_seed(images, seed);
