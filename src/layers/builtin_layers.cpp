@@ -62,6 +62,16 @@
 #include "keras/layers/preprocessing/random_flip.h"
 #include "keras/layers/preprocessing/random_rotation.h"
 #include "keras/layers/preprocessing/random_translation.h"
+#include "keras/layers/preprocessing/aug_mix.h"
+#include "keras/layers/preprocessing/cut_mix.h"
+#include "keras/layers/preprocessing/max_num_bounding_boxes.h"
+#include "keras/layers/preprocessing/mix_up.h"
+#include "keras/layers/preprocessing/random_crop.h"
+#include "keras/layers/preprocessing/random_elastic_transform.h"
+#include "keras/layers/preprocessing/random_erasing.h"
+#include "keras/layers/preprocessing/random_perspective.h"
+#include "keras/layers/preprocessing/random_shear.h"
+#include "keras/layers/preprocessing/rand_augment.h"
 #include "keras/layers/preprocessing/random_zoom.h"
 #include "keras/layers/preprocessing/stft_spectrogram.h"
 #include "keras/layers/preprocessing/rescaling.h"
@@ -220,6 +230,16 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"RandomRotation", RandomRotationLayer::from_config},
       {"RandomTranslation", RandomTranslationLayer::from_config},
       {"RandomZoom", RandomZoomLayer::from_config},
+      {"CutMix", CutMixLayer::from_config},
+      {"MaxNumBoundingBoxes", MaxNumBoundingBoxesLayer::from_config},
+      {"MixUp", MixUpLayer::from_config},
+      {"RandomCrop", RandomCropLayer::from_config},
+      {"RandomElasticTransform", RandomElasticTransformLayer::from_config},
+      {"RandomErasing", RandomErasingLayer::from_config},
+      {"RandomPerspective", RandomPerspectiveLayer::from_config},
+      {"RandomShear", RandomShearLayer::from_config},
+      {"RandAugment", RandAugmentLayer::from_config},
+      {"AugMix", AugMixLayer::from_config},
       {"ReLU", ReLULayer::from_config},
       {"RepeatVector", RepeatVectorLayer::from_config},
       {"Rescaling", RescalingLayer::from_config},
