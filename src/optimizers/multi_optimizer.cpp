@@ -94,7 +94,7 @@ OptimizerMap OptimizerMap::from_config(const Config& config) {
   if (config.contains("optimizer_map") && !config["optimizer_map"].is_null()) {
     const Config& m = config["optimizer_map"];
     check<TypeError>(m.is_object(), "optimizer_map must be a dictionary. Received: ", m.dump());
-    for (auto it = m.begin(); it != m.end(); ++it) entries.emplace(it.key(), get(it.value()));
+    for (auto it = m.begin(); it != m.end(); ++it) entries.emplace(it.key(), optimizers::get(it.value()));
   }
   return OptimizerMap(optimizers::get(config["default_optimizer"]), entries);
 }

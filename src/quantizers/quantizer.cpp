@@ -3,6 +3,8 @@
 
 #include "keras/quantizers/quantizer.h"
 
+#include <functional>
+
 #include "keras/core/errors.h"
 #include "keras/core/promotion.h"
 #include "keras/ops/ops.h"
@@ -12,7 +14,7 @@ namespace keras::quantizers {
 // ---- Quantizer -----------------------------------------------------------------------------
 
 Quantizer::Quantizer(std::string output_dtype) : output_dtype_(std::move(output_dtype)) {
-  dtype_from_string(output_dtype_);  // ValueError for a name that is no dtype
+  (void)dtype_from_string(output_dtype_);  // ValueError for a name that is no dtype
 }
 
 TensorList Quantizer::operator()(const Tensor& x) const {
@@ -92,27 +94,22 @@ QuantizerPtr deserialize(const Config& config) {
   }
 }
 
-QuantizerOrConfig get(const Config& identifier) {
-  if (identifier.is_null()) return QuantizerPtr();
+QuantizerPtr get(const Config& identifier) {
+  if (identifier.is_null()) return nullptr;
   if (identifier.is_object()) {
-    const std::string cls = identifier.value("class_name", "");
-    if (lookup(cls) == Known::kConfig) return QuantizationConfig::deserialize(identifier);
-    if (lookup(cls) == Known::kNone)
-      throw ValueError("Could not interpret quantizer identifier: " + identifier.dump());
-    return deserialize(identifier);
-  }
-  if (identifier.is_string()) {
+    const Known known = lookup(identifier.value("class_name", ""));
+    if (known == Known::kQuantizer || known == Known::kAbsMax) return deserialize(identifier);
+  } else if (identifier.is_string()) {
     const std::string name = identifier.get<std::string>();
     switch (lookup(name)) {
       case Known::kQuantizer:
-        return QuantizerPtr(std::make_shared<Quantizer>());
+        return std::make_shared<Quantizer>();
       case Known::kAbsMax:
-        return QuantizerPtr(std::make_shared<AbsMaxQuantizerObject>());
+        return std::make_shared<AbsMaxQuantizerObject>();
       case Known::kConfig:
-        throw ValueError("keras.quantizers.get('" + name +
-                         "'): a quantization config cannot be made from its name alone (Keras "
-                         "fails here too); pass its serialized form {\"class_name\": \"" +
-                         name + "\", \"config\": {...}}.");
+        throw ValueError("Could not interpret quantizer identifier: " + name +
+                         " (a quantization config, not a quantizer: Keras fails on it too; use "
+                         "QuantizationConfig::deserialize on its serialized form).");
       case Known::kNone:
         break;
     }
@@ -199,7 +196,8 @@ Tensor fake_quant_with_min_max_vars(const Tensor& inputs, const Tensor& min_vals
     };
     return {{result}, grad};
   };
-  return ops::custom_gradient(fn)({inputs, min_vals, max_vals})[0];
+  using Fn = std::function<std::pair<TensorList, ops::GradFn>(const TensorList&)>;
+  return ops::custom_gradient(Fn(fn))({inputs, min_vals, max_vals})[0];
 }
 
 }  // namespace keras::quantizers

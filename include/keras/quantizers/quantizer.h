@@ -4,13 +4,12 @@
 // quantizers.py of Keras 3.15).
 //
 //   auto q = quantizers::get(Config("abs_max_quantizer"));          // a quantizer object
-//   TensorList out = (*std::get<quantizers::QuantizerPtr>(q))(x);   // {values, scale}
+//   TensorList out = (*q)(x);                                         // {values, scale}
 //   Tensor y = quantizers::fake_quant_with_min_max_vars(x, lo, hi);  // trainable lo and hi
 
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
 
 #include "keras/core/json.h"
 #include "keras/quantizers/quantizers.h"
@@ -58,17 +57,13 @@ class AbsMaxQuantizerObject : public Quantizer {
 
 using QuantizerPtr = std::shared_ptr<const Quantizer>;
 
-/// What keras.quantizers.get returns: a quantizer object or a quantization config.
-using QuantizerOrConfig = std::variant<QuantizerPtr, QuantizationConfigPtr>;
-
-/// keras.quantizers.get: null gives a null QuantizerPtr; a class name or its snake case
-/// ("Quantizer", "abs_max_quantizer") a default instance; a serialized object
-/// ({"class_name": ..., "config": {...}}) the object, quantization configs included
-/// ("Int8QuantizationConfig", ...). ValueError "Could not interpret quantizer identifier"
-/// otherwise. Keras passes the (empty) keyword dict as the first positional argument of a
-/// class named by string, which fails for the configs; here a configuration named by string is
-/// a ValueError that says to pass its serialized form.
-QuantizerOrConfig get(const Config& identifier);
+/// keras.quantizers.get: null gives null; a class name or its snake case ("Quantizer",
+/// "abs_max_quantizer") a default instance; a serialized Quantizer or AbsMaxQuantizer the
+/// object. ValueError "Could not interpret quantizer identifier" otherwise, quantization configs
+/// included: Keras's get() refuses their records (a config is not callable) and fails on their
+/// names (it passes the empty keyword dict as the first argument); use
+/// QuantizationConfig::deserialize for those.
+QuantizerPtr get(const Config& identifier);
 /// keras.quantizers.serialize for a quantizer object.
 Config serialize(const Quantizer& quantizer);
 /// keras.quantizers.deserialize: the quantizer a serialized Quantizer or AbsMaxQuantizer is.
