@@ -28,6 +28,7 @@
 #include "keras/layers/core/lambda_layer.h"
 #include "keras/layers/core/layer_scale.h"
 #include "keras/layers/core/masking.h"
+#include "keras/layers/core/reversible_embedding.h"
 #include "keras/layers/merging/add.h"
 #include "keras/layers/merging/average.h"
 #include "keras/layers/merging/concatenate.h"
@@ -247,6 +248,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"MelSpectrogram", MelSpectrogramLayer::from_config},
       {"Reshape", ReshapeLayer::from_config},
       {"Resizing", ResizingLayer::from_config},
+      {"ReversibleEmbedding", ReversibleEmbeddingLayer::from_config},
       {"SeparableConv1D", SeparableConv1DLayer::from_config},
       {"SeparableConv2D", SeparableConv2DLayer::from_config},
       {"SeparableConvolution1D", SeparableConv1DLayer::from_config},

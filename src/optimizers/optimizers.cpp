@@ -7,6 +7,7 @@
 #include <set>
 
 #include "keras/core/config.h"
+#include "keras/optimizers/multi_optimizer.h"
 #include "keras/ops/ops.h"
 #include "optimizers/builtin_support.h"
 
@@ -728,6 +729,7 @@ OptimizerPtr from_config(const std::string& class_name, const Config& c) {
   const std::string bare = class_name.rfind("Custom>", 0) == 0 ? class_name.substr(7) : class_name;
   const std::string key = lower(bare);
   if (key == "lossscaleoptimizer") return LossScaleOptimizer::from_config(c);
+  if (key == "multioptimizer") return MultiOptimizer::from_config(c);
   if (key == "sgd")
     return make<SGDOptions, SGD>(c, "SGD", 0.01, [](ConfigReader& r, SGDOptions& o) {
       o.momentum = r.number("momentum", 0.0);

@@ -14,6 +14,7 @@
 
 #include "keras/core/errors.h"
 #include "keras/models/model.h"
+#include "keras/optimizers/multi_optimizer.h"
 #include "keras/saving/atomic_file.h"
 #include "keras/saving/weights.h"
 #include "saving/h5_cause.h"
@@ -205,8 +206,14 @@ void write_weights_into(const Layer& model, hid_t file, const std::string& path,
   }
   writer.save(model, "");
   auto* m = dynamic_cast<const Model*>(&model);
-  if (options.optimizer && m && m->compiled() && m->optimizer()->built())
+  if (options.optimizer && m && m->compiled() && m->optimizer()->built()) {
     writer.write_vars("optimizer", m->optimizer()->name(), m->optimizer()->variables());
+    // Keras's walk also reaches a MultiOptimizer's `optimizers` list: each sub-optimizer's
+    // variables again, under optimizer/optimizers/<class in snake case>.
+    if (auto* multi = dynamic_cast<const optimizers::MultiOptimizer*>(m->optimizer().get()))
+      for (const auto& [child, inner] : multi->saved_children())
+        writer.write_vars("optimizer/" + child, inner->name(), inner->variables());
+  }
   if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) writer.fail("flush the file");
 }
 

@@ -24,6 +24,7 @@
 
 #include "keras/core/errors.h"
 #include "keras/models/model.h"
+#include "keras/optimizers/multi_optimizer.h"
 #include "keras/saving/atomic_file.h"
 #include "keras/saving/h5_file.h"
 #include "saving/h5_cause.h"
@@ -74,8 +75,13 @@ std::vector<Entry> entries_of(const Layer& model, bool with_optimizer, bool load
   std::unordered_set<const Layer*> visited;
   collect(model, "", entries, visited, loading);
   auto* m = dynamic_cast<const Model*>(&model);
-  if (with_optimizer && m && m->compiled() && m->optimizer()->built())
+  if (with_optimizer && m && m->compiled() && m->optimizer()->built()) {
     entries.push_back({"optimizer/vars", m->optimizer()->name(), m->optimizer()->variables()});
+    // A MultiOptimizer's sub-optimizers are written again under optimizer/optimizers/<class>.
+    if (auto* multi = dynamic_cast<const optimizers::MultiOptimizer*>(m->optimizer().get()))
+      for (const auto& [child, inner] : multi->saved_children())
+        entries.push_back({"optimizer/" + child + "/vars", inner->name(), inner->variables()});
+  }
   return entries;
 }
 

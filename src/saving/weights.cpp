@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "keras/models/model.h"
+#include "keras/optimizers/multi_optimizer.h"
 #include "keras/saving/archive.h"
 #include "keras/saving/h5_file.h"
 #include "keras/saving/legacy_h5.h"
@@ -63,6 +64,54 @@ class WeightsLoader {
   std::unordered_set<const Layer*> visited_;
 };
 
+// A MultiOptimizer's sub-optimizers, each from its own group optimizer/optimizers/<class>/vars
+// found by the optimizer name Keras stores on it, and the MultiOptimizer's own variables from
+// the front of optimizer/vars. Keras lists its sub-optimizers in the order of the map's keys as
+// written, keras-cpp in sorted key order (its JSON keeps no order), so optimizer/vars may hold
+// them in another order. False, for the index-by-index load, when the file has no such groups
+// or the names do not match one to one.
+bool load_multi_optimizer_variables(optimizers::MultiOptimizer& multi, const H5File& file,
+                                    const LoadWeightsOptions& options) {
+  const std::string root = "optimizer/optimizers";
+  if (!file.is_group(root)) return false;
+  std::vector<std::pair<std::vector<Variable>, std::string>> plan;  // (variables, group)
+  std::vector<Variable> all = multi.variables();
+  plan.push_back({std::vector<Variable>(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(
+                                                                       multi.own_variable_count())),
+                  "optimizer/vars"});
+  std::vector<std::string> groups = file.children(root);
+  if (groups.size() != multi.optimizers().size()) return false;
+  for (const optimizers::OptimizerPtr& inner : multi.optimizers()) {
+    std::string found;
+    for (const std::string& g : groups) {
+      auto name = file.string_attribute(root + "/" + g + "/vars", "name");
+      if (name && *name == inner->name()) {
+        if (!found.empty()) return false;  // two groups name it
+        found = root + "/" + g + "/vars";
+      }
+    }
+    if (found.empty()) return false;
+    plan.push_back({inner->variables(), found});
+  }
+  std::vector<std::pair<Variable, Tensor>> assign;
+  for (const auto& [vars, group] : plan) {
+    if (group != "optimizer/vars" && file.children(group).size() != vars.size()) return false;
+    for (size_t i = 0; i < vars.size(); ++i) {
+      Tensor value = file.read(group + "/" + std::to_string(i));
+      if (value.shape() != vars[i].shape()) {
+        if (options.skip_mismatch) return true;
+        throw ValueError("Optimizer variable '" + vars[i].path() + "' has shape " +
+                         vars[i].shape().to_string() + " but " + file.source() + " holds " +
+                         value.shape().to_string() + " at '" + group + "/" + std::to_string(i) +
+                         "'.");
+      }
+      assign.emplace_back(vars[i], value);
+    }
+  }
+  for (auto& [var, value] : assign) var.assign(value);
+  return true;
+}
+
 // base_optimizer.load_own_variables: "optimizer/vars/<i>" into optimizer->variables(),
 // building the optimizer for the model's trainable variables first when needed.
 void load_optimizer_variables(Model& model, const H5File& file, const LoadWeightsOptions& options) {
@@ -81,6 +130,8 @@ void load_optimizer_variables(Model& model, const H5File& file, const LoadWeight
               << "has " << saved.size() << " variables.\n";
     return;
   }
+  if (auto* multi = dynamic_cast<optimizers::MultiOptimizer*>(optimizer.get()))
+    if (load_multi_optimizer_variables(*multi, file, options)) return;
   std::vector<Tensor> values;
   for (size_t i = 0; i < vars.size(); ++i) {
     Tensor value = file.read("optimizer/vars/" + std::to_string(i));

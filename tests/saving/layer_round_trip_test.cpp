@@ -129,6 +129,10 @@ const std::map<std::string, Row>& table() {
        {R"({"equation": "ab,bc->ac", "output_shape": [3], "bias_axes": "c", "activation": "sigmoid"})",
         {{4}}}},
       {"Embedding", {R"({"input_dim": 10, "output_dim": 3, "mask_zero": true})", {{5}}, 10}},
+      {"ReversibleEmbedding",
+       {R"({"input_dim": 10, "output_dim": 3, "tie_weights": false, "logit_soft_cap": 2.0})",
+        {{5}},
+        10}},
       {"Identity", {R"({})", {{4}}}},
       {"Lambda",
        {"",
@@ -409,6 +413,9 @@ const std::map<std::string, std::string>& keras_config_keys() {
       {"Embedding",
        "embeddings_constraint embeddings_initializer embeddings_regularizer input_dim mask_zero "
        "output_dim"},
+      {"ReversibleEmbedding",
+       "embeddings_constraint embeddings_initializer embeddings_regularizer input_dim "
+       "logit_soft_cap mask_zero output_dim reverse_dtype tie_weights"},
       {"Flatten", "data_format"},
       {"GRU",
        "activation bias_constraint bias_initializer bias_regularizer dropout go_backwards "
