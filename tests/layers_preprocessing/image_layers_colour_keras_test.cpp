@@ -41,8 +41,11 @@ void expect_config(const Layer& layer, const json& keras) {
       EXPECT_EQ(config[key], value) << key;
     }
   }
-  for (const auto& [key, value] : config.items())
-    if (key != "dtype") EXPECT_TRUE(keras.contains(key)) << layer.class_name() << ": extra key " << key;
+  for (const auto& [key, value] : config.items()) {
+    if (key != "dtype") {
+      EXPECT_TRUE(keras.contains(key)) << layer.class_name() << ": extra key " << key;
+    }
+  }
 }
 
 // The layer from Keras's config, its config compared with Keras's, and transform_images on the

@@ -1,5 +1,6 @@
 #include "keras/layers/preprocessing/clahe.h"
 
+#include "keras/backend/backend.h"
 #include "keras/ops/ops.h"
 #include "layers/preprocessing/value_range.h"
 

@@ -3,6 +3,7 @@
 #include "keras/backend/registry.h"
 #include "keras/ops/image.h"
 #include "keras/ops/ops.h"
+#include "layers/preprocessing/colour_utils.h"
 #include "layers/preprocessing/preprocessing_utils.h"
 #include "layers/preprocessing/value_range.h"
 
