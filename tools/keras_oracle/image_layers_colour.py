@@ -9,7 +9,9 @@ get_config. RandomColorJitter draws inside transform_images, so its cases use fa
 draws are constants (a pair of equal bounds; hue (1, 1) shifts by +-1/2, the same hue either
 way). Pipeline's case is its call on deterministic layers.
 
-Writes tests/oracle/fixtures/image_layers_colour.npz, op = the layer's class name:
+Writes tests/oracle/fixtures/image_layers_colour.keras (a model of all nine, saved by Keras;
+case "keras_file", op "KerasFile": its predict) and
+tests/oracle/fixtures/image_layers_colour.npz, op = the layer's class name:
   inputs   images, then the transformation's tensors in the order of kwargs "keys";
   kwargs   "config": the layer's Keras get_config() (constructor arguments as Keras stores
            them), "keys", "training" (and "rtol"/"atol" where a case needs them);
@@ -153,7 +155,37 @@ def main():
         out = np.asarray(pipeline(low, training=training))
         F.case(f"pipeline_{training}", "Pipeline", [low], out, config=config_of(pipeline),
                keys=[], training=training, rtol=1e-4, atol=1e-3)
+    keras_file_case()
     F.save()
+
+
+def keras_file_case():
+    """A Functional model of all nine classes saved by Keras (image_layers_colour.keras) and
+    what its predict gives: the random layers pass images through in inference; CLAHE and
+    the Pipeline's AutoContrast apply."""
+    inputs = keras.Input((10, 12, 3))
+    x = keras.layers.RandomHue((0.1, 0.3), seed=1)(inputs)
+    x = keras.layers.RandomSaturation(0.4, seed=2)(x)
+    x = keras.layers.RandomColorDegeneration(0.5, seed=3)(x)
+    x = keras.layers.RandomColorJitter(brightness_factor=0.2, contrast_factor=(0.1, 0.4),
+                                       hue_factor=0.1, seed=4)(x)
+    x = keras.layers.RandomSharpness(0.6, seed=5)(x)
+    x = keras.layers.RandomGaussianBlur(0.5, kernel_size=5, sigma=(0.2, 0.8), seed=6)(x)
+    x = keras.layers.ContrastLimitedAdaptiveHistogramEqualization(
+        clip_limit=3.0, tile_grid_size=(2, 3))(x)
+    # Keras's Equalization cannot be a node of a Functional model (its compute_output_spec
+    # returns its input, a cycle); inside a Pipeline it can.
+    x = keras.layers.Pipeline([keras.layers.AutoContrast(), keras.layers.Equalization(bins=128),
+                               keras.layers.RandomSaturation((0.2, 0.6))])(x)
+    model = keras.Model(inputs, x)
+    path = os.path.join(oracle.ORACLE_DIR, "image_layers_colour.keras")
+    model.save(path)
+    data = F.uniform(40, 200, 2, 10, 12, 3)
+    out = model.predict(data, verbose=0)
+    again = keras.models.load_model(path)
+    np.testing.assert_allclose(again.predict(data, verbose=0), out, rtol=1e-6, atol=1e-5)
+    F.case("keras_file", "KerasFile", [data], out, file="image_layers_colour.keras", rtol=1e-5,
+           atol=1e-3)
 
 
 if __name__ == "__main__":
