@@ -289,6 +289,11 @@ TEST(ImageLayersColourKeras, PipelineCallsItsLayersInOrder) {
   EXPECT_EQ(pipeline->tracked_layers()[1].first, "layers/random_sharpness");
   auto twice = layers::Pipeline({layers::Dense(2), layers::Dense(3)});
   EXPECT_EQ(twice->tracked_layers()[1].first, "layers/dense_1");
+  // In a Functional model each layer is built on the previous one's shape, batch unknown (as
+  // Keras writes their build_config), not on the sizes of shape inference.
+  KerasTensor in = Input({5, 4});
+  auto model = Functional(std::vector<KerasTensor>{in}, std::vector<KerasTensor>{twice(in)});
+  EXPECT_EQ(twice->layers()[1]->build_input_shapes()[0], Shape({kUnknownDim, 5, 2}));
 }
 
 TEST(ImageLayersColourKeras, BadArgumentsAreNamed) {

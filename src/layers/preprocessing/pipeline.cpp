@@ -2,7 +2,10 @@
 
 #include <map>
 
+#include "keras/backend/registry.h"
+#include "keras/layers/keras_tensor.h"
 #include "keras/layers/registry.h"
+#include "keras/ops/ops.h"
 
 namespace keras::layers {
 
@@ -17,6 +20,29 @@ PipelineLayer::PipelineLayer(std::vector<std::shared_ptr<Layer>> layers, Pipelin
     auto [it, fresh] = used.emplace(path, 0);
     if (!fresh) path += "_" + std::to_string(++it->second);
     track_layer("layers/" + path, layers_[i]);
+  }
+}
+
+void PipelineLayer::build(const Shape& input_shape) {
+  // Keras builds each layer on the previous one's output shape, unknown dimensions unknown;
+  // left to the shape inference of a Functional call they would be built on its probe sizes.
+  // Each output shape comes from two data-free calls (unknown dimensions set to 83, then 89;
+  // a dimension that differs is unknown), as Layer's own shape inference does.
+  Shape shape = input_shape;
+  for (const auto& layer : layers_) {
+    layer->ensure_built({shape}, false);
+    auto probe = [&](int64_t size) {
+      backend::BackendScope symbolic("symbolic");
+      Shape concrete = shape;
+      for (int d = 0; d < concrete.rank(); ++d)
+        if (concrete[d] == kUnknownDim) concrete[d] = size;
+      return (*layer)(ops::zeros(concrete, compute_dtype()), CallContext{.training = false}).shape();
+    };
+    Shape a = probe(83), b = probe(89);
+    if (a.rank() == b.rank())
+      for (int d = 0; d < a.rank(); ++d)
+        if (a[d] != b[d]) a[d] = kUnknownDim;
+    shape = a;
   }
 }
 

@@ -22,6 +22,8 @@ class PipelineLayer : public Layer {
  public:
   explicit PipelineLayer(std::vector<std::shared_ptr<Layer>> layers, PipelineOptions options = {});
   std::string class_name() const override { return "Pipeline"; }
+  /// Builds each layer on the previous one's output shape (as Keras's calls do).
+  void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
   static std::shared_ptr<Layer> from_config(const Config& config);
