@@ -110,8 +110,8 @@ TEST(ImageLayersColourKeras, TransformsAndConfigsMatchKeras) {
   // its own save of it (kept in the temp folder as image_layers_colour_cpp.keras, for a load by
   // Keras) reloads to the same config.
   m["KerasFile"] = [](const TensorList& in, const json& kw) {
-    auto model = saving::load_model(std::string(KERAS_ORACLE_DIR) + "/" +
-                                    kw["file"].get<std::string>());
+    auto model =
+        saving::load_model(std::string(KERAS_ORACLE_DIR) + "/" + kw["file"].get<std::string>());
     Tensor out = model->predict(in[0], {.verbose = 0}).single();
     const std::string again =
         (std::filesystem::temp_directory_path() / "image_layers_colour_cpp.keras").string();
@@ -127,9 +127,15 @@ Tensor images(int64_t n, uint64_t seed, int64_t size = 2) {
                          random::Seed(static_cast<int>(seed)));
 }
 
-double mean_of(const Tensor& t) { return ops::mean(ops::cast(t, DType::Float64)).item<double>(); }
-double min_of(const Tensor& t) { return ops::min(ops::cast(t, DType::Float64)).item<double>(); }
-double max_of(const Tensor& t) { return ops::max(ops::cast(t, DType::Float64)).item<double>(); }
+double mean_of(const Tensor& t) {
+  return ops::mean(ops::cast(t, DType::Float64)).item<double>();
+}
+double min_of(const Tensor& t) {
+  return ops::min(ops::cast(t, DType::Float64)).item<double>();
+}
+double max_of(const Tensor& t) {
+  return ops::max(ops::cast(t, DType::Float64)).item<double>();
+}
 
 TEST(ImageLayersColourKeras, DrawsFollowTheFactors) {
   const Tensor x = images(4000, 1, 1);
@@ -150,8 +156,8 @@ TEST(ImageLayersColourKeras, DrawsFollowTheFactors) {
   EXPECT_NEAR(mean_of(u), 0.0, 0.02);
   // RandomColorDegeneration: (batch, 1, 1, 1) from (-f, f); RandomSharpness: (batch,) from
   // (0, f).
-  Tensor d = layers::RandomColorDegeneration(0.4, {.seed = 4})->get_random_transformation(x).at(
-      "factor");
+  Tensor d =
+      layers::RandomColorDegeneration(0.4, {.seed = 4})->get_random_transformation(x).at("factor");
   EXPECT_EQ(d.shape(), Shape({4000, 1, 1, 1}));
   EXPECT_NEAR(min_of(d), -0.4, 0.01);
   EXPECT_NEAR(mean_of(d), 0.0, 0.01);
@@ -198,23 +204,20 @@ TEST(ImageLayersColourKeras, DegenerateFactorsGiveClosedForms) {
   // Blur factor 1: every image blurred with the drawn sigma; factor 0: none.
   auto blur = layers::RandomGaussianBlur({1.0, 1.0}, {.sigma = {0.5, 0.5}, .seed = 9});
   Tensor blurred = ops::image::gaussian_blur(x, {3, 3}, {0.5 + 1e-6, 0.5 + 1e-6});
-  EXPECT_TENSOR_NEAR(blur->operator()(x, {.training = true}), ops::clip(blurred, 0.0, 255.0),
-                     1e-5, 1e-3);
+  EXPECT_TENSOR_NEAR(blur->operator()(x, {.training = true}), ops::clip(blurred, 0.0, 255.0), 1e-5,
+                     1e-3);
   EXPECT_TENSOR_EQ(train(layers::RandomGaussianBlur({0.0, 0.0}, {.seed = 10})), x);
   // Jitter with a constant brightness: clip(x + 0.2 * 255).
   Tensor jitter = train(layers::RandomColorJitter({.brightness_factor = layers::Factor{0.2, 0.2}}));
   EXPECT_TENSOR_NEAR(jitter, ops::clip(ops::add(x, 51.0f), 0.0, 255.0), 1e-6, 1e-4);
   // Inference passes images through (CLAHE aside: Keras applies it always).
-  for (const std::shared_ptr<Layer>& layer :
-       std::vector<std::shared_ptr<Layer>>{layers::RandomHue(0.5), layers::RandomSaturation(0.5),
-                                           layers::RandomColorDegeneration(0.5),
-                                           layers::RandomSharpness(0.5),
-                                           layers::RandomGaussianBlur(),
-                                           layers::RandomColorJitter({.hue_factor = 0.5}),
-                                           layers::Equalization()})
+  for (const std::shared_ptr<Layer>& layer : std::vector<std::shared_ptr<Layer>>{
+           layers::RandomHue(0.5), layers::RandomSaturation(0.5),
+           layers::RandomColorDegeneration(0.5), layers::RandomSharpness(0.5),
+           layers::RandomGaussianBlur(), layers::RandomColorJitter({.hue_factor = 0.5}),
+           layers::Equalization()})
     EXPECT_TENSOR_EQ((*layer)(x, {.training = false}), x) << layer->class_name();
-  EXPECT_FALSE(ops::all(ops::equal(
-                            layers::ContrastLimitedAdaptiveHistogramEqualization()(x), x))
+  EXPECT_FALSE(ops::all(ops::equal(layers::ContrastLimitedAdaptiveHistogramEqualization()(x), x))
                    .item<bool>());
 }
 
@@ -236,9 +239,15 @@ TEST(ImageLayersColourKeras, SeededRunsRepeatAndStayInRange) {
   EXPECT_LE(max_of(a), 1.0 + 1e-6);
   EXPECT_GT(max_of(ops::abs(ops::subtract(a, x))), 0.01);
   for (auto make : std::vector<std::function<std::shared_ptr<Layer>()>>{
-           [] { return layers::RandomHue(0.5, {.value_range = {0.0, 1.0}, .seed = 13}); },
-           [] { return layers::RandomSharpness(0.9, {.value_range = {0.0, 1.0}, .seed = 14}); },
-           [] { return layers::RandomGaussianBlur(0.7, {.value_range = {0.0, 1.0}, .seed = 15}); },
+           [] {
+             return layers::RandomHue(0.5, {.value_range = {0.0, 1.0}, .seed = 13});
+           },
+           [] {
+             return layers::RandomSharpness(0.9, {.value_range = {0.0, 1.0}, .seed = 14});
+           },
+           [] {
+             return layers::RandomGaussianBlur(0.7, {.value_range = {0.0, 1.0}, .seed = 15});
+           },
            [] {
              return layers::RandomColorDegeneration(0.8, {.value_range = {0.0, 1.0}, .seed = 16});
            }}) {
@@ -278,13 +287,13 @@ TEST(ImageLayersColourKeras, ClaheKeepsDtypeRankAndFlatImages) {
 
 TEST(ImageLayersColourKeras, PipelineCallsItsLayersInOrder) {
   const Tensor x = images(3, 19, 4);
-  auto pipeline = layers::Pipeline(
-      {layers::Rescaling(1.0 / 255.0), layers::RandomSharpness({1.0, 1.0}, {.value_range = {0.0, 1.0}})});
+  auto pipeline =
+      layers::Pipeline({layers::Rescaling(1.0 / 255.0),
+                        layers::RandomSharpness({1.0, 1.0}, {.value_range = {0.0, 1.0}})});
   Tensor expected = layers::RandomSharpness({1.0, 1.0}, {.value_range = {0.0, 1.0}})(
       ops::multiply(x, 1.0f / 255.0f), {.training = true});
   EXPECT_TENSOR_NEAR(pipeline(x, {.training = true}), expected, 1e-6, 1e-6);
-  EXPECT_TENSOR_NEAR(pipeline(x, {.training = false}), ops::multiply(x, 1.0f / 255.0f), 1e-6,
-                     1e-6);
+  EXPECT_TENSOR_NEAR(pipeline(x, {.training = false}), ops::multiply(x, 1.0f / 255.0f), 1e-6, 1e-6);
   EXPECT_EQ(pipeline->tracked_layers()[0].first, "layers/rescaling");
   EXPECT_EQ(pipeline->tracked_layers()[1].first, "layers/random_sharpness");
   auto twice = layers::Pipeline({layers::Dense(2), layers::Dense(3)});

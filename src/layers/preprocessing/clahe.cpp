@@ -17,9 +17,9 @@ struct AxisBlend {
 
 AxisBlend axis_blend(int64_t padded, int64_t tile, int64_t n) {
   Tensor pos = ops::cast(ops::arange(int64_t{0}, padded), DType::Float32);
-  pos = ops::add(ops::divide(ops::subtract(pos, static_cast<double>(tile) / 2.0),
-                             static_cast<double>(tile)),
-                 1.0);
+  pos = ops::add(
+      ops::divide(ops::subtract(pos, static_cast<double>(tile) / 2.0), static_cast<double>(tile)),
+      1.0);
   Tensor lower = ops::floor(pos);
   Tensor upper = ops::add(lower, 1.0);
   Tensor weight = ops::subtract(pos, lower);
@@ -31,8 +31,9 @@ AxisBlend axis_blend(int64_t padded, int64_t tile, int64_t n) {
 
 }  // namespace
 
-ContrastLimitedAdaptiveHistogramEqualizationLayer::ContrastLimitedAdaptiveHistogramEqualizationLayer(
-    ContrastLimitedAdaptiveHistogramEqualizationOptions options)
+ContrastLimitedAdaptiveHistogramEqualizationLayer::
+    ContrastLimitedAdaptiveHistogramEqualizationLayer(
+        ContrastLimitedAdaptiveHistogramEqualizationOptions options)
     : BaseImagePreprocessingLayer(base_options(options),
                                   "contrast_limited_adaptive_histogram_equalization",
                                   options.data_format),
@@ -87,13 +88,17 @@ Tensor ContrastLimitedAdaptiveHistogramEqualizationLayer::clahe(const Tensor& im
                 stride_b = stride_y * (grid_h + 2);
   Tensor flat = ops::reshape(table, Shape{-1});
   Tensor level = ops::cast(ops::clip(padded, 0, 255), DType::Int64);
-  Tensor b_index = ops::reshape(ops::multiply(ops::arange(int64_t{0}, batch), stride_b),
-                                Shape{batch, 1, 1, 1});
+  Tensor b_index =
+      ops::reshape(ops::multiply(ops::arange(int64_t{0}, batch), stride_b), Shape{batch, 1, 1, 1});
   Tensor c_index = ops::reshape(ops::multiply(ops::arange(int64_t{0}, channels), stride_c),
                                 Shape{1, 1, 1, channels});
   Tensor base = ops::add(ops::add(b_index, c_index), level);
-  auto rows = [&](const Tensor& t) { return ops::reshape(ops::multiply(t, stride_y), Shape{1, -1, 1, 1}); };
-  auto cols = [&](const Tensor& t) { return ops::reshape(ops::multiply(t, stride_x), Shape{1, 1, -1, 1}); };
+  auto rows = [&](const Tensor& t) {
+    return ops::reshape(ops::multiply(t, stride_y), Shape{1, -1, 1, 1});
+  };
+  auto cols = [&](const Tensor& t) {
+    return ops::reshape(ops::multiply(t, stride_x), Shape{1, 1, -1, 1});
+  };
   auto at = [&](const Tensor& r, const Tensor& c) {
     return ops::take(flat, ops::add(ops::add(base, rows(r)), cols(c)));
   };

@@ -7,7 +7,9 @@
 namespace keras::layers::preprocessing_detail {
 namespace {
 
-int channel_axis(const std::string& data_format) { return data_format == "channels_last" ? 3 : 1; }
+int channel_axis(const std::string& data_format) {
+  return data_format == "channels_last" ? 3 : 1;
+}
 
 }  // namespace
 

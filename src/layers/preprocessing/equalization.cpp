@@ -12,8 +12,8 @@ EqualizationLayer::EqualizationLayer(EqualizationOptions options)
     : BaseImagePreprocessingLayer(base_options(options), "equalization", options.data_format),
       options_(std::move(options)) {
   options_.value_range = pd::sorted_pair(options_.value_range);
-  check(options_.bins >= 1, "Equalization '", name(), "': bins must be a positive integer; got bins=",
-        options_.bins, ".");
+  check(options_.bins >= 1, "Equalization '", name(),
+        "': bins must be a positive integer; got bins=", options_.bins, ".");
   check(options_.value_range.first < options_.value_range.second, "Equalization '", name(),
         "': value_range must be two different numbers; got [", options_.value_range.first, ", ",
         options_.value_range.second, "].");
@@ -35,8 +35,8 @@ Tensor EqualizationLayer::equalize_channel(const Tensor& channel) const {
   Tensor lookup = ops::divide(ops::multiply(ops::subtract(cdf, cdf_min), 255.0), denominator);
   lookup = ops::clip(ops::round(lookup), 0.0, 255.0);
   Tensor position = ops::multiply(ops::divide(channel, 255.0), static_cast<double>(bins - 1));
-  Tensor equalized = ops::take(lookup, ops::cast(ops::clip(position, 0.0, static_cast<double>(bins - 1)),
-                                                 DType::Int32));
+  Tensor equalized = ops::take(
+      lookup, ops::cast(ops::clip(position, 0.0, static_cast<double>(bins - 1)), DType::Int32));
   // A channel with one value (or none) has nothing to spread.
   Tensor flat = ops::less_equal(ops::count_nonzero(hist), 1);
   return ops::where(flat, channel, equalized);

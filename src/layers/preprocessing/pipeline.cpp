@@ -36,7 +36,8 @@ void PipelineLayer::build(const Shape& input_shape) {
       Shape concrete = shape;
       for (int d = 0; d < concrete.rank(); ++d)
         if (concrete[d] == kUnknownDim) concrete[d] = size;
-      return (*layer)(ops::zeros(concrete, compute_dtype()), CallContext{.training = false}).shape();
+      return (*layer)(ops::zeros(concrete, compute_dtype()), CallContext{.training = false})
+          .shape();
     };
     Shape a = probe(83), b = probe(89);
     if (a.rank() == b.rank())

@@ -19,27 +19,29 @@ RandomColorJitterLayer::RandomColorJitterLayer(RandomColorJitterOptions options)
   if (o.brightness_factor) {
     brightness_ = std::make_shared<RandomBrightnessLayer>(
         *o.brightness_factor,
-        RandomBrightnessOptions{.value_range = o.value_range, .seed = o.seed,
-                                .data_format = data_format_});
+        RandomBrightnessOptions{
+            .value_range = o.value_range, .seed = o.seed, .data_format = data_format_});
     track_layer("random_brightness", brightness_);
   }
   if (o.contrast_factor) {
     contrast_ = std::make_shared<RandomContrastLayer>(
-        *o.contrast_factor, RandomContrastOptions{.value_range = o.value_range, .seed = o.seed,
-                                                  .data_format = data_format_});
+        *o.contrast_factor,
+        RandomContrastOptions{
+            .value_range = o.value_range, .seed = o.seed, .data_format = data_format_});
     track_layer("random_contrast", contrast_);
   }
   if (o.saturation_factor) {
     saturation_ = std::make_shared<RandomSaturationLayer>(
-        *o.saturation_factor, RandomSaturationOptions{.value_range = o.value_range,
-                                                      .data_format = data_format_,
-                                                      .seed = o.seed});
+        *o.saturation_factor,
+        RandomSaturationOptions{
+            .value_range = o.value_range, .data_format = data_format_, .seed = o.seed});
     track_layer("random_saturation", saturation_);
   }
   if (o.hue_factor) {
     hue_ = std::make_shared<RandomHueLayer>(
         *o.hue_factor,
-        RandomHueOptions{.value_range = o.value_range, .data_format = data_format_, .seed = o.seed});
+        RandomHueOptions{
+            .value_range = o.value_range, .data_format = data_format_, .seed = o.seed});
     track_layer("random_hue", hue_);
   }
 }
@@ -61,14 +63,16 @@ Tensor RandomColorJitterLayer::transform_images(const Tensor& images, const Tran
     x = saturation_->transform_images(
         x, saturation_->get_random_transformation(x, true, resolve_seed(x, std::nullopt)));
   if (hue_)
-    x = hue_->transform_images(x,
-                               hue_->get_random_transformation(x, true, resolve_seed(x, std::nullopt)));
+    x = hue_->transform_images(
+        x, hue_->get_random_transformation(x, true, resolve_seed(x, std::nullopt)));
   return ops::cast(x, compute_dtype());
 }
 
 namespace {
 
-Config factor_config(const std::optional<Factor>& f) { return f ? f->to_config() : Config(); }
+Config factor_config(const std::optional<Factor>& f) {
+  return f ? f->to_config() : Config();
+}
 
 std::optional<Factor> factor_from(const Config& c, const char* key) {
   if (!c.contains(key) || c[key].is_null()) return std::nullopt;

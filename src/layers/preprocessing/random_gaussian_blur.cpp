@@ -37,8 +37,8 @@ RandomGaussianBlurLayer::RandomGaussianBlurLayer(Factor factor, RandomGaussianBl
   }
   for (int64_t k : options_.kernel_size)
     check(k > 0 && k % 2 == 1, "RandomGaussianBlur '", name(),
-          "': kernel_size must be odd positive numbers; got kernel_size=(",
-          options_.kernel_size[0], ", ", options_.kernel_size[1], ").");
+          "': kernel_size must be odd positive numbers; got kernel_size=(", options_.kernel_size[0],
+          ", ", options_.kernel_size[1], ").");
 }
 
 RandomGaussianBlurLayer::Transformation RandomGaussianBlurLayer::get_random_transformation(
@@ -49,7 +49,8 @@ RandomGaussianBlurLayer::Transformation RandomGaussianBlurLayer::get_random_tran
   const int64_t batch = images.ndim() == 4 ? images.shape()[0] : 1;
   // One seed for the three draws, as Keras passes it: a generator advances between them.
   random::Seed s = resolve_seed(images, seed);
-  Tensor probability = random::uniform(Shape{batch}, factor_.first, factor_.second, std::nullopt, s);
+  Tensor probability =
+      random::uniform(Shape{batch}, factor_.first, factor_.second, std::nullopt, s);
   Tensor threshold = random::uniform(Shape{batch}, 0.0, 1.0, std::nullopt, s);
   Tensor sigma = random::uniform(Shape{2}, sigma_.first, sigma_.second, compute_dtype(), s);
   return {{"should_apply_blur", ops::less(threshold, probability)},
@@ -69,8 +70,8 @@ Tensor RandomGaussianBlurLayer::transform(const Tensor& images, const Transforma
                              gaussian_1d(size[0], ops::take(s, Tensor(int64_t{0})), dtype));
   const int64_t channels = images.shape()[data_format_ == "channels_last" ? 3 : 1];
   kernel = ops::tile(ops::reshape(kernel, Shape{size[1], size[0], 1, 1}), {1, 1, channels, 1});
-  Tensor blurred = ops::depthwise_conv(images, kernel,
-                                       {.padding = "same", .data_format = data_format_});
+  Tensor blurred =
+      ops::depthwise_conv(images, kernel, {.padding = "same", .data_format = data_format_});
   const int64_t batch = images.shape()[0];
   Tensor out = ops::where(ops::reshape(apply->second, Shape{batch, 1, 1, 1}), blurred, images);
   out = ops::clip(out, options_.value_range.first, options_.value_range.second);
@@ -94,8 +95,8 @@ std::shared_ptr<Layer> RandomGaussianBlurLayer::from_config(const Config& c) {
     const Config& k = c["kernel_size"];
     auto odd_int = [&](const Config& v) {
       check(v.is_number() && v.get<double>() == static_cast<double>(v.get<int64_t>()),
-            "RandomGaussianBlur kernel_size must be an odd number or a list of two; got ",
-            k.dump(), ".");
+            "RandomGaussianBlur kernel_size must be an odd number or a list of two; got ", k.dump(),
+            ".");
       return v.get<int64_t>();
     };
     if (k.is_array()) {
@@ -112,8 +113,9 @@ std::shared_ptr<Layer> RandomGaussianBlurLayer::from_config(const Config& c) {
   if (c.contains("data_format") && !c["data_format"].is_null())
     o.data_format = c["data_format"].get<std::string>();
   o.seed = pd::seed_from_config(c);
-  const Factor factor = c.contains("factor") ? Factor::from_config(c["factor"], "RandomGaussianBlur factor")
-                                             : Factor(1.0);
+  const Factor factor = c.contains("factor")
+                            ? Factor::from_config(c["factor"], "RandomGaussianBlur factor")
+                            : Factor(1.0);
   return std::make_shared<RandomGaussianBlurLayer>(factor, o);
 }
 

@@ -45,8 +45,7 @@ Tensor RandomHueLayer::transform_images(const Tensor& images, const Transformati
   hue = ops::where(ops::less(hue, 0.0), ops::add(hue, 1.0), hue);
   x = ops::image::hsv_to_rgb(pd::replace_channel(hsv, 0, hue, data_format_), data_format_);
   x = ops::clip(x, 0.0, 1.0);
-  return ops::cast(pd::transform_value_range(x, {0.0, 1.0}, options_.value_range),
-                   compute_dtype());
+  return ops::cast(pd::transform_value_range(x, {0.0, 1.0}, options_.value_range), compute_dtype());
 }
 
 Config RandomHueLayer::get_config() const {

@@ -36,13 +36,15 @@ Tensor RandomSharpnessLayer::transform(const Tensor& images, const Transformatio
   // to filter channels_first images as channels_last.
   const bool first = data_format_ == "channels_first";
   Tensor x = first ? ops::swapaxes(images, 1, 3) : images;
-  Tensor amount = ops::reshape(ops::cast(ops::multiply(it->second, 2.0), dtype), Shape{-1, 1, 1, 1});
+  Tensor amount =
+      ops::reshape(ops::cast(ops::multiply(it->second, 2.0), dtype), Shape{-1, 1, 1, 1});
   const double a = 1.0 / 13.0, b = 5.0 / 13.0;
-  Tensor kernel = ops::cast(Tensor::from_vector(std::vector<double>{a, a, a, a, b, a, a, a, a},
-                                                Shape{3, 3, 1, 1}),
-                            dtype);
+  Tensor kernel = ops::cast(
+      Tensor::from_vector(std::vector<double>{a, a, a, a, b, a, a, a, a}, Shape{3, 3, 1, 1}),
+      dtype);
   kernel = ops::tile(kernel, {1, 1, x.shape()[3], 1});
-  Tensor smooth = ops::depthwise_conv(x, kernel, {.padding = "same", .data_format = "channels_last"});
+  Tensor smooth =
+      ops::depthwise_conv(x, kernel, {.padding = "same", .data_format = "channels_last"});
   Tensor out = ops::add(x, ops::multiply(ops::subtract(1.0, amount), ops::subtract(smooth, x)));
   out = ops::clip(out, options_.value_range.first, options_.value_range.second);
   return first ? ops::swapaxes(out, 1, 3) : out;

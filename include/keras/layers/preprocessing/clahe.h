@@ -32,9 +32,7 @@ class ContrastLimitedAdaptiveHistogramEqualizationLayer : public BaseImagePrepro
  public:
   explicit ContrastLimitedAdaptiveHistogramEqualizationLayer(
       ContrastLimitedAdaptiveHistogramEqualizationOptions options = {});
-  std::string class_name() const override {
-    return "ContrastLimitedAdaptiveHistogramEqualization";
-  }
+  std::string class_name() const override { return "ContrastLimitedAdaptiveHistogramEqualization"; }
   Tensor transform_images(const Tensor& images, const Transformation& transformation,
                           bool training = true) override;
   Config get_config() const override;

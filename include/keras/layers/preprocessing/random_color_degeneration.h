@@ -24,8 +24,9 @@ class RandomColorDegenerationLayer : public RandomImageLayer {
  public:
   explicit RandomColorDegenerationLayer(Factor factor, RandomColorDegenerationOptions options = {});
   std::string class_name() const override { return "RandomColorDegeneration"; }
-  Transformation get_random_transformation(const Tensor& images, bool training = true,
-                                           std::optional<random::Seed> seed = std::nullopt) override;
+  Transformation get_random_transformation(
+      const Tensor& images, bool training = true,
+      std::optional<random::Seed> seed = std::nullopt) override;
   Config get_config() const override;
   static std::shared_ptr<Layer> from_config(const Config& config);
 

@@ -31,8 +31,9 @@ class RandomGaussianBlurLayer : public RandomImageLayer {
  public:
   explicit RandomGaussianBlurLayer(Factor factor = 1.0, RandomGaussianBlurOptions options = {});
   std::string class_name() const override { return "RandomGaussianBlur"; }
-  Transformation get_random_transformation(const Tensor& images, bool training = true,
-                                           std::optional<random::Seed> seed = std::nullopt) override;
+  Transformation get_random_transformation(
+      const Tensor& images, bool training = true,
+      std::optional<random::Seed> seed = std::nullopt) override;
   Config get_config() const override;
   static std::shared_ptr<Layer> from_config(const Config& config);
 

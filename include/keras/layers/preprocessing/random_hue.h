@@ -23,8 +23,9 @@ class RandomHueLayer : public RandomImageLayer {
  public:
   explicit RandomHueLayer(Factor factor, RandomHueOptions options = {});
   std::string class_name() const override { return "RandomHue"; }
-  Transformation get_random_transformation(const Tensor& images, bool training = true,
-                                           std::optional<random::Seed> seed = std::nullopt) override;
+  Transformation get_random_transformation(
+      const Tensor& images, bool training = true,
+      std::optional<random::Seed> seed = std::nullopt) override;
   Tensor transform_images(const Tensor& images, const Transformation& transformation,
                           bool training = true) override;
   Config get_config() const override;

@@ -26,8 +26,9 @@ class RandomSaturationLayer : public RandomImageLayer {
  public:
   explicit RandomSaturationLayer(Factor factor, RandomSaturationOptions options = {});
   std::string class_name() const override { return "RandomSaturation"; }
-  Transformation get_random_transformation(const Tensor& images, bool training = true,
-                                           std::optional<random::Seed> seed = std::nullopt) override;
+  Transformation get_random_transformation(
+      const Tensor& images, bool training = true,
+      std::optional<random::Seed> seed = std::nullopt) override;
   Tensor transform_images(const Tensor& images, const Transformation& transformation,
                           bool training = true) override;
   Config get_config() const override;

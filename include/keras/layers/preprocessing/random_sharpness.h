@@ -25,8 +25,9 @@ class RandomSharpnessLayer : public RandomImageLayer {
  public:
   explicit RandomSharpnessLayer(Factor factor, RandomSharpnessOptions options = {});
   std::string class_name() const override { return "RandomSharpness"; }
-  Transformation get_random_transformation(const Tensor& images, bool training = true,
-                                           std::optional<random::Seed> seed = std::nullopt) override;
+  Transformation get_random_transformation(
+      const Tensor& images, bool training = true,
+      std::optional<random::Seed> seed = std::nullopt) override;
   Config get_config() const override;
   static std::shared_ptr<Layer> from_config(const Config& config);
 
