@@ -15,8 +15,9 @@ if [ ${#scripts[@]} -eq 0 ]; then
   # fixtures. (ops_adapters, ops_differs and ops_edge_cases are modules of ops.py.)
   scripts=(ops fft result_type layers conv_lstm configs layer_functions losses_metrics optimizers models
            legacy_h5 training mixed_precision summaries graphs op_nodes ctc layer_files lora
-           quantize quantize_int4 quantize_float8 image_io image_ops image_layers image_layers_geometric einops
-           qlora tensorboard_events remote_monitor optimizers_muon_sf multi_optimizer)
+           quantize quantize_int4 quantize_float8 image_io image_ops image_layers image_layers_colour
+           image_layers_geometric einops qlora tensorboard_events remote_monitor optimizers_muon_sf
+           multi_optimizer)
 fi
 for name in "${scripts[@]}"; do
   echo "== tools/keras_oracle/$name.py"

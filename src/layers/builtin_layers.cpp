@@ -50,6 +50,15 @@
 #include "keras/layers/pooling/max_pooling.h"
 #include "keras/layers/preprocessing/category_encoding.h"
 #include "keras/layers/preprocessing/center_crop.h"
+#include "keras/layers/preprocessing/clahe.h"
+#include "keras/layers/preprocessing/equalization.h"
+#include "keras/layers/preprocessing/pipeline.h"
+#include "keras/layers/preprocessing/random_color_degeneration.h"
+#include "keras/layers/preprocessing/random_color_jitter.h"
+#include "keras/layers/preprocessing/random_gaussian_blur.h"
+#include "keras/layers/preprocessing/random_hue.h"
+#include "keras/layers/preprocessing/random_saturation.h"
+#include "keras/layers/preprocessing/random_sharpness.h"
 #include "keras/layers/preprocessing/discretization.h"
 #include "keras/layers/preprocessing/mel_spectrogram.h"
 #include "keras/layers/preprocessing/normalization.h"
@@ -145,6 +154,8 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"CategoryEncoding", CategoryEncodingLayer::from_config},
       {"CenterCrop", CenterCropLayer::from_config},
       {"Concatenate", ConcatenateLayer::from_config},
+      {"ContrastLimitedAdaptiveHistogramEqualization",
+       ContrastLimitedAdaptiveHistogramEqualizationLayer::from_config},
       {"Conv1D", Conv1DLayer::from_config},
       {"Conv1DTranspose", Conv1DTransposeLayer::from_config},
       {"Conv2D", Conv2DLayer::from_config},
@@ -173,6 +184,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"Dropout", DropoutLayer::from_config},
       {"ELU", ELULayer::from_config},
       {"EinsumDense", EinsumDenseLayer::from_config},
+      {"Equalization", EqualizationLayer::from_config},
       {"Embedding", EmbeddingLayer::from_config},
       {"Flatten", FlattenLayer::from_config},
       {"Functional", FunctionalModel::from_config},
@@ -218,9 +230,16 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"Normalization", NormalizationLayer::from_config},
       {"PReLU", PReLULayer::from_config},
       {"Permute", PermuteLayer::from_config},
+      {"Pipeline", PipelineLayer::from_config},
       {"RMSNormalization", RMSNormalizationLayer::from_config},
       {"RNN", RNNLayer::from_config},
       {"RandomBrightness", RandomBrightnessLayer::from_config},
+      {"RandomColorDegeneration", RandomColorDegenerationLayer::from_config},
+      {"RandomColorJitter", RandomColorJitterLayer::from_config},
+      {"RandomGaussianBlur", RandomGaussianBlurLayer::from_config},
+      {"RandomHue", RandomHueLayer::from_config},
+      {"RandomSaturation", RandomSaturationLayer::from_config},
+      {"RandomSharpness", RandomSharpnessLayer::from_config},
       {"AutoContrast", AutoContrastLayer::from_config},
       {"RandomContrast", RandomContrastLayer::from_config},
       {"RandomPosterization", RandomPosterizationLayer::from_config},
