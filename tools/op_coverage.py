@@ -178,13 +178,23 @@ def report_ops(ops, show_missing):
     print(f"{'total':12} {total[0]:6} {total[1]:6} {total[2]:8} {total[3]:8}")
 
 
+# Names keras-cpp's sources mention without implementing them (so the string rule above would
+# count them done), and why they are mentioned.
+NAMED_NOT_DONE = {
+    "quantizers": {
+        "AWQConfig": "named in quantizers::get so that it refuses Keras's config records by name; "
+                     "AWQ itself is not implemented",
+    },
+}
+
+
 def report_api(keras, show_missing):
     strings = source_strings()
     print(f"\n{'keras.<ns>':14} {'keras':>6} {'done':>6} {'out':>5} {'missing':>8}")
     for namespace in API_NAMESPACES:
         names = keras_api(keras, namespace)
         out = OUT_OF_SCOPE.get(namespace, {})
-        have = strings | declared_in(namespace)
+        have = (strings | declared_in(namespace)) - set(NAMED_NOT_DONE.get(namespace, {}))
         done = [n for n in names if n in have and n not in out]
         missing = [n for n in names if n not in done and n not in out]
         skipped = [n for n in names if n in out]
