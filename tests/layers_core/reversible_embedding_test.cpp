@@ -8,16 +8,14 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "assertions.h"
-#include "golden.h"
+#include "oracle_fixture.h"
 #include "keras/keras.h"
 #include "keras/layers/core/reversible_embedding.h"
 #include "keras/saving/archive.h"
 #include "keras/saving/h5_file.h"
-#include "keras/utils/npy.h"
 
 namespace keras {
 namespace {
@@ -25,25 +23,11 @@ namespace {
 using json = nlohmann::json;
 namespace L = keras::layers;
 
-const std::map<std::string, Tensor>& fixtures() {
-  static const auto* f =
-      new std::map<std::string, Tensor>(utils::load_npz(test::oracle_path("multi_optimizer")));
-  return *f;
-}
-
 const Tensor& fixture(const std::string& key) {
-  auto it = fixtures().find(key);
-  if (it == fixtures().end()) throw std::runtime_error("multi_optimizer.npz has no " + key);
-  return it->second;
+  return test::oracle_array("multi_optimizer", key);
 }
 
-const json& configs() {
-  static const json* d = [] {
-    std::ifstream in(std::string(KERAS_ORACLE_DIR) + "/multi_optimizer.json");
-    return new json(json::parse(in)["reversible_embedding"]);
-  }();
-  return *d;
-}
+const json& configs() { return test::oracle_json("multi_optimizer").at("reversible_embedding"); }
 
 double worst_diff = 0;
 

@@ -16,16 +16,14 @@
 #include <cmath>
 #include <functional>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "assertions.h"
-#include "golden.h"
+#include "oracle_fixture.h"
 #include "keras/keras.h"
 #include "keras/optimizers/multi_optimizer.h"
 #include "keras/saving/archive.h"
 #include "keras/saving/h5_file.h"
-#include "keras/utils/npy.h"
 
 namespace keras {
 namespace {
@@ -33,25 +31,11 @@ namespace {
 namespace opt = keras::optimizers;
 using json = nlohmann::json;
 
-const std::map<std::string, Tensor>& fixtures() {
-  static const auto* f =
-      new std::map<std::string, Tensor>(utils::load_npz(test::oracle_path("multi_optimizer")));
-  return *f;
-}
-
 const Tensor& fixture(const std::string& key) {
-  auto it = fixtures().find(key);
-  if (it == fixtures().end()) throw std::runtime_error("multi_optimizer.npz has no " + key);
-  return it->second;
+  return test::oracle_array("multi_optimizer", key);
 }
 
-const json& doc() {
-  static const json* d = [] {
-    std::ifstream in(std::string(KERAS_ORACLE_DIR) + "/multi_optimizer.json");
-    return new json(json::parse(in));
-  }();
-  return *d;
-}
+const json& doc() { return test::oracle_json("multi_optimizer"); }
 
 std::string file_of(const std::string& name) {
   return std::string(KERAS_ORACLE_DIR) + "/multi_optimizer/" + name + ".keras";

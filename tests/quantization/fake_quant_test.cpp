@@ -6,14 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "assertions.h"
-#include "golden.h"
+#include "oracle_fixture.h"
 #include "keras/keras.h"
 #include "keras/quantizers/quantizer.h"
-#include "keras/utils/npy.h"
 
 namespace keras {
 namespace {
@@ -21,25 +19,11 @@ namespace {
 using json = nlohmann::json;
 namespace q = keras::quantizers;
 
-const std::map<std::string, Tensor>& fixtures() {
-  static const auto* f =
-      new std::map<std::string, Tensor>(utils::load_npz(test::oracle_path("multi_optimizer")));
-  return *f;
-}
-
 const Tensor& fixture(const std::string& key) {
-  auto it = fixtures().find(key);
-  if (it == fixtures().end()) throw std::runtime_error("multi_optimizer.npz has no " + key);
-  return it->second;
+  return test::oracle_array("multi_optimizer", key);
 }
 
-const json& doc() {
-  static const json* d = [] {
-    std::ifstream in(std::string(KERAS_ORACLE_DIR) + "/multi_optimizer.json");
-    return new json(json::parse(in));
-  }();
-  return *d;
-}
+const json& doc() { return test::oracle_json("multi_optimizer"); }
 
 double expect_close(const Tensor& actual, const Tensor& expected, double atol,
                     const std::string& what) {
