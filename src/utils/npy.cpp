@@ -1,5 +1,7 @@
 #include "keras/utils/npy.h"
 
+#include "keras/utils/npy_strings.h"
+
 #include <zip.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include "keras/saving/archive.h"
 #include "keras/saving/atomic_file.h"
 #include "saving/zip_writer.h"
+#include "tensor/utf8.h"
 
 namespace keras::utils {
 namespace {
@@ -40,6 +43,9 @@ DType parse_descr(const std::string& descr, bool& swap, const std::string& sourc
   if (order == '>' && size > 1) swap = true;
   if (order != '<' && order != '>' && order != '|' && order != '=')
     bad(source, "unsupported byte order in dtype '" + descr + "'");
+  if (kind == 'U' || kind == 'S')
+    bad(source, "it holds strings (dtype '" + descr +
+                    "'); read it with keras::utils::load_npy_strings (keras/utils/npy_strings.h)");
   if (kind == 'b' && size == 1) return DType::Bool;
   if (kind == 'i' && size == 1) return DType::Int8;
   if (kind == 'i' && size == 2) return DType::Int16;
@@ -166,9 +172,15 @@ std::vector<uint8_t> read_file(const std::string& path) {
   return saving::read_file_bytes(path);
 }
 
-}  // namespace
+// The parsed header of a .npy file and where its data starts.
+struct NpyHeader {
+  std::string descr;
+  bool fortran = false;
+  Shape shape;
+  size_t data_start = 0;
+};
 
-Tensor parse_npy(std::span<const uint8_t> bytes, const std::string& source) {
+NpyHeader read_header(std::span<const uint8_t> bytes, const std::string& source) {
   if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, 6) != 0)
     bad(source, "it does not start with the NumPy magic string");
   int major = bytes[6];
@@ -185,11 +197,42 @@ Tensor parse_npy(std::span<const uint8_t> bytes, const std::string& source) {
   }
   if (header_start + header_len > bytes.size()) bad(source, "truncated header");
   std::string header(reinterpret_cast<const char*>(bytes.data() + header_start), header_len);
+  NpyHeader h;
+  h.descr = dict_value(header, "descr", source);
+  h.fortran = dict_value(header, "fortran_order", source) == "True";
+  h.shape = parse_shape(dict_value(header, "shape", source), source);
+  h.data_start = header_start + header_len;
+  return h;
+}
+
+// The 1.0 header for `descr` and `shape`, padded so the data starts at a multiple of 64 bytes.
+std::vector<uint8_t> header_bytes(const std::string& descr, const Shape& shape) {
+  std::string dims = "(";
+  for (int d = 0; d < shape.rank(); ++d)
+    dims += std::to_string(shape[d]) + (shape.rank() == 1 ? "," : (d + 1 < shape.rank() ? ", " : ""));
+  dims += ")";
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + dims + ", }";
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header.push_back('\n');
+  std::vector<uint8_t> out(kMagic, kMagic + 6);
+  out.push_back(1);
+  out.push_back(0);
+  out.push_back(static_cast<uint8_t>(header.size() & 0xff));
+  out.push_back(static_cast<uint8_t>(header.size() >> 8));
+  out.insert(out.end(), header.begin(), header.end());
+  return out;
+}
+
+}  // namespace
+
+Tensor parse_npy(std::span<const uint8_t> bytes, const std::string& source) {
+  const NpyHeader h = read_header(bytes, source);
   bool swap;
-  DType dtype = parse_descr(dict_value(header, "descr", source), swap, source);
-  bool fortran = dict_value(header, "fortran_order", source) == "True";
-  Shape shape = parse_shape(dict_value(header, "shape", source), source);
-  const size_t data_start = header_start + header_len;
+  DType dtype = parse_descr(h.descr, swap, source);
+  const bool fortran = h.fortran;
+  const Shape& shape = h.shape;
+  const size_t data_start = h.data_start;
   const size_t item = itemsize(dtype);
   const size_t nbytes = data_bytes(shape, item, source);
   if (bytes.size() - data_start < nbytes)
@@ -210,20 +253,7 @@ Tensor parse_npy(std::span<const uint8_t> bytes, const std::string& source) {
 
 std::vector<uint8_t> serialize_npy(const Tensor& x) {
   check(x.defined(), "save_npy: the tensor is undefined.");
-  std::string shape = "(";
-  for (int d = 0; d < x.ndim(); ++d) shape += std::to_string(x.shape()[d]) + (x.ndim() == 1 ? "," : (d + 1 < x.ndim() ? ", " : ""));
-  shape += ")";
-  std::string header = "{'descr': '" + descr_of(x.dtype()) + "', 'fortran_order': False, 'shape': " + shape + ", }";
-  // Pad with spaces so the data starts at a multiple of 64 bytes, ending with a newline.
-  size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header.push_back('\n');
-  std::vector<uint8_t> out(kMagic, kMagic + 6);
-  out.push_back(1);
-  out.push_back(0);
-  out.push_back(static_cast<uint8_t>(header.size() & 0xff));
-  out.push_back(static_cast<uint8_t>(header.size() >> 8));
-  out.insert(out.end(), header.begin(), header.end());
+  std::vector<uint8_t> out = header_bytes(descr_of(x.dtype()), x.shape());
   size_t start = out.size();
   out.resize(start + x.array().nbytes());
   x.copy_to_host(out.data() + start, x.dtype());
@@ -290,6 +320,100 @@ void save_npz(const std::string& path, const std::map<std::string, Tensor>& arra
                        compressed});
   }
   saving::write_file_atomically(path, saving::zip_in_memory(members, "save_npz", path));
+}
+
+StringTensor parse_npy_strings(std::span<const uint8_t> bytes, const std::string& source) {
+  const NpyHeader h = read_header(bytes, source);
+  const std::string& descr = h.descr;
+  if (descr.size() >= 2 && descr[1] == 'O')
+    bad(source, "it holds Python objects (dtype 'O', a pickle); save the strings with "
+                "dtype str (numpy.array(values, dtype=str)) instead");
+  const bool unicode = descr.size() >= 3 && descr[1] == 'U';
+  const bool byte_string = descr.size() >= 3 && descr[1] == 'S';
+  if (!unicode && !byte_string)
+    bad(source, "dtype '" + descr + "' is not a string dtype; read it with keras::utils::load_npy");
+  char* end = nullptr;
+  errno = 0;
+  const long long width = std::strtoll(descr.c_str() + 2, &end, 10);
+  if (end != descr.c_str() + descr.size() || width < 0 || errno == ERANGE || width > (1 << 24))
+    bad(source, "malformed string dtype '" + descr + "'");
+  const size_t unit = unicode ? 4 : 1;
+  const bool big_endian = descr[0] == '>';
+  const size_t item = static_cast<size_t>(width) * unit;
+  const size_t nbytes = item == 0 ? 0 : data_bytes(h.shape, item, source);
+  if (bytes.size() - h.data_start < nbytes)
+    bad(source, "the data is truncated: shape " + h.shape.to_string() + " of '" + descr +
+                    "' needs " + std::to_string(nbytes) + " bytes, the file has " +
+                    std::to_string(bytes.size() - h.data_start));
+  const size_t n = static_cast<size_t>(h.shape.numel());
+  std::vector<std::string> values(n);
+  const uint8_t* data = bytes.data() + h.data_start;
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t* p = data + i * item;
+    std::string& out = values[i];
+    if (unicode) {
+      std::u32string cps;
+      for (long long k = 0; k < width; ++k) {
+        const uint8_t* c = p + k * 4;
+        char32_t cp = big_endian ? (char32_t{c[0]} << 24 | char32_t{c[1]} << 16 | char32_t{c[2]} << 8 | c[3])
+                                 : (char32_t{c[3]} << 24 | char32_t{c[2]} << 16 | char32_t{c[1]} << 8 | c[0]);
+        cps.push_back(cp);
+      }
+      while (!cps.empty() && cps.back() == 0) cps.pop_back();  // NumPy's padding
+      for (char32_t cp : cps)
+        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+          bad(source, "element " + std::to_string(i) + " holds " + std::to_string(cp) +
+                          ", which is not a Unicode code point");
+      out = detail::encode_utf8(cps);
+    } else {
+      size_t len = static_cast<size_t>(width);
+      while (len > 0 && p[len - 1] == 0) --len;
+      out.assign(reinterpret_cast<const char*>(p), len);
+    }
+  }
+  if (!h.fortran || h.shape.rank() < 2) return StringTensor(std::move(values), h.shape);
+  // Fortran order: element (i0, i1, ...) is stored at i0 + n0 * (i1 + n1 * ...).
+  std::vector<std::string> c_order(n);
+  const Shape& shape = h.shape;
+  std::vector<int64_t> index(static_cast<size_t>(shape.rank()), 0);
+  for (size_t flat = 0; flat < n; ++flat) {
+    int64_t f = 0;
+    for (int d = shape.rank() - 1; d >= 0; --d) f = f * shape[d] + index[static_cast<size_t>(d)];
+    c_order[flat] = std::move(values[static_cast<size_t>(f)]);
+    for (int d = shape.rank() - 1; d >= 0; --d) {
+      if (++index[static_cast<size_t>(d)] < shape[d]) break;
+      index[static_cast<size_t>(d)] = 0;
+    }
+  }
+  return StringTensor(std::move(c_order), shape);
+}
+
+std::vector<uint8_t> serialize_npy(const StringTensor& x) {
+  std::vector<std::u32string> code_points;
+  code_points.reserve(static_cast<size_t>(x.size()));
+  size_t width = 0;
+  for (int64_t i = 0; i < x.size(); ++i) {
+    code_points.push_back(detail::decode_utf8(x.flat(i), "save_npy: element " + std::to_string(i)));
+    width = std::max(width, code_points.back().size());
+  }
+  // NumPy gives an array of empty strings the width 1 ("<U1").
+  width = std::max<size_t>(width, 1);
+  std::vector<uint8_t> out = header_bytes("<U" + std::to_string(width), x.shape());
+  for (const std::u32string& cps : code_points)
+    for (size_t k = 0; k < width; ++k) {
+      const char32_t cp = k < cps.size() ? cps[k] : 0;
+      for (int b = 0; b < 4; ++b) out.push_back(static_cast<uint8_t>((cp >> (8 * b)) & 0xff));
+    }
+  return out;
+}
+
+StringTensor load_npy_strings(const std::string& path) {
+  auto bytes = read_file(path);
+  return parse_npy_strings(bytes, path);
+}
+
+void save_npy(const std::string& path, const StringTensor& x) {
+  saving::write_file_atomically(path, serialize_npy(x));
 }
 
 }  // namespace keras::utils
