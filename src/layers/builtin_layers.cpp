@@ -60,6 +60,7 @@
 #include "keras/layers/preprocessing/random_saturation.h"
 #include "keras/layers/preprocessing/random_sharpness.h"
 #include "keras/layers/preprocessing/discretization.h"
+#include "keras/layers/preprocessing/integer_lookup.h"
 #include "keras/layers/preprocessing/mel_spectrogram.h"
 #include "keras/layers/preprocessing/normalization.h"
 #include "keras/layers/preprocessing/random_brightness.h"
@@ -69,6 +70,7 @@
 #include "keras/layers/preprocessing/random_grayscale.h"
 #include "keras/layers/preprocessing/random_invert.h"
 #include "keras/layers/preprocessing/solarization.h"
+#include "keras/layers/preprocessing/string_lookup.h"
 #include "keras/layers/preprocessing/random_flip.h"
 #include "keras/layers/preprocessing/random_rotation.h"
 #include "keras/layers/preprocessing/random_translation.h"
@@ -209,6 +211,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"GroupedQueryAttention", GroupedQueryAttentionLayer::from_config},
       {"Identity", IdentityLayer::from_config},
       {"InputLayer", input_layer_outside_a_model},
+      {"IntegerLookup", IntegerLookupLayer::from_config},
       {"LSTM", LSTMLayer::from_config},
       {"LSTMCell", LSTMCellLayer::from_config},
       {"Lambda", LambdaLayer::from_config},
@@ -280,6 +283,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"SpatialDropout2D", SpatialDropout2DLayer::from_config},
       {"SpatialDropout3D", SpatialDropout3DLayer::from_config},
       {"StackedRNNCells", StackedRNNCellsLayer::from_config},
+      {"StringLookup", StringLookupLayer::from_config},
       {"Subtract", SubtractLayer::from_config},
       {"TimeDistributed", TimeDistributedLayer::from_config},
       {"UnitNormalization", UnitNormalizationLayer::from_config},

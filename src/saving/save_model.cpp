@@ -18,6 +18,7 @@
 #include "keras/saving/safe_json.h"
 #include "keras/saving/serialization.h"
 #include "keras/saving/weights.h"
+#include "saving/layer_assets_walk.h"
 #include "saving/weights_writer.h"
 #include "saving/zip_writer.h"
 
@@ -94,6 +95,7 @@ ModelPtr<Model> load_keras_archive(const std::vector<uint8_t>& bytes, const std:
         "' could not be built from its config (no input shape), so its weights cannot be "
         "loaded.");
   load_weights(*model, weights, {.skip_mismatch = false, .optimizer = options.compile});
+  restore_assets(*model, members);
   return model;
 }
 
@@ -127,12 +129,15 @@ void save_model(const Model& model, const std::string& path) {
   const std::string metadata_json = metadata.dump();
   const std::string config_json = model_record(model).dump();
   const std::vector<uint8_t> weights = weights_image(model, path + ":model.weights.h5", {});
-  const std::vector<ZipMember> members = {
+  std::vector<ZipMember> members = {
       {"metadata.json", metadata_json},
       {"config.json", config_json},
       {"model.weights.h5",
        std::string_view(reinterpret_cast<const char*>(weights.data()), weights.size())},
   };
+  // Layers' own files (a lookup layer's vocabulary.txt) under assets/, as Keras writes them.
+  const std::map<std::string, std::string> assets = collect_assets(model);
+  for (const auto& [name, contents] : assets) members.push_back({name, contents});
   // A crash, a full disk or a vanished folder during the save leaves the previous file intact
   // and no temporary file behind (atomic_file.h).
   write_file_atomically(path, zip_in_memory(members, "save_model", path));

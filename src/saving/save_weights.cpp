@@ -5,6 +5,8 @@
 
 #include "keras/saving/save_weights.h"
 
+#include "keras/saving/layer_assets.h"
+
 #include <hdf5.h>
 
 #include <atomic>
@@ -133,15 +135,18 @@ class WeightsWriter {
   }
 
   // "<path>/vars" with the attribute name, and the datasets "0", "1", ...
+  // `keys` name the datasets (a layer's NamedVariables); empty: "0", "1", ...
   void write_vars(const std::string& path, const std::string& name,
-                  const std::vector<Variable>& vars) {
+                  const std::vector<Variable>& vars, const std::vector<std::string>& keys = {}) {
     std::string group_path = join(path, "vars");
     Handle group(make_groups(group_path), H5Gclose);
     string_attribute(group.get(), "name", name);
-    for (size_t i = 0; i < vars.size(); ++i) write_dataset(group.get(), group_path, i, vars[i]);
+    for (size_t i = 0; i < vars.size(); ++i)
+      write_dataset(group.get(), group_path, i < keys.size() ? keys[i] : std::to_string(i),
+                    vars[i]);
   }
 
-  void write_dataset(hid_t group, const std::string& group_path, size_t index,
+  void write_dataset(hid_t group, const std::string& group_path, const std::string& key,
                      const Variable& var) {
     const Tensor& value = var.value();
     DType dtype = value.dtype();
@@ -154,7 +159,6 @@ class WeightsWriter {
                               : H5Screate_simple(static_cast<int>(dims.size()), dims.data(),
                                                  nullptr),
                  H5Sclose);
-    std::string key = std::to_string(index);
     Handle dataset(H5Dcreate2(group, key.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
                               H5P_DEFAULT),
                    H5Dclose);
@@ -172,7 +176,9 @@ class WeightsWriter {
   // (saveable_walk.h); an object already written is skipped.
   void save(const Layer& layer, const std::string& path) {
     if (!visited_.insert(&layer).second) return;
-    write_vars(path, layer.name(), layer.variables_to_save());
+    const auto* named = dynamic_cast<const NamedVariables*>(&layer);
+    write_vars(path, layer.name(), layer.variables_to_save(),
+               named ? named->variable_keys() : std::vector<std::string>{});
     for (const auto& [child_path, child] : detail::saveable_children(layer))
       save(*child, join(path, child_path));
   }

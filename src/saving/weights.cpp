@@ -8,6 +8,7 @@
 #include "keras/optimizers/multi_optimizer.h"
 #include "keras/saving/archive.h"
 #include "keras/saving/h5_file.h"
+#include "keras/saving/layer_assets.h"
 #include "keras/saving/legacy_h5.h"
 #include "keras/saving/sharded_weights.h"
 #include "saving/saveable_walk.h"
@@ -26,13 +27,16 @@ class WeightsLoader {
   // _walk_saveable's order (saveable_walk.h); an object already loaded is skipped.
   void load(Layer& layer, const std::string& path) {
     if (!visited_.insert(&layer).second) return;
-    load_own(layer, join(path, "vars"));
+    const auto* named = dynamic_cast<const NamedVariables*>(&layer);
+    load_own(layer, join(path, "vars"),
+             named ? named->variable_keys() : std::vector<std::string>{});
     for (const auto& [child_path, child] : detail::saveable_children(layer))
       load(*child, join(path, child_path));
   }
 
  private:
-  void load_own(Layer& layer, const std::string& group) {
+  // `keys` name the datasets (a layer's NamedVariables); empty: "0", "1", ...
+  void load_own(Layer& layer, const std::string& group, const std::vector<std::string>& keys) {
     std::vector<Variable> vars = layer.variables_to_load();
     std::vector<std::string> saved = file_.is_group(group) ? file_.children(group)
                                                            : std::vector<std::string>{};
@@ -45,13 +49,14 @@ class WeightsLoader {
     // Check every shape first, so a mismatch leaves the layer untouched.
     std::vector<Tensor> values;
     for (size_t i = 0; i < vars.size(); ++i) {
-      Tensor value = file_.read(join(group, std::to_string(i)));
+      const std::string key = i < keys.size() ? keys[i] : std::to_string(i);
+      Tensor value = file_.read(join(group, key));
       if (value.shape() != vars[i].shape()) {
         if (options_.skip_mismatch) return;
         throw ValueError("Layer '" + layer.name() + "': variable '" + vars[i].path() +
                          "' has shape " + vars[i].shape().to_string() + " but " + file_.source() +
                          " holds " + value.shape().to_string() + " at '" + group + "/" +
-                         std::to_string(i) + "'.");
+                         key + "'.");
       }
       values.push_back(value);
     }

@@ -13,6 +13,7 @@
 #include "keras/core/config.h"
 #include "keras/core/errors.h"
 #include "keras/core/runtime_errors.h"
+#include "keras/layers/host_layer.h"
 #include "keras/models/model.h"
 #include "keras/ops/ops.h"
 #include "keras/optimizers/loss_scale_optimizer.h"
@@ -101,6 +102,8 @@ void Model::compile(const CompileOptions& options) {
         "compile: jit_compile must be \"auto\", \"true\" or \"false\"; got \"", jit, "\".");
   check(options.optimizer.get() != nullptr, "compile: optimizer is null.");
   compile_state_ = std::make_shared<CompileState>(options);
+  // Keras resolves jit_compile "auto" to False for a model with a layer that cannot compile.
+  if (jit == "auto" && layers::contains_host_computed_layer(*this)) compile_state_->jit = false;
   // Keras's auto_scale_loss: float16 gradients underflow without loss scaling.
   optimizers::OptimizerPtr& opt = compile_state_->optimizer;
   if (options.auto_scale_loss && dtype_policy().name == "mixed_float16" &&
@@ -283,7 +286,8 @@ Logs Model::test_step(const StepData& data) {
 
 TensorStruct Model::predict_step(const StepData& data) {
   NoGradScope no_grad;
-  const bool jit = compile_state_ ? compile_state_->jit : true;
+  const bool jit =
+      compile_state_ ? compile_state_->jit : !layers::contains_host_computed_layer(*this);
   if (!jit) return call_struct(data.x, false);
   trainers::CompiledStep* step = compile_state_ ? &compile_state_->predict : nullptr;
   if (!step) {

@@ -1,0 +1,19 @@
+#pragma once
+// A mark for layers that compute on the host from their inputs' values (the lookup and
+// hashing layers), as Keras's `supports_jit = False`: a model holding one runs its default
+// steps eagerly under jit_compile "auto" (Keras resolves "auto" to False then), without the
+// warning keras::jit prints for a step that falls back.
+
+#include "keras/layers/layer.h"
+
+namespace keras::layers {
+
+class HostComputedLayer {
+ public:
+  virtual ~HostComputedLayer() = default;
+};
+
+/// True when `layer` or any layer inside it is a HostComputedLayer.
+bool contains_host_computed_layer(const Layer& layer);
+
+}  // namespace keras::layers

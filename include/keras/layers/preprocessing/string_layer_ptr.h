@@ -1,0 +1,21 @@
+#pragma once
+// A LayerPtr for the layers that take strings (StringLookup, TextVectorization, Hashing,
+// HashedCrossing): `layer(strings)` as in Keras, besides the usual `layer(tensor)`.
+
+#include "keras/layers/layer.h"
+#include "keras/tensor/string_tensor.h"
+
+namespace keras::layers {
+
+template <typename T>
+class StringLayerPtr : public LayerPtr<T> {
+ public:
+  using LayerPtr<T>::LayerPtr;
+  using LayerPtr<T>::operator();
+  StringLayerPtr(LayerPtr<T> p) : LayerPtr<T>(std::move(p)) {}  // NOLINT
+
+  /// layer(strings): T::call_strings.
+  Tensor operator()(const StringTensor& strings) const { return (*this)->call_strings(strings); }
+};
+
+}  // namespace keras::layers
