@@ -71,6 +71,7 @@
 #include "keras/layers/preprocessing/random_invert.h"
 #include "keras/layers/preprocessing/solarization.h"
 #include "keras/layers/preprocessing/string_lookup.h"
+#include "keras/layers/preprocessing/text_vectorization.h"
 #include "keras/layers/preprocessing/random_flip.h"
 #include "keras/layers/preprocessing/random_rotation.h"
 #include "keras/layers/preprocessing/random_translation.h"
@@ -285,6 +286,7 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"StackedRNNCells", StackedRNNCellsLayer::from_config},
       {"StringLookup", StringLookupLayer::from_config},
       {"Subtract", SubtractLayer::from_config},
+      {"TextVectorization", TextVectorizationLayer::from_config},
       {"TimeDistributed", TimeDistributedLayer::from_config},
       {"UnitNormalization", UnitNormalizationLayer::from_config},
       {"UpSampling1D", UpSampling1DLayer::from_config},

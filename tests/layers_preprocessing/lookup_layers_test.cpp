@@ -1,4 +1,4 @@
-// StringLookup and IntegerLookup against Keras 3.15 (tools/keras_oracle/text_lookup.py): every
+// StringLookup, IntegerLookup and TextVectorization against Keras 3.15 (tools/keras_oracle/text_lookup.py): every
 // output, vocabulary and config of the oracle's cases, the same argument errors, and the
 // .keras files Keras saved (vocabulary assets, idf weights stored by name) loaded and saved.
 
@@ -10,6 +10,7 @@
 #include "keras/keras.h"
 #include "keras/layers/preprocessing/integer_lookup.h"
 #include "keras/layers/preprocessing/string_lookup.h"
+#include "keras/layers/preprocessing/text_vectorization.h"
 #include "keras/saving/archive.h"
 #include "oracle_fixture.h"
 
@@ -51,25 +52,30 @@ Tensor integers(const json& j) {
 std::shared_ptr<Layer> build(const json& c) {
   Config kwargs = c["kwargs"];
   if (c["layer"] == "StringLookup") return layers::StringLookupLayer::from_config(kwargs);
+  if (c["layer"] == "TextVectorization")
+    return layers::TextVectorizationLayer::from_config(kwargs);
   return layers::IntegerLookupLayer::from_config(kwargs);
 }
 
 void adapt(Layer& layer, const json& c) {
   auto* s = dynamic_cast<layers::StringLookupLayer*>(&layer);
   auto* i = dynamic_cast<layers::IntegerLookupLayer*>(&layer);
+  auto* t = dynamic_cast<layers::TextVectorizationLayer*>(&layer);
   if (c.contains("adapt")) {
     if (s) s->adapt(strings(c["adapt"]));
     if (i) i->adapt(integers(c["adapt"]));
+    if (t) t->adapt(strings(c["adapt"]));
   }
   if (c.contains("adapt_batches")) {
     std::vector<StringTensor> sb;
     TensorList ib;
     for (const json& b : c["adapt_batches"]) {
-      if (s) sb.push_back(strings(b));
+      if (s || t) sb.push_back(strings(b));
       if (i) ib.push_back(integers(b));
     }
     if (s) s->adapt(sb);
     if (i) i->adapt(ib);
+    if (t) t->adapt(sb);
   }
 }
 
@@ -108,8 +114,11 @@ TEST(LookupLayers, EveryOracleCaseGivesKerasOutputsVocabularyAndConfig) {
     adapt(*layer, c);
     auto* s = dynamic_cast<layers::StringLookupLayer*>(layer.get());
     auto* i = dynamic_cast<layers::IntegerLookupLayer*>(layer.get());
+    auto* t = dynamic_cast<layers::TextVectorizationLayer*>(layer.get());
     for (const json& call : c["calls"]) {
-      if (s && c["kwargs"].value("invert", false)) {
+      if (t) {
+        expect_output(t->call_strings(strings(call["input"])), call, what);
+      } else if (s && c["kwargs"].value("invert", false)) {
         StringTensor got = s->tokens_of(integers(call["input"]));
         EXPECT_EQ(got, strings(call["output"])) << what;
       } else if (s) {
@@ -118,7 +127,12 @@ TEST(LookupLayers, EveryOracleCaseGivesKerasOutputsVocabularyAndConfig) {
         expect_output((*i)(integers(call["input"])), call, what);
       }
     }
-    if (s) {
+    if (t) {
+      EXPECT_EQ(t->get_vocabulary(), c["vocabulary"].get<std::vector<std::string>>()) << what;
+      EXPECT_EQ(t->get_vocabulary(false),
+                c["vocabulary_no_special"].get<std::vector<std::string>>()) << what;
+      EXPECT_EQ(t->vocabulary_size(), c["vocabulary_size"].get<int64_t>()) << what;
+    } else if (s) {
       EXPECT_EQ(s->get_vocabulary(), c["vocabulary"].get<std::vector<std::string>>()) << what;
       EXPECT_EQ(s->get_vocabulary(false),
                 c["vocabulary_no_special"].get<std::vector<std::string>>()) << what;
@@ -131,7 +145,7 @@ TEST(LookupLayers, EveryOracleCaseGivesKerasOutputsVocabularyAndConfig) {
     }
     expect_config(*layer, c["config"], what);
   }
-  EXPECT_GE(index, 39);
+  EXPECT_GE(index, 56);
 }
 
 TEST(LookupLayers, RefusesWhatKerasRefusesWithTheSameErrorClass) {
@@ -142,6 +156,8 @@ TEST(LookupLayers, RefusesWhatKerasRefusesWithTheSameErrorClass) {
       std::shared_ptr<Layer> layer = build(e);
       auto* s = dynamic_cast<layers::StringLookupLayer*>(layer.get());
       auto* i = dynamic_cast<layers::IntegerLookupLayer*>(layer.get());
+      auto* t = dynamic_cast<layers::TextVectorizationLayer*>(layer.get());
+      if (t && e.contains("call")) t->call_strings(strings(e["call"]));
       if (e.contains("vocabulary")) {
         if (s) s->set_vocabulary(e["vocabulary"].get<std::vector<std::string>>());
         if (i) i->set_vocabulary(e["vocabulary"].get<std::vector<int64_t>>());
@@ -210,6 +226,36 @@ TEST(LookupLayers, StringLookupFromAKerasArchiveConfigAndAsset) {
   json keras_layer = layer_config;
   keras_layer.erase("dtype");
   expect_config(*layer, keras_layer, "string_count");
+}
+
+TEST(LookupLayers, TextVectorizationFromAKerasArchive) {
+  // The layer rebuilt from the archive's config and its vocabulary file gives Keras's output;
+  // keras-cpp's model walk writes the file in both of Keras's places.
+  const json& f = fixture()["files"]["text_multi_hot"];
+  auto members = saving::read_zip_members(saving::read_file_bytes(file_path("text_multi_hot")),
+                                          "text_multi_hot");
+  const std::string folder = "assets/layers/text_vectorization/";
+  ASSERT_TRUE(members.count(folder + "vocabulary.txt"));
+  ASSERT_TRUE(members.count(folder + "_lookup_layer/vocabulary.txt"));
+  const auto& bytes = members[folder + "vocabulary.txt"];
+  const std::string vocab_text(bytes.begin(), bytes.end());
+  json config = json::parse(std::string(members["config.json"].begin(),
+                                        members["config.json"].end()));
+  json layer_config;
+  for (const json& l : config["config"]["layers"])
+    if (l["class_name"] == "TextVectorization") layer_config = l["config"];
+  auto layer = std::dynamic_pointer_cast<layers::TextVectorizationLayer>(
+      layers::TextVectorizationLayer::from_config(layer_config));
+  layer->load_assets({{"vocabulary.txt", vocab_text}});
+  Tensor y = layer->call_strings(strings(f["x"]));
+  EXPECT_EQ(y.to_vector<int64_t>(), integers(f["y"]).to_vector<int64_t>());
+  EXPECT_EQ(layer->save_assets().at("vocabulary.txt"), vocab_text);
+  json keras_layer = layer_config;
+  keras_layer.erase("dtype");
+  expect_config(*layer, keras_layer, "text_multi_hot");
+  // The inner lookup is tracked as Keras's "_lookup_layer".
+  ASSERT_EQ(layer->tracked_layers().size(), 1u);
+  EXPECT_EQ(layer->tracked_layers()[0].first, "_lookup_layer");
 }
 
 TEST(LookupLayers, ClearErrorsForStringsInNumericPlaces) {

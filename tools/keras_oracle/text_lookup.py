@@ -1,4 +1,4 @@
-"""StringLookup and IntegerLookup against real Keras 3.15 (TensorFlow does their lookups), for
+"""StringLookup, IntegerLookup and TextVectorization against real Keras 3.15 (TensorFlow does their lookups), for
 tests/layers_preprocessing/lookup_layers_test.cpp.
 
 Written to tests/oracle/fixtures/text_lookup.json:
@@ -10,7 +10,7 @@ Written to tests/oracle/fixtures/text_lookup.json:
     "call" (optional input), "error" (the exception class)}
 and to tests/oracle/fixtures/text_lookup/*.keras: Functional models around IntegerLookup
 (adapted, so the vocabulary is an asset; one in tf_idf mode, so the idf weights are a named
-variable) and a StringLookup model (string input), with their predict outputs in
+variable), a StringLookup and a TextVectorization model (string inputs), with their outputs in
 text_lookup.json "files".
 
 Run: ./scripts/oracle.sh text_lookup
@@ -51,11 +51,14 @@ def kind(x):
 
 
 def case(layer_name, kwargs, calls, adapt=None, adapt_batches=None):
-    layer = getattr(L, layer_name)(**kwargs)
+    # JSON has no tuples: a list of n-gram widths is Keras's tuple.
+    args = {k: tuple(v) if k == "ngrams" and isinstance(v, list) else v for k, v in kwargs.items()}
+    layer = getattr(L, layer_name)(**args)
     if adapt is not None:
         layer.adapt(np.array(adapt))
     if adapt_batches is not None:
-        layer.adapt([np.array(b) for b in adapt_batches])
+        # An iterator of batches (a list would be read as one array).
+        layer.adapt(iter([np.array(b) for b in adapt_batches]))
     out = {"layer": layer_name, "kwargs": kwargs, "calls": []}
     if adapt is not None:
         out["adapt"] = adapt
@@ -64,7 +67,7 @@ def case(layer_name, kwargs, calls, adapt=None, adapt_batches=None):
     for x in calls:
         # StringLookup returns TensorFlow tensors for TensorFlow inputs (strings cannot become
         # JAX arrays); IntegerLookup converts to the backend's arrays either way.
-        y = layer(tf.constant(x) if layer_name == "StringLookup" else np.array(x))
+        y = layer(tf.constant(x) if layer_name != "IntegerLookup" else np.array(x))
         out["calls"].append({"input": x, "output": plain(y), "dtype": kind(y)})
     out["vocabulary"] = [v if isinstance(v, str) else int(v) for v in layer.get_vocabulary()]
     out["vocabulary_no_special"] = [v if isinstance(v, str) else int(v)
@@ -152,6 +155,42 @@ def integer_cases():
     return cases
 
 
+TEXTS = ["The cat sat on the mat.", "the CAT ran!  Fast,fast", "A dog, a cat; THE end",
+         "Émile ZOLA's book\tis  here\n", "", "ünïcode and ASCII: façade"]
+
+
+def text_cases():
+    probes = [["The cat ran home.", "dog's DAY", "", "fast fast fast"]]
+    cases = [
+        case("TextVectorization", {}, probes + [[["the cat"], ["zz"]]], adapt=TEXTS),
+        case("TextVectorization", {"max_tokens": 6, "output_sequence_length": 4}, probes,
+             adapt=TEXTS),
+        case("TextVectorization", {"output_sequence_length": 12, "ngrams": 2}, probes,
+             adapt=TEXTS),
+        case("TextVectorization", {"ngrams": [2, 3]}, probes, adapt=TEXTS),
+        case("TextVectorization", {"standardize": "lower"}, probes, adapt=TEXTS),
+        case("TextVectorization", {"standardize": "strip_punctuation"}, probes, adapt=TEXTS),
+        case("TextVectorization", {"standardize": None, "split": "character"},
+             [["héllo, wörld", "ab"]], adapt=TEXTS),
+        case("TextVectorization", {"split": None, "vocabulary": ["the cat", "dog"]},
+             [["The cat.", "dog", "x"], [["dog"], ["the cat"]]]),
+        case("TextVectorization", {"vocabulary": ["cat", "the", "dog"],
+                                   "output_sequence_length": 4}, probes),
+        case("TextVectorization", {}, probes, adapt_batches=[TEXTS[:3], TEXTS[3:]]),
+        case("TextVectorization", {"output_mode": "tf_idf"}, probes, adapt=TEXTS),
+        case("TextVectorization", {"output_mode": "tf_idf", "ngrams": 2, "max_tokens": 20,
+                                   "pad_to_max_tokens": True}, probes, adapt=TEXTS),
+    ]
+    for mode in ["multi_hot", "count"]:
+        cases.append(case("TextVectorization", {"output_mode": mode}, probes, adapt=TEXTS))
+        cases.append(case("TextVectorization", {"output_mode": mode,
+                                                "vocabulary": ["cat", "the", "dog"]}, probes))
+    cases.append(case("TextVectorization", {"output_mode": "tf_idf",
+                                            "vocabulary": ["cat", "the", "dog"],
+                                            "idf_weights": [1.5, 0.5, 2.0]}, probes))
+    return cases
+
+
 def error_cases():
     errors = []
 
@@ -187,6 +226,10 @@ def error_cases():
     expect("StringLookup", {}, vocabulary=[])
     expect("StringLookup", {"output_mode": "multi_hot"}, call=["a"])
     expect("StringLookup", {"vocabulary": ["a"], "num_oov_indices": 0}, call=["a", "b"])
+    expect("TextVectorization", {"standardize": "upper"})
+    expect("TextVectorization", {"split": "comma"})
+    expect("TextVectorization", {"output_mode": "multi_hot", "output_sequence_length": 3})
+    expect("TextVectorization", {"vocabulary": ["a"]}, call=[["a b", "c"], ["d", "e"]])
     expect("IntegerLookup", {"max_tokens": 0})
     expect("IntegerLookup", {"vocabulary_dtype": "int32"})
     expect("IntegerLookup", {"salt": 3})
@@ -230,9 +273,20 @@ def files():
     out["string_count"] = {"x": probe, "y": plain(slookup(tf.constant(probe)))}
     with zipfile.ZipFile(path) as z:
         out["string_count"]["members"] = sorted(z.namelist())
+    # A TextVectorization model: config, and its vocabulary written twice (the layer's and its
+    # _lookup_layer's folders).
+    vectorize = L.TextVectorization(output_mode="multi_hot", ngrams=2)
+    vectorize.adapt(np.array(TEXTS))
+    tinp = keras.Input(shape=(1,), dtype="string")
+    path = os.path.join(OUT_DIR, "text_multi_hot.keras")
+    keras.Model(tinp, vectorize(tinp)).save(path)
+    probe = [["The cat ran home."], ["dog's DAY"]]
+    out["text_multi_hot"] = {"x": probe, "y": plain(vectorize(tf.constant(probe)))}
+    with zipfile.ZipFile(path) as z:
+        out["text_multi_hot"]["members"] = sorted(z.namelist())
     return out
 
 
-oracle.write_json("text_lookup", {"cases": string_cases() + integer_cases(),
+oracle.write_json("text_lookup", {"cases": string_cases() + integer_cases() + text_cases(),
                                   "errors": error_cases(), "files": files()})
 print("wrote text_lookup.json and", len(os.listdir(OUT_DIR)), "model files")
