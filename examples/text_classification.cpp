@@ -1,54 +1,79 @@
-// Text classification: token sequences of different lengths, padded with pad_sequences, fed
-// through a keras::data::Dataset (shuffle, batch, prefetch) into Embedding(mask_zero) + LSTM.
-// The synthetic task: a "review" is positive when it mentions the token GOOD more often than
-// the token BAD; other tokens are noise. Word order does not matter, counts do, and padding
-// must be ignored (the mask does that).
+// Text classification from raw text files, as Keras's "Text classification from scratch":
+// text_dataset_from_directory reads a folder of class subfolders, TextVectorization learns a
+// vocabulary and turns each review into token ids, and Embedding(mask_zero) + LSTM classifies.
+// The reviews are written by this program into a temporary folder: a review is positive when
+// it says "good" (in any case, with punctuation) more often than "bad"; other words are noise.
+// Word order does not matter, counts do, and padding must be ignored (the mask does that).
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <random>
 
 #include <keras/keras.h>
+#include <keras/layers/preprocessing/text_vectorization.h>
+#include <keras/utils/text_dataset.h>
 
+namespace fs = std::filesystem;
 namespace layers = keras::layers;
+
+// Writes 1200 reviews as <folder>/{neg,pos}/NNNN.txt.
+void write_reviews(const fs::path& folder) {
+  const std::vector<std::string> good = {"good", "Good!", "GOOD,"}, bad = {"bad", "Bad.", "BAD;"};
+  const std::vector<std::string> noise = {"the", "film", "plot", "was", "an", "actor", "really",
+                                          "and", "it", "music", "scenes", "ending", "story"};
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> length(4, 16), coin(0, 2), pick(0, 1000);
+  fs::create_directories(folder / "neg");
+  fs::create_directories(folder / "pos");
+  for (int i = 0; i < 1200; ++i) {
+    std::string text;
+    int n_good = 0, n_bad = 0, n = length(rng);
+    for (int t = 0; t < n; ++t) {
+      const int c = coin(rng);
+      const auto& words = c == 0 ? good : c == 1 ? bad : noise;
+      text += words[static_cast<size_t>(pick(rng)) % words.size()] + " ";
+      n_good += c == 0;
+      n_bad += c == 1;
+    }
+    if (n_good == n_bad) text += "good", ++n_good;  // no ties
+    char name[16];
+    std::snprintf(name, sizeof(name), "%04d.txt", i);
+    std::ofstream(folder / (n_good > n_bad ? "pos" : "neg") / name) << text;
+  }
+}
 
 int main() {
   try {
     keras::utils::set_random_seed(5);
-    constexpr int kVocabulary = 30, kGood = 1, kBad = 2;
-    std::mt19937 rng(5);
-    std::uniform_int_distribution<int> length(4, 16), token(3, kVocabulary - 1), coin(0, 2);
-    std::vector<std::vector<int>> reviews;
-    std::vector<float> labels;
-    for (int i = 0; i < 1200; ++i) {
-      std::vector<int> review;
-      int good = 0, bad = 0, n = length(rng);
-      for (int t = 0; t < n; ++t) {
-        int c = coin(rng);
-        review.push_back(c == 0 ? kGood : c == 1 ? kBad : token(rng));
-        good += c == 0;
-        bad += c == 1;
-      }
-      if (good == bad) review.push_back(kGood), ++good;  // no ties
-      reviews.push_back(review);
-      labels.push_back(good > bad ? 1.0f : 0.0f);
-    }
-    keras::Tensor x = keras::utils::pad_sequences(reviews, {.maxlen = 17});
-    keras::Tensor y = keras::Tensor::from_vector(labels, {static_cast<int64_t>(labels.size()), 1});
-    auto [train, test] = keras::utils::split_dataset(
-        keras::data::Dataset::from_tensor_slices(x, y), {.left_size = 0.8});
+    const fs::path folder = fs::temp_directory_path() / "keras_cpp_reviews";
+    fs::remove_all(folder);
+    write_reviews(folder);
+
+    auto [train, test] = keras::utils::text_dataset_from_directory_split(
+        folder.string(), {.seed = 1337, .validation_split = 0.2, .subset = "both"});
+    std::cout << "classes: " << train.class_names->at(0) << ", " << train.class_names->at(1)
+              << "; first review: " << train.texts.flat(0) << "\n";
+
+    constexpr int64_t kSequenceLength = 17;
+    auto vectorize = layers::TextVectorization({.max_tokens = 40,
+                                                .output_sequence_length = kSequenceLength});
+    vectorize->adapt(train.texts);  // "good!" and "GOOD," both become "good"
+    auto to_ids = [&](const keras::StringTensor& texts) { return vectorize(texts); };
 
     auto model = keras::Sequential({
-        keras::Input({17}, {.dtype = keras::DType::Int32}),
-        layers::Embedding(kVocabulary, 16, {.mask_zero = true}),
+        keras::Input({kSequenceLength}, {.dtype = keras::DType::Int64}),
+        layers::Embedding(vectorize->vocabulary_size(), 16, {.mask_zero = true}),
         layers::LSTM(16),
         layers::Dense(1, {.activation = "sigmoid"}),
     });
     model->compile({.optimizer = keras::optimizers::Adam({.learning_rate = 1e-2}),
                     .loss = "binary_crossentropy",
                     .metrics = {"accuracy"}});
-    model->fit(train.shuffle(1000, 7).batch(32).prefetch(2), {.epochs = 8, .verbose = 2});
-    keras::Logs scores = model->evaluate(test.batch(64), {.verbose = 0});
+    model->fit(train.map_texts(to_ids), {.epochs = 8, .verbose = 2});
+    keras::Logs scores = model->evaluate(test.map_texts(to_ids), {.verbose = 0});
     std::cout << "test accuracy: " << scores.at("accuracy") << "\n";
+    fs::remove_all(folder);
     return scores.at("accuracy") > 0.85 ? 0 : 1;
   } catch (const keras::Error& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -11,6 +11,12 @@
 namespace keras::losses {
 namespace {
 
+// Keras's LossFunctionWrapper.call brings y_true and y_pred to the same rank before the loss
+// function (labels (batch,) against predictions (batch, 1), for one).
+std::pair<Tensor, Tensor> wrapper_ranks(const Tensor& y_true, const Tensor& y_pred) {
+  return squeeze_or_expand_to_same_rank(y_true, y_pred);
+}
+
 template <typename T>
 T read(const Config& c, const char* key, T fallback) {
   if (!c.contains(key) || c[key].is_null()) return fallback;
@@ -71,7 +77,8 @@ void check_probability(const char* cls, const char* what, double v) {
 MeanSquaredError::MeanSquaredError(MeanSquaredErrorOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor MeanSquaredError::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return mean_squared_error(y_true, y_pred);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return mean_squared_error(t, p);
 }
 Config MeanSquaredError::get_config() const {
   Config c = Loss::get_config();
@@ -86,7 +93,8 @@ LossPtr MeanSquaredError::from_config(const Config& c) {
 MeanAbsoluteError::MeanAbsoluteError(MeanAbsoluteErrorOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor MeanAbsoluteError::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return mean_absolute_error(y_true, y_pred);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return mean_absolute_error(t, p);
 }
 Config MeanAbsoluteError::get_config() const {
   Config c = Loss::get_config();
@@ -101,7 +109,8 @@ LossPtr MeanAbsoluteError::from_config(const Config& c) {
 MeanAbsolutePercentageError::MeanAbsolutePercentageError(MeanAbsolutePercentageErrorOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor MeanAbsolutePercentageError::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return mean_absolute_percentage_error(y_true, y_pred);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return mean_absolute_percentage_error(t, p);
 }
 Config MeanAbsolutePercentageError::get_config() const {
   Config c = Loss::get_config();
@@ -116,7 +125,8 @@ LossPtr MeanAbsolutePercentageError::from_config(const Config& c) {
 MeanSquaredLogarithmicError::MeanSquaredLogarithmicError(MeanSquaredLogarithmicErrorOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor MeanSquaredLogarithmicError::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return mean_squared_logarithmic_error(y_true, y_pred);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return mean_squared_logarithmic_error(t, p);
 }
 Config MeanSquaredLogarithmicError::get_config() const {
   Config c = Loss::get_config();
@@ -131,7 +141,8 @@ LossPtr MeanSquaredLogarithmicError::from_config(const Config& c) {
 CosineSimilarity::CosineSimilarity(CosineSimilarityOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor CosineSimilarity::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return cosine_similarity(y_true, y_pred, options_.axis);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return cosine_similarity(t, p, options_.axis);
 }
 Config CosineSimilarity::get_config() const {
   Config c = Loss::get_config();
@@ -150,7 +161,8 @@ LossPtr CosineSimilarity::from_config(const Config& c) {
 Huber::Huber(HuberOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor Huber::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return huber(y_true, y_pred, options_.delta);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return huber(t, p, options_.delta);
 }
 Config Huber::get_config() const {
   Config c = Loss::get_config();
@@ -169,7 +181,8 @@ LossPtr Huber::from_config(const Config& c) {
 LogCosh::LogCosh(LogCoshOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor LogCosh::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return log_cosh(y_true, y_pred);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return log_cosh(t, p);
 }
 Config LogCosh::get_config() const {
   Config c = Loss::get_config();
@@ -184,7 +197,8 @@ LossPtr LogCosh::from_config(const Config& c) {
 Hinge::Hinge(HingeOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor Hinge::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return hinge(y_true, y_pred);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return hinge(t, p);
 }
 Config Hinge::get_config() const {
   Config c = Loss::get_config();
@@ -199,7 +213,8 @@ LossPtr Hinge::from_config(const Config& c) {
 SquaredHinge::SquaredHinge(SquaredHingeOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor SquaredHinge::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return squared_hinge(y_true, y_pred);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return squared_hinge(t, p);
 }
 Config SquaredHinge::get_config() const {
   Config c = Loss::get_config();
@@ -214,7 +229,8 @@ LossPtr SquaredHinge::from_config(const Config& c) {
 CategoricalHinge::CategoricalHinge(CategoricalHingeOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor CategoricalHinge::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return categorical_hinge(y_true, y_pred);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return categorical_hinge(t, p);
 }
 Config CategoricalHinge::get_config() const {
   Config c = Loss::get_config();
@@ -229,7 +245,8 @@ LossPtr CategoricalHinge::from_config(const Config& c) {
 KLDivergence::KLDivergence(KLDivergenceOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor KLDivergence::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return kl_divergence(y_true, y_pred);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return kl_divergence(t, p);
 }
 Config KLDivergence::get_config() const {
   Config c = Loss::get_config();
@@ -244,7 +261,8 @@ LossPtr KLDivergence::from_config(const Config& c) {
 Poisson::Poisson(PoissonOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor Poisson::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return poisson(y_true, y_pred);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return poisson(t, p);
 }
 Config Poisson::get_config() const {
   Config c = Loss::get_config();
@@ -271,7 +289,8 @@ BinaryCrossentropy::BinaryCrossentropy(BinaryCrossentropyOptions options)
   check_probability("BinaryCrossentropy", "label_smoothing", options_.label_smoothing);
 }
 Tensor BinaryCrossentropy::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return binary_crossentropy(y_true, y_pred, options_.from_logits, options_.label_smoothing,
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return binary_crossentropy(t, p, options_.from_logits, options_.label_smoothing,
                              options_.axis);
 }
 Config BinaryCrossentropy::get_config() const {
@@ -297,7 +316,8 @@ BinaryFocalCrossentropy::BinaryFocalCrossentropy(BinaryFocalCrossentropyOptions 
         ".");
 }
 Tensor BinaryFocalCrossentropy::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return binary_focal_crossentropy(y_true, y_pred, options_.apply_class_balancing, options_.alpha,
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return binary_focal_crossentropy(t, p, options_.apply_class_balancing, options_.alpha,
                                    options_.gamma, options_.from_logits, options_.label_smoothing,
                                    options_.axis);
 }
@@ -328,7 +348,8 @@ CategoricalCrossentropy::CategoricalCrossentropy(CategoricalCrossentropyOptions 
   check_probability("CategoricalCrossentropy", "label_smoothing", options_.label_smoothing);
 }
 Tensor CategoricalCrossentropy::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return categorical_crossentropy(y_true, y_pred, options_.from_logits, options_.label_smoothing,
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return categorical_crossentropy(t, p, options_.from_logits, options_.label_smoothing,
                                   options_.axis);
 }
 Config CategoricalCrossentropy::get_config() const {
@@ -355,7 +376,8 @@ CategoricalFocalCrossentropy::CategoricalFocalCrossentropy(
         options_.gamma, ".");
 }
 Tensor CategoricalFocalCrossentropy::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return categorical_focal_crossentropy(y_true, y_pred, options_.alpha, options_.gamma,
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return categorical_focal_crossentropy(t, p, options_.alpha, options_.gamma,
                                         options_.from_logits, options_.label_smoothing,
                                         options_.axis);
 }
@@ -383,7 +405,8 @@ SparseCategoricalCrossentropy::SparseCategoricalCrossentropy(
     SparseCategoricalCrossentropyOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor SparseCategoricalCrossentropy::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return sparse_categorical_crossentropy(y_true, y_pred, options_.from_logits,
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return sparse_categorical_crossentropy(t, p, options_.from_logits,
                                          options_.ignore_class, options_.axis);
 }
 Config SparseCategoricalCrossentropy::get_config() const {
@@ -406,7 +429,8 @@ LossPtr SparseCategoricalCrossentropy::from_config(const Config& c) {
 Dice::Dice(DiceOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor Dice::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return dice(y_true, y_pred, options_.axis);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return dice(t, p, options_.axis);
 }
 Config Dice::get_config() const {
   Config c = Loss::get_config();
@@ -424,7 +448,8 @@ LossPtr Dice::from_config(const Config& c) {
 Tversky::Tversky(TverskyOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor Tversky::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return tversky(y_true, y_pred, options_.alpha, options_.beta, options_.axis);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return tversky(t, p, options_.alpha, options_.beta, options_.axis);
 }
 Config Tversky::get_config() const {
   Config c = Loss::get_config();
@@ -446,7 +471,8 @@ LossPtr Tversky::from_config(const Config& c) {
 Circle::Circle(CircleOptions options)
     : Loss(options.name, options.reduction, options.dtype), options_(std::move(options)) {}
 Tensor Circle::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return circle(y_true, y_pred, Tensor(), Tensor(), options_.remove_diagonal, options_.gamma,
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return circle(t, p, Tensor(), Tensor(), options_.remove_diagonal, options_.gamma,
                 options_.margin);
 }
 Config Circle::get_config() const {
@@ -472,7 +498,8 @@ CategoricalGeneralizedCrossEntropy::CategoricalGeneralizedCrossEntropy(
         "CategoricalGeneralizedCrossEntropy: q must be in (0, 1); got ", options_.q, ".");
 }
 Tensor CategoricalGeneralizedCrossEntropy::call(const Tensor& y_true, const Tensor& y_pred) const {
-  return categorical_generalized_cross_entropy(y_true, y_pred, options_.q);
+  auto [t, p] = wrapper_ranks(y_true, y_pred);
+  return categorical_generalized_cross_entropy(t, p, options_.q);
 }
 Config CategoricalGeneralizedCrossEntropy::get_config() const {
   Config c = Loss::get_config();

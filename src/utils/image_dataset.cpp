@@ -98,25 +98,6 @@ Checked check_options(const ImageDatasetOptions& o) {
   return c;
 }
 
-// labels_to_dataset_tf: int32 ids, float32 one-hot rows (tf.one_hot: an id outside
-// [0, num_classes) gives a row of zeros) or float32 (n, 1) for binary.
-Tensor label_tensor(const std::vector<int64_t>& labels, const std::string& mode,
-                    int64_t num_classes) {
-  const auto n = static_cast<int64_t>(labels.size());
-  if (mode == "int") {
-    std::vector<int32_t> ids(labels.begin(), labels.end());
-    return Tensor::from_vector(ids, {n});
-  }
-  if (mode == "binary") {
-    std::vector<float> values(labels.begin(), labels.end());
-    return Tensor::from_vector(values, {n, 1});
-  }
-  std::vector<float> one_hot(static_cast<size_t>(n * num_classes), 0.0f);
-  for (int64_t i = 0; i < n; ++i)
-    if (labels[i] >= 0 && labels[i] < num_classes) one_hot[i * num_classes + labels[i]] = 1.0f;
-  return Tensor::from_vector(one_hot, {n, num_classes});
-}
-
 // paths_and_labels_to_dataset (format="tf") plus the batching and prefetching around it.
 data::Dataset paths_to_dataset(const detail::IndexedFiles& files, const ImageDatasetOptions& o,
                                const Checked& c, bool shuffle) {
@@ -127,7 +108,7 @@ data::Dataset paths_to_dataset(const detail::IndexedFiles& files, const ImageDat
   data::Dataset ds =
       c.label_mode
           ? data::Dataset::from_tensor_slices(
-                index_tensor, label_tensor(files.labels, *c.label_mode,
+                index_tensor, detail::label_tensor(files.labels, *c.label_mode,
                                            static_cast<int64_t>(files.class_names->size())))
           : data::Dataset::from_tensor_slices(index_tensor);
   // tf.data's shuffle with Keras's buffer; keras-cpp's own random stream (see the docs).

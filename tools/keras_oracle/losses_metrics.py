@@ -135,6 +135,16 @@ def extra_losses(f):
         case(f, f"extra_weight_column_{reduction}", "MeanSquaredError", ins,
                keras_loss("MeanSquaredError", kw, ins), **kw, rtol=2e-5, atol=1e-6)
         n += 1
+    # Labels (batch,) against predictions (batch, 1): LossFunctionWrapper brings them to one rank
+    # (its own random stream, so the cases above keep their data).
+    rs = np.random.RandomState(11)
+    for cls, cfg in [("BinaryCrossentropy", {}), ("BinaryFocalCrossentropy", {"gamma": 2.0}),
+                     ("Hinge", {}), ("SquaredHinge", {}), ("Poisson", {}), ("KLDivergence", {})]:
+        ins = [rs.randint(0, 2, b).astype(F32), rs.uniform(0.02, 0.98, (b, 1)).astype(F32)]
+        kw = {"config": cfg, "weighted": False}
+        case(f, f"extra_rank1_labels_{cls}", cls, ins, keras_loss(cls, kw, ins), **kw,
+             rtol=2e-5, atol=1e-6)
+        n += 1
     # A mask under every reduction, with and without weights.
     t, p = f.randn(3, 4, 2), f.randn(3, 4, 2)
     mask = np.array([[1, 1, 0, 0], [1, 1, 1, 1], [1, 0, 0, 0]], bool)

@@ -209,4 +209,21 @@ IndexedFiles training_or_validation_split(const IndexedFiles& files,
   return part;
 }
 
+Tensor label_tensor(const std::vector<int64_t>& labels, const std::string& mode,
+                    int64_t num_classes) {
+  const auto n = static_cast<int64_t>(labels.size());
+  if (mode == "int") {
+    std::vector<int32_t> ids(labels.begin(), labels.end());
+    return Tensor::from_vector(ids, {n});
+  }
+  if (mode == "binary") {
+    std::vector<float> values(labels.begin(), labels.end());
+    return Tensor::from_vector(values, {n, 1});
+  }
+  std::vector<float> one_hot(static_cast<size_t>(n * num_classes), 0.0f);
+  for (int64_t i = 0; i < n; ++i)
+    if (labels[i] >= 0 && labels[i] < num_classes) one_hot[i * num_classes + labels[i]] = 1.0f;
+  return Tensor::from_vector(one_hot, {n, num_classes});
+}
+
 }  // namespace keras::utils::detail

@@ -34,6 +34,12 @@ IndexedFiles training_or_validation_split(const IndexedFiles& files,
                                           std::optional<double> validation_split,
                                           const std::string& subset, bool verbose);
 
+/// labels_to_dataset_tf: int32 ids (n,) for "int", float32 one-hot rows (n, num_classes) for
+/// "categorical" (an id outside [0, num_classes) gives a row of zeros, as tf.one_hot), float32
+/// (n, 1) for "binary".
+Tensor label_tensor(const std::vector<int64_t>& labels, const std::string& mode,
+                    int64_t num_classes);
+
 /// numpy.random.RandomState(seed).shuffle's permutation of n items (MT19937 seeded by
 /// init_genrand, Fisher-Yates from the end with masked rejection sampling).
 std::vector<size_t> numpy_legacy_shuffle_order(size_t n, uint32_t seed);

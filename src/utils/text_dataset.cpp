@@ -1,0 +1,147 @@
+// text_dataset_from_directory (keras/src/utils/text_dataset_utils.py) for keras-cpp.
+
+#include "keras/utils/text_dataset.h"
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "keras/core/errors.h"
+#include "utils/image/index_directory.h"
+
+namespace keras::utils {
+namespace {
+
+const std::vector<std::string> kFormats = {".txt"};
+
+struct Checked {
+  ImageLabels labels;
+  std::optional<std::string> label_mode;
+  uint64_t seed = 0;
+};
+
+// The argument checks of text_dataset_from_directory and check_validation_split_arg.
+Checked check_options(const TextDatasetOptions& o) {
+  Checked c{o.labels, o.label_mode, 0};
+  if (!std::holds_alternative<std::string>(o.labels))
+    check(!o.class_names || std::holds_alternative<std::monostate>(o.labels),
+          "You can only pass `class_names` if `labels=\"inferred\"`.");
+  if (const auto* s = std::get_if<std::string>(&o.labels))
+    check(*s == "inferred", "`labels` argument should be a list of integer labels, of the same "
+          "size as the number of text files in the target directory, \"inferred\", or None "
+          "(std::monostate). Received: labels=", *s);
+  check(!o.label_mode || *o.label_mode == "int" || *o.label_mode == "categorical" ||
+            *o.label_mode == "binary",
+        "`label_mode` argument must be one of \"int\", \"categorical\", \"binary\", or None "
+        "(std::nullopt). Received: label_mode=", o.label_mode.value_or("None"));
+  if (std::holds_alternative<std::monostate>(o.labels) || !o.label_mode) {
+    c.labels = std::monostate{};
+    c.label_mode.reset();
+  }
+  check(!o.batch_size || *o.batch_size >= 1, "batch_size must be positive; got ",
+        o.batch_size.value_or(0));
+  check(!o.max_length || *o.max_length >= 0, "max_length must be >= 0; got ",
+        o.max_length.value_or(0));
+  const double split = o.validation_split.value_or(0);
+  check(split == 0 || (split > 0 && split < 1),
+        "`validation_split` must be between 0 and 1, received: ", split);
+  check((split != 0) == o.subset.has_value(),
+        "If `subset` is set, `validation_split` must be set, and inversely.");
+  check(!o.subset || *o.subset == "training" || *o.subset == "validation" || *o.subset == "both",
+        "`subset` must be either \"training\", \"validation\" or \"both\", received: ",
+        o.subset.value_or(""));
+  check(!(split != 0 && o.shuffle && !o.seed),
+        "If using `validation_split` and shuffling the data, you must provide a `seed` argument, "
+        "to make sure that there is no overlap between the training and validation subset.");
+  c.seed = o.seed ? *o.seed : std::random_device{}() % 1000000;  // numpy.random.randint(1e6)
+  return c;
+}
+
+std::string read_text(const std::string& path, std::optional<int64_t> max_length) {
+  std::ifstream in(path, std::ios::binary);
+  check<IOError>(static_cast<bool>(in), "text_dataset_from_directory: cannot open ", path, ".");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  check<IOError>(!in.bad(), "text_dataset_from_directory: cannot read ", path, ".");
+  std::string text = bytes.str();
+  if (max_length && static_cast<int64_t>(text.size()) > *max_length)
+    text.resize(static_cast<size_t>(*max_length));
+  return text;
+}
+
+TextDataset make(const detail::IndexedFiles& files, const TextDatasetOptions& o,
+                 const Checked& c, bool shuffle) {
+  TextDataset d;
+  std::vector<std::string> texts;
+  for (const std::string& path : files.file_paths) texts.push_back(read_text(path, o.max_length));
+  d.texts = StringTensor(std::move(texts));
+  if (c.label_mode)
+    d.labels = detail::label_tensor(files.labels, *c.label_mode,
+                            static_cast<int64_t>(files.class_names->size()));
+  d.class_names = files.class_names;
+  d.file_paths = files.file_paths;
+  d.batch_size = o.batch_size;
+  d.shuffle = shuffle;
+  d.seed = c.seed;
+  return d;
+}
+
+detail::IndexedFiles index_files(const std::string& directory, const TextDatasetOptions& o,
+                                 const Checked& c) {
+  detail::IndexedFiles files = detail::index_directory(
+      directory, c.labels, kFormats, o.class_names, o.shuffle, c.seed, o.follow_links, o.verbose);
+  check(c.label_mode != "binary" || files.class_names->size() == 2,
+        "When passing `label_mode=\"binary\"`, there must be exactly 2 class_names. Received: ",
+        files.class_names ? files.class_names->size() : 0, " classes");
+  return files;
+}
+
+void check_not_empty(const detail::IndexedFiles& files, const std::string& what,
+                     const std::string& directory) {
+  check(!files.file_paths.empty(), "No ", what, "text files found in directory ", directory,
+        ". Allowed format: .txt");
+}
+
+}  // namespace
+
+data::Dataset TextDataset::map_texts(const std::function<Tensor(const StringTensor&)>& fn) const {
+  Tensor x = fn(texts);
+  check(x.ndim() >= 1 && x.shape()[0] == texts.size(), "TextDataset::map_texts: the function "
+        "must return one row per document (", texts.size(), " documents); it returned shape ",
+        x.shape().to_string(), ".");
+  data::Dataset ds = labels.defined() ? data::Dataset::from_tensor_slices(x, labels)
+                                      : data::Dataset::from_tensor_slices(x);
+  if (shuffle) ds = ds.shuffle(batch_size ? *batch_size * 8 : 1024, seed);
+  if (batch_size) ds = ds.batch(*batch_size);
+  return ds.prefetch(data::AUTOTUNE);
+}
+
+TextDataset text_dataset_from_directory(const std::string& directory,
+                                        const TextDatasetOptions& options) {
+  check(options.subset != "both",
+        "subset=\"both\" returns two datasets: call text_dataset_from_directory_split");
+  const Checked c = check_options(options);
+  detail::IndexedFiles files = detail::training_or_validation_split(
+      index_files(directory, options, c), options.validation_split, options.subset.value_or(""),
+      options.verbose);
+  check_not_empty(files, "", directory);
+  return make(files, options, c, options.shuffle);
+}
+
+std::pair<TextDataset, TextDataset> text_dataset_from_directory_split(
+    const std::string& directory, TextDatasetOptions options) {
+  if (!options.subset) options.subset = "both";
+  check(options.subset == "both", "text_dataset_from_directory_split is subset=\"both\"; got \"",
+        *options.subset, "\"");
+  const Checked c = check_options(options);
+  const detail::IndexedFiles all = index_files(directory, options, c);
+  auto train = detail::training_or_validation_split(all, options.validation_split, "training",
+                                                    options.verbose);
+  auto val = detail::training_or_validation_split(all, options.validation_split, "validation",
+                                                  options.verbose);
+  check_not_empty(train, "training ", directory);
+  check_not_empty(val, "validation ", directory);
+  return {make(train, options, c, options.shuffle), make(val, options, c, false)};
+}
+
+}  // namespace keras::utils
