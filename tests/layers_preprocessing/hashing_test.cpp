@@ -22,8 +22,12 @@ using json = nlohmann::json;
 namespace L = keras::layers;
 namespace D = keras::layers::detail;
 
-const json& doc() { return test::oracle_json("hashing"); }
-const Tensor& fixture(const std::string& key) { return test::oracle_array("hashing", key); }
+const json& doc() {
+  return test::oracle_json("hashing");
+}
+const Tensor& fixture(const std::string& key) {
+  return test::oracle_array("hashing", key);
+}
 
 std::string from_hex(const std::string& hex) {
   std::string s;
@@ -64,7 +68,8 @@ TEST(StringHash, BucketsAreTensorFlows) {
   size_t lengths[5] = {0, 0, 0, 0, 0};  // 0, 1..16, 17..32, 33..64, longer
   for (const json& e : d["strings"]) {
     const std::string s = from_hex(e["hex"]);
-    SCOPED_TRACE("string of " + std::to_string(s.size()) + " bytes: " + e["hex"].get<std::string>());
+    SCOPED_TRACE("string of " + std::to_string(s.size()) +
+                 " bytes: " + e["hex"].get<std::string>());
     ++lengths[s.empty() ? 0 : s.size() <= 16 ? 1 : s.size() <= 32 ? 2 : s.size() <= 64 ? 3 : 4];
     EXPECT_EQ(std::to_string(D::fingerprint64(s)), e["fingerprint"].get<std::string>());
     for (size_t b = 0; b < bins.size(); ++b) {
@@ -129,8 +134,8 @@ TEST(HashingOracle, KerasDocstringExamples) {
   const StringTensor abcde({"A", "B", "C", "D", "E"}, {5, 1});
   auto values = [](const Tensor& t) { return t.to_vector<int64_t>(); };
   EXPECT_EQ(values(L::Hashing(3)->call_strings(abcde)), (std::vector<int64_t>{1, 0, 1, 1, 2}));
-  EXPECT_EQ(values(L::Hashing(3, {.mask_value = ""})->call_strings(
-                StringTensor({"A", "B", "", "C", "D"}, {5, 1}))),
+  EXPECT_EQ(values(L::Hashing(3, {.mask_value = ""})
+                       ->call_strings(StringTensor({"A", "B", "", "C", "D"}, {5, 1}))),
             (std::vector<int64_t>{1, 1, 0, 2, 2}));
   EXPECT_EQ(values(L::Hashing(3, {.salt = std::vector<int64_t>{133, 137}})->call_strings(abcde)),
             (std::vector<int64_t>{1, 2, 1, 0, 2}));
@@ -141,9 +146,8 @@ TEST(HashingOracle, KerasDocstringExamples) {
 TEST(HashingOracle, KerasFileLoadsAndPredictsAlike) {
   backend::clear_session();
   auto model = saving::load_model(std::string(KERAS_ORACLE_DIR) + "/hashing/hashing_dense.keras");
-  Tensor y = model->predict(TensorStruct(fixture("file.hashing_dense.x")), {.verbose = 0})
-                 .flat()
-                 .at(0);
+  Tensor y =
+      model->predict(TensorStruct(fixture("file.hashing_dense.x")), {.verbose = 0}).flat().at(0);
   expect_same(y, fixture("file.hashing_dense.y"), "hashing_dense predict");
   // The loaded layer is a Hashing with Keras's config.
   bool found = false;
@@ -173,8 +177,7 @@ TEST(Hashing, InFunctionalAndSequentialModels) {
   EXPECT_EQ(ints.dtype(), DType::Int64);
   // In a Sequential model, then saved and loaded as a .keras file.
   auto seq = Sequential({Input({1}, {.dtype = DType::Int64}),
-                         L::Hashing(8, {.mask_value = 0, .output_mode = "one_hot"}),
-                         L::Dense(2)});
+                         L::Hashing(8, {.mask_value = 0, .output_mode = "one_hot"}), L::Dense(2)});
   Tensor col = Tensor::from_vector(std::vector<int64_t>{0, 5, -7, 1 << 20}, {4, 1});
   Tensor expected = seq->predict(TensorStruct(col), {.verbose = 0}).flat().at(0);
   const std::string path =
@@ -247,14 +250,13 @@ TEST(HashedCrossingOracle, OutputsAndConfigsAreKeras) {
     ++cases;
   }
   EXPECT_GE(cases, 15u);
-  std::cout << "[ HashedCrossing ] " << cases << " cases; largest difference from Keras: "
-            << worst_diff << "\n";
+  std::cout << "[ HashedCrossing ] " << cases
+            << " cases; largest difference from Keras: " << worst_diff << "\n";
 }
 
 TEST(HashedCrossingOracle, KerasFileLoadsAndPredictsAlike) {
   backend::clear_session();
-  auto model =
-      saving::load_model(std::string(KERAS_ORACLE_DIR) + "/hashing/crossing_dense.keras");
+  auto model = saving::load_model(std::string(KERAS_ORACLE_DIR) + "/hashing/crossing_dense.keras");
   Tensor y = model
                  ->predict(TensorStruct(TensorList{fixture("file.crossing_dense.x0"),
                                                    fixture("file.crossing_dense.x1")}),
@@ -268,12 +270,12 @@ TEST(HashedCrossing, BadInputsAreRefused) {
   auto cross = L::HashedCrossing(5);
   Tensor a = Tensor::from_vector(std::vector<int64_t>{1, 2}, {2});
   Tensor f = Tensor::from_vector(std::vector<float>{1, 2}, {2});
-  EXPECT_THROW(cross(a), ValueError);                        // not a list
-  EXPECT_THROW(cross(TensorList{a}), ValueError);            // one feature
-  EXPECT_THROW(cross(TensorList{a, f}), ValueError);         // float feature
+  EXPECT_THROW(cross(a), ValueError);                                            // not a list
+  EXPECT_THROW(cross(TensorList{a}), ValueError);                                // one feature
+  EXPECT_THROW(cross(TensorList{a, f}), ValueError);                             // float feature
   EXPECT_THROW(cross(TensorList{a, ops::ones({3}, DType::Int64)}), ValueError);  // shapes differ
   EXPECT_THROW(cross(TensorList{ops::ones({2, 2}, DType::Int64), ops::ones({2, 2}, DType::Int64)}),
-               ValueError);                                  // (batch, 2)
+               ValueError);  // (batch, 2)
   EXPECT_THROW(cross->call_features({a, StringTensor({"a", "b", "c"})}), ValueError);
   EXPECT_THROW(L::HashedCrossing(5, {.output_mode = "multi_hot"}), ValueError);
   EXPECT_THROW(L::HashedCrossing(5, {.sparse = true}), NotImplementedError);

@@ -24,8 +24,10 @@ const Shape& shape_of(const CrossFeature& f) {
 
 std::string describe(const CrossFeature& f) {
   std::ostringstream out;
-  if (const auto* t = std::get_if<Tensor>(&f)) out << dtype_name(t->dtype());
-  else out << "string";
+  if (const auto* t = std::get_if<Tensor>(&f))
+    out << dtype_name(t->dtype());
+  else
+    out << "string";
   out << ' ' << shape_of(f);
   return out.str();
 }
@@ -60,7 +62,8 @@ HashedCrossingLayer::HashedCrossingLayer(int64_t num_bins, HashedCrossingOptions
   const std::string& mode = options_.output_mode;
   check(mode == "int" || mode == "one_hot", "HashedCrossing '", name(),
         "': unknown value for `output_mode` argument of HashedCrossing. Allowed values are: "
-        "('int', 'one_hot'). Received: output_mode=", mode);
+        "('int', 'one_hot'). Received: output_mode=",
+        mode);
   // TF's cross_hashed takes num_buckets >= 0 (0: the hash modulo 2^63 - 1).
   check(num_bins >= 0, "HashedCrossing '", name(),
         "': num_bins must be >= 0 (tf.sparse.cross_hashed's num_buckets); got ", num_bins, ".");
@@ -76,7 +79,8 @@ Tensor HashedCrossingLayer::cross(const std::vector<CrossFeature>& features) con
   const int rank = first.rank();
   check(rank <= 2 && !(rank == 2 && first[1] != 1), "HashedCrossing '", name(),
         "': all `HashedCrossing` inputs should have shape `()`, `(batch_size)` or "
-        "`(batch_size, 1)`. Received: inputs=", describe(features));
+        "`(batch_size, 1)`. Received: inputs=",
+        describe(features));
   for (const CrossFeature& f : features)
     check(shape_of(f) == first, "HashedCrossing '", name(),
           "': all `HashedCrossing` inputs should have equal shape. Received: inputs=",
@@ -88,7 +92,8 @@ Tensor HashedCrossingLayer::cross(const std::vector<CrossFeature>& features) con
     if (!t) continue;
     check(is_integer(t->dtype()), "HashedCrossing '", name(),
           "': all `HashedCrossing` inputs should have an integer or string dtype. Received: "
-          "inputs=", describe(features));
+          "inputs=",
+          describe(features));
     symbolic = symbolic || t->backend().is_symbolic();
     if (backend.empty()) backend = t->backend_name();
   }
@@ -118,8 +123,8 @@ Tensor HashedCrossingLayer::call(const Tensor& inputs, const CallContext&) {
   shape << inputs.shape();
   throw ValueError("HashedCrossing '" + name() +
                    "': `HashedCrossing` should be called on a list or tuple of inputs. "
-                   "Received: one tensor of shape " + shape.str() +
-                   "; pass a TensorList of the features.");
+                   "Received: one tensor of shape " +
+                   shape.str() + "; pass a TensorList of the features.");
 }
 
 TensorList HashedCrossingLayer::call_list(const TensorList& inputs, const CallContext&) {

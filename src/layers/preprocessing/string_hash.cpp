@@ -23,9 +23,15 @@ uint32_t load32(const char* p) {
   return v;
 }
 
-uint64_t rotr(uint64_t v, int shift) { return shift == 0 ? v : (v >> shift) | (v << (64 - shift)); }
-uint64_t rotl(uint64_t v, int shift) { return (v << shift) | (v >> (64 - shift)); }
-uint64_t shift_mix(uint64_t v) { return v ^ (v >> 47); }
+uint64_t rotr(uint64_t v, int shift) {
+  return shift == 0 ? v : (v >> shift) | (v << (64 - shift));
+}
+uint64_t rotl(uint64_t v, int shift) {
+  return (v << shift) | (v >> (64 - shift));
+}
+uint64_t shift_mix(uint64_t v) {
+  return v ^ (v >> 47);
+}
 
 // ---- FarmHash "na" (farmhashna::Hash64, which Fingerprint64 is) ----------------------------
 
@@ -233,7 +239,9 @@ int64_t cross_hashed_bucket(const uint64_t* feature_hashes, size_t count, int64_
   return static_cast<int64_t>(h % mod);
 }
 
-std::string int_as_string(int64_t v) { return std::to_string(v); }
+std::string int_as_string(int64_t v) {
+  return std::to_string(v);
+}
 
 int64_t float_to_int64(double x) {
   // The representable range is [-2^63, 2^63); everything else (and NaN) is INT64_MIN.

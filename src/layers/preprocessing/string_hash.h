@@ -37,8 +37,12 @@ inline constexpr uint64_t kCrossHashKey = 0xDECAFCAFFEULL;
 
 /// How tf.sparse.cross_hashed hashes one feature before crossing: a string by fingerprint64,
 /// an int64 by its own bits (no fingerprint).
-inline uint64_t cross_feature_hash(std::string_view s) { return fingerprint64(s); }
-inline uint64_t cross_feature_hash(int64_t v) { return static_cast<uint64_t>(v); }
+inline uint64_t cross_feature_hash(std::string_view s) {
+  return fingerprint64(s);
+}
+inline uint64_t cross_feature_hash(int64_t v) {
+  return static_cast<uint64_t>(v);
+}
 
 /// The bucket of one cross of features (already hashed with cross_feature_hash), as
 /// tf.sparse.cross_hashed(inputs, num_buckets) computes it: starting from hash_key, each

@@ -5,8 +5,8 @@
 // cast to int64, strings (keras::StringTensor) as their UTF-8 bytes.
 //
 //   auto h = layers::Hashing(3);
-//   h->call_strings(StringTensor({"A", "B", "C", "D", "E"}, {5, 1}));   // [[1], [0], [1], [1], [2]]
-//   auto m = layers::Hashing(3, {.mask_value = ""});               // "" -> 0, others in 1..2
+//   h->call_strings(StringTensor({"A", "B", "C", "D", "E"}, {5, 1}));   // [[1], [0], [1], [1],
+//   [2]] auto m = layers::Hashing(3, {.mask_value = ""});               // "" -> 0, others in 1..2
 //   auto s = layers::Hashing(3, {.salt = std::vector<int64_t>{133, 137}});
 //   auto e = layers::Hashing(8, {.output_mode = "one_hot"});       // ints -> (batch, 8) floats
 //   e(ids);
@@ -68,6 +68,10 @@ class HashingLayer : public Layer {
   std::vector<int64_t> buckets(int64_t count, Text text, IsMask is_mask) const;
   /// The buckets (int64, shape of `inputs` after the one_hot squeeze) encoded per output_mode.
   Tensor encode(const Tensor& indices) const;
+  /// Whether values are compared with mask_value (set, and num_bins > 1).
+  bool compares_mask() const;
+  /// mask_value as text, for messages.
+  std::string mask_text() const;
   /// Keras's one_hot squeeze of a last axis of extent 1 before hashing.
   Shape hashed_shape(const Shape& input_shape) const;
 
