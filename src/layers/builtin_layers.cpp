@@ -52,6 +52,8 @@
 #include "keras/layers/preprocessing/center_crop.h"
 #include "keras/layers/preprocessing/clahe.h"
 #include "keras/layers/preprocessing/equalization.h"
+#include "keras/layers/preprocessing/hashed_crossing.h"
+#include "keras/layers/preprocessing/hashing.h"
 #include "keras/layers/preprocessing/pipeline.h"
 #include "keras/layers/preprocessing/random_color_degeneration.h"
 #include "keras/layers/preprocessing/random_color_jitter.h"
@@ -210,6 +212,8 @@ std::vector<std::pair<std::string, LayerFactory>> builtin_layers() {
       {"GroupNormalization", GroupNormalizationLayer::from_config},
       {"GroupQueryAttention", GroupedQueryAttentionLayer::from_config},
       {"GroupedQueryAttention", GroupedQueryAttentionLayer::from_config},
+      {"HashedCrossing", HashedCrossingLayer::from_config},
+      {"Hashing", HashingLayer::from_config},
       {"Identity", IdentityLayer::from_config},
       {"InputLayer", input_layer_outside_a_model},
       {"IntegerLookup", IntegerLookupLayer::from_config},

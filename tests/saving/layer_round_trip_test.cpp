@@ -185,6 +185,9 @@ const std::map<std::string, Row>& table() {
       {"CategoryEncoding", {R"({"num_tokens": 6, "output_mode": "multi_hot"})", {{3}}, 6}},
       {"CenterCrop", {R"({"height": 4, "width": 3})", {{6, 6, 3}}}},
       {"Discretization", {R"({"num_bins": 4, "epsilon": 0.01})", {{4}}, 0, adapt_discretization}},
+      {"HashedCrossing", {R"({"num_bins": 7, "output_mode": "one_hot"})", {{1}, {1}}, 6}},
+      {"Hashing",
+       {R"({"num_bins": 5, "output_mode": "one_hot", "mask_value": 0, "salt": [3, 4]})", {{1}}, 6}},
       {"Normalization", {R"({"axis": [-1]})", {{4}}, 0, adapt_normalization}},
       {"RandomBrightness", {R"({"factor": [-0.2, 0.3], "seed": 3})", {{6, 6, 3}}}},
       {"RandomContrast", {R"({"factor": [0.1, 0.3], "seed": 4})", {{6, 6, 3}}}},
@@ -421,6 +424,8 @@ const std::map<std::string, std::string>& keras_config_keys() {
        "depthwise_constraint depthwise_initializer depthwise_regularizer dilation_rate kernel_size "
        "padding strides use_bias"},
       {"Discretization", "bin_boundaries epsilon num_bins output_mode sparse"},
+      {"HashedCrossing", "num_bins output_mode sparse"},
+      {"Hashing", "mask_value num_bins output_mode salt sparse"},
       {"Dot", "axes normalize"},
       {"Dropout", "noise_shape rate seed"},
       {"ELU", ""},
@@ -603,8 +608,10 @@ const std::map<std::string, std::set<std::string>>& extra_keys() {
 void expect_keras_keys(const std::string& class_name, const Config& config) {
   auto it = keras_config_keys().find(class_name);
   ASSERT_NE(it, keras_config_keys().end()) << "no Keras key list for " << class_name;
-  // Keras's Discretization and spatial dropouts write their own base keys, without trainable.
-  static const std::set<std::string> no_trainable = {"Discretization", "SpatialDropout1D",
+  // Keras's Discretization, HashedCrossing and spatial dropouts write their own base keys,
+  // without trainable.
+  static const std::set<std::string> no_trainable = {"Discretization", "HashedCrossing",
+                                                     "SpatialDropout1D",
                                                      "SpatialDropout2D", "SpatialDropout3D"};
   // Keras's Pipeline writes only its layers and name.
   std::set<std::string> expected = {"name"};
