@@ -19,6 +19,7 @@
 #include "keras/keras.h"
 #include "keras/layers/attention/multi_head_attention_base.h"
 #include "keras/layers/preprocessing/discretization.h"
+#include "keras/layers/preprocessing/integer_lookup.h"
 #include "keras/layers/preprocessing/normalization.h"
 
 namespace keras {
@@ -55,6 +56,12 @@ void adapt_normalization(Layer& layer) {
 
 void adapt_discretization(Layer& layer) {
   dynamic_cast<layers::DiscretizationLayer&>(layer).adapt(uniform({32, 4}, 78));
+}
+
+// A learned vocabulary, which the archive keeps as assets/<layer path>/vocabulary.txt.
+void adapt_integer_lookup(Layer& layer) {
+  dynamic_cast<layers::IntegerLookupLayer&>(layer).adapt(
+      Tensor::from_vector(std::vector<int64_t>{1, 1, 1, 4, 4, 2, 5, 0, 0, 3, 3, 3}, {4, 3}));
 }
 
 // Moves BatchNormalization's moving mean and variance away from their initial 0 and 1, so that
@@ -188,7 +195,18 @@ const std::map<std::string, Row>& table() {
       {"HashedCrossing", {R"({"num_bins": 7, "output_mode": "one_hot"})", {{1}, {1}}, 6}},
       {"Hashing",
        {R"({"num_bins": 5, "output_mode": "one_hot", "mask_value": 0, "salt": [3, 4]})", {{1}}, 6}},
+      {"IntegerLookup",
+       {R"({"max_tokens": 5, "output_mode": "count", "num_oov_indices": 2})", {{3}}, 6,
+        adapt_integer_lookup}},
       {"Normalization", {R"({"axis": [-1]})", {{4}}, 0, adapt_normalization}},
+      {"StringLookup",
+       {R"({"vocabulary": ["a", "b"]})", {{1}}, 0, nullptr,
+        "takes strings, and keras-cpp models take numeric inputs (string layers run before the "
+        "model); its Keras archives are checked in tests/layers_preprocessing/lookup_layers_test"}},
+      {"TextVectorization",
+       {R"({"vocabulary": ["a", "b"]})", {{1}}, 0, nullptr,
+        "takes strings, and keras-cpp models take numeric inputs (string layers run before the "
+        "model); its Keras archives are checked in tests/layers_preprocessing/lookup_layers_test"}},
       {"RandomBrightness", {R"({"factor": [-0.2, 0.3], "seed": 3})", {{6, 6, 3}}}},
       {"RandomContrast", {R"({"factor": [0.1, 0.3], "seed": 4})", {{6, 6, 3}}}},
       {"RandomGrayscale", {R"({"factor": 0.3})", {{6, 6, 3}}}},
@@ -426,6 +444,9 @@ const std::map<std::string, std::string>& keras_config_keys() {
       {"Discretization", "bin_boundaries epsilon num_bins output_mode sparse"},
       {"HashedCrossing", "num_bins output_mode sparse"},
       {"Hashing", "mask_value num_bins output_mode salt sparse"},
+      {"IntegerLookup",
+       "idf_weights invert mask_token max_tokens num_oov_indices oov_method oov_token output_mode "
+       "pad_to_max_tokens salt sparse vocabulary vocabulary_dtype vocabulary_size"},
       {"Dot", "axes normalize"},
       {"Dropout", "noise_shape rate seed"},
       {"ELU", ""},

@@ -226,7 +226,7 @@ std::shared_ptr<Layer> HashingLayer::from_config(const Config& c) {
   return std::make_shared<HashingLayer>(c["num_bins"].get<int64_t>(), o);
 }
 
-LayerPtr<HashingLayer> Hashing(int64_t num_bins, HashingOptions options) {
+StringLayerPtr<HashingLayer> Hashing(int64_t num_bins, HashingOptions options) {
   return make_layer<HashingLayer>(num_bins, std::move(options));
 }
 

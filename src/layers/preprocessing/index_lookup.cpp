@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "keras/core/errors.h"
+#include "layers/preprocessing/string_hash.h"
 
 namespace keras::layers::detail {
 namespace {
@@ -254,8 +255,20 @@ int64_t IndexLookup<Key>::oov_slot(const Key& token) const {
   if constexpr (std::is_same_v<Key, int64_t>) {
     if (args_.oov_method != "farmhash") return floormod(token, n);
   }
-  (void)token;
-  throw NotImplementedError("HASH_PENDING");
+  // Keras hashes the text of the token (tf.strings.as_string for integers): SipHash keyed by
+  // the salt, else FarmHash's Fingerprint64.
+  std::string bytes;
+  if constexpr (std::is_same_v<Key, int64_t>) {
+    bytes = int_as_string(token);
+  } else {
+    bytes = token;
+  }
+  if (args_.salt) {
+    const std::array<uint64_t, 2> key = {static_cast<uint64_t>((*args_.salt)[0]),
+                                         static_cast<uint64_t>((*args_.salt)[1])};
+    return hash_bucket_strong(bytes, n, key);
+  }
+  return hash_bucket_fast(bytes, n);
 }
 
 template <typename Key>

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "keras/layers/host_layer.h"
 #include "keras/layers/options.h"
 #include "keras/tensor/string_tensor.h"
 
@@ -36,7 +37,7 @@ using CrossFeature = std::variant<Tensor, StringTensor>;
 /// of one shape: () (one sample), (batch,) or (batch, 1). Integer features are crossed by
 /// their values, strings by their FarmHash fingerprints, in input order. Integer features
 /// alone make it an ordinary list-input layer (Functional models, .keras files).
-class HashedCrossingLayer : public Layer {
+class HashedCrossingLayer : public Layer, public HostComputedLayer {
  public:
   HashedCrossingLayer(int64_t num_bins, HashedCrossingOptions options = {});
   std::string class_name() const override { return "HashedCrossing"; }

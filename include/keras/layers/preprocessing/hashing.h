@@ -18,7 +18,9 @@
 #include <variant>
 #include <vector>
 
+#include "keras/layers/host_layer.h"
 #include "keras/layers/options.h"
+#include "keras/layers/preprocessing/string_layer_ptr.h"
 #include "keras/tensor/string_tensor.h"
 
 namespace keras::layers {
@@ -45,7 +47,7 @@ struct HashingOptions {
 /// The Hashing layer (Keras's "Hashing"). It has no weights; on int and float tensors it is
 /// an ordinary layer (Sequential, Functional, .keras files); strings go through
 /// call_strings().
-class HashingLayer : public Layer {
+class HashingLayer : public Layer, public HostComputedLayer {
  public:
   HashingLayer(int64_t num_bins, HashingOptions options = {});
   std::string class_name() const override { return "Hashing"; }
@@ -81,6 +83,6 @@ class HashingLayer : public Layer {
 };
 
 /// A layer hashing values into `num_bins` buckets.
-LayerPtr<HashingLayer> Hashing(int64_t num_bins, HashingOptions options = {});
+StringLayerPtr<HashingLayer> Hashing(int64_t num_bins, HashingOptions options = {});
 
 }  // namespace keras::layers
