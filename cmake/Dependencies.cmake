@@ -49,6 +49,16 @@ endforeach()
 set(KERAS_IMAGE_LIBRARIES PkgConfig::KERAS_PNG PkgConfig::KERAS_JPEG PkgConfig::KERAS_GIF
                           PkgConfig::KERAS_STB)
 
+# WAV files for keras::utils::audio_dataset_from_directory: libsndfile (LGPL-2.1, linked as the
+# shared library Debian ships). Only src/utils/audio includes <sndfile.h>, from /usr/include,
+# so the target is linked without its include directories (CMakeLists.txt): pkg-config's
+# -I/usr/include/opus and the like on every source would rebuild the whole library.
+pkg_check_modules(KERAS_SNDFILE IMPORTED_TARGET sndfile)
+if(NOT KERAS_SNDFILE_FOUND)
+  message(FATAL_ERROR "libsndfile1-dev not found (keras::utils audio files need it): "
+                      "apt-get install -y libsndfile1-dev, or ./scripts/install_deps.sh")
+endif()
+
 # KISS FFT (BSD) for keras.ops.fft/rfft/stft and the audio layers: its header-only C++ template
 # (kissfft.hh) runs the transforms in double precision, so no library is linked.
 find_path(KERAS_KISSFFT_INCLUDE kissfft.hh PATH_SUFFIXES kissfft)

@@ -11,6 +11,7 @@ packages=(
   libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev
   libcpp-httplib-dev  # RemoteMonitor and keras-cpp serve (tools/serve)
   libpng-dev libjpeg62-turbo-dev libgif-dev libstb-dev  # image files (keras::utils::load_img)
+  libsndfile1-dev  # WAV files (keras::utils::audio_dataset_from_directory; LGPL-2.1, linked shared)
   libkissfft-dev  # keras.ops.fft/rfft/stft and the audio layers (KISS FFT, BSD)
   libgloo-dev  # the collectives of multi-process jobs (keras::distribution)
   libtorch-dev  # the torch backend, its interop and the LibTorch side of bench/
