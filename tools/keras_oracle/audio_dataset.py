@@ -6,7 +6,7 @@ Writes a small corpus of 16-bit PCM WAV files, tests/oracle/fixtures/audio_datas
 the data, an 18-byte fmt chunk, an upper-case .WAV name, a non-.wav file that must be skipped),
 and WAV files that tf.audio.decode_wav refuses, tests/oracle/fixtures/audio_dataset_bad/*.wav
 (8/24/32-bit PCM, float, WAVE_FORMAT_EXTENSIBLE, RIFX, a truncated data chunk, bad header
-fields). Then:
+fields, two data chunks). Then:
 - audio_dataset.json: per case its options, the files in dataset order, labels, class names and
   the shape of every batch Keras's dataset yields with shuffle=False (or, with shuffle=True, the
   file order index_directory gives for the seed: the tf.data shuffle is not reproduced); the
@@ -105,6 +105,7 @@ BAD_FILES = {
     "fmt_size_20": wav_bytes(mono, fmt_extra=b"\x00" * 4),
     "no_channels": wav_bytes(mono, channels=0),
     "not_riff": b"FORM" + b"\x00" * 40,
+    "two_data_chunks": wav_bytes(mono, before_data=b"data" + struct.pack("<I", 2) + b"\x00\x00"),
 }
 bad_errors = {}
 for name, content in BAD_FILES.items():
