@@ -11,8 +11,6 @@
 #include <random>
 
 #include <keras/keras.h>
-#include <keras/layers/preprocessing/text_vectorization.h>
-#include <keras/utils/text_dataset.h>
 
 namespace fs = std::filesystem;
 namespace layers = keras::layers;

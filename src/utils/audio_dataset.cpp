@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <memory>
-#include <random>
+#include <tuple>
 
 #include "keras/core/errors.h"
 #include "utils/audio/decode_wav.h"
@@ -34,11 +34,7 @@ Checked check_options(const AudioDatasetOptions& o) {
   if (std::holds_alternative<std::vector<int64_t>>(o.labels))
     check(!o.class_names || o.class_names->empty(),
           "You can only pass `class_names` if `labels=\"inferred\"`.");
-  check(!o.label_mode || *o.label_mode == "int" || *o.label_mode == "categorical" ||
-            *o.label_mode == "binary",
-        "`label_mode` argument must be one of \"int\", \"categorical\", \"binary\", or None "
-        "(std::nullopt). Received: label_mode=",
-        o.label_mode.value_or("None"));
+  std::tie(c.labels, c.label_mode) = detail::checked_labels(o.labels, o.label_mode);
   check(!(o.ragged && o.output_sequence_length),
         "Cannot set both `ragged` and `output_sequence_length`");
   if (o.sampling_rate) {
@@ -57,27 +53,12 @@ Checked check_options(const AudioDatasetOptions& o) {
         "ragged=true: keras-cpp has no ragged tensors; pad the batches (the default), cut "
         "every file with output_sequence_length, or take single files with "
         "batch_size=std::nullopt");
-  if (std::holds_alternative<std::monostate>(o.labels) || !o.label_mode) {
-    c.labels = std::monostate{};
-    c.label_mode.reset();
-  }
   check(!o.batch_size || *o.batch_size >= 1, "batch_size must be positive; got ",
         o.batch_size.value_or(0));
   check(!o.output_sequence_length || *o.output_sequence_length >= 0,
         "output_sequence_length must be >= 0 (a number of samples); got ",
         o.output_sequence_length.value_or(0));
-  const double split = o.validation_split.value_or(0);
-  check(split == 0 || (split > 0 && split < 1),
-        "`validation_split` must be between 0 and 1, received: ", split);
-  check((split != 0) == o.subset.has_value(),
-        "If `subset` is set, `validation_split` must be set, and inversely.");
-  check(!o.subset || *o.subset == "training" || *o.subset == "validation" || *o.subset == "both",
-        "`subset` must be either \"training\", \"validation\" or \"both\", received: ",
-        o.subset.value_or(""));
-  check(!(split != 0 && o.shuffle && !o.seed),
-        "If using `validation_split` and shuffling the data, you must provide a `seed` argument, "
-        "to make sure that there is no overlap between the training and validation subset.");
-  c.seed = o.seed ? *o.seed : std::random_device{}() % 1000000;  // numpy.random.randint(1e6)
+  c.seed = detail::checked_split_and_seed(o.validation_split, o.subset, o.shuffle, o.seed);
   return c;
 }
 
@@ -181,21 +162,7 @@ AudioDataset make(const detail::IndexedFiles& files, const AudioDatasetOptions& 
   return {paths_to_dataset(files, o, c, shuffle), files.class_names, files.file_paths};
 }
 
-detail::IndexedFiles index_files(const std::string& directory, const AudioDatasetOptions& o,
-                                 const Checked& c) {
-  detail::IndexedFiles files = detail::index_directory(
-      directory, c.labels, kFormats, o.class_names, o.shuffle, c.seed, o.follow_links, o.verbose);
-  check(c.label_mode != "binary" || files.class_names->size() == 2,
-        "When passing `label_mode=\"binary\"`, there must be exactly 2 class_names. Received: ",
-        files.class_names ? files.class_names->size() : 0, " classes");
-  return files;
-}
-
-void check_not_empty(const detail::IndexedFiles& files, const std::string& what,
-                     const std::string& directory) {
-  check(!files.file_paths.empty(), "No ", what, "audio files found in directory ", directory,
-        ". Allowed format(s): ('.wav',)");
-}
+const detail::DatasetFiles kFiles = {kFormats, "audio files", ". Allowed format(s): ('.wav',)"};
 
 }  // namespace
 
@@ -204,10 +171,9 @@ AudioDataset audio_dataset_from_directory(const std::string& directory,
   check(options.subset != "both",
         "subset=\"both\" returns two datasets: call audio_dataset_from_directory_split");
   const Checked c = check_options(options);
-  detail::IndexedFiles files = detail::training_or_validation_split(
-      index_files(directory, options, c), options.validation_split, options.subset.value_or(""),
-      options.verbose);
-  check_not_empty(files, "", directory);
+  const detail::IndexedFiles files = detail::dataset_files(
+      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      options.follow_links, options.verbose, options.validation_split, options.subset);
   return make(files, options, c, options.shuffle);
 }
 
@@ -217,13 +183,9 @@ std::pair<AudioDataset, AudioDataset> audio_dataset_from_directory_split(
   check(options.subset == "both", "audio_dataset_from_directory_split is subset=\"both\"; got \"",
         *options.subset, "\"");
   const Checked c = check_options(options);
-  const detail::IndexedFiles all = index_files(directory, options, c);
-  auto train = detail::training_or_validation_split(all, options.validation_split, "training",
-                                                    options.verbose);
-  check_not_empty(train, "training ", directory);
-  auto val = detail::training_or_validation_split(all, options.validation_split, "validation",
-                                                  options.verbose);
-  check_not_empty(val, "validation ", directory);
+  auto [train, val] = detail::dataset_files_both(
+      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      options.follow_links, options.verbose, options.validation_split);
   // Keras shuffles only the training dataset's elements.
   return {make(train, options, c, options.shuffle), make(val, options, c, false)};
 }

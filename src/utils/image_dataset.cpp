@@ -3,7 +3,7 @@
 #include "keras/utils/image_dataset.h"
 
 #include <memory>
-#include <random>
+#include <tuple>
 
 #include "keras/core/config.h"
 #include "keras/core/errors.h"
@@ -34,15 +34,7 @@ Checked check_options(const ImageDatasetOptions& o) {
     check(!o.class_names || std::holds_alternative<std::monostate>(o.labels),
           "You can only pass `class_names` if `labels=\"inferred\"`.");
   }
-  check(!o.label_mode || *o.label_mode == "int" || *o.label_mode == "categorical" ||
-            *o.label_mode == "binary",
-        "`label_mode` argument must be one of \"int\", \"categorical\", \"binary\", or None "
-        "(std::nullopt). Received: label_mode=",
-        o.label_mode.value_or("None"));
-  if (std::holds_alternative<std::monostate>(o.labels) || !o.label_mode) {
-    c.labels = std::monostate{};
-    c.label_mode.reset();
-  }
+  std::tie(c.labels, c.label_mode) = detail::checked_labels(o.labels, o.label_mode);
   if (o.color_mode == "rgb")
     c.channels = 3;
   else if (o.color_mode == "rgba")
@@ -79,22 +71,10 @@ Checked check_options(const ImageDatasetOptions& o) {
   }
   check(!(o.crop_to_aspect_ratio && o.pad_to_aspect_ratio),
         "Only one of `pad_to_aspect_ratio`, `crop_to_aspect_ratio` can be set to `True`.");
-  const double split = o.validation_split.value_or(0);
-  check(split == 0 || (split > 0 && split < 1),
-        "`validation_split` must be between 0 and 1, received: ", split);
-  check((split != 0) == o.subset.has_value(),
-        "If `subset` is set, `validation_split` must be set, and inversely.");
-  check(!o.subset || *o.subset == "training" || *o.subset == "validation" || *o.subset == "both",
-        "`subset` must be either \"training\", \"validation\" or \"both\", received: ",
-        o.subset.value_or(""));
-  check(!(split != 0 && o.shuffle && !o.seed),
-        "If using `validation_split` and shuffling the data, you must provide a `seed` argument, "
-        "to make sure that there is no overlap between the training and validation subset.");
+  c.seed = detail::checked_split_and_seed(o.validation_split, o.subset, o.shuffle, o.seed);
   c.data_format = o.data_format.value_or(config::image_data_format());
   check(c.data_format == "channels_last" || c.data_format == "channels_first",
         "data_format must be \"channels_last\" or \"channels_first\"; got \"", c.data_format, "\"");
-  // Keras draws numpy.random.randint(1e6) when no seed is given.
-  c.seed = o.seed ? *o.seed : std::random_device{}() % 1000000;
   return c;
 }
 
@@ -136,22 +116,8 @@ ImageDataset make(const detail::IndexedFiles& files, const ImageDatasetOptions& 
   return {paths_to_dataset(files, o, c, shuffle), files.class_names, files.file_paths};
 }
 
-detail::IndexedFiles index_files(const std::string& directory, const ImageDatasetOptions& o,
-                                 const Checked& c) {
-  detail::IndexedFiles files =
-      detail::index_directory(directory, c.labels, kAllowedFormats, o.class_names, o.shuffle,
-                              c.seed, o.follow_links, o.verbose);
-  check(c.label_mode != "binary" || files.class_names->size() == 2,
-        "When passing `label_mode=\"binary\"`, there must be exactly 2 class_names. Received: ",
-        files.class_names ? files.class_names->size() : 0, " classes");
-  return files;
-}
-
-void check_not_empty(const detail::IndexedFiles& files, const std::string& what,
-                     const std::string& directory) {
-  check(!files.file_paths.empty(), "No ", what, "images found in directory ", directory,
-        ". Allowed formats: ", kAllowedFormatsText);
-}
+const detail::DatasetFiles kFiles = {kAllowedFormats, "images",
+                                     std::string(". Allowed formats: ") + kAllowedFormatsText};
 
 }  // namespace
 
@@ -160,10 +126,9 @@ ImageDataset image_dataset_from_directory(const std::string& directory,
   check(options.subset != "both",
         "subset=\"both\" returns two datasets: call image_dataset_from_directory_split");
   const Checked c = check_options(options);
-  detail::IndexedFiles files = detail::training_or_validation_split(
-      index_files(directory, options, c), options.validation_split, options.subset.value_or(""),
-      options.verbose);
-  check_not_empty(files, "", directory);
+  const detail::IndexedFiles files = detail::dataset_files(
+      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      options.follow_links, options.verbose, options.validation_split, options.subset);
   return make(files, options, c, options.shuffle);
 }
 
@@ -173,13 +138,9 @@ std::pair<ImageDataset, ImageDataset> image_dataset_from_directory_split(
   check(options.subset == "both", "image_dataset_from_directory_split is subset=\"both\"; got \"",
         *options.subset, "\"");
   const Checked c = check_options(options);
-  const detail::IndexedFiles all = index_files(directory, options, c);
-  auto train = detail::training_or_validation_split(all, options.validation_split, "training",
-                                                    options.verbose);
-  auto val = detail::training_or_validation_split(all, options.validation_split, "validation",
-                                                  options.verbose);
-  check_not_empty(train, "training ", directory);
-  check_not_empty(val, "validation ", directory);
+  auto [train, val] = detail::dataset_files_both(
+      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      options.follow_links, options.verbose, options.validation_split);
   // Keras shuffles only the training dataset's elements.
   return {make(train, options, c, options.shuffle), make(val, options, c, false)};
 }

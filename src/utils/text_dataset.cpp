@@ -3,7 +3,7 @@
 #include "keras/utils/text_dataset.h"
 
 #include <fstream>
-#include <random>
+#include <tuple>
 #include <sstream>
 
 #include "keras/core/errors.h"
@@ -30,30 +30,12 @@ Checked check_options(const TextDatasetOptions& o) {
     check(*s == "inferred", "`labels` argument should be a list of integer labels, of the same "
           "size as the number of text files in the target directory, \"inferred\", or None "
           "(std::monostate). Received: labels=", *s);
-  check(!o.label_mode || *o.label_mode == "int" || *o.label_mode == "categorical" ||
-            *o.label_mode == "binary",
-        "`label_mode` argument must be one of \"int\", \"categorical\", \"binary\", or None "
-        "(std::nullopt). Received: label_mode=", o.label_mode.value_or("None"));
-  if (std::holds_alternative<std::monostate>(o.labels) || !o.label_mode) {
-    c.labels = std::monostate{};
-    c.label_mode.reset();
-  }
+  std::tie(c.labels, c.label_mode) = detail::checked_labels(o.labels, o.label_mode);
   check(!o.batch_size || *o.batch_size >= 1, "batch_size must be positive; got ",
         o.batch_size.value_or(0));
   check(!o.max_length || *o.max_length >= 0, "max_length must be >= 0; got ",
         o.max_length.value_or(0));
-  const double split = o.validation_split.value_or(0);
-  check(split == 0 || (split > 0 && split < 1),
-        "`validation_split` must be between 0 and 1, received: ", split);
-  check((split != 0) == o.subset.has_value(),
-        "If `subset` is set, `validation_split` must be set, and inversely.");
-  check(!o.subset || *o.subset == "training" || *o.subset == "validation" || *o.subset == "both",
-        "`subset` must be either \"training\", \"validation\" or \"both\", received: ",
-        o.subset.value_or(""));
-  check(!(split != 0 && o.shuffle && !o.seed),
-        "If using `validation_split` and shuffling the data, you must provide a `seed` argument, "
-        "to make sure that there is no overlap between the training and validation subset.");
-  c.seed = o.seed ? *o.seed : std::random_device{}() % 1000000;  // numpy.random.randint(1e6)
+  c.seed = detail::checked_split_and_seed(o.validation_split, o.subset, o.shuffle, o.seed);
   return c;
 }
 
@@ -86,21 +68,7 @@ TextDataset make(const detail::IndexedFiles& files, const TextDatasetOptions& o,
   return d;
 }
 
-detail::IndexedFiles index_files(const std::string& directory, const TextDatasetOptions& o,
-                                 const Checked& c) {
-  detail::IndexedFiles files = detail::index_directory(
-      directory, c.labels, kFormats, o.class_names, o.shuffle, c.seed, o.follow_links, o.verbose);
-  check(c.label_mode != "binary" || files.class_names->size() == 2,
-        "When passing `label_mode=\"binary\"`, there must be exactly 2 class_names. Received: ",
-        files.class_names ? files.class_names->size() : 0, " classes");
-  return files;
-}
-
-void check_not_empty(const detail::IndexedFiles& files, const std::string& what,
-                     const std::string& directory) {
-  check(!files.file_paths.empty(), "No ", what, "text files found in directory ", directory,
-        ". Allowed format: .txt");
-}
+const detail::DatasetFiles kFiles = {kFormats, "text files", ". Allowed format: .txt"};
 
 }  // namespace
 
@@ -121,10 +89,9 @@ TextDataset text_dataset_from_directory(const std::string& directory,
   check(options.subset != "both",
         "subset=\"both\" returns two datasets: call text_dataset_from_directory_split");
   const Checked c = check_options(options);
-  detail::IndexedFiles files = detail::training_or_validation_split(
-      index_files(directory, options, c), options.validation_split, options.subset.value_or(""),
-      options.verbose);
-  check_not_empty(files, "", directory);
+  const detail::IndexedFiles files = detail::dataset_files(
+      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      options.follow_links, options.verbose, options.validation_split, options.subset);
   return make(files, options, c, options.shuffle);
 }
 
@@ -134,13 +101,10 @@ std::pair<TextDataset, TextDataset> text_dataset_from_directory_split(
   check(options.subset == "both", "text_dataset_from_directory_split is subset=\"both\"; got \"",
         *options.subset, "\"");
   const Checked c = check_options(options);
-  const detail::IndexedFiles all = index_files(directory, options, c);
-  auto train = detail::training_or_validation_split(all, options.validation_split, "training",
-                                                    options.verbose);
-  auto val = detail::training_or_validation_split(all, options.validation_split, "validation",
-                                                  options.verbose);
-  check_not_empty(train, "training ", directory);
-  check_not_empty(val, "validation ", directory);
+  auto [train, val] = detail::dataset_files_both(
+      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      options.follow_links, options.verbose, options.validation_split);
+  // Keras shuffles only the training dataset's elements.
   return {make(train, options, c, options.shuffle), make(val, options, c, false)};
 }
 

@@ -226,6 +226,14 @@ TEST(LookupLayers, StringLookupFromAKerasArchiveConfigAndAsset) {
   json keras_layer = layer_config;
   keras_layer.erase("dtype");
   expect_config(*layer, keras_layer, "string_count");
+  // The model itself (a string Input) is refused with the reason and what to do instead.
+  try {
+    saving::load_model(file_path("string_count"));
+    ADD_FAILURE() << "a string Input loaded";
+  } catch (const NotImplementedError& e) {
+    EXPECT_NE(std::string(e.what()).find("dtype \"string\""), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("StringTensor"), std::string::npos) << e.what();
+  }
 }
 
 TEST(LookupLayers, TextVectorizationFromAKerasArchive) {

@@ -161,8 +161,9 @@ TEST(LoraOracle, KerasFilesWithLoraLoadAndPredictTheSame) {
       EXPECT_TRUE(l->lora_enabled()) << layer->name();
       // load_own_variables zeroes both adapters: the file's kernel is already merged.
       for (const Variable& v : l->trainable_weights()) {
-        if (v.name().rfind("lora_", 0) == 0)
+        if (v.name().rfind("lora_", 0) == 0) {
           EXPECT_EQ(ops::max(ops::absolute(v.value())).item<double>(), 0.0) << v.path();
+        }
       }
     }
     EXPECT_EQ(lora_layers, name == std::string("lora_mlp") ? 2 : 3);

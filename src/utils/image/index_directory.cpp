@@ -226,4 +226,84 @@ Tensor label_tensor(const std::vector<int64_t>& labels, const std::string& mode,
   return Tensor::from_vector(one_hot, {n, num_classes});
 }
 
+std::pair<ImageLabels, std::optional<std::string>> checked_labels(
+    const ImageLabels& labels, const std::optional<std::string>& label_mode) {
+  check(!label_mode || *label_mode == "int" || *label_mode == "categorical" ||
+            *label_mode == "binary",
+        "`label_mode` argument must be one of \"int\", \"categorical\", \"binary\", or None "
+        "(std::nullopt). Received: label_mode=", label_mode.value_or("None"));
+  if (std::holds_alternative<std::monostate>(labels) || !label_mode)
+    return {std::monostate{}, std::nullopt};
+  return {labels, label_mode};
+}
+
+uint64_t checked_split_and_seed(std::optional<double> validation_split,
+                                const std::optional<std::string>& subset, bool shuffle,
+                                std::optional<uint64_t> seed) {
+  const double split = validation_split.value_or(0);
+  check(split == 0 || (split > 0 && split < 1),
+        "`validation_split` must be between 0 and 1, received: ", split);
+  check((split != 0) == subset.has_value(),
+        "If `subset` is set, `validation_split` must be set, and inversely.");
+  check(!subset || *subset == "training" || *subset == "validation" || *subset == "both",
+        "`subset` must be either \"training\", \"validation\" or \"both\", received: ",
+        subset.value_or(""));
+  check(!(split != 0 && shuffle && !seed),
+        "If using `validation_split` and shuffling the data, you must provide a `seed` argument, "
+        "to make sure that there is no overlap between the training and validation subset.");
+  return seed ? *seed : std::random_device{}() % 1000000;  // numpy.random.randint(1e6)
+}
+
+namespace {
+
+IndexedFiles index_checked(const std::string& directory, const DatasetFiles& what,
+                           const ImageLabels& labels, const std::optional<std::string>& label_mode,
+                           const std::optional<std::vector<std::string>>& class_names,
+                           bool shuffle, uint64_t seed, bool follow_links, bool verbose) {
+  IndexedFiles files = index_directory(directory, labels, what.formats, class_names, shuffle,
+                                       seed, follow_links, verbose);
+  check(label_mode != "binary" || files.class_names->size() == 2,
+        "When passing `label_mode=\"binary\"`, there must be exactly 2 class_names. Received: ",
+        files.class_names ? files.class_names->size() : 0, " classes");
+  return files;
+}
+
+IndexedFiles non_empty(IndexedFiles files, const DatasetFiles& what, const std::string& subset,
+                       const std::string& directory) {
+  check(!files.file_paths.empty(), "No ", subset, subset.empty() ? "" : " ", what.kind,
+        " found in directory ", directory, what.allowed);
+  return files;
+}
+
+}  // namespace
+
+IndexedFiles dataset_files(const std::string& directory, const DatasetFiles& what,
+                           const ImageLabels& labels, const std::optional<std::string>& label_mode,
+                           const std::optional<std::vector<std::string>>& class_names,
+                           bool shuffle, uint64_t seed, bool follow_links, bool verbose,
+                           std::optional<double> validation_split,
+                           const std::optional<std::string>& subset) {
+  return non_empty(training_or_validation_split(
+                       index_checked(directory, what, labels, label_mode, class_names, shuffle,
+                                     seed, follow_links, verbose),
+                       validation_split, subset.value_or(""), verbose),
+                   what, "", directory);
+}
+
+std::pair<IndexedFiles, IndexedFiles> dataset_files_both(
+    const std::string& directory, const DatasetFiles& what, const ImageLabels& labels,
+    const std::optional<std::string>& label_mode,
+    const std::optional<std::vector<std::string>>& class_names, bool shuffle, uint64_t seed,
+    bool follow_links, bool verbose, std::optional<double> validation_split) {
+  const IndexedFiles all = index_checked(directory, what, labels, label_mode, class_names,
+                                         shuffle, seed, follow_links, verbose);
+  IndexedFiles train = non_empty(
+      training_or_validation_split(all, validation_split, "training", verbose), what,
+      "training", directory);
+  IndexedFiles val = non_empty(
+      training_or_validation_split(all, validation_split, "validation", verbose), what,
+      "validation", directory);
+  return {std::move(train), std::move(val)};
+}
+
 }  // namespace keras::utils::detail
