@@ -45,16 +45,6 @@ void print(std::ostream& out, const StringTensor& t, int axis, int64_t base, int
   const int64_t n = shape[axis];
   out << '[';
   for (int64_t i = 0; i < n; ++i) {
-    if (summarize && n > 2 * kEdgeItems && i == kEdgeItems) {
-      out << "...";
-      i = n - kEdgeItems - 1;
-      if (axis == shape.rank() - 1) {
-        out << ", ";
-      } else {
-        out << ",\n" << std::string(static_cast<size_t>(indent + axis + 1), ' ');
-      }
-      continue;
-    }
     if (i > 0) {
       if (axis == shape.rank() - 1) {
         out << ", ";
@@ -62,6 +52,11 @@ void print(std::ostream& out, const StringTensor& t, int axis, int64_t base, int
         out << ',' << std::string(static_cast<size_t>(shape.rank() - axis - 1), '\n')
             << std::string(static_cast<size_t>(indent + axis + 1), ' ');
       }
+    }
+    if (summarize && n > 2 * kEdgeItems && i == kEdgeItems) {
+      out << "...";  // the middle rows, as NumPy summarizes
+      i = n - kEdgeItems - 1;
+      continue;
     }
     print(out, t, axis + 1, base + i * stride, indent, summarize);
   }

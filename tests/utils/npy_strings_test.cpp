@@ -97,6 +97,12 @@ TEST(StringTensor, ShapesIndexesAndPrintsLikeNumpy) {
   EXPECT_EQ(to_string(small),
             "tensor([['a', 'it\\'s'],\n        ['c', 'd']], shape=(2, 2), dtype=string)");
   EXPECT_EQ(to_string(StringTensor::scalar("x")), "tensor('x', shape=(), dtype=string)");
+  // More than 1000 strings print summarized, three at each end, as numpy.array2string does.
+  std::vector<std::string> many(2000, "w");
+  many.front() = "first";
+  many.back() = "last";
+  EXPECT_EQ(to_string(StringTensor(many)),
+            "tensor(['first', 'w', 'w', ..., 'w', 'w', 'last'], shape=(2000,), dtype=string)");
 }
 
 }  // namespace
