@@ -27,6 +27,10 @@ gptq_awq.npz holds:
                                 the same setting with the calibration hooks alive (hooked on
                                 quantized_call): NOT Keras 3.15.1's result, whose hooks never
                                 fire (see hooked_stream); what calibration on the data gives
+  einsum.float.y, einsum.<setting>.*   the same keys for a second model of EinsumDense blocks
+                                (einsum_model: QKV-style 3-D kernel + Reshape + 2-D; up/down;
+                                QKV + attention-output 3-D kernel; EinsumDense head), settings
+                                g4_g16 and a_g8; files gptq_awq/einsum_*.keras; json "einsum"
   cqp.<n>.x / .scale / .zero / .maxq      compute_quantization_parameters(x, bits=, symmetric=,
                                 per_channel=True, group_size=) -- parameters in json "cqp"
   gqm.<n>.w / .inv_hessian / .quantized / .scale / .zero / .g_idx
@@ -39,7 +43,8 @@ gptq_awq.npz holds:
   hessian.batch<i> (3 batches), hessian.after<i>   GPTQ(Dense(7) on 10 inputs)
                                 .update_hessian_with_batch: the Hessian after each batch
 gptq_awq.json holds per setting: the config kwargs, its get_config(), the quantized model's
-get_config(), each layer's dtype_policy/variable_serialization_spec/variables (path, attribute,
+get_config() (model_config: for the first gptq and awq setting of each model), each layer's
+dtype_policy/quantization_config/variable_serialization_spec/variables (path, attribute,
 shape, dtype), layers_calibrated, the saved h5 datasets (shape, dtype), warnings raised,
 reload_error; plus "calibration" (window offset and stride), "head_behaviour_gptq"/"_awq" (the
 uncalibrated head: in memory and in the file), "cqp"/"gqm"/"awq" case parameters, "errors"
@@ -124,9 +129,38 @@ def float_model():
     return keras.Model(tokens, logits, name="toy_lm")
 
 
+def einsum_model():
+    """EinsumDense blocks: a QKV-style 3-D kernel (24, 2, 12) then Reshape and a 2-D kernel; an
+    up/down pair; a QKV kernel then an attention-output 3-D kernel (2, 12, 24)."""
+    keras.utils.set_random_seed(0)
+    init = keras.initializers.RandomNormal
+
+    def einsum(eq, shape, bias_axes, name, seed, **kw):
+        return L.EinsumDense(eq, shape, bias_axes=bias_axes, name=name,
+                             kernel_initializer=init(stddev=0.3, seed=seed),
+                             bias_initializer=init(stddev=0.1, seed=seed + 100), **kw)
+
+    tokens = keras.Input((SEQ,), dtype="int32", name="tokens")
+    x = L.Embedding(V, D, name="embedding",
+                    embeddings_initializer=init(stddev=1.0, seed=1))(tokens)
+    blocks = [
+        [einsum("abc,cde->abde", (None, 2, 12), "de", "b0_qkv", 30),
+         L.Reshape((SEQ, 24), name="b0_merge"),
+         einsum("abc,cd->abd", (None, D), "d", "b0_proj", 31)],
+        [einsum("abc,cd->abd", (None, H), "d", "b1_up", 32, activation="gelu"),
+         einsum("abc,cd->abd", (None, D), "d", "b1_down", 33)],
+        [einsum("abc,cde->abde", (None, 2, 12), "de", "b2_qkv", 34),
+         einsum("abcd,cde->abe", (None, D), "e", "b2_out", 35)],
+    ]
+    for i, layers in enumerate(blocks):
+        x = keras.Sequential(layers, name=f"block_{i}")(x)
+    logits = einsum("abc,cd->abd", (None, V), "d", "head", 36)(x)
+    return keras.Model(tokens, logits, name="toy_lm_einsum")
+
+
 def structure(model):
     return {"pre_block_layers": [model.get_layer("embedding")],
-            "sequential_blocks": [model.get_layer("block_0"), model.get_layer("block_1")]}
+            "sequential_blocks": [l for l in model.layers if l.name.startswith("block_")]}
 
 
 def leaf_layers(model):
@@ -211,24 +245,34 @@ def record_saved(path, key, arrays):
 
 
 def model_fixtures(arrays, out):
-    model = float_model()
     rng = np.random.default_rng(5)
     x = rng.integers(0, V, (3, SEQ)).astype("int32")
     dataset = rng.integers(0, V, (600,)).astype("int32")
     arrays["float.x"] = x
-    arrays["float.y"] = np.asarray(model.predict(x, verbose=0))
     arrays["calib.dataset"] = dataset
-    float_path = os.path.join(OUT_DIR, "lm_float.keras")
-    model.save(float_path)
-    out["float_model"] = {"file": "gptq_awq/lm_float.keras", "config": model.get_config()}
     out["calibration"] = {"num_samples": NUM_SAMPLES, "sequence_length": SEQ,
                           "dataset_size": int(dataset.size), "strategy": "strided", "seed": 42,
                           "hash_offset": abs(hash(("gptq-calib", 42))) % (dataset.size - SEQ + 1),
                           "stride": max(1, (dataset.size - SEQ + 1) // NUM_SAMPLES)}
-    out["settings"] = {}
     settings = [("gptq", n, kw) for n, kw in GPTQ_SETTINGS.items()] + \
                [("awq", n, kw) for n, kw in AWQ_SETTINGS.items()]
+    quantize_cases(arrays, out, "", float_model(), settings, x, dataset)
+    out["einsum"] = {}
+    quantize_cases(arrays, out["einsum"], "einsum.", einsum_model(),
+                   [("gptq", "g4_g16", GPTQ_SETTINGS["g4_g16"]),
+                    ("awq", "a_g8", AWQ_SETTINGS["a_g8"])], x, dataset)
+
+
+def quantize_cases(arrays, out, prefix, model, settings, x, dataset):
+    fy = arrays[f"{prefix}float.y"] = np.asarray(model.predict(x, verbose=0))
+    stem = prefix.replace(".", "_") or "lm_"
+    float_path = os.path.join(OUT_DIR, f"{stem}float.keras")
+    model.save(float_path)
+    out["float_model"] = {"file": f"gptq_awq/{stem}float.keras", "config": model.get_config()}
+    out["settings"] = {}
+    modes_with_config = set()
     for mode, name, kwargs in settings:
+        key, file = prefix + name, prefix.replace(".", "_") + name + ".keras"
         q = keras.saving.load_model(float_path)
         make = Q.GPTQConfig if mode == "gptq" else Q.AWQConfig
         # The structure goes through the model hook, not the config: a config holding layers
@@ -236,22 +280,22 @@ def model_fixtures(arrays, out):
         q.get_quantization_layer_structure = lambda mode, q=q: structure(q)
         config = make(dataset, tokenizer, num_samples=NUM_SAMPLES, sequence_length=SEQ, **kwargs)
         windows = gptq_core.get_dataloader(tokenizer, SEQ, dataset, NUM_SAMPLES)
-        arrays[f"{name}.windows"] = windows
+        arrays[f"{key}.windows"] = windows
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             q.quantize(mode, config=config)
         y = np.asarray(q.predict(x, verbose=0))
-        arrays[f"{name}.y"] = y
-        variables = record_variables(q, name, arrays)
-        path = os.path.join(OUT_DIR, f"{name}.keras")
+        arrays[f"{key}.y"] = y
+        variables = record_variables(q, key, arrays)
+        path = os.path.join(OUT_DIR, file)
         q.save(path)
-        saved = record_saved(path, name, arrays)
+        saved = record_saved(path, key, arrays)
         # Keras 3.15.1 cannot load these files back: save_own_variables skips kernel_zero for
         # gptq/awq (only int4's merged zero is written) while load_own_variables expects it.
         try:
             again = keras.saving.load_model(path)
             y_again = np.asarray(again.predict(x, verbose=0))
-            arrays[f"{name}.y_reloaded"] = y_again
+            arrays[f"{key}.y_reloaded"] = y_again
             reload_error = None
         except Exception as e:  # noqa: BLE001
             y_again = None
@@ -260,9 +304,10 @@ def model_fixtures(arrays, out):
         for layer in leaf_layers(q):
             entry = {"class": type(layer).__name__, "path": layer.path,
                      "dtype_policy": keras.saving.serialize_keras_object(layer.dtype_policy)}
-            if isinstance(layer, L.Dense):
+            if isinstance(layer, (L.Dense, L.EinsumDense)):
                 spec = layer.variable_serialization_spec.get(layer.quantization_mode)
                 entry["variable_serialization_spec"] = spec
+                entry["quantization_config"] = layer.get_config()["quantization_config"]
                 entry["is_gptq_calibrated"] = bool(getattr(layer, "is_gptq_calibrated", False))
                 entry["is_awq_calibrated"] = bool(getattr(layer, "is_awq_calibrated", False))
                 entry["has_float_kernel"] = hasattr(layer, "_kernel")
@@ -273,19 +318,23 @@ def model_fixtures(arrays, out):
         out["settings"][name] = {
             "mode": mode, "kwargs": kwargs, "config": cfg,
             "dtype_policy_string": config.dtype_policy_string(),
-            "model_config": q.get_config(), "layers": layers, "layers_calibrated": calibrated,
-            "variables": variables, "saved_h5": saved, "file": f"gptq_awq/{name}.keras",
+            "layers": layers, "layers_calibrated": calibrated,
+            "variables": variables, "saved_h5": saved, "file": f"gptq_awq/{file}",
             "warnings": [str(w.message) for w in caught],
-            "max_abs_y_minus_float": float(np.max(np.abs(y - arrays["float.y"]))),
+            "max_abs_y_minus_float": float(np.max(np.abs(y - fy))),
             "reload_error": reload_error,
         }
+        if mode not in modes_with_config:
+            # The whole model config once per mode (the .keras files hold the others).
+            modes_with_config.add(mode)
+            out["settings"][name]["model_config"] = q.get_config()
         if y_again is not None:
             out["settings"][name]["max_abs_reloaded_minus_y"] = float(np.max(np.abs(y_again - y)))
-        print(f"{name}: calibrated {calibrated}, max |q - float| = "
-              f"{np.max(np.abs(y - arrays['float.y'])):.4g}, reload error "
+        print(f"{key}: calibrated {calibrated}, max |q - float| = "
+              f"{np.max(np.abs(y - fy)):.4g}, reload error "
               f"{None if reload_error is None else reload_error['class']}, "
               f"warnings {len(caught)}")
-        if name in ("g4_pc_asym", "a_pc"):
+        if not prefix and name in ("g4_pc_asym", "a_pc"):
             head = q.get_layer("head")
             saved_head = {k: v for k, v in saved.items() if k.startswith("layers/dense/")}
             out[f"head_behaviour_{mode}"] = {
@@ -301,7 +350,7 @@ def model_fixtures(arrays, out):
                 "saved_float_kernel": any(v["dtype"].startswith("float") and
                                           v["shape"] == [D, V] for v in saved_head.values()),
                 "saved_quantized_kernel_all_zero": bool(not np.any(
-                    arrays[f"{name}.saved.layers/dense/vars/1"])),
+                    arrays[f"{key}.saved.layers/dense/vars/1"])),
             }
         # The same setting with the calibration hooks alive (not Keras 3.15.1's result).
         h = keras.saving.load_model(float_path)
@@ -311,11 +360,11 @@ def model_fixtures(arrays, out):
             h.quantize(mode, config=make(dataset, tokenizer, num_samples=NUM_SAMPLES,
                                          sequence_length=SEQ, **kwargs))
         yh = np.asarray(h.predict(x, verbose=0))
-        arrays[f"{name}.hooked.y"] = yh
-        record_variables(h, f"{name}.hooked", arrays)
+        arrays[f"{key}.hooked.y"] = yh
+        record_variables(h, f"{key}.hooked", arrays)
         out["settings"][name]["hooked_max_abs_y_minus_float"] = float(
-            np.max(np.abs(yh - arrays["float.y"])))
-        print(f"  hooked: max |q - float| = {np.max(np.abs(yh - arrays['float.y'])):.4g}")
+            np.max(np.abs(yh - fy)))
+        print(f"  hooked: max |q - float| = {np.max(np.abs(yh - fy)):.4g}")
 
 
 def cqp_fixtures(arrays, out):
