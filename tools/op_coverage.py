@@ -180,12 +180,7 @@ def report_ops(ops, show_missing):
 
 # Names keras-cpp's sources mention without implementing them (so the string rule above would
 # count them done), and why they are mentioned.
-NAMED_NOT_DONE = {
-    "quantizers": {
-        "AWQConfig": "named in quantizers::get so that it refuses Keras's config records by name; "
-                     "AWQ itself is not implemented",
-    },
-}
+NAMED_NOT_DONE = {}
 
 
 def report_api(keras, show_missing):

@@ -43,6 +43,36 @@ DTypePolicy quantized_from_name(const std::string& name, size_t at) {
           "Invalid block_size in mode. Supported values are -1 (per-channel) or a positive "
           "integer (sub-channel), but got ", p.block_size, " from '", mode, "'.");
     mode = "int4";
+  } else if (const std::string base = mode.substr(0, mode.find('/'));
+             base == "gptq" || base == "awq") {
+    // GPTQDTypePolicy / AWQDTypePolicy: "<gptq|awq>/<weight_bits>/<group_size>".
+    const std::string cls = base == "gptq" ? "GPTQDTypePolicy" : "AWQDTypePolicy";
+    const std::string format = "'" + base + "/<weight_bits>/<group_size>'";
+    const size_t a = mode.find('/'), b = a == std::string::npos ? a : mode.find('/', a + 1);
+    check(a != std::string::npos && b != std::string::npos &&
+              mode.find('/', b + 1) == std::string::npos,
+          "Invalid mode for ", cls, ". Expected format ", format, ", but got '", mode, "'.");
+    int64_t bits = 0;
+    try {
+      size_t used = 0;
+      bits = std::stoll(mode.substr(a + 1, b - a - 1), &used);
+      check(used == b - a - 1, "");
+      p.block_size = std::stoll(mode.substr(b + 1), &used);
+      check(used == mode.size() - b - 1, "");
+    } catch (const std::exception&) {
+      throw ValueError("Invalid mode for " + cls + ". <weight_bits> and <group_size> must be "
+                       "integers. Expected format " + format + ", but got '" + mode + "'.");
+    }
+    if (base == "gptq")
+      check(bits == 2 || bits == 3 || bits == 4 || bits == 8, "Invalid weight_bits in mode. "
+            "Supported values are 2, 3, 4, and 8, but got ", bits, " from '", mode, "'.");
+    else
+      check(bits == 4, "Invalid weight_bits in mode. AWQ only supports 4-bit quantization, but "
+            "got ", bits, " from '", mode, "'.");
+    check(p.block_size == -1 || p.block_size > 0, "Invalid group_size in mode. Supported values "
+          "are -1 (", base == "gptq" ? "whole-tensor" : "per-channel",
+          ") or a positive integer, but got ", p.block_size, " from '", mode, "'.");
+    mode = base;
   } else if (mode == "int4") {
     // Keras's legacy QuantizedDTypePolicy("int4"), per channel: block_size 0 marks it so that
     // it serializes as that class again (Int4DTypePolicy names have -1 or a positive size).
@@ -52,9 +82,6 @@ DTypePolicy quantized_from_name(const std::string& name, size_t at) {
   check(std::find(modes.begin(), modes.end(), mode) != modes.end(),
         "Invalid quantization mode. Expected one of ('int8', 'float8', 'int4', 'gptq', 'awq'). "
         "Received: mode=", mode, " (in the dtype policy '", name, "').");
-  check(mode == "int8" || mode == "int4" || mode == "float8", "The dtype policy '", name,
-        "': keras-cpp does not implement the quantization mode '", mode,
-        "' (it has int8, int4 and float8).");
   check(!(mode == "int8" && p.compute_dtype == DType::Float16),
         "Quantization mode='int8' doesn't work well with compute_dtype='float16'.");
   p.quantization_mode = mode;
@@ -106,6 +133,9 @@ Config DTypePolicy::serialize() const {
   if (quantization_mode == "int4" && block_size != 0)
     return object("Int4DTypePolicy", {{"mode", "int4/" + std::to_string(block_size)},
                                       {"source_name", source_name()}});
+  if (quantization_mode == "gptq" || quantization_mode == "awq")
+    return object(quantization_mode == "gptq" ? "GPTQDTypePolicy" : "AWQDTypePolicy",
+                  {{"mode", name.substr(0, name.find("_from_"))}, {"source_name", source_name()}});
   if (quantization_mode == "float8")
     return object("QuantizedFloat8DTypePolicy", {{"mode", quantization_mode},
                                                  {"source_name", source_name()},

@@ -1,46 +1,29 @@
 // Model::quantize (keras/src/models/model.py): every layer without sublayers is quantized where
-// it can be; the others are skipped with Keras's warning.
+// it can be; the others are skipped with Keras's warning. GPTQ and AWQ then calibrate.
 
 #include <iostream>
 #include <set>
 
 #include "keras/models/model.h"
+#include "models/flatten_layers.h"
+#include "quantizers/calibrate.h"
 #include "trainers/compile_state.h"
 
 namespace keras {
-namespace {
-
-// Keras's _flatten_layers(): the model's layers and their sublayers, each once, depth first.
-void flatten(const Layer& layer, std::vector<std::shared_ptr<Layer>>& out,
-             std::set<const Layer*>& seen) {
-  std::vector<std::shared_ptr<Layer>> children;
-  if (auto* model = dynamic_cast<const Model*>(&layer)) children = model->layers();
-  for (const auto& [attr, child] : layer.tracked_layers()) children.push_back(child);
-  for (const auto& child : children) {
-    if (!child || !seen.insert(child.get()).second) continue;
-    out.push_back(child);
-    flatten(*child, out, seen);
-  }
-}
-
-bool has_sublayers(const Layer& layer) {
-  if (dynamic_cast<const Model*>(&layer)) return true;
-  return !layer.tracked_layers().empty();
-}
-
-}  // namespace
 
 void Model::quantize(const std::string& mode, quantizers::QuantizationConfigPtr config) {
   if (!config)
     config = std::make_shared<quantizers::QuantizationConfig>(
         quantizers::QuantizationConfig::default_for(mode));
-  std::vector<std::shared_ptr<Layer>> layers;
-  std::set<const Layer*> seen{this};
-  flatten(*this, layers, seen);
+  // Checked before any layer changes, so a missing dataset or structure leaves the model as it
+  // was (Keras finds out after quantizing the layers).
+  const bool calibrated = mode == "gptq" || mode == "awq";
+  if (calibrated) quantizers::detail::check_calibration_config(mode, config);
+  const std::vector<std::shared_ptr<Layer>> layers = detail::flatten_layers(*this);
   std::set<std::string> warned;
   bool modified = false;
   for (const auto& layer : layers) {
-    if (has_sublayers(*layer)) continue;
+    if (detail::has_sublayers(*layer)) continue;
     try {
       layer->quantize(mode, config);
       modified = true;
@@ -49,6 +32,9 @@ void Model::quantize(const std::string& mode, quantizers::QuantizationConfigPtr 
       if (warned.insert(e.what()).second) std::cerr << "UserWarning: " << e.what() << "\n";
     }
   }
+  // GPTQ and AWQ calibrate the blocks of the structure, now that their Dense layers are in
+  // the mode (Keras's gptq_quantize / awq_quantize).
+  if (calibrated) quantizers::detail::calibrate_model(mode, config);
   if (modified) reset_compiled_steps();
 }
 

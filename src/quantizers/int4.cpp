@@ -17,17 +17,19 @@ int normalized_axis(int axis, int rank, const char* what) {
   return axis < 0 ? axis + rank : axis;
 }
 
-void require_int8(const Tensor& x, const char* what) {
-  if (x.dtype() != DType::Int8)
-    throw TypeError(std::string(what) + ": expected an int8 tensor, got " +
-                    std::string(dtype_name(x.dtype())) +
-                    " (keras-cpp packs signed int4 only, Keras's dtype='int8').");
+void require_packing_dtype(DType dtype, const char* what) {
+  if (dtype != DType::Int8 && dtype != DType::UInt8)
+    throw ValueError(std::string(what) + ": expected dtype to be 'int8' or 'uint8', but got '" +
+                     std::string(dtype_name(dtype)) + "'.");
 }
 
 }  // namespace
 
-Tensor pack_int4(const Tensor& x, int axis) {
-  require_int8(x, "pack_int4");
+Tensor pack_int4(const Tensor& x, int axis, DType dtype) {
+  require_packing_dtype(dtype, "pack_int4");
+  if (x.dtype() != dtype)
+    throw TypeError("pack_int4: expected a " + std::string(dtype_name(dtype)) +
+                    " tensor for packing, got " + std::string(dtype_name(x.dtype())) + ".");
   const Shape& shape = x.shape();
   const int a = normalized_axis(axis, shape.rank(), "pack_int4");
   // Viewed as (outer, n, inner) around the packed axis.
@@ -35,35 +37,47 @@ Tensor pack_int4(const Tensor& x, int axis) {
   for (int i = 0; i < a; ++i) outer *= shape[static_cast<size_t>(i)];
   for (int i = a + 1; i < shape.rank(); ++i) inner *= shape[static_cast<size_t>(i)];
   const int64_t n = shape[static_cast<size_t>(a)], half = (n + 1) / 2;
-  const std::vector<int8_t> in = x.to_vector<int8_t>();
-  std::vector<int8_t> out(static_cast<size_t>(outer * half * inner));
+  std::vector<uint8_t> in;
+  if (dtype == DType::UInt8) {
+    in = x.to_vector<uint8_t>();
+  } else {
+    const std::vector<int8_t> signed_in = x.to_vector<int8_t>();
+    in.assign(signed_in.begin(), signed_in.end());  // two's complement bytes, as NumPy's astype
+  }
+  std::vector<uint8_t> out(static_cast<size_t>(outer * half * inner));
   // On the host, as Keras packs with NumPy (int8 shifts that overflow wrap there).
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t j = 0; j < half; ++j)
       for (int64_t i = 0; i < inner; ++i) {
         auto at = [&](int64_t row) {
-          return row < n ? static_cast<uint8_t>(in[static_cast<size_t>((o * n + row) * inner + i)])
-                         : uint8_t{0};
+          return row < n ? in[static_cast<size_t>((o * n + row) * inner + i)] : uint8_t{0};
         };
-        const uint8_t byte = static_cast<uint8_t>((at(2 * j) & 0x0F) | ((at(2 * j + 1) & 0x0F) << 4));
-        out[static_cast<size_t>((o * half + j) * inner + i)] = static_cast<int8_t>(byte);
+        out[static_cast<size_t>((o * half + j) * inner + i)] =
+            static_cast<uint8_t>((at(2 * j) & 0x0F) | ((at(2 * j + 1) & 0x0F) << 4));
       }
   std::vector<int64_t> dims(shape.begin(), shape.end());
   dims[static_cast<size_t>(a)] = half;
-  return Tensor::from_vector(out, Shape(dims.begin(), dims.end()));
+  const Shape packed_shape(dims.begin(), dims.end());
+  if (dtype == DType::UInt8) return Tensor::from_vector(out, packed_shape);
+  return Tensor::from_vector(std::vector<int8_t>(out.begin(), out.end()), packed_shape);
 }
 
-Tensor unpack_int4(const Tensor& packed, int64_t orig_len, int axis) {
-  require_int8(packed, "unpack_int4");
+Tensor unpack_int4(const Tensor& packed, int64_t orig_len, int axis, DType dtype) {
+  require_packing_dtype(dtype, "unpack_int4");
+  if (packed.dtype() != DType::Int8 && packed.dtype() != DType::UInt8)
+    throw TypeError("unpack_int4: expected an int8 or uint8 tensor for unpacking, got " +
+                    std::string(dtype_name(packed.dtype())) + ".");
   const Shape& shape = packed.shape();
   const int a = normalized_axis(axis, shape.rank(), "unpack_int4");
   const int64_t half = shape[static_cast<size_t>(a)];
   check(orig_len >= 0 && (orig_len + 1) / 2 == half, "unpack_int4: orig_len ", orig_len,
         " does not match ", half, " packed entries along axis ", axis,
         " (expected ", 2 * half - 1, " or ", 2 * half, ").");
-  // Keras's nibble split: x & 0xF (low) and (x >> 4) & 0xF (high, an arithmetic shift), each
-  // made signed by (v ^ 8) - 8.
-  auto to_signed = [](const Tensor& v) { return ops::subtract(ops::bitwise_xor(v, 8), 8); };
+  // Keras's nibble split: x & 0xF (low) and (x >> 4) & 0xF (high), each made signed by
+  // (v ^ 8) - 8 for int8 results.
+  auto to_signed = [dtype](const Tensor& v) {
+    return dtype == DType::Int8 ? ops::subtract(ops::bitwise_xor(v, 8), 8) : v;
+  };
   Tensor low = to_signed(ops::bitwise_and(packed, 0x0F));
   Tensor high = to_signed(ops::bitwise_and(ops::right_shift(packed, 4), 0x0F));
   // Interleaved along `axis`: stacking after it and merging the two axes puts low, high in turn.
@@ -71,11 +85,11 @@ Tensor unpack_int4(const Tensor& packed, int64_t orig_len, int axis) {
   std::vector<int64_t> dims(shape.begin(), shape.end());
   dims[static_cast<size_t>(a)] = 2 * half;
   Tensor unpacked = ops::reshape(both, Shape(dims.begin(), dims.end()));
-  if (orig_len == 2 * half) return ops::cast(unpacked, DType::Int8);
+  if (orig_len == 2 * half) return ops::cast(unpacked, dtype);
   dims[static_cast<size_t>(a)] = orig_len;
   return ops::cast(ops::slice(unpacked, std::vector<int64_t>(dims.size(), 0),
                               Shape(dims.begin(), dims.end())),
-                   DType::Int8);
+                   dtype);
 }
 
 GroupedQuantized abs_max_quantize_grouped_with_zero_point(const Tensor& x, int64_t block_size,

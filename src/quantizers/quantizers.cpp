@@ -6,6 +6,7 @@
 #include "keras/ops/ops.h"
 #include "keras/quantizers/int4.h"
 #include "ops/nn/quantized_linear.h"
+#include "quantizers/calibrated_config.h"
 
 namespace keras::quantizers {
 namespace {
@@ -97,9 +98,10 @@ QuantizationConfig QuantizationConfig::default_for(const std::string& mode) {
   } else if (mode == "int4") {
     c.block_size = 128;
   } else if (mode == "gptq" || mode == "awq") {
-    throw ValueError("For " + std::string(mode == "gptq" ? "GPTQ" : "AWQ") +
-                     ", you must pass a config object; keras-cpp does not implement "
-                     "mode='" + mode + "' (supported: 'int8', 'int4', 'float8').");
+    const std::string name = mode == "gptq" ? "GPTQConfig" : "AWQConfig";
+    throw ValueError("For mode='" + mode + "', you must pass a config: keras::quantizers::" +
+                     name + "({.dataset = ..., .quantization_layer_structure = ...}) with the "
+                     "calibration data (keras/quantizers/" + mode + "_config.h).");
   } else if (mode != "float8") {
     throw ValueError("Invalid quantization mode. Expected one of ('int8', 'float8', 'int4', "
                      "'gptq', 'awq'). Received: mode=" + mode);
@@ -108,6 +110,12 @@ QuantizationConfig QuantizationConfig::default_for(const std::string& mode) {
 }
 
 Config QuantizationConfig::serialize() const {
+  if (mode == "gptq" || mode == "awq") {
+    Config c = detail::serialize_calibrated_config(*this);
+    check(!c.is_null(), "A '", mode, "' quantization config must come from "
+          "keras::quantizers::", mode == "gptq" ? "GPTQConfig" : "AWQConfig", "().");
+    return c;
+  }
   if (mode == "float8") return keras_object("Float8QuantizationConfig", Config::object());
   Config c = {{"weight_quantizer", weight_quantizer ? weight_quantizer->serialize() : Config()},
               {"activation_quantizer",
@@ -125,13 +133,14 @@ std::shared_ptr<const QuantizationConfig> QuantizationConfig::deserialize(const 
   auto out = std::make_shared<QuantizationConfig>();
   const Config empty = Config::object();
   const Config& c = config.contains("config") ? config["config"] : empty;
+  if (cls == "GPTQConfig" || cls == "AWQConfig") return detail::deserialize_calibrated_config(cls, c);
   if (cls == "Int8QuantizationConfig") out->mode = "int8";
   else if (cls == "Int4QuantizationConfig") out->mode = "int4";
   else if (cls == "Float8QuantizationConfig") out->mode = "float8";
   else
     throw ValueError("quantization_config: '" + cls +
                      "' is not supported by keras-cpp (supported: Int8QuantizationConfig, "
-                     "Int4QuantizationConfig, Float8QuantizationConfig).");
+                     "Int4QuantizationConfig, Float8QuantizationConfig, GPTQConfig, AWQConfig).");
   out->weight_quantizer = optional_quantizer(c, "weight_quantizer");
   out->activation_quantizer = optional_quantizer(c, "activation_quantizer");
   if (out->mode == "int4" && c.contains("block_size") && !c["block_size"].is_null())

@@ -42,9 +42,18 @@ class WeightsLoader {
                                                            : std::vector<std::string>{};
     if (vars.size() != saved.size()) {
       if (options_.skip_mismatch || vars.empty()) return;
-      throw ValueError("Layer '" + layer.name() + "' (" + layer.class_name() + ") expects " +
-                       std::to_string(vars.size()) + " variables, but " + file_.source() +
-                       " holds " + std::to_string(saved.size()) + " at '" + group + "'.");
+      const std::string& mode = layer.quantization_mode();
+      const bool keras_calibrated_file =
+          (mode == "gptq" || mode == "awq") && saved.size() + 1 == vars.size();
+      throw ValueError(
+          "Layer '" + layer.name() + "' (" + layer.class_name() + ") expects " +
+          std::to_string(vars.size()) + " variables, but " + file_.source() + " holds " +
+          std::to_string(saved.size()) + " at '" + group + "'." +
+          (keras_calibrated_file
+               ? " Keras 3.15 writes " + mode + " layers without their kernel_zero (its own "
+                 "loader cannot read such files either), so the zero points are lost: quantize "
+                 "the float model with keras-cpp instead."
+               : ""));
     }
     // Check every shape first, so a mismatch leaves the layer untouched.
     std::vector<Tensor> values;

@@ -16,15 +16,18 @@
 
 namespace keras::quantizers {
 
-/// keras.quantizers.pack_int4(x, axis): int8 values in [-8, 7] packed two per byte along
-/// `axis` (an odd length is padded with a zero): byte j holds element 2j in its low nibble and
-/// element 2j + 1 in its high nibble, each as its 4-bit two's complement. The packed tensor has
-/// ceil(n / 2) along `axis`; unpack_int4 needs n back. TypeError unless x is int8.
-Tensor pack_int4(const Tensor& x, int axis = 0);
+/// keras.quantizers.pack_int4(x, axis, dtype): int8 values in [-8, 7] (or, with dtype uint8,
+/// uint8 values in [0, 15], as GPTQ and AWQ store them) packed two per byte along `axis` (an
+/// odd length is padded with a zero): byte j holds element 2j in its low nibble and element
+/// 2j + 1 in its high nibble. The packed tensor has `dtype` and ceil(n / 2) along `axis`;
+/// unpack_int4 needs n back. TypeError unless x has `dtype`; ValueError for another dtype.
+Tensor pack_int4(const Tensor& x, int axis = 0, DType dtype = DType::Int8);
 
-/// keras.quantizers.unpack_int4(packed, orig_len, axis): the int8 values in [-8, 7] that
-/// pack_int4 packed, the padding removed (orig_len along `axis`). TypeError unless int8.
-Tensor unpack_int4(const Tensor& packed, int64_t orig_len, int axis = 0);
+/// keras.quantizers.unpack_int4(packed, orig_len, axis, dtype): the values pack_int4 packed
+/// (int8 or uint8 bytes), as `dtype` (int8: each nibble's two's complement, in [-8, 7]; uint8:
+/// [0, 15]), the padding removed (orig_len along `axis`).
+Tensor unpack_int4(const Tensor& packed, int64_t orig_len, int axis = 0,
+                   DType dtype = DType::Int8);
 
 /// The result of abs_max_quantize_grouped_with_zero_point: x ~ (values - zero) * scale.
 struct GroupedQuantized {

@@ -43,6 +43,7 @@ LoraLayer::LoraTarget DenseLayer::lora_target() const {
 }
 
 Tensor DenseLayer::call(const Tensor& inputs, const CallContext& ctx) {
+  if (quantization_mode() == "gptq" || quantization_mode() == "awq") return calibrated_call(inputs);
   check(inputs.ndim() >= 1 && inputs.shape().back() == kernel_.shape()[0], "Dense '", name(),
         "': expected inputs with last axis ", kernel_.shape()[0], "; got shape ", inputs.shape(),
         ".");

@@ -206,6 +206,7 @@ Tensor EinsumDenseLayer::call(const Tensor& inputs, const CallContext& ctx) {
   check(inputs.ndim() == input_rank_, "EinsumDense '", name(), "': expected inputs of rank ",
         input_rank_, " (the rank it was built for); got shape ", inputs.shape(), ".");
   if (quantization_mode() == "float8") return float8_call(inputs, ctx.training.value_or(false));
+  if (quantization_mode() == "gptq" || quantization_mode() == "awq") return calibrated_call(inputs);
   if (!quantization_mode().empty()) return quantized_call(inputs);
   Tensor y = ops::einsum(equation_, ops::cast(inputs, compute_dtype()), kernel());
   if (bias_.defined()) y = ops::add(y, bias_);
@@ -228,6 +229,10 @@ Config EinsumDenseLayer::get_config() const {
   c["quantization_config"] =
       options_.quantization_config ? options_.quantization_config->serialize() : Config();
   add_lora_config(c);
+  // Keras writes the unpacked column count of a GPTQ kernel (from_config reads it back; here
+  // build derives it from the kernel's shape).
+  if (quantization_mode() == "gptq" && calibrated_columns_ > 0)
+    c["gptq_unpacked_column_size"] = calibrated_columns_;
   return c;
 }
 

@@ -8,12 +8,20 @@
 #include "layers/quantization/lora_requantize.h"
 #include "layers/quantization/quantized_layer.h"
 #include "ops/nn/quantized_linear.h"
+#include "quantizers/calibration_state.h"
 
 namespace keras::layers {
 
 void DenseLayer::quantized_build(const Shape& kernel_shape) {
   const std::string& mode = quantization_mode();
   if (mode == "float8") return void(float8_ = detail::add_float8_variables(*this));
+  if (mode == "gptq" || mode == "awq") {
+    // Built from a GPTQ/AWQ policy (a loaded file): the calibrated kernel, filled by the load.
+    calibrated_build(kernel_shape);
+    kernel_ = quantized_kernel_;
+    calibrated_ = true;
+    return;
+  }
   detail::require_implemented_mode(*this, mode);
   if (mode == "int4") return int4_build(kernel_shape);
   kernel_ = add_weight({.shape = kernel_shape,
@@ -92,6 +100,15 @@ void DenseLayer::quantize_weights(const std::string& mode,
                                   const quantizers::QuantizationConfigPtr& config) {
   detail::require_exact_class(*this, "Dense");
   if (mode == "float8") return float8_quantize(config);
+  if (mode == "gptq" || mode == "awq") {
+    // Keras: the calibrated variables are built beside the float kernel, which serves calls
+    // until Model::quantize's calibration installs the quantized one (set_calibrated_kernel).
+    options_.quantization_config = config;
+    set_dtype_policy(detail::quantized_policy(dtype_policy(), quantizers::detail::calibrated_policy_mode(config)));
+    calibrated_build(kernel_.shape());
+    calibrated_ = false;
+    return;
+  }
   detail::require_implemented_mode(*this, mode);
   if (mode == "int4") return int4_quantize(config);
   const Shape kernel_shape = kernel_.shape();
@@ -109,6 +126,16 @@ void DenseLayer::quantize_weights(const std::string& mode,
 std::vector<Variable> DenseLayer::variables_to_load() const {
   if (quantization_mode().empty()) return LoraLayer::variables_to_load();
   if (quantization_mode() == "float8") return detail::float8_saved_variables(kernel_, bias_, float8_);
+  if (quantization_mode() == "gptq" || quantization_mode() == "awq") {
+    // Keras's variable_serialization_spec (Keras 3.15's own writer leaves kernel_zero out, so
+    // its loader cannot read its files back; keras-cpp writes what the loader expects).
+    std::vector<Variable> vars;
+    if (options_.use_bias) vars.push_back(bias_);
+    vars.insert(vars.end(), {quantized_kernel_, kernel_scale_, kernel_zero_});
+    if (quantization_mode() == "awq") vars.push_back(awq_scales_);
+    vars.push_back(g_idx_);
+    return vars;
+  }
   std::vector<Variable> vars{kernel_};
   if (options_.use_bias) vars.push_back(bias_);
   vars.push_back(kernel_scale_);

@@ -6,11 +6,19 @@
 #include "layers/quantization/einsum_quantization_info.h"
 #include "layers/quantization/float8_layer.h"
 #include "layers/quantization/quantized_layer.h"
+#include "quantizers/calibration_state.h"
 
 namespace keras::layers {
 
 void EinsumDenseLayer::quantized_build(const Shape& kernel_shape) {
   if (quantization_mode() == "float8") return void(float8_ = detail::add_float8_variables(*this));
+  if (quantization_mode() == "gptq" || quantization_mode() == "awq") {
+    // Built from a GPTQ/AWQ policy (a loaded file): the calibrated kernel, filled by the load.
+    calibrated_build(kernel_shape);
+    kernel_ = quantized_kernel_;
+    calibrated_ = true;
+    return;
+  }
   detail::require_implemented_mode(*this, quantization_mode());
   if (quantization_mode() == "int4") return int4_build(kernel_shape);
   auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
@@ -75,6 +83,15 @@ void EinsumDenseLayer::quantize_weights(const std::string& mode,
                                         const quantizers::QuantizationConfigPtr& config) {
   detail::require_exact_class(*this, "EinsumDense");
   if (mode == "float8") return float8_quantize(config);
+  if (mode == "gptq" || mode == "awq") {
+    // As Dense: the calibrated variables beside the float kernel until calibration.
+    options_.quantization_config = config;
+    set_dtype_policy(detail::quantized_policy(
+        dtype_policy(), quantizers::detail::calibrated_policy_mode(config)));
+    calibrated_build(kernel_.shape());
+    calibrated_ = false;
+    return;
+  }
   detail::require_implemented_mode(*this, mode);
   if (mode == "int4") return int4_quantize(config);
   const auto info = detail::analyze_einsum_quantization(equation_, input_rank_);
@@ -93,6 +110,15 @@ void EinsumDenseLayer::quantize_weights(const std::string& mode,
 std::vector<Variable> EinsumDenseLayer::variables_to_load() const {
   if (quantization_mode().empty()) return LoraLayer::variables_to_load();
   if (quantization_mode() == "float8") return detail::float8_saved_variables(kernel_, bias_, float8_);
+  if (quantization_mode() == "gptq" || quantization_mode() == "awq") {
+    // Keras's variable_serialization_spec (see DenseLayer::variables_to_load).
+    std::vector<Variable> vars;
+    if (bias_.defined()) vars.push_back(bias_);
+    vars.insert(vars.end(), {quantized_kernel_, kernel_scale_, kernel_zero_});
+    if (quantization_mode() == "awq") vars.push_back(awq_scales_);
+    vars.push_back(g_idx_);
+    return vars;
+  }
   std::vector<Variable> vars{kernel_};
   if (bias_.defined()) vars.push_back(bias_);
   vars.push_back(kernel_scale_);

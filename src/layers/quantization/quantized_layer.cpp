@@ -9,6 +9,12 @@ void require_exact_class(const Layer& layer, const char* keras_class) {
 }
 
 void require_implemented_mode(const Layer& layer, const std::string& mode) {
+  // Keras's _quantization_mode_error: GPTQ and AWQ quantize Dense and EinsumDense only.
+  if (mode == "gptq" || mode == "awq")
+    throw NotImplementedError(
+        "Invalid quantization mode. Expected one of ('int8', 'float8', 'int4', 'gptq', 'awq'). "
+        "Received: quantization_mode=" + mode + " (" + layer.class_name() + " '" +
+        layer.name() + "' is left as it is; Keras quantizes only Dense and EinsumDense with it).");
   if (mode != "int8" && mode != "int4")
     throw NotImplementedError(layer.class_name() + " '" + layer.name() +
                               "': keras-cpp does not implement the quantization mode '" + mode +

@@ -2,7 +2,8 @@
 // keras.layers.Dense: activation(inputs @ kernel + bias), kernel of shape (input_dim, units).
 // LoRA: enable_lora (keras/layers/core/lora.h). Quantization: quantize("int8") and the
 // "int8_from_<policy>" dtype policies (src/layers/quantization/dense_quantized.cpp), int4
-// (src/layers/quantization/dense_int4.cpp).
+// (src/layers/quantization/dense_int4.cpp), GPTQ and AWQ (keras/quantizers/gptq_config.h,
+// src/layers/quantization/dense_calibrated.cpp).
 
 #include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
@@ -45,10 +46,11 @@ class DenseLayer : public LoraLayer {
   /// Keras's kernel property: the kernel variable's value (int8: the int values; int4: the
   /// unpacked int values, (input_dim, units)), with the LoRA update added (and the sum cast to
   /// the compute dtype) when LoRA is enabled.
-  Tensor kernel() const {
-    return lora_merged(quantization_mode() == "int4" ? int4_kernel() : kernel_.value());
-  }
-  /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled.
+  /// GPTQ/AWQ: the float kernel until calibrated, then the unpacked integer values in Keras's
+  /// (units, input_dim) layout.
+  Tensor kernel() const;
+  /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled; a calibrated GPTQ/AWQ
+  /// layer's packed uint8 kernel (Keras's quantized_kernel).
   const Variable& kernel_variable() const { return kernel_; }
   const Variable& bias() const { return bias_; }
   /// The LoRA adapters (undefined until enable_lora).
@@ -60,9 +62,25 @@ class DenseLayer : public LoraLayer {
   /// (Keras's kernel_zero, g_idx); undefined otherwise.
   const Variable& kernel_zero() const { return kernel_zero_; }
   const Variable& g_idx() const { return g_idx_; }
+  /// GPTQ and AWQ ("gptq"/"awq" modes, set by Model::quantize with a GPTQConfig/AWQConfig):
+  /// whether calibration has replaced the float kernel (a layer loaded from a file is).
+  bool is_calibrated() const { return calibrated_; }
+  /// AWQ: the per-input scales the kernel was multiplied by before quantization.
+  const Variable& awq_scales() const { return awq_scales_; }
+  /// GPTQ/AWQ calibration's result for this layer, all in Keras's layout: `quantized` the
+  /// integer values (units, input_dim) in [0, 2^bits - 1] (uint8; packed here when 4-bit),
+  /// `scale` and `zero` (units, groups), `g_idx` (input_dim,) each input's group, and for AWQ
+  /// `awq_scales` (input_dim,). The float kernel is dropped (Keras's `del self._kernel`).
+  void set_calibrated_kernel(const Tensor& quantized, const Tensor& scale, const Tensor& zero,
+                             const Tensor& g_idx, const Tensor& awq_scales = {});
   /// Keras's variable_serialization_spec: kernel, bias, then the quantization variables of
   /// the mode (a quantized layer builds them in another order).
   std::vector<Variable> variables_to_load() const override;
+  /// GPTQ/AWQ: a layer never calibrated (outside every block) is written with its float
+  /// kernel rounded to the nearest level (Keras 3.15 writes zeros there).
+  std::vector<Variable> variables_to_save() const override;
+  /// GPTQ/AWQ: a loaded layer is calibrated (as Keras's load_own_variables marks it).
+  void variables_loaded() override;
 
  protected:
   LoraTarget lora_target() const override;
@@ -88,6 +106,14 @@ class DenseLayer : public LoraLayer {
   Tensor float8_call(const Tensor& inputs, bool training);
   void float8_quantize(const quantizers::QuantizationConfigPtr& config);
   quantizers::Float8Variables float8_;
+  // GPTQ and AWQ (src/layers/quantization/dense_calibrated.cpp): the float kernel serves calls
+  // until set_calibrated_kernel installs the quantized one.
+  void calibrated_build(const Shape& kernel_shape);
+  Tensor calibrated_call(const Tensor& inputs);
+  /// The calibrated kernel dequantized, (input_dim, units), in the compute dtype.
+  Tensor calibrated_dequantized_kernel() const;
+  Variable quantized_kernel_, awq_scales_;
+  bool calibrated_ = false;
 
   int64_t units_;
   DenseOptions options_;

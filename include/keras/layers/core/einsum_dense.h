@@ -6,7 +6,8 @@
 //
 // LoRA: enable_lora (keras/layers/core/lora.h). Quantization: quantize("int8") and the
 // "int8_from_<policy>" dtype policies (src/layers/quantization/einsum_dense_quantized.cpp),
-// int4 (src/layers/quantization/einsum_dense_int4.cpp).
+// int4 (src/layers/quantization/einsum_dense_int4.cpp), GPTQ and AWQ
+// (src/layers/quantization/einsum_dense_calibrated.cpp).
 
 #include <string>
 #include <vector>
@@ -60,10 +61,11 @@ class EinsumDenseLayer : public LoraLayer {
   /// Keras's kernel property: the kernel variable's value (int8: the int values; int4: the
   /// unpacked int values in the kernel's shape), with the LoRA update added (and the sum cast
   /// to the compute dtype) when LoRA is enabled.
-  Tensor kernel() const {
-    return lora_merged(quantization_mode() == "int4" ? int4_kernel() : kernel_.value());
-  }
-  /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled.
+  /// GPTQ/AWQ: the float kernel until calibrated, then the unpacked integer values in Keras's
+  /// (columns, rows) layout (see calibration_kernel).
+  Tensor kernel() const;
+  /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled; a calibrated GPTQ/AWQ
+  /// layer's packed uint8 kernel (Keras's quantized_kernel).
   const Variable& kernel_variable() const { return kernel_; }
   /// Undefined when bias_axes is empty.
   const Variable& bias() const { return bias_; }
@@ -77,6 +79,22 @@ class EinsumDenseLayer : public LoraLayer {
   const Variable& g_idx() const { return g_idx_; }
   /// Keras's variable_serialization_spec: kernel, bias, then the quantization variables.
   std::vector<Variable> variables_to_load() const override;
+  /// GPTQ/AWQ: a layer never calibrated is written rounded to the nearest level (see
+  /// DenseLayer::variables_to_save).
+  std::vector<Variable> variables_to_save() const override;
+  /// GPTQ/AWQ: a loaded layer is calibrated.
+  void variables_loaded() override;
+  /// GPTQ and AWQ (see DenseLayer): whether calibration has replaced the float kernel.
+  bool is_calibrated() const { return calibrated_; }
+  const Variable& awq_scales() const { return awq_scales_; }
+  /// The float kernel as the (rows, columns) matrix GPTQ/AWQ quantize: a 2-d kernel as it is;
+  /// a 3-d one, Keras's way, (in, heads * head_dim) when its first axis is the largest (a
+  /// query/key/value projection), else (heads * head_dim, out) (an attention output).
+  Tensor calibration_kernel() const;
+  /// Calibration's result in Keras's layout: `quantized` (columns, rows) levels, `scale` and
+  /// `zero` (columns, groups), `g_idx` (rows,), `awq_scales` (rows,) for AWQ.
+  void set_calibrated_kernel(const Tensor& quantized, const Tensor& scale, const Tensor& zero,
+                             const Tensor& g_idx, const Tensor& awq_scales = {});
 
  protected:
   LoraTarget lora_target() const override;
@@ -106,6 +124,17 @@ class EinsumDenseLayer : public LoraLayer {
   Tensor float8_call(const Tensor& inputs, bool training);
   void float8_quantize(const quantizers::QuantizationConfigPtr& config);
   quantizers::Float8Variables float8_;
+  // GPTQ and AWQ (src/layers/quantization/einsum_dense_calibrated.cpp).
+  void calibrated_build(const Shape& kernel_shape);
+  Tensor calibrated_call(const Tensor& inputs);
+  /// The calibrated kernel dequantized, in the kernel's shape and the compute dtype.
+  Tensor calibrated_dequantized_kernel() const;
+  Variable quantized_kernel_, awq_scales_;
+  bool calibrated_ = false;
+  // The float kernel's shape, and the columns of its (rows, columns) form (Keras's
+  // gptq_unpacked_column_size / awq_unpacked_column_size).
+  Shape calibrated_kernel_shape_;
+  int64_t calibrated_columns_ = 0;
 
   std::string equation_;
   std::vector<int64_t> partial_output_shape_;
