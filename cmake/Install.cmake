@@ -11,6 +11,19 @@ install(TARGETS keras EXPORT keras_cppTargets ARCHIVE DESTINATION ${CMAKE_INSTAL
 install(TARGETS keras-cpp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT keras_cppTargets NAMESPACE keras:: DESTINATION ${KERAS_INSTALL_CMAKEDIR})
 
+# The torch backend, when built: the package's optional component "torch" (keras::torch, its
+# object files, so that the backend's self-registration is always linked, and its headers).
+# A separate export set, so that programs that do not ask for it need no LibTorch.
+set(KERAS_PACKAGE_WITH_TORCH OFF)
+if(TARGET keras_torch)
+  set(KERAS_PACKAGE_WITH_TORCH ON)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/backends/torch/include/keras
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(TARGETS keras_torch EXPORT keras_cppTorchTargets
+          OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/keras_torch)
+  install(EXPORT keras_cppTorchTargets NAMESPACE keras:: DESTINATION ${KERAS_INSTALL_CMAKEDIR})
+endif()
+
 set(KERAS_PACKAGE_WITH_GLOO ${Gloo_FOUND})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/keras_cppConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/keras_cppConfig.cmake

@@ -1,6 +1,6 @@
 # `cpack -G DEB` (in the build folder, after the build): keras-cpp_<version>_<arch>.deb, what
-# `cmake --install` installs, under /usr: the headers, libkeras.a, the keras-cpp command, the
-# CMake package and the pkg-config file. A static library hands its dependencies on to the
+# `cmake --install` installs, under /usr: the headers, libkeras.a, the torch backend's objects
+# (when built), the keras-cpp command, the CMake package and the pkg-config file. A static library hands its dependencies on to the
 # programs that link it, so the package depends on the Debian -dev packages the installed CMake
 # package and .pc file look for (cmake/keras_cppDependencies.cmake); the keras-cpp command's
 # shared libraries (LibTorch, cpp-httplib, ...) are added by dpkg-shlibdeps. Checked by
@@ -15,6 +15,10 @@ if(KERAS_HTTPLIB_FOUND)
   list(APPEND KERAS_DEB_DEPENDS libcpp-httplib-dev)
 endif()
 list(JOIN KERAS_DEB_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
+# find_package(keras_cpp COMPONENTS torch) needs LibTorch's CMake package.
+if(TARGET keras_torch)
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libtorch-dev")
+endif()
 
 # Debian's place for the licence.
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/keras-cpp

@@ -40,7 +40,13 @@ lib=$(find "$root/usr" -name libkeras.a)
 cmake -S examples/consumer -B "$root/consumer-cmake" -DCMAKE_PREFIX_PATH="$root/usr" \
   -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build "$root/consumer-cmake" > /dev/null
-"$root/consumer-cmake/consumer"
+out=$("$root/consumer-cmake/consumer")
+echo "$out"
+# A build with the torch backend installs the package's torch component: the consumer must use it.
+if [ -n "$(find "$root" -type d -name keras_torch)" ]; then
+  grep -q "on the torch backend predicts the same" <<<"$out" ||
+    { echo "the consumer did not run on the installed torch backend" >&2; exit 1; }
+fi
 pc=$(dirname "$(find "$root/usr" -name keras-cpp.pc)")
 flags=$(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs keras-cpp)
 # shellcheck disable=SC2086

@@ -15,7 +15,13 @@ echo "installed into $prefix: $(find "$prefix" -type f | wc -l) files"
 cmake -S examples/consumer -B "$prefix/consumer-cmake" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build "$prefix/consumer-cmake" > /dev/null
-"$prefix/consumer-cmake/consumer"
+out=$("$prefix/consumer-cmake/consumer")
+echo "$out"
+# A build with the torch backend installs the package's torch component: the consumer must use it.
+if [ -n "$(find "$prefix" -type d -name keras_torch)" ]; then
+  grep -q "on the torch backend predicts the same" <<<"$out" ||
+    { echo "the consumer did not run on the installed torch backend" >&2; exit 1; }
+fi
 
 pc=$(dirname "$(find "$prefix" -name keras-cpp.pc)")
 flags=$(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs keras-cpp)

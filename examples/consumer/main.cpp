@@ -32,5 +32,14 @@ int main() {
   const bool same = a == b;
   std::printf("keras-cpp consumer: final loss %.2e, loaded model %s\n", loss,
               same ? "predicts the same" : "DIFFERS");
-  return loss < 1e-3 && same ? 0 : 1;
+  bool torch_same = true;
+#ifdef KERAS_WITH_TORCH
+  // Linked with keras::torch: the loaded model on the "torch" backend predicts the same.
+  loaded->to("torch");
+  const std::vector<float> c = loaded->predict(x, {.verbose = 0}).single().to_vector<float>();
+  for (size_t i = 0; i < a.size(); ++i) torch_same = torch_same && std::fabs(a[i] - c[i]) < 1e-5f;
+  std::printf("keras-cpp consumer: on the torch backend %s\n",
+              torch_same ? "predicts the same" : "DIFFERS");
+#endif
+  return loss < 1e-3 && same && torch_same ? 0 : 1;
 }
