@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Configures and builds keras-cpp in build/ (Release). Extra arguments go to cmake.
+# KERAS_BUILD_TARGETS="a b" builds only those targets (and what they need) instead of all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
@@ -7,4 +8,9 @@ cd "$(dirname "$0")/.."
 # what this one compiled.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" > /dev/null
-cmake --build build -j"$(nproc)"
+if [ -n "${KERAS_BUILD_TARGETS:-}" ]; then
+  # shellcheck disable=SC2086
+  cmake --build build -j"$(nproc)" --target ${KERAS_BUILD_TARGETS}
+else
+  cmake --build build -j"$(nproc)"
+fi
