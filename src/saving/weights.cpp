@@ -11,6 +11,7 @@
 #include "keras/saving/layer_assets.h"
 #include "keras/saving/legacy_h5.h"
 #include "keras/saving/sharded_weights.h"
+#include "saving/keras_calibrated_files.h"
 #include "saving/saveable_walk.h"
 
 namespace keras::saving {
@@ -40,6 +41,8 @@ class WeightsLoader {
     std::vector<Variable> vars = layer.variables_to_load();
     std::vector<std::string> saved = file_.is_group(group) ? file_.children(group)
                                                            : std::vector<std::string>{};
+    // A Keras-written symmetric GPTQ layer: the zero points it left out are known.
+    auto known_zero = detail::symmetric_zero_points_left_out(layer, vars, saved.size());
     if (vars.size() != saved.size()) {
       if (options_.skip_mismatch || vars.empty()) return;
       const std::string& mode = layer.quantization_mode();
@@ -51,8 +54,8 @@ class WeightsLoader {
           std::to_string(saved.size()) + " at '" + group + "'." +
           (keras_calibrated_file
                ? " Keras 3.15 writes " + mode + " layers without their kernel_zero (its own "
-                 "loader cannot read such files either), so the zero points are lost: quantize "
-                 "the float model with keras-cpp instead."
+                 "loader cannot read such files either), so the zero points of this "
+                 "asymmetric config are lost: quantize the float model with keras-cpp instead."
                : ""));
     }
     // Check every shape first, so a mismatch leaves the layer untouched.
@@ -70,6 +73,7 @@ class WeightsLoader {
       values.push_back(value);
     }
     for (size_t i = 0; i < vars.size(); ++i) vars[i].assign(values[i]);
+    if (known_zero) known_zero->first.assign(known_zero->second);
     layer.variables_loaded();
   }
 

@@ -354,13 +354,33 @@ TEST(GptqAwqModels, SavedFilesHoldKerasLoadersLayoutAndLoadBack) {
   std::filesystem::remove(path);
 }
 
-TEST(GptqAwqModels, KerasWrittenGptqFilesAreRefusedWithTheReason) {
-  // Keras 3.15.1 writes 4 datasets per GPTQ Dense (no kernel_zero) and its loader wants 5.
-  try {
-    saving::load_model(files().file("g4_pc_asym"));
-    ADD_FAILURE() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("kernel_zero"), std::string::npos) << e.what();
+TEST(GptqAwqModels, KerasWrittenAsymmetricFilesAreRefusedWithTheReason) {
+  // Keras 3.15.1 writes 4 datasets per GPTQ Dense (no kernel_zero) and its loader wants 5; with
+  // an asymmetric config (and every AWQ one) the zero points are lost.
+  for (const char* stem : {"g4_pc_asym", "a_g8"}) {
+    try {
+      saving::load_model(files().file(stem));
+      ADD_FAILURE() << stem << ": expected an error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("kernel_zero"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(GptqAwqModels, KerasWrittenSymmetricFilesLoadWithTheirZeroPoints) {
+  // A symmetric config's zero points are all 2^(bits - 1): the file Keras cannot read back
+  // loads here with the zero points Keras had in memory and left out.
+  auto model = saving::load_model(files().file("g4_g8_sym_act"));
+  for (const char* layer : {"b0_up", "b0_down", "b1_up", "b1_down"}) {
+    SCOPED_TRACE(layer);
+    auto block = std::dynamic_pointer_cast<Model>(model->get_layer(std::string("block_") + layer[1]));
+    auto dense = std::dynamic_pointer_cast<layers::DenseLayer>(block->get_layer(layer));
+    ASSERT_TRUE(dense && dense->is_calibrated());
+    const std::string p = std::string("g4_g8_sym_act.var.") + layer + "/";
+    EXPECT_TENSOR_EQ(dense->kernel_zero().value(), files().at(p + "kernel_zero"));
+    EXPECT_TENSOR_EQ(dense->kernel_variable().value(), files().at(p + "kernel"));
+    EXPECT_TENSOR_EQ(dense->kernel_scale().value(), files().at(p + "kernel_scale"));
+    EXPECT_TENSOR_EQ(dense->g_idx().value(), files().at(p + "g_idx"));
   }
 }
 
