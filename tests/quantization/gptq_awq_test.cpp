@@ -181,6 +181,25 @@ TEST(GptqAwqNumerics, StridedWindowsFollowKerasStride) {
   EXPECT_EQ(few.to_vector<int32_t>(), (std::vector<int32_t>{1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1, 2}));
 }
 
+TEST(GptqAwqNumerics, TextsGoThroughTheTokenizer) {
+  // Keras's get_dataloader: each text tokenized and the tokens joined in order.
+  quantizers::Tokenizer tokenizer = [](const std::string& text) {
+    std::vector<int32_t> ids;
+    for (char c : text) ids.push_back(c - 'a');
+    return Tensor::from_vector(ids, Shape{static_cast<int64_t>(ids.size())});
+  };
+  const Tensor windows = quantizers::detail::calibration_windows(
+      std::vector<std::string>{"abc", "de", "fgh"}, tokenizer, 4, 2);
+  // 8 tokens, windows of 4: max_start 4, stride (4 + 1) / 2 = 2.
+  EXPECT_EQ(windows.to_vector<int32_t>(), (std::vector<int32_t>{0, 1, 2, 3, 2, 3, 4, 5}));
+  // Texts need a tokenizer.
+  quantizers::QuantizationLayerStructure structure{{}, {layers::Dense(2)}};
+  EXPECT_THROW(quantizers::detail::check_calibration_config(
+                   "gptq", quantizers::GPTQConfig({.dataset = std::vector<std::string>{"abc"},
+                                                   .quantization_layer_structure = structure})),
+               ValueError);
+}
+
 // ---- whole models ---------------------------------------------------------------------------
 
 struct LoadedModel {
