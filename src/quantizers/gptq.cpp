@@ -35,40 +35,11 @@ Tensor uint8_tensor(const HostMatrix& m) {
 }  // namespace
 
 HostMatrix inverse(const HostMatrix& m) {
-  const int64_t n = m.rows;
-  std::vector<double> a(m.data.begin(), m.data.end()), inv(static_cast<size_t>(n * n), 0.0);
-  for (int64_t i = 0; i < n; ++i) inv[static_cast<size_t>(i * n + i)] = 1.0;
-  auto at = [n](std::vector<double>& v, int64_t r, int64_t c) -> double& {
-    return v[static_cast<size_t>(r * n + c)];
-  };
-  for (int64_t col = 0; col < n; ++col) {
-    int64_t pivot = col;
-    for (int64_t r = col + 1; r < n; ++r)
-      if (std::fabs(at(a, r, col)) > std::fabs(at(a, pivot, col))) pivot = r;
-    check(at(a, pivot, col) != 0.0, "GPTQ: the damped Hessian is singular (column ", col,
-          "); raise hessian_damping or use more calibration samples.");
-    if (pivot != col)
-      for (int64_t c = 0; c < n; ++c) {
-        std::swap(at(a, pivot, c), at(a, col, c));
-        std::swap(at(inv, pivot, c), at(inv, col, c));
-      }
-    const double d = at(a, col, col);
-    for (int64_t c = 0; c < n; ++c) {
-      at(a, col, c) /= d;
-      at(inv, col, c) /= d;
-    }
-    for (int64_t r = 0; r < n; ++r) {
-      if (r == col) continue;
-      const double f = at(a, r, col);
-      if (f == 0.0) continue;
-      for (int64_t c = 0; c < n; ++c) {
-        at(a, r, c) -= f * at(a, col, c);
-        at(inv, r, c) -= f * at(inv, col, c);
-      }
-    }
-  }
-  HostMatrix out(n, n);
-  for (size_t i = 0; i < out.data.size(); ++i) out.data[i] = static_cast<float>(inv[i]);
+  // Keras's linalg.inv: an LU factorization in float32 (LAPACK here).
+  HostMatrix out = HostMatrix::of(ops::linalg::inv(m.to_tensor()));
+  for (float v : out.data)
+    check(std::isfinite(v), "GPTQ: the damped Hessian is singular; raise hessian_damping or use "
+          "more calibration samples.");
   return out;
 }
 
@@ -128,14 +99,17 @@ CalibratedMatrix gptq_quantize_matrix(const HostMatrix& weights_transpose,
         for (int64_t k = j + 1; k < bs; ++k) block(r, k) -= err * hinv(col, b0 + k);
       }
     }
-    // The rest of the matrix takes the block's errors through the inverse Hessian.
-    if (b1 < in)
+    // The rest of the matrix takes the block's errors through the inverse Hessian (Keras's
+    // matmul; the backend's here too, so that large layers take BLAS time).
+    if (b1 < in) {
+      HostMatrix coupling(bs, in - b1);
+      for (int64_t k = 0; k < bs; ++k)
+        for (int64_t c = b1; c < in; ++c) coupling(k, c - b1) = hinv(b0 + k, c);
+      const HostMatrix update =
+          HostMatrix::of(ops::matmul(error.to_tensor(), coupling.to_tensor()));
       for (int64_t r = 0; r < out; ++r)
-        for (int64_t c = b1; c < in; ++c) {
-          float update = 0;
-          for (int64_t k = 0; k < bs; ++k) update += error(r, k) * hinv(b0 + k, c);
-          w(r, c) -= update;
-        }
+        for (int64_t c = b1; c < in; ++c) w(r, c) -= update(r, c - b1);
+    }
   }
   std::vector<float> g_idx(static_cast<size_t>(in));
   for (int64_t i = 0; i < in; ++i)
@@ -169,16 +143,10 @@ void GptqLayerState::update(const Tensor& inputs) {
   check(inputs.ndim() >= 2 && inputs.size() > 0 && inputs.size() % rows_ == 0,
         "GPTQ: expected a non-empty input of rank >= 2 whose size is a multiple of the Hessian "
         "dimension ", rows_, "; got shape ", inputs.shape(), ".");
-  const HostMatrix x = HostMatrix::of(ops::reshape(ops::cast(inputs, DType::Float32), {-1, rows_}));
-  const int64_t total = num_samples_ + x.rows;
-  // Keras: gram = X^T X made symmetric, H = H * n_prev / n + (2 / n) * gram.
-  HostMatrix gram(rows_, rows_);
-  for (int64_t i = 0; i < rows_; ++i)
-    for (int64_t j = 0; j < rows_; ++j) {
-      float sum = 0;
-      for (int64_t r = 0; r < x.rows; ++r) sum += x(r, i) * x(r, j);
-      gram(i, j) = sum;
-    }
+  const Tensor x = ops::reshape(ops::cast(inputs, DType::Float32), {-1, rows_});
+  const int64_t total = num_samples_ + x.shape()[0];
+  // Keras: gram = X^T X (the backend's matmul) made symmetric, H = H * n_prev / n + (2 / n) gram.
+  const HostMatrix gram = HostMatrix::of(ops::matmul(ops::transpose(x), x));
   const float keep = static_cast<float>(num_samples_) / static_cast<float>(total);
   const float weight = 2.0f / static_cast<float>(total);
   for (int64_t i = 0; i < rows_; ++i)

@@ -53,8 +53,8 @@ class GptqLayerState {
   int64_t num_samples_ = 0;
 };
 
-/// The inverse of a square matrix (LU with partial pivoting in double, rounded to float32);
-/// ValueError when singular.
+/// The inverse of a square matrix (the backend's float32 LU, as Keras's linalg.inv); ValueError
+/// when singular.
 HostMatrix inverse(const HostMatrix& m);
 
 }  // namespace keras::quantizers::detail
