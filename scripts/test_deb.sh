@@ -37,19 +37,5 @@ lib=$(find "$root/usr" -name libkeras.a)
 [ -n "$lib" ] || { echo "test_deb: the package has no libkeras.a" >&2; exit 1; }
 "$root/usr/bin/keras-cpp" --help > /dev/null
 
-cmake -S examples/consumer -B "$root/consumer-cmake" -DCMAKE_PREFIX_PATH="$root/usr" \
-  -DCMAKE_BUILD_TYPE=Release > /dev/null
-cmake --build "$root/consumer-cmake" > /dev/null
-out=$("$root/consumer-cmake/consumer")
-echo "$out"
-# A build with the torch backend installs the package's torch component: the consumer must use it.
-if [ -n "$(find "$root" -type d -name keras_torch)" ]; then
-  grep -q "on the torch backend predicts the same" <<<"$out" ||
-    { echo "the consumer did not run on the installed torch backend" >&2; exit 1; }
-fi
-pc=$(dirname "$(find "$root/usr" -name keras-cpp.pc)")
-flags=$(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs keras-cpp)
-# shellcheck disable=SC2086
-g++ -O2 examples/consumer/main.cpp -o "$root/consumer-pkgconfig" $flags
-"$root/consumer-pkgconfig"
+scripts/check_consumer.sh "$root/usr" "$root"
 echo "deb test: package fields, dependencies and both consumers passed"

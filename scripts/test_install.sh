@@ -12,20 +12,5 @@ trap 'rm -rf "$prefix"' EXIT
 cmake --install build --prefix "$prefix" > /dev/null
 echo "installed into $prefix: $(find "$prefix" -type f | wc -l) files"
 
-cmake -S examples/consumer -B "$prefix/consumer-cmake" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DCMAKE_BUILD_TYPE=Release > /dev/null
-cmake --build "$prefix/consumer-cmake" > /dev/null
-out=$("$prefix/consumer-cmake/consumer")
-echo "$out"
-# A build with the torch backend installs the package's torch component: the consumer must use it.
-if [ -n "$(find "$prefix" -type d -name keras_torch)" ]; then
-  grep -q "on the torch backend predicts the same" <<<"$out" ||
-    { echo "the consumer did not run on the installed torch backend" >&2; exit 1; }
-fi
-
-pc=$(dirname "$(find "$prefix" -name keras-cpp.pc)")
-flags=$(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs keras-cpp)
-# shellcheck disable=SC2086
-g++ -O2 examples/consumer/main.cpp -o "$prefix/consumer-pkgconfig" $flags
-"$prefix/consumer-pkgconfig"
+scripts/check_consumer.sh "$prefix" "$prefix"
 echo "install test: CMake package and pkg-config consumers passed"
