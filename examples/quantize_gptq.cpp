@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <keras/keras.h>
 
 namespace ops = keras::ops;
@@ -96,8 +98,10 @@ int main(int argc, char** argv) {
     compile(*model);
     std::cout << "== training on " << samples << " sequences of " << kLength << " tokens\n";
     model->fit(x_train, y_train, {.batch_size = 64, .epochs = epochs, .verbose = 0});
-    const std::string float_file =
-        (std::filesystem::temp_directory_path() / "quantize_gptq_float.keras").string();
+    // Per process: the test suite runs this example twice at once.
+    const std::string stem = (std::filesystem::temp_directory_path() /
+                              ("quantize_gptq_" + std::to_string(::getpid()))).string();
+    const std::string float_file = stem + "_float.keras";
     model->save(float_file);
     // Test cross-entropy: how far the predicted distributions moved (the accuracy of this
     // task barely moves).
@@ -151,7 +155,7 @@ int main(int argc, char** argv) {
                 << std::showpos << loss - float_loss << std::noshowpos << ")\n";
       if (s.label == "gptq 4-bit") {
         gptq4_loss = loss;
-        gptq_file = (std::filesystem::temp_directory_path() / "quantize_gptq_4bit.keras").string();
+        gptq_file = stem + "_gptq_4bit.keras";
         copy->save(gptq_file);
       }
     }
