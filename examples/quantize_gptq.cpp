@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
     // 3. The GPTQ model as a .keras file Keras 3.15 loads; read back, it scores the same.
     auto loaded = keras::saving::load_model(gptq_file);
     const double reloaded_loss = test_loss(*loaded);
-    std::cout << "saved " << gptq_file << "; reloaded test loss " << reloaded_loss << "\n";
+    std::cout << "saved " << gptq_file << "\nreloaded      test loss " << reloaded_loss << "\n";
     std::filesystem::remove(float_file);
     std::filesystem::remove(gptq_file);
     const bool ok = gptq4_loss - float_loss <= 0.02 && reloaded_loss == gptq4_loss;
