@@ -14,12 +14,15 @@ namespace {
 using GptqConfigObject = detail::CalibratedConfig<GPTQConfigOptions>;
 using AwqConfigObject = detail::CalibratedConfig<AWQConfigOptions>;
 
-void check_common(int64_t num_samples, int64_t sequence_length, int64_t group_size,
-                  const char* group_meaning) {
+// Keras's checks, in the order its constructors run them.
+void check_sizes(int64_t num_samples, int64_t sequence_length) {
   check(num_samples > 0, "num_samples must be a positive integer.");
   check(sequence_length > 0, "sequence_length must be a positive integer.");
+}
+
+void check_group(int64_t group_size, const char* meaning) {
   check(group_size >= -1 && group_size != 0, "Invalid group_size. Supported values are -1 (",
-        group_meaning, ") or a positive integer, but got ", group_size, ".");
+        meaning, ") or a positive integer, but got ", group_size, ".");
 }
 
 Config keras_object(const char* class_name, Config config) {
@@ -34,18 +37,18 @@ Config keras_object(const char* class_name, Config config) {
 QuantizationConfigPtr GPTQConfig(GPTQConfigOptions o) {
   check(o.weight_bits == 2 || o.weight_bits == 3 || o.weight_bits == 4 || o.weight_bits == 8,
         "Unsupported weight_bits ", o.weight_bits, ". Supported values are 2, 3, 4, and 8.");
-  check(o.num_samples > 0, "num_samples must be a positive integer.");
-  check(o.sequence_length > 0, "sequence_length must be a positive integer.");
+  check_sizes(o.num_samples, o.sequence_length);
   check(o.hessian_damping >= 0 && o.hessian_damping <= 1,
         "hessian_damping must be between 0 and 1.");
-  check_common(o.num_samples, o.sequence_length, o.group_size, "whole-tensor");
+  check_group(o.group_size, "whole-tensor");
   return std::make_shared<GptqConfigObject>("gptq", std::move(o));
 }
 
 QuantizationConfigPtr AWQConfig(AWQConfigOptions o) {
   check(o.weight_bits == 4, "AWQ only supports 4-bit quantization. Received weight_bits=",
         o.weight_bits, ".");
-  check_common(o.num_samples, o.sequence_length, o.group_size, "per-channel");
+  check_sizes(o.num_samples, o.sequence_length);
+  check_group(o.group_size, "per-channel");
   check(o.num_grid_points > 0, "num_grid_points must be a positive integer.");
   return std::make_shared<AwqConfigObject>("awq", std::move(o));
 }
