@@ -12,21 +12,19 @@ namespace {
 // model served while another copy calibrates) see no observer.
 thread_local std::map<const Layer*, std::function<void(const Tensor&)>> observers;
 
-// "gptq/4/128" from "gptq/4/128_from_float32".
-std::pair<int, int64_t> bits_and_group(const DTypePolicy& policy) {
-  const std::string mode = policy.name.substr(0, policy.name.find("_from_"));
-  const size_t a = mode.find('/'), b = mode.find('/', a + 1);
-  check(a != std::string::npos && b != std::string::npos, "The dtype policy '", policy.name,
-        "' is not a GPTQ/AWQ policy ('<gptq|awq>/<weight_bits>/<group_size>_from_<source>').");
-  return {std::stoi(mode.substr(a + 1, b - a - 1)), std::stoll(mode.substr(b + 1))};
-}
-
 }  // namespace
 
-int calibrated_weight_bits(const DTypePolicy& policy) { return bits_and_group(policy).first; }
+// The bits of "gptq/4/128_from_float32" (DTypePolicy::from_name checked the form; it keeps the
+// group size in block_size).
+int calibrated_weight_bits(const DTypePolicy& policy) {
+  const size_t a = policy.name.find('/'), b = policy.name.find('/', a + 1);
+  check(a != std::string::npos && b != std::string::npos, "The dtype policy '", policy.name,
+        "' is not a GPTQ/AWQ policy ('<gptq|awq>/<weight_bits>/<group_size>_from_<source>').");
+  return std::stoi(policy.name.substr(a + 1, b - a - 1));
+}
 
 int64_t calibrated_groups(int64_t input_dim, const DTypePolicy& policy) {
-  const int64_t group = bits_and_group(policy).second;
+  const int64_t group = policy.block_size;
   return group == -1 ? 1 : (input_dim + group - 1) / group;
 }
 
