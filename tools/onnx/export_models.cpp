@@ -1,11 +1,14 @@
 // ONNX files exported by keras-cpp for ONNX Runtime to run (scripts/onnx_check.sh, which then
 // runs tools/onnx/check_onnx.py). Usage: onnx_export_models OUT_DIR SHARED_MODELS_DIR
+// [KERAS_FIXTURES_DIR]
 //
 // For each model NAME: NAME.onnx (keras::saving::export_model), NAME.in<i>.npy (random inputs,
 // batch 3: normal(0, 1); token ids in [0, 20) with some padding zeros for integer inputs) and
 // NAME.out<i>.npy (keras-cpp's predictions on them). The models are those of onnx_models.cpp,
 // every weight set to random values first (biases, BatchNormalization statistics and recurrent
-// gates all count), and the trained files of SHARED_MODELS_DIR with their own weights.
+// gates all count), the trained files of SHARED_MODELS_DIR with their own weights, and the
+// models Keras saved under KERAS_FIXTURES_DIR (tests/oracle/fixtures) for the export: masks as
+// Keras records them (onnx_masks/, tools/keras_oracle/onnx_masks.py).
 // OUT_DIR/manifest.json lists {name, inputs, outputs, opset}; a model export_model refused
 // carries "error" (a failure for check_onnx.py) or, where onnx_models.cpp allows the refusal,
 // "expected_error".
@@ -15,6 +18,7 @@
 #include <keras/saving/save_model.h>
 #include <keras/utils/npy.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -50,14 +54,23 @@ std::vector<keras::KerasTensor> model_inputs(const Model& model) {
 }
 
 // Token ids with padding (id 0) as batches of sequences have it, so that a mask (Embedding's
-// mask_zero) changes the result: row 0 ends with 3 zeros, row 1 starts with 2.
-Tensor with_padding(const Tensor& ids) {
-  if (ids.ndim() != 2 || ids.shape()[1] < 4) return ids;
-  const int64_t steps = ids.shape()[1];
-  std::vector<int64_t> v = ids.astype(keras::DType::Int64).to_vector<int64_t>();
-  for (int64_t t = steps - 3; t < steps; ++t) v[static_cast<size_t>(t)] = 0;
-  for (int64_t t = 0; t < 2; ++t) v[static_cast<size_t>(steps + t)] = 0;
-  return Tensor::from_vector(v, ids.shape()).astype(ids.dtype());
+// mask_zero) changes the result: row 0 ends with 3 zeros, row 1 starts with 2. Float sequences
+// whose input is named "padded..." get whole steps of zeros there (Masking's default value), and
+// row 2 all zeros: a sequence masked whole.
+Tensor with_padding(const Tensor& x, bool whole_row) {
+  if (x.ndim() < 2 || x.shape()[1] < 4) return x;
+  const int64_t steps = x.shape()[1];
+  const int64_t step_size = x.size() / (x.shape()[0] * steps);
+  std::vector<double> v = x.astype(keras::DType::Float64).to_vector<double>();
+  const auto zero = [&](int64_t row, int64_t t) {
+    for (int64_t k = 0; k < step_size; ++k)
+      v[static_cast<size_t>((row * steps + t) * step_size + k)] = 0.0;
+  };
+  for (int64_t t = steps - 3; t < steps; ++t) zero(0, t);
+  for (int64_t t = 0; t < 2; ++t) zero(1, t);
+  if (whole_row && x.shape()[0] > 2)
+    for (int64_t t = 0; t < steps; ++t) zero(2, t);
+  return Tensor::from_vector(v, x.shape()).astype(x.dtype());
 }
 
 // A batch of kBatch random rows for each input of `model`: normal(0, 1), or uniform in [0, 1)
@@ -65,17 +78,25 @@ Tensor with_padding(const Tensor& ids) {
 // padding.
 TensorList random_inputs(const Model& model, bool unit_range) {
   // A subclassed model's inputs: float32, of the shapes it was built for.
-  std::vector<std::pair<keras::Shape, keras::DType>> specs;
+  struct Spec {
+    keras::Shape shape;
+    keras::DType dtype;
+    std::string name;
+  };
+  std::vector<Spec> specs;
   if (keras::onnx_check::is_subclassed(model))
-    for (const keras::Shape& s : model.build_input_shapes()) specs.emplace_back(s, keras::DType::Float32);
+    for (const keras::Shape& s : model.build_input_shapes())
+      specs.push_back({s, keras::DType::Float32, ""});
   else
     for (const keras::KerasTensor& input : model_inputs(model))
-      specs.emplace_back(input.shape(), input.dtype());
+      specs.push_back({input.shape(), input.dtype(), input.producer()->name()});
   TensorList out;
-  for (auto [shape, dtype] : specs) {
+  for (auto [shape, dtype, name] : specs) {
     shape[0] = kBatch;
     if (!keras::is_floating(dtype))
-      out.push_back(with_padding(keras::random::randint(shape, 0, 20, dtype)));
+      out.push_back(with_padding(keras::random::randint(shape, 0, 20, dtype), false));
+    else if (name.rfind("padded", 0) == 0)
+      out.push_back(with_padding(keras::random::normal(shape, 0.0, 1.0, dtype), true));
     else if (unit_range)
       out.push_back(keras::random::uniform(shape, 0.0, 1.0, dtype));
     else
@@ -137,8 +158,8 @@ class Writer {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: onnx_export_models OUT_DIR SHARED_MODELS_DIR\n";
+  if (argc != 3 && argc != 4) {
+    std::cerr << "usage: onnx_export_models OUT_DIR SHARED_MODELS_DIR [KERAS_FIXTURES_DIR]\n";
     return 2;
   }
   try {
@@ -169,6 +190,21 @@ int main(int argc, char** argv) {
       keras::utils::set_random_seed(seed_of(name));
       auto model = keras::saving::load_model(shared + "/" + file);
       out.add(name, *model, keras::saving::kDefaultOnnxOpset, false, unit_range);
+    }
+    // Keras-saved files with their own (seeded random) weights, in name order.
+    if (argc == 4) {
+      std::vector<std::filesystem::path> files;
+      for (const char* dir : {"onnx_masks"})
+        for (const auto& f : std::filesystem::directory_iterator(std::string(argv[3]) + "/" + dir))
+          if (f.path().extension() == ".keras") files.push_back(f.path());
+      std::sort(files.begin(), files.end());
+      for (const auto& file : files) {
+        const std::string name = "keras_" + file.stem().string();
+        keras::backend::clear_session();
+        keras::utils::set_random_seed(seed_of(name));
+        auto model = keras::saving::load_model(file.string());
+        out.add(name, *model, keras::saving::kDefaultOnnxOpset, false);
+      }
     }
     out.finish();
     return 0;

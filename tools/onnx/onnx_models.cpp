@@ -280,6 +280,56 @@ ModelPtr<Model> embedding_mask_zero() {
                     {.name = "embedding_mask_zero"});
 }
 
+// Masks through every layer that makes, passes on or reads one in an export: Embedding's
+// mask_zero on ids padded at the end of row 0 and at the start of row 1, Masking on steps of
+// zeros (row 2 masked whole); Dense, LayerNormalization and Dropout pass the mask on; LSTM, GRU
+// (reset_after both ways) and SimpleRNN with return_sequences, go_backwards, return_state,
+// initial states and zero_output_for_mask; Bidirectional; GlobalAveragePooling1D after a
+// recurrent layer that returns sequences.
+ModelPtr<Model> masked_recurrent() {
+  auto ids = Input({7}, {.dtype = DType::Int32, .name = "ids"});
+  auto padded = Input({7, 3}, {.name = "padded_steps"});
+  auto h0 = Input({4}, {.name = "h0"});
+  auto c0 = Input({4}, {.name = "c0"});
+  auto e = layers::Embedding(20, 5, {.mask_zero = true})(ids);
+  auto d = layers::Dropout(0.5)(
+      layers::LayerNormalization()(layers::Dense(6, {.activation = "tanh"})(e)));
+  auto m = layers::Masking({.mask_value = 0.0})(padded);
+  auto zero_outputs = layers::SimpleRNN(3, {.return_sequences = true});
+  zero_outputs->set_zero_output_for_mask(true);  // as Bidirectional sets it
+  Tensors outputs{
+      layers::GlobalAveragePooling1D()(layers::LSTM(4, {.return_sequences = true})(d)),
+      layers::GRU(4, {.return_sequences = true, .go_backwards = true})(d),
+      layers::GRU(3, {.reset_after = false})(d),
+      zero_outputs(d),
+      layers::LSTM(3, {.go_backwards = true})(m),
+      layers::Bidirectional(layers::LSTM(3, {.return_sequences = true}))(d),
+      layers::Bidirectional(layers::GRU(2), {.merge_mode = "sum"})(m),
+      layers::GlobalAveragePooling1D()(m)};
+  for (const Tensors& more :
+       {layers::LSTM(4, {.return_state = true, .name = "lstm_init"})(Tensors{m, h0, c0}),
+        layers::GRU(4, {.return_sequences = true, .return_state = true,
+                        .name = "gru_init"})(Tensors{d, h0})})
+    outputs.insert(outputs.end(), more.begin(), more.end());
+  return Functional(Tensors{ids, padded, h0, c0}, outputs, {.name = "masked_recurrent"});
+}
+
+// A mask that reaches a layer whose masked call has no ONNX form (Concatenate combines masks):
+// export refuses it by name.
+ModelPtr<Model> masked_refused() {
+  auto ids = Input({7}, {.dtype = DType::Int32, .name = "ids"});
+  auto e = layers::Embedding(20, 5, {.mask_zero = true})(ids);
+  return Functional(Tensors{ids}, Tensors{layers::Concatenate()(Tensors{e, e})},
+                    {.name = "masked_refused"});
+}
+
+// A Sequential model with a mask: Masking, then a recurrent layer.
+ModelPtr<Model> masked_sequential() {
+  return Sequential({Input({7, 3}, {.name = "padded_steps"}), layers::Masking({.mask_value = 0.0}),
+                     layers::GRU(4, {.return_sequences = true}), layers::LSTM(2)},
+                    {.name = "masked_sequential"});
+}
+
 // The adaptive poolings: extents the output sizes divide and do not (windows that overlap or
 // differ in size), more outputs than inputs along an axis, both data formats.
 ModelPtr<Model> adaptive_pooling() {
@@ -657,7 +707,11 @@ std::vector<ModelCase> model_cases() {
       {"merging", merging, 19},
       {"embedding", embedding},
       {"lora_layers", lora_layers},
-      {"embedding_mask_zero", embedding_mask_zero, 18, true},  // refusing the mask is fine
+      {"embedding_mask_zero", embedding_mask_zero},
+      {"masked_recurrent", masked_recurrent},
+      {"masked_recurrent_opset21", masked_recurrent, 21},
+      {"masked_sequential", masked_sequential, 17},
+      {"masked_refused", masked_refused, 18, true},
       {"inference_identity", inference_identity},
       {"preprocessing", preprocessing},
       {"categories", categories},

@@ -177,7 +177,23 @@ Values global_pooling(LayerCall& c, const std::string& op) {
   for (int i = 0; i < rank - 2; ++i) axes.push_back(channels_last(c) ? i + 1 : i + 2);
   return {reduce(c.g, op, c.inputs[0], axes, c.config.value("keepdims", false), c.scope())};
 }
-Values global_average_pooling(LayerCall& c) { return global_pooling(c, "ReduceMean"); }
+Values global_average_pooling(LayerCall& c) {
+  if (!c.masked()) return global_pooling(c, "ReduceMean");
+  // GlobalAveragePooling1D with a (batch, steps) mask: masked steps zeroed (so that NaNs there do
+  // not spread), summed, divided by the count of unmasked steps. Its output has no mask.
+  Graph& g = c.g;
+  const std::string s = c.scope();
+  const int64_t steps_axis = channels_last(c) ? 1 : 2;
+  const bool keepdims = c.config.value("keepdims", false);
+  const std::string m = g.node("Unsqueeze", {c.input_masks[0], g.constant_i64(s + "/feature_axis",
+                                                                              {3 - steps_axis})},
+                               {}, s);
+  const std::string x = g.node("Where", {m, c.inputs[0], g.scalar_f32(s + "/zero", 0.0f)}, {}, s);
+  c.output_masks = MaskValues{""};
+  return {g.node("Div", {reduce(g, "ReduceSum", x, {steps_axis}, keepdims, s),
+                         reduce(g, "ReduceSum", mask_as_float(g, m, s), {steps_axis}, keepdims, s)},
+                 {}, s)};
+}
 Values global_max_pooling(LayerCall& c) { return global_pooling(c, "ReduceMax"); }
 
 // (before, after) per spatial dimension from a ZeroPadding/Cropping config: an integer, a

@@ -128,14 +128,14 @@ Values concatenate(LayerCall& c) {
 }
 
 Values embedding(LayerCall& c) {
-  // The mask would change what later layers compute (masked means, recurrent layers carrying
-  // their state over padding); the exported graph carries no masks.
-  if (c.config.value("mask_zero", false))
-    c.fail("mask_zero=true makes a mask that later layers use, and the ONNX graph carries no " +
-           std::string("masks; export a model without mask_zero"));
   const std::string s = c.scope();
   // Keras casts the indices to int32; Gather takes int32 or int64 indices.
   const std::string ids = c.g.node("Cast", {c.inputs[0]}, {{"to", int64_t{7}}}, s);  // INT64
+  // mask_zero: id 0 is padding, masked for the layers after (compute_mask: ids != 0).
+  if (c.config.value("mask_zero", false))
+    c.output_masks = MaskValues{
+        c.g.node("Not", {c.g.node("Equal", {ids, c.g.constant_i64(s + "/zero", {0})}, {}, s)},
+                 {}, s)};
   return {c.g.node("Gather", {c.weight_value("embeddings"), ids}, {{"axis", int64_t{0}}}, s)};
 }
 

@@ -161,6 +161,53 @@ Values squeeze(LayerCall& c) {
   return {c.g.node("Squeeze", in, {}, c.scope())};
 }
 
+// A comparison of a tensor of any dtype with a tensor or a number (the number in the tensor's
+// dtype, as Keras's promotion of a Python scalar keeps it): what Keras records for the masks of
+// Embedding(mask_zero) (`not_equal(ids, 0)`) and Masking.
+std::string comparison_operand(LayerCall& c, const Config& arg, const std::string& name,
+                               DType like) {
+  if (arg.is_object() && arg.contains("__tensor__"))
+    return c.inputs.at(arg["__tensor__"].get<size_t>());
+  if (!arg.is_number()) c.fail("argument " + arg.dump() + " is neither a tensor nor a number");
+  const std::string v = c.g.scalar_f32(c.scope() + "/" + name, arg.get<float>());
+  return like == DType::Float32 ? v
+                                : c.g.node("Cast", {v}, {{"to", int64_t{onnx_type(like)}}},
+                                           c.scope());
+}
+
+std::string comparison(LayerCall& c, const std::string& op) {
+  const Config args = call_args(c);
+  if (args.size() != 2) c.fail("it takes two arguments, got " + std::to_string(args.size()));
+  if (c.input_dtypes.empty()) c.fail("the dtype of its input is unknown");
+  const DType like = c.input_dtypes[0];
+  for (DType d : c.input_dtypes)
+    if (d != like) c.fail("it compares tensors of different dtypes");
+  return c.g.node(op, {comparison_operand(c, args[0], "x1", like),
+                       comparison_operand(c, args[1], "x2", like)},
+                  {}, c.scope());
+}
+
+Values equal(LayerCall& c) { return {comparison(c, "Equal")}; }
+Values not_equal(LayerCall& c) {
+  return {c.g.node("Not", {comparison(c, "Equal")}, {}, c.scope())};
+}
+
+// any / all of a boolean tensor: the maximum / minimum of its 0/1 floats (ONNX has no logical
+// reduction).
+Values logical_reduction(LayerCall& c, const std::string& op) {
+  for (DType d : c.input_dtypes)
+    if (d != DType::Bool) c.fail("it reduces a " + std::string(dtype_name(d)) + " tensor; "
+                                 "any/all export on bool tensors");
+  const Config args = call_args(c);
+  const Config& x = args.at(0);
+  if (!(x.is_object() && x.contains("__tensor__"))) c.fail("its argument is not a tensor");
+  const std::string f = mask_as_float(c.g, c.inputs.at(x["__tensor__"].get<size_t>()), c.scope());
+  const std::string r = reduce(c.g, op, f, axes_of(c), c.config.value("keepdims", false), c.scope());
+  return {c.g.node("Cast", {r}, {{"to", int64_t{9}}}, c.scope())};  // BOOL
+}
+Values any_op(LayerCall& c) { return logical_reduction(c, "ReduceMax"); }
+Values all_op(LayerCall& c) { return logical_reduction(c, "ReduceMin"); }
+
 }  // namespace
 
 Converter find_op_converter(const std::string& class_name) {
@@ -177,6 +224,8 @@ Converter find_op_converter(const std::string& class_name) {
       {"Mean", mean},         {"Sum", sum},               {"Max", max_op},
       {"Min", min_op},        {"Concatenate", concatenate}, {"Reshape", reshape},
       {"Transpose", transpose_op}, {"ExpandDims", expand_dims}, {"Squeeze", squeeze},
+      {"Equal", equal},       {"NotEqual", not_equal},    {"Any", any_op},
+      {"All", all_op},
   };
   auto it = table.find(class_name);
   return it == table.end() ? nullptr : it->second;

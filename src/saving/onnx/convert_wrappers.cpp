@@ -13,12 +13,14 @@ using Values = std::vector<std::string>;
 
 // The converter of `inner` applied to `inputs` (shapes as the inner layer sees them).
 Values convert_inner(LayerCall& outer, const Layer& inner, const Values& inputs,
-                     const std::vector<Shape>& in_shapes, const std::vector<Shape>& out_shapes) {
+                     const std::vector<Shape>& in_shapes, const std::vector<Shape>& out_shapes,
+                     const MaskValues& masks = {}) {
   const Converter convert = find_converter(inner.class_name());
   if (!convert)
     outer.fail("its wrapped layer \"" + inner.name() + "\" (" + inner.class_name() +
                ") has no ONNX converter");
   LayerCall call{inner, inner.get_config(), inputs, in_shapes, out_shapes, outer.g};
+  call.input_masks = masks;
   call.refuse_quantized();
   return convert(call);
 }
@@ -67,8 +69,11 @@ Values bidirectional(LayerCall& c) {
     (i < states / 2 ? fw_in : bw_in).push_back(c.inputs[1 + i]);
     (i < states / 2 ? fw_shapes : bw_shapes).push_back(c.input_shapes[1 + i]);
   }
-  const Values fw = convert_inner(c, *layer->forward_layer(), fw_in, fw_shapes, {});
-  const Values bw = convert_inner(c, *layer->backward_layer(), bw_in, bw_shapes, {});
+  // Both directions get the sequence's mask (their masked outputs are zeros: the layer sets
+  // zero_output_for_mask when it returns sequences).
+  const MaskValues mask{c.masked() ? c.input_masks[0] : ""};
+  const Values fw = convert_inner(c, *layer->forward_layer(), fw_in, fw_shapes, {}, mask);
+  const Values bw = convert_inner(c, *layer->backward_layer(), bw_in, bw_shapes, {}, mask);
   std::string a = fw.at(0), b = bw.at(0);
   if (layer->forward_layer()->get_config().value("return_sequences", false)) {
     // The backward sequence runs from the last timestep: flip it to align with the forward one.
@@ -84,6 +89,13 @@ Values bidirectional(LayerCall& c) {
   else out = {a, b};
   out.insert(out.end(), fw.begin() + 1, fw.end());
   out.insert(out.end(), bw.begin() + 1, bw.end());
+  if (c.masked()) {
+    // The sequences keep the mask; states and a last output have none.
+    c.output_masks = MaskValues(out.size());
+    const bool sequences = layer->forward_layer()->get_config().value("return_sequences", false);
+    if (sequences) (*c.output_masks)[0] = mask[0];
+    if (sequences && mode == "none") (*c.output_masks)[1] = mask[0];
+  }
   return out;
 }
 

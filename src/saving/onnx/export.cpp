@@ -30,11 +30,25 @@ using onnx::LayerCall;
 using TensorKey = std::pair<const Node*, int>;
 TensorKey key_of(const KerasTensor& t) { return {t.node().get(), t.tensor_index()}; }
 
+// A layer call's masks as the layer receives them (Layer::operator()): those a Keras-saved graph
+// passes explicitly as `mask`, else those attached to its inputs when the layer supports
+// masking. A nested model passes the attached ones on to its own layers.
+onnx::MaskValues received_masks(const Layer& layer, const onnx::MaskValues& attached,
+                                const onnx::MaskValues& explicit_masks) {
+  for (const std::string& m : explicit_masks)
+    if (!m.empty()) return explicit_masks;
+  if (layer.supports_masking() || dynamic_cast<const Model*>(&layer)) return attached;
+  return {};
+}
+
 class Walker {
  public:
   explicit Walker(Graph& g) : g_(g) {}
 
-  void bind(const KerasTensor& t, const std::string& value) { values_[key_of(t)] = value; }
+  void bind(const KerasTensor& t, const std::string& value, const std::string& mask = {}) {
+    values_[key_of(t)] = value;
+    masks_[key_of(t)] = mask;
+  }
 
   const std::string& value_of(const KerasTensor& t) const {
     auto it = values_.find(key_of(t));
@@ -44,26 +58,41 @@ class Walker {
     return it->second;
   }
 
-  // The ONNX values of `model`'s outputs for inputs already bound to `inputs`.
-  std::vector<std::string> run_model(const Model& model, const std::vector<std::string>& inputs) {
+  std::string mask_of(const KerasTensor& t) const {
+    auto it = masks_.find(key_of(t));
+    return it == masks_.end() ? std::string() : it->second;
+  }
+
+  // The ONNX values of `model`'s outputs for inputs already bound to `inputs` (with the Keras
+  // masks `masks` attached, "" or none for unmasked inputs).
+  std::vector<std::string> run_model(const Model& model, const std::vector<std::string>& inputs,
+                                     const onnx::MaskValues& masks = {}) {
+    const auto mask_at = [&](size_t i) { return i < masks.size() ? masks[i] : std::string(); };
     if (const auto* f = dynamic_cast<const FunctionalModel*>(&model)) {
       check_count(model, f->inputs().size(), inputs.size());
-      for (size_t i = 0; i < inputs.size(); ++i) bind(f->inputs()[i], inputs[i]);
+      for (size_t i = 0; i < inputs.size(); ++i) bind(f->inputs()[i], inputs[i], mask_at(i));
       for (const auto& node : f->nodes()) {
         if (node->is_input()) continue;
         std::vector<std::string> in;
         std::vector<Shape> shapes;
         std::vector<DType> dtypes;
+        onnx::MaskValues attached, explicit_masks;
         for (const KerasTensor& t : node->inputs) {
           in.push_back(value_of(t));
           shapes.push_back(t.shape());
           dtypes.push_back(t.dtype());
+          attached.push_back(mask_of(t));
         }
-        const std::vector<std::string> out = run_layer(node->layer, in, shapes,
-                                                       node->output_shapes, node.get(), dtypes,
-                                                       node->list_call);
-        for (size_t i = 0; i < out.size(); ++i)
+        for (const KerasTensor& m : node->masks)
+          explicit_masks.push_back(m.defined() ? value_of(m) : std::string());
+        onnx::MaskValues out_masks;
+        const std::vector<std::string> out = run_layer(
+            node->layer, in, shapes, node->output_shapes, node.get(), dtypes, node->list_call,
+            received_masks(*node->layer, attached, explicit_masks), &out_masks);
+        for (size_t i = 0; i < out.size(); ++i) {
           values_[{node.get(), static_cast<int>(i)}] = out[i];
+          masks_[{node.get(), static_cast<int>(i)}] = i < out_masks.size() ? out_masks[i] : "";
+        }
       }
       std::vector<std::string> out;
       for (const KerasTensor& t : f->outputs()) out.push_back(value_of(t));
@@ -74,12 +103,16 @@ class Walker {
       if (!s->input_tensor().defined())
         throw ValueError("export: Sequential model \"" + model.name() +
                          "\" is not built; give it a keras::Input first or call it on data.");
-      std::string x = inputs[0];
+      std::string x = inputs[0], mask = mask_at(0);
       KerasTensor previous = s->input_tensor();
       const auto layers = s->layers();
       for (size_t i = 0; i < layers.size(); ++i) {
         const KerasTensor& out = s->layer_outputs().at(i);
-        x = run_layer(layers[i], {x}, {previous.shape()}, {out.shape()}).at(0);
+        onnx::MaskValues out_masks;
+        x = run_layer(layers[i], {x}, {previous.shape()}, {out.shape()}, nullptr, {}, false,
+                      received_masks(*layers[i], {mask}, {}), &out_masks)
+                .at(0);
+        mask = out_masks.empty() ? "" : out_masks[0];
         previous = out;
       }
       return {x};
@@ -99,16 +132,17 @@ class Walker {
   std::vector<std::string> run_layer(const std::shared_ptr<Layer>& layer,
                                      const std::vector<std::string>& in,
                                      const std::vector<Shape>& in_shapes,
-                                     const std::vector<Shape>& out_shapes,
-                                     const Node* node = nullptr,
-                                     const std::vector<DType>& dtypes = {},
-                                     bool list_call = false) {
+                                     const std::vector<Shape>& out_shapes, const Node* node,
+                                     const std::vector<DType>& dtypes, bool list_call,
+                                     const onnx::MaskValues& masks,
+                                     onnx::MaskValues* out_masks) {
     return onnx::convert_layer_call(g_, layer, in, in_shapes, out_shapes, node, dtypes,
-                                    list_call);
+                                    list_call, masks, out_masks);
   }
 
   Graph& g_;
   std::map<TensorKey, std::string> values_;
+  std::map<TensorKey, std::string> masks_;  // "" for none
 };
 
 // The model's input tensors (Functional: its inputs; Sequential: its Input).
@@ -260,13 +294,25 @@ std::vector<std::string> convert_layer_call(Graph& g, const std::shared_ptr<Laye
                                             const std::vector<Shape>& in_shapes,
                                             const std::vector<Shape>& out_shapes,
                                             const Node* node, const std::vector<DType>& dtypes,
-                                            bool list_call) {
-  if (traced_by_call(*layer)) return trace_layer_call(g, *layer, in, in_shapes, dtypes, list_call);
+                                            bool list_call, const MaskValues& masks,
+                                            MaskValues* out_masks) {
+  if (out_masks) out_masks->clear();  // none unless a converter says otherwise
+  if (traced_by_call(*layer)) {
+    for (const std::string& m : masks)
+      if (!m.empty())
+        throw ValueError("export: layer \"" + layer->name() + "\" (" + layer->class_name() +
+                         ") cannot be exported to ONNX: a Keras mask (from "
+                         "Embedding(mask_zero=True) or Masking) reaches its call, which export "
+                         "traces, and traced calls carry no masks.");
+    return trace_layer_call(g, *layer, in, in_shapes, dtypes, list_call);
+  }
   if (const auto* model = dynamic_cast<const Model*>(layer.get())) {
+    // Its layers see the masks; its outputs carry none (a model does not support masking).
     saving::Walker inner(g);
-    return inner.run_model(*model, in);
+    return inner.run_model(*model, in, masks);
   }
   LayerCall call{*layer, layer->get_config(), in, in_shapes, out_shapes, g, node, dtypes};
+  call.input_masks = masks;
   call.refuse_quantized();
   // A keras.ops node may share its class name with a layer (Add, Concatenate, Softmax) but
   // not its config or call arguments: it has converters of its own.
@@ -283,6 +329,8 @@ std::vector<std::string> convert_layer_call(Graph& g, const std::shared_ptr<Laye
   if (out.size() != out_shapes.size() && !out_shapes.empty())
     call.fail("the converter made " + std::to_string(out.size()) + " outputs for " +
               std::to_string(out_shapes.size()));
+  const MaskValues resolved = resolve_output_masks(call, out.size());
+  if (out_masks) *out_masks = resolved;
   return out;
 }
 

@@ -193,6 +193,7 @@ Converter find_converter(const std::string& class_name) {
     register_wrappers(t);
     register_preprocessing(t);
     register_adaptive_pooling(t);
+    register_masking(t);
     return t;
   }();
   auto it = table.find(class_name);

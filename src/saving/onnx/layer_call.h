@@ -3,6 +3,7 @@
 // the ONNX values of its inputs, the Keras shapes) and the helpers converters share.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@
 #include "onnx_graph.h"
 
 namespace keras::onnx {
+
+/// Keras masks of a call's tensors as ONNX bool values, one per tensor, "" where none.
+using MaskValues = std::vector<std::string>;
 
 struct LayerCall {
   const Layer& layer;
@@ -25,6 +29,15 @@ struct LayerCall {
   const Node* node = nullptr;
   /// The dtypes of the inputs, where the walk knows them (Functional graphs).
   std::vector<DType> input_dtypes = {};
+  /// The Keras masks the call receives (those attached to its inputs when the layer supports
+  /// masking, or passed explicitly in a Keras-saved graph); empty or all "" for none.
+  MaskValues input_masks = {};
+  /// Set by a converter that makes or reads masks: the masks of its outputs (masks.cpp decides
+  /// for the others: none, the input's for layers that pass it on, else a refusal).
+  std::optional<MaskValues> output_masks = std::nullopt;
+
+  /// True when the call receives at least one mask.
+  bool masked() const;
 
   /// The layer's weight named `name` (Variable::name: "kernel", "bias", ...) as a tensor
   /// (layer_weight: with a LoRA update merged in).
@@ -82,6 +95,15 @@ std::string reduce(Graph& g, const std::string& op, const std::string& x,
 /// config[key] as a list of `n` integers (an integer repeats), as Keras's conv arguments.
 std::vector<int64_t> int_tuple(const LayerCall& c, const std::string& key, int n);
 
+/// The masks of the outputs of a converted call: the converter's own (output_masks), none when
+/// it received none, the input's for classes whose call ignores the mask and passes it on
+/// (Dense, activations, normalization, dropout...); any other class that receives a mask fails
+/// naming it, since its converter would drop what the mask changes.
+MaskValues resolve_output_masks(const LayerCall& c, size_t outputs);
+
+/// `x` (a boolean mask) as a float32 0/1 tensor.
+std::string mask_as_float(Graph& g, const std::string& mask, const std::string& base);
+
 /// A converter: appends the layer's nodes, returns its outputs' values.
 using Converter = std::vector<std::string> (*)(LayerCall&);
 /// The converter of a Keras class name, or null.
@@ -98,5 +120,6 @@ void register_attention(std::map<std::string, Converter>& table);
 void register_wrappers(std::map<std::string, Converter>& table);
 void register_preprocessing(std::map<std::string, Converter>& table);
 void register_adaptive_pooling(std::map<std::string, Converter>& table);
+void register_masking(std::map<std::string, Converter>& table);
 
 }  // namespace keras::onnx

@@ -13,8 +13,8 @@ namespace model_f { enum { ir_version = 1, producer_name = 2, producer_version =
 namespace opset_f { enum { domain = 1, version = 2 }; }
 namespace graph_f { enum { node = 1, name = 2, initializer = 5, input = 11, output = 12 }; }
 namespace node_f { enum { input = 1, output = 2, name = 3, op_type = 4, attribute = 5 }; }
-namespace attr_f { enum { name = 1, f = 2, i = 3, s = 4, floats = 7, ints = 8, strings = 9, type = 20 }; }
-namespace attr_type { enum { FLOAT = 1, INT = 2, STRING = 3, FLOATS = 6, INTS = 7, STRINGS = 8 }; }
+namespace attr_f { enum { name = 1, f = 2, i = 3, s = 4, g = 6, floats = 7, ints = 8, strings = 9, type = 20 }; }
+namespace attr_type { enum { FLOAT = 1, INT = 2, STRING = 3, GRAPH = 5, FLOATS = 6, INTS = 7, STRINGS = 8 }; }
 namespace tensor_f { enum { dims = 1, data_type = 2, name = 8, raw_data = 9 }; }
 namespace value_f { enum { name = 1, type = 2 }; }
 namespace type_f { enum { tensor_type = 1 }; }
@@ -54,9 +54,12 @@ ProtoWriter attribute(const Attribute& a) {
         } else if constexpr (std::is_same_v<V, std::vector<float>>) {
           for (float x : v) w.float32(attr_f::floats, x);
           w.varint(attr_f::type, attr_type::FLOATS);
-        } else {
+        } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
           for (const std::string& x : v) w.bytes(attr_f::strings, x);
           w.varint(attr_f::type, attr_type::STRINGS);
+        } else {
+          w.bytes(attr_f::g, v->graph_bytes());  // a GraphProto message
+          w.varint(attr_f::type, attr_type::GRAPH);
         }
       },
       a.value);
@@ -180,7 +183,13 @@ void Graph::add_output(const std::string& value, const std::string& name, DType 
   outputs_.push_back({out, dtype, shape, dim_names});
 }
 
-std::string Graph::serialize(const std::string& producer_version) const {
+std::shared_ptr<Graph> Graph::body(const std::string& name) const {
+  auto g = std::make_shared<Graph>(name, opset_);
+  g->used_ = used_;
+  return g;
+}
+
+std::string Graph::graph_bytes() const {
   ProtoWriter graph;
   for (const NodeRecord& n : nodes_) {
     ProtoWriter w;
@@ -204,7 +213,10 @@ std::string Graph::serialize(const std::string& producer_version) const {
     graph.message(graph_f::input, value_info(v.name, v.dtype, v.shape, v.dim_names));
   for (const ValueInfo& v : outputs_)
     graph.message(graph_f::output, value_info(v.name, v.dtype, v.shape, v.dim_names));
+  return graph.data();
+}
 
+std::string Graph::serialize(const std::string& producer_version) const {
   ProtoWriter opset;
   opset.bytes(opset_f::domain, "");
   opset.varint(opset_f::version, opset_);
@@ -212,7 +224,7 @@ std::string Graph::serialize(const std::string& producer_version) const {
   model.varint(model_f::ir_version, ir_version_for(opset_));
   model.bytes(model_f::producer_name, "keras-cpp");
   model.bytes(model_f::producer_version, producer_version);
-  model.message(model_f::graph, graph);
+  model.bytes(model_f::graph, graph_bytes());
   model.message(model_f::opset_import, opset);
   return model.data();
 }

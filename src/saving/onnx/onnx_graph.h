@@ -6,6 +6,7 @@
 //   std::string y = g.node("MatMul", {x, g.initializer("dense/kernel", kernel)});
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_set>
 #include <variant>
@@ -17,11 +18,14 @@
 
 namespace keras::onnx {
 
-/// An attribute of a node: INT, FLOAT, STRING, INTS, FLOATS or STRINGS by the value held.
+class Graph;
+
+/// An attribute of a node: INT, FLOAT, STRING, INTS, FLOATS, STRINGS or GRAPH (the body of a
+/// Scan) by the value held.
 struct Attribute {
   std::string name;
   std::variant<int64_t, float, std::string, std::vector<int64_t>, std::vector<float>,
-               std::vector<std::string>>
+               std::vector<std::string>, std::shared_ptr<const Graph>>
       value;
 };
 
@@ -65,6 +69,14 @@ class Graph {
 
   /// The ModelProto: IR version for the opset, opset import, producer, the graph.
   std::string serialize(const std::string& producer_version) const;
+  /// The GraphProto alone (a body graph's attribute).
+  std::string graph_bytes() const;
+
+  /// An empty graph for the body of a control-flow node (Scan): this opset, and value names
+  /// that avoid this graph's (ONNX names are unique across nested graphs). Once the body is
+  /// built, adopt_names(body) keeps this graph's later names off the body's.
+  std::shared_ptr<Graph> body(const std::string& name) const;
+  void adopt_names(const Graph& body) { used_.insert(body.used_.begin(), body.used_.end()); }
 
  private:
   struct NodeRecord {

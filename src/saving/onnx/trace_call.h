@@ -14,6 +14,7 @@
 #include "keras/core/shape.h"
 #include "keras/layers/keras_tensor.h"
 #include "keras/layers/layer.h"
+#include "layer_call.h"
 #include "onnx_graph.h"
 
 namespace keras::onnx {
@@ -38,12 +39,14 @@ std::vector<std::string> trace_layer_call(Graph& g, Layer& layer,
                                           std::vector<DType>* output_dtypes = nullptr);
 
 /// The ONNX values of one call of `layer` (converted, walked when it is a Functional or
-/// Sequential model, or traced), defined in export.cpp.
+/// Sequential model, or traced), defined in export.cpp. `masks`: the Keras masks the call
+/// receives (layer_call.h); `output_masks` receives those of its outputs.
 std::vector<std::string> convert_layer_call(Graph& g, const std::shared_ptr<Layer>& layer,
                                             const std::vector<std::string>& inputs,
                                             const std::vector<Shape>& input_shapes,
                                             const std::vector<Shape>& output_shapes,
                                             const Node* node, const std::vector<DType>& dtypes,
-                                            bool list_call);
+                                            bool list_call, const MaskValues& masks = {},
+                                            MaskValues* output_masks = nullptr);
 
 }  // namespace keras::onnx
