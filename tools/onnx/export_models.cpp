@@ -8,7 +8,8 @@
 // every weight set to random values first (biases, BatchNormalization statistics and recurrent
 // gates all count), the trained files of SHARED_MODELS_DIR with their own weights, and the
 // models Keras saved under KERAS_FIXTURES_DIR (tests/oracle/fixtures) for the export: masks as
-// Keras records them (onnx_masks/, tools/keras_oracle/onnx_masks.py).
+// Keras records them (onnx_masks/, tools/keras_oracle/onnx_masks.py) and the ConvLSTM1D/2D/3D
+// files of tools/keras_oracle/conv_lstm.py (conv_lstm_files/).
 // OUT_DIR/manifest.json lists {name, inputs, outputs, opset}; a model export_model refused
 // carries "error" (a failure for check_onnx.py) or, where onnx_models.cpp allows the refusal,
 // "expected_error".
@@ -93,6 +94,8 @@ TensorList random_inputs(const Model& model, bool unit_range) {
   TensorList out;
   for (auto [shape, dtype, name] : specs) {
     shape[0] = kBatch;
+    for (int d = 1; d < shape.rank(); ++d)
+      if (shape[d] < 0) shape[d] = 5;  // a dynamic axis (time): 5 steps
     if (!keras::is_floating(dtype))
       out.push_back(with_padding(keras::random::randint(shape, 0, 20, dtype), false));
     else if (name.rfind("padded", 0) == 0)
@@ -194,7 +197,7 @@ int main(int argc, char** argv) {
     // Keras-saved files with their own (seeded random) weights, in name order.
     if (argc == 4) {
       std::vector<std::filesystem::path> files;
-      for (const char* dir : {"onnx_masks"})
+      for (const char* dir : {"onnx_masks", "conv_lstm_files"})
         for (const auto& f : std::filesystem::directory_iterator(std::string(argv[3]) + "/" + dir))
           if (f.path().extension() == ".keras") files.push_back(f.path());
       std::sort(files.begin(), files.end());

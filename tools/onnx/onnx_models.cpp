@@ -314,6 +314,34 @@ ModelPtr<Model> masked_recurrent() {
   return Functional(Tensors{ids, padded, h0, c0}, outputs, {.name = "masked_recurrent"});
 }
 
+// ConvLSTM1D/2D/3D (a Scan over the time axis, dynamic in `frames`): padding valid and same,
+// strides, dilation, channels_first, go_backwards, return_sequences, return_state, initial
+// states, other activations.
+ModelPtr<Model> conv_lstm() {
+  auto frames = Input({kUnknownDim, 6, 6, 2}, {.name = "frames"});
+  auto h0 = Input({6, 6, 3}, {.name = "h0"});
+  auto c0 = Input({6, 6, 3}, {.name = "c0"});
+  auto seq = Input({4, 9, 3}, {.name = "seq"});
+  auto volume = Input({3, 4, 4, 4, 2}, {.name = "volume"});
+  auto frames_cf = Input({4, 2, 6, 5}, {.name = "frames_cf"});
+  Tensors outputs{
+      layers::ConvLSTM2D(3, 3, {.padding = "same", .return_sequences = true})(frames),
+      layers::ConvLSTM2D(2, 3, {.strides = 2, .go_backwards = true})(frames),
+      layers::ConvLSTM1D(4, 3, {.dilation_rate = 2, .return_sequences = true,
+                                .go_backwards = true})(seq),
+      layers::ConvLSTM3D(2, 2, {.padding = "same"})(volume)};
+  for (const Tensors& more :
+       {layers::ConvLSTM2D(2, {3, 2}, {.data_format = "channels_first", .activation = "relu",
+                                       .recurrent_activation = "hard_sigmoid",
+                                       .return_state = true, .name = "conv_lstm_cf"})(
+            Tensors{frames_cf}),
+        layers::ConvLSTM2D(3, 3, {.padding = "same", .return_sequences = true,
+                                  .name = "conv_lstm_init"})(Tensors{frames, h0, c0})})
+    outputs.insert(outputs.end(), more.begin(), more.end());
+  return Functional(Tensors{frames, h0, c0, seq, volume, frames_cf}, outputs,
+                    {.name = "conv_lstm"});
+}
+
 // A mask that reaches a layer whose masked call has no ONNX form (Concatenate combines masks):
 // export refuses it by name.
 ModelPtr<Model> masked_refused() {
@@ -712,6 +740,8 @@ std::vector<ModelCase> model_cases() {
       {"masked_recurrent_opset21", masked_recurrent, 21},
       {"masked_sequential", masked_sequential, 17},
       {"masked_refused", masked_refused, 18, true},
+      {"conv_lstm", conv_lstm},
+      {"conv_lstm_opset17", conv_lstm, 17},
       {"inference_identity", inference_identity},
       {"preprocessing", preprocessing},
       {"categories", categories},

@@ -194,6 +194,7 @@ Converter find_converter(const std::string& class_name) {
     register_preprocessing(t);
     register_adaptive_pooling(t);
     register_masking(t);
+    register_conv_lstm(t);
     return t;
   }();
   auto it = table.find(class_name);

@@ -121,5 +121,6 @@ void register_wrappers(std::map<std::string, Converter>& table);
 void register_preprocessing(std::map<std::string, Converter>& table);
 void register_adaptive_pooling(std::map<std::string, Converter>& table);
 void register_masking(std::map<std::string, Converter>& table);
+void register_conv_lstm(std::map<std::string, Converter>& table);
 
 }  // namespace keras::onnx
