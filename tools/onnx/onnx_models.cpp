@@ -342,6 +342,21 @@ ModelPtr<Model> conv_lstm() {
                     {.name = "conv_lstm"});
 }
 
+// Masks into attention (a text encoder with padding): MultiHeadAttention merges the query and
+// value masks (with the causal mask in one call), GroupedQueryAttention too; the query mask
+// passes on through LayerNormalization into a masked GlobalAveragePooling1D.
+ModelPtr<Model> masked_attention() {
+  auto ids = Input({7}, {.dtype = DType::Int32, .name = "ids"});
+  auto e = layers::Embedding(20, 8, {.mask_zero = true})(ids);
+  auto a = layers::MultiHeadAttention(2, 4, {.name = "mha"})(e, e);
+  auto x = layers::LayerNormalization()(layers::Add()(Tensors{e, a}).at(0));
+  Tensors outputs{
+      layers::GlobalAveragePooling1D()(x),
+      layers::MultiHeadAttention(2, 4, {.name = "mha_causal"})(e, e, {.use_causal_mask = true}),
+      layers::GroupedQueryAttention(4, 2, 2, {.name = "gqa"})(e, e)};
+  return Functional(Tensors{ids}, outputs, {.name = "masked_attention"});
+}
+
 // A mask that reaches a layer whose masked call has no ONNX form (Concatenate combines masks):
 // export refuses it by name.
 ModelPtr<Model> masked_refused() {
@@ -739,6 +754,7 @@ std::vector<ModelCase> model_cases() {
       {"masked_recurrent", masked_recurrent},
       {"masked_recurrent_opset21", masked_recurrent, 21},
       {"masked_sequential", masked_sequential, 17},
+      {"masked_attention", masked_attention},
       {"masked_refused", masked_refused, 18, true},
       {"conv_lstm", conv_lstm},
       {"conv_lstm_opset17", conv_lstm, 17},

@@ -230,16 +230,25 @@ std::pair<std::string, std::string> attend(Graph& g, const std::string& q, const
   return {transpose(g, out, {0, 2, 1, 3}, base), probs};
 }
 
-// The merged attention mask of a MultiHeadAttention / GroupedQueryAttention call (causal,
-// sliding window, attention_mask input), broadcastable to (B, N, T, S); "" for none.
+// The merged attention mask of a MultiHeadAttention / GroupedQueryAttention call (the Keras
+// masks of query, value and key, causal, sliding window, attention_mask input), broadcastable
+// to (B, N, T, S); "" for none. With a query mask, the output carries it (compute_mask).
 std::string attention_mask(LayerCall& c, bool causal, std::optional<int64_t> window) {
   Graph& g = c.g;
   const std::string base = c.scope() + "/mask";
   std::string mask;
+  if (c.masked()) {
+    // Query (B, T) as (B, 1, T, 1); value and key (B, S) as (B, 1, 1, S).
+    const auto at = [&](size_t i) { return i < c.input_masks.size() ? c.input_masks[i] : ""; };
+    if (!at(0).empty()) mask = unsqueeze(g, at(0), {1, 3}, base);
+    for (size_t i : {size_t{1}, size_t{2}})
+      if (!at(i).empty()) mask = mask_and(g, mask, unsqueeze(g, at(i), {1, 2}, base), base);
+    c.output_masks = MaskValues{at(0)};
+  }
   if (causal || window) {
     const RowsCols rc = rows_cols(g, dim_of(g, c.inputs[0], 1, base),
                                   dim_of(g, c.inputs[1], 1, base), base);
-    if (causal) mask = causal_mask(g, rc, base);
+    if (causal) mask = mask_and(g, mask, causal_mask(g, rc, base), base);
     if (window) mask = mask_and(g, mask, sliding_window_mask(g, rc, *window, base), base);
   }
   if (c.inputs.size() > 3) {

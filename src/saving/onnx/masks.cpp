@@ -2,7 +2,8 @@
 // value that travels beside the tensor it belongs to, as keras-cpp attaches it to the tensor:
 // layers that support masking receive it, those that make or read one (Embedding, Masking, the
 // recurrent layers, GlobalAveragePooling1D) convert with it, those whose call ignores it
-// pass it on, and any other class that receives one is refused by name.
+// pass it on (Add, Subtract and Average merge them), and any other class that receives one is
+// refused by name.
 
 #include <set>
 
@@ -67,10 +68,22 @@ MaskValues resolve_output_masks(const LayerCall& c, size_t outputs) {
   if (!c.masked()) return MaskValues(outputs);
   if (passes_mask_through(c.layer.class_name()) && c.input_masks.size() == 1)
     return MaskValues(outputs, c.input_masks[0]);
+  const std::string& cls = c.layer.class_name();
+  if (cls == "Add" || cls == "Subtract" || cls == "Average") {
+    // Their call ignores masks; the output's is the union of the inputs' when every input has
+    // one (MergeLayer::compute_mask_list), else none.
+    std::string merged;
+    for (const std::string& m : c.input_masks) {
+      if (m.empty()) return MaskValues(outputs);
+      merged = merged.empty() ? m : c.g.node("Or", {merged, m}, {}, c.scope() + "/mask");
+    }
+    return MaskValues(outputs, merged);
+  }
   c.fail("it receives a Keras mask (from Embedding(mask_zero=True) or Masking), and its masked "
          "call has no ONNX form in keras-cpp. Masks export through Dense, activations, "
-         "normalization and dropout layers into LSTM, GRU, SimpleRNN, Bidirectional and "
-         "GlobalAveragePooling1D; put a layer that ends the mask (one of those "
+         "normalization, dropout, Add, Subtract and Average layers into LSTM, GRU, SimpleRNN, "
+         "Bidirectional, MultiHeadAttention, GroupedQueryAttention and GlobalAveragePooling1D; "
+         "put a layer that ends the mask (one of those "
          "recurrent layers without return_sequences, GlobalAveragePooling1D) before this one, or "
          "export the model without the mask");
 }
