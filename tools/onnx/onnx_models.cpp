@@ -344,7 +344,8 @@ ModelPtr<Model> conv_lstm() {
 
 // Masks into attention (a text encoder with padding): MultiHeadAttention merges the query and
 // value masks (with the causal mask in one call), GroupedQueryAttention too; the query mask
-// passes on through LayerNormalization into a masked GlobalAveragePooling1D.
+// passes on through a residual Add and LayerNormalization into a masked
+// GlobalAveragePooling1D; Attention and AdditiveAttention (causal) mask values and query rows.
 ModelPtr<Model> masked_attention() {
   auto ids = Input({7}, {.dtype = DType::Int32, .name = "ids"});
   auto e = layers::Embedding(20, 8, {.mask_zero = true})(ids);
@@ -353,7 +354,11 @@ ModelPtr<Model> masked_attention() {
   Tensors outputs{
       layers::GlobalAveragePooling1D()(x),
       layers::MultiHeadAttention(2, 4, {.name = "mha_causal"})(e, e, {.use_causal_mask = true}),
-      layers::GroupedQueryAttention(4, 2, 2, {.name = "gqa"})(e, e)};
+      layers::GroupedQueryAttention(4, 2, 2, {.name = "gqa"})(e, e),
+      layers::Attention({.use_scale = true, .name = "attention"})(Tensors{e, e}).at(0),
+      layers::AdditiveAttention({.name = "additive_causal"})
+          ->call_with(Tensors{e, e}, {.use_causal_mask = true})
+          .at(0)};
   return Functional(Tensors{ids}, outputs, {.name = "masked_attention"});
 }
 

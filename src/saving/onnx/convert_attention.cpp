@@ -360,8 +360,8 @@ Values grouped_query_attention(LayerCall& c) {
 
 // ---- Attention / AdditiveAttention -----------------------------------------------------------
 
-// AttentionLayer::call_list: scores, the causal mask as a -1e9 bias, softmax, the product with
-// the values.
+// AttentionLayer::call_list: scores, the value and causal masks as a -1e9 bias, softmax, the
+// product with the values, masked query rows zeroed.
 Values dot_attention(LayerCall& c, bool additive) {
   const auto* layer = dynamic_cast<const layers::AttentionLayer*>(&c.layer);
   if (!layer) c.fail("it is not keras-cpp's Attention layer");
@@ -397,18 +397,34 @@ Values dot_attention(LayerCall& c, bool additive) {
       scores = reduce(g, "ReduceSum", t, {-1}, false, s);
     }
   }
+  // Keras masks: the value mask (batch, 1, Tv) joins the causal one on the scores; query rows
+  // that are masked give zeros, and the output keeps the query mask.
+  const auto input_mask = [&](size_t i) {
+    return i < c.input_masks.size() ? c.input_masks[i] : std::string();
+  };
+  std::string mask;
+  if (!input_mask(1).empty()) mask = unsqueeze(g, input_mask(1), {-2}, s);
   if (flags.use_causal_mask) {
     const std::string shape = g.node("Shape", {scores}, {}, s);
     auto dim = [&](int64_t axis) {
       return g.node("Gather", {shape, scalar_i64(g, s + "/axis", axis)}, {{"axis", int64_t{0}}},
                     s);
     };
-    const std::string mask = causal_mask(g, rows_cols(g, dim(rank - 2), dim(rank - 1), s), s);
+    mask = mask_and(g, mask, causal_mask(g, rows_cols(g, dim(rank - 2), dim(rank - 1), s), s), s);
+  }
+  if (!mask.empty()) {
     const std::string biased = g.node("Sub", {scores, g.scalar_f32(s + "/max", 1.0e9f)}, {}, s);
     scores = g.node("Where", {mask, scores, biased}, {}, s);
   }
   const std::string weights = g.node("Softmax", {scores}, {{"axis", int64_t{-1}}}, s);
-  const std::string out = g.node("MatMul", {weights, value}, {}, s);
+  std::string out = g.node("MatMul", {weights, value}, {}, s);
+  if (c.masked()) {
+    if (!input_mask(0).empty())
+      out = g.node("Where", {unsqueeze(g, input_mask(0), {-1}, s), out,
+                             g.scalar_f32(s + "/zero", 0.0f)},
+                   {}, s);
+    c.output_masks = MaskValues{input_mask(0)};
+  }
   if (flags.return_attention_scores) return {out, weights};
   return {out};
 }

@@ -82,7 +82,7 @@ MaskValues resolve_output_masks(const LayerCall& c, size_t outputs) {
   c.fail("it receives a Keras mask (from Embedding(mask_zero=True) or Masking), and its masked "
          "call has no ONNX form in keras-cpp. Masks export through Dense, activations, "
          "normalization, dropout, Add, Subtract and Average layers into LSTM, GRU, SimpleRNN, "
-         "Bidirectional, MultiHeadAttention, GroupedQueryAttention and GlobalAveragePooling1D; "
+         "Bidirectional, the attention layers and GlobalAveragePooling1D; "
          "put a layer that ends the mask (one of those "
          "recurrent layers without return_sequences, GlobalAveragePooling1D) before this one, or "
          "export the model without the mask");
