@@ -8,7 +8,7 @@
 #include "dtype_traits.h"
 #include "keras/core/errors.h"
 #include "loops.h"
-#include "scalar_math.h"
+#include "backend/elementwise_math.h"
 
 namespace keras::cpu {
 namespace {
@@ -51,114 +51,53 @@ void map_binary(const StridedLoop<3>& loop, F f) {
                             " is not defined for " + std::string(dtype_name(t)));
 }
 
-// Ops every dtype has: arithmetic that makes sense for it, comparisons and logic.
-template <typename T>
-bool binary_common(BinaryOp op, const StridedLoop<3>& loop) {
-  using C = compute_t<T>;
-  switch (op) {
-    case BinaryOp::Maximum: map_binary<T, T>(loop, [](C x, C y) { return math::nan_max(x, y); }); return true;
-    case BinaryOp::Minimum: map_binary<T, T>(loop, [](C x, C y) { return math::nan_min(x, y); }); return true;
-    case BinaryOp::Equal: map_binary<bool, T>(loop, [](C x, C y) { return x == y; }); return true;
-    case BinaryOp::NotEqual: map_binary<bool, T>(loop, [](C x, C y) { return x != y; }); return true;
-    case BinaryOp::Less: map_binary<bool, T>(loop, [](C x, C y) { return x < y; }); return true;
-    case BinaryOp::LessEqual: map_binary<bool, T>(loop, [](C x, C y) { return x <= y; }); return true;
-    case BinaryOp::Greater: map_binary<bool, T>(loop, [](C x, C y) { return x > y; }); return true;
-    case BinaryOp::GreaterEqual: map_binary<bool, T>(loop, [](C x, C y) { return x >= y; }); return true;
-    case BinaryOp::LogicalAnd:
-      map_binary<bool, T>(loop, [](C x, C y) { return x != C(0) && y != C(0); }); return true;
-    case BinaryOp::LogicalOr:
-      map_binary<bool, T>(loop, [](C x, C y) { return x != C(0) || y != C(0); }); return true;
-    case BinaryOp::LogicalXor:
-      map_binary<bool, T>(loop, [](C x, C y) { return (x != C(0)) != (y != C(0)); }); return true;
-    default: return false;
-  }
-}
-
+// Each op's value comes from backend/elementwise_math.h, instantiated per op inside the loop;
+// comparisons and the logical ops write bool.
 template <typename T>
 void binary_float(BinaryOp op, const StridedLoop<3>& loop) {
   using C = compute_t<T>;
-  if (binary_common<T>(op, loop)) return;
-  switch (op) {
-    case BinaryOp::Add: return map_binary<T, T>(loop, [](C x, C y) { return x + y; });
-    case BinaryOp::Sub: return map_binary<T, T>(loop, [](C x, C y) { return x - y; });
-    case BinaryOp::Mul: return map_binary<T, T>(loop, [](C x, C y) { return x * y; });
-    case BinaryOp::Div: return map_binary<T, T>(loop, [](C x, C y) { return x / y; });
-    case BinaryOp::FloorDiv: return map_binary<T, T>(loop, [](C x, C y) { return math::floor_divide(x, y); });
-    case BinaryOp::Mod: return map_binary<T, T>(loop, [](C x, C y) { return math::python_mod(x, y); });
-    case BinaryOp::FMod: return map_binary<T, T>(loop, [](C x, C y) { return std::fmod(x, y); });
-    case BinaryOp::Pow: return map_binary<T, T>(loop, [](C x, C y) { return std::pow(x, y); });
-    case BinaryOp::FMax: return map_binary<T, T>(loop, [](C x, C y) { return std::fmax(x, y); });
-    case BinaryOp::FMin: return map_binary<T, T>(loop, [](C x, C y) { return std::fmin(x, y); });
-    case BinaryOp::Atan2: return map_binary<T, T>(loop, [](C x, C y) { return std::atan2(x, y); });
-    case BinaryOp::Hypot: return map_binary<T, T>(loop, [](C x, C y) { return std::hypot(x, y); });
-    case BinaryOp::CopySign: return map_binary<T, T>(loop, [](C x, C y) { return std::copysign(x, y); });
-    case BinaryOp::NextAfter:
+  if (!backend::math::defined_for_floats(op)) bad_dtype(op, dtype_v<T>);
+  if constexpr (is_half_v<T>) {
+    if (op == BinaryOp::NextAfter) {
       // In the storage precision: float16 steps by float16 ulps.
-      if constexpr (is_half_v<T>) {
-        return map_binary<T, T>(loop, [](C x, C y) {
-          T h(x);
-          if (std::isnan(x) || std::isnan(y)) return x + y;
-          if (x == y) return y;
-          uint16_t bits = h.bits;
-          if (x == 0) return std::copysign(static_cast<C>(T::from_bits(1)), y);
-          bool up = (y > x) == (x > 0);
-          bits = static_cast<uint16_t>(up ? bits + 1 : bits - 1);
-          return static_cast<C>(T::from_bits(bits));
-        });
-      } else {
-        return map_binary<T, T>(loop, [](C x, C y) { return std::nextafter(x, y); });
-      }
-    case BinaryOp::LogAddExp: return map_binary<T, T>(loop, [](C x, C y) { return math::logaddexp(x, y); });
-    case BinaryOp::LogAddExp2: return map_binary<T, T>(loop, [](C x, C y) { return math::logaddexp2(x, y); });
-    case BinaryOp::Heaviside: return map_binary<T, T>(loop, [](C x, C y) { return math::heaviside(x, y); });
-    default: break;
+      return map_binary<T, T>(loop, [](C x, C y) {
+        T h(x);
+        if (std::isnan(x) || std::isnan(y)) return x + y;
+        if (x == y) return y;
+        uint16_t bits = h.bits;
+        if (x == 0) return std::copysign(static_cast<C>(T::from_bits(1)), y);
+        bool up = (y > x) == (x > 0);
+        bits = static_cast<uint16_t>(up ? bits + 1 : bits - 1);
+        return static_cast<C>(T::from_bits(bits));
+      });
+    }
   }
-  bad_dtype(op, dtype_v<T>);
+  backend::math::visit(op, [&](auto tag) {
+    constexpr BinaryOp kOp = decltype(tag)::value;
+    using O = std::conditional_t<backend::is_predicate(kOp), bool, T>;
+    if constexpr (backend::math::defined_for_floats(kOp))
+      map_binary<O, T>(loop, [](C x, C y) { return backend::math::binary_float<kOp>(x, y); });
+  });
 }
 
 template <typename T>
 void binary_integer(BinaryOp op, const StridedLoop<3>& loop) {
-  using U = std::make_unsigned_t<T>;
-  if (binary_common<T>(op, loop)) return;
-  switch (op) {
-    // Wrapping arithmetic, as NumPy: compute in the unsigned type.
-    case BinaryOp::Add: return map_binary<T, T>(loop, [](T x, T y) { return static_cast<T>(static_cast<U>(x) + static_cast<U>(y)); });
-    case BinaryOp::Sub: return map_binary<T, T>(loop, [](T x, T y) { return static_cast<T>(static_cast<U>(x) - static_cast<U>(y)); });
-    case BinaryOp::Mul: return map_binary<T, T>(loop, [](T x, T y) { return static_cast<T>(static_cast<U>(x) * static_cast<U>(y)); });
-    case BinaryOp::Div: return map_binary<T, T>(loop, [](T x, T y) { return math::trunc_divide(x, y); });
-    case BinaryOp::FloorDiv: return map_binary<T, T>(loop, [](T x, T y) { return math::floor_divide(x, y); });
-    case BinaryOp::Mod: return map_binary<T, T>(loop, [](T x, T y) { return math::python_mod(x, y); });
-    case BinaryOp::FMod: return map_binary<T, T>(loop, [](T x, T y) { return math::c_fmod(x, y); });
-    case BinaryOp::Pow: return map_binary<T, T>(loop, [](T x, T y) { return math::int_power(x, y); });
-    case BinaryOp::FMax: return map_binary<T, T>(loop, [](T x, T y) { return std::max(x, y); });
-    case BinaryOp::FMin: return map_binary<T, T>(loop, [](T x, T y) { return std::min(x, y); });
-    case BinaryOp::Gcd: return map_binary<T, T>(loop, [](T x, T y) { return math::gcd(x, y); });
-    case BinaryOp::Lcm: return map_binary<T, T>(loop, [](T x, T y) { return math::lcm(x, y); });
-    case BinaryOp::BitwiseAnd: return map_binary<T, T>(loop, [](T x, T y) { return static_cast<T>(x & y); });
-    case BinaryOp::BitwiseOr: return map_binary<T, T>(loop, [](T x, T y) { return static_cast<T>(x | y); });
-    case BinaryOp::BitwiseXor: return map_binary<T, T>(loop, [](T x, T y) { return static_cast<T>(x ^ y); });
-    case BinaryOp::LeftShift: return map_binary<T, T>(loop, [](T x, T y) { return math::left_shift(x, y); });
-    case BinaryOp::RightShift: return map_binary<T, T>(loop, [](T x, T y) { return math::right_shift(x, y); });
-    case BinaryOp::Heaviside:
-      return map_binary<T, T>(loop, [](T x, T y) { return x < 0 ? T(0) : (x > 0 ? T(1) : y); });
-    default: break;
-  }
-  bad_dtype(op, dtype_v<T>);
+  if (!backend::math::defined_for_integers(op)) bad_dtype(op, dtype_v<T>);
+  backend::math::visit(op, [&](auto tag) {
+    constexpr BinaryOp kOp = decltype(tag)::value;
+    using O = std::conditional_t<backend::is_predicate(kOp), bool, T>;
+    if constexpr (backend::math::defined_for_integers(kOp))
+      map_binary<O, T>(loop, [](T x, T y) { return backend::math::binary_integer<kOp>(x, y); });
+  });
 }
 
 void binary_bool(BinaryOp op, const StridedLoop<3>& loop) {
-  if (binary_common<bool>(op, loop)) return;
-  switch (op) {
-    case BinaryOp::Add:
-    case BinaryOp::BitwiseOr:
-    case BinaryOp::FMax: return map_binary<bool, bool>(loop, [](bool x, bool y) { return x || y; });
-    case BinaryOp::Mul:
-    case BinaryOp::BitwiseAnd:
-    case BinaryOp::FMin: return map_binary<bool, bool>(loop, [](bool x, bool y) { return x && y; });
-    case BinaryOp::BitwiseXor: return map_binary<bool, bool>(loop, [](bool x, bool y) { return x != y; });
-    default: break;
-  }
-  bad_dtype(op, DType::Bool);
+  if (!backend::math::defined_for_bool(op)) bad_dtype(op, DType::Bool);
+  backend::math::visit(op, [&](auto tag) {
+    constexpr BinaryOp kOp = decltype(tag)::value;
+    if constexpr (backend::math::defined_for_bool(kOp))
+      map_binary<bool, bool>(loop, [](bool x, bool y) { return backend::math::binary_bool<kOp>(x, y); });
+  });
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include "dtype_traits.h"
 #include "keras/backend/backend.h"
-#include "scalar_math.h"
+#include "backend/scalar_math.h"
 #include "thread_pool.h"
 
 namespace keras::cpu {
@@ -19,13 +19,13 @@ inline C activate(C v, backend::Activation act) {
     case backend::Activation::Relu:
       return v <= C(0) ? C(0) : v;  // NaN propagates, as max(x, 0)
     case backend::Activation::Sigmoid:
-      return math::sigmoid(v);
+      return backend::math::sigmoid(v);
     case backend::Activation::Tanh:
       return std::tanh(v);
     case backend::Activation::Gelu:
-      return math::gelu(v);
+      return backend::math::gelu(v);
     case backend::Activation::Silu:
-      return v * math::sigmoid(v);
+      return v * backend::math::sigmoid(v);
     case backend::Activation::None:
       break;
   }

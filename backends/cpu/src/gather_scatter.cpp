@@ -11,7 +11,7 @@
 #include "cpu_backend.h"
 #include "dtype_traits.h"
 #include "lines.h"
-#include "scalar_math.h"
+#include "backend/scalar_math.h"
 
 namespace keras::cpu {
 namespace {
@@ -115,11 +115,11 @@ void combine_row(T* dst, const T* src, int64_t count, backend::ScatterReduce red
       break;
     case backend::ScatterReduce::Max:
       for (int64_t t = 0; t < count; ++t)
-        dst[t] = convert<T>(math::nan_max(convert<C>(dst[t]), convert<C>(src[t])));
+        dst[t] = convert<T>(backend::math::nan_max(convert<C>(dst[t]), convert<C>(src[t])));
       break;
     case backend::ScatterReduce::Min:
       for (int64_t t = 0; t < count; ++t)
-        dst[t] = convert<T>(math::nan_min(convert<C>(dst[t]), convert<C>(src[t])));
+        dst[t] = convert<T>(backend::math::nan_min(convert<C>(dst[t]), convert<C>(src[t])));
       break;
     default:
       break;
@@ -219,8 +219,8 @@ void scatter_typed(const Array& out, const Array& index, const Array& src, int a
           if constexpr (std::is_same_v<C, bool>) cur = cur && v;
           else cur = static_cast<C>(cur * v);
           break;
-        case backend::ScatterReduce::Max: cur = math::nan_max(cur, v); break;
-        case backend::ScatterReduce::Min: cur = math::nan_min(cur, v); break;
+        case backend::ScatterReduce::Max: cur = backend::math::nan_max(cur, v); break;
+        case backend::ScatterReduce::Min: cur = backend::math::nan_min(cur, v); break;
         default: break;
       }
       dst = convert<T>(cur);

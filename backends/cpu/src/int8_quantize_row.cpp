@@ -7,7 +7,7 @@
 
 #include "dtype_traits.h"
 #include "isa.h"
-#include "scalar_math.h"
+#include "backend/scalar_math.h"
 
 namespace keras::cpu {
 namespace {
@@ -35,7 +35,7 @@ void quantize_row_baseline(const float* x, int64_t k, float lo, float hi, float 
     nan |= a != a;
   }
   const float s = *scale = row_scale(amax, nan, hi, epsilon);
-  for (int64_t j = 0; j < k; ++j) q[j] = clip_and_cast(math::round_half_even(x[j] * s), lo, hi);
+  for (int64_t j = 0; j < k; ++j) q[j] = clip_and_cast(backend::math::round_half_even(x[j] * s), lo, hi);
 }
 
 // max_ps(bound, r) and min_ps(bound, r) return r when r is NaN: the scalar clip's NaN rule.
@@ -106,7 +106,7 @@ KERAS_TARGET_AVX2 void quantize_row_avx2(const float* x, int64_t k, float lo, fl
         _mm256_shuffle_epi8(_mm256_cvttps_epi32(r), low_bytes), halves);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(q + j), _mm256_castsi256_si128(bytes));
   }
-  for (int64_t j = full; j < k; ++j) q[j] = clip_and_cast(math::round_half_even(x[j] * s), lo, hi);
+  for (int64_t j = full; j < k; ++j) q[j] = clip_and_cast(backend::math::round_half_even(x[j] * s), lo, hi);
 }
 
 }  // namespace

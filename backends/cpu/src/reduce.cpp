@@ -10,7 +10,7 @@
 #include "dtype_traits.h"
 #include "keras/core/errors.h"
 #include "loops.h"
-#include "scalar_math.h"
+#include "backend/scalar_math.h"
 #include "thread_pool.h"
 
 namespace keras::cpu {
@@ -98,8 +98,8 @@ struct Reducer {
   static Acc combine(Acc a, Acc b) {
     if constexpr (Op == ReduceOp::Any) return a || b;
     if constexpr (Op == ReduceOp::All) return a && b;
-    if constexpr (Op == ReduceOp::Max) return math::nan_max<Acc>(a, b);
-    if constexpr (Op == ReduceOp::Min) return math::nan_min<Acc>(a, b);
+    if constexpr (Op == ReduceOp::Max) return backend::math::nan_max<Acc>(a, b);
+    if constexpr (Op == ReduceOp::Min) return backend::math::nan_min<Acc>(a, b);
     if constexpr (std::is_same_v<Acc, bool>) {
       return Op == ReduceOp::Prod ? (a && b) : (a || b);
     } else if constexpr (std::is_integral_v<Acc>) {

@@ -6,7 +6,7 @@
 #include "cpu_backend.h"
 #include "dtype_traits.h"
 #include "lines.h"
-#include "scalar_math.h"
+#include "backend/scalar_math.h"
 #include "thread_pool.h"
 
 namespace keras::cpu {
@@ -56,9 +56,9 @@ template <backend::ScanOp Op, typename Acc>
 Acc scan_step(Acc acc, Acc v) {
   using backend::ScanOp;
   if constexpr (Op == ScanOp::CumMax) {
-    return math::nan_max(acc, v);
+    return backend::math::nan_max(acc, v);
   } else if constexpr (Op == ScanOp::CumMin) {
-    return math::nan_min(acc, v);
+    return backend::math::nan_min(acc, v);
   } else if constexpr (std::is_same_v<Acc, bool>) {
     return Op == ScanOp::CumSum ? (acc || v) : (acc && v);
   } else if constexpr (std::is_integral_v<Acc>) {  // wrapping, as NumPy

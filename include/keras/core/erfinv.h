@@ -6,10 +6,12 @@
 
 #include <cmath>
 
+#include "keras/core/host_device.h"
+
 namespace keras::detail {
 
 /// Giles's approximation of erfinv(y) for y in (-1, 1), about 1e-7 relative.
-inline double erfinv_guess(double y) {
+KERAS_HOST_DEVICE inline double erfinv_guess(double y) {
   double w = -std::log((1.0 - y) * (1.0 + y));
   if (w < 5.0) {
     w -= 2.5;

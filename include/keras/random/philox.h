@@ -2,7 +2,8 @@
 // The random number generator of keras-cpp: Philox4x32-10 (Salmon et al., "Parallel Random
 // Numbers: As Easy as 1, 2, 3", SC 2011), counter-based, so element i of a draw is a pure
 // function of (seed, counter, i). Every backend produces the same numbers from it, in any
-// order and on any number of threads.
+// order and on any number of threads (the cuda backend runs these functions on the device:
+// KERAS_HOST_DEVICE).
 //
 // Layout: the key is the 64-bit seed (low word k0, high word k1). Word w of a draw comes from
 // block w / 4, lane w % 4, where block b runs Philox on the counter (lo(b), hi(b), lo(counter),
@@ -23,6 +24,7 @@
 
 #include "keras/core/erfinv.h"
 #include "keras/core/half.h"
+#include "keras/core/host_device.h"
 
 namespace keras::random::philox {
 
@@ -31,7 +33,7 @@ struct Block {
 };
 
 /// Philox4x32 with 10 rounds.
-inline Block philox4x32(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0,
+KERAS_HOST_DEVICE inline Block philox4x32(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0,
                         uint32_t k1) {
   constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
   constexpr uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
@@ -52,7 +54,7 @@ inline Block philox4x32(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint
 }
 
 /// Word `index` of the stream (seed, counter).
-inline uint32_t word(uint64_t seed, uint64_t counter, uint64_t index) {
+KERAS_HOST_DEVICE inline uint32_t word(uint64_t seed, uint64_t counter, uint64_t index) {
   uint64_t b = index >> 2;
   Block blk = philox4x32(static_cast<uint32_t>(b), static_cast<uint32_t>(b >> 32),
                          static_cast<uint32_t>(counter), static_cast<uint32_t>(counter >> 32),
@@ -63,9 +65,9 @@ inline uint32_t word(uint64_t seed, uint64_t counter, uint64_t index) {
 /// Sequential reader of words starting at some index (caches the current block).
 class WordStream {
  public:
-  WordStream(uint64_t seed, uint64_t counter, uint64_t start)
+  KERAS_HOST_DEVICE WordStream(uint64_t seed, uint64_t counter, uint64_t start)
       : seed_(seed), counter_(counter), next_(start) {}
-  uint32_t next() {
+  KERAS_HOST_DEVICE uint32_t next() {
     uint64_t b = next_ >> 2;
     if (b != block_index_ || !valid_) {
       block_ = philox4x32(static_cast<uint32_t>(b), static_cast<uint32_t>(b >> 32),
@@ -76,7 +78,7 @@ class WordStream {
     }
     return block_.w[next_++ & 3];
   }
-  uint64_t next64() {
+  KERAS_HOST_DEVICE uint64_t next64() {
     uint64_t lo = next();
     uint64_t hi = next();
     return lo | (hi << 32);
@@ -97,11 +99,11 @@ constexpr int words_per_element() {
 }
 
 /// A uniform double in (0, 1] or [0, 1) from 53 bits.
-inline double unit53(uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+KERAS_HOST_DEVICE inline double unit53(uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
 
 /// erfinv in double (Giles's approximation refined by two Newton steps), the same on every
 /// backend.
-inline double erfinv(double y) {
+KERAS_HOST_DEVICE inline double erfinv(double y) {
   if (y <= -1) return -INFINITY;
   if (y >= 1) return INFINITY;
   double x = keras::detail::erfinv_guess(y);
@@ -111,7 +113,7 @@ inline double erfinv(double y) {
 
 /// The next element of a Bits, Uniform or TruncatedNormal draw from a word stream.
 template <typename T>
-T from_words(Kind kind, WordStream& s) {
+KERAS_HOST_DEVICE T from_words(Kind kind, WordStream& s) {
   constexpr bool is64 = words_per_element<T>() == 2;
   switch (kind) {
     case Kind::Bits:
@@ -139,7 +141,7 @@ T from_words(Kind kind, WordStream& s) {
 
 /// The two normals of Box-Muller pair `pair`.
 template <typename T>
-void normal_pair(uint64_t seed, uint64_t counter, uint64_t pair, T& z0, T& z1) {
+KERAS_HOST_DEVICE void normal_pair(uint64_t seed, uint64_t counter, uint64_t pair, T& z0, T& z1) {
   constexpr int wpe = words_per_element<T>();
   WordStream s(seed, counter, pair * 2 * wpe);
   double u1, u2;

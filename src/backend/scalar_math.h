@@ -2,7 +2,8 @@
 // Scalar definitions of every elementwise function, with NumPy's semantics for the corner
 // cases (floor division and remainder by zero, integer overflow, shifts past the width, NaN).
 // C is the compute type: float for float16/bfloat16/float32, double for float64, or the integer
-// type itself.
+// type itself. Shared by the backends (cpu, and the cuda backend's device code: each function
+// is KERAS_HOST_DEVICE), so that they compute the same values.
 
 #include <cmath>
 #include <cstdint>
@@ -10,11 +11,12 @@
 #include <type_traits>
 
 #include "keras/core/erfinv.h"
+#include "keras/core/host_device.h"
 
-namespace keras::cpu::math {
+namespace keras::backend::math {
 
 template <typename C>
-inline C sign(C x) {
+KERAS_HOST_DEVICE inline C sign(C x) {
   if constexpr (std::is_floating_point_v<C>) {
     if (std::isnan(x)) return x;
   }
@@ -23,20 +25,20 @@ inline C sign(C x) {
 }
 
 template <typename C>
-inline C sigmoid(C x) {
+KERAS_HOST_DEVICE inline C sigmoid(C x) {
   if (x >= 0) return C(1) / (C(1) + std::exp(-x));
   C e = std::exp(x);
   return e / (C(1) + e);
 }
 
 template <typename C>
-inline C softplus(C x) {
+KERAS_HOST_DEVICE inline C softplus(C x) {
   // log(1 + exp(x)) without overflow.
   return std::max(x, C(0)) + std::log1p(std::exp(-std::abs(x)));
 }
 
 template <typename C>
-inline C log_sigmoid(C x) {
+KERAS_HOST_DEVICE inline C log_sigmoid(C x) {
   return -softplus(-x);
 }
 
@@ -44,12 +46,12 @@ inline C log_sigmoid(C x) {
 // most of float32's digits would be lost: 0.5 x erfc(-x / sqrt 2), and 1 + tanh(u) =
 // 2 sigmoid(2u). Accurate to an ulp everywhere, so backends that compute GELU exactly agree.
 template <typename C>
-inline C gelu(C x) {
+KERAS_HOST_DEVICE inline C gelu(C x) {
   return C(0.5) * x * std::erfc(x * C(-0.70710678118654752440));
 }
 
 template <typename C>
-inline C gelu_tanh(C x) {
+KERAS_HOST_DEVICE inline C gelu_tanh(C x) {
   const C k = C(0.79788456080286535588);  // sqrt(2 / pi)
   return x * sigmoid(C(2) * k * (x + C(0.044715) * x * x * x));
 }
@@ -57,7 +59,7 @@ inline C gelu_tanh(C x) {
 /// Inverse error function: Giles's single-precision approximation refined by two Newton steps
 /// in double, on |y| (the function is odd). The Newton residual is taken through erfc, since
 /// 1 - |y| is exact for |y| >= 0.5 while erf(x) - y would cancel near +-1.
-inline double erfinv(double y) {
+KERAS_HOST_DEVICE inline double erfinv(double y) {
   if (std::isnan(y) || y < -1 || y > 1) return std::numeric_limits<double>::quiet_NaN();
   if (y == 1) return std::numeric_limits<double>::infinity();
   if (y == -1) return -std::numeric_limits<double>::infinity();
@@ -72,7 +74,7 @@ inline double erfinv(double y) {
 }
 
 /// Digamma (psi): reflection for x < 0.5, recurrence up to 6, then the asymptotic series.
-inline double digamma(double x) {
+KERAS_HOST_DEVICE inline double digamma(double x) {
   if (std::isnan(x)) return x;
   if (x == 0) return std::copysign(std::numeric_limits<double>::infinity(), -x);
   if (x < 0 && x == std::floor(x)) return std::numeric_limits<double>::quiet_NaN();
@@ -95,7 +97,7 @@ inline double digamma(double x) {
 
 /// Modified Bessel function of the first kind, order 0 (NumPy's i0): the power series for
 /// |x| <= 15, the asymptotic expansion beyond.
-inline double i0(double x) {
+KERAS_HOST_DEVICE inline double i0(double x) {
   double ax = std::abs(x);
   if (std::isinf(ax)) return ax;
   if (ax <= 15.0) {
@@ -118,15 +120,19 @@ inline double i0(double x) {
   return std::exp(ax) / std::sqrt(2 * M_PI * ax) * sum;
 }
 
-inline double lgamma(double x) {
+KERAS_HOST_DEVICE inline double lgamma(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::lgamma(x);
+#else
   int sign;
-  return ::lgamma_r(x, &sign);
+  return ::lgamma_r(x, &sign);  // thread-safe (std::lgamma writes signgam)
+#endif
 }
 
 /// NumPy's divmod for floats (npy_divmod): the quotient rounded toward -inf and a remainder
 /// with the divisor's sign.
 template <typename C>
-inline void float_divmod(C a, C b, C& floordiv, C& mod) {
+KERAS_HOST_DEVICE inline void float_divmod(C a, C b, C& floordiv, C& mod) {
   mod = std::fmod(a, b);
   if (b == 0) {
     floordiv = a / b;
@@ -150,7 +156,7 @@ inline void float_divmod(C a, C b, C& floordiv, C& mod) {
 }
 
 template <typename C>
-inline C floor_divide(C a, C b) {
+KERAS_HOST_DEVICE inline C floor_divide(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) {
     C q, r;
     float_divmod(a, b, q, r);
@@ -171,7 +177,7 @@ inline C floor_divide(C a, C b) {
 }
 
 template <typename C>
-inline C python_mod(C a, C b) {
+KERAS_HOST_DEVICE inline C python_mod(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) {
     C q, r;
     float_divmod(a, b, q, r);
@@ -192,7 +198,7 @@ inline C python_mod(C a, C b) {
 }
 
 template <typename C>
-inline C c_fmod(C a, C b) {
+KERAS_HOST_DEVICE inline C c_fmod(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) {
     return std::fmod(a, b);
   } else if constexpr (std::is_same_v<C, bool>) {
@@ -207,7 +213,7 @@ inline C c_fmod(C a, C b) {
 }
 
 template <typename C>
-inline C trunc_divide(C a, C b) {
+KERAS_HOST_DEVICE inline C trunc_divide(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) {
     return a / b;
   } else if constexpr (std::is_same_v<C, bool>) {
@@ -222,7 +228,7 @@ inline C trunc_divide(C a, C b) {
 }
 
 template <typename C>
-inline C int_power(C base, C exponent) {
+KERAS_HOST_DEVICE inline C int_power(C base, C exponent) {
   if constexpr (std::is_signed_v<C>) {
     if (exponent < 0) {
       if (base == 1) return 1;
@@ -242,7 +248,7 @@ inline C int_power(C base, C exponent) {
 }
 
 template <typename C>
-inline C left_shift(C a, C b) {
+KERAS_HOST_DEVICE inline C left_shift(C a, C b) {
   constexpr int bits = sizeof(C) * 8;
   if (b < 0 || b >= bits) return 0;
   using U = std::make_unsigned_t<C>;
@@ -250,14 +256,14 @@ inline C left_shift(C a, C b) {
 }
 
 template <typename C>
-inline C right_shift(C a, C b) {
+KERAS_HOST_DEVICE inline C right_shift(C a, C b) {
   constexpr int bits = sizeof(C) * 8;
   if (b < 0 || b >= bits) return (std::is_signed_v<C> && a < 0) ? C(-1) : C(0);
   return static_cast<C>(a >> b);
 }
 
 template <typename C>
-inline C gcd(C a, C b) {
+KERAS_HOST_DEVICE inline C gcd(C a, C b) {
   using U = std::make_unsigned_t<C>;
   U x = a < 0 ? static_cast<U>(-static_cast<U>(a)) : static_cast<U>(a);
   U y = b < 0 ? static_cast<U>(-static_cast<U>(b)) : static_cast<U>(b);
@@ -270,7 +276,7 @@ inline C gcd(C a, C b) {
 }
 
 template <typename C>
-inline C lcm(C a, C b) {
+KERAS_HOST_DEVICE inline C lcm(C a, C b) {
   if (a == 0 || b == 0) return 0;
   C g = gcd(a, b);
   using U = std::make_unsigned_t<C>;
@@ -282,7 +288,7 @@ inline C lcm(C a, C b) {
 // log(exp(a) + exp(b)) in double (and rounded once): near a zero result the sum cancels, and
 // single-precision exp/log1p would leave only the ulps of their own rounding.
 template <typename C>
-inline C logaddexp(C a, C b) {
+KERAS_HOST_DEVICE inline C logaddexp(C a, C b) {
   const double x = a, y = b;
   if (x == y) return static_cast<C>(x + 0.69314718055994530942);  // also equal infinities
   const double m = std::max(x, y), d = -std::abs(x - y);
@@ -291,7 +297,7 @@ inline C logaddexp(C a, C b) {
 }
 
 template <typename C>
-inline C logaddexp2(C a, C b) {
+KERAS_HOST_DEVICE inline C logaddexp2(C a, C b) {
   const double x = a, y = b;
   if (x == y) return static_cast<C>(x + 1.0);
   const double m = std::max(x, y), d = -std::abs(x - y);
@@ -300,14 +306,14 @@ inline C logaddexp2(C a, C b) {
 }
 
 template <typename C>
-inline C heaviside(C x, C h0) {
+KERAS_HOST_DEVICE inline C heaviside(C x, C h0) {
   if (std::isnan(x)) return x;
   return x < 0 ? C(0) : (x > 0 ? C(1) : h0);
 }
 
 /// maximum/minimum that propagate NaN (NumPy's maximum/minimum).
 template <typename C>
-inline C nan_max(C a, C b) {
+KERAS_HOST_DEVICE inline C nan_max(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) {
     if (std::isnan(a)) return a;
     if (std::isnan(b)) return b;
@@ -315,7 +321,7 @@ inline C nan_max(C a, C b) {
   return a > b ? a : b;
 }
 template <typename C>
-inline C nan_min(C a, C b) {
+KERAS_HOST_DEVICE inline C nan_min(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) {
     if (std::isnan(a)) return a;
     if (std::isnan(b)) return b;
@@ -325,8 +331,8 @@ inline C nan_min(C a, C b) {
 
 /// Round half to even, as NumPy's round.
 template <typename C>
-inline C round_half_even(C x) {
+KERAS_HOST_DEVICE inline C round_half_even(C x) {
   return std::nearbyint(x);
 }
 
-}  // namespace keras::cpu::math
+}  // namespace keras::backend::math
