@@ -13,7 +13,7 @@ seconds=${1:-60}
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
 [ -f build/libkeras.a ] || ./scripts/build.sh
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DKERAS_BUILD_FUZZERS=ON \
-  -DKERAS_BUILD_TESTS=OFF -DKERAS_BUILD_EXAMPLES=OFF -DKERAS_WITH_TORCH=OFF \
+  -DKERAS_BUILD_TESTS=OFF -DKERAS_BUILD_EXAMPLES=OFF -DKERAS_WITH_TORCH=OFF -DKERAS_WITH_CUDA=OFF \
   -DKERAS_FUZZ_LIBRARY="$PWD/build/libkeras.a" > /dev/null
 cmake --build build-fuzz -j"$(nproc)" --target serve_request_fuzzer > /dev/null
 rm -rf build-fuzz/serve-corpus-run build-fuzz/serve-artifacts

@@ -23,7 +23,7 @@ esac
 ./scripts/install_deps.sh
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
 dir="build-$kind"
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKERAS_WITH_TORCH=OFF \
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKERAS_WITH_TORCH=OFF -DKERAS_WITH_CUDA=OFF \
   -DKERAS_BUILD_EXAMPLES=OFF -DKERAS_BUILD_TESTS=ON \
   -DCMAKE_CXX_FLAGS="$flags -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$flags" > /dev/null

@@ -1,0 +1,295 @@
+// The cuda backend: storage in device memory (a caching allocator over cudaMalloc), every
+// primitive of the contract as a kernel (kernels.cu) or cuBLAS (float matmul), on the default
+// stream of device 0. Host reads copy back with cudaMemcpy, which waits for the kernels before
+// it. The fused capabilities are not provided yet: the front end runs their decompositions.
+//
+// Linking keras_cuda registers "cuda" when the machine has a CUDA device; elsewhere the name is
+// absent and programs run on the other backends.
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "caching_allocator.h"
+#include "cuda_device.h"
+#include "keras/backend/backend.h"
+#include "keras/backend/registry.h"
+#include "keras/core/errors.h"
+#include "keras/core/half.h"
+#include "kernels.h"
+
+namespace keras::cuda {
+namespace {
+
+using backend::Array;
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw RuntimeError(std::string("cuda backend: ") + what + ": " + cudaGetErrorString(e));
+}
+
+void check(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw RuntimeError(std::string("cuda backend: ") + what + ": cuBLAS status " +
+                       std::to_string(static_cast<int>(s)));
+}
+
+Dims dims_of(const Shape& shape) {
+  if (shape.rank() > kMaxDims)
+    throw NotImplementedError("cuda backend: arrays of rank " + std::to_string(shape.rank()) +
+                              " (at most " + std::to_string(kMaxDims) + ")");
+  Dims d;
+  d.rank = shape.rank();
+  for (int i = 0; i < d.rank; ++i) {
+    d.size[i] = shape[i];
+    d.numel *= shape[i];
+  }
+  return d;
+}
+
+// An Array as a kernel operand over the axes `axes` of its shape (all of them by default).
+Operand operand(const Array& a) {
+  Operand op;
+  op.base = static_cast<char*>(a.storage->data()) +
+            a.offset * static_cast<int64_t>(itemsize(a.dtype));
+  op.dtype = a.dtype;
+  for (int i = 0; i < a.rank(); ++i) op.stride[i] = a.strides[i];
+  return op;
+}
+
+// The bytes of `value` in `dtype`, as the cpu backend's fill writes them.
+void scalar_bytes(const Scalar& value, DType dtype, unsigned char* out) {
+  auto put = [&](auto v) { std::memcpy(out, &v, sizeof(v)); };
+  switch (dtype) {
+    case DType::Bool: return put(value.to<bool>());
+    case DType::Int8: return put(value.to<int8_t>());
+    case DType::Int16: return put(value.to<int16_t>());
+    case DType::Int32: return put(value.to<int32_t>());
+    case DType::Int64: return put(value.to<int64_t>());
+    case DType::UInt8: return put(value.to<uint8_t>());
+    case DType::Float16: return put(value.to<float16_t>());
+    case DType::BFloat16: return put(value.to<bfloat16_t>());
+    case DType::Float32: return put(value.to<float>());
+    case DType::Float64: return put(value.to<double>());
+  }
+}
+
+class CudaBackend final : public backend::Backend {
+ public:
+  explicit CudaBackend(int device)
+      : device_(device),
+        allocator_(
+            [this](size_t n) -> void* {
+              select_device();
+              void* p = nullptr;
+              if (cudaMalloc(&p, n) != cudaSuccess) {
+                cudaGetLastError();  // clear the sticky out-of-memory error
+                return nullptr;
+              }
+              return p;
+            },
+            [](void* p) { cudaFree(p); }) {
+    select_device();
+    check(cublasCreate(&cublas_), "cublasCreate");
+    // Plain float32 products (no TF32), as the cpu backend computes them.
+    check(cublasSetMathMode(cublas_, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  }
+  ~CudaBackend() override { cublasDestroy(cublas_); }
+
+  std::string_view name() const override { return "cuda"; }
+  std::string device() const override { return "cuda:" + std::to_string(device_); }
+  bool is_host() const override { return false; }
+
+  Ref<backend::Storage> allocate(size_t nbytes) override {
+    return make_ref<backend::Storage>(this, allocator_.allocate(nbytes), nbytes);
+  }
+  void deallocate(void* data, size_t) override { allocator_.deallocate(data); }
+  void copy_from_host(backend::Storage& dst, size_t off, const void* src, size_t n) override {
+    if (n) check(cudaMemcpy(static_cast<char*>(dst.data()) + off, src, n, cudaMemcpyHostToDevice),
+                 "copy to the device");
+  }
+  void copy_to_host(void* dst, const backend::Storage& src, size_t off, size_t n) override {
+    if (n)
+      check(cudaMemcpy(dst, static_cast<const char*>(src.data()) + off, n, cudaMemcpyDeviceToHost),
+            "copy to the host");
+  }
+  void synchronize() override { check(cudaDeviceSynchronize(), "synchronize"); }
+
+  void fill(const Array& out, const Scalar& value) override {
+    unsigned char bytes[8] = {};
+    scalar_bytes(value, out.dtype, bytes);
+    launch_fill(dims_of(out.shape), operand(out), bytes, static_cast<int>(itemsize(out.dtype)));
+  }
+  void arange(const Array& out, double start, double step) override {
+    launch_arange(operand(out), out.numel(), start, step);
+  }
+  void random(const Array& out, backend::RandomKind kind, uint64_t seed,
+              uint64_t counter) override {
+    launch_random(kind, operand(out), out.numel(), seed, counter);
+  }
+  void copy(const Array& dst, const Array& src, backend::CopyMode mode) override {
+    launch_copy(dims_of(dst.shape), operand(dst), operand(src), mode == backend::CopyMode::Add);
+  }
+  void unary(backend::UnaryOp op, const Array& out, const Array& x, double p0,
+             double p1) override {
+    launch_unary(op, dims_of(out.shape), operand(out), operand(x), p0, p1);
+  }
+  void binary(backend::BinaryOp op, const Array& out, const Array& a, const Array& b) override {
+    launch_binary(op, dims_of(out.shape), operand(out), operand(a), operand(b));
+  }
+  void where(const Array& out, const Array& cond, const Array& a, const Array& b) override {
+    launch_where(dims_of(out.shape), operand(out), operand(cond), operand(a), operand(b));
+  }
+
+  void reduce(backend::ReduceOp op, const Array& out, const Array& x, uint64_t axes) override {
+    // out has x's rank, extent 1 on the reduced axes.
+    Dims kept, reduced;
+    Operand o = operand(out), xk = operand(x), xr = operand(x);
+    for (int d = 0; d < x.rank(); ++d) {
+      const bool r = (axes >> d) & 1;
+      Dims& dims = r ? reduced : kept;
+      Operand& xo = r ? xr : xk;
+      if (!r) o.stride[kept.rank] = out.strides[d];
+      xo.stride[dims.rank] = x.strides[d];
+      dims.size[dims.rank++] = x.shape[d];
+      dims.numel *= x.shape[d];
+    }
+    launch_reduce(op, kept, o, xk, reduced, xr);
+  }
+
+  void arg_reduce(backend::ArgReduceOp op, const Array& out, const Array& x, int axis) override {
+    Dims lines;
+    Operand o = operand(out), xo = operand(x);
+    for (int d = 0; d < x.rank(); ++d) {
+      if (d == axis) continue;
+      o.stride[lines.rank] = out.strides[d];
+      xo.stride[lines.rank] = x.strides[d];
+      lines.size[lines.rank++] = x.shape[d];
+      lines.numel *= x.shape[d];
+    }
+    launch_arg_reduce(op == backend::ArgReduceOp::ArgMax, lines, o, xo, x.shape[axis],
+                      x.strides[axis]);
+  }
+
+  void matmul(const Array& out, const Array& a, const Array& b) override;
+
+  void scan(backend::ScanOp op, const Array& out, const Array& x, int axis) override {
+    Dims lines;
+    Operand o = operand(out), xo = operand(x);
+    for (int d = 0; d < x.rank(); ++d) {
+      if (d == axis) continue;
+      o.stride[lines.rank] = out.strides[d];
+      xo.stride[lines.rank] = x.strides[d];
+      lines.size[lines.rank++] = x.shape[d];
+      lines.numel *= x.shape[d];
+    }
+    launch_scan(op, lines, o, xo, x.shape[axis], out.strides[axis], x.strides[axis]);
+  }
+  void sort(const Array&, const Array&, const Array&, bool) override {
+    unsupported("the primitive 'sort'");
+  }
+  void gather(const Array& out, const Array& x, const Array& index, int axis) override {
+    // x read at out's index along every axis but `axis`, where index says.
+    Operand xo = operand(x);
+    const int64_t axis_stride = x.strides[axis];
+    xo.stride[axis] = 0;
+    launch_gather(dims_of(out.shape), operand(out), xo, operand(index), axis_stride);
+  }
+  void scatter(const Array&, const Array&, const Array&, int, backend::ScatterReduce) override {
+    unsupported("the primitive 'scatter'");
+  }
+
+ private:
+  void select_device() const { check(cudaSetDevice(device_), "cudaSetDevice"); }
+
+  // A contiguous device copy of `src` with `shape` (its broadcast axes written out) in `dtype`.
+  Array contiguous(const Array& src, const Shape& shape, DType dtype) {
+    Array c;
+    c.dtype = dtype;
+    c.shape = shape;
+    c.strides = Strides(static_cast<size_t>(shape.rank()), 0);
+    int64_t s = 1;
+    for (int d = shape.rank() - 1; d >= 0; --d) {
+      c.strides[d] = s;
+      s *= shape[d];
+    }
+    c.storage = allocate(static_cast<size_t>(shape.numel()) * itemsize(dtype));
+    Array view = src;
+    view.shape = shape;
+    copy(c, view, backend::CopyMode::Assign);
+    return c;
+  }
+
+  int device_;
+  CachingAllocator allocator_;
+  cublasHandle_t cublas_ = nullptr;
+};
+
+// out (..., M, N) = a (..., M, K) @ b (..., K, N), batch axes broadcast by strides: both operands
+// written out contiguously (float16 and bfloat16 as float32, as the cpu backend computes them),
+// one strided-batched cuBLAS product (row-major as the transposed column-major product), and a
+// copy into out when it is not contiguous float32/float64 itself.
+void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
+  const int r = out.rank();
+  const int64_t M = out.shape[r - 2], N = out.shape[r - 1], K = a.shape[r - 1];
+  int64_t batch = 1;
+  for (int d = 0; d < r - 2; ++d) batch *= out.shape[d];
+  if (M == 0 || N == 0 || batch == 0) return;
+  if (K == 0) return fill(out, Scalar(0));
+  const bool f64 = out.dtype == DType::Float64;
+  const bool floating = is_floating(out.dtype);
+  const DType work = f64 ? DType::Float64 : floating ? DType::Float32 : out.dtype;
+  Shape a_shape(out.shape.begin(), out.shape.end() - 2), b_shape = a_shape;
+  a_shape.push_back(M);
+  a_shape.push_back(K);
+  b_shape.push_back(K);
+  b_shape.push_back(N);
+  const Array ac = contiguous(a, a_shape, work), bc = contiguous(b, b_shape, work);
+  const bool direct = out.dtype == work && out.is_contiguous();
+  Array c = direct ? out : contiguous(out, out.shape, work);  // (values overwritten below)
+  const Operand co = operand(c), ao = operand(ac), bo = operand(bc);
+  if (!floating) {
+    launch_matmul_integer(co, ao, bo, batch, M, N, K);
+  } else if (f64) {
+    const double one = 1, zero = 0;
+    check(cublasDgemmStridedBatched(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one,
+                                    reinterpret_cast<const double*>(bo.base), N, K * N,
+                                    reinterpret_cast<const double*>(ao.base), K, M * K, &zero,
+                                    reinterpret_cast<double*>(co.base), N, M * N, batch),
+          "cublasDgemmStridedBatched");
+  } else {
+    const float one = 1, zero = 0;
+    check(cublasSgemmStridedBatched(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one,
+                                    reinterpret_cast<const float*>(bo.base), N, K * N,
+                                    reinterpret_cast<const float*>(ao.base), K, M * K, &zero,
+                                    reinterpret_cast<float*>(co.base), N, M * N, batch),
+          "cublasSgemmStridedBatched");
+  }
+  if (!direct) copy(out, c, backend::CopyMode::Assign);
+}
+
+// Linking this object (the keras_cuda target) makes "cuda" a backend name where a device is.
+[[maybe_unused]] const bool registered = [] {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess) {
+    cudaGetLastError();  // no driver or no device: leave "cuda" out
+    return false;
+  }
+  if (devices > 0)
+    backend::register_backend("cuda", [] { return std::make_unique<CudaBackend>(0); });
+  return true;
+}();
+
+}  // namespace
+
+bool device_present() {
+  int devices = 0;
+  const bool ok = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+  cudaGetLastError();
+  return ok;
+}
+
+}  // namespace keras::cuda

@@ -1,0 +1,646 @@
+// The cuda backend's kernels: one thread per element (grid-stride loops) over strided operands,
+// computing with the same element functions as cpu (src/backend/elementwise_math.h) and cpu's
+// conversions between dtypes (backends/cpu/src/dtype_traits.h): float16 and bfloat16 in float,
+// float64 in double, every integer dtype and bool in int64 (wrapping arithmetic truncated to the
+// stored width gives what arithmetic in that width gives).
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <string>
+#include <type_traits>
+
+#include "backend/elementwise_math.h"
+#include "kernels.h"
+#include "keras/core/errors.h"
+#include "keras/random/philox.h"
+#include "launch.h"
+
+namespace keras::cuda {
+namespace {
+
+using backend::BinaryOp;
+using backend::ReduceOp;
+using backend::UnaryOp;
+
+void check_launch(const char* kernel) {
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess)
+    throw RuntimeError(std::string("cuda backend: kernel ") + kernel + " failed: " +
+                       cudaGetErrorString(e));
+}
+
+bool is_float(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 ||
+         t == DType::Float64;
+}
+
+#define KERAS_GRID_STRIDE(i, n)                                                        \
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+
+__device__ char* address(const Operand& op, const Dims& dims, int64_t i) {
+  return op.base + element_offset(dims, op, i) * element_bytes(op.dtype);
+}
+
+// ---- loads and stores with cpu's conversions --------------------------------------------------
+
+__device__ double load_double(const char* p, DType t) {
+  switch (t) {
+    case DType::Bool: return *reinterpret_cast<const bool*>(p) ? 1.0 : 0.0;
+    case DType::Int8: return *reinterpret_cast<const int8_t*>(p);
+    case DType::Int16: return *reinterpret_cast<const int16_t*>(p);
+    case DType::Int32: return *reinterpret_cast<const int32_t*>(p);
+    case DType::Int64: return static_cast<double>(*reinterpret_cast<const int64_t*>(p));
+    case DType::UInt8: return *reinterpret_cast<const uint8_t*>(p);
+    case DType::Float16: return __half2float(*reinterpret_cast<const __half*>(p));
+    case DType::BFloat16: return __bfloat162float(*reinterpret_cast<const __nv_bfloat16*>(p));
+    case DType::Float32: return *reinterpret_cast<const float*>(p);
+    case DType::Float64: return *reinterpret_cast<const double*>(p);
+  }
+  return 0;
+}
+
+__device__ int64_t load_int(const char* p, DType t) {
+  switch (t) {
+    case DType::Bool: return *reinterpret_cast<const bool*>(p) ? 1 : 0;
+    case DType::Int8: return *reinterpret_cast<const int8_t*>(p);
+    case DType::Int16: return *reinterpret_cast<const int16_t*>(p);
+    case DType::Int32: return *reinterpret_cast<const int32_t*>(p);
+    case DType::Int64: return *reinterpret_cast<const int64_t*>(p);
+    case DType::UInt8: return *reinterpret_cast<const uint8_t*>(p);
+    default: return static_cast<int64_t>(load_double(p, t));
+  }
+}
+
+// A value in compute type C: float, double, int64_t or bool.
+template <typename C>
+__device__ C load(const char* p, DType t) {
+  if constexpr (std::is_same_v<C, int64_t>) return load_int(p, t);
+  else if constexpr (std::is_same_v<C, bool>) return load_int(p, t) != 0;
+  else if constexpr (std::is_same_v<C, float>) {
+    if (t == DType::Float32) return *reinterpret_cast<const float*>(p);
+    if (t == DType::Int64) return static_cast<float>(*reinterpret_cast<const int64_t*>(p));
+    return static_cast<float>(load_double(p, t));
+  } else {
+    if (t == DType::Int64) return static_cast<double>(*reinterpret_cast<const int64_t*>(p));
+    return load_double(p, t);
+  }
+}
+
+// Floats to integers narrower than 32 bits go through int32 (NumPy on x86 keeps the low bits).
+template <typename I, typename C>
+__device__ I to_integer(C v) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if constexpr (sizeof(I) < 4) return static_cast<I>(static_cast<int32_t>(v));
+    return static_cast<I>(v);
+  } else {
+    return static_cast<I>(v);
+  }
+}
+
+template <typename C>
+__device__ void store(char* p, DType t, C v) {
+  switch (t) {
+    case DType::Bool: *reinterpret_cast<bool*>(p) = v != C(0); return;
+    case DType::Int8: *reinterpret_cast<int8_t*>(p) = to_integer<int8_t>(v); return;
+    case DType::Int16: *reinterpret_cast<int16_t*>(p) = to_integer<int16_t>(v); return;
+    case DType::Int32: *reinterpret_cast<int32_t*>(p) = to_integer<int32_t>(v); return;
+    case DType::Int64: *reinterpret_cast<int64_t*>(p) = to_integer<int64_t>(v); return;
+    case DType::UInt8: *reinterpret_cast<uint8_t*>(p) = to_integer<uint8_t>(v); return;
+    case DType::Float16: *reinterpret_cast<__half*>(p) = __float2half_rn(static_cast<float>(v)); return;
+    case DType::BFloat16:
+      *reinterpret_cast<__nv_bfloat16*>(p) = __float2bfloat16_rn(static_cast<float>(v));
+      return;
+    case DType::Float32: *reinterpret_cast<float*>(p) = static_cast<float>(v); return;
+    case DType::Float64: *reinterpret_cast<double*>(p) = static_cast<double>(v); return;
+  }
+}
+
+// ---- fill, arange, copy ------------------------------------------------------------------------
+
+struct FillValue {
+  unsigned char bytes[8];
+  int itemsize;
+};
+
+__global__ void fill_kernel(Dims dims, Operand out, FillValue v) {
+  KERAS_GRID_STRIDE(i, dims.numel) {
+    char* p = address(out, dims, i);
+    for (int b = 0; b < v.itemsize; ++b) p[b] = static_cast<char>(v.bytes[b]);
+  }
+}
+
+__global__ void arange_kernel(Operand out, int64_t n, double start, double step, bool integer) {
+  KERAS_GRID_STRIDE(i, n) {
+    char* p = out.base + i * element_bytes(out.dtype);
+    if (integer)
+      store<int64_t>(p, out.dtype, static_cast<int64_t>(start) + i * static_cast<int64_t>(step));
+    else
+      store<double>(p, out.dtype, start + static_cast<double>(i) * step);
+  }
+}
+
+template <typename C>
+__global__ void copy_kernel(Dims dims, Operand dst, Operand src) {
+  KERAS_GRID_STRIDE(i, dims.numel) {
+    store<C>(address(dst, dims, i), dst.dtype, load<C>(address(src, dims, i), src.dtype));
+  }
+}
+
+// dst += src in the compute type of dst (float, double, wrapping int64; bool: or).
+template <typename C>
+__global__ void copy_add_kernel(Dims dims, Operand dst, Operand src) {
+  KERAS_GRID_STRIDE(i, dims.numel) {
+    char* o = address(dst, dims, i);
+    const C a = load<C>(o, dst.dtype), b = load<C>(address(src, dims, i), src.dtype);
+    if constexpr (std::is_same_v<C, int64_t>)
+      store<int64_t>(o, dst.dtype, static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)));
+    else if constexpr (std::is_same_v<C, bool>)
+      store<bool>(o, dst.dtype, a || b);
+    else
+      store<C>(o, dst.dtype, static_cast<C>(a + b));
+  }
+}
+
+// ---- unary and binary ------------------------------------------------------------------------
+
+template <UnaryOp Op, typename C>
+__device__ auto unary_value(C x, C a, C b) {
+  if constexpr (std::is_same_v<C, bool>) return backend::math::unary_bool<Op>(x);
+  else if constexpr (std::is_same_v<C, int64_t>) return backend::math::unary_integer<Op>(x, a, b);
+  else return backend::math::unary_float<Op>(x, a, b);
+}
+
+template <UnaryOp Op, typename C>
+__global__ void unary_kernel(Dims dims, Operand out, Operand x, C a, C b) {
+  KERAS_GRID_STRIDE(i, dims.numel) {
+    const auto r = unary_value<Op, C>(load<C>(address(x, dims, i), x.dtype), a, b);
+    store(address(out, dims, i), out.dtype, r);
+  }
+}
+
+template <BinaryOp Op, typename C>
+__device__ auto binary_value(C x, C y) {
+  if constexpr (std::is_same_v<C, bool>) return backend::math::binary_bool<Op>(x, y);
+  else if constexpr (std::is_same_v<C, int64_t>) return backend::math::binary_integer<Op>(x, y);
+  else return backend::math::binary_float<Op>(x, y);
+}
+
+template <BinaryOp Op, typename C>
+__global__ void binary_kernel(Dims dims, Operand out, Operand a, Operand b) {
+  KERAS_GRID_STRIDE(i, dims.numel) {
+    const auto r = binary_value<Op, C>(load<C>(address(a, dims, i), a.dtype),
+                                       load<C>(address(b, dims, i), b.dtype));
+    store(address(out, dims, i), out.dtype, r);
+  }
+}
+
+__global__ void where_kernel(Dims dims, Operand out, Operand cond, Operand a, Operand b) {
+  const int64_t n = element_bytes(out.dtype);
+  KERAS_GRID_STRIDE(i, dims.numel) {
+    const bool c = *reinterpret_cast<const bool*>(address(cond, dims, i));
+    const char* from = c ? address(a, dims, i) : address(b, dims, i);
+    char* to = address(out, dims, i);
+    for (int64_t k = 0; k < n; ++k) to[k] = from[k];
+  }
+}
+
+// The compute type a kernel uses for dtype t: 0 float, 1 double, 2 int64, 3 bool.
+enum class Mode { Float, Double, Integer, Bool };
+Mode mode_of(DType t) {
+  if (t == DType::Float64) return Mode::Double;
+  if (is_float(t)) return Mode::Float;
+  if (t == DType::Bool) return Mode::Bool;
+  return Mode::Integer;
+}
+
+// Calls f(C{}) for the compute type of `mode`.
+template <typename F>
+void with_compute_type(Mode mode, F&& f) {
+  switch (mode) {
+    case Mode::Float: return f(float{});
+    case Mode::Double: return f(double{});
+    case Mode::Integer: return f(int64_t{});
+    case Mode::Bool: return f(bool{});
+  }
+}
+
+[[noreturn]] void undefined(std::string_view what, std::string_view op, DType t) {
+  throw NotImplementedError("cuda backend: " + std::string(what) + " " + std::string(op) +
+                            " is not defined for " + std::string(dtype_name(t)));
+}
+
+// ---- reductions --------------------------------------------------------------------------------
+
+// cpu's accumulators (backends/cpu/src/reduce.cpp): float sums and products in double, Max/Min
+// in the compute type with NaN winning, integers wrapping, Any/All in bool.
+template <ReduceOp Op, typename C>
+struct Reduction {
+  using Acc = std::conditional_t<
+      Op == ReduceOp::Any || Op == ReduceOp::All, bool,
+      std::conditional_t<std::is_floating_point_v<C> &&
+                             (Op == ReduceOp::Sum || Op == ReduceOp::Mean || Op == ReduceOp::Prod),
+                         double, C>>;
+  __device__ static Acc identity(int64_t lowest, int64_t highest) {
+    if constexpr (Op == ReduceOp::Prod) return Acc(1);
+    else if constexpr (Op == ReduceOp::All) return true;
+    else if constexpr (Op == ReduceOp::Max) {
+      if constexpr (std::is_floating_point_v<Acc>) return -INFINITY;
+      else return static_cast<Acc>(lowest);
+    } else if constexpr (Op == ReduceOp::Min) {
+      if constexpr (std::is_floating_point_v<Acc>) return INFINITY;
+      else return static_cast<Acc>(highest);
+    } else {
+      return Acc(0);
+    }
+  }
+  __device__ static Acc step(Acc acc, C x) {
+    if constexpr (Op == ReduceOp::Any) return acc || x != C(0);
+    else if constexpr (Op == ReduceOp::All) return acc && x != C(0);
+    else if constexpr (Op == ReduceOp::Max) return (x > acc || x != x) ? Acc(x) : acc;
+    else if constexpr (Op == ReduceOp::Min) return (x < acc || x != x) ? Acc(x) : acc;
+    else if constexpr (std::is_integral_v<Acc>) {
+      const uint64_t a = static_cast<uint64_t>(acc), b = static_cast<uint64_t>(x);
+      return static_cast<Acc>(Op == ReduceOp::Prod ? a * b : a + b);
+    } else {
+      return Op == ReduceOp::Prod ? acc * static_cast<Acc>(x) : acc + static_cast<Acc>(x);
+    }
+  }
+};
+
+// The range of integer dtype t as int64 (the identities of Max and Min over no elements).
+void integer_range(DType t, int64_t& lowest, int64_t& highest) {
+  switch (t) {
+    case DType::Bool: lowest = 0; highest = 1; return;
+    case DType::Int8: lowest = INT8_MIN; highest = INT8_MAX; return;
+    case DType::Int16: lowest = INT16_MIN; highest = INT16_MAX; return;
+    case DType::Int32: lowest = INT32_MIN; highest = INT32_MAX; return;
+    case DType::UInt8: lowest = 0; highest = UINT8_MAX; return;
+    default: lowest = INT64_MIN; highest = INT64_MAX; return;
+  }
+}
+
+template <ReduceOp Op, typename C>
+__global__ void reduce_kernel(Dims kept, Operand out, Operand x, Dims reduced, Operand xr,
+                              int64_t lowest, int64_t highest) {
+  using R = Reduction<Op, C>;
+  const int64_t xsize = element_bytes(x.dtype);
+  KERAS_GRID_STRIDE(m, kept.numel) {
+    const char* base = address(x, kept, m);
+    typename R::Acc acc = R::identity(lowest, highest);
+    for (int64_t r = 0; r < reduced.numel; ++r)
+      acc = R::step(acc, load<C>(base + element_offset(reduced, xr, r) * xsize, x.dtype));
+    char* o = address(out, kept, m);
+    if constexpr (Op == ReduceOp::Mean)
+      store<double>(o, out.dtype, static_cast<double>(acc) / static_cast<double>(reduced.numel));
+    else
+      store(o, out.dtype, acc);
+  }
+}
+
+template <typename C>
+__global__ void arg_reduce_kernel(bool is_max, Dims lines, Operand out, Operand x, int64_t n,
+                                  int64_t step) {
+  const int64_t xsize = element_bytes(x.dtype);
+  KERAS_GRID_STRIDE(l, lines.numel) {
+    const char* p = address(x, lines, l);
+    int64_t best = 0;
+    C best_v = load<C>(p, x.dtype);
+    if (best_v == best_v) {  // the first NaN wins, as in NumPy
+      for (int64_t i = 1; i < n; ++i) {
+        const C v = load<C>(p + i * step * xsize, x.dtype);
+        if (v != v) {
+          best = i;
+          break;
+        }
+        if (is_max ? v > best_v : v < best_v) {
+          best = i;
+          best_v = v;
+        }
+      }
+    }
+    store<int64_t>(address(out, lines, l), out.dtype, best);
+  }
+}
+
+// ---- scans and gathers --------------------------------------------------------------------------
+
+template <backend::ScanOp Op, typename Acc>
+__device__ Acc scan_step(Acc acc, Acc v) {
+  using backend::ScanOp;
+  if constexpr (Op == ScanOp::CumMax) return backend::math::nan_max(acc, v);
+  else if constexpr (Op == ScanOp::CumMin) return backend::math::nan_min(acc, v);
+  else if constexpr (std::is_integral_v<Acc>) {
+    const uint64_t a = static_cast<uint64_t>(acc), b = static_cast<uint64_t>(v);
+    return static_cast<Acc>(Op == ScanOp::CumProd ? a * b : a + b);
+  } else {
+    return Op == ScanOp::CumProd ? acc * v : acc + v;
+  }
+}
+
+// Acc: double for float dtypes (cpu's scan_acc_t), int64 for the rest.
+template <backend::ScanOp Op, typename Acc>
+__global__ void scan_kernel(Dims lines, Operand out, Operand x, int64_t n, int64_t out_step,
+                            int64_t x_step) {
+  const int64_t xs = element_bytes(x.dtype), os = element_bytes(out.dtype);
+  KERAS_GRID_STRIDE(l, lines.numel) {
+    const char* p = address(x, lines, l);
+    char* q = address(out, lines, l);
+    Acc acc = load<Acc>(p, x.dtype);
+    store<Acc>(q, out.dtype, acc);
+    for (int64_t i = 1; i < n; ++i) {
+      acc = scan_step<Op>(acc, load<Acc>(p + i * x_step * xs, x.dtype));
+      store<Acc>(q + i * out_step * os, out.dtype, acc);
+    }
+  }
+}
+
+__global__ void gather_kernel(Dims dims, Operand out, Operand x, Operand index,
+                              int64_t axis_stride) {
+  const int64_t n = element_bytes(out.dtype);
+  KERAS_GRID_STRIDE(i, dims.numel) {
+    const int64_t at = load_int(address(index, dims, i), index.dtype);
+    const char* from = x.base + (element_offset(dims, x, i) + at * axis_stride) * n;
+    char* to = address(out, dims, i);
+    for (int64_t k = 0; k < n; ++k) to[k] = from[k];
+  }
+}
+
+// ---- random ------------------------------------------------------------------------------------
+
+namespace philox = keras::random::philox;
+
+// Box-Muller pairs: thread j writes elements 2j and 2j + 1.
+template <typename T>
+__global__ void normal_kernel(Operand out, int64_t n, uint64_t seed, uint64_t counter) {
+  KERAS_GRID_STRIDE(j, (n + 1) / 2) {
+    T z0, z1;
+    philox::normal_pair<T>(seed, counter, static_cast<uint64_t>(j), z0, z1);
+    const int64_t i = 2 * j;
+    store<T>(out.base + i * element_bytes(out.dtype), out.dtype, z0);
+    if (i + 1 < n) store<T>(out.base + (i + 1) * element_bytes(out.dtype), out.dtype, z1);
+  }
+}
+
+// Bits, Uniform and TruncatedNormal: element i from its own words. float16 and bfloat16 take
+// their uniforms from the top 11 or 8 bits of a word (philox.h); their other draws are the
+// float32 ones rounded.
+template <typename T>
+__global__ void words_kernel(Operand out, int64_t n, philox::Kind kind, uint64_t seed,
+                             uint64_t counter) {
+  KERAS_GRID_STRIDE(i, n) {
+    char* p = out.base + i * element_bytes(out.dtype);
+    philox::WordStream s(seed, counter, static_cast<uint64_t>(i) * philox::words_per_element<T>());
+    if (kind == philox::Kind::Uniform && out.dtype == DType::Float16)
+      store<float>(p, out.dtype, static_cast<float>(s.next() >> 21) * 0x1.0p-11f);
+    else if (kind == philox::Kind::Uniform && out.dtype == DType::BFloat16)
+      store<float>(p, out.dtype, static_cast<float>(s.next() >> 24) * 0x1.0p-8f);
+    else
+      store<T>(p, out.dtype, philox::from_words<T>(kind, s));
+  }
+}
+
+// ---- integer matmul ----------------------------------------------------------------------------
+
+__global__ void matmul_integer_kernel(Operand out, Operand a, Operand b, int64_t batch, int64_t m,
+                                      int64_t n, int64_t k) {
+  const int64_t as = element_bytes(a.dtype), bs = element_bytes(b.dtype),
+                os = element_bytes(out.dtype);
+  KERAS_GRID_STRIDE(e, batch * m * n) {
+    const int64_t z = e / (m * n), i = (e / n) % m, j = e % n;
+    uint64_t acc = 0;
+    for (int64_t q = 0; q < k; ++q)
+      acc += static_cast<uint64_t>(load_int(a.base + ((z * m + i) * k + q) * as, a.dtype)) *
+             static_cast<uint64_t>(load_int(b.base + ((z * k + q) * n + j) * bs, b.dtype));
+    store<int64_t>(out.base + e * os, out.dtype, static_cast<int64_t>(acc));
+  }
+}
+
+}  // namespace
+
+void launch_fill(const Dims& dims, const Operand& out, const unsigned char* value, int itemsize) {
+  FillValue v{};
+  for (int b = 0; b < itemsize; ++b) v.bytes[b] = value[b];
+  v.itemsize = itemsize;
+  if (const int64_t blocks = blocks_for(dims.numel)) {
+    fill_kernel<<<blocks, kThreads>>>(dims, out, v);
+    check_launch("fill");
+  }
+}
+
+void launch_arange(const Operand& out, int64_t n, double start, double step) {
+  if (const int64_t blocks = blocks_for(n)) {
+    arange_kernel<<<blocks, kThreads>>>(out, n, start, step, !is_float(out.dtype));
+    check_launch("arange");
+  }
+}
+
+void launch_copy(const Dims& dims, const Operand& dst, const Operand& src, bool add) {
+  int64_t blocks = blocks_for(dims.numel);
+  if (!blocks) return;
+  // Summing into a destination that repeats an element (a broadcast axis) must not race.
+  bool overlapping = false;
+  for (int d = 0; d < dims.rank; ++d) overlapping |= dims.size[d] > 1 && dst.stride[d] == 0;
+  const int threads = add && overlapping ? 1 : kThreads;
+  if (add && overlapping) blocks = 1;
+  if (!add) {
+    // Floats travel as double (every float dtype's values are doubles exactly), the rest as
+    // int64, so each conversion is cpu's one step.
+    if (is_float(src.dtype)) copy_kernel<double><<<blocks, threads>>>(dims, dst, src);
+    else copy_kernel<int64_t><<<blocks, threads>>>(dims, dst, src);
+  } else {
+    with_compute_type(mode_of(dst.dtype), [&](auto c) {
+      copy_add_kernel<decltype(c)><<<blocks, threads>>>(dims, dst, src);
+    });
+  }
+  check_launch("copy");
+}
+
+void launch_unary(UnaryOp op, const Dims& dims, const Operand& out, const Operand& x, double p0,
+                  double p1) {
+  const Mode mode = mode_of(x.dtype);
+  const bool defined = mode == Mode::Bool      ? backend::math::defined_for_bool(op)
+                       : mode == Mode::Integer ? backend::math::defined_for_integers(op)
+                                               : backend::math::defined_for_floats(op);
+  if (!defined) undefined("unary", backend::name_of(op), x.dtype);
+  const int64_t blocks = blocks_for(dims.numel);
+  if (!blocks) return;
+  with_compute_type(mode, [&](auto c) {
+    using C = decltype(c);
+    backend::math::visit(op, [&](auto tag) {
+      constexpr UnaryOp kOp = decltype(tag)::value;
+      if constexpr (std::is_same_v<C, bool>) {
+        if constexpr (backend::math::defined_for_bool(kOp))
+          unary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, x, false, false);
+      } else if constexpr (std::is_same_v<C, int64_t>) {
+        if constexpr (backend::math::defined_for_integers(kOp))
+          unary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, x, static_cast<C>(p0),
+                                                     static_cast<C>(p1));
+      } else {
+        if constexpr (backend::math::defined_for_floats(kOp))
+          unary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, x, static_cast<C>(p0),
+                                                     static_cast<C>(p1));
+      }
+    });
+  });
+  check_launch("unary");
+}
+
+void launch_binary(BinaryOp op, const Dims& dims, const Operand& out, const Operand& a,
+                   const Operand& b) {
+  const Mode mode = mode_of(a.dtype);
+  const bool defined = mode == Mode::Bool      ? backend::math::defined_for_bool(op)
+                       : mode == Mode::Integer ? backend::math::defined_for_integers(op)
+                                               : backend::math::defined_for_floats(op);
+  if (!defined) undefined("binary", backend::name_of(op), a.dtype);
+  // float16 and bfloat16 step by their own ulps in cpu's nextafter; not written here yet.
+  if (op == BinaryOp::NextAfter && (a.dtype == DType::Float16 || a.dtype == DType::BFloat16))
+    undefined("binary", backend::name_of(op), a.dtype);
+  const int64_t blocks = blocks_for(dims.numel);
+  if (!blocks) return;
+  with_compute_type(mode, [&](auto c) {
+    using C = decltype(c);
+    backend::math::visit(op, [&](auto tag) {
+      constexpr BinaryOp kOp = decltype(tag)::value;
+      if constexpr (std::is_same_v<C, bool>) {
+        if constexpr (backend::math::defined_for_bool(kOp))
+          binary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, a, b);
+      } else if constexpr (std::is_same_v<C, int64_t>) {
+        if constexpr (backend::math::defined_for_integers(kOp))
+          binary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, a, b);
+      } else {
+        if constexpr (backend::math::defined_for_floats(kOp))
+          binary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, a, b);
+      }
+    });
+  });
+  check_launch("binary");
+}
+
+void launch_where(const Dims& dims, const Operand& out, const Operand& cond, const Operand& a,
+                  const Operand& b) {
+  if (const int64_t blocks = blocks_for(dims.numel)) {
+    where_kernel<<<blocks, kThreads>>>(dims, out, cond, a, b);
+    check_launch("where");
+  }
+}
+
+void launch_reduce(ReduceOp op, const Dims& kept, const Operand& out, const Operand& x,
+                   const Dims& reduced, const Operand& x_reduced) {
+  if (op == ReduceOp::Mean && !is_float(x.dtype))
+    undefined("reduce", backend::name_of(op), x.dtype);  // the front end means in float
+  const int64_t blocks = blocks_for(kept.numel);
+  if (!blocks) return;
+  int64_t lowest = 0, highest = 0;
+  integer_range(x.dtype, lowest, highest);
+  const Mode mode = mode_of(x.dtype) == Mode::Bool ? Mode::Integer : mode_of(x.dtype);
+  with_compute_type(mode, [&](auto c) {
+    using C = decltype(c);
+    if constexpr (!std::is_same_v<C, bool>) {
+      switch (op) {
+#define KERAS_REDUCE_CASE(OP)                                                               \
+  case ReduceOp::OP:                                                                        \
+    reduce_kernel<ReduceOp::OP, C><<<blocks, kThreads>>>(kept, out, x, reduced, x_reduced, \
+                                                         lowest, highest);                  \
+    break;
+        KERAS_REDUCE_CASE(Sum)
+        KERAS_REDUCE_CASE(Mean)
+        KERAS_REDUCE_CASE(Prod)
+        KERAS_REDUCE_CASE(Max)
+        KERAS_REDUCE_CASE(Min)
+        KERAS_REDUCE_CASE(Any)
+        KERAS_REDUCE_CASE(All)
+#undef KERAS_REDUCE_CASE
+        case ReduceOp::kCount: break;
+      }
+    }
+  });
+  check_launch("reduce");
+}
+
+void launch_arg_reduce(bool is_max, const Dims& lines, const Operand& out, const Operand& x,
+                       int64_t n, int64_t step) {
+  const int64_t blocks = blocks_for(lines.numel);
+  if (!blocks || n == 0) return;
+  const Mode mode = mode_of(x.dtype) == Mode::Bool ? Mode::Integer : mode_of(x.dtype);
+  with_compute_type(mode, [&](auto c) {
+    using C = decltype(c);
+    if constexpr (!std::is_same_v<C, bool>)
+      arg_reduce_kernel<C><<<blocks, kThreads>>>(is_max, lines, out, x, n, step);
+  });
+  check_launch("arg_reduce");
+}
+
+void launch_scan(backend::ScanOp op, const Dims& lines, const Operand& out, const Operand& x,
+                 int64_t n, int64_t out_step, int64_t x_step) {
+  const int64_t blocks = blocks_for(lines.numel);
+  if (!blocks || n == 0) return;
+  auto run = [&](auto acc) {
+    using Acc = decltype(acc);
+    using backend::ScanOp;
+    switch (op) {
+      case ScanOp::CumSum:
+        scan_kernel<ScanOp::CumSum, Acc><<<blocks, kThreads>>>(lines, out, x, n, out_step, x_step);
+        break;
+      case ScanOp::CumProd:
+        scan_kernel<ScanOp::CumProd, Acc><<<blocks, kThreads>>>(lines, out, x, n, out_step, x_step);
+        break;
+      case ScanOp::CumMax:
+        scan_kernel<ScanOp::CumMax, Acc><<<blocks, kThreads>>>(lines, out, x, n, out_step, x_step);
+        break;
+      case ScanOp::CumMin:
+        scan_kernel<ScanOp::CumMin, Acc><<<blocks, kThreads>>>(lines, out, x, n, out_step, x_step);
+        break;
+      case ScanOp::kCount: break;
+    }
+  };
+  if (is_float(x.dtype)) run(double{});
+  else run(int64_t{});
+  check_launch("scan");
+}
+
+void launch_gather(const Dims& dims, const Operand& out, const Operand& x, const Operand& index,
+                   int64_t axis_stride) {
+  if (const int64_t blocks = blocks_for(dims.numel)) {
+    gather_kernel<<<blocks, kThreads>>>(dims, out, x, index, axis_stride);
+    check_launch("gather");
+  }
+}
+
+void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, uint64_t seed,
+                   uint64_t counter) {
+  const auto k = static_cast<philox::Kind>(kind);
+  const bool half = out.dtype == DType::Float16 || out.dtype == DType::BFloat16;
+  if (half && k == philox::Kind::Bits) undefined("random", "Bits", out.dtype);
+  const int64_t work = k == philox::Kind::Normal ? (n + 1) / 2 : n;
+  const int64_t blocks = blocks_for(work);
+  if (!blocks) return;
+  auto launch = [&](auto t) {
+    using T = decltype(t);
+    if (k == philox::Kind::Normal) normal_kernel<T><<<blocks, kThreads>>>(out, n, seed, counter);
+    else words_kernel<T><<<blocks, kThreads>>>(out, n, k, seed, counter);
+  };
+  switch (out.dtype) {
+    case DType::Float16: case DType::BFloat16: case DType::Float32: launch(float{}); break;
+    case DType::Float64: launch(double{}); break;
+    case DType::Bool: launch(bool{}); break;
+    case DType::Int8: launch(int8_t{}); break;
+    case DType::Int16: launch(int16_t{}); break;
+    case DType::Int32: launch(int32_t{}); break;
+    case DType::Int64: launch(int64_t{}); break;
+    case DType::UInt8: launch(uint8_t{}); break;
+  }
+  check_launch("random");
+}
+
+void launch_matmul_integer(const Operand& out, const Operand& a, const Operand& b, int64_t batch,
+                           int64_t m, int64_t n, int64_t k) {
+  if (const int64_t blocks = blocks_for(batch * m * n)) {
+    matmul_integer_kernel<<<blocks, kThreads>>>(out, a, b, batch, m, n, k);
+    check_launch("matmul");
+  }
+}
+
+}  // namespace keras::cuda

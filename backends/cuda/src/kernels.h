@@ -1,0 +1,49 @@
+#pragma once
+// The cuda backend's kernels as plain C++ calls (defined in the .cu files): each takes the index
+// space and the strided operands (device_layout.h), launches on the default stream, and throws
+// RuntimeError naming the kernel when the launch fails. cuda_backend.cpp turns Arrays into
+// these arguments.
+
+#include <cstdint>
+
+#include "device_layout.h"
+#include "keras/backend/primitives.h"
+
+namespace keras::cuda {
+
+/// Every element of `out` set to the `itemsize` bytes at `value` (the value in out's dtype).
+void launch_fill(const Dims& dims, const Operand& out, const unsigned char* value, int itemsize);
+/// out[i] = start + i * step, contiguous, as cpu computes it for out's dtype.
+void launch_arange(const Operand& out, int64_t n, double start, double step);
+/// dst = convert(src) (or dst += src with `add`), with cpu's conversions.
+void launch_copy(const Dims& dims, const Operand& dst, const Operand& src, bool add);
+void launch_unary(backend::UnaryOp op, const Dims& dims, const Operand& out, const Operand& x,
+                  double p0, double p1);
+void launch_binary(backend::BinaryOp op, const Dims& dims, const Operand& out, const Operand& a,
+                   const Operand& b);
+void launch_where(const Dims& dims, const Operand& out, const Operand& cond, const Operand& a,
+                  const Operand& b);
+/// One output per index of `kept` (out's and x's strides over those axes), reducing x over
+/// `reduced` (x's strides over the reduced axes, in `x_reduced`).
+void launch_reduce(backend::ReduceOp op, const Dims& kept, const Operand& out, const Operand& x,
+                   const Dims& reduced, const Operand& x_reduced);
+/// Arg max/min along one axis of n elements `step` apart, one output per index of `lines`.
+void launch_arg_reduce(bool is_max, const Dims& lines, const Operand& out, const Operand& x,
+                       int64_t n, int64_t step);
+/// Inclusive scans along one axis of n elements (out_step and x_step apart), one per index of
+/// `lines`, accumulating as cpu does (float sums and products in double).
+void launch_scan(backend::ScanOp op, const Dims& lines, const Operand& out, const Operand& x,
+                 int64_t n, int64_t out_step, int64_t x_step);
+/// out[i] = x at i with the gathered axis's position index[i] (x's stride along that axis is
+/// `axis_stride`, and 0 in `x`).
+void launch_gather(const Dims& dims, const Operand& out, const Operand& x, const Operand& index,
+                   int64_t axis_stride);
+/// Elements [0, n) of a Philox draw (keras/random/philox.h) into contiguous `out`.
+void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, uint64_t seed,
+                   uint64_t counter);
+/// out (batch, M, N) = a (batch, M, K) @ b (batch, K, N), all contiguous, for integer and bool
+/// dtypes (wrapping, as cpu); float products go to cuBLAS.
+void launch_matmul_integer(const Operand& out, const Operand& a, const Operand& b, int64_t batch,
+                           int64_t m, int64_t n, int64_t k);
+
+}  // namespace keras::cuda

@@ -1,0 +1,111 @@
+// The cuda backend on a GPU against cpu, one primitive family per test (the conformance suite,
+// which links keras_cuda too, covers whole models). Every test skips with one line on a
+// machine without a CUDA device.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "cuda_device.h"
+#include "keras/backend/registry.h"
+#include "keras/keras.h"
+
+namespace keras::cuda {
+namespace {
+
+#define KERAS_REQUIRE_GPU() \
+  if (!device_present()) GTEST_SKIP() << "no CUDA device on this machine: GPU test skipped"
+
+// `make` run on cpu and on cuda; the two results' values.
+template <typename F>
+std::pair<std::vector<double>, std::vector<double>> on_both(F make) {
+  std::vector<double> r[2];
+  const char* names[2] = {"cpu", "cuda"};
+  for (int k = 0; k < 2; ++k) {
+    backend::BackendScope scope(names[k]);
+    Tensor y = make();
+    EXPECT_EQ(std::string(y.backend_name()), names[k]);
+    r[k] = y.astype(DType::Float64).template to_vector<double>();
+  }
+  return {r[0], r[1]};
+}
+
+void expect_close(const std::vector<double>& a, const std::vector<double>& b, double tol) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::isnan(a[i])) {
+      EXPECT_TRUE(std::isnan(b[i])) << i;
+      continue;
+    }
+    EXPECT_NEAR(a[i], b[i], tol * std::max(1.0, std::abs(a[i]))) << i;
+  }
+}
+
+TEST(CudaDevice, RandomStreamsAreTheSameBitsAsCpu) {
+  KERAS_REQUIRE_GPU();
+  for (DType d : {DType::Float32, DType::Float64, DType::Float16, DType::Int32}) {
+    auto [c, g] = on_both([&] {
+      return is_floating(d) ? random::uniform({1001}, 0.0, 1.0, d, 7)
+                            : random::randint({1001}, 0, 1000, d, 7);
+    });
+    EXPECT_EQ(c, g) << dtype_name(d);
+  }
+  auto [c, g] = on_both([] { return random::normal({1001}, 0.0, 1.0, DType::Float32, 3); });
+  expect_close(c, g, 1e-6);
+}
+
+TEST(CudaDevice, ElementwiseAndBroadcastingAgreeWithCpu) {
+  KERAS_REQUIRE_GPU();
+  auto [c, g] = on_both([] {
+    Tensor x = random::normal({4, 5, 6}, 0.0, 2.0, DType::Float32, 1);
+    Tensor b = random::normal({6}, 0.0, 1.0, DType::Float32, 2);
+    Tensor y = ops::add(ops::multiply(ops::tanh(x), b), ops::exp(ops::negative(ops::abs(x))));
+    return ops::where(ops::greater(x, 0.0), ops::gelu(y), ops::floor_divide(y, 0.7));
+  });
+  expect_close(c, g, 2e-6);
+  auto [ci, gi] = on_both([] {
+    Tensor a = random::randint({3, 7}, -100, 100, DType::Int8, 4);
+    Tensor b = random::randint({7}, 1, 9, DType::Int8, 5);
+    return ops::add(ops::multiply(a, a), ops::mod(a, b));  // wraps in int8
+  });
+  EXPECT_EQ(ci, gi);
+}
+
+TEST(CudaDevice, ReductionsScansAndGathersAgreeWithCpu) {
+  KERAS_REQUIRE_GPU();
+  auto [c, g] = on_both([] {
+    Tensor x = random::normal({8, 9, 10}, 0.0, 1.0, DType::Float32, 6);
+    return ops::concatenate({ops::reshape(ops::sum(x, {0, 2}), {-1}),
+                             ops::reshape(ops::max(x, 1), {-1}),
+                             ops::reshape(ops::cumsum(x, 2), {-1}),
+                             ops::reshape(ops::argmax(x, 0).astype(DType::Float32), {-1}),
+                             ops::reshape(ops::take(x, Tensor::from_vector(std::vector<int64_t>{3, 0, 3}, {3}), 1), {-1})},
+                            0);
+  });
+  expect_close(c, g, 1e-5);
+}
+
+TEST(CudaDevice, MatmulAgreesWithCpu) {
+  KERAS_REQUIRE_GPU();
+  for (DType d : {DType::Float32, DType::Float64, DType::Float16}) {
+    auto [c, g] = on_both([&] {
+      Tensor a = random::normal({3, 33, 65}, 0.0, 1.0, d, 8);
+      Tensor b = random::normal({65, 17}, 0.0, 1.0, d, 9);
+      return ops::matmul(a, b);
+    });
+    expect_close(c, g, d == DType::Float16 ? 1e-2 : 1e-5);
+  }
+}
+
+TEST(CudaDevice, TensorsMoveBetweenCpuAndCuda) {
+  KERAS_REQUIRE_GPU();
+  Tensor x = ops::arange(0, 12, 1, DType::Float32);
+  Tensor on_gpu = x.to("cuda");
+  EXPECT_EQ(std::string(on_gpu.backend_name()), "cuda");
+  EXPECT_EQ(on_gpu.to("cpu").to_vector<float>(), x.to_vector<float>());
+  EXPECT_EQ(backend::get("cuda").device(), "cuda:0");
+}
+
+}  // namespace
+}  // namespace keras::cuda
