@@ -50,14 +50,30 @@ Dims dims_of(const Shape& shape) {
   return d;
 }
 
-// An Array as a kernel operand over the axes `axes` of its shape (all of them by default).
+// An Array as a kernel operand: its first element's device address and its strides.
 Operand operand(const Array& a) {
   Operand op;
-  op.base = static_cast<char*>(a.storage->data()) +
-            a.offset * static_cast<int64_t>(itemsize(a.dtype));
+  if (a.storage)  // (an empty Array has none)
+    op.base = static_cast<char*>(a.storage->data()) +
+              a.offset * static_cast<int64_t>(itemsize(a.dtype));
   op.dtype = a.dtype;
   for (int i = 0; i < a.rank(); ++i) op.stride[i] = a.strides[i];
   return op;
+}
+
+// The lines along `axis` of x and out (same rank): every other axis of x's shape, with out's
+// and x's strides over them.
+void lines_along(int axis, const Array& out, const Array& x, Dims& lines, Operand& o,
+                 Operand& xo) {
+  o = operand(out);
+  xo = operand(x);
+  for (int d = 0; d < x.rank(); ++d) {
+    if (d == axis) continue;
+    o.stride[lines.rank] = out.strides[d];
+    xo.stride[lines.rank] = x.strides[d];
+    lines.size[lines.rank++] = x.shape[d];
+    lines.numel *= x.shape[d];
+  }
 }
 
 // The bytes of `value` in `dtype`, as the cpu backend's fill writes them.
@@ -162,14 +178,8 @@ class CudaBackend final : public backend::Backend {
 
   void arg_reduce(backend::ArgReduceOp op, const Array& out, const Array& x, int axis) override {
     Dims lines;
-    Operand o = operand(out), xo = operand(x);
-    for (int d = 0; d < x.rank(); ++d) {
-      if (d == axis) continue;
-      o.stride[lines.rank] = out.strides[d];
-      xo.stride[lines.rank] = x.strides[d];
-      lines.size[lines.rank++] = x.shape[d];
-      lines.numel *= x.shape[d];
-    }
+    Operand o, xo;
+    lines_along(axis, out, x, lines, o, xo);
     launch_arg_reduce(op == backend::ArgReduceOp::ArgMax, lines, o, xo, x.shape[axis],
                       x.strides[axis]);
   }
@@ -178,14 +188,8 @@ class CudaBackend final : public backend::Backend {
 
   void scan(backend::ScanOp op, const Array& out, const Array& x, int axis) override {
     Dims lines;
-    Operand o = operand(out), xo = operand(x);
-    for (int d = 0; d < x.rank(); ++d) {
-      if (d == axis) continue;
-      o.stride[lines.rank] = out.strides[d];
-      xo.stride[lines.rank] = x.strides[d];
-      lines.size[lines.rank++] = x.shape[d];
-      lines.numel *= x.shape[d];
-    }
+    Operand o, xo;
+    lines_along(axis, out, x, lines, o, xo);
     launch_scan(op, lines, o, xo, x.shape[axis], out.strides[axis], x.strides[axis]);
   }
   void sort(const Array&, const Array&, const Array&, bool) override {
@@ -205,8 +209,8 @@ class CudaBackend final : public backend::Backend {
  private:
   void select_device() const { check(cudaSetDevice(device_), "cudaSetDevice"); }
 
-  // A contiguous device copy of `src` with `shape` (its broadcast axes written out) in `dtype`.
-  Array contiguous(const Array& src, const Shape& shape, DType dtype) {
+  // A new contiguous device array of `shape` and `dtype` (its values unset).
+  Array empty(const Shape& shape, DType dtype) {
     Array c;
     c.dtype = dtype;
     c.shape = shape;
@@ -217,6 +221,12 @@ class CudaBackend final : public backend::Backend {
       s *= shape[d];
     }
     c.storage = allocate(static_cast<size_t>(shape.numel()) * itemsize(dtype));
+    return c;
+  }
+
+  // A contiguous device copy of `src` with `shape` (its broadcast axes written out) in `dtype`.
+  Array contiguous(const Array& src, const Shape& shape, DType dtype) {
+    Array c = empty(shape, dtype);
     Array view = src;
     view.shape = shape;
     copy(c, view, backend::CopyMode::Assign);
@@ -249,7 +259,7 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
   b_shape.push_back(N);
   const Array ac = contiguous(a, a_shape, work), bc = contiguous(b, b_shape, work);
   const bool direct = out.dtype == work && out.is_contiguous();
-  Array c = direct ? out : contiguous(out, out.shape, work);  // (values overwritten below)
+  Array c = direct ? out : empty(out.shape, work);
   const Operand co = operand(c), ao = operand(ac), bo = operand(bc);
   if (!floating) {
     launch_matmul_integer(co, ao, bo, batch, M, N, K);
