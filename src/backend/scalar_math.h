@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -327,6 +328,30 @@ KERAS_HOST_DEVICE inline C nan_min(C a, C b) {
     if (std::isnan(b)) return b;
   }
   return a < b ? a : b;
+}
+
+/// The unsigned key of a sort: its order is the sort's (ascending; NaN above +inf, -0 equal to
+/// +0). Descending sorts invert it.
+template <typename C>
+using sort_key_t = std::conditional_t<sizeof(C) == 8, uint64_t, uint32_t>;
+
+template <typename C>
+KERAS_HOST_DEVICE inline sort_key_t<C> sort_key(C v) {
+  using K = sort_key_t<C>;
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(v)) return ~K{0};
+    if (v == C(0)) v = C(0);  // -0 sorts with +0
+    K bits;
+    std::memcpy(&bits, &v, sizeof(K));
+    constexpr K sign = K{1} << (8 * sizeof(K) - 1);
+    return (bits & sign) ? ~bits : (bits | sign);
+  } else if constexpr (std::is_signed_v<C>) {
+    using U = std::make_unsigned_t<C>;
+    constexpr U sign = U{1} << (8 * sizeof(C) - 1);
+    return static_cast<K>(static_cast<U>(static_cast<U>(v) ^ sign));
+  } else {
+    return static_cast<K>(v);
+  }
 }
 
 /// Round half to even, as NumPy's round.

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "allocator.h"
+#include "backend/scalar_math.h"
 #include "cpu_backend.h"
 #include "dtype_traits.h"
 #include "lines.h"
@@ -41,27 +42,8 @@ class Scratch {
 };
 
 template <typename C>
-using key_t = std::conditional_t<sizeof(C) == 8, uint64_t, uint32_t>;
-
-// The order-preserving unsigned key of v.
-template <typename C>
-key_t<C> sort_key(C v) {
-  using K = key_t<C>;
-  if constexpr (std::is_floating_point_v<C>) {
-    if (std::isnan(v)) return ~K{0};
-    if (v == C(0)) v = C(0);  // -0 sorts with +0
-    K bits;
-    std::memcpy(&bits, &v, sizeof(K));
-    constexpr K sign = K{1} << (8 * sizeof(K) - 1);
-    return (bits & sign) ? ~bits : (bits | sign);
-  } else if constexpr (std::is_signed_v<C>) {
-    using U = std::make_unsigned_t<C>;
-    constexpr U sign = U{1} << (8 * sizeof(C) - 1);
-    return static_cast<K>(static_cast<U>(static_cast<U>(v) ^ sign));
-  } else {
-    return static_cast<K>(v);
-  }
-}
+using key_t = backend::math::sort_key_t<C>;
+using backend::math::sort_key;
 
 // The permutation that stably sorts keys[0..n) (n >= 1) into order[0..n). The pointers are
 // swapped with the scratch ones as passes run; keys are clobbered.

@@ -61,19 +61,24 @@ Operand operand(const Array& a) {
   return op;
 }
 
-// The lines along `axis` of x and out (same rank): every other axis of x's shape, with out's
-// and x's strides over them.
-void lines_along(int axis, const Array& out, const Array& x, Dims& lines, Operand& o,
-                 Operand& xo) {
-  o = operand(out);
-  xo = operand(x);
-  for (int d = 0; d < x.rank(); ++d) {
-    if (d == axis) continue;
-    o.stride[lines.rank] = out.strides[d];
-    xo.stride[lines.rank] = x.strides[d];
-    lines.size[lines.rank++] = x.shape[d];
-    lines.numel *= x.shape[d];
+// The axes of `shape` but `axis` as a kernel's index space (the lines along `axis`).
+Dims dims_without(const Shape& shape, int axis) {
+  Dims d;
+  for (int i = 0; i < shape.rank(); ++i) {
+    if (i == axis) continue;
+    d.size[d.rank++] = shape[i];
+    d.numel *= shape[i];
   }
+  return d;
+}
+
+// `a` as an operand over the same axes (its strides but along `axis`).
+Operand operand_without(const Array& a, int axis) {
+  Operand op = operand(a);
+  int k = 0;
+  for (int i = 0; i < a.rank(); ++i)
+    if (i != axis) op.stride[k++] = a.strides[i];
+  return op;
 }
 
 // The bytes of `value` in `dtype`, as the cpu backend's fill writes them.
@@ -177,23 +182,26 @@ class CudaBackend final : public backend::Backend {
   }
 
   void arg_reduce(backend::ArgReduceOp op, const Array& out, const Array& x, int axis) override {
-    Dims lines;
-    Operand o, xo;
-    lines_along(axis, out, x, lines, o, xo);
-    launch_arg_reduce(op == backend::ArgReduceOp::ArgMax, lines, o, xo, x.shape[axis],
+    launch_arg_reduce(op == backend::ArgReduceOp::ArgMax, dims_without(x.shape, axis),
+                      operand_without(out, axis), operand_without(x, axis), x.shape[axis],
                       x.strides[axis]);
   }
 
   void matmul(const Array& out, const Array& a, const Array& b) override;
 
   void scan(backend::ScanOp op, const Array& out, const Array& x, int axis) override {
-    Dims lines;
-    Operand o, xo;
-    lines_along(axis, out, x, lines, o, xo);
-    launch_scan(op, lines, o, xo, x.shape[axis], out.strides[axis], x.strides[axis]);
+    launch_scan(op, dims_without(x.shape, axis), operand_without(out, axis),
+                operand_without(x, axis), x.shape[axis], out.strides[axis], x.strides[axis]);
   }
-  void sort(const Array&, const Array&, const Array&, bool) override {
-    unsupported("the primitive 'sort'");
+  void sort(const Array& values, const Array& indices, const Array& x, bool descending) override {
+    // Lines along the last axis; values and indices (when wanted) have x's shape.
+    const int axis = x.rank() - 1;
+    Operand vo, io;
+    if (values.storage) vo = operand_without(values, axis);
+    if (indices.storage) io = operand_without(indices, axis);
+    launch_sort(dims_without(x.shape, axis), vo, io, operand_without(x, axis), x.shape[axis],
+                values.storage ? values.strides[axis] : 0,
+                indices.storage ? indices.strides[axis] : 0, x.strides[axis], descending);
   }
   void gather(const Array& out, const Array& x, const Array& index, int axis) override {
     // x read at out's index along every axis but `axis`, where index says.
@@ -202,8 +210,12 @@ class CudaBackend final : public backend::Backend {
     xo.stride[axis] = 0;
     launch_gather(dims_of(out.shape), operand(out), xo, operand(index), axis_stride);
   }
-  void scatter(const Array&, const Array&, const Array&, int, backend::ScatterReduce) override {
-    unsupported("the primitive 'scatter'");
+  void scatter(const Array& out, const Array& index, const Array& src, int axis,
+               backend::ScatterReduce reduce) override {
+    // Lines of src (and index, its shape) along `axis`; out has src's shape but along it.
+    launch_scatter(reduce, dims_without(src.shape, axis), operand_without(out, axis),
+                   operand_without(index, axis), operand_without(src, axis), src.shape[axis],
+                   out.strides[axis], index.strides[axis], src.strides[axis]);
   }
 
  private:

@@ -368,6 +368,76 @@ __global__ void gather_kernel(Dims dims, Operand out, Operand x, Operand index,
   }
 }
 
+// ---- sort and scatter --------------------------------------------------------------------------
+
+// One thread per element: its place in the sorted line is the number of keys before it (smaller,
+// or equal and earlier): a stable sort in O(n) per element, for lines of moderate length.
+template <typename C>
+__global__ void sort_kernel(Dims elements, Operand values, Operand indices, Operand x, int64_t n,
+                            int64_t values_step, int64_t indices_step, int64_t x_step,
+                            bool descending) {
+  const int64_t xs = element_bytes(x.dtype);
+  KERAS_GRID_STRIDE(e, elements.numel) {
+    const int64_t line = e / n, i = e % n;
+    Dims lines = elements;  // the line axes: every axis of `elements` but the last
+    lines.rank -= 1;
+    lines.numel = elements.numel / n;
+    const char* p = address(x, lines, line);
+    auto key = [&](int64_t j) {
+      const auto k = backend::math::sort_key<C>(load<C>(p + j * x_step * xs, x.dtype));
+      return descending ? ~k : k;
+    };
+    const auto mine = key(i);
+    int64_t rank = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const auto k = key(j);
+      rank += k < mine || (k == mine && j < i);
+    }
+    if (values.base) {
+      char* to = address(values, lines, line) + rank * values_step * xs;
+      const char* from = p + i * x_step * xs;
+      for (int64_t b = 0; b < xs; ++b) to[b] = from[b];
+    }
+    if (indices.base)
+      store<int64_t>(address(indices, lines, line) + rank * indices_step * element_bytes(indices.dtype),
+                     indices.dtype, i);
+  }
+}
+
+template <typename C>
+__global__ void scatter_kernel(backend::ScatterReduce reduce, Dims lines, Operand out,
+                               Operand index, Operand src, int64_t n, int64_t out_step,
+                               int64_t index_step, int64_t src_step) {
+  using backend::ScatterReduce;
+  const int64_t os = element_bytes(out.dtype), is = element_bytes(index.dtype),
+                ss = element_bytes(src.dtype);
+  KERAS_GRID_STRIDE(l, lines.numel) {
+    char* o = address(out, lines, l);
+    const char* il = address(index, lines, l);
+    const char* sl = address(src, lines, l);
+    for (int64_t j = 0; j < n; ++j) {
+      char* dst = o + load_int(il + j * index_step * is, index.dtype) * out_step * os;
+      const C v = load<C>(sl + j * src_step * ss, src.dtype);
+      C cur = load<C>(dst, out.dtype);
+      switch (reduce) {
+        case ScatterReduce::Assign: cur = v; break;
+        case ScatterReduce::Add:
+          if constexpr (std::is_same_v<C, bool>) cur = cur || v;
+          else cur = static_cast<C>(cur + v);
+          break;
+        case ScatterReduce::Mul:
+          if constexpr (std::is_same_v<C, bool>) cur = cur && v;
+          else cur = static_cast<C>(cur * v);
+          break;
+        case ScatterReduce::Max: cur = backend::math::nan_max(cur, v); break;
+        case ScatterReduce::Min: cur = backend::math::nan_min(cur, v); break;
+        default: break;
+      }
+      store<C>(dst, out.dtype, cur);
+    }
+  }
+}
+
 // ---- random ------------------------------------------------------------------------------------
 
 namespace philox = keras::random::philox;
@@ -607,6 +677,38 @@ void launch_gather(const Dims& dims, const Operand& out, const Operand& x, const
     gather_kernel<<<blocks, kThreads>>>(dims, out, x, index, axis_stride);
     check_launch("gather");
   }
+}
+
+void launch_sort(const Dims& lines, const Operand& values, const Operand& indices,
+                 const Operand& x, int64_t n, int64_t values_step, int64_t indices_step,
+                 int64_t x_step, bool descending) {
+  // The index space: the lines, then the position along the sorted axis.
+  Dims elements = lines;
+  if (elements.rank >= kMaxDims) undefined("sort", "of rank", x.dtype);
+  elements.size[elements.rank++] = n;
+  elements.numel = lines.numel * n;
+  const int64_t blocks = blocks_for(elements.numel);
+  if (!blocks) return;
+  const Mode mode = mode_of(x.dtype) == Mode::Bool ? Mode::Integer : mode_of(x.dtype);
+  with_compute_type(mode, [&](auto c) {
+    using C = decltype(c);
+    if constexpr (!std::is_same_v<C, bool>)
+      sort_kernel<C><<<blocks, kThreads>>>(elements, values, indices, x, n, values_step,
+                                           indices_step, x_step, descending);
+  });
+  check_launch("sort");
+}
+
+void launch_scatter(backend::ScatterReduce reduce, const Dims& lines, const Operand& out,
+                    const Operand& index, const Operand& src, int64_t n, int64_t out_step,
+                    int64_t index_step, int64_t src_step) {
+  const int64_t blocks = blocks_for(lines.numel);
+  if (!blocks || n == 0) return;
+  with_compute_type(mode_of(out.dtype), [&](auto c) {
+    scatter_kernel<decltype(c)><<<blocks, kThreads>>>(reduce, lines, out, index, src, n, out_step,
+                                                     index_step, src_step);
+  });
+  check_launch("scatter");
 }
 
 void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, uint64_t seed,

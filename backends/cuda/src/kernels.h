@@ -38,6 +38,18 @@ void launch_scan(backend::ScanOp op, const Dims& lines, const Operand& out, cons
 /// `axis_stride`, and 0 in `x`).
 void launch_gather(const Dims& dims, const Operand& out, const Operand& x, const Operand& index,
                    int64_t axis_stride);
+/// Stable sorts of `lines` lines of n elements (x_step apart in x) into values and/or indices
+/// (either may have a null base: not wanted), ascending with NaN last or descending with NaN
+/// first, in cpu's order (backend::math::sort_key, ties by position).
+void launch_sort(const Dims& lines, const Operand& values, const Operand& indices,
+                 const Operand& x, int64_t n, int64_t values_step, int64_t indices_step,
+                 int64_t x_step, bool descending);
+/// For every line of src (all axes but the scattered one) and j in [0, n), in order:
+/// out[line, index[line, j]] op= src[line, j] (one thread per line, so repeated indices combine
+/// in cpu's order).
+void launch_scatter(backend::ScatterReduce reduce, const Dims& lines, const Operand& out,
+                    const Operand& index, const Operand& src, int64_t n, int64_t out_step,
+                    int64_t index_step, int64_t src_step);
 /// Elements [0, n) of a Philox draw (keras/random/philox.h) into contiguous `out`.
 void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, uint64_t seed,
                    uint64_t counter);

@@ -86,6 +86,24 @@ TEST(CudaDevice, ReductionsScansAndGathersAgreeWithCpu) {
   expect_close(c, g, 1e-5);
 }
 
+TEST(CudaDevice, SortsAndScattersAgreeWithCpu) {
+  KERAS_REQUIRE_GPU();
+  auto [c, g] = on_both([] {
+    // Ties and NaN: a stable order with NaN last (first when descending), as cpu sorts.
+    Tensor x = ops::floor(random::normal({5, 40}, 0.0, 3.0, DType::Float32, 10));
+    x = ops::where(ops::equal(x, 2.0), ops::full_like(x, std::nan("")), x);
+    Tensor order = ops::argsort(x, -1).astype(DType::Float32);
+    Tensor sorted = ops::sort(ops::negative(x), -1);
+    // segment_sum scatters with Add: repeated ids add in order, as on cpu.
+    Tensor ids = random::randint({40}, 0, 7, DType::Int32, 11);
+    Tensor summed = ops::math::segment_sum(ops::transpose(x), ids, 7);
+    return ops::concatenate({ops::reshape(order, {-1}), ops::reshape(sorted, {-1}),
+                             ops::reshape(summed, {-1})},
+                            0);
+  });
+  expect_close(c, g, 1e-5);
+}
+
 TEST(CudaDevice, MatmulAgreesWithCpu) {
   KERAS_REQUIRE_GPU();
   for (DType d : {DType::Float32, DType::Float64, DType::Float16}) {
