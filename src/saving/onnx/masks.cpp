@@ -1,9 +1,9 @@
 // Keras masks in exported graphs. A mask (Embedding(mask_zero=True), Masking) is a boolean ONNX
 // value that travels beside the tensor it belongs to, as keras-cpp attaches it to the tensor:
 // layers that support masking receive it, those that make or read one (Embedding, Masking, the
-// recurrent layers, GlobalAveragePooling1D) convert with it, those whose call ignores it
-// pass it on (Add, Subtract and Average merge them), and any other class that receives one is
-// refused by name.
+// recurrent layers, the attention layers, GlobalAveragePooling1D) convert with it, those whose
+// call ignores it pass it on (Add, Subtract and Average merge them), and any other class that
+// receives one is refused by name.
 
 #include <set>
 
@@ -19,12 +19,10 @@ using Values = std::vector<std::string>;
 // batch statistics of training.
 bool passes_mask_through(const std::string& class_name) {
   static const std::set<std::string> names{
-      "Dense",           "Activation",         "ReLU",
-      "ELU",             "LeakyReLU",          "PReLU",
-      "Identity",        "BatchNormalization", "LayerNormalization",
-      "GroupNormalization", "UnitNormalization", "Normalization",
-      "Rescaling",       "ActivityRegularization", "Dropout",
-      "AlphaDropout",    "GaussianDropout",    "GaussianNoise"};
+      "Dense", "Activation", "ReLU", "ELU", "LeakyReLU", "PReLU", "Identity",
+      "BatchNormalization", "LayerNormalization", "GroupNormalization", "UnitNormalization",
+      "Normalization", "Rescaling", "ActivityRegularization", "Dropout", "AlphaDropout",
+      "GaussianDropout", "GaussianNoise"};
   return names.count(class_name) > 0;
 }
 
