@@ -345,7 +345,8 @@ ModelPtr<Model> conv_lstm() {
 // Masks into attention (a text encoder with padding): MultiHeadAttention merges the query and
 // value masks (with the causal mask in one call), GroupedQueryAttention too; the query mask
 // passes on through a residual Add and LayerNormalization into a masked
-// GlobalAveragePooling1D; Attention and AdditiveAttention (causal) mask values and query rows.
+// GlobalAveragePooling1D; Attention and AdditiveAttention (causal) mask values and query rows;
+// Concatenate joins masks.
 ModelPtr<Model> masked_attention() {
   auto ids = Input({7}, {.dtype = DType::Int32, .name = "ids"});
   auto e = layers::Embedding(20, 8, {.mask_zero = true})(ids);
@@ -358,16 +359,22 @@ ModelPtr<Model> masked_attention() {
       layers::Attention({.use_scale = true, .name = "attention"})(Tensors{e, e}).at(0),
       layers::AdditiveAttention({.name = "additive_causal"})
           ->call_with(Tensors{e, e}, {.use_causal_mask = true})
-          .at(0)};
+          .at(0),
+      // Concatenate joins masks: both inputs masked, and one masked beside one that is not
+      // (Conv1D drops the mask: its part counts as unmasked).
+      layers::GlobalAveragePooling1D()(layers::Concatenate()(
+          Tensors{layers::LSTM(3, {.return_sequences = true})(e), e}).at(0)),
+      layers::GlobalAveragePooling1D()(
+          layers::Concatenate()(Tensors{e, layers::Conv1D(3, 1)(e)}).at(0))};
   return Functional(Tensors{ids}, outputs, {.name = "masked_attention"});
 }
 
-// A mask that reaches a layer whose masked call has no ONNX form (Concatenate combines masks):
+// A mask that reaches a layer whose masked call has no ONNX form (Multiply reads the masks):
 // export refuses it by name.
 ModelPtr<Model> masked_refused() {
   auto ids = Input({7}, {.dtype = DType::Int32, .name = "ids"});
   auto e = layers::Embedding(20, 5, {.mask_zero = true})(ids);
-  return Functional(Tensors{ids}, Tensors{layers::Concatenate()(Tensors{e, e})},
+  return Functional(Tensors{ids}, Tensors{layers::Multiply()(Tensors{e, e}).at(0)},
                     {.name = "masked_refused"});
 }
 

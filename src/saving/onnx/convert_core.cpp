@@ -124,7 +124,28 @@ Values average(LayerCall& c) {
   return {c.g.node("Div", {chain(c, "Add"), c.g.scalar_f32(c.scope() + "/n", n)}, {}, c.scope())};
 }
 Values concatenate(LayerCall& c) {
-  return {c.g.node("Concat", c.inputs, {{"axis", c.config.value("axis", int64_t{-1})}}, c.scope())};
+  Graph& g = c.g;
+  const std::string s = c.scope();
+  const int64_t axis = c.config.value("axis", int64_t{-1});
+  const std::string joined = g.node("Concat", c.inputs, {{"axis", axis}}, s);
+  if (c.masked()) {
+    // As ConcatenateLayer::compute_mask: each input's mask over its whole shape (true where it
+    // has none), joined along the axis, any over the last axis. The exporter's masks are one
+    // rank below their tensors (masks.cpp), so a mask widens by one trailing axis.
+    Values full;
+    for (size_t i = 0; i < c.inputs.size(); ++i) {
+      const bool has = i < c.input_masks.size() && !c.input_masks[i].empty();
+      const std::string m =
+          has ? g.node("Unsqueeze", {c.input_masks[i], g.constant_i64(s + "/last", {-1})}, {}, s)
+              : g.node("Cast", {g.scalar_f32(s + "/true", 1.0f)}, {{"to", int64_t{9}}}, s);
+      full.push_back(g.node("Expand", {m, g.node("Shape", {c.inputs[i]}, {}, s)}, {}, s));
+    }
+    const std::string any = reduce(
+        g, "ReduceMax", mask_as_float(g, g.node("Concat", full, {{"axis", axis}}, s), s), {-1},
+        false, s);
+    c.output_masks = MaskValues{g.node("Cast", {any}, {{"to", int64_t{9}}}, s)};  // BOOL
+  }
+  return {joined};
 }
 
 Values embedding(LayerCall& c) {

@@ -2,8 +2,9 @@
 // value that travels beside the tensor it belongs to, as keras-cpp attaches it to the tensor:
 // layers that support masking receive it, those that make or read one (Embedding, Masking, the
 // recurrent layers, the attention layers, GlobalAveragePooling1D) convert with it, those whose
-// call ignores it pass it on (Add, Subtract and Average merge them), and any other class that
-// receives one is refused by name.
+// call ignores it pass it on (Add, Subtract and Average merge them, Concatenate joins them), and
+// any other class that receives one is refused by name. Every mask here is one rank below its
+// tensor (the (batch, time) mask of a (batch, time, features) sequence).
 
 #include <set>
 
@@ -79,7 +80,8 @@ MaskValues resolve_output_masks(const LayerCall& c, size_t outputs) {
   }
   c.fail("it receives a Keras mask (from Embedding(mask_zero=True) or Masking), and its masked "
          "call has no ONNX form in keras-cpp. Masks export through Dense, activations, "
-         "normalization, dropout, Add, Subtract and Average layers into LSTM, GRU, SimpleRNN, "
+         "normalization, dropout, Add, Subtract, Average and Concatenate layers into LSTM, GRU, "
+         "SimpleRNN, "
          "Bidirectional, the attention layers and GlobalAveragePooling1D; "
          "put a layer that ends the mask (one of those "
          "recurrent layers without return_sequences, GlobalAveragePooling1D) before this one, or "
