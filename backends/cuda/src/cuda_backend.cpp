@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "caching_allocator.h"
 #include "cuda_device.h"
@@ -96,6 +97,25 @@ void scalar_bytes(const Scalar& value, DType dtype, unsigned char* out) {
     case DType::Float32: return put(value.to<float>());
     case DType::Float64: return put(value.to<double>());
   }
+}
+
+// c (batch, M, N) = a (batch, M, K) @ b (batch, K, N), contiguous and row-major, as the
+// column-major product c^T = b^T a^T: cuBLAS's S/DGEMM in plain FP32/FP64 math.
+template <typename T>
+void strided_batched_gemm(cublasHandle_t handle, const Operand& a, const Operand& b,
+                          const Operand& c, int64_t batch, int64_t M, int64_t N, int64_t K) {
+  const T one = 1, zero = 0;
+  const T* bp = reinterpret_cast<const T*>(b.base);
+  const T* ap = reinterpret_cast<const T*>(a.base);
+  T* cp = reinterpret_cast<T*>(c.base);
+  if constexpr (std::is_same_v<T, double>)
+    check(cublasDgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, bp, N, K * N,
+                                    ap, K, M * K, &zero, cp, N, M * N, batch),
+          "cublasDgemmStridedBatched");
+  else
+    check(cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, bp, N, K * N,
+                                    ap, K, M * K, &zero, cp, N, M * N, batch),
+          "cublasSgemmStridedBatched");
 }
 
 class CudaBackend final : public backend::Backend {
@@ -276,31 +296,16 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
   if (!floating) {
     launch_matmul_integer(co, ao, bo, batch, M, N, K);
   } else if (f64) {
-    const double one = 1, zero = 0;
-    check(cublasDgemmStridedBatched(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one,
-                                    reinterpret_cast<const double*>(bo.base), N, K * N,
-                                    reinterpret_cast<const double*>(ao.base), K, M * K, &zero,
-                                    reinterpret_cast<double*>(co.base), N, M * N, batch),
-          "cublasDgemmStridedBatched");
+    strided_batched_gemm<double>(cublas_, ao, bo, co, batch, M, N, K);
   } else {
-    const float one = 1, zero = 0;
-    check(cublasSgemmStridedBatched(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one,
-                                    reinterpret_cast<const float*>(bo.base), N, K * N,
-                                    reinterpret_cast<const float*>(ao.base), K, M * K, &zero,
-                                    reinterpret_cast<float*>(co.base), N, M * N, batch),
-          "cublasSgemmStridedBatched");
+    strided_batched_gemm<float>(cublas_, ao, bo, co, batch, M, N, K);
   }
   if (!direct) copy(out, c, backend::CopyMode::Assign);
 }
 
 // Linking this object (the keras_cuda target) makes "cuda" a backend name where a device is.
 [[maybe_unused]] const bool registered = [] {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess) {
-    cudaGetLastError();  // no driver or no device: leave "cuda" out
-    return false;
-  }
-  if (devices > 0)
+  if (device_present())
     backend::register_backend("cuda", [] { return std::make_unique<CudaBackend>(0); });
   return true;
 }();
@@ -310,7 +315,7 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
 bool device_present() {
   int devices = 0;
   const bool ok = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
-  cudaGetLastError();
+  cudaGetLastError();  // no driver or no device: clear the error, leave "cuda" out
   return ok;
 }
 

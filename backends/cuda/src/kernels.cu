@@ -216,6 +216,10 @@ Mode mode_of(DType t) {
   return Mode::Integer;
 }
 
+// The compute type of comparisons and accumulations (reductions, arg max/min, sorts): bool is
+// read as 0/1 in int64 there, as cpu orders and sums it.
+Mode ordering_mode(DType t) { return mode_of(t) == Mode::Bool ? Mode::Integer : mode_of(t); }
+
 // Calls f(C{}) for the compute type of `mode`.
 template <typename F>
 void with_compute_type(Mode mode, F&& f) {
@@ -605,7 +609,7 @@ void launch_reduce(ReduceOp op, const Dims& kept, const Operand& out, const Oper
   if (!blocks) return;
   int64_t lowest = 0, highest = 0;
   integer_range(x.dtype, lowest, highest);
-  const Mode mode = mode_of(x.dtype) == Mode::Bool ? Mode::Integer : mode_of(x.dtype);
+  const Mode mode = ordering_mode(x.dtype);
   with_compute_type(mode, [&](auto c) {
     using C = decltype(c);
     if constexpr (!std::is_same_v<C, bool>) {
@@ -634,7 +638,7 @@ void launch_arg_reduce(bool is_max, const Dims& lines, const Operand& out, const
                        int64_t n, int64_t step) {
   const int64_t blocks = blocks_for(lines.numel);
   if (!blocks || n == 0) return;
-  const Mode mode = mode_of(x.dtype) == Mode::Bool ? Mode::Integer : mode_of(x.dtype);
+  const Mode mode = ordering_mode(x.dtype);
   with_compute_type(mode, [&](auto c) {
     using C = decltype(c);
     if constexpr (!std::is_same_v<C, bool>)
@@ -684,12 +688,15 @@ void launch_sort(const Dims& lines, const Operand& values, const Operand& indice
                  int64_t x_step, bool descending) {
   // The index space: the lines, then the position along the sorted axis.
   Dims elements = lines;
-  if (elements.rank >= kMaxDims) undefined("sort", "of rank", x.dtype);
+  if (elements.rank + 1 > kMaxDims)
+    throw NotImplementedError("cuda backend: sort of arrays of rank " +
+                              std::to_string(elements.rank + 1) + " (at most " +
+                              std::to_string(kMaxDims) + ")");
   elements.size[elements.rank++] = n;
   elements.numel = lines.numel * n;
   const int64_t blocks = blocks_for(elements.numel);
   if (!blocks) return;
-  const Mode mode = mode_of(x.dtype) == Mode::Bool ? Mode::Integer : mode_of(x.dtype);
+  const Mode mode = ordering_mode(x.dtype);
   with_compute_type(mode, [&](auto c) {
     using C = decltype(c);
     if constexpr (!std::is_same_v<C, bool>)
