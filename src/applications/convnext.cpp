@@ -17,7 +17,7 @@ namespace {
 
 namespace layers = keras::layers;
 
-constexpr double kEpsilon = 1e-6;
+constexpr double kLayerNormEpsilon = 1e-6;
 constexpr double kLayerScaleInit = 1e-6;
 
 using Depths = std::array<int64_t, 4>;
@@ -29,7 +29,7 @@ const Depths kDepthsDeep{3, 3, 27, 3};
 KerasTensor convnext_block(const KerasTensor& inputs, int64_t dim, const std::string& name) {
   auto x = layers::Conv2D(dim, 7, {.padding = "same", .groups = dim,
                                    .name = name + "_depthwise_conv"})(inputs);
-  x = layers::LayerNormalization({.epsilon = kEpsilon, .name = name + "_layernorm"})(x);
+  x = layers::LayerNormalization({.epsilon = kLayerNormEpsilon, .name = name + "_layernorm"})(x);
   x = layers::Dense(4 * dim, {.name = name + "_pointwise_conv_1"})(x);
   x = layers::Activation("gelu", {.name = name + "_gelu"})(x);
   x = layers::Dense(dim, {.name = name + "_pointwise_conv_2"})(x);
@@ -72,16 +72,16 @@ ModelPtr<FunctionalModel> build_convnext(const ApplicationOptions& options, cons
     const std::string index = std::to_string(i);
     if (i == 0) {
       x = Sequential({layers::Conv2D(dims[0], 4, {.strides = 4, .name = name + "_stem_conv"}),
-                      layers::LayerNormalization({.epsilon = kEpsilon,
-                                                  .name = name + "_stem_layernorm"})},
+                      layers::LayerNormalization(
+                          {.epsilon = kLayerNormEpsilon, .name = name + "_stem_layernorm"})},
                      {.name = name + "_stem"})(x);
     } else {
       const std::string j = std::to_string(i - 1);
-      x = Sequential({layers::LayerNormalization(
-                          {.epsilon = kEpsilon, .name = name + "_downsampling_layernorm_" + j}),
-                      layers::Conv2D(dims[i], 2,
-                                     {.strides = 2, .name = name + "_downsampling_conv_" + j})},
-                     {.name = name + "_downsampling_block_" + j})(x);
+      x = Sequential(
+          {layers::LayerNormalization(
+               {.epsilon = kLayerNormEpsilon, .name = name + "_downsampling_layernorm_" + j}),
+           layers::Conv2D(dims[i], 2, {.strides = 2, .name = name + "_downsampling_conv_" + j})},
+          {.name = name + "_downsampling_block_" + j})(x);
     }
     for (int64_t b = 0; b < depths[i]; ++b) {
       x = convnext_block(x, dims[i], name + "_stage_" + index + "_block_" + std::to_string(b));
@@ -90,12 +90,13 @@ ModelPtr<FunctionalModel> build_convnext(const ApplicationOptions& options, cons
 
   if (options.include_top) {
     x = layers::GlobalAveragePooling2D({.name = name + "_head_gap"})(x);
-    x = layers::LayerNormalization({.epsilon = kEpsilon, .name = name + "_head_layernorm"})(x);
+    x = layers::LayerNormalization(
+        {.epsilon = kLayerNormEpsilon, .name = name + "_head_layernorm"})(x);
     x = layers::Dense(options.classes, {.activation = options.classifier_activation,
                                         .name = name + "_head_dense"})(x);
   } else {
     x = detail::pooling_head(x, options, "", "");
-    x = layers::LayerNormalization({.epsilon = kEpsilon})(x);
+    x = layers::LayerNormalization({.epsilon = kLayerNormEpsilon})(x);
   }
   return detail::finish(image, x, options, arch);
 }

@@ -15,12 +15,12 @@ namespace {
 namespace layers = keras::layers;
 using detail::bn_axis;
 
-constexpr double kEpsilon = 1.001e-5;
+constexpr double kDenseNetBnEpsilon = 1.001e-5;
 constexpr int64_t kGrowthRate = 32;
 
 KerasTensor bn_relu(const KerasTensor& x, const std::string& name) {
-  auto y = layers::BatchNormalization({.axis = bn_axis(), .epsilon = kEpsilon,
-                                       .name = name + "_bn"})(x);
+  auto y = layers::BatchNormalization(
+      {.axis = bn_axis(), .epsilon = kDenseNetBnEpsilon, .name = name + "_bn"})(x);
   return layers::Activation("relu", {.name = name + "_relu"})(y);
 }
 
@@ -69,7 +69,8 @@ ModelPtr<FunctionalModel> build_densenet(const ApplicationOptions& options,
     x = dense_block(x, blocks[s], "conv" + std::to_string(s + 2));
     if (s < 3) x = transition_block(x, "pool" + std::to_string(s + 2));
   }
-  x = layers::BatchNormalization({.axis = bn_axis(), .epsilon = kEpsilon, .name = "bn"})(x);
+  x = layers::BatchNormalization({.axis = bn_axis(), .epsilon = kDenseNetBnEpsilon, .name = "bn"})(
+      x);
   x = layers::Activation("relu", {.name = "relu"})(x);
   x = detail::classifier_head(x, options);
   return detail::finish(image, x, options, arch);

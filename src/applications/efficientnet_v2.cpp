@@ -22,13 +22,13 @@ using detail::bn_axis;
 using detail::efficientnet_conv_initializer;
 
 // One row of DEFAULT_BLOCKS_ARGS.
-struct BlockArgs {
+struct BlockArgsV2 {
   int64_t kernel_size, num_repeat, input_filters, output_filters, expand_ratio;
   double se_ratio;
   int64_t strides;
   bool fused;  // conv_type 1: FusedMBConvBlock; 0: MBConvBlock
 };
-using Blocks = std::vector<BlockArgs>;
+using Blocks = std::vector<BlockArgsV2>;
 
 // B0 .. B3 share one table (scaled by their coefficients).
 const Blocks kBlocksB{
@@ -55,9 +55,9 @@ const Blocks kBlocksL{
 };
 
 constexpr double kBnMomentum = 0.9;
-constexpr double kDropConnectRate = 0.2;
+constexpr double kDropConnectRateV2 = 0.2;
 constexpr double kDropoutRate = 0.2;
-const std::string kActivation = "swish";
+const std::string kActivationV2 = "swish";
 
 KerasTensor conv(const KerasTensor& x, int64_t filters, int64_t kernel_size, int64_t strides,
                  const std::string& name) {
@@ -68,17 +68,17 @@ KerasTensor conv(const KerasTensor& x, int64_t filters, int64_t kernel_size, int
                          .name = name})(x);
 }
 
-KerasTensor batch_norm(const KerasTensor& x, const std::string& name) {
+KerasTensor v2_batch_norm(const KerasTensor& x, const std::string& name) {
   return layers::BatchNormalization({.axis = bn_axis(), .momentum = kBnMomentum,
                                      .name = name})(x);
 }
 
 KerasTensor activation(const KerasTensor& x, const std::string& name) {
-  return layers::Activation(kActivation, {.name = name})(x);
+  return layers::Activation(kActivationV2, {.name = name})(x);
 }
 
 // The end of both blocks: dropout of whole samples and the residual, when shapes agree.
-KerasTensor residual(KerasTensor x, const KerasTensor& inputs, const BlockArgs& a,
+KerasTensor residual(KerasTensor x, const KerasTensor& inputs, const BlockArgsV2& a,
                      double drop_rate, const std::string& name) {
   if (a.strides != 1 || a.input_filters != a.output_filters) return x;
   if (drop_rate > 0) {
@@ -88,13 +88,13 @@ KerasTensor residual(KerasTensor x, const KerasTensor& inputs, const BlockArgs& 
 }
 
 // efficientnet_v2.MBConvBlock.
-KerasTensor mb_conv_block(const KerasTensor& inputs, const BlockArgs& a, double drop_rate,
+KerasTensor mb_conv_block(const KerasTensor& inputs, const BlockArgsV2& a, double drop_rate,
                           const std::string& name) {
   const int64_t filters = a.input_filters * a.expand_ratio;
   KerasTensor x = inputs;
   if (a.expand_ratio != 1) {
     x = conv(inputs, filters, 1, 1, name + "expand_conv");
-    x = batch_norm(x, name + "expand_bn");
+    x = v2_batch_norm(x, name + "expand_bn");
     x = activation(x, name + "expand_activation");
   }
   x = layers::DepthwiseConv2D(a.kernel_size,
@@ -102,33 +102,33 @@ KerasTensor mb_conv_block(const KerasTensor& inputs, const BlockArgs& a, double 
                                .data_format = config::image_data_format(), .use_bias = false,
                                .depthwise_initializer = efficientnet_conv_initializer(),
                                .name = name + "dwconv2"})(x);
-  x = batch_norm(x, name + "bn");
+  x = v2_batch_norm(x, name + "bn");
   x = activation(x, name + "activation");
   if (a.se_ratio > 0 && a.se_ratio <= 1) {
-    x = detail::squeeze_excite(x, a.input_filters, filters, a.se_ratio, kActivation, name);
+    x = detail::squeeze_excite(x, a.input_filters, filters, a.se_ratio, kActivationV2, name);
   }
   x = conv(x, a.output_filters, 1, 1, name + "project_conv");
-  x = batch_norm(x, name + "project_bn");
+  x = v2_batch_norm(x, name + "project_bn");
   return residual(x, inputs, a, drop_rate, name);
 }
 
 // efficientnet_v2.FusedMBConvBlock: the expansion is a full convolution carrying the stride.
-KerasTensor fused_mb_conv_block(const KerasTensor& inputs, const BlockArgs& a,
-                                double drop_rate, const std::string& name) {
+KerasTensor fused_mb_conv_block(const KerasTensor& inputs, const BlockArgsV2& a, double drop_rate,
+                                const std::string& name) {
   const int64_t filters = a.input_filters * a.expand_ratio;
   KerasTensor x = inputs;
   if (a.expand_ratio != 1) {
     x = conv(inputs, filters, a.kernel_size, a.strides, name + "expand_conv");
-    x = batch_norm(x, name + "expand_bn");
+    x = v2_batch_norm(x, name + "expand_bn");
     x = activation(x, name + "expand_activation");
   }
   if (a.se_ratio > 0 && a.se_ratio <= 1) {
-    x = detail::squeeze_excite(x, a.input_filters, filters, a.se_ratio, kActivation, name);
+    x = detail::squeeze_excite(x, a.input_filters, filters, a.se_ratio, kActivationV2, name);
   }
   const bool expanded = a.expand_ratio != 1;
   x = conv(x, a.output_filters, expanded ? 1 : a.kernel_size, expanded ? 1 : a.strides,
            name + "project_conv");
-  x = batch_norm(x, name + "project_bn");
+  x = v2_batch_norm(x, name + "project_bn");
   if (!expanded) x = activation(x, name + "project_activation");
   return residual(x, inputs, a, drop_rate, name);
 }
@@ -192,14 +192,14 @@ ModelPtr<FunctionalModel> build_efficientnet_v2(const ApplicationOptions& option
   if (options.include_preprocessing) x = preprocessing(x, options, name, default_size);
   x = conv(x, round_filters(blocks_args[0].input_filters, width_coefficient), 3, 2,
            "stem_conv");
-  x = batch_norm(x, "stem_bn");
+  x = v2_batch_norm(x, "stem_bn");
   x = activation(x, "stem_activation");
 
   double total = 0;
-  for (const BlockArgs& a : blocks_args) total += static_cast<double>(a.num_repeat);
+  for (const BlockArgsV2& a : blocks_args) total += static_cast<double>(a.num_repeat);
   int64_t b = 0;
   for (size_t i = 0; i < blocks_args.size(); ++i) {
-    BlockArgs a = blocks_args[i];
+    BlockArgsV2 a = blocks_args[i];
     a.input_filters = round_filters(a.input_filters, width_coefficient);
     a.output_filters = round_filters(a.output_filters, width_coefficient);
     for (int64_t j = 0; j < round_repeats(a.num_repeat); ++j) {
@@ -209,7 +209,7 @@ ModelPtr<FunctionalModel> build_efficientnet_v2(const ApplicationOptions& option
       }
       const std::string block_name = "block" + std::to_string(i + 1) +
                                      static_cast<char>('a' + j) + "_";
-      const double drop_rate = kDropConnectRate * static_cast<double>(b) / total;
+      const double drop_rate = kDropConnectRateV2 * static_cast<double>(b) / total;
       x = a.fused ? fused_mb_conv_block(x, a, drop_rate, block_name)
                   : mb_conv_block(x, a, drop_rate, block_name);
       ++b;
@@ -217,7 +217,7 @@ ModelPtr<FunctionalModel> build_efficientnet_v2(const ApplicationOptions& option
   }
 
   x = conv(x, round_filters(1280, width_coefficient), 1, 1, "top_conv");
-  x = batch_norm(x, "top_bn");
+  x = v2_batch_norm(x, "top_bn");
   x = activation(x, "top_activation");
   x = detail::efficientnet_head(x, options, kDropoutRate,
                                 std::make_shared<initializers::Constant>(0.0));

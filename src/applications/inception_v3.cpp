@@ -15,9 +15,9 @@ using detail::bn_axis;
 
 // inception_v3.conv2d_bn: convolution without bias, BatchNormalization without scale, ReLU;
 // named only when `name` is given.
-KerasTensor conv_bn(const KerasTensor& x, int64_t filters, int64_t rows, int64_t cols,
-                    const std::string& padding = "same", int64_t stride = 1,
-                    const std::string& name = "") {
+KerasTensor v3_conv_bn(const KerasTensor& x, int64_t filters, int64_t rows, int64_t cols,
+                       const std::string& padding = "same", int64_t stride = 1,
+                       const std::string& name = "") {
   auto y = layers::Conv2D(filters, {rows, cols},
                           {.strides = {stride, stride}, .padding = padding, .use_bias = false,
                            .name = name.empty() ? "" : name + "_conv"})(x);
@@ -31,55 +31,55 @@ KerasTensor avg_pool_same(const KerasTensor& x) {
                                            .padding = "same"})(x);
 }
 
-KerasTensor max_pool(const KerasTensor& x) {
+KerasTensor v3_max_pool(const KerasTensor& x) {
   return layers::MaxPooling2D({3, 3}, {.strides = ops::IntOrTuple{2, 2}})(x);
 }
 
-KerasTensor concat(const std::vector<KerasTensor>& branches, const std::string& name = "") {
+KerasTensor v3_concat(const std::vector<KerasTensor>& branches, const std::string& name = "") {
   return layers::concatenate(branches, bn_axis(), {.name = name});
 }
 
 // Mixed 0-2 (35x35): 1x1, 5x5, double 3x3 and pooled branches.
 KerasTensor block_35(const KerasTensor& x, int64_t pool_filters, const std::string& name) {
-  auto b1x1 = conv_bn(x, 64, 1, 1);
-  auto b5x5 = conv_bn(x, 48, 1, 1);
-  b5x5 = conv_bn(b5x5, 64, 5, 5);
-  auto b3x3dbl = conv_bn(x, 64, 1, 1);
-  b3x3dbl = conv_bn(b3x3dbl, 96, 3, 3);
-  b3x3dbl = conv_bn(b3x3dbl, 96, 3, 3);
-  auto pool = conv_bn(avg_pool_same(x), pool_filters, 1, 1);
-  return concat({b1x1, b5x5, b3x3dbl, pool}, name);
+  auto b1x1 = v3_conv_bn(x, 64, 1, 1);
+  auto b5x5 = v3_conv_bn(x, 48, 1, 1);
+  b5x5 = v3_conv_bn(b5x5, 64, 5, 5);
+  auto b3x3dbl = v3_conv_bn(x, 64, 1, 1);
+  b3x3dbl = v3_conv_bn(b3x3dbl, 96, 3, 3);
+  b3x3dbl = v3_conv_bn(b3x3dbl, 96, 3, 3);
+  auto pool = v3_conv_bn(avg_pool_same(x), pool_filters, 1, 1);
+  return v3_concat({b1x1, b5x5, b3x3dbl, pool}, name);
 }
 
 // Mixed 4-7 (17x17): factorized 7x7 branches with `mid` filters inside.
 KerasTensor block_17(const KerasTensor& x, int64_t mid, const std::string& name) {
-  auto b1x1 = conv_bn(x, 192, 1, 1);
-  auto b7x7 = conv_bn(x, mid, 1, 1);
-  b7x7 = conv_bn(b7x7, mid, 1, 7);
-  b7x7 = conv_bn(b7x7, 192, 7, 1);
-  auto b7x7dbl = conv_bn(x, mid, 1, 1);
-  b7x7dbl = conv_bn(b7x7dbl, mid, 7, 1);
-  b7x7dbl = conv_bn(b7x7dbl, mid, 1, 7);
-  b7x7dbl = conv_bn(b7x7dbl, mid, 7, 1);
-  b7x7dbl = conv_bn(b7x7dbl, 192, 1, 7);
-  auto pool = conv_bn(avg_pool_same(x), 192, 1, 1);
-  return concat({b1x1, b7x7, b7x7dbl, pool}, name);
+  auto b1x1 = v3_conv_bn(x, 192, 1, 1);
+  auto b7x7 = v3_conv_bn(x, mid, 1, 1);
+  b7x7 = v3_conv_bn(b7x7, mid, 1, 7);
+  b7x7 = v3_conv_bn(b7x7, 192, 7, 1);
+  auto b7x7dbl = v3_conv_bn(x, mid, 1, 1);
+  b7x7dbl = v3_conv_bn(b7x7dbl, mid, 7, 1);
+  b7x7dbl = v3_conv_bn(b7x7dbl, mid, 1, 7);
+  b7x7dbl = v3_conv_bn(b7x7dbl, mid, 7, 1);
+  b7x7dbl = v3_conv_bn(b7x7dbl, 192, 1, 7);
+  auto pool = v3_conv_bn(avg_pool_same(x), 192, 1, 1);
+  return v3_concat({b1x1, b7x7, b7x7dbl, pool}, name);
 }
 
 // Mixed 9-10 (8x8): expanded filter bank outputs; the second concatenation has no name.
 KerasTensor block_8(const KerasTensor& x, int i) {
-  auto b1x1 = conv_bn(x, 320, 1, 1);
-  auto b3x3 = conv_bn(x, 384, 1, 1);
-  auto b3x3_1 = conv_bn(b3x3, 384, 1, 3);
-  auto b3x3_2 = conv_bn(b3x3, 384, 3, 1);
-  b3x3 = concat({b3x3_1, b3x3_2}, "mixed9_" + std::to_string(i));
-  auto b3x3dbl = conv_bn(x, 448, 1, 1);
-  b3x3dbl = conv_bn(b3x3dbl, 384, 3, 3);
-  auto b3x3dbl_1 = conv_bn(b3x3dbl, 384, 1, 3);
-  auto b3x3dbl_2 = conv_bn(b3x3dbl, 384, 3, 1);
-  b3x3dbl = concat({b3x3dbl_1, b3x3dbl_2});
-  auto pool = conv_bn(avg_pool_same(x), 192, 1, 1);
-  return concat({b1x1, b3x3, b3x3dbl, pool}, "mixed" + std::to_string(9 + i));
+  auto b1x1 = v3_conv_bn(x, 320, 1, 1);
+  auto b3x3 = v3_conv_bn(x, 384, 1, 1);
+  auto b3x3_1 = v3_conv_bn(b3x3, 384, 1, 3);
+  auto b3x3_2 = v3_conv_bn(b3x3, 384, 3, 1);
+  b3x3 = v3_concat({b3x3_1, b3x3_2}, "mixed9_" + std::to_string(i));
+  auto b3x3dbl = v3_conv_bn(x, 448, 1, 1);
+  b3x3dbl = v3_conv_bn(b3x3dbl, 384, 3, 3);
+  auto b3x3dbl_1 = v3_conv_bn(b3x3dbl, 384, 1, 3);
+  auto b3x3dbl_2 = v3_conv_bn(b3x3dbl, 384, 3, 1);
+  b3x3dbl = v3_concat({b3x3dbl_1, b3x3dbl_2});
+  auto pool = v3_conv_bn(avg_pool_same(x), 192, 1, 1);
+  return v3_concat({b1x1, b3x3, b3x3dbl, pool}, "mixed" + std::to_string(9 + i));
 }
 
 }  // namespace
@@ -93,24 +93,24 @@ ModelPtr<FunctionalModel> InceptionV3(const ApplicationOptions& o) {
       .weights_file_notop = "inception_v3_weights_tf_dim_ordering_tf_kernels_notop.h5"};
   auto image = detail::image_input(o, arch);
 
-  auto x = conv_bn(image, 32, 3, 3, "valid", 2);
-  x = conv_bn(x, 32, 3, 3, "valid");
-  x = conv_bn(x, 64, 3, 3);
-  x = max_pool(x);
-  x = conv_bn(x, 80, 1, 1, "valid");
-  x = conv_bn(x, 192, 3, 3, "valid");
-  x = max_pool(x);
+  auto x = v3_conv_bn(image, 32, 3, 3, "valid", 2);
+  x = v3_conv_bn(x, 32, 3, 3, "valid");
+  x = v3_conv_bn(x, 64, 3, 3);
+  x = v3_max_pool(x);
+  x = v3_conv_bn(x, 80, 1, 1, "valid");
+  x = v3_conv_bn(x, 192, 3, 3, "valid");
+  x = v3_max_pool(x);
 
   x = block_35(x, 32, "mixed0");
   x = block_35(x, 64, "mixed1");
   x = block_35(x, 64, "mixed2");
 
   // Mixed 3: down to 17x17.
-  auto b3x3 = conv_bn(x, 384, 3, 3, "valid", 2);
-  auto b3x3dbl = conv_bn(x, 64, 1, 1);
-  b3x3dbl = conv_bn(b3x3dbl, 96, 3, 3);
-  b3x3dbl = conv_bn(b3x3dbl, 96, 3, 3, "valid", 2);
-  x = concat({b3x3, b3x3dbl, max_pool(x)}, "mixed3");
+  auto b3x3 = v3_conv_bn(x, 384, 3, 3, "valid", 2);
+  auto b3x3dbl = v3_conv_bn(x, 64, 1, 1);
+  b3x3dbl = v3_conv_bn(b3x3dbl, 96, 3, 3);
+  b3x3dbl = v3_conv_bn(b3x3dbl, 96, 3, 3, "valid", 2);
+  x = v3_concat({b3x3, b3x3dbl, v3_max_pool(x)}, "mixed3");
 
   x = block_17(x, 128, "mixed4");
   x = block_17(x, 160, "mixed5");
@@ -118,13 +118,13 @@ ModelPtr<FunctionalModel> InceptionV3(const ApplicationOptions& o) {
   x = block_17(x, 192, "mixed7");
 
   // Mixed 8: down to 8x8.
-  b3x3 = conv_bn(x, 192, 1, 1);
-  b3x3 = conv_bn(b3x3, 320, 3, 3, "valid", 2);
-  auto b7x7x3 = conv_bn(x, 192, 1, 1);
-  b7x7x3 = conv_bn(b7x7x3, 192, 1, 7);
-  b7x7x3 = conv_bn(b7x7x3, 192, 7, 1);
-  b7x7x3 = conv_bn(b7x7x3, 192, 3, 3, "valid", 2);
-  x = concat({b3x3, b7x7x3, max_pool(x)}, "mixed8");
+  b3x3 = v3_conv_bn(x, 192, 1, 1);
+  b3x3 = v3_conv_bn(b3x3, 320, 3, 3, "valid", 2);
+  auto b7x7x3 = v3_conv_bn(x, 192, 1, 1);
+  b7x7x3 = v3_conv_bn(b7x7x3, 192, 1, 7);
+  b7x7x3 = v3_conv_bn(b7x7x3, 192, 7, 1);
+  b7x7x3 = v3_conv_bn(b7x7x3, 192, 3, 3, "valid", 2);
+  x = v3_concat({b3x3, b7x7x3, v3_max_pool(x)}, "mixed8");
 
   x = block_8(x, 0);
   x = block_8(x, 1);

@@ -21,7 +21,9 @@ using detail::make_divisible;
 
 using ActivationFn = KerasTensor (*)(const KerasTensor&);
 
-KerasTensor relu(const KerasTensor& x) { return layers::ReLU()(x); }
+KerasTensor v3_relu(const KerasTensor& x) {
+  return layers::ReLU()(x);
+}
 
 KerasTensor hard_swish(const KerasTensor& x) { return layers::Activation("hard_swish")(x); }
 
@@ -30,7 +32,7 @@ KerasTensor hard_sigmoid(const KerasTensor& x) {
   return layers::ReLU({.max_value = 6.0})(x + 3.0) * (1.0 / 6.0);
 }
 
-KerasTensor batch_norm(const KerasTensor& x, const std::string& name) {
+KerasTensor v3_batch_norm(const KerasTensor& x, const std::string& name) {
   return layers::BatchNormalization({.axis = channel_axis(), .momentum = 0.999, .epsilon = 1e-3,
                                      .name = name})(x);
 }
@@ -64,9 +66,9 @@ struct Block {
 };
 
 // mobilenet_v3._inverted_res_block
-KerasTensor inverted_res_block(const KerasTensor& inputs, double expansion, int64_t filters,
-                               int64_t kernel, int64_t stride, double se_ratio,
-                               ActivationFn activation, int block_id) {
+KerasTensor v3_inverted_res_block(const KerasTensor& inputs, double expansion, int64_t filters,
+                                  int64_t kernel, int64_t stride, double se_ratio,
+                                  ActivationFn activation, int block_id) {
   const int64_t in_filters = channels(inputs);
   const int64_t expanded = make_divisible(static_cast<double>(in_filters) * expansion, 8);
   std::string prefix = "expanded_conv_";
@@ -75,7 +77,7 @@ KerasTensor inverted_res_block(const KerasTensor& inputs, double expansion, int6
     prefix = "expanded_conv_" + std::to_string(block_id) + "_";
     x = layers::Conv2D(expanded, 1, {.padding = "same", .use_bias = false,
                                      .name = prefix + "expand"})(x);
-    x = activation(batch_norm(x, prefix + "expand_bn"));
+    x = activation(v3_batch_norm(x, prefix + "expand_bn"));
   }
   if (stride == 2) {
     auto [h, w] = detail::correct_pad(x, kernel);
@@ -85,11 +87,11 @@ KerasTensor inverted_res_block(const KerasTensor& inputs, double expansion, int6
   x = layers::DepthwiseConv2D(kernel, {.strides = stride,
                                        .padding = stride == 1 ? "same" : "valid",
                                        .use_bias = false, .name = prefix + "depthwise"})(x);
-  x = activation(batch_norm(x, prefix + "depthwise_bn"));
+  x = activation(v3_batch_norm(x, prefix + "depthwise_bn"));
   if (se_ratio > 0) x = se_block(x, expanded, se_ratio, prefix);
   x = layers::Conv2D(filters, 1, {.padding = "same", .use_bias = false,
                                   .name = prefix + "project"})(x);
-  x = batch_norm(x, prefix + "project_bn");
+  x = v3_batch_norm(x, prefix + "project_bn");
   if (stride == 1 && in_filters == filters) {
     return detail::merge(layers::Add({.name = prefix + "add"}), {inputs, x});
   }
@@ -148,7 +150,7 @@ ModelPtr<FunctionalModel> build_mobilenet_v3(const ApplicationOptions& o,
   auto image = image_input(o, m);
 
   const int64_t variant_kernel = m.minimalistic ? 3 : 5;
-  const ActivationFn activation = m.minimalistic ? relu : hard_swish;
+  const ActivationFn activation = m.minimalistic ? v3_relu : hard_swish;
   const double se_ratio = m.minimalistic ? 0.0 : 0.25;
 
   KerasTensor x = image;
@@ -157,13 +159,12 @@ ModelPtr<FunctionalModel> build_mobilenet_v3(const ApplicationOptions& o,
   }
   x = layers::Conv2D(16, 3, {.strides = 2, .padding = "same", .use_bias = false,
                              .name = "conv"})(x);
-  x = activation(batch_norm(x, "conv_bn"));
+  x = activation(v3_batch_norm(x, "conv_bn"));
   int id = 0;
   for (const Block& b : blocks) {
-    x = inverted_res_block(x, b.expansion, make_divisible(b.filters * m.alpha, 8),
-                           b.kernel ? b.kernel : variant_kernel, b.stride,
-                           b.se ? se_ratio : 0.0, b.variant_activation ? activation : relu,
-                           id++);
+    x = v3_inverted_res_block(x, b.expansion, make_divisible(b.filters * m.alpha, 8),
+                              b.kernel ? b.kernel : variant_kernel, b.stride, b.se ? se_ratio : 0.0,
+                              b.variant_activation ? activation : v3_relu, id++);
   }
   const int64_t last_conv_channels = make_divisible(static_cast<double>(channels(x) * 6), 8);
   if (m.alpha > 1.0) {
@@ -171,7 +172,7 @@ ModelPtr<FunctionalModel> build_mobilenet_v3(const ApplicationOptions& o,
   }
   x = layers::Conv2D(last_conv_channels, 1, {.padding = "same", .use_bias = false,
                                              .name = "conv_1"})(x);
-  x = activation(batch_norm(x, "conv_1_bn"));
+  x = activation(v3_batch_norm(x, "conv_1_bn"));
   if (o.include_top) {
     x = layers::GlobalAveragePooling2D({.keepdims = true})(x);
     x = layers::Conv2D(last_point_channels, 1, {.padding = "same", .use_bias = true,

@@ -18,12 +18,12 @@ namespace layers = keras::layers;
 
 constexpr int kChannelAxis = -1;  // NASNet is channels_last only
 
-KerasTensor batch_norm(const KerasTensor& x, const std::string& name) {
+KerasTensor nasnet_batch_norm(const KerasTensor& x, const std::string& name) {
   return layers::BatchNormalization({.axis = kChannelAxis, .momentum = 0.9997, .epsilon = 1e-3,
                                      .name = name})(x);
 }
 
-KerasTensor relu(const KerasTensor& x, const std::string& name = "") {
+KerasTensor nasnet_relu(const KerasTensor& x, const std::string& name = "") {
   return layers::Activation("relu", {.name = name})(x);
 }
 
@@ -58,7 +58,7 @@ KerasTensor pool(const std::string& kind, const KerasTensor& x, int64_t stride,
 KerasTensor separable_block(const KerasTensor& ip, int64_t filters, int64_t kernel,
                             int64_t stride, const std::string& id) {
   NameScope scope("separable_conv_block_" + id);
-  auto x = relu(ip);
+  auto x = nasnet_relu(ip);
   std::string padding = "same";
   if (stride == 2) {
     x = zero_pad(x, kernel, "separable_conv_1_pad_" + id);
@@ -67,12 +67,12 @@ KerasTensor separable_block(const KerasTensor& ip, int64_t filters, int64_t kern
   x = layers::SeparableConv2D(filters, {kernel, kernel},
                               {.strides = ops::IntOrTuple{stride, stride}, .padding = padding,
                                .use_bias = false, .name = "separable_conv_1_" + id})(x);
-  x = batch_norm(x, "separable_conv_1_bn_" + id);
-  x = relu(x);
+  x = nasnet_batch_norm(x, "separable_conv_1_bn_" + id);
+  x = nasnet_relu(x);
   x = layers::SeparableConv2D(filters, {kernel, kernel},
                               {.padding = "same", .use_bias = false,
                                .name = "separable_conv_2_" + id})(x);
-  return batch_norm(x, "separable_conv_2_bn_" + id);
+  return nasnet_batch_norm(x, "separable_conv_2_bn_" + id);
 }
 
 // nasnet._adjust_block: the previous cell's output `p` brought to the size and filters of
@@ -86,7 +86,7 @@ KerasTensor adjust_block(const std::optional<KerasTensor>& previous, const Keras
   const int img_dim = p.ndim() - 2;  // Keras compares axis -2, the width
   if (p.shape()[img_dim] != ip.shape()[img_dim]) {
     NameScope inner("adjust_reduction_block_" + id);
-    p = relu(p, "adjust_relu_1_" + id);
+    p = nasnet_relu(p, "adjust_relu_1_" + id);
     auto p1 = layers::AveragePooling2D({1, 1}, {.strides = ops::IntOrTuple{2, 2},
                                                 .padding = "valid",
                                                 .name = "adjust_avg_pool_1_" + id})(p);
@@ -98,13 +98,13 @@ KerasTensor adjust_block(const std::optional<KerasTensor>& previous, const Keras
                                            .name = "adjust_avg_pool_2_" + id})(p2);
     p2 = conv_1x1(p2, filters / 2, "adjust_conv_2_" + id);
     p = layers::concatenate({p1, p2}, kChannelAxis);
-    return batch_norm(p, "adjust_bn_" + id);
+    return nasnet_batch_norm(p, "adjust_bn_" + id);
   }
   if (p.shape()[p.ndim() - 1] != filters) {
     NameScope inner("adjust_projection_block_" + id);
-    p = relu(p);
+    p = nasnet_relu(p);
     p = conv_1x1(p, filters, "adjust_conv_projection_" + id);
-    return batch_norm(p, "adjust_bn_" + id);
+    return nasnet_batch_norm(p, "adjust_bn_" + id);
   }
   return p;
 }
@@ -117,9 +117,9 @@ struct Cell {
 // The ReLU-1x1 convolution-BN every cell starts `ip` with.
 KerasTensor cell_input(const KerasTensor& ip, int64_t filters, const std::string& kind,
                        const std::string& id) {
-  auto h = relu(ip);
+  auto h = nasnet_relu(ip);
   h = conv_1x1(h, filters, kind + "_conv_1_" + id);
-  return batch_norm(h, kind + "_bn_1_" + id);
+  return nasnet_batch_norm(h, kind + "_bn_1_" + id);
 }
 
 // nasnet._normal_a_cell
@@ -130,29 +130,29 @@ Cell normal_cell(const KerasTensor& ip, const std::optional<KerasTensor>& previo
   auto h = cell_input(ip, filters, "normal", id);
   KerasTensor x1, x2, x3, x4, x5;
   {
-    NameScope block("block_1");
+    NameScope nasnet_block("block_1");
     auto left = separable_block(h, filters, 5, 1, "normal_left1_" + id);
     auto right = separable_block(p, filters, 3, 1, "normal_right1_" + id);
     x1 = add(left, right, "normal_add_1_" + id);
   }
   {
-    NameScope block("block_2");
+    NameScope nasnet_block("block_2");
     auto left = separable_block(p, filters, 5, 1, "normal_left2_" + id);
     auto right = separable_block(p, filters, 3, 1, "normal_right2_" + id);
     x2 = add(left, right, "normal_add_2_" + id);
   }
   {
-    NameScope block("block_3");
+    NameScope nasnet_block("block_3");
     x3 = add(pool("avg", h, 1, "same", "normal_left3_" + id), p, "normal_add_3_" + id);
   }
   {
-    NameScope block("block_4");
+    NameScope nasnet_block("block_4");
     auto left = pool("avg", p, 1, "same", "normal_left4_" + id);
     auto right = pool("avg", p, 1, "same", "normal_right4_" + id);
     x4 = add(left, right, "normal_add_4_" + id);
   }
   {
-    NameScope block("block_5");
+    NameScope nasnet_block("block_5");
     x5 = add(separable_block(h, filters, 3, 1, "normal_left5_" + id), h,
              "normal_add_5_" + id);
   }
@@ -170,29 +170,29 @@ Cell reduction_cell(const KerasTensor& ip, const std::optional<KerasTensor>& pre
   auto h3 = zero_pad(h, 3, "reduction_pad_1_" + id);
   KerasTensor x1, x2, x3, x4, x5;
   {
-    NameScope block("block_1");
+    NameScope nasnet_block("block_1");
     auto left = separable_block(h, filters, 5, 2, "reduction_left1_" + id);
     auto right = separable_block(p, filters, 7, 2, "reduction_right1_" + id);
     x1 = add(left, right, "reduction_add_1_" + id);
   }
   {
-    NameScope block("block_2");
+    NameScope nasnet_block("block_2");
     auto left = pool("max", h3, 2, "valid", "reduction_left2_" + id);
     auto right = separable_block(p, filters, 7, 2, "reduction_right2_" + id);
     x2 = add(left, right, "reduction_add_2_" + id);
   }
   {
-    NameScope block("block_3");
+    NameScope nasnet_block("block_3");
     auto left = pool("avg", h3, 2, "valid", "reduction_left3_" + id);
     auto right = separable_block(p, filters, 5, 2, "reduction_right3_" + id);
     x3 = add(left, right, "reduction_add3_" + id);
   }
   {
-    NameScope block("block_4");
+    NameScope nasnet_block("block_4");
     x4 = add(x2, pool("avg", x1, 1, "same", "reduction_left4_" + id));
   }
   {
-    NameScope block("block_5");
+    NameScope nasnet_block("block_5");
     auto left = separable_block(x1, filters, 3, 1, "reduction_left4_" + id);
     auto right = pool("max", h3, 2, "valid", "reduction_right5_" + id);
     x5 = add(left, right, "reduction_add4_" + id);
@@ -234,7 +234,7 @@ ModelPtr<FunctionalModel> build_nasnet(ApplicationOptions o, const NASNetConfig&
                           {.strides = ops::IntOrTuple{2, 2}, .padding = "valid",
                            .use_bias = false, .kernel_initializer = "he_normal",
                            .name = "stem_conv1"})(image);
-  x = batch_norm(x, "stem_bn1");
+  x = nasnet_batch_norm(x, "stem_bn1");
   std::optional<KerasTensor> p;
   auto cell = reduction_cell(x, p, filters / (filter_multiplier * filter_multiplier), "stem_1");
   cell = reduction_cell(cell.x, cell.prev, filters / filter_multiplier, "stem_2");
@@ -255,7 +255,7 @@ ModelPtr<FunctionalModel> build_nasnet(ApplicationOptions o, const NASNetConfig&
       cell = normal_cell(cell.x, cell.prev, stage_filters, std::to_string(next_id + i));
     }
   }
-  x = relu(cell.x);
+  x = nasnet_relu(cell.x);
   x = detail::classifier_head(x, o, "", "", "");
   return detail::finish(image, x, o, arch);
 }

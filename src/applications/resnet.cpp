@@ -13,26 +13,26 @@ namespace layers = keras::layers;
 using detail::bn_axis;
 using detail::merge;
 
-constexpr double kEpsilon = 1.001e-5;
+constexpr double kResNetBnEpsilon = 1.001e-5;
 
-KerasTensor conv_bn(const KerasTensor& x, int64_t filters, int64_t kernel, int64_t stride,
-                    const std::string& padding, const std::string& name) {
+KerasTensor resnet_conv_bn(const KerasTensor& x, int64_t filters, int64_t kernel, int64_t stride,
+                           const std::string& padding, const std::string& name) {
   auto y = layers::Conv2D(filters, kernel,
                           {.strides = stride, .padding = padding, .name = name + "_conv"})(x);
-  return layers::BatchNormalization({.axis = bn_axis(), .epsilon = kEpsilon,
-                                     .name = name + "_bn"})(y);
+  return layers::BatchNormalization(
+      {.axis = bn_axis(), .epsilon = kResNetBnEpsilon, .name = name + "_bn"})(y);
 }
 
 // resnet.residual_block_v1: a bottleneck with a projection or identity shortcut.
 KerasTensor block_v1(const KerasTensor& x, int64_t filters, int64_t stride, bool conv_shortcut,
                      const std::string& name) {
-  KerasTensor shortcut = conv_shortcut ? conv_bn(x, 4 * filters, 1, stride, "valid", name + "_0")
-                                       : x;
-  auto y = conv_bn(x, filters, 1, stride, "valid", name + "_1");
+  KerasTensor shortcut =
+      conv_shortcut ? resnet_conv_bn(x, 4 * filters, 1, stride, "valid", name + "_0") : x;
+  auto y = resnet_conv_bn(x, filters, 1, stride, "valid", name + "_1");
   y = layers::Activation("relu", {.name = name + "_1_relu"})(y);
-  y = conv_bn(y, filters, 3, 1, "same", name + "_2");
+  y = resnet_conv_bn(y, filters, 3, 1, "same", name + "_2");
   y = layers::Activation("relu", {.name = name + "_2_relu"})(y);
-  y = conv_bn(y, 4 * filters, 1, 1, "valid", name + "_3");
+  y = resnet_conv_bn(y, 4 * filters, 1, 1, "valid", name + "_3");
   y = merge(layers::Add({.name = name + "_add"}), {shortcut, y});
   return layers::Activation("relu", {.name = name + "_out"})(y);
 }
@@ -50,8 +50,8 @@ KerasTensor stack_v1(KerasTensor x, int64_t filters, int blocks, int64_t stride1
 // convolution, and an identity shortcut of a strided block is a 1x1 max pooling.
 KerasTensor block_v2(const KerasTensor& x, int64_t filters, int64_t stride, bool conv_shortcut,
                      const std::string& name) {
-  auto preact = layers::BatchNormalization({.axis = bn_axis(), .epsilon = kEpsilon,
-                                            .name = name + "_preact_bn"})(x);
+  auto preact = layers::BatchNormalization(
+      {.axis = bn_axis(), .epsilon = kResNetBnEpsilon, .name = name + "_preact_bn"})(x);
   preact = layers::Activation("relu", {.name = name + "_preact_relu"})(preact);
   KerasTensor shortcut;
   if (conv_shortcut) {
@@ -62,14 +62,14 @@ KerasTensor block_v2(const KerasTensor& x, int64_t filters, int64_t stride, bool
   }
   auto y = layers::Conv2D(filters, 1, {.strides = 1, .use_bias = false,
                                        .name = name + "_1_conv"})(preact);
-  y = layers::BatchNormalization({.axis = bn_axis(), .epsilon = kEpsilon,
-                                  .name = name + "_1_bn"})(y);
+  y = layers::BatchNormalization(
+      {.axis = bn_axis(), .epsilon = kResNetBnEpsilon, .name = name + "_1_bn"})(y);
   y = layers::Activation("relu", {.name = name + "_1_relu"})(y);
   y = layers::ZeroPadding2D(layers::SidePairs{{1, 1}, {1, 1}}, {.name = name + "_2_pad"})(y);
   y = layers::Conv2D(filters, 3, {.strides = stride, .use_bias = false,
                                   .name = name + "_2_conv"})(y);
-  y = layers::BatchNormalization({.axis = bn_axis(), .epsilon = kEpsilon,
-                                  .name = name + "_2_bn"})(y);
+  y = layers::BatchNormalization(
+      {.axis = bn_axis(), .epsilon = kResNetBnEpsilon, .name = name + "_2_bn"})(y);
   y = layers::Activation("relu", {.name = name + "_2_relu"})(y);
   y = layers::Conv2D(4 * filters, 1, {.name = name + "_3_conv"})(y);
   return merge(layers::Add({.name = name + "_out"}), {shortcut, y});
@@ -85,7 +85,7 @@ KerasTensor stack_v2(KerasTensor x, int64_t filters, int blocks, int64_t stride1
 }
 
 // The blocks per stage (conv2 .. conv5).
-using Depths = std::array<int, 4>;
+using ResNetDepths = std::array<int, 4>;
 
 // resnet.ResNet: stem, four stages, top.
 ModelPtr<FunctionalModel> build_resnet(const ApplicationOptions& options, bool preact,
@@ -98,8 +98,8 @@ ModelPtr<FunctionalModel> build_resnet(const ApplicationOptions& options, bool p
   auto x = layers::ZeroPadding2D(layers::SidePairs{{3, 3}, {3, 3}}, {.name = "conv1_pad"})(image);
   x = layers::Conv2D(64, 7, {.strides = 2, .use_bias = true, .name = "conv1_conv"})(x);
   if (!preact) {
-    x = layers::BatchNormalization({.axis = bn_axis(), .epsilon = kEpsilon,
-                                    .name = "conv1_bn"})(x);
+    x = layers::BatchNormalization(
+        {.axis = bn_axis(), .epsilon = kResNetBnEpsilon, .name = "conv1_bn"})(x);
     x = layers::Activation("relu", {.name = "conv1_relu"})(x);
   }
   x = layers::ZeroPadding2D(layers::SidePairs{{1, 1}, {1, 1}}, {.name = "pool1_pad"})(x);
@@ -114,8 +114,8 @@ ModelPtr<FunctionalModel> build_resnet(const ApplicationOptions& options, bool p
     }
   }
   if (preact) {
-    x = layers::BatchNormalization({.axis = bn_axis(), .epsilon = kEpsilon,
-                                    .name = "post_bn"})(x);
+    x = layers::BatchNormalization(
+        {.axis = bn_axis(), .epsilon = kResNetBnEpsilon, .name = "post_bn"})(x);
     x = layers::Activation("relu", {.name = "post_relu"})(x);
   }
   x = detail::classifier_head(x, options);

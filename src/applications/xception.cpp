@@ -13,11 +13,11 @@ namespace {
 namespace layers = keras::layers;
 using detail::channel_axis;
 
-KerasTensor relu(const KerasTensor& x, const std::string& name) {
+KerasTensor xception_relu(const KerasTensor& x, const std::string& name) {
   return layers::Activation("relu", {.name = name})(x);
 }
 
-KerasTensor batch_norm(const KerasTensor& x, const std::string& name = "") {
+KerasTensor xception_batch_norm(const KerasTensor& x, const std::string& name = "") {
   return layers::BatchNormalization({.axis = channel_axis(), .name = name})(x);
 }
 
@@ -25,16 +25,16 @@ KerasTensor batch_norm(const KerasTensor& x, const std::string& name = "") {
 KerasTensor sepconv_bn(const KerasTensor& x, int64_t filters, const std::string& name) {
   auto y = layers::SeparableConv2D(filters, 3, {.padding = "same", .use_bias = false,
                                                 .name = name})(x);
-  return batch_norm(y, name + "_bn");
+  return xception_batch_norm(y, name + "_bn");
 }
 
 // The strided 1x1 projection of a downsampling block's shortcut (unnamed in Keras).
 KerasTensor projection(const KerasTensor& x, int64_t filters) {
-  return batch_norm(layers::Conv2D(filters, 1, {.strides = 2, .padding = "same",
-                                                .use_bias = false})(x));
+  return xception_batch_norm(
+      layers::Conv2D(filters, 1, {.strides = 2, .padding = "same", .use_bias = false})(x));
 }
 
-KerasTensor max_pool(const KerasTensor& x, const std::string& name) {
+KerasTensor xception_max_pool(const KerasTensor& x, const std::string& name) {
   return layers::MaxPooling2D(3, {.strides = 2, .padding = "same", .name = name})(x);
 }
 
@@ -43,9 +43,9 @@ KerasTensor max_pool(const KerasTensor& x, const std::string& name) {
 KerasTensor downsampling_block(const KerasTensor& x, int64_t filters1, int64_t filters2,
                                const std::string& prefix) {
   auto residual = projection(x, filters2);
-  auto y = sepconv_bn(relu(x, prefix + "_sepconv1_act"), filters1, prefix + "_sepconv1");
-  y = sepconv_bn(relu(y, prefix + "_sepconv2_act"), filters2, prefix + "_sepconv2");
-  y = max_pool(y, prefix + "_pool");
+  auto y = sepconv_bn(xception_relu(x, prefix + "_sepconv1_act"), filters1, prefix + "_sepconv1");
+  y = sepconv_bn(xception_relu(y, prefix + "_sepconv2_act"), filters2, prefix + "_sepconv2");
+  y = xception_max_pool(y, prefix + "_pool");
   return layers::add({y, residual});
 }
 
@@ -54,7 +54,7 @@ KerasTensor middle_block(const KerasTensor& x, const std::string& prefix) {
   KerasTensor y = x;
   for (int i = 1; i <= 3; ++i) {
     const std::string name = prefix + "_sepconv" + std::to_string(i);
-    y = sepconv_bn(relu(y, name + "_act"), 728, name);
+    y = sepconv_bn(xception_relu(y, name + "_act"), 728, name);
   }
   return layers::add({y, x});
 }
@@ -71,23 +71,23 @@ ModelPtr<FunctionalModel> Xception(const ApplicationOptions& o) {
   auto image = detail::image_input(o, arch);
 
   auto x = layers::Conv2D(32, 3, {.strides = 2, .use_bias = false, .name = "block1_conv1"})(image);
-  x = relu(batch_norm(x, "block1_conv1_bn"), "block1_conv1_act");
+  x = xception_relu(xception_batch_norm(x, "block1_conv1_bn"), "block1_conv1_act");
   x = layers::Conv2D(64, 3, {.use_bias = false, .name = "block1_conv2"})(x);
-  x = relu(batch_norm(x, "block1_conv2_bn"), "block1_conv2_act");
+  x = xception_relu(xception_batch_norm(x, "block1_conv2_bn"), "block1_conv2_act");
 
   // Block 2 has no ReLU before its first separable convolution.
   auto residual = projection(x, 128);
   x = sepconv_bn(x, 128, "block2_sepconv1");
-  x = sepconv_bn(relu(x, "block2_sepconv2_act"), 128, "block2_sepconv2");
-  x = layers::add({max_pool(x, "block2_pool"), residual});
+  x = sepconv_bn(xception_relu(x, "block2_sepconv2_act"), 128, "block2_sepconv2");
+  x = layers::add({xception_max_pool(x, "block2_pool"), residual});
 
   x = downsampling_block(x, 256, 256, "block3");
   x = downsampling_block(x, 728, 728, "block4");
   for (int i = 5; i <= 12; ++i) x = middle_block(x, "block" + std::to_string(i));
   x = downsampling_block(x, 728, 1024, "block13");
 
-  x = relu(sepconv_bn(x, 1536, "block14_sepconv1"), "block14_sepconv1_act");
-  x = relu(sepconv_bn(x, 2048, "block14_sepconv2"), "block14_sepconv2_act");
+  x = xception_relu(sepconv_bn(x, 1536, "block14_sepconv1"), "block14_sepconv1_act");
+  x = xception_relu(sepconv_bn(x, 2048, "block14_sepconv2"), "block14_sepconv2_act");
   x = detail::classifier_head(x, o, "avg_pool", "", "");
   return detail::finish(image, x, o, arch);
 }

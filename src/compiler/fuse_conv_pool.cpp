@@ -13,7 +13,7 @@ using backend::Activation;
 using backend::Array;
 using Draw = const std::pair<uint64_t, uint64_t>*;
 
-thread_local bool pass_off = false;
+thread_local bool conv_pool_pass_off = false;
 
 bool max_pool_2x2(const backend::PoolSpec& s) {
   const SmallVector<int64_t, 3> two{2, 2}, zero{0, 0};
@@ -22,7 +22,7 @@ bool max_pool_2x2(const backend::PoolSpec& s) {
 }
 
 // The calls of one pair and of its backward chain (-1: absent).
-struct Match {
+struct ConvPoolMatch {
   int conv = -1, pool = -1;
   int pool_backward = -1;
   int activation_backward = -1;  // bias_activation_backward, or the bias gradient's sum (None)
@@ -30,16 +30,16 @@ struct Match {
   Array db;  // the bias gradient the chain writes (empty when none)
 };
 
-class Matcher {
+class ConvPoolMatcher {
  public:
-  explicit Matcher(const Trace& trace) : t_(trace), code_(trace.instructions) {
+  explicit ConvPoolMatcher(const Trace& trace) : t_(trace), code_(trace.instructions) {
     uses_ = slot_uses(code_, trace.slots.size());
   }
 
   /// The first pair (from call `from` on) that can be fused.
-  std::optional<Match> find(size_t from) const {
+  std::optional<ConvPoolMatch> find(size_t from) const {
     for (size_t i = from; i < code_.size(); ++i) {
-      Match m;
+      ConvPoolMatch m;
       m.conv = static_cast<int>(i);
       if (forward(m)) return m;
     }
@@ -56,7 +56,7 @@ class Matcher {
   }
 
   // The conv and pool, then whatever else reads z: the backward chain or nothing.
-  bool forward(Match& m) const {
+  bool forward(ConvPoolMatch& m) const {
     const Instruction& conv = at(m.conv);
     if (!is(conv, "conv_bias_activation") || !conv.conv_spec || !conv.activation) return false;
     const backend::ConvSpec& spec = *conv.conv_spec;
@@ -99,7 +99,7 @@ class Matcher {
     return backward(m, pool_backwards, activation_backwards, be);
   }
 
-  bool backward(Match& m, const std::vector<int>& pool_backwards,
+  bool backward(ConvPoolMatch& m, const std::vector<int>& pool_backwards,
                 const std::vector<int>& activation_backwards, backend::Backend& be) const {
     if (pool_backwards.size() != 1) return false;
     const Instruction &conv = at(m.conv), &pool = at(m.pool);
@@ -208,7 +208,7 @@ Instruction fused_forward(const Instruction& conv, const Instruction& pool, cons
   return f;
 }
 
-Instruction fused_backward(const std::vector<Instruction>& code, const Match& m,
+Instruction fused_backward(const std::vector<Instruction>& code, const ConvPoolMatch& m,
                            const Array& argmax, int argmax_slot) {
   const Instruction &conv = code[m.conv], &pool = code[m.pool], &pb = code[m.pool_backward];
   Instruction f;
@@ -239,7 +239,7 @@ Instruction fused_backward(const std::vector<Instruction>& code, const Match& m,
 
 // Replaces the pair (and its chain) in the instruction list: the forward call where the pool
 // was, the backward call where pool_backward was.
-void apply(Trace& t, const Match& m, ConvPoolFusionStats& stats) {
+void apply(Trace& t, const ConvPoolMatch& m, ConvPoolFusionStats& stats) {
   std::vector<Instruction>& code = t.instructions;
   int argmax_slot = -1;
   const Array argmax = new_argmax(t, code[m.pool].arrays[0], argmax_slot);
@@ -262,17 +262,21 @@ void apply(Trace& t, const Match& m, ConvPoolFusionStats& stats) {
 
 }  // namespace
 
-ConvPoolFusionOff::ConvPoolFusionOff() : previous_(pass_off) { pass_off = true; }
-ConvPoolFusionOff::~ConvPoolFusionOff() { pass_off = previous_; }
+ConvPoolFusionOff::ConvPoolFusionOff() : previous_(conv_pool_pass_off) {
+  conv_pool_pass_off = true;
+}
+ConvPoolFusionOff::~ConvPoolFusionOff() {
+  conv_pool_pass_off = previous_;
+}
 
 ConvPoolFusionStats fuse_conv_pool(Trace& trace) {
   ConvPoolFusionStats stats;
-  if (pass_off) return stats;
+  if (conv_pool_pass_off) return stats;
   // One pair at a time, each found in the program the previous rewrite left (few pairs).
   size_t from = 0;
   while (true) {
-    const Matcher matcher(trace);
-    const std::optional<Match> m = matcher.find(from);
+    const ConvPoolMatcher matcher(trace);
+    const std::optional<ConvPoolMatch> m = matcher.find(from);
     if (!m) break;
     from = static_cast<size_t>(m->conv);  // the calls before it matched nothing
     apply(trace, *m, stats);

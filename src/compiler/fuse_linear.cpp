@@ -13,7 +13,7 @@ using backend::Array;
 using Step = backend::ElementwiseStep;
 using Draw = const std::pair<uint64_t, uint64_t>*;
 
-thread_local bool pass_off = false;
+thread_local bool linear_pass_off = false;
 
 // The activation a unary call computes with the formula of backend::Activation.
 std::optional<Activation> activation_of(const Instruction& instr) {
@@ -30,22 +30,22 @@ std::optional<Activation> activation_of(const Instruction& instr) {
 }
 
 // A product, the Add of its bias and maybe an activation.
-struct Match {
+struct LinearMatch {
   int product = -1, add = -1, activation = -1;
   Array bias;  // (N): the Add's broadcast operand as the fused call reads it
   int bias_slot = -1;
   Activation act = Activation::None;
 };
 
-class Matcher {
+class LinearMatcher {
  public:
-  explicit Matcher(const Trace& trace) : t_(trace), code_(trace.instructions) {
+  explicit LinearMatcher(const Trace& trace) : t_(trace), code_(trace.instructions) {
     uses_ = slot_uses(code_, trace.slots.size());
   }
 
-  std::optional<Match> find(size_t from) const {
+  std::optional<LinearMatch> find(size_t from) const {
     for (size_t i = from; i < code_.size(); ++i) {
-      Match m;
+      LinearMatch m;
       m.product = static_cast<int>(i);
       if (product(m) && bias_add(m)) {
         activation(m);
@@ -69,7 +69,7 @@ class Matcher {
            uses_.writers[instr.slots[0]] == std::vector<int>{i};
   }
 
-  bool product(const Match& m) const {
+  bool product(const LinearMatch& m) const {
     const Instruction& p = code_[m.product];
     const bool matmul = is(p, "matmul"), conv = is(p, "conv");
     if (!(matmul || conv) || !private_output(m.product)) return false;
@@ -87,7 +87,7 @@ class Matcher {
   }
 
   // The product's only reader adds a bias broadcast along its last axis.
-  bool bias_add(Match& m) const {
+  bool bias_add(LinearMatch& m) const {
     const Instruction& p = code_[m.product];
     const std::vector<int>& readers = readers_of_output(m.product);
     if (readers.size() != 1) return false;
@@ -124,7 +124,7 @@ class Matcher {
   }
 
   // The activation joins when it alone reads the sum, a buffer of the step's own.
-  void activation(Match& m) const {
+  void activation(LinearMatch& m) const {
     const std::vector<int>& readers = readers_of_output(m.add);
     if (readers.size() != 1 || !private_output(m.add)) return;
     const Instruction &add = code_[m.add], &u = code_[readers[0]];
@@ -146,7 +146,7 @@ class Matcher {
   SlotUses uses_;
 };
 
-Instruction fused(const std::vector<Instruction>& code, const Match& m) {
+Instruction fused(const std::vector<Instruction>& code, const LinearMatch& m) {
   const Instruction& p = code[m.product];
   const Instruction& last = code[m.activation >= 0 ? m.activation : m.add];
   Instruction f;
@@ -171,7 +171,7 @@ Instruction fused(const std::vector<Instruction>& code, const Match& m) {
 }
 
 // The fused call where the group's last call was.
-void apply(Trace& t, const Match& m, LinearFusionStats& stats) {
+void apply(Trace& t, const LinearMatch& m, LinearFusionStats& stats) {
   std::vector<Instruction>& code = t.instructions;
   const int last = m.activation >= 0 ? m.activation : m.add;
   Instruction f = fused(code, m);
@@ -189,16 +189,20 @@ void apply(Trace& t, const Match& m, LinearFusionStats& stats) {
 
 }  // namespace
 
-LinearFusionOff::LinearFusionOff() : previous_(pass_off) { pass_off = true; }
-LinearFusionOff::~LinearFusionOff() { pass_off = previous_; }
+LinearFusionOff::LinearFusionOff() : previous_(linear_pass_off) {
+  linear_pass_off = true;
+}
+LinearFusionOff::~LinearFusionOff() {
+  linear_pass_off = previous_;
+}
 
 LinearFusionStats fuse_linear(Trace& trace) {
   LinearFusionStats stats;
-  if (pass_off) return stats;
+  if (linear_pass_off) return stats;
   size_t from = 0;
   while (true) {
-    const Matcher matcher(trace);
-    const std::optional<Match> m = matcher.find(from);
+    const LinearMatcher matcher(trace);
+    const std::optional<LinearMatch> m = matcher.find(from);
     if (!m) break;
     from = static_cast<size_t>(m->product);  // the calls before it matched nothing
     apply(trace, *m, stats);

@@ -20,12 +20,12 @@ std::string path_of(const Variable& var) {
   return var.path().empty() ? var.name() : var.path();
 }
 
-std::string lower(std::string s) {
+std::string muon_lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
-Config optional_number(const std::optional<double>& v) {
+Config muon_optional_number(const std::optional<double>& v) {
   return v ? Config(*v) : Config(nullptr);
 }
 
@@ -57,7 +57,7 @@ Muon::Muon(LearningRate learning_rate)
 bool Muon::uses_adamw(const Variable& var) const {
   if (var.shape().size() != 2) return true;
   const std::string path = path_of(var);
-  if (o_.exclude_embeddings && lower(path).find("embedding") != std::string::npos) return true;
+  if (o_.exclude_embeddings && muon_lower(path).find("embedding") != std::string::npos) return true;
   return std::any_of(
       o_.exclude_layers.begin(), o_.exclude_layers.end(),
       [&](const std::string& pattern) { return std::regex_search(path, std::regex(pattern)); });
@@ -140,8 +140,8 @@ Config Muon::get_config() const {
   c["ns_steps"] = o_.ns_steps;
   c["nesterov"] = o_.nesterov;
   c["exclude_embeddings"] = o_.exclude_embeddings;
-  c["adam_weight_decay"] = optional_number(o_.adam_weight_decay);
-  c["rms_rate"] = optional_number(o_.rms_rate);
+  c["adam_weight_decay"] = muon_optional_number(o_.adam_weight_decay);
+  c["rms_rate"] = muon_optional_number(o_.rms_rate);
   return c;
 }
 

@@ -9,15 +9,13 @@
 namespace keras::saving {
 namespace {
 
-std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "/" + b; }
-
 // Visits every layer once, in _walk_saveable's order, with its path.
 void walk(const Layer& layer, const std::string& path, std::unordered_set<const Layer*>& seen,
           const std::function<void(const Layer&, const std::string&)>& visit) {
   if (!seen.insert(&layer).second) return;
   visit(layer, path);
   for (const auto& [child_path, child] : detail::saveable_children(layer))
-    walk(*child, join(path, child_path), seen, visit);
+    walk(*child, detail::join_path(path, child_path), seen, visit);
 }
 
 }  // namespace
@@ -29,7 +27,7 @@ std::map<std::string, std::string> collect_assets(const Layer& model) {
     const auto* assets = dynamic_cast<const LayerAssets*>(&layer);
     if (!assets) return;
     for (auto& [file, contents] : assets->save_assets())
-      members[join(join("assets", path), file)] = std::move(contents);
+      members[detail::join_path(detail::join_path("assets", path), file)] = std::move(contents);
   });
   return members;
 }
@@ -40,7 +38,7 @@ void restore_assets(Layer& model, const std::map<std::string, std::vector<uint8_
     // The model was passed in non-const, so is every layer under it.
     auto* assets = dynamic_cast<LayerAssets*>(const_cast<Layer*>(&layer));
     if (!assets) return;
-    const std::string folder = join(join("assets", path), "");
+    const std::string folder = detail::join_path(detail::join_path("assets", path), "");
     std::map<std::string, std::string> files;
     for (auto it = members.lower_bound(folder);
          it != members.end() && it->first.compare(0, folder.size(), folder) == 0; ++it) {

@@ -10,15 +10,12 @@
 #include "keras/core/errors.h"
 #include "keras/models/model.h"
 #include "keras/saving/archive.h"
+#include "saving/saveable_walk.h"
 
 namespace keras::saving::legacy {
 namespace {
 
 constexpr int kMaxJsonDepth = 256;
-
-std::string join(const std::string& a, const std::string& b) {
-  return a.empty() ? b : a + "/" + b;
-}
 
 std::string where(const H5File& file, const std::string& path) {
   return file.source() + ":/" + path;
@@ -43,7 +40,7 @@ std::vector<std::string> weight_names(const H5File& file, const std::string& gro
 std::vector<Tensor> read_values(const H5File& file, const std::string& group) {
   std::vector<Tensor> values;
   for (const auto& name : weight_names(file, group)) {
-    const std::string path = join(group, name);
+    const std::string path = saving::detail::join_path(group, name);
     if (!file.exists(path) || file.is_group(path))
       throw IOError(where(file, path) + " is listed in weight_names but is not a dataset.");
     values.push_back(file.read(path));
@@ -89,7 +86,7 @@ std::vector<std::shared_ptr<Layer>> model_layers(Layer& model) {
 
 void load_top_level(Layer& model, const H5File& file, const std::string& group,
                     bool skip_mismatch) {
-  const std::string top = join(group, "top_level_model_weights");
+  const std::string top = saving::detail::join_path(group, "top_level_model_weights");
   if (!file.is_group(top)) return;
   std::vector<Variable> vars = model.own_weights();
   std::vector<Tensor> values = read_values(file, top);
@@ -113,7 +110,7 @@ void load_by_order(Layer& model, const H5File& file, const std::string& group, b
     }
   std::vector<std::string> saved;
   for (const auto& name : file.string_list_attribute(group, "layer_names"))
-    if (!weight_names(file, join(group, name)).empty()) saved.push_back(name);
+    if (!weight_names(file, saving::detail::join_path(group, name)).empty()) saved.push_back(name);
   if (saved.size() != layers.size())
     throw ValueError("Layer count mismatch when loading weights from " + where(file, group) +
                      ": model '" + model.name() + "' has " + std::to_string(layers.size()) +
@@ -124,19 +121,20 @@ void load_by_order(Layer& model, const H5File& file, const std::string& group, b
   // Check every layer's weight count first, so a bad file changes nothing.
   std::vector<std::vector<Tensor>> values;
   for (size_t k = 0; k < layers.size(); ++k) {
-    values.push_back(read_values(file, join(group, saved[k])));
+    values.push_back(read_values(file, saving::detail::join_path(group, saved[k])));
     const size_t expected = legacy_weights(*layers[k]).size();
     if (values.back().size() != expected)
       throw ValueError("Weight count mismatch for layer #" + std::to_string(k) + " (named '" +
                        layers[k]->name() + "' in the model, '" + saved[k] + "' in " +
                        file.source() + "): the layer expects " + std::to_string(expected) +
                        " weight(s), the file holds " + std::to_string(values.back().size()) + " " +
-                       names_of(weight_names(file, join(group, saved[k]))) + ".");
+                       names_of(weight_names(file, saving::detail::join_path(group, saved[k]))) +
+                       ".");
   }
   for (size_t k = 0; k < layers.size(); ++k)
     set_weights(legacy_weights(*layers[k]), values[k],
                 "layer #" + std::to_string(k) + " (named '" + layers[k]->name() + "')", file,
-                join(group, saved[k]), skip_mismatch);
+                saving::detail::join_path(group, saved[k]), skip_mismatch);
   load_top_level(model, file, group, skip_mismatch);
 }
 
@@ -147,18 +145,19 @@ void load_by_name(Layer& model, const H5File& file, const std::string& group, bo
   for (size_t k = 0; k < saved.size(); ++k) {
     auto it = index.find(saved[k]);
     if (it == index.end()) continue;  // layers without a match are skipped, as in Keras
-    std::vector<Tensor> values = read_values(file, join(group, saved[k]));
+    std::vector<Tensor> values = read_values(file, saving::detail::join_path(group, saved[k]));
     for (const auto& layer : it->second) {
       std::vector<Variable> vars = legacy_weights(*layer);
       if (values.size() != vars.size()) {
         if (skip_mismatch) continue;
         throw ValueError("Weight count mismatch for layer #" + std::to_string(k) + " (named '" +
                          layer->name() + "'): the layer expects " + std::to_string(vars.size()) +
-                         " weight(s), " + where(file, join(group, saved[k])) + " holds " +
-                         std::to_string(values.size()) + ". Pass skip_mismatch=true to skip it.");
+                         " weight(s), " + where(file, saving::detail::join_path(group, saved[k])) +
+                         " holds " + std::to_string(values.size()) +
+                         ". Pass skip_mismatch=true to skip it.");
       }
       set_weights(vars, values, "layer #" + std::to_string(k) + " (named '" + layer->name() + "')",
-                  file, join(group, saved[k]), skip_mismatch);
+                  file, saving::detail::join_path(group, saved[k]), skip_mismatch);
     }
   }
   load_top_level(model, file, group, skip_mismatch);

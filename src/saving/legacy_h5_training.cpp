@@ -11,7 +11,7 @@
 namespace keras::saving::legacy {
 namespace {
 
-bool is_record(const Config& value) {
+bool is_training_record(const Config& value) {
   return value.is_object() && value.contains("class_name") && value["class_name"].is_string();
 }
 
@@ -30,7 +30,7 @@ bool keras2_only_key(const std::string& key) {
 
 Config translate_optimizer(const Config& optimizer) {
   if (optimizer.is_string()) return optimizer;  // a name such as "adam"
-  if (!is_record(optimizer))
+  if (!is_training_record(optimizer))
     throw ValueError(
         "Legacy training config: optimizer_config must be {\"class_name\": ..., "
         "\"config\": ...}; got " +
@@ -43,7 +43,7 @@ Config translate_optimizer(const Config& optimizer) {
   for (const auto& [key, value] : legacy.items()) {
     if (keras2_only_key(key)) continue;
     std::string name = key == "lr" ? "learning_rate" : key;
-    if (name == "learning_rate" && is_record(value))
+    if (name == "learning_rate" && is_training_record(value))
       config[name] = with_module(value, "keras.optimizers.schedules");
     else
       config[name] = value;
@@ -66,7 +66,7 @@ Config translate_optimizer(const Config& optimizer) {
 Config translate_leaf(const Config& value, const std::string& module, int depth) {
   if (depth > 32) throw ValueError("Legacy training config: losses/metrics nested too deep.");
   if (value.is_null() || value.is_string()) return value;
-  if (is_record(value)) {
+  if (is_training_record(value)) {
     const std::string class_name = value["class_name"];
     const Config& config = value.value("config", Config::object());
     if (class_name == "MeanMetricWrapper" || class_name == "LossFunctionWrapper") {

@@ -42,8 +42,6 @@ class Handle {
   herr_t (*close_)(hid_t);
 };
 
-std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "/" + b; }
-
 // The HDF5 file type h5py gives a NumPy array of this dtype (memory layout is the same on
 // little-endian hosts, so the bytes are written as they are).
 hid_t file_type(DType dtype, bool& owned) {
@@ -101,7 +99,7 @@ class WeightsWriter {
       std::string part = path.substr(start, slash == std::string::npos ? std::string::npos
                                                                       : slash - start);
       if (!part.empty()) {
-        sofar = join(sofar, part);
+        sofar = detail::join_path(sofar, part);
         hid_t next = H5Lexists(current, part.c_str(), H5P_DEFAULT) > 0
                          ? H5Gopen2(current, part.c_str(), H5P_DEFAULT)
                          : H5Gcreate2(current, part.c_str(), H5P_DEFAULT, H5P_DEFAULT,
@@ -138,7 +136,7 @@ class WeightsWriter {
   // `keys` name the datasets (a layer's NamedVariables); empty: "0", "1", ...
   void write_vars(const std::string& path, const std::string& name,
                   const std::vector<Variable>& vars, const std::vector<std::string>& keys = {}) {
-    std::string group_path = join(path, "vars");
+    std::string group_path = detail::join_path(path, "vars");
     Handle group(make_groups(group_path), H5Gclose);
     string_attribute(group.get(), "name", name);
     for (size_t i = 0; i < vars.size(); ++i)
@@ -162,12 +160,12 @@ class WeightsWriter {
     Handle dataset(H5Dcreate2(group, key.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
                               H5P_DEFAULT),
                    H5Dclose);
-    if (!dataset.ok()) fail("create dataset '" + join(group_path, key) + "'");
+    if (!dataset.ok()) fail("create dataset '" + detail::join_path(group_path, key) + "'");
     std::vector<uint8_t> bytes(static_cast<size_t>(value.size()) * itemsize(dtype));
     if (!bytes.empty()) {
       value.copy_to_host(bytes.data(), dtype);
       if (H5Dwrite(dataset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()) < 0)
-        fail("write dataset '" + join(group_path, key) + "'");
+        fail("write dataset '" + detail::join_path(group_path, key) + "'");
     }
     if (dtype == DType::BFloat16) string_attribute(dataset.get(), "dtype", "bfloat16");
   }
@@ -180,7 +178,7 @@ class WeightsWriter {
     write_vars(path, layer.name(), layer.variables_to_save(),
                named ? named->variable_keys() : std::vector<std::string>{});
     for (const auto& [child_path, child] : detail::saveable_children(layer))
-      save(*child, join(path, child_path));
+      save(*child, detail::join_path(path, child_path));
   }
 
  private:

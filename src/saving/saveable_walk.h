@@ -17,6 +17,11 @@
 
 namespace keras::saving::detail {
 
+/// The path of a child `b` under the group `a` ("" is the root), as the weights files write it.
+inline std::string join_path(const std::string& a, const std::string& b) {
+  return a.empty() ? b : a + "/" + b;
+}
+
 /// (path relative to `layer`, child) in Keras's order; a child may appear more than once (the
 /// first one saves it, as saving_lib skips objects already visited).
 inline std::vector<std::pair<std::string, std::shared_ptr<Layer>>> saveable_children(

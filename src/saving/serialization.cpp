@@ -248,8 +248,8 @@ std::shared_ptr<Layer> deserialize_keras_object(const Config& record,
         record.is_object() && record.contains("class_name") && record["class_name"].is_string()
             ? record["class_name"].get<std::string>()
             : std::string("?");
-    throw ValueError(detail::cat("deserialize_keras_object: the record of class '", class_name,
-                                 "' cannot be read: ", e.what(), "."));
+    throw ValueError(keras::detail::cat("deserialize_keras_object: the record of class '",
+                                        class_name, "' cannot be read: ", e.what(), "."));
   }
 }
 

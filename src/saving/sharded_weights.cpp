@@ -36,10 +36,6 @@ namespace {
 namespace fs = std::filesystem;
 using OrderedJson = nlohmann::ordered_json;
 
-std::string join(const std::string& a, const std::string& b) {
-  return a.empty() ? b : a + "/" + b;
-}
-
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -63,11 +59,11 @@ void collect(const Layer& layer, const std::string& path, std::vector<Entry>& ou
              std::unordered_set<const Layer*>& visited, bool loading) {
   if (!visited.insert(&layer).second) return;
   // When loading, the model was passed in non-const (load_sharded_weights), so is every layer.
-  out.push_back({join(path, "vars"), layer.name(),
+  out.push_back({detail::join_path(path, "vars"), layer.name(),
                  loading ? layer.variables_to_load() : layer.variables_to_save(),
                  loading ? const_cast<Layer*>(&layer) : nullptr});
   for (const auto& [child_path, child] : detail::saveable_children(layer))
-    collect(*child, join(path, child_path), out, visited, loading);
+    collect(*child, detail::join_path(path, child_path), out, visited, loading);
 }
 
 std::vector<Entry> entries_of(const Layer& model, bool with_optimizer, bool loading) {

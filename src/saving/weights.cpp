@@ -17,8 +17,6 @@
 namespace keras::saving {
 namespace {
 
-std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "/" + b; }
-
 class WeightsLoader {
  public:
   WeightsLoader(const H5File& file, const LoadWeightsOptions& options)
@@ -29,10 +27,10 @@ class WeightsLoader {
   void load(Layer& layer, const std::string& path) {
     if (!visited_.insert(&layer).second) return;
     const auto* named = dynamic_cast<const NamedVariables*>(&layer);
-    load_own(layer, join(path, "vars"),
+    load_own(layer, detail::join_path(path, "vars"),
              named ? named->variable_keys() : std::vector<std::string>{});
     for (const auto& [child_path, child] : detail::saveable_children(layer))
-      load(*child, join(path, child_path));
+      load(*child, detail::join_path(path, child_path));
   }
 
  private:
@@ -62,7 +60,7 @@ class WeightsLoader {
     std::vector<Tensor> values;
     for (size_t i = 0; i < vars.size(); ++i) {
       const std::string key = i < keys.size() ? keys[i] : std::to_string(i);
-      Tensor value = file_.read(join(group, key));
+      Tensor value = file_.read(detail::join_path(group, key));
       if (value.shape() != vars[i].shape()) {
         if (options_.skip_mismatch) return;
         throw ValueError("Layer '" + layer.name() + "': variable '" + vars[i].path() +

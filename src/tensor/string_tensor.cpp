@@ -4,13 +4,10 @@
 #include <sstream>
 
 #include "keras/core/errors.h"
+#include "tensor/print_options.h"
 
 namespace keras {
 namespace {
-
-// As tensor_print.cpp: more than this many elements print summarized, 3 at each edge.
-constexpr int64_t kThreshold = 1000;
-constexpr int64_t kEdgeItems = 3;
 
 void check_shape(const Shape& shape, size_t count) {
   for (int64_t d : shape)
@@ -53,9 +50,9 @@ void print(std::ostream& out, const StringTensor& t, int axis, int64_t base, int
             << std::string(static_cast<size_t>(indent + axis + 1), ' ');
       }
     }
-    if (summarize && n > 2 * kEdgeItems && i == kEdgeItems) {
+    if (summarize && n > 2 * detail::kPrintEdgeItems && i == detail::kPrintEdgeItems) {
       out << "...";  // the middle rows, as NumPy summarizes
-      i = n - kEdgeItems - 1;
+      i = n - detail::kPrintEdgeItems - 1;
       continue;
     }
     print(out, t, axis + 1, base + i * stride, indent, summarize);
@@ -142,7 +139,7 @@ std::ostream& operator<<(std::ostream& out, const StringTensor& t) {
   if (t.size() == 0 && t.ndim() > 0) {
     out << "[]";
   } else {
-    print(out, t, 0, 0, static_cast<int>(prefix.size()), t.size() > kThreshold);
+    print(out, t, 0, 0, static_cast<int>(prefix.size()), t.size() > detail::kPrintThreshold);
   }
   return out << ", shape=" << t.shape().to_string() << ", dtype=string)";
 }

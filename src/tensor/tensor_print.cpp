@@ -9,12 +9,10 @@
 #include <vector>
 
 #include "keras/tensor/tensor.h"
+#include "tensor/print_options.h"
 
 namespace keras {
 namespace {
-
-constexpr int64_t kThreshold = 1000;
-constexpr int64_t kEdgeItems = 3;
 
 // NumPy's float style: up to 8 significant digits, trailing zeros dropped, "1." for integers,
 // scientific notation for very large or very small magnitudes.
@@ -57,10 +55,10 @@ struct Printer {
   // Indices shown along an axis of extent n.
   std::vector<int64_t> shown(int64_t n) const {
     std::vector<int64_t> idx;
-    if (summarize && n > 2 * kEdgeItems) {
-      for (int64_t i = 0; i < kEdgeItems; ++i) idx.push_back(i);
+    if (summarize && n > 2 * detail::kPrintEdgeItems) {
+      for (int64_t i = 0; i < detail::kPrintEdgeItems; ++i) idx.push_back(i);
       idx.push_back(-1);  // the ellipsis
-      for (int64_t i = n - kEdgeItems; i < n; ++i) idx.push_back(i);
+      for (int64_t i = n - detail::kPrintEdgeItems; i < n; ++i) idx.push_back(i);
     } else {
       for (int64_t i = 0; i < n; ++i) idx.push_back(i);
     }
@@ -132,7 +130,7 @@ std::ostream& operator<<(std::ostream& out, const Tensor& t) {
   Printer p;
   p.shape = t.shape();
   p.dtype = t.dtype();
-  p.summarize = t.size() > kThreshold;
+  p.summarize = t.size() > detail::kPrintThreshold;
   p.values = t.to_vector<double>();
   if (is_floating(p.dtype)) {
     double max_abs = 0, min_abs = INFINITY;

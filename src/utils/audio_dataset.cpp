@@ -13,9 +13,9 @@
 namespace keras::utils {
 namespace {
 
-const std::vector<std::string> kFormats = {".wav"};
+const std::vector<std::string> kAudioFormats = {".wav"};
 
-struct Checked {
+struct AudioChecked {
   ImageLabels labels;
   std::optional<std::string> label_mode;
   uint64_t seed = 0;
@@ -23,8 +23,8 @@ struct Checked {
 
 // The argument checks of audio_dataset_from_directory and check_validation_split_arg, in
 // Keras's order (so the first wrong argument is the one named).
-Checked check_options(const AudioDatasetOptions& o) {
-  Checked c{o.labels, o.label_mode, 0};
+AudioChecked check_options(const AudioDatasetOptions& o) {
+  AudioChecked c{o.labels, o.label_mode, 0};
   if (const auto* s = std::get_if<std::string>(&o.labels))
     check(*s == "inferred",
           "The `labels` argument should be a list of integer labels, of the "
@@ -119,7 +119,7 @@ Tensor stacked_batch(const std::vector<detail::WavAudio>& files, const Tensor& i
 // the decoder and then batches; batching the indices first and decoding a whole batch in one
 // map gives the same elements and lets the batch be padded to its own longest file.
 data::Dataset paths_to_dataset(const detail::IndexedFiles& files, const AudioDatasetOptions& o,
-                               const Checked& c, bool shuffle) {
+                               const AudioChecked& c, bool shuffle) {
   const auto n = static_cast<int64_t>(files.file_paths.size());
   std::vector<int64_t> indices(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) indices[static_cast<size_t>(i)] = i;
@@ -157,12 +157,13 @@ data::Dataset paths_to_dataset(const detail::IndexedFiles& files, const AudioDat
   return ds.prefetch(data::AUTOTUNE);
 }
 
-AudioDataset make(const detail::IndexedFiles& files, const AudioDatasetOptions& o, const Checked& c,
-                  bool shuffle) {
+AudioDataset make(const detail::IndexedFiles& files, const AudioDatasetOptions& o,
+                  const AudioChecked& c, bool shuffle) {
   return {paths_to_dataset(files, o, c, shuffle), files.class_names, files.file_paths};
 }
 
-const detail::DatasetFiles kFiles = {kFormats, "audio files", ". Allowed format(s): ('.wav',)"};
+const detail::DatasetFiles kAudioFiles = {kAudioFormats, "audio files",
+                                          ". Allowed format(s): ('.wav',)"};
 
 }  // namespace
 
@@ -170,9 +171,9 @@ AudioDataset audio_dataset_from_directory(const std::string& directory,
                                           const AudioDatasetOptions& options) {
   check(options.subset != "both",
         "subset=\"both\" returns two datasets: call audio_dataset_from_directory_split");
-  const Checked c = check_options(options);
+  const AudioChecked c = check_options(options);
   const detail::IndexedFiles files = detail::dataset_files(
-      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      directory, kAudioFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
       options.follow_links, options.verbose, options.validation_split, options.subset);
   return make(files, options, c, options.shuffle);
 }
@@ -182,9 +183,9 @@ std::pair<AudioDataset, AudioDataset> audio_dataset_from_directory_split(
   if (!options.subset) options.subset = "both";
   check(options.subset == "both", "audio_dataset_from_directory_split is subset=\"both\"; got \"",
         *options.subset, "\"");
-  const Checked c = check_options(options);
+  const AudioChecked c = check_options(options);
   auto [train, val] = detail::dataset_files_both(
-      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      directory, kAudioFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
       options.follow_links, options.verbose, options.validation_split);
   // Keras shuffles only the training dataset's elements.
   return {make(train, options, c, options.shuffle), make(val, options, c, false)};

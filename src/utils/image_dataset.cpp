@@ -17,7 +17,7 @@ namespace {
 const std::vector<std::string> kAllowedFormats = {".bmp", ".gif", ".jpeg", ".jpg", ".png"};
 const char* kAllowedFormatsText = "('.bmp', '.gif', '.jpeg', '.jpg', '.png')";
 
-struct Checked {
+struct ImageChecked {
   int channels = 3;
   std::optional<std::string> label_mode;
   ImageLabels labels;
@@ -26,8 +26,8 @@ struct Checked {
 };
 
 // The argument checks of image_dataset_from_directory and check_validation_split_arg.
-Checked check_options(const ImageDatasetOptions& o) {
-  Checked c;
+ImageChecked check_options(const ImageDatasetOptions& o) {
+  ImageChecked c;
   c.labels = o.labels;
   c.label_mode = o.label_mode;
   if (!std::holds_alternative<std::string>(o.labels)) {
@@ -80,7 +80,7 @@ Checked check_options(const ImageDatasetOptions& o) {
 
 // paths_and_labels_to_dataset (format="tf") plus the batching and prefetching around it.
 data::Dataset paths_to_dataset(const detail::IndexedFiles& files, const ImageDatasetOptions& o,
-                               const Checked& c, bool shuffle) {
+                               const ImageChecked& c, bool shuffle) {
   const auto n = static_cast<int64_t>(files.file_paths.size());
   std::vector<int64_t> indices(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) indices[i] = i;
@@ -111,13 +111,13 @@ data::Dataset paths_to_dataset(const detail::IndexedFiles& files, const ImageDat
   return ds.prefetch(data::AUTOTUNE);
 }
 
-ImageDataset make(const detail::IndexedFiles& files, const ImageDatasetOptions& o, const Checked& c,
-                  bool shuffle) {
+ImageDataset make(const detail::IndexedFiles& files, const ImageDatasetOptions& o,
+                  const ImageChecked& c, bool shuffle) {
   return {paths_to_dataset(files, o, c, shuffle), files.class_names, files.file_paths};
 }
 
-const detail::DatasetFiles kFiles = {kAllowedFormats, "images",
-                                     std::string(". Allowed formats: ") + kAllowedFormatsText};
+const detail::DatasetFiles kImageFiles = {kAllowedFormats, "images",
+                                          std::string(". Allowed formats: ") + kAllowedFormatsText};
 
 }  // namespace
 
@@ -125,9 +125,9 @@ ImageDataset image_dataset_from_directory(const std::string& directory,
                                           const ImageDatasetOptions& options) {
   check(options.subset != "both",
         "subset=\"both\" returns two datasets: call image_dataset_from_directory_split");
-  const Checked c = check_options(options);
+  const ImageChecked c = check_options(options);
   const detail::IndexedFiles files = detail::dataset_files(
-      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      directory, kImageFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
       options.follow_links, options.verbose, options.validation_split, options.subset);
   return make(files, options, c, options.shuffle);
 }
@@ -137,9 +137,9 @@ std::pair<ImageDataset, ImageDataset> image_dataset_from_directory_split(
   if (!options.subset) options.subset = "both";
   check(options.subset == "both", "image_dataset_from_directory_split is subset=\"both\"; got \"",
         *options.subset, "\"");
-  const Checked c = check_options(options);
+  const ImageChecked c = check_options(options);
   auto [train, val] = detail::dataset_files_both(
-      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      directory, kImageFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
       options.follow_links, options.verbose, options.validation_split);
   // Keras shuffles only the training dataset's elements.
   return {make(train, options, c, options.shuffle), make(val, options, c, false)};

@@ -364,7 +364,7 @@ StringTensor parse_npy_strings(std::span<const uint8_t> bytes, const std::string
         if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
           bad(source, "element " + std::to_string(i) + " holds " + std::to_string(cp) +
                           ", which is not a Unicode code point");
-      out = detail::encode_utf8(cps);
+      out = keras::detail::encode_utf8(cps);
     } else {
       size_t len = static_cast<size_t>(width);
       while (len > 0 && p[len - 1] == 0) --len;
@@ -393,7 +393,8 @@ std::vector<uint8_t> serialize_npy(const StringTensor& x) {
   code_points.reserve(static_cast<size_t>(x.size()));
   size_t width = 0;
   for (int64_t i = 0; i < x.size(); ++i) {
-    code_points.push_back(detail::decode_utf8(x.flat(i), "save_npy: element " + std::to_string(i)));
+    code_points.push_back(
+        keras::detail::decode_utf8(x.flat(i), "save_npy: element " + std::to_string(i)));
     width = std::max(width, code_points.back().size());
   }
   // NumPy gives an array of empty strings the width 1 ("<U1").

@@ -12,17 +12,17 @@
 namespace keras::utils {
 namespace {
 
-const std::vector<std::string> kFormats = {".txt"};
+const std::vector<std::string> kTextFormats = {".txt"};
 
-struct Checked {
+struct TextChecked {
   ImageLabels labels;
   std::optional<std::string> label_mode;
   uint64_t seed = 0;
 };
 
 // The argument checks of text_dataset_from_directory and check_validation_split_arg.
-Checked check_options(const TextDatasetOptions& o) {
-  Checked c{o.labels, o.label_mode, 0};
+TextChecked check_options(const TextDatasetOptions& o) {
+  TextChecked c{o.labels, o.label_mode, 0};
   if (!std::holds_alternative<std::string>(o.labels))
     check(!o.class_names || std::holds_alternative<std::monostate>(o.labels),
           "You can only pass `class_names` if `labels=\"inferred\"`.");
@@ -52,7 +52,7 @@ std::string read_text(const std::string& path, std::optional<int64_t> max_length
 }
 
 TextDataset make(const detail::IndexedFiles& files, const TextDatasetOptions& o,
-                 const Checked& c, bool shuffle) {
+                 const TextChecked& c, bool shuffle) {
   TextDataset d;
   std::vector<std::string> texts;
   for (const std::string& path : files.file_paths) texts.push_back(read_text(path, o.max_length));
@@ -68,7 +68,7 @@ TextDataset make(const detail::IndexedFiles& files, const TextDatasetOptions& o,
   return d;
 }
 
-const detail::DatasetFiles kFiles = {kFormats, "text files", ". Allowed format: .txt"};
+const detail::DatasetFiles kTextFiles = {kTextFormats, "text files", ". Allowed format: .txt"};
 
 }  // namespace
 
@@ -88,9 +88,9 @@ TextDataset text_dataset_from_directory(const std::string& directory,
                                         const TextDatasetOptions& options) {
   check(options.subset != "both",
         "subset=\"both\" returns two datasets: call text_dataset_from_directory_split");
-  const Checked c = check_options(options);
+  const TextChecked c = check_options(options);
   const detail::IndexedFiles files = detail::dataset_files(
-      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      directory, kTextFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
       options.follow_links, options.verbose, options.validation_split, options.subset);
   return make(files, options, c, options.shuffle);
 }
@@ -100,9 +100,9 @@ std::pair<TextDataset, TextDataset> text_dataset_from_directory_split(
   if (!options.subset) options.subset = "both";
   check(options.subset == "both", "text_dataset_from_directory_split is subset=\"both\"; got \"",
         *options.subset, "\"");
-  const Checked c = check_options(options);
+  const TextChecked c = check_options(options);
   auto [train, val] = detail::dataset_files_both(
-      directory, kFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
+      directory, kTextFiles, c.labels, c.label_mode, options.class_names, options.shuffle, c.seed,
       options.follow_links, options.verbose, options.validation_split);
   // Keras shuffles only the training dataset's elements.
   return {make(train, options, c, options.shuffle), make(val, options, c, false)};

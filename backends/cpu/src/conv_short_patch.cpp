@@ -9,7 +9,7 @@
 namespace keras::cpu {
 namespace {
 
-constexpr int64_t kSliceRows = 4096;   // rows per partial sum of the kernel gradient
+constexpr int64_t kKernelGradSliceRows = 4096;  // rows per partial sum of the kernel gradient
 constexpr int64_t kEpilogueRows = 64;  // rows computed before their epilogue (in L1)
 
 // The kernels below take W, the floats per register of the version they are compiled into
@@ -335,12 +335,14 @@ void short_patch_kernel_grad_rows(const WindowGeometry& g, int64_t o, const floa
 void short_patch_backward_kernel(const WindowGeometry& g, int64_t o, const float* x,
                                  const float* dy, float* dw) {
   const int64_t rows = g.n * g.positions(), size = g.taps() * g.c * o;
-  const int64_t slices = std::max<int64_t>(1, (rows + kSliceRows - 1) / kSliceRows);
+  const int64_t slices =
+      std::max<int64_t>(1, (rows + kKernelGradSliceRows - 1) / kKernelGradSliceRows);
   std::vector<float> partial(static_cast<size_t>(slices * size), 0.0f);
   parallel_for(slices, 1, [&](int64_t b, int64_t e) {
     for (int64_t s = b; s < e; ++s)
-      kernel_grad_rows_f32(g, o, x, dy + s * kSliceRows * o, s * kSliceRows,
-                           std::min(rows, (s + 1) * kSliceRows), partial.data() + s * size);
+      kernel_grad_rows_f32(g, o, x, dy + s * kKernelGradSliceRows * o, s * kKernelGradSliceRows,
+                           std::min(rows, (s + 1) * kKernelGradSliceRows),
+                           partial.data() + s * size);
   });
   std::copy(partial.begin(), partial.begin() + size, dw);
   for (int64_t s = 1; s < slices; ++s)

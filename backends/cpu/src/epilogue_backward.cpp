@@ -19,7 +19,7 @@ using backend::Activation;
 
 // Rows per partial sum of db: partial sums are added in slice order, so db depends neither on
 // the number of threads nor on timing.
-constexpr int64_t kSliceRows = 256;
+constexpr int64_t kBiasGradSliceRows = 256;
 
 template <typename C, Activation ACT>
 inline C grad_of(C y, C g) {
@@ -32,14 +32,15 @@ inline C grad_of(C y, C g) {
 template <typename T, Activation ACT>
 void run(T* dz, T* db, const T* y, const T* g, int64_t rows, int64_t n) {
   using C = compute_t<T>;
-  const int64_t slices = std::max<int64_t>(1, (rows + kSliceRows - 1) / kSliceRows);
+  const int64_t slices = std::max<int64_t>(1, (rows + kBiasGradSliceRows - 1) / kBiasGradSliceRows);
   std::vector<double> partial(db ? static_cast<size_t>(slices * n) : 0, 0.0);
   const int64_t grain =
-      std::max<int64_t>(1, kElementwiseGrain / (kSliceRows * std::max<int64_t>(n, 1)));
+      std::max<int64_t>(1, kElementwiseGrain / (kBiasGradSliceRows * std::max<int64_t>(n, 1)));
   parallel_for(slices, grain, [&](int64_t b, int64_t e) {
     for (int64_t s = b; s < e; ++s) {
       double* sum = db ? partial.data() + s * n : nullptr;
-      for (int64_t r = s * kSliceRows; r < std::min(rows, (s + 1) * kSliceRows); ++r) {
+      for (int64_t r = s * kBiasGradSliceRows; r < std::min(rows, (s + 1) * kBiasGradSliceRows);
+           ++r) {
         const T* yr = y + r * n;
         const T* gr = g + r * n;
         T* out = dz + r * n;

@@ -5,19 +5,6 @@
 #include "layers/attention/attention_utils.h"
 
 namespace keras::layers {
-namespace {
-
-std::optional<uint64_t> as_seed(const std::optional<int64_t>& seed) {
-  if (!seed) return std::nullopt;
-  return static_cast<uint64_t>(*seed);
-}
-
-Tensor attached_mask(const Tensor& t) {
-  return t.defined() && t.impl()->keras_mask ? Tensor(t.impl()->keras_mask) : Tensor();
-}
-
-}  // namespace
-
 // ---- Attention -------------------------------------------------------------------------------
 
 AttentionLayer::AttentionLayer(AttentionOptions options)
@@ -26,7 +13,7 @@ AttentionLayer::AttentionLayer(AttentionOptions options)
 AttentionLayer::AttentionLayer(AttentionOptions options, std::string default_name)
     : Layer(base_options(options), std::move(default_name)),
       options_(std::move(options)),
-      seed_generator_(as_seed(options_.seed)) {
+      seed_generator_(detail::as_seed(options_.seed)) {
   check(options_.score_mode == "dot" || options_.score_mode == "concat", class_name(),
         ": invalid value for argument score_mode. Expected one of {'dot', 'concat'}. "
         "Received: score_mode=", options_.score_mode);
@@ -125,8 +112,9 @@ TensorList AttentionLayer::call_with(const TensorList& inputs, const AttentionCa
   if (!args.mask.empty()) {
     // Keras's `mask` list; an undefined entry falls back to the input's attached mask.
     for (size_t i = 0; i < inputs.size(); ++i)
-      ctx.masks.push_back(i < args.mask.size() && args.mask[i].defined() ? args.mask[i]
-                                                                        : attached_mask(inputs[i]));
+      ctx.masks.push_back(i < args.mask.size() && args.mask[i].defined()
+                              ? args.mask[i]
+                              : detail::attached_mask(inputs[i]));
   }
   detail::AttentionCallFlags::Scope scope(this,
                                           {args.return_attention_scores, args.use_causal_mask});

@@ -34,4 +34,13 @@ Tensor masked_softmax(const Tensor& logits, const Tensor& mask) {
   return ops::where(mask, ops::softmax(masked, -1), 0.0);
 }
 
+std::optional<uint64_t> as_seed(const std::optional<int64_t>& seed) {
+  if (!seed) return std::nullopt;
+  return static_cast<uint64_t>(*seed);
+}
+
+Tensor attached_mask(const Tensor& t) {
+  return t.defined() && t.impl()->keras_mask ? Tensor(t.impl()->keras_mask) : Tensor();
+}
+
 }  // namespace keras::layers::detail

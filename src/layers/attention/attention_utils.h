@@ -1,6 +1,8 @@
 #pragma once
 // Helpers of the attention layers: the masks Keras builds and its masked softmax.
 
+#include <optional>
+
 #include "keras/tensor/tensor.h"
 
 namespace keras::layers::detail {
@@ -18,5 +20,9 @@ Tensor expand_mask(const Tensor& mask, int rank, int axis, const char* layer_kin
 Tensor masked_softmax(const Tensor& logits, const Tensor& mask);
 /// Keras's large negative number for masked logits.
 double large_negative(DType dtype);
+/// A layer option's seed (an int) as the dropout ops take it.
+std::optional<uint64_t> as_seed(const std::optional<int64_t>& seed);
+/// The Keras mask attached to `t` by the layer that produced it, or an undefined tensor.
+Tensor attached_mask(const Tensor& t);
 
 }  // namespace keras::layers::detail

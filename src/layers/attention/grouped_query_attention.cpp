@@ -9,12 +9,7 @@
 namespace keras::layers {
 namespace {
 
-constexpr const char* kKind = "GroupedQueryAttention";
-
-std::optional<uint64_t> as_seed(const std::optional<int64_t>& seed) {
-  if (!seed) return std::nullopt;
-  return static_cast<uint64_t>(*seed);
-}
+constexpr const char* kGqaKind = "GroupedQueryAttention";
 
 }  // namespace
 
@@ -26,21 +21,23 @@ GroupedQueryAttentionLayer::GroupedQueryAttentionLayer(int64_t head_dim, int64_t
       num_query_heads_(num_query_heads),
       num_key_value_heads_(num_key_value_heads),
       options_(std::move(options)),
-      seed_generator_(as_seed(options_.seed)) {
-  check(head_dim > 0, kKind, ": `head_dim` must be a positive integer; received head_dim=",
-        head_dim);
-  check(num_query_heads > 0 && num_key_value_heads > 0, kKind,
+      seed_generator_(detail::as_seed(options_.seed)) {
+  check(head_dim > 0, kGqaKind,
+        ": `head_dim` must be a positive integer; received head_dim=", head_dim);
+  check(num_query_heads > 0 && num_key_value_heads > 0, kGqaKind,
         ": `num_query_heads` and `num_key_value_heads` must be positive integers; received "
-        "num_query_heads=", num_query_heads, ", num_key_value_heads=", num_key_value_heads);
-  check(num_query_heads % num_key_value_heads == 0, kKind,
+        "num_query_heads=",
+        num_query_heads, ", num_key_value_heads=", num_key_value_heads);
+  check(num_query_heads % num_key_value_heads == 0, kGqaKind,
         ": `num_query_heads` must be divisible by `num_key_value_heads`; received "
-        "num_query_heads=", num_query_heads, ", num_key_value_heads=", num_key_value_heads);
-  check(options_.dropout >= 0 && options_.dropout < 1, kKind,
+        "num_query_heads=",
+        num_query_heads, ", num_key_value_heads=", num_key_value_heads);
+  check(options_.dropout >= 0 && options_.dropout < 1, kGqaKind,
         ": `dropout` must be in [0, 1); received dropout=", options_.dropout);
-  check(!options_.sliding_window || *options_.sliding_window > 0, kKind,
+  check(!options_.sliding_window || *options_.sliding_window > 0, kGqaKind,
         ": `sliding_window` must be None or a positive integer. Received: sliding_window=",
         options_.sliding_window.value_or(0));
-  check(!(options_.flash_attention.value_or(false) && options_.dropout > 0), kKind,
+  check(!(options_.flash_attention.value_or(false) && options_.dropout > 0), kGqaKind,
         ": dropout is not supported when flash attention is enabled. Please set dropout to 0.0 "
         "to use flash attention.");
   // Keras sets the layer's own activity regularizer too (it applies to the outputs).
@@ -50,16 +47,18 @@ GroupedQueryAttentionLayer::GroupedQueryAttentionLayer(int64_t head_dim, int64_t
 GroupedQueryAttentionLayer::~GroupedQueryAttentionLayer() = default;
 
 void GroupedQueryAttentionLayer::build_list(const std::vector<Shape>& shapes) {
-  check(shapes.size() >= 2 && shapes.size() <= 4, kKind, " '", name(),
+  check(shapes.size() >= 2 && shapes.size() <= 4, kGqaKind, " '", name(),
         "' takes [query, value], [query, value, key] or [query, value, key, attention_mask]; "
-        "got ", shapes.size(), " inputs.");
+        "got ",
+        shapes.size(), " inputs.");
   const Shape& query_shape = shapes[0];
   const Shape& value_shape = shapes[1];
   const Shape& key_shape = shapes.size() > 2 ? shapes[2] : shapes[1];
   for (const Shape* s : {&query_shape, &value_shape, &key_shape})
-    check(s->rank() == 3 && s->back() > 0, kKind, " '", name(),
+    check(s->rank() == 3 && s->back() > 0, kGqaKind, " '", name(),
           "': query, value and key must be (batch, length, features) with known features; got "
-          "shapes ", shape_string(query_shape), ", ", shape_string(value_shape), " and ",
+          "shapes ",
+          shape_string(query_shape), ", ", shape_string(value_shape), " and ",
           shape_string(key_shape), ".");
   check_value_key_shapes(value_shape, key_shape);
 
@@ -114,10 +113,13 @@ TensorList GroupedQueryAttentionLayer::call_list(const TensorList& inputs,
   detail::AttentionFlags f = flags();
   check(in.query.ndim() == 3 && in.value.ndim() == 3 && in.key.ndim() == 3 &&
             in.value.shape()[1] == in.key.shape()[1],
-        kKind, " '", name(), "': expected query (batch, T, dim), value and key (batch, S, dim); "
-        "got shapes ", in.query.shape(), ", ", in.value.shape(), " and ", in.key.shape(), ".");
-  check(!(options_.flash_attention.value_or(false) && f.return_attention_scores), kKind, " '",
-        name(), "': returning attention scores is not supported when flash attention is "
+        kGqaKind, " '", name(),
+        "': expected query (batch, T, dim), value and key (batch, S, dim); "
+        "got shapes ",
+        in.query.shape(), ", ", in.value.shape(), " and ", in.key.shape(), ".");
+  check(!(options_.flash_attention.value_or(false) && f.return_attention_scores), kGqaKind, " '",
+        name(),
+        "': returning attention scores is not supported when flash attention is "
         "enabled. Please disable flash attention to access attention scores.");
   const bool causal = causal_only(in, f.use_causal_mask, options_.sliding_window);
   Tensor mask = causal ? Tensor() : merge_masks(in, f.use_causal_mask, options_.sliding_window);
@@ -133,7 +135,7 @@ TensorList GroupedQueryAttentionLayer::call_list(const TensorList& inputs,
     // dot_product_attention shares each key/value head among its group of query heads, as
     // Keras's ops.repeat of the keys and values does.
     ops::DotProductAttentionOptions o;
-    if (mask.defined()) o.mask = detail::expand_mask(mask, 4, -3, kKind);
+    if (mask.defined()) o.mask = detail::expand_mask(mask, 4, -3, kGqaKind);
     o.scale = scale;
     o.is_causal = causal;
     o.flash_attention = options_.flash_attention;
@@ -149,7 +151,7 @@ TensorList GroupedQueryAttentionLayer::call_list(const TensorList& inputs,
     Tensor k = ops::expand_dims(ops::transpose(key, {0, 2, 3, 1}), 2);
     Tensor v = ops::expand_dims(ops::transpose(value, {0, 2, 1, 3}), 2);  // (B, K, 1, S, H)
     Tensor logits = ops::reshape(ops::matmul(q, k), {B, K * G, T, S});
-    if (mask.defined()) mask = detail::expand_mask(mask, 4, -3, kKind);
+    if (mask.defined()) mask = detail::expand_mask(mask, 4, -3, kGqaKind);
     scores = detail::masked_softmax(logits, mask);  // (B, Nq, T, S)
     Tensor dropped = training && options_.dropout > 0
                          ? random::dropout(scores, options_.dropout, std::nullopt, seed_generator_)

@@ -10,12 +10,7 @@
 namespace keras::layers {
 namespace {
 
-constexpr const char* kKind = "MultiHeadAttention";
-
-std::optional<uint64_t> as_seed(const std::optional<int64_t>& seed) {
-  if (!seed) return std::nullopt;
-  return static_cast<uint64_t>(*seed);
-}
+constexpr const char* kMhaKind = "MultiHeadAttention";
 
 // Keras's _get_output_shape: unknown axes, then the known trailing ones.
 Shape partial_shape(int rank, const Shape& known) {
@@ -43,22 +38,28 @@ MultiHeadAttentionLayer::MultiHeadAttentionLayer(int64_t num_heads, int64_t key_
       value_dim_(options.value_dim.value_or(key_dim)),
       options_(std::move(options)),
       attention_axes_(options_.attention_axes),
-      seed_generator_(as_seed(options_.seed)) {
-  check(num_heads > 0, kKind, ": received an invalid value for argument `num_heads`, expected "
-        "a positive integer. Received: num_heads=", num_heads);
-  check(key_dim > 0, kKind, ": received an invalid value for argument `key_dim`, expected a "
-        "positive integer. Received: key_dim=", key_dim);
-  check(value_dim_ > 0, kKind, ": received an invalid value for argument `value_dim`, expected "
-        "a positive integer or None. Received: value_dim=", value_dim_);
-  check(options_.dropout >= 0 && options_.dropout < 1, kKind,
+      seed_generator_(detail::as_seed(options_.seed)) {
+  check(num_heads > 0, kMhaKind,
+        ": received an invalid value for argument `num_heads`, expected "
+        "a positive integer. Received: num_heads=",
+        num_heads);
+  check(key_dim > 0, kMhaKind,
+        ": received an invalid value for argument `key_dim`, expected a "
+        "positive integer. Received: key_dim=",
+        key_dim);
+  check(value_dim_ > 0, kMhaKind,
+        ": received an invalid value for argument `value_dim`, expected "
+        "a positive integer or None. Received: value_dim=",
+        value_dim_);
+  check(options_.dropout >= 0 && options_.dropout < 1, kMhaKind,
         ": `dropout` must be in [0, 1); received dropout=", options_.dropout);
   for (int64_t d : options_.output_shape)
-    check(d > 0, kKind, ": `output_shape` must hold positive integers; received output_shape=",
+    check(d > 0, kMhaKind, ": `output_shape` must hold positive integers; received output_shape=",
           Shape(options_.output_shape));
-  check(!options_.sliding_window || *options_.sliding_window > 0, kKind,
+  check(!options_.sliding_window || *options_.sliding_window > 0, kMhaKind,
         ": `sliding_window` must be None or a positive integer. Received: sliding_window=",
         options_.sliding_window.value_or(0));
-  check(!(options_.flash_attention.value_or(false) && options_.dropout > 0), kKind,
+  check(!(options_.flash_attention.value_or(false) && options_.dropout > 0), kMhaKind,
         ": dropout is not supported when flash attention is enabled. Please set dropout to 0.0 "
         "to use flash attention.");
 }
@@ -66,17 +67,20 @@ MultiHeadAttentionLayer::MultiHeadAttentionLayer(int64_t num_heads, int64_t key_
 MultiHeadAttentionLayer::~MultiHeadAttentionLayer() = default;
 
 void MultiHeadAttentionLayer::build_list(const std::vector<Shape>& shapes) {
-  check(shapes.size() >= 2 && shapes.size() <= 4, kKind, " '", name(),
+  check(shapes.size() >= 2 && shapes.size() <= 4, kMhaKind, " '", name(),
         "' takes [query, value], [query, value, key] or [query, value, key, attention_mask]; "
-        "got ", shapes.size(), " inputs.");
+        "got ",
+        shapes.size(), " inputs.");
   const Shape& query_shape = shapes[0];
   const Shape& value_shape = shapes[1];
   const Shape& key_shape = shapes.size() > 2 ? shapes[2] : shapes[1];
   check_value_key_shapes(value_shape, key_shape);
   const int q_rank = query_shape.rank();
-  check(q_rank >= 3, kKind, " '", name(), "': the query must have rank >= 3 (batch, <attention "
-        "axes>, features); got shape ", shape_string(query_shape), ".");
-  check(query_shape.back() > 0 && value_shape.back() > 0 && key_shape.back() > 0, kKind, " '",
+  check(q_rank >= 3, kMhaKind, " '", name(),
+        "': the query must have rank >= 3 (batch, <attention "
+        "axes>, features); got shape ",
+        shape_string(query_shape), ".");
+  check(query_shape.back() > 0 && value_shape.back() > 0 && key_shape.back() > 0, kMhaKind, " '",
         name(), "': the last axes of query, value and key must be known; got shapes ",
         shape_string(query_shape), ", ", shape_string(value_shape), " and ",
         shape_string(key_shape), ".");
@@ -87,14 +91,14 @@ void MultiHeadAttentionLayer::build_list(const std::vector<Shape>& shapes) {
   if (attention_axes_) {
     for (int a : *attention_axes_) {
       int axis = a < 0 ? q_rank + a : a;
-      check(axis >= 1 && axis <= q_rank - 2, kKind, " '", name(), "': attention axis ", a,
+      check(axis >= 1 && axis <= q_rank - 2, kMhaKind, " '", name(), "': attention axis ", a,
             " is out of range for a query of shape ", shape_string(query_shape),
             "; expected axes in [1, ", q_rank - 2, "] (or [", 3 - q_rank, ", -2]).");
-      check(std::find(axes.begin(), axes.end(), axis) == axes.end(), kKind, " '", name(),
+      check(std::find(axes.begin(), axes.end(), axis) == axes.end(), kMhaKind, " '", name(),
             "': repeated attention axis ", a, ".");
       axes.push_back(axis);
     }
-    check(!axes.empty(), kKind, " '", name(), "': `attention_axes` is empty.");
+    check(!axes.empty(), kMhaKind, " '", name(), "': `attention_axes` is empty.");
   } else {
     for (int i = 1; i <= q_rank - 2; ++i) axes.push_back(i);
   }
@@ -148,15 +152,16 @@ void MultiHeadAttentionLayer::build_list(const std::vector<Shape>& shapes) {
 TensorList MultiHeadAttentionLayer::call_list(const TensorList& inputs, const CallContext& ctx) {
   Inputs in = unpack(inputs, ctx);
   detail::AttentionFlags f = flags();
-  check(in.query.ndim() == query_dense_->build_input_shapes()[0].rank(), kKind, " '", name(),
+  check(in.query.ndim() == query_dense_->build_input_shapes()[0].rank(), kMhaKind, " '", name(),
         "' was built for queries of rank ", query_dense_->build_input_shapes()[0].rank(),
         "; got shape ", in.query.shape(), ".");
   check(in.value.ndim() == in.key.ndim() &&
             std::equal(in.value.shape().begin() + 1, in.value.shape().end() - 1,
                        in.key.shape().begin() + 1),
-        kKind, " '", name(), "': all dimensions of `value` and `key`, except the last one, must "
-        "be equal. Received: value shape ", in.value.shape(), " and key shape ", in.key.shape(),
-        ".");
+        kMhaKind, " '", name(),
+        "': all dimensions of `value` and `key`, except the last one, must "
+        "be equal. Received: value shape ",
+        in.value.shape(), " and key shape ", in.key.shape(), ".");
   const bool causal = causal_only(in, f.use_causal_mask, options_.sliding_window);
   Tensor mask = causal ? Tensor() : merge_masks(in, f.use_causal_mask, options_.sliding_window);
 
@@ -176,7 +181,7 @@ TensorList MultiHeadAttentionLayer::call_list(const TensorList& inputs, const Ca
 std::pair<Tensor, Tensor> MultiHeadAttentionLayer::compute_attention(
     const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& attention_mask,
     bool causal, bool training, bool return_scores) {
-  check(!(options_.flash_attention.value_or(false) && return_scores), kKind, " '", name(),
+  check(!(options_.flash_attention.value_or(false) && return_scores), kMhaKind, " '", name(),
         "': returning attention scores is not supported when flash attention is enabled. Please "
         "disable flash attention to access attention scores.");
   const double scale = 1.0 / std::sqrt(static_cast<double>(key_dim_));
@@ -189,8 +194,7 @@ std::pair<Tensor, Tensor> MultiHeadAttentionLayer::compute_attention(
       key.shape().back() == value.shape().back()) {
     // The fused path (Keras uses ops.dot_product_attention here too).
     ops::DotProductAttentionOptions o;
-    if (attention_mask.defined())
-      o.mask = detail::expand_mask(attention_mask, 4, -3, kKind);
+    if (attention_mask.defined()) o.mask = detail::expand_mask(attention_mask, 4, -3, kMhaKind);
     o.scale = scale;
     o.is_causal = causal;
     o.flash_attention = options_.flash_attention;
@@ -227,7 +231,7 @@ std::pair<Tensor, Tensor> MultiHeadAttentionLayer::compute_attention(
   for (int64_t d : q_attn) scores_shape.push_back(d);
   for (int64_t d : k_attn) scores_shape.push_back(d);
   if (mask.defined()) {
-    mask = detail::expand_mask(mask, scores_shape.rank(), -2 * n_axes - 1, kKind);
+    mask = detail::expand_mask(mask, scores_shape.rank(), -2 * n_axes - 1, kMhaKind);
     if (n_axes > 1) mask = ops::reshape(ops::broadcast_to(mask, scores_shape), logits.shape());
   }
   Tensor probs = detail::masked_softmax(logits, mask);

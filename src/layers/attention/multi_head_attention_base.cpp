@@ -79,14 +79,6 @@ void MultiHeadAttentionBase::build(const Shape& input_shape) {
                    "with a list [query, value(, key(, attention_mask))].");
 }
 
-namespace {
-
-Tensor attached_mask(const Tensor& t) {
-  return t.defined() && t.impl()->keras_mask ? Tensor(t.impl()->keras_mask) : Tensor();
-}
-
-}  // namespace
-
 TensorList MultiHeadAttentionBase::call_with(const Tensor& query, const Tensor& value,
                                              const MultiHeadAttentionCall& args) {
   check(query.defined() && value.defined(), class_name(), " '", name(),
@@ -98,10 +90,10 @@ TensorList MultiHeadAttentionBase::call_with(const Tensor& query, const Tensor& 
   ctx.training = args.training;
   // Explicit masks win over the attached ones (Keras fills the *_mask arguments from the
   // inputs' masks when they are not given).
-  ctx.masks = {args.query_mask.defined() ? args.query_mask : attached_mask(query),
-               args.value_mask.defined() ? args.value_mask : attached_mask(value),
+  ctx.masks = {args.query_mask.defined() ? args.query_mask : detail::attached_mask(query),
+               args.value_mask.defined() ? args.value_mask : detail::attached_mask(value),
                args.key_mask.defined() ? args.key_mask
-                                       : (has_key ? attached_mask(args.key) : Tensor())};
+                                       : (has_key ? detail::attached_mask(args.key) : Tensor())};
   if (inputs.size() == 4) ctx.masks.push_back(Tensor());
   detail::AttentionCallFlags::Scope scope(
       this, {args.return_attention_scores, args.use_causal_mask});

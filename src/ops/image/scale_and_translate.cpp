@@ -36,7 +36,7 @@ Tensor lanczos(const Tensor& x) {
   return where(greater(x, static_cast<double>(Radius)), 0.0, out);
 }
 
-Kernel kernel_for(const std::string& method) {
+Kernel scale_kernel_for(const std::string& method) {
   if (method == "linear" || method == "bilinear" || method == "trilinear") return triangle;
   if (method == "cubic" || method == "bicubic" || method == "tricubic") return keys_cubic;
   if (method == "lanczos3") return lanczos<3>;
@@ -78,7 +78,7 @@ Tensor scale_and_translate(const Tensor& images, const Shape& output_shape, cons
                            const Tensor& translation, const std::vector<int>& spatial_dims,
                            const std::string& method, bool antialias) {
   constexpr std::string_view op = "scale_and_translate";
-  const Kernel kernel = kernel_for(method);
+  const Kernel kernel = scale_kernel_for(method);
   check(images.defined() && scale.defined() && translation.defined(), op,
         ": an input is an undefined tensor.");
   const int rank = images.ndim();

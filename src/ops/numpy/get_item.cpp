@@ -15,7 +15,7 @@ inline namespace numpy {
 
 namespace {
 
-constexpr std::string_view kOp = "get_item";
+constexpr std::string_view kGetItemOp = "get_item";
 
 // An index tensor (an "advanced" index) and where it applies: `span` consecutive axes of the
 // basic view starting at `view_axis` (more than one for a boolean mask, whose index holds flat
@@ -76,9 +76,9 @@ Shape broadcast_indices(const std::vector<Advanced>& adv, std::span<const Index>
   Shape b = adv[0].index.shape();
   for (const Advanced& a : adv) {
     try {
-      b = detail::broadcast_shapes(kOp, b, a.index.shape());
+      b = detail::broadcast_shapes(kGetItemOp, b, a.index.shape());
     } catch (const ValueError&) {
-      throw IndexError(keras::detail::cat(kOp, ": the index tensors of ", key_string(key),
+      throw IndexError(keras::detail::cat(kGetItemOp, ": the index tensors of ", key_string(key),
                                           " cannot be broadcast together."));
     }
   }
@@ -88,17 +88,17 @@ Shape broadcast_indices(const std::vector<Advanced>& adv, std::span<const Index>
 }  // namespace
 
 Tensor get_item(const Tensor& x, std::span<const Index> key) {
-  check(x.defined(), kOp, ": the input is an undefined tensor.");
+  check(x.defined(), kGetItemOp, ": the input is an undefined tensor.");
   // Resolve 0-d integer tensors to integers (as NumPy does) and check index tensor dtypes.
   std::vector<Index> items(key.begin(), key.end());
   int consumed = 0, ellipses = 0;
   bool any_tensor = false;
   for (Index& item : items) {
     if (auto* t = std::get_if<Tensor>(&item)) {
-      check(t->defined(), kOp, ": an index tensor is undefined.");
-      detail::common_backend(kOp, {&x, t});
+      check(t->defined(), kGetItemOp, ": an index tensor is undefined.");
+      detail::common_backend(kGetItemOp, {&x, t});
       const DType dt = t->dtype();
-      check<IndexError>(is_integer(dt) || dt == DType::Bool, kOp,
+      check<IndexError>(is_integer(dt) || dt == DType::Bool, kGetItemOp,
                         ": index tensors must be integer or bool; got dtype ", dt, " in ",
                         key_string(key), ".");
       if (is_integer(dt) && t->ndim() == 0) {
@@ -113,9 +113,9 @@ Tensor get_item(const Tensor& x, std::span<const Index> key) {
       ++ellipses;
     }
   }
-  check<IndexError>(ellipses <= 1, kOp, ": an index can only have a single Ellipsis; got ",
+  check<IndexError>(ellipses <= 1, kGetItemOp, ": an index can only have a single Ellipsis; got ",
                     key_string(key), ".");
-  check<IndexError>(consumed <= x.ndim(), kOp, ": too many indices for a tensor of shape ",
+  check<IndexError>(consumed <= x.ndim(), kGetItemOp, ": too many indices for a tensor of shape ",
                     x.shape(), ": ", key_string(key), " indexes ", consumed, " axes.");
 
   // One pass over the key: the basic spec over x's axes, the positions of new axes in the
@@ -128,11 +128,11 @@ Tensor get_item(const Tensor& x, std::span<const Index> key) {
   for (size_t slot = 0; slot < items.size(); ++slot) {
     const Index& item = items[slot];
     if (const auto* i = std::get_if<int64_t>(&item)) {
-      spec[src] = detail::resolve_index(kOp, *i, x.shape()[src], src);
+      spec[src] = detail::resolve_index(kGetItemOp, *i, x.shape()[src], src);
       ++src;
       if (any_tensor) adv_slots.push_back(static_cast<int>(slot));
     } else if (const auto* s = std::get_if<Slice>(&item)) {
-      spec[src] = detail::resolve_slice(kOp, *s, x.shape()[src], src);
+      spec[src] = detail::resolve_slice(kGetItemOp, *s, x.shape()[src], src);
       ++src;
       ++view;
     } else if (std::holds_alternative<NewAxisType>(item)) {
@@ -155,9 +155,13 @@ Tensor get_item(const Tensor& x, std::span<const Index> key) {
         adv.push_back({detail::index_tensor(pick, x), view++, 1, true, src});
       } else {
         for (int d = 0; d < t.ndim(); ++d)
-          check<IndexError>(t.shape()[d] == x.shape()[src + d], kOp, ": the boolean index of "
-                            "shape ", t.shape(), " does not match the indexed axes of a tensor of "
-                            "shape ", x.shape(), " (starting at axis ", src, ").");
+          check<IndexError>(t.shape()[d] == x.shape()[src + d], kGetItemOp,
+                            ": the boolean index of "
+                            "shape ",
+                            t.shape(),
+                            " does not match the indexed axes of a tensor of "
+                            "shape ",
+                            x.shape(), " (starting at axis ", src, ").");
         adv.push_back({mask_positions(t, x), view, t.ndim(), true, src});
         view += t.ndim();
         src += t.ndim();
@@ -200,7 +204,8 @@ Tensor get_item(const Tensor& x, std::span<const Index> key) {
     int64_t n = 1;
     for (int j = 0; j < a.span; ++j) n *= moved.shape()[at + j];
     at += a.span;
-    Tensor idx = a.checked ? a.index : detail::normalize_indices(kOp, a.index, n, a.source_axis);
+    Tensor idx =
+        a.checked ? a.index : detail::normalize_indices(kGetItemOp, a.index, n, a.source_axis);
     idx = detail::cast(idx, DType::Int64);
     linear = !linear.defined()
                  ? idx

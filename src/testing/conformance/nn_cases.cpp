@@ -14,12 +14,15 @@ using Outputs = std::vector<Tensor>;
 // Convolutions and attention sum many float32 products, and the backends sum them in different
 // orders (blocked GEMM over im2col here, ATen's own kernels there): they agree to accumulated
 // rounding, which this measure sees wherever the sum nearly cancels.
-constexpr double kLongSums = 1e-4;
+constexpr double kNnLongSums = 1e-4;
 
 Case conv(const std::string& name, Shape x, Shape k, ops::ConvOptions options) {
-  return {"nn", name, {{x}, {k}},
+  return {"nn",
+          name,
+          {{x}, {k}},
           [options](const Outputs& in) { return Outputs{ops::conv(in[0], in[1], options)}; },
-          kLongSums, true};
+          kNnLongSums,
+          true};
 }
 
 Case pool(const std::string& name, bool max, Shape x, ops::IntOrTuple size,
@@ -43,13 +46,19 @@ std::vector<Case> nn_cases() {
                        {.data_format = "channels_first"}));
   cases.push_back(conv("conv1d same", {3, 20, 5}, {5, 5, 7}, {.padding = "same"}));
   cases.push_back(conv("conv3d", {1, 6, 7, 8, 2}, {2, 3, 3, 2, 3}, {}));
-  cases.push_back({"nn", "depthwise_conv2d", {{Shape{2, 9, 9, 4}}, {Shape{3, 3, 4, 2}}},
+  cases.push_back({"nn",
+                   "depthwise_conv2d",
+                   {{Shape{2, 9, 9, 4}}, {Shape{3, 3, 4, 2}}},
                    [](const Outputs& in) { return Outputs{ops::depthwise_conv(in[0], in[1])}; },
-                   kLongSums, true});
-  cases.push_back({"nn", "conv2d_transpose stride 2", {{Shape{2, 5, 5, 3}}, {Shape{3, 3, 4, 3}}},
-                   [](const Outputs& in) {
-                     return Outputs{ops::conv_transpose(in[0], in[1], {.strides = 2})}; },
-                   kLongSums, true});
+                   kNnLongSums,
+                   true});
+  cases.push_back(
+      {"nn",
+       "conv2d_transpose stride 2",
+       {{Shape{2, 5, 5, 3}}, {Shape{3, 3, 4, 3}}},
+       [](const Outputs& in) { return Outputs{ops::conv_transpose(in[0], in[1], {.strides = 2})}; },
+       kNnLongSums,
+       true});
   cases.push_back(pool("max_pool2d 2x2", true, {2, 10, 10, 3}, 2, {}));
   cases.push_back(pool("max_pool2d 3x3 same stride 2", true, {2, 9, 9, 3}, 3,
                        {.strides = 2, .padding = "same"}));
@@ -67,9 +76,13 @@ std::vector<Case> nn_cases() {
   cases.push_back({"nn", "layer_normalization", {{Shape{16, 24}, -3, 3}, {Shape{24}}, {Shape{24}}},
                    [](const Outputs& in) {
                      return Outputs{ops::layer_normalization(in[0], in[1], in[2])}; }, 1e-5, true});
-  cases.push_back({"nn", "dot_product_attention", {{Shape{2, 7, 3, 8}}, {Shape{2, 9, 3, 8}}, {Shape{2, 9, 3, 8}}},
-                   [](const Outputs& in) {
-                     return Outputs{ops::dot_product_attention(in[0], in[1], in[2])}; }, kLongSums, true});
+  cases.push_back(
+      {"nn",
+       "dot_product_attention",
+       {{Shape{2, 7, 3, 8}}, {Shape{2, 9, 3, 8}}, {Shape{2, 9, 3, 8}}},
+       [](const Outputs& in) { return Outputs{ops::dot_product_attention(in[0], in[1], in[2])}; },
+       kNnLongSums,
+       true});
   // A chain of elementwise ops with scalar, per-row and per-column operands (a normalization
   // with a scale, then Adam-like arithmetic), compiled: a backend with the Elementwise
   // capability runs it as one fused call from the third call on (the first two trace).

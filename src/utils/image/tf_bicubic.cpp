@@ -28,12 +28,12 @@ const std::vector<float>& keys_cubic_table() {
   return table;
 }
 
-struct Taps {
+struct BicubicTaps {
   int64_t index[4];
   float weight[4];
 };
 
-Taps taps_at(int64_t out, float scale, int64_t limit) {
+BicubicTaps taps_at(int64_t out, float scale, int64_t limit) {
   const float in = (static_cast<float>(out) + 0.5f) * scale - 0.5f;
   const auto base = static_cast<int64_t>(std::floor(in));
   const auto offset =
@@ -41,7 +41,7 @@ Taps taps_at(int64_t out, float scale, int64_t limit) {
   const std::vector<float>& table = keys_cubic_table();
   const float raw[4] = {table[offset * 2 + 1], table[offset * 2], table[(kTableSize - offset) * 2],
                         table[(kTableSize - offset) * 2 + 1]};
-  Taps t{};
+  BicubicTaps t{};
   float sum = 0;
   for (int k = 0; k < 4; ++k) {
     const int64_t wanted = base - 1 + k;
@@ -59,7 +59,7 @@ Taps taps_at(int64_t out, float scale, int64_t limit) {
 Tensor tensorflow_bicubic(const Tensor& image, int64_t height, int64_t width) {
   const int64_t in_h = image.shape()[0], in_w = image.shape()[1], c = image.shape()[2];
   const std::vector<float> in = image.to_vector<float>();
-  std::vector<Taps> xs, ys;
+  std::vector<BicubicTaps> xs, ys;
   for (int64_t x = 0; x < width; ++x)
     xs.push_back(taps_at(x, static_cast<float>(in_w) / static_cast<float>(width), in_w));
   for (int64_t y = 0; y < height; ++y)
@@ -72,11 +72,11 @@ Tensor tensorflow_bicubic(const Tensor& image, int64_t height, int64_t width) {
         float rows[4];
         for (int k = 0; k < 4; ++k) {
           const int64_t r = ys[y].index[k];
-          const Taps& t = xs[x];
+          const BicubicTaps& t = xs[x];
           rows[k] = at(r, t.index[0], ch) * t.weight[0] + at(r, t.index[1], ch) * t.weight[1] +
                     at(r, t.index[2], ch) * t.weight[2] + at(r, t.index[3], ch) * t.weight[3];
         }
-        const Taps& t = ys[y];
+        const BicubicTaps& t = ys[y];
         out[(y * width + x) * c + ch] = rows[0] * t.weight[0] + rows[1] * t.weight[1] +
                                         rows[2] * t.weight[2] + rows[3] * t.weight[3];
       }
