@@ -1,5 +1,6 @@
-# `cmake --install build [--prefix P]`: the public headers, libkeras.a, the keras-cpp command,
-# a CMake package (find_package(keras_cpp CONFIG REQUIRED) gives keras::keras) and a
+# `cmake --install build [--prefix P]`: the public headers, libkeras.a and libkeras.so, the
+# keras-cpp command, a CMake package (find_package(keras_cpp CONFIG REQUIRED) gives keras::keras,
+# the static library, and keras::keras_shared) and a
 # pkg-config file (keras-cpp.pc). The package finds the same Debian dependencies again
 # (cmake/keras_cppDependencies.cmake) before it declares keras::keras, since a static library
 # passes its dependencies on to the programs that link it.
@@ -8,6 +9,10 @@ set(KERAS_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/keras_cpp)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/keras DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS keras EXPORT keras_cppTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# libkeras.so.0.1 (SONAME) with the libkeras.so link; keras::keras_shared in the CMake package.
+if(TARGET keras_shared)
+  install(TARGETS keras_shared EXPORT keras_cppTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(TARGETS keras-cpp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT keras_cppTargets NAMESPACE keras:: DESTINATION ${KERAS_INSTALL_CMAKEDIR})
 

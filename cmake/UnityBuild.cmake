@@ -13,12 +13,18 @@
 option(KERAS_UNITY_BUILD "Compile C++ sources in batches of KERAS_UNITY_BATCH_SIZE" ON)
 set(KERAS_UNITY_BATCH_SIZE 16 CACHE STRING "Source files per unity batch")
 
-# keras_unity_build(TARGET): replaces TARGET's eligible .cpp sources by batch files. A source
-# with its own compile options, definitions or include directories stays on its own, as does one
-# marked SKIP_UNITY_BUILD_INCLUSION (a file whose file-scope names clash with its neighbours').
+# keras_unity_build(TARGET [BATCH_SIZE N]): replaces TARGET's eligible .cpp sources by batch
+# files of N sources (default KERAS_UNITY_BATCH_SIZE). A source with its own compile options,
+# definitions or include directories stays on its own, as does one marked
+# SKIP_UNITY_BUILD_INCLUSION (a file whose file-scope names clash with its neighbours').
 function(keras_unity_build target)
   if(NOT KERAS_UNITY_BUILD)
     return()
+  endif()
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "BATCH_SIZE" "")
+  set(batch_size ${KERAS_UNITY_BATCH_SIZE})
+  if(arg_BATCH_SIZE)
+    set(batch_size ${arg_BATCH_SIZE})
   endif()
   get_target_property(sources ${target} SOURCES)
   get_target_property(source_dir ${target} SOURCE_DIR)
@@ -56,7 +62,7 @@ function(keras_unity_build target)
     file(RELATIVE_PATH relative ${unity_dir} ${src})
     string(APPEND text "#include \"${relative}\"\n")
     math(EXPR in_batch "${in_batch} + 1")
-    if(in_batch EQUAL KERAS_UNITY_BATCH_SIZE)
+    if(in_batch EQUAL batch_size)
       keras_unity_write_batch(${unity_dir} ${index} "${text}" unity_files)
       math(EXPR index "${index} + 1")
       set(text "")

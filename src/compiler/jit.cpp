@@ -26,21 +26,6 @@ constexpr int kMaxMismatches = 3;
 // used signature goes first (it traces again if it comes back).
 constexpr size_t kMaxSignatures = 32;
 
-struct Entry {
-  std::unique_ptr<Trace> reference;  // the first trace, waiting for a second to agree
-  // The signature's programs that no call is replaying. A program owns its arena, inputs and
-  // outputs, so it replays one call at a time. A read-only one (an inference step) replays
-  // outside the lock: a call that finds every copy busy traces one more, so N threads calling
-  // at once end up with N copies, each made once. Any other program stays alone in `idle` and
-  // replays under the lock.
-  std::vector<std::unique_ptr<Program>> idle;
-  bool compiled = false;
-  bool concurrent = false;
-  int mismatches = 0;
-  bool eager = false;
-  uint64_t last_used = 0;
-};
-
 // Built by hand, not with a stream: it is on every call's path.
 std::string signature_of(const TensorList& inputs, std::string_view static_key) {
   std::string key(static_key);
@@ -82,6 +67,21 @@ bool jit_disabled() {
 }  // namespace
 
 struct CompiledFunction::State {
+  struct Entry {
+    std::unique_ptr<Trace> reference;  // the first trace, waiting for a second to agree
+    // The signature's programs that no call is replaying. A program owns its arena, inputs and
+    // outputs, so it replays one call at a time. A read-only one (an inference step) replays
+    // outside the lock: a call that finds every copy busy traces one more, so N threads calling
+    // at once end up with N copies, each made once. Any other program stays alone in `idle` and
+    // replays under the lock.
+    std::vector<std::unique_ptr<Program>> idle;
+    bool compiled = false;
+    bool concurrent = false;
+    int mismatches = 0;
+    bool eager = false;
+    uint64_t last_used = 0;
+  };
+
   Function fn;
   std::string name;
   std::recursive_mutex mutex;  // a function may call itself eagerly
@@ -156,10 +156,10 @@ TensorList CompiledFunction::operator()(const TensorList& inputs,
       if (it->second->last_used < oldest->second->last_used) oldest = it;
     s.entries.erase(oldest);
   }
-  std::shared_ptr<Entry>& slot = s.entries[signature];
-  if (!slot) slot = std::make_shared<Entry>();
-  const std::shared_ptr<Entry> entry = slot;
-  Entry& e = *entry;
+  std::shared_ptr<State::Entry>& slot = s.entries[signature];
+  if (!slot) slot = std::make_shared<State::Entry>();
+  const std::shared_ptr<State::Entry> entry = slot;
+  State::Entry& e = *entry;
   e.last_used = ++s.clock;
   if (e.eager) return s.fn(inputs);
   if (e.compiled && !e.concurrent) {
@@ -181,7 +181,7 @@ TensorList CompiledFunction::operator()(const TensorList& inputs,
     // Back to the entry after the replay, also when a guard throws.
     struct GiveBack {
       std::recursive_mutex& mutex;
-      Entry& entry;
+      State::Entry& entry;
       std::unique_ptr<Program>& program;
       ~GiveBack() {
         std::lock_guard<std::recursive_mutex> relock(mutex);

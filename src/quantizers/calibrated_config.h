@@ -11,6 +11,14 @@
 
 namespace keras::quantizers::detail {
 
+/// The record Keras serializes a keras.quantizers object as.
+inline Config quantizer_record(const std::string& class_name, Config config) {
+  return {{"module", "keras.quantizers"},
+          {"class_name", class_name},
+          {"config", std::move(config)},
+          {"registered_name", nullptr}};
+}
+
 template <typename Options>
 class CalibratedConfig : public QuantizationConfig {
  public:

@@ -25,13 +25,6 @@ void check_group(int64_t group_size, const char* meaning) {
         meaning, ") or a positive integer, but got ", group_size, ".");
 }
 
-Config keras_object(const char* class_name, Config config) {
-  return {{"module", "keras.quantizers"},
-          {"class_name", class_name},
-          {"config", std::move(config)},
-          {"registered_name", nullptr}};
-}
-
 }  // namespace
 
 QuantizationConfigPtr GPTQConfig(GPTQConfigOptions o) {
@@ -75,26 +68,26 @@ std::string calibrated_policy_mode(const QuantizationConfigPtr& config) {
 
 Config serialize_calibrated_config(const QuantizationConfig& config) {
   if (const auto* g = GptqConfigObject::options_of(&config))
-    return keras_object("GPTQConfig", {{"dataset", nullptr},
-                                       {"tokenizer", nullptr},
-                                       {"weight_bits", g->weight_bits},
-                                       {"num_samples", g->num_samples},
-                                       {"per_channel", g->per_channel},
-                                       {"sequence_length", g->sequence_length},
-                                       {"hessian_damping", g->hessian_damping},
-                                       {"group_size", g->group_size},
-                                       {"symmetric", g->symmetric},
-                                       {"activation_order", g->activation_order},
-                                       {"quantization_layer_structure", nullptr}});
+    return detail::quantizer_record("GPTQConfig", {{"dataset", nullptr},
+                                                   {"tokenizer", nullptr},
+                                                   {"weight_bits", g->weight_bits},
+                                                   {"num_samples", g->num_samples},
+                                                   {"per_channel", g->per_channel},
+                                                   {"sequence_length", g->sequence_length},
+                                                   {"hessian_damping", g->hessian_damping},
+                                                   {"group_size", g->group_size},
+                                                   {"symmetric", g->symmetric},
+                                                   {"activation_order", g->activation_order},
+                                                   {"quantization_layer_structure", nullptr}});
   if (const auto* a = AwqConfigObject::options_of(&config))
-    return keras_object("AWQConfig", {{"dataset", nullptr},
-                                      {"tokenizer", nullptr},
-                                      {"weight_bits", a->weight_bits},
-                                      {"num_samples", a->num_samples},
-                                      {"sequence_length", a->sequence_length},
-                                      {"group_size", a->group_size},
-                                      {"num_grid_points", a->num_grid_points},
-                                      {"quantization_layer_structure", nullptr}});
+    return detail::quantizer_record("AWQConfig", {{"dataset", nullptr},
+                                                  {"tokenizer", nullptr},
+                                                  {"weight_bits", a->weight_bits},
+                                                  {"num_samples", a->num_samples},
+                                                  {"sequence_length", a->sequence_length},
+                                                  {"group_size", a->group_size},
+                                                  {"num_grid_points", a->num_grid_points},
+                                                  {"quantization_layer_structure", nullptr}});
   return Config();
 }
 

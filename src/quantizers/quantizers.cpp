@@ -11,13 +11,6 @@
 namespace keras::quantizers {
 namespace {
 
-Config keras_object(const std::string& class_name, Config config) {
-  return {{"module", "keras.quantizers"},
-          {"class_name", class_name},
-          {"config", std::move(config)},
-          {"registered_name", nullptr}};
-}
-
 std::optional<AbsMaxQuantizer> optional_quantizer(const Config& config, const char* key) {
   if (!config.contains(key) || config[key].is_null()) return std::nullopt;
   return AbsMaxQuantizer::deserialize(config[key]);
@@ -56,7 +49,7 @@ Config AbsMaxQuantizer::serialize() const {
     c["value_range"] = {static_cast<int64_t>(value_range.first),
                         static_cast<int64_t>(value_range.second)};
   if (axis) c["axis"] = *axis;
-  return keras_object("AbsMaxQuantizer", c);
+  return detail::quantizer_record("AbsMaxQuantizer", c);
 }
 
 AbsMaxQuantizer AbsMaxQuantizer::deserialize(const Config& config) {
@@ -116,15 +109,16 @@ Config QuantizationConfig::serialize() const {
           "keras::quantizers::", mode == "gptq" ? "GPTQConfig" : "AWQConfig", "().");
     return c;
   }
-  if (mode == "float8") return keras_object("Float8QuantizationConfig", Config::object());
+  if (mode == "float8")
+    return detail::quantizer_record("Float8QuantizationConfig", Config::object());
   Config c = {{"weight_quantizer", weight_quantizer ? weight_quantizer->serialize() : Config()},
               {"activation_quantizer",
                activation_quantizer ? activation_quantizer->serialize() : Config()}};
   if (mode == "int4") {
     c["block_size"] = block_size ? Config(*block_size) : Config();
-    return keras_object("Int4QuantizationConfig", c);
+    return detail::quantizer_record("Int4QuantizationConfig", c);
   }
-  return keras_object("Int8QuantizationConfig", c);
+  return detail::quantizer_record("Int8QuantizationConfig", c);
 }
 
 std::shared_ptr<const QuantizationConfig> QuantizationConfig::deserialize(const Config& config) {

@@ -8,6 +8,7 @@
 #include "keras/core/json.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::activations {
 
 /// A named activation function. An empty Activation is "linear" (the identity).
@@ -40,3 +41,5 @@ Config serialize(const Activation& activation);
 Activation deserialize(const Config& config);
 
 }  // namespace keras::activations
+
+#pragma GCC visibility pop

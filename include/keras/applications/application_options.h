@@ -14,6 +14,7 @@
 #include "keras/core/shape.h"
 #include "keras/layers/keras_tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 struct ApplicationOptions {
@@ -43,3 +44,5 @@ struct ApplicationOptions {
 };
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 // Layer names start with the model's name (options.name, else "convnext_tiny" ...), as in
@@ -29,3 +30,5 @@ using imagenet_utils::decode_predictions;
 }  // namespace convnext
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

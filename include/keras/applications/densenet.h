@@ -9,6 +9,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 ModelPtr<FunctionalModel> DenseNet121(const ApplicationOptions& options = {});
@@ -22,3 +23,5 @@ using imagenet_utils::decode_predictions;
 }  // namespace densenet
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

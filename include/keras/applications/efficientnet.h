@@ -10,6 +10,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 // With weights="imagenet" Keras adds a third input layer (a Rescaling by 1/sqrt(ImageNet
@@ -31,3 +32,5 @@ using imagenet_utils::decode_predictions;
 }  // namespace efficientnet
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

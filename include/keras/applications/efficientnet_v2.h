@@ -11,6 +11,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 // Keras 3.15 picks the block table and the input scaling by the model's name, so
@@ -34,3 +35,5 @@ using imagenet_utils::decode_predictions;
 }  // namespace efficientnet_v2
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

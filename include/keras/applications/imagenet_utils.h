@@ -10,6 +10,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications::imagenet_utils {
 
 /// Scales a batch (or one image) of pixels in [0, 255] as Keras does, by `mode`:
@@ -33,3 +34,5 @@ std::vector<std::vector<DecodedPrediction>> decode_predictions(
     const Tensor& preds, int top = 5, const std::string& class_index_path = "");
 
 }  // namespace keras::applications::imagenet_utils
+
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 /// Default input 299x299, at least 75x75.
@@ -22,3 +23,5 @@ using imagenet_utils::decode_predictions;
 }  // namespace inception_resnet_v2
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 /// Default input 299x299, at least 75x75.
@@ -21,3 +22,5 @@ using imagenet_utils::decode_predictions;
 }  // namespace inception_v3
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 /// MobileNet's own keyword arguments.
@@ -42,3 +43,5 @@ using imagenet_utils::decode_predictions;
 namespace mobilenet_v2 = mobilenet;
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

@@ -14,6 +14,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 /// MobileNetV3's own keyword arguments.
@@ -41,3 +42,5 @@ using imagenet_utils::decode_predictions;
 }  // namespace mobilenet_v3
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 /// Default input 224x224 (also without top when no input_shape is given), at least 32x32.
@@ -24,3 +25,5 @@ using imagenet_utils::decode_predictions;
 }  // namespace nasnet
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 ModelPtr<FunctionalModel> ResNet50(const ApplicationOptions& options = {});
@@ -32,3 +33,5 @@ using imagenet_utils::decode_predictions;
 }  // namespace resnet_v2
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

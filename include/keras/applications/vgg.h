@@ -8,6 +8,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 ModelPtr<FunctionalModel> VGG16(const ApplicationOptions& options = {});
@@ -21,3 +22,5 @@ using imagenet_utils::decode_predictions;
 namespace vgg19 = vgg16;
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

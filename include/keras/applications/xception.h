@@ -8,6 +8,7 @@
 #include "keras/applications/imagenet_utils.h"
 #include "keras/models/functional.h"
 
+#pragma GCC visibility push(default)
 namespace keras::applications {
 
 /// Default input 299x299, at least 71x71, as in Keras.
@@ -20,3 +21,5 @@ using imagenet_utils::decode_predictions;
 }  // namespace xception
 
 }  // namespace keras::applications
+
+#pragma GCC visibility pop

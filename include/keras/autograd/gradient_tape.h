@@ -12,6 +12,7 @@
 #include "keras/autograd/variable.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// What gradient() returns for a source the target does not depend on.
@@ -114,3 +115,5 @@ std::vector<Tensor> backward(std::span<const Tensor> roots, std::span<const Tens
 
 }  // namespace autograd
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 #include "keras/core/small_vector.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::autograd {
 
 class Node;
@@ -106,3 +107,5 @@ void record_multi(std::string_view name, std::span<const Tensor> inputs,
 void make_leaf(Tensor& t);
 
 }  // namespace keras::autograd
+
+#pragma GCC visibility pop

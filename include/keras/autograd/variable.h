@@ -11,6 +11,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// Options of a Variable, as Keras's keyword arguments.
@@ -111,3 +112,5 @@ class Variable {
 };
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -21,6 +21,7 @@
 #include "keras/backend/storage.h"
 #include "keras/core/scalar.h"
 
+#pragma GCC visibility push(default)
 namespace keras::backend {
 
 /// How a chain's array maps the chain's flat index i onto its elements, with the index split
@@ -236,3 +237,5 @@ class DecomposeScope {
 };
 
 }  // namespace keras::backend
+
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 
 #include "keras/core/small_vector.h"
 
+#pragma GCC visibility push(default)
 namespace keras::backend {
 
 /// Elementwise functions of one input. Output dtype equals the input's except for the
@@ -150,3 +151,5 @@ constexpr bool is_predicate(UnaryOp op) { return op >= UnaryOp::LogicalNot; }
 constexpr bool is_predicate(BinaryOp op) { return op >= BinaryOp::Equal; }
 
 }  // namespace keras::backend
+
+#pragma GCC visibility pop

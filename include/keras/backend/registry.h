@@ -19,6 +19,7 @@
 
 #include "keras/backend/backend.h"
 
+#pragma GCC visibility push(default)
 namespace keras::backend {
 
 /// Makes a backend when it is first used.
@@ -60,3 +61,5 @@ class BackendScope {
 };
 
 }  // namespace keras::backend
+
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 #include "keras/core/shape.h"
 #include "keras/backend/trace_hook.h"
 
+#pragma GCC visibility push(default)
 namespace keras::backend {
 
 class Backend;
@@ -68,3 +69,5 @@ struct Array {
 };
 
 }  // namespace keras::backend
+
+#pragma GCC visibility pop

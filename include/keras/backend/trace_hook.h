@@ -12,6 +12,7 @@
 #include <string_view>
 #include <utility>
 
+#pragma GCC visibility push(default)
 namespace keras {
 class Variable;  // reported by the autograd layer; the observer only keeps the handle
 }
@@ -155,3 +156,5 @@ class LayerTraceScope {
 };
 
 }  // namespace keras::backend
+
+#pragma GCC visibility pop

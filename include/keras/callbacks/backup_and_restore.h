@@ -21,6 +21,7 @@
 
 #include "keras/callbacks/model_checkpoint.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 struct BackupAndRestoreOptions {
@@ -65,3 +66,5 @@ class BackupAndRestore : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 class Model;
@@ -106,3 +107,5 @@ class CallbackList {
 
 }  // namespace callbacks
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 
 #include "keras/callbacks/callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 class CSVLogger : public Callback {
@@ -34,3 +35,5 @@ class CSVLogger : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 #include "keras/callbacks/monitor_callback.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 struct EarlyStoppingOptions {
@@ -56,3 +57,5 @@ class EarlyStopping : public MonitorCallback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

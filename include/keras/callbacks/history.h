@@ -6,6 +6,7 @@
 
 #include "keras/callbacks/callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 class History : public Callback {
@@ -20,3 +21,5 @@ class History : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

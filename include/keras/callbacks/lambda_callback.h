@@ -9,6 +9,7 @@
 
 #include "keras/callbacks/callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 struct LambdaCallbackOptions {
@@ -59,3 +60,5 @@ class LambdaCallback : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

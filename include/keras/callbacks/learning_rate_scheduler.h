@@ -9,6 +9,7 @@
 
 #include "keras/callbacks/callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 class LearningRateScheduler : public Callback {
@@ -27,3 +28,5 @@ class LearningRateScheduler : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

@@ -18,6 +18,7 @@
 
 #include "keras/callbacks/monitor_callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 /// `save_freq`: "epoch", or a number of batches.
@@ -85,3 +86,5 @@ class ModelCheckpoint : public MonitorCallback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 
 #include "keras/callbacks/callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 class MonitorCallback : public Callback {
@@ -43,3 +44,5 @@ class MonitorCallback : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

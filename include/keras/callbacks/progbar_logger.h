@@ -7,6 +7,7 @@
 #include "keras/callbacks/callback.h"
 #include "keras/utils/progbar.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 class ProgbarLogger : public Callback {
@@ -44,3 +45,5 @@ class ProgbarLogger : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

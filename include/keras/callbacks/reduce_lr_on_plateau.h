@@ -6,6 +6,7 @@
 
 #include "keras/callbacks/monitor_callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 struct ReduceLROnPlateauOptions {
@@ -39,3 +40,5 @@ class ReduceLROnPlateau : public MonitorCallback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

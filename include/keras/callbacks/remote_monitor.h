@@ -16,6 +16,7 @@
 
 #include "keras/callbacks/callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 struct RemoteMonitorOptions {
@@ -47,3 +48,5 @@ class RemoteMonitor : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 
 #include "keras/callbacks/callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 class SwapEMAWeights : public Callback {
@@ -37,3 +38,5 @@ class SwapEMAWeights : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

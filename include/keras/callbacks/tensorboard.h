@@ -30,6 +30,7 @@
 
 #include "keras/callbacks/callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 namespace tensorboard {
@@ -118,3 +119,5 @@ class TensorBoard : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/callbacks/callback.h"
 
+#pragma GCC visibility push(default)
 namespace keras::callbacks {
 
 class TerminateOnNaN : public Callback {
@@ -18,3 +19,5 @@ class TerminateOnNaN : public Callback {
 };
 
 }  // namespace keras::callbacks
+
+#pragma GCC visibility pop

@@ -17,6 +17,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// A function compiled by keras::jit. Copies share one cache of programs.
@@ -60,3 +61,5 @@ class CompiledFunction {
 CompiledFunction jit(CompiledFunction::Function fn, std::string name = "function");
 
 }  // namespace keras
+
+#pragma GCC visibility pop

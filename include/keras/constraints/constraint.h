@@ -7,6 +7,7 @@
 #include "keras/core/json.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::constraints {
 
 /// Base of all constraints.
@@ -45,3 +46,5 @@ Config serialize(const ConstraintPtr& constraint);
 ConstraintPtr deserialize(const Config& config);
 
 }  // namespace keras::constraints
+
+#pragma GCC visibility pop

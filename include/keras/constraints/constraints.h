@@ -7,6 +7,7 @@
 #include "keras/constraints/constraint.h"
 #include "keras/ops/axes.h"
 
+#pragma GCC visibility push(default)
 namespace keras::constraints {
 
 /// Rescales each slice along `axis` whose norm exceeds max_value.
@@ -56,3 +57,5 @@ class UnitNorm final : public Constraint {
 };
 
 }  // namespace keras::constraints
+
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 
 #include "keras/core/dtype.h"
 
+#pragma GCC visibility push(default)
 namespace keras::config {
 
 /// The default float dtype: "float32" unless keras.json or set_floatx says otherwise.
@@ -34,3 +35,5 @@ std::string configured_backend_source();
 void reload();
 
 }  // namespace keras::config
+
+#pragma GCC visibility pop

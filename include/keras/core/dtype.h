@@ -9,6 +9,7 @@
 
 #include "keras/core/half.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// The element types a tensor can hold (Keras names: "bool", "int8", ..., "float64").
@@ -166,3 +167,5 @@ decltype(auto) visit_dtype(DType t, Fn&& fn) {
 }
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 
 #include "keras/core/host_device.h"
 
+#pragma GCC visibility push(default)
 namespace keras::detail {
 
 /// Giles's approximation of erfinv(y) for y in (-1, 1), about 1e-7 relative.
@@ -40,3 +41,5 @@ KERAS_HOST_DEVICE inline double erfinv_guess(double y) {
 }
 
 }  // namespace keras::detail
+
+#pragma GCC visibility pop

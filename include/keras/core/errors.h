@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// Base of every exception keras-cpp throws on purpose.
@@ -71,3 +72,5 @@ inline void check(bool condition, Args&&... message) {
 }
 
 }  // namespace keras
+
+#pragma GCC visibility pop

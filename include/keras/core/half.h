@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 namespace detail {
@@ -88,3 +89,5 @@ struct bfloat16_t {
 };
 
 }  // namespace keras
+
+#pragma GCC visibility pop

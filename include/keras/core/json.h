@@ -4,9 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// A Keras config: the JSON object get_config() returns.
 using Config = nlohmann::json;
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 
 #include <string>
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 class NameScope {
@@ -27,3 +28,5 @@ class NameScope {
 std::string current_name_scope_path();
 
 }  // namespace keras
+
+#pragma GCC visibility pop

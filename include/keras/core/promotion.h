@@ -13,6 +13,7 @@
 
 #include "keras/core/dtype.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// A dtype, or the weak kind of a C++ literal, as an input to promotion.
@@ -40,3 +41,5 @@ inline DType result_type(std::initializer_list<DTypeLike> dtypes) {
 DType float_result_type(DType t);
 
 }  // namespace keras
+
+#pragma GCC visibility pop

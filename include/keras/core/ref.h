@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <utility>
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// Base for objects owned through Ref<T>.
@@ -77,3 +78,5 @@ Ref<T> make_ref(Args&&... args) {
 }
 
 }  // namespace keras
+
+#pragma GCC visibility pop

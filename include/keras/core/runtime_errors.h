@@ -7,6 +7,7 @@
 
 #include "keras/core/errors.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// An allocation failed: the machine's memory or the process's limit (ulimit -v, a cgroup) is
@@ -28,3 +29,5 @@ class KeyboardInterrupt : public std::runtime_error {
 };
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 
 #include "keras/core/dtype.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// A bool, integer or floating value, with a dtype or a weak kind.
@@ -73,3 +74,5 @@ class Scalar {
 std::ostream& operator<<(std::ostream& out, const Scalar& s);
 
 }  // namespace keras
+
+#pragma GCC visibility pop

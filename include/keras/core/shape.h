@@ -9,6 +9,7 @@
 
 #include "keras/core/small_vector.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// Strides in elements (not bytes); they may be 0 (broadcast) or negative (flipped views).
@@ -66,3 +67,5 @@ std::ostream& operator<<(std::ostream& out, const Strides& strides);
 Strides contiguous_strides(const Shape& shape);
 
 }  // namespace keras
+
+#pragma GCC visibility pop

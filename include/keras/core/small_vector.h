@@ -10,6 +10,7 @@
 #include <new>
 #include <type_traits>
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// Vector of trivially copyable values stored inline up to N elements.
@@ -137,3 +138,5 @@ class SmallVector {
 };
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -21,6 +21,7 @@
 #include "keras/core/errors.h"
 #include "keras/trainers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::data {
 
 /// A producer's exception (a generator, map or filter function) as the consuming thread sees
@@ -144,3 +145,5 @@ class Dataset {
 };
 
 }  // namespace keras::data
+
+#pragma GCC visibility pop

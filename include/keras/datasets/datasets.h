@@ -15,6 +15,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::datasets {
 
 /// ((x_train, y_train), (x_test, y_test)), as Keras's load_data returns.
@@ -34,3 +35,5 @@ TrainTest load_data(const std::string& path = "");
 Tensor load_idx(const std::string& path);
 
 }  // namespace keras::datasets
+
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 #include "keras/core/dtype.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::distribution {
 
 class Collectives {
@@ -53,3 +54,5 @@ Tensor all_gather(const Tensor& t, int axis, const std::string& what);
 void check_same_on_every_process(const std::string& fingerprint, const std::string& what);
 
 }  // namespace keras::distribution
+
+#pragma GCC visibility pop

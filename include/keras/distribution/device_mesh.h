@@ -11,6 +11,7 @@
 
 #include "keras/core/shape.h"
 
+#pragma GCC visibility push(default)
 namespace keras::distribution {
 
 /// An N-d grid of devices with a name per axis (jax.sharding.Mesh).
@@ -95,3 +96,5 @@ std::vector<Slice> local_slices(const TensorLayout& layout, const Shape& shape);
 Slice even_split(int64_t rows, const ShardRange& range);
 
 }  // namespace keras::distribution
+
+#pragma GCC visibility pop

@@ -16,6 +16,7 @@
 #include "keras/distribution/layout_map.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::distribution {
 
 class Distribution;
@@ -144,3 +145,5 @@ data::Dataset shard_batches(const data::Dataset& dataset, const Distribution& di
 }  // namespace detail
 
 }  // namespace keras::distribution
+
+#pragma GCC visibility pop

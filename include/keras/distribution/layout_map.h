@@ -10,6 +10,7 @@
 
 #include "keras/distribution/device_mesh.h"
 
+#pragma GCC visibility push(default)
 namespace keras::distribution {
 
 /// Ordered (regex key -> TensorLayout). Layouts inserted without a mesh get the map's. Keys are
@@ -48,3 +49,5 @@ class LayoutMap {
 };
 
 }  // namespace keras::distribution
+
+#pragma GCC visibility pop

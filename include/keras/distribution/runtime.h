@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(default)
 namespace keras::distribution {
 
 struct InitializeOptions {
@@ -51,3 +52,5 @@ int get_device_count(const std::string& device_type = "");
 int process_of_device(const std::string& device);
 
 }  // namespace keras::distribution
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include "keras/core/json.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::initializers {
 
 /// Base of all initializers (subclass it for a custom one).
@@ -51,3 +52,5 @@ Config serialize(const Initializer& initializer);
 InitializerPtr deserialize(const Config& config);
 
 }  // namespace keras::initializers
+
+#pragma GCC visibility pop

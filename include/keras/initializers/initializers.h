@@ -10,6 +10,7 @@
 
 #include "keras/initializers/initializer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::initializers {
 
 /// Initializers that draw random numbers.
@@ -180,3 +181,5 @@ std::pair<double, double> compute_fans(const Shape& shape,
                                        const std::optional<std::vector<int>>& output_axes = {});
 
 }  // namespace keras::initializers
+
+#pragma GCC visibility pop

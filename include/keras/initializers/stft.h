@@ -8,6 +8,7 @@
 
 #include "keras/initializers/initializer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::initializers {
 
 /// Kernels (frame_length, 1, fft_length / 2 + 1) with kernel[t, 0, f] = cos(-2 pi t f / F)
@@ -36,3 +37,5 @@ class STFT final : public Initializer {
 };
 
 }  // namespace keras::initializers
+
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 #include "keras/core/dtype.h"
 #include "keras/core/json.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// A mixed-precision policy: the dtype weights are stored in and the dtype a layer computes in.
@@ -61,3 +62,5 @@ void reset_dtype_policy();
 }  // namespace config
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 
 #include "keras/layers/layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 class HostComputedLayer {
@@ -17,3 +18,5 @@ class HostComputedLayer {
 bool contains_host_computed_layer(const Layer& layer);
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 
 #include "keras/layers/layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// keras.Input's keyword arguments.
@@ -53,3 +54,5 @@ class InputLayer final : public Layer {
 KerasTensor Input(const Shape& shape, InputOptions options = {});
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 #include "keras/core/dtype.h"
 #include "keras/core/shape.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 class Layer;
@@ -81,3 +82,5 @@ struct Node {
 };
 
 }  // namespace keras
+
+#pragma GCC visibility pop

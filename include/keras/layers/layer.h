@@ -37,6 +37,7 @@
 #include "keras/regularizers/regularizer.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// The keyword arguments of a layer call besides the inputs.
@@ -327,3 +328,5 @@ void clear_session();
 }  // namespace backend
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -15,6 +15,7 @@
 #include "keras/layers/layer.h"
 #include "keras/ops/operation.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 class OperationLayer : public Layer {
@@ -60,3 +61,5 @@ class OperationLayer : public Layer {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 
 #include "keras/layers/layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The LayerOptions part of a layer's options struct.
@@ -28,3 +29,5 @@ void read_base_config(const Config& config, Options& options) {
 }
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 
 #include "keras/layers/layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// Makes a layer from its get_config().
@@ -40,3 +41,5 @@ std::string keras_module(const std::string& class_name);
 std::vector<std::string> registered_layers();
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

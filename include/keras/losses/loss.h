@@ -23,6 +23,7 @@
 #include "keras/core/json.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::losses {
 
 /// Keras's reductions: "sum_over_batch_size" (the default; also "mean"), "sum",
@@ -136,3 +137,5 @@ Tensor reduce_weighted_values(Tensor values, Tensor sample_weight, const Tensor&
 void check_reduction(const std::string& reduction);
 
 }  // namespace keras::losses
+
+#pragma GCC visibility pop

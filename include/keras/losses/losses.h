@@ -15,6 +15,7 @@
 
 #include "keras/losses/loss.h"
 
+#pragma GCC visibility push(default)
 namespace keras::losses {
 
 /// mean((y_true - y_pred)^2) over the last axis.
@@ -523,3 +524,5 @@ Tensor mape(const Tensor& y_true, const Tensor& y_pred);
 Tensor msle(const Tensor& y_true, const Tensor& y_pred);
 
 }  // namespace keras::losses
+
+#pragma GCC visibility pop

@@ -17,6 +17,7 @@
 
 #include "keras/metrics/metric.h"
 
+#pragma GCC visibility push(default)
 namespace keras::metrics {
 
 /// Keras's `thresholds` argument: unset (the default), one value, or a list; get_config writes
@@ -262,3 +263,5 @@ class AUC final : public Metric {
 };
 
 }  // namespace keras::metrics
+
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 
 #include "keras/metrics/reduction_metrics.h"
 
+#pragma GCC visibility push(default)
 namespace keras::metrics {
 
 /// Pearson's correlation of y_true and y_pred along `axis` (keras.metrics.pearson_correlation).
@@ -53,3 +54,5 @@ class ConcordanceCorrelation final : public MeanMetricWrapper {
 };
 
 }  // namespace keras::metrics
+
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 
 #include "keras/metrics/metric.h"
 
+#pragma GCC visibility push(default)
 namespace keras::metrics {
 
 /// Options of FBetaScore (Keras's arguments and defaults).
@@ -60,3 +61,5 @@ class F1Score final : public FBetaScore {
 };
 
 }  // namespace keras::metrics
+
+#pragma GCC visibility pop

@@ -17,6 +17,7 @@
 
 #include "keras/metrics/metric.h"
 
+#pragma GCC visibility push(default)
 namespace keras::metrics {
 
 /// Options of IoU and MeanIoU (Keras's keyword arguments and defaults).
@@ -109,3 +110,5 @@ class OneHotMeanIoU final : public IoU {
 };
 
 }  // namespace keras::metrics
+
+#pragma GCC visibility pop

@@ -26,6 +26,7 @@
 #include "keras/core/json.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::metrics {
 
 /// Base of all metrics. A metric owns variables, so it is shared by pointer, not copied.
@@ -97,3 +98,5 @@ class Metric {
 using MetricPtr = std::shared_ptr<Metric>;
 
 }  // namespace keras::metrics
+
+#pragma GCC visibility pop

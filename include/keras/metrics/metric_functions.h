@@ -6,6 +6,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::metrics {
 
 Tensor accuracy(const Tensor& y_true, const Tensor& y_pred);
@@ -19,3 +20,5 @@ Tensor sparse_top_k_categorical_accuracy(const Tensor& y_true, const Tensor& y_p
 Tensor cosine_similarity(const Tensor& y_true, const Tensor& y_pred, int axis = -1);
 
 }  // namespace keras::metrics
+
+#pragma GCC visibility pop

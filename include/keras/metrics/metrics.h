@@ -16,6 +16,7 @@
 #include "keras/metrics/regression_metrics.h"
 #include "keras/metrics/correlation_metrics.h"
 
+#pragma GCC visibility push(default)
 namespace keras::metrics {
 
 /// A new metric from a Keras name: a class name ("SparseCategoricalAccuracy"), its snake-case
@@ -54,3 +55,5 @@ class MetricArg {
 };
 
 }  // namespace keras::metrics
+
+#pragma GCC visibility pop

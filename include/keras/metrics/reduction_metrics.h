@@ -7,6 +7,7 @@
 
 #include "keras/metrics/metric.h"
 
+#pragma GCC visibility push(default)
 namespace keras::metrics {
 
 /// The (weighted) sum of the values given (Keras's Sum).
@@ -69,3 +70,5 @@ std::pair<Tensor, Tensor> reduce_to_samplewise_values(Tensor values, Tensor samp
                                                       bool use_mean, DType dtype);
 
 }  // namespace keras::metrics
+
+#pragma GCC visibility pop

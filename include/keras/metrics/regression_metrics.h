@@ -9,6 +9,7 @@
 
 #include "keras/metrics/metric.h"
 
+#pragma GCC visibility push(default)
 namespace keras::metrics {
 
 /// Options of R2Score (Keras's arguments and defaults).
@@ -41,3 +42,5 @@ class R2Score final : public Metric {
 };
 
 }  // namespace keras::metrics
+
+#pragma GCC visibility pop

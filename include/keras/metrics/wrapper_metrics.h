@@ -9,6 +9,7 @@
 
 #include "keras/metrics/reduction_metrics.h"
 
+#pragma GCC visibility push(default)
 namespace keras::metrics {
 
 /// How often y_pred equals y_true.
@@ -365,3 +366,5 @@ class RootMeanSquaredError final : public Metric {
 };
 
 }  // namespace keras::metrics
+
+#pragma GCC visibility pop

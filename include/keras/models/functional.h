@@ -16,6 +16,7 @@
 
 #include "keras/models/model.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// The model class behind keras::Functional (Keras's "Functional").
@@ -73,3 +74,5 @@ ModelPtr<FunctionalModel> Functional(std::vector<KerasTensor> inputs,
                                      std::vector<KerasTensor> outputs, LayerOptions options = {});
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -27,6 +27,7 @@
 #include "keras/layers/layer.h"
 #include "keras/trainers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 namespace callbacks {
@@ -243,3 +244,5 @@ template <typename T = Model>
 using ModelPtr = LayerPtr<T>;
 
 }  // namespace keras
+
+#pragma GCC visibility pop

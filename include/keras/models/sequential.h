@@ -14,6 +14,7 @@
 
 #include "keras/models/model.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// An entry of Sequential's list: a layer, or an Input tensor that fixes the input shape.
@@ -73,3 +74,5 @@ ModelPtr<SequentialModel> Sequential(std::initializer_list<SequentialItem> items
                                      LayerOptions options = {});
 
 }  // namespace keras
+
+#pragma GCC visibility pop

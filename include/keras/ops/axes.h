@@ -8,6 +8,7 @@
 
 #include "keras/core/small_vector.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 
 /// One axis, a list of axes, or None (every axis). Negative axes count from the end.
@@ -29,3 +30,5 @@ class Axes {
 };
 
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -11,6 +11,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace einops {
 
@@ -24,3 +25,5 @@ Tensor rearrange(const Tensor& tensor, const std::string& pattern,
 
 }  // namespace einops
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -20,6 +20,7 @@
 #include "keras/random/random.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops::image {
 
 /// resize's keyword arguments (keras.ops.image.resize).
@@ -232,3 +233,5 @@ struct SSIMOptions {
 Tensor ssim(const Tensor& image1, const Tensor& image2, const SSIMOptions& options = {});
 
 }  // namespace keras::ops::image
+
+#pragma GCC visibility pop

@@ -16,6 +16,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace linalg {
 
@@ -121,3 +122,5 @@ std::pair<Tensor, Tensor> jvp(const std::function<Tensor(const Tensor&)>& fun,
 
 }  // namespace linalg
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -22,6 +22,7 @@
 #include "keras/core/shape.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 
 /// One call of a Keras op class: the constructor config, and the call's arguments where each
@@ -109,3 +110,5 @@ const OperationSpec* find_operation(const std::string& class_name);
 std::vector<std::string> registered_operations();
 
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

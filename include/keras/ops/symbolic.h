@@ -19,6 +19,7 @@
 #include "keras/layers/keras_tensor.h"
 #include "keras/ops/axes.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 
 /// A positional argument of an op call: a KerasTensor, a list of them, or a constant.
@@ -124,3 +125,5 @@ KerasTensor operator/(double x, const KerasTensor& y);
 KerasTensor operator-(const KerasTensor& x);
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -16,6 +16,7 @@
 
 #include "keras/optimizers/optimizer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::optimizers {
 
 /// LossScaleOptimizer's keyword arguments, with Keras's defaults.
@@ -77,3 +78,5 @@ class LossScaleOptimizer : public Optimizer {
 };
 
 }  // namespace keras::optimizers
+
+#pragma GCC visibility pop

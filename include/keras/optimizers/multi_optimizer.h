@@ -24,6 +24,7 @@
 
 #include "keras/optimizers/optimizer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::optimizers {
 
 /// Maps variable paths to optimizers (Keras's OptimizerMap): an exact key first, else the one
@@ -139,3 +140,5 @@ class MultiOptimizer : public Optimizer {
 };
 
 }  // namespace keras::optimizers
+
+#pragma GCC visibility pop

@@ -16,6 +16,7 @@
 #include "keras/optimizers/schedules.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::optimizers {
 
 using schedules::SchedulePtr;
@@ -222,3 +223,5 @@ Config serialize(const Optimizer& optimizer);
 OptimizerPtr deserialize(const Config& config);
 
 }  // namespace keras::optimizers
+
+#pragma GCC visibility pop

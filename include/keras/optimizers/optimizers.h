@@ -32,6 +32,7 @@
   std::optional<double> weight_decay;  \
   KERAS_OPTIMIZER_COMMON_OPTIONS_AFTER_WEIGHT_DECAY
 
+#pragma GCC visibility push(default)
 namespace keras::optimizers {
 
 /// keras.optimizers.SGD: plain, momentum or Nesterov gradient descent.
@@ -436,3 +437,5 @@ class ScheduleFreeAdamW : public Optimizer {
 
 #undef KERAS_OPTIMIZER_COMMON_OPTIONS
 #undef KERAS_OPTIMIZER_COMMON_OPTIONS_AFTER_WEIGHT_DECAY
+
+#pragma GCC visibility pop

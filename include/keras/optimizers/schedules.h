@@ -10,6 +10,7 @@
 #include "keras/core/json.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::optimizers::schedules {
 
 /// Base of the schedules (keras.optimizers.schedules.LearningRateSchedule).
@@ -126,3 +127,5 @@ Config serialize(const SchedulePtr& schedule);
 SchedulePtr deserialize(const Config& config);
 
 }  // namespace keras::optimizers::schedules
+
+#pragma GCC visibility pop

@@ -16,6 +16,7 @@
 #include "keras/quantizers/calibration.h"
 #include "keras/quantizers/quantizers.h"
 
+#pragma GCC visibility push(default)
 namespace keras::quantizers {
 
 /// Keras's AWQConfig arguments, with its defaults.
@@ -42,3 +43,5 @@ QuantizationConfigPtr AWQConfig(AWQConfigOptions options);
 const AWQConfigOptions* awq_options(const QuantizationConfigPtr& config);
 
 }  // namespace keras::quantizers
+
+#pragma GCC visibility pop

@@ -14,6 +14,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 class Layer;
@@ -64,3 +65,5 @@ struct QuantizationLayerStructure {
 
 }  // namespace quantizers
 }  // namespace keras
+
+#pragma GCC visibility pop

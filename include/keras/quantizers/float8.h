@@ -9,6 +9,7 @@
 #include "keras/autograd/variable.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::quantizers {
 
 /// The largest finite value of "float8_e4m3fn" (448) or "float8_e5m2" (57344)
@@ -47,3 +48,5 @@ struct Float8Variables {
 };
 
 }  // namespace keras::quantizers
+
+#pragma GCC visibility pop

@@ -17,6 +17,7 @@
 #include "keras/quantizers/calibration.h"
 #include "keras/quantizers/quantizers.h"
 
+#pragma GCC visibility push(default)
 namespace keras::quantizers {
 
 /// Keras's GPTQConfig arguments, with its defaults.
@@ -49,3 +50,5 @@ QuantizationConfigPtr GPTQConfig(GPTQConfigOptions options);
 const GPTQConfigOptions* gptq_options(const QuantizationConfigPtr& config);
 
 }  // namespace keras::quantizers
+
+#pragma GCC visibility pop

@@ -14,6 +14,7 @@
 
 #include "keras/quantizers/quantizers.h"
 
+#pragma GCC visibility push(default)
 namespace keras::quantizers {
 
 /// keras.quantizers.pack_int4(x, axis, dtype): int8 values in [-8, 7] (or, with dtype uint8,
@@ -73,3 +74,5 @@ QuantizationConfigPtr Int4QuantizationConfig(Int4QuantizationConfigOptions optio
 void validate_int4_config(const QuantizationConfig& config);
 
 }  // namespace keras::quantizers
+
+#pragma GCC visibility pop

@@ -15,6 +15,7 @@
 #include "keras/quantizers/quantizers.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::quantizers {
 
 /// keras.quantizers.Quantizer: a callable that quantizes a tensor. The base returns its input
@@ -83,3 +84,5 @@ Tensor fake_quant_with_min_max_vars(const Tensor& inputs, const Tensor& min_vals
                                     std::optional<int> axis = std::nullopt);
 
 }  // namespace keras::quantizers
+
+#pragma GCC visibility pop

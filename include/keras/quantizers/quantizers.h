@@ -12,6 +12,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::quantizers {
 
 /// The quantized tensor and the scale that maps the input onto it (q = round(x * scale)).
@@ -67,3 +68,5 @@ using QuantizationConfigPtr = std::shared_ptr<const QuantizationConfig>;
 const std::vector<std::string>& quantization_modes();
 
 }  // namespace keras::quantizers
+
+#pragma GCC visibility pop

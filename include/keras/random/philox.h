@@ -26,6 +26,7 @@
 #include "keras/core/half.h"
 #include "keras/core/host_device.h"
 
+#pragma GCC visibility push(default)
 namespace keras::random::philox {
 
 struct Block {
@@ -180,3 +181,5 @@ void generate(Kind kind, T* out, uint64_t begin, uint64_t end, uint64_t seed, ui
 }
 
 }  // namespace keras::random::philox
+
+#pragma GCC visibility pop

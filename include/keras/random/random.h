@@ -58,6 +58,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::random {
 
 /// A stream of seeds for successive draws: draw k uses (seed, k).
@@ -146,3 +147,5 @@ namespace keras::utils {
 void set_random_seed(uint64_t seed);
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 #include "keras/core/json.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::regularizers {
 
 /// Base of all regularizers.
@@ -46,3 +47,5 @@ Config serialize(const RegularizerPtr& regularizer);
 RegularizerPtr deserialize(const Config& config);
 
 }  // namespace keras::regularizers
+
+#pragma GCC visibility pop

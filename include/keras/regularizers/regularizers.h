@@ -5,6 +5,7 @@
 
 #include "keras/regularizers/regularizer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::regularizers {
 
 /// l1 * sum(|x|).
@@ -58,3 +59,5 @@ class OrthogonalRegularizer final : public Regularizer {
 };
 
 }  // namespace keras::regularizers
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(default)
 namespace keras::saving {
 
 /// The whole file read into memory; IOError naming it when it cannot be read.
@@ -20,3 +21,5 @@ std::map<std::string, std::vector<uint8_t>> read_zip_members(const std::vector<u
                                                              const std::string& source);
 
 }  // namespace keras::saving
+
+#pragma GCC visibility pop

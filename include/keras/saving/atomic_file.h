@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(default)
 namespace keras::saving {
 
 /// Calls `writer` with the path of a fresh, empty temporary file in the folder of `path`
@@ -27,3 +28,5 @@ void write_atomically(const std::string& path,
 void write_file_atomically(const std::string& path, const std::vector<uint8_t>& bytes);
 
 }  // namespace keras::saving
+
+#pragma GCC visibility pop

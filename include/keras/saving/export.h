@@ -16,6 +16,7 @@
 
 #include "keras/core/shape.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 class Model;
 }
@@ -45,3 +46,5 @@ void export_model(const Model& model, const std::string& filepath,
                   const ExportOptions& options = {});
 
 }  // namespace keras::saving
+
+#pragma GCC visibility pop

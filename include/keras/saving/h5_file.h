@@ -13,6 +13,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::saving {
 
 /// An open HDF5 file, read-only.
@@ -56,3 +57,5 @@ class H5File {
 bool is_hdf5(const std::vector<uint8_t>& bytes);
 
 }  // namespace keras::saving
+
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(default)
 namespace keras::saving {
 
 /// A layer with files of its own (a lookup layer's vocabulary.txt): they live under
@@ -32,3 +33,5 @@ class NamedVariables {
 };
 
 }  // namespace keras::saving
+
+#pragma GCC visibility pop

@@ -19,6 +19,7 @@
 #include "keras/layers/layer.h"
 #include "keras/saving/h5_file.h"
 
+#pragma GCC visibility push(default)
 namespace keras::saving::legacy {
 
 /// The Keras 2 `model_config` (legacy serialization) as a Keras 3 object record: module and
@@ -70,3 +71,5 @@ LegacyModelFile read_legacy_h5(const std::string& path);
 LegacyModelFile read_legacy_h5(std::vector<uint8_t> bytes, const std::string& source);
 
 }  // namespace keras::saving::legacy
+
+#pragma GCC visibility pop

@@ -14,6 +14,7 @@
 
 #include "keras/core/json.h"
 
+#pragma GCC visibility push(default)
 namespace keras::saving {
 
 /// Limits on one JSON document.
@@ -37,3 +38,5 @@ Config parse_json(std::string_view text, const std::string& source,
 void check_count(const std::string& what, size_t count, size_t limit, const std::string& source);
 
 }  // namespace keras::saving
+
+#pragma GCC visibility pop

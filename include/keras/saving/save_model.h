@@ -15,6 +15,7 @@
 
 #include "keras/models/model.h"
 
+#pragma GCC visibility push(default)
 namespace keras::saving {
 
 struct LoadModelOptions {
@@ -58,3 +59,5 @@ ModelPtr<Model> model_from_json(const std::string& json,
                                 const saving::LoadModelOptions& options = {});
 
 }  // namespace keras::models
+
+#pragma GCC visibility pop

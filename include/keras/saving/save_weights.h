@@ -17,6 +17,7 @@
 
 #include "keras/layers/layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::saving {
 
 struct SaveWeightsOptions {
@@ -33,3 +34,5 @@ void save_weights(const Layer& model, const std::string& path,
                   const SaveWeightsOptions& options = {});
 
 }  // namespace keras::saving
+
+#pragma GCC visibility pop

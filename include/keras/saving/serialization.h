@@ -18,6 +18,7 @@
 #include "keras/core/json.h"
 #include "keras/layers/registry.h"
 
+#pragma GCC visibility push(default)
 namespace keras::saving {
 
 struct DeserializeOptions {
@@ -68,3 +69,5 @@ class SafeModeScope {
 };
 
 }  // namespace keras::saving
+
+#pragma GCC visibility pop

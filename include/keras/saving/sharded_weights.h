@@ -21,6 +21,7 @@
 #include "keras/layers/layer.h"
 #include "keras/saving/weights.h"
 
+#pragma GCC visibility push(default)
 namespace keras::saving {
 
 struct ShardedWeightsOptions {
@@ -48,3 +49,5 @@ void load_sharded_weights(Layer& model, const std::string& path,
 bool is_json_index(const std::vector<uint8_t>& bytes);
 
 }  // namespace keras::saving
+
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 #include "keras/layers/layer.h"
 #include "keras/saving/h5_file.h"
 
+#pragma GCC visibility push(default)
 namespace keras::saving {
 
 struct LoadWeightsOptions {
@@ -31,3 +32,5 @@ void load_weights(Layer& model, const std::string& path, const LoadWeightsOption
 void load_weights(Layer& model, const H5File& file, const LoadWeightsOptions& options = {});
 
 }  // namespace keras::saving
+
+#pragma GCC visibility pop

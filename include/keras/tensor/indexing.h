@@ -6,6 +6,7 @@
 #include <optional>
 #include <variant>
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 class Tensor;
@@ -33,3 +34,5 @@ struct NewAxisType {};
 inline constexpr NewAxisType NewAxis{};
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// The boolean mask attached to `x`, or an undefined tensor when there is none.
@@ -13,3 +14,5 @@ Tensor get_keras_mask(const Tensor& x);
 void set_keras_mask(const Tensor& x, const Tensor& mask);
 
 }  // namespace keras
+
+#pragma GCC visibility pop

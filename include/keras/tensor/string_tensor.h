@@ -17,6 +17,7 @@
 
 #include "keras/core/shape.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// An n-d array of UTF-8 strings in C (row-major) order. A value type: copies copy the strings.
@@ -69,3 +70,5 @@ std::ostream& operator<<(std::ostream& out, const StringTensor& t);
 std::string to_string(const StringTensor& t);
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -23,6 +23,7 @@
 #include "keras/tensor/indexing.h"
 #include "keras/tensor/tensor_impl.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 namespace backend {
@@ -169,3 +170,5 @@ Tensor& operator*=(Tensor& a, const Tensor& b);
 Tensor& operator/=(Tensor& a, const Tensor& b);
 
 }  // namespace keras
+
+#pragma GCC visibility pop

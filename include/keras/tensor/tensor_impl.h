@@ -8,6 +8,7 @@
 #include "keras/core/ref.h"
 #include "keras/core/scalar.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 namespace autograd {
@@ -41,3 +42,5 @@ class TensorImpl : public RefCounted {
 
 }  // namespace detail
 }  // namespace keras
+
+#pragma GCC visibility pop

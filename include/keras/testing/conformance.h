@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(default)
 namespace keras::testing {
 
 enum class ConformanceStatus { Pass, Fail, NotImplemented, Error };
@@ -53,3 +54,5 @@ std::string conformance_table(const std::vector<ConformanceResult>& results);
 std::string conformance_summary(const std::vector<ConformanceResult>& results);
 
 }  // namespace keras::testing
+
+#pragma GCC visibility pop

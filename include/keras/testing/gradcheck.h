@@ -15,6 +15,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::testing {
 
 struct GradcheckOptions {
@@ -38,3 +39,5 @@ GradcheckResult gradcheck(const std::function<Tensor(const std::vector<Tensor>&)
                           const std::vector<Tensor>& inputs, const GradcheckOptions& options = {});
 
 }  // namespace keras::testing
+
+#pragma GCC visibility pop

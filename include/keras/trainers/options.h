@@ -24,6 +24,7 @@
 #include "keras/optimizers/optimizer.h"
 #include "keras/trainers/tensor_struct.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// compile's `optimizer`: a Keras name ("adam", "sgd", ...), a shared optimizer (used as is,
@@ -198,3 +199,5 @@ struct StepData {
 };
 
 }  // namespace keras
+
+#pragma GCC visibility pop

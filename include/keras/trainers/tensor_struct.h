@@ -10,6 +10,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras {
 
 /// One tensor, a list of tensors, or tensors by name; every tensor's first axis is the
@@ -50,3 +51,5 @@ class TensorStruct {
 };
 
 }  // namespace keras
+
+#pragma GCC visibility pop

@@ -25,6 +25,7 @@
 #include "keras/data/dataset.h"
 #include "keras/utils/image_dataset.h"
 
+#pragma GCC visibility push(default)
 namespace keras::utils {
 
 struct AudioDatasetOptions {
@@ -82,3 +83,5 @@ std::pair<AudioDataset, AudioDataset> audio_dataset_from_directory_split(
     const std::string& directory, AudioDatasetOptions options);
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

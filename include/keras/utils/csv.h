@@ -11,6 +11,7 @@
 #include "keras/core/dtype.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::utils {
 
 struct CsvOptions {
@@ -38,3 +39,5 @@ struct CsvTable {
 CsvTable load_csv(const std::string& path, const CsvOptions& options = {});
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

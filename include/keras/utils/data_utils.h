@@ -16,6 +16,7 @@
 #include "keras/data/dataset.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::utils {
 
 /// Integer class labels to one-hot rows (floatx); the class axis is last and a trailing axis
@@ -68,3 +69,5 @@ std::pair<data::Dataset, data::Dataset> split_dataset(const data::Dataset& datas
                                                       const SplitDatasetOptions& options);
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

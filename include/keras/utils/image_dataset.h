@@ -23,6 +23,7 @@
 
 #include "keras/data/dataset.h"
 
+#pragma GCC visibility push(default)
 namespace keras::utils {
 
 /// Keras's `labels`: "inferred" (from the subfolder names), std::monostate for None (images
@@ -81,3 +82,5 @@ std::pair<ImageDataset, ImageDataset> image_dataset_from_directory_split(
     const std::string& directory, ImageDatasetOptions options);
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

@@ -21,6 +21,7 @@
 #include "keras/core/dtype.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::utils {
 
 /// An image as PIL holds one after load_img or array_to_img. `mode` is one of PIL's modes: "L"
@@ -92,3 +93,5 @@ void save_image_file(const std::string& path, const Image& img, const std::strin
                      int quality = 75);
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

@@ -11,6 +11,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::utils {
 
 /// Reads one array from a .npy file onto the current backend.
@@ -30,3 +31,5 @@ void save_npz(const std::string& path, const std::map<std::string, Tensor>& arra
               bool compressed = false);
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

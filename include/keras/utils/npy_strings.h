@@ -11,6 +11,7 @@
 
 #include "keras/tensor/string_tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::utils {
 
 /// Reads a .npy file holding a "<U"/">U" or "|S" array.
@@ -25,3 +26,5 @@ StringTensor parse_npy_strings(std::span<const uint8_t> bytes,
 std::vector<uint8_t> serialize_npy(const StringTensor& x);
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#pragma GCC visibility push(default)
 namespace keras::utils {
 
 struct ProgbarOptions {
@@ -69,3 +70,5 @@ class Progbar {
 };
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

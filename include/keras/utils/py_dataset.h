@@ -16,6 +16,7 @@
 
 #include "keras/trainers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::utils {
 
 struct PyDatasetOptions {
@@ -51,3 +52,5 @@ class PyDataset {
 };
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

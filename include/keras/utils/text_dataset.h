@@ -26,6 +26,7 @@
 #include "keras/tensor/string_tensor.h"
 #include "keras/utils/image_dataset.h"
 
+#pragma GCC visibility push(default)
 namespace keras::utils {
 
 struct TextDatasetOptions {
@@ -85,3 +86,5 @@ std::pair<TextDataset, TextDataset> text_dataset_from_directory_split(
     const std::string& directory, TextDatasetOptions options);
 
 }  // namespace keras::utils
+
+#pragma GCC visibility pop

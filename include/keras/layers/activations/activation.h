@@ -5,6 +5,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct ActivationOptions {
@@ -33,3 +34,5 @@ LayerPtr<ActivationLayer> Activation(activations::Activation activation,
                                      ActivationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -3,6 +3,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct ELUOptions {
@@ -33,3 +34,5 @@ class ELULayer : public Layer {
 LayerPtr<ELULayer> ELU(ELUOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -3,6 +3,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct LeakyReLUOptions {
@@ -33,3 +34,5 @@ class LeakyReLULayer : public Layer {
 LayerPtr<LeakyReLULayer> LeakyReLU(LeakyReLUOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

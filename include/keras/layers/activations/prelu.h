@@ -8,6 +8,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct PReLUOptions {
@@ -44,3 +45,5 @@ class PReLULayer : public Layer {
 LayerPtr<PReLULayer> PReLU(PReLUOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

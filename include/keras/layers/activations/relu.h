@@ -6,6 +6,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct ReLUOptions {
@@ -39,3 +40,5 @@ class ReLULayer : public Layer {
 LayerPtr<ReLULayer> ReLU(ReLUOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

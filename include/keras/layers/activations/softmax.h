@@ -8,6 +8,7 @@
 #include "keras/layers/options.h"
 #include "keras/ops/axes.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct SoftmaxOptions {
@@ -37,3 +38,5 @@ class SoftmaxLayer : public Layer {
 LayerPtr<SoftmaxLayer> Softmax(SoftmaxOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

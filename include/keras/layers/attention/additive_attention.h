@@ -4,6 +4,7 @@
 
 #include "keras/layers/attention/attention.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct AdditiveAttentionOptions {
@@ -35,3 +36,5 @@ class AdditiveAttentionLayer : public AttentionLayer {
 LayerPtr<AdditiveAttentionLayer> AdditiveAttention(AdditiveAttentionOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 #include "keras/layers/options.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct AttentionOptions {
@@ -80,3 +81,5 @@ class AttentionLayer : public Layer {
 LayerPtr<AttentionLayer> Attention(AttentionOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -23,6 +23,7 @@
 
 #include "keras/layers/layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// MultiHeadAttention's and GroupedQueryAttention's call arguments besides query and value.
@@ -130,3 +131,5 @@ class AttentionLayerPtr : public LayerPtr<T> {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -17,6 +17,7 @@
 #include "keras/layers/attention/multi_head_attention_base.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct GroupedQueryAttentionOptions {
@@ -91,3 +92,5 @@ AttentionLayerPtr<GroupedQueryAttentionLayer> GroupQueryAttention(
     GroupedQueryAttentionOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -17,6 +17,7 @@
 #include "keras/layers/attention/multi_head_attention_base.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct MultiHeadAttentionOptions {
@@ -98,3 +99,5 @@ AttentionLayerPtr<MultiHeadAttentionLayer> MultiHeadAttention(
     int64_t num_heads, int64_t key_dim, MultiHeadAttentionOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

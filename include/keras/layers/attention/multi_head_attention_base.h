@@ -10,6 +10,7 @@
 #include "keras/layers/attention/call_args.h"
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 namespace detail {
@@ -71,3 +72,5 @@ class MultiHeadAttentionBase : public Layer {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -11,6 +11,7 @@
 #include "keras/layers/options.h"
 #include "keras/ops/nn/spatial.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The keyword arguments of Conv1D, Conv2D and Conv3D after filters and kernel_size, in
@@ -134,3 +135,5 @@ LayerPtr<Conv3DLayer> Convolution3D(int64_t filters, const ops::IntOrTuple& kern
                                     Conv3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

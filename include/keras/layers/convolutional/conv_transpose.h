@@ -11,6 +11,7 @@
 #include "keras/layers/options.h"
 #include "keras/ops/nn/spatial.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The keyword arguments of the transposed convolutions after filters and kernel_size, in
@@ -125,3 +126,5 @@ LayerPtr<Conv3DTransposeLayer> Convolution3DTranspose(int64_t filters,
                                                       Conv3DTransposeOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

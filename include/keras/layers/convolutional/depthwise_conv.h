@@ -10,6 +10,7 @@
 #include "keras/layers/options.h"
 #include "keras/ops/nn/spatial.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The keyword arguments of DepthwiseConv1D/2D after kernel_size, in Keras's order.
@@ -96,3 +97,5 @@ LayerPtr<DepthwiseConv2DLayer> DepthwiseConv2D(const ops::IntOrTuple& kernel_siz
                                                DepthwiseConv2DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -11,6 +11,7 @@
 #include "keras/layers/options.h"
 #include "keras/ops/nn/spatial.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The keyword arguments of SeparableConv1D/2D after filters and kernel_size, in Keras's order.
@@ -110,3 +111,5 @@ LayerPtr<SeparableConv2DLayer> SeparableConvolution2D(int64_t filters,
                                                       SeparableConv2DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include "keras/layers/options.h"
 #include "keras/quantizers/float8.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct DenseOptions {
@@ -126,3 +127,5 @@ class DenseLayer : public LoraLayer {
 LayerPtr<DenseLayer> Dense(int64_t units, DenseOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

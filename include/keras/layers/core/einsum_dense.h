@@ -16,6 +16,7 @@
 #include "keras/quantizers/float8.h"
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// An unknown dimension in a layer argument that is a shape (Keras's None).
@@ -152,3 +153,5 @@ LayerPtr<EinsumDenseLayer> EinsumDense(std::string equation, int64_t output_shap
                                        EinsumDenseOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

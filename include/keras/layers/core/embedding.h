@@ -12,6 +12,7 @@
 #include "keras/layers/core/lora.h"
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 namespace detail {
 struct RequantizedKernel;  // src/layers/quantization/lora_requantize.h
@@ -111,3 +112,5 @@ LayerPtr<EmbeddingLayer> Embedding(int64_t input_dim, int64_t output_dim,
                                    EmbeddingOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

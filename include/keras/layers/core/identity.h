@@ -3,6 +3,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct IdentityOptions {
@@ -26,3 +27,5 @@ class IdentityLayer : public Layer {
 LayerPtr<IdentityLayer> Identity(IdentityOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -19,6 +19,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The function a Lambda layer applies.
@@ -73,3 +74,5 @@ LayerPtr<LambdaLayer> Lambda(LambdaFunction function, LambdaOptions options = {}
 LayerPtr<LambdaLayer> Lambda(const std::string& function_name, LambdaOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct LayerScaleOptions {
@@ -42,3 +43,5 @@ LayerPtr<LayerScaleLayer> LayerScale(double init_values, int64_t projection_dim,
                                      LayerScaleOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -25,6 +25,7 @@
 
 #include "keras/layers/layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// enable_lora's keyword arguments after rank (Keras's names and defaults).
@@ -125,3 +126,5 @@ class LoraLayer : public Layer {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

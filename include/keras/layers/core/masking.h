@@ -7,6 +7,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct MaskingOptions {
@@ -37,3 +38,5 @@ class MaskingLayer : public Layer {
 LayerPtr<MaskingLayer> Masking(MaskingOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -16,6 +16,7 @@
 
 #include "keras/layers/core/embedding.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// ReversibleEmbedding's arguments: Embedding's, then tie_weights, reverse_dtype and
@@ -94,3 +95,5 @@ LayerPtr<ReversibleEmbeddingLayer> ReversibleEmbedding(int64_t input_dim, int64_
                                                        ReversibleEmbeddingOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

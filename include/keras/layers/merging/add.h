@@ -3,6 +3,7 @@
 
 #include "keras/layers/merging/base_merge.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The Add layer (Keras's "Add").
@@ -24,3 +25,5 @@ KerasTensor add(const std::vector<KerasTensor>& inputs, MergeOptions options = {
 Tensor add(const TensorList& inputs, MergeOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

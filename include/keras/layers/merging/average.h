@@ -3,6 +3,7 @@
 
 #include "keras/layers/merging/base_merge.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The Average layer (Keras's "Average").
@@ -24,3 +25,5 @@ KerasTensor average(const std::vector<KerasTensor>& inputs, MergeOptions options
 Tensor average(const TensorList& inputs, MergeOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

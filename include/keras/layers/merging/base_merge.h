@@ -7,6 +7,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The keyword arguments of Add, Subtract, Multiply, Average, Maximum and Minimum (Keras's
@@ -57,3 +58,5 @@ class MergeLayer : public Layer {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

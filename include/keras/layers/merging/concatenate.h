@@ -4,6 +4,7 @@
 
 #include "keras/layers/merging/base_merge.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// Concatenate's keyword arguments besides `axis`.
@@ -44,3 +45,5 @@ KerasTensor concatenate(const std::vector<KerasTensor>& inputs, int axis = -1,
 Tensor concatenate(const TensorList& inputs, int axis = -1, ConcatenateOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 #include "keras/layers/merging/base_merge.h"
 #include "keras/ops/nn/spatial.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// Dot's keyword arguments besides `axes`.
@@ -51,3 +52,5 @@ KerasTensor dot(const std::vector<KerasTensor>& inputs, ops::IntOrTuple axes = -
 Tensor dot(const TensorList& inputs, ops::IntOrTuple axes = -1, DotOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -3,6 +3,7 @@
 
 #include "keras/layers/merging/base_merge.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The Multiply layer (Keras's "Multiply").
@@ -24,3 +25,5 @@ KerasTensor multiply(const std::vector<KerasTensor>& inputs, MergeOptions option
 Tensor multiply(const TensorList& inputs, MergeOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

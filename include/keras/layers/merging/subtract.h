@@ -3,6 +3,7 @@
 
 #include "keras/layers/merging/base_merge.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The Subtract layer (Keras's "Subtract").
@@ -26,3 +27,5 @@ KerasTensor subtract(const std::vector<KerasTensor>& inputs, MergeOptions option
 Tensor subtract(const TensorList& inputs, MergeOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 #include "keras/core/json.h"
 #include "keras/core/shape.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// One axis or a list of axes; negative axes count from the end.
@@ -42,3 +43,5 @@ class AxesArg {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// Batch renormalization's clipping of its corrections r (to [rmin, rmax]) and d (to
@@ -83,3 +84,5 @@ class BatchNormalizationLayer : public Layer {
 LayerPtr<BatchNormalizationLayer> BatchNormalization(BatchNormalizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

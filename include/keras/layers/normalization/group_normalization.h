@@ -5,6 +5,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct GroupNormalizationOptions {
@@ -53,3 +54,5 @@ LayerPtr<GroupNormalizationLayer> GroupNormalization(int groups = 32,
                                                      GroupNormalizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 #include "keras/layers/normalization/axes_arg.h"
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct LayerNormalizationOptions {
@@ -53,3 +54,5 @@ class LayerNormalizationLayer : public Layer {
 LayerPtr<LayerNormalizationLayer> LayerNormalization(LayerNormalizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

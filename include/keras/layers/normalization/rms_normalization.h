@@ -5,6 +5,7 @@
 #include "keras/layers/normalization/axes_arg.h"
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RMSNormalizationOptions {
@@ -41,3 +42,5 @@ class RMSNormalizationLayer : public Layer {
 LayerPtr<RMSNormalizationLayer> RMSNormalization(RMSNormalizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

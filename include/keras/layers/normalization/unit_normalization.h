@@ -5,6 +5,7 @@
 #include "keras/layers/normalization/axes_arg.h"
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct UnitNormalizationOptions {
@@ -33,3 +34,5 @@ class UnitNormalizationLayer : public Layer {
 LayerPtr<UnitNormalizationLayer> UnitNormalization(UnitNormalizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

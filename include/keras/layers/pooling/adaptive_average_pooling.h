@@ -6,6 +6,7 @@
 
 #include "keras/layers/pooling/base_adaptive_pooling.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 using AdaptiveAveragePooling1DOptions = BaseAdaptivePoolingOptions;
@@ -50,3 +51,5 @@ LayerPtr<AdaptiveAveragePooling3DLayer> AdaptiveAveragePooling3D(
     const ops::IntOrTuple& output_size, AdaptiveAveragePooling3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

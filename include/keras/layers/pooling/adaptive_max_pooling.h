@@ -6,6 +6,7 @@
 
 #include "keras/layers/pooling/base_adaptive_pooling.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 using AdaptiveMaxPooling1DOptions = BaseAdaptivePoolingOptions;
@@ -50,3 +51,5 @@ LayerPtr<AdaptiveMaxPooling3DLayer> AdaptiveMaxPooling3D(const ops::IntOrTuple& 
                                                          AdaptiveMaxPooling3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 
 #include "keras/layers/pooling/base_pooling.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 using AveragePooling1DOptions = BasePoolingOptions;
@@ -58,3 +59,5 @@ LayerPtr<AveragePooling3DLayer> AvgPool3D(const ops::IntOrTuple& pool_size,
                                           AveragePooling3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

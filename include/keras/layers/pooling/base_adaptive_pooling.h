@@ -6,6 +6,7 @@
 #include "keras/layers/options.h"
 #include "keras/ops/nn/spatial.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The keyword arguments of the adaptive pooling layers after output_size.
@@ -46,3 +47,5 @@ class BaseAdaptivePoolingLayer : public Layer {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

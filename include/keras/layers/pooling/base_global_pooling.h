@@ -4,6 +4,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The keyword arguments of the global pooling layers, in Keras's order.
@@ -48,3 +49,5 @@ class BaseGlobalPoolingLayer : public Layer {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

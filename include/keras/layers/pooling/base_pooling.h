@@ -8,6 +8,7 @@
 #include "keras/layers/options.h"
 #include "keras/ops/nn/spatial.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The keyword arguments of the pooling layers after pool_size, in Keras's order.
@@ -55,3 +56,5 @@ class BasePoolingLayer : public Layer {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 
 #include "keras/layers/pooling/base_global_pooling.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 using GlobalAveragePooling1DOptions = BaseGlobalPoolingOptions;
@@ -56,3 +57,5 @@ LayerPtr<GlobalAveragePooling2DLayer> GlobalAvgPool2D(GlobalAveragePooling2DOpti
 LayerPtr<GlobalAveragePooling3DLayer> GlobalAvgPool3D(GlobalAveragePooling3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 
 #include "keras/layers/pooling/base_global_pooling.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 using GlobalMaxPooling1DOptions = BaseGlobalPoolingOptions;
@@ -48,3 +49,5 @@ LayerPtr<GlobalMaxPooling2DLayer> GlobalMaxPool2D(GlobalMaxPooling2DOptions opti
 LayerPtr<GlobalMaxPooling3DLayer> GlobalMaxPool3D(GlobalMaxPooling3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

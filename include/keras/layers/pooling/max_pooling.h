@@ -7,6 +7,7 @@
 
 #include "keras/layers/pooling/base_pooling.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 using MaxPooling1DOptions = BasePoolingOptions;
@@ -58,3 +59,5 @@ LayerPtr<MaxPooling3DLayer> MaxPool3D(const ops::IntOrTuple& pool_size = 2,
                                       MaxPooling3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct AugMixOptions {
@@ -67,3 +68,5 @@ class AugMixLayer : public RandomImageLayer {
 LayerPtr<AugMixLayer> AugMix(AugMixOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct AutoContrastOptions {
@@ -35,3 +36,5 @@ class AutoContrastLayer : public BaseImagePreprocessingLayer {
 LayerPtr<AutoContrastLayer> AutoContrast(AutoContrastOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -16,6 +16,7 @@
 #include "keras/layers/options.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// A factor argument: one number or a (lower, upper) pair (`0.2`, `{-0.1, 0.3}`).
@@ -107,3 +108,5 @@ class RandomImageLayer : public BaseImagePreprocessingLayer {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

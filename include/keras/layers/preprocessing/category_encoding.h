@@ -9,6 +9,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct CategoryEncodingOptions {
@@ -51,3 +52,5 @@ LayerPtr<CategoryEncodingLayer> CategoryEncoding(int64_t num_tokens,
                                                  CategoryEncodingOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct CenterCropOptions {
@@ -35,3 +36,5 @@ class CenterCropLayer : public BaseImagePreprocessingLayer {
 LayerPtr<CenterCropLayer> CenterCrop(int64_t height, int64_t width, CenterCropOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct ContrastLimitedAdaptiveHistogramEqualizationOptions {
@@ -51,3 +52,5 @@ ContrastLimitedAdaptiveHistogramEqualization(
     ContrastLimitedAdaptiveHistogramEqualizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

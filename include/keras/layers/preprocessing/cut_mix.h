@@ -8,6 +8,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct CutMixOptions {
@@ -50,3 +51,5 @@ class CutMixLayer : public RandomImageLayer {
 LayerPtr<CutMixLayer> CutMix(CutMixOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

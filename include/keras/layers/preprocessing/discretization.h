@@ -11,6 +11,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct DiscretizationOptions {
@@ -64,3 +65,5 @@ class DiscretizationLayer : public Layer {
 LayerPtr<DiscretizationLayer> Discretization(DiscretizationOptions options);
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -3,6 +3,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct EqualizationOptions {
@@ -42,3 +43,5 @@ class EqualizationLayer : public BaseImagePreprocessingLayer {
 LayerPtr<EqualizationLayer> Equalization(EqualizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -17,6 +17,7 @@
 #include "keras/layers/options.h"
 #include "keras/tensor/string_tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct HashedCrossingOptions {
@@ -66,3 +67,5 @@ class HashedCrossingLayer : public Layer, public HostComputedLayer {
 LayerPtr<HashedCrossingLayer> HashedCrossing(int64_t num_bins, HashedCrossingOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -23,6 +23,7 @@
 #include "keras/layers/preprocessing/string_layer_ptr.h"
 #include "keras/tensor/string_tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct HashingOptions {
@@ -86,3 +87,5 @@ class HashingLayer : public Layer, public HostComputedLayer {
 StringLayerPtr<HashingLayer> Hashing(int64_t num_bins, HashingOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -22,6 +22,7 @@
 #include "keras/layers/options.h"
 #include "keras/saving/layer_assets.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 namespace detail {
@@ -107,3 +108,5 @@ class IntegerLookupLayer : public Layer,
 LayerPtr<IntegerLookupLayer> IntegerLookup(IntegerLookupOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct MaxNumBoundingBoxesOptions {
@@ -52,3 +53,5 @@ LayerPtr<MaxNumBoundingBoxesLayer> MaxNumBoundingBoxes(int64_t max_number,
                                                        MaxNumBoundingBoxesOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

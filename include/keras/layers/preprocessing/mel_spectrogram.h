@@ -11,6 +11,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct MelSpectrogramOptions {
@@ -56,3 +57,5 @@ class MelSpectrogramLayer : public Layer {
 LayerPtr<MelSpectrogramLayer> MelSpectrogram(MelSpectrogramOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

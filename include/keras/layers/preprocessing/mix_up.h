@@ -8,6 +8,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct MixUpOptions {
@@ -47,3 +48,5 @@ class MixUpLayer : public RandomImageLayer {
 LayerPtr<MixUpLayer> MixUp(MixUpOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

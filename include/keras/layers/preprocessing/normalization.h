@@ -11,6 +11,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct NormalizationOptions {
@@ -70,3 +71,5 @@ class NormalizationLayer : public Layer {
 LayerPtr<NormalizationLayer> Normalization(NormalizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

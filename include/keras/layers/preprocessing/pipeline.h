@@ -7,6 +7,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct PipelineOptions {
@@ -39,3 +40,5 @@ LayerPtr<PipelineLayer> Pipeline(std::vector<std::shared_ptr<Layer>> layers,
                                  PipelineOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandAugmentOptions {
@@ -64,3 +65,5 @@ class RandAugmentLayer : public RandomImageLayer {
 LayerPtr<RandAugmentLayer> RandAugment(RandAugmentOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomColorDegenerationOptions {
@@ -45,3 +46,5 @@ LayerPtr<RandomColorDegenerationLayer> RandomColorDegeneration(
     Factor factor, RandomColorDegenerationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

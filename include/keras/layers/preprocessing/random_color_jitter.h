@@ -6,6 +6,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 class RandomBrightnessLayer;
@@ -57,3 +58,5 @@ class RandomColorJitterLayer : public RandomImageLayer {
 LayerPtr<RandomColorJitterLayer> RandomColorJitter(RandomColorJitterOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomContrastOptions {
@@ -42,3 +43,5 @@ class RandomContrastLayer : public RandomImageLayer {
 LayerPtr<RandomContrastLayer> RandomContrast(Factor factor, RandomContrastOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

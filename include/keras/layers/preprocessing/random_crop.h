@@ -6,6 +6,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomCropOptions {
@@ -50,3 +51,5 @@ class RandomCropLayer : public RandomImageLayer {
 LayerPtr<RandomCropLayer> RandomCrop(int64_t height, int64_t width, RandomCropOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

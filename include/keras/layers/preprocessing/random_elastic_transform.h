@@ -6,6 +6,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomElasticTransformOptions {
@@ -60,3 +61,5 @@ LayerPtr<RandomElasticTransformLayer> RandomElasticTransform(
     RandomElasticTransformOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomErasingOptions {
@@ -52,3 +53,5 @@ class RandomErasingLayer : public RandomImageLayer {
 LayerPtr<RandomErasingLayer> RandomErasing(RandomErasingOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -3,6 +3,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomFlipOptions {
@@ -42,3 +43,5 @@ LayerPtr<RandomFlipLayer> RandomFlip(RandomFlipOptions options = {});
 LayerPtr<RandomFlipLayer> RandomFlip(const std::string& mode, RandomFlipOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomGaussianBlurOptions {
@@ -53,3 +54,5 @@ LayerPtr<RandomGaussianBlurLayer> RandomGaussianBlur(Factor factor = 1.0,
                                                      RandomGaussianBlurOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomGrayscaleOptions {
@@ -41,3 +42,5 @@ LayerPtr<RandomGrayscaleLayer> RandomGrayscale(double factor = 0.5,
                                                RandomGrayscaleOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

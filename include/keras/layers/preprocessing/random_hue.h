@@ -3,6 +3,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomHueOptions {
@@ -42,3 +43,5 @@ class RandomHueLayer : public RandomImageLayer {
 LayerPtr<RandomHueLayer> RandomHue(Factor factor, RandomHueOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

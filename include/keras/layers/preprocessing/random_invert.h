@@ -3,6 +3,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomInvertOptions {
@@ -42,3 +43,5 @@ class RandomInvertLayer : public RandomImageLayer {
 LayerPtr<RandomInvertLayer> RandomInvert(Factor factor = 1.0, RandomInvertOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomPerspectiveOptions {
@@ -52,3 +53,5 @@ class RandomPerspectiveLayer : public RandomImageLayer {
 LayerPtr<RandomPerspectiveLayer> RandomPerspective(RandomPerspectiveOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomPosterizationOptions {
@@ -43,3 +44,5 @@ LayerPtr<RandomPosterizationLayer> RandomPosterization(Factor factor,
                                                        RandomPosterizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomRotationOptions {
@@ -50,3 +51,5 @@ class RandomRotationLayer : public RandomImageLayer {
 LayerPtr<RandomRotationLayer> RandomRotation(Factor factor, RandomRotationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

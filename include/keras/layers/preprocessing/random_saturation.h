@@ -4,6 +4,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomSaturationOptions {
@@ -46,3 +47,5 @@ LayerPtr<RandomSaturationLayer> RandomSaturation(Factor factor,
                                                  RandomSaturationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomSharpnessOptions {
@@ -45,3 +46,5 @@ class RandomSharpnessLayer : public RandomImageLayer {
 LayerPtr<RandomSharpnessLayer> RandomSharpness(Factor factor, RandomSharpnessOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomShearOptions {
@@ -47,3 +48,5 @@ LayerPtr<RandomShearLayer> RandomShear(Factor x_factor = 0.0, Factor y_factor = 
                                        RandomShearOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

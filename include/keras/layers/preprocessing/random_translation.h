@@ -6,6 +6,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomTranslationOptions {
@@ -48,3 +49,5 @@ LayerPtr<RandomTranslationLayer> RandomTranslation(Factor height_factor, Factor 
                                                    RandomTranslationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RandomZoomOptions {
@@ -49,3 +50,5 @@ class RandomZoomLayer : public RandomImageLayer {
 LayerPtr<RandomZoomLayer> RandomZoom(Factor height_factor, RandomZoomOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// A Rescaling scale or offset: one number, or an array of them (per channel, for example),
@@ -61,3 +62,5 @@ class RescalingLayer : public Layer {
 LayerPtr<RescalingLayer> Rescaling(ScaleValue scale, RescalingOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

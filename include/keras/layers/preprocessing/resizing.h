@@ -5,6 +5,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct ResizingOptions {
@@ -46,3 +47,5 @@ class ResizingLayer : public BaseImagePreprocessingLayer {
 LayerPtr<ResizingLayer> Resizing(int64_t height, int64_t width, ResizingOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

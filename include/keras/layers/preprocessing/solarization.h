@@ -4,6 +4,7 @@
 
 #include "keras/layers/preprocessing/base_image_preprocessing_layer.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct SolarizationOptions {
@@ -48,3 +49,5 @@ class SolarizationLayer : public RandomImageLayer {
 LayerPtr<SolarizationLayer> Solarization(SolarizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct STFTSpectrogramOptions {
@@ -61,3 +62,5 @@ class STFTSpectrogramLayer : public Layer {
 LayerPtr<STFTSpectrogramLayer> STFTSpectrogram(STFTSpectrogramOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 #include "keras/layers/layer.h"
 #include "keras/tensor/string_tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 template <typename T>
@@ -19,3 +20,5 @@ class StringLayerPtr : public LayerPtr<T> {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

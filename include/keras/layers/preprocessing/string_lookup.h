@@ -26,6 +26,7 @@
 #include "keras/saving/layer_assets.h"
 #include "keras/tensor/string_tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 namespace detail {
@@ -122,3 +123,5 @@ class StringLookupLayer : public Layer,
 StringLayerPtr<StringLookupLayer> StringLookup(StringLookupOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

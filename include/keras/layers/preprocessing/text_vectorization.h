@@ -26,6 +26,7 @@
 #include "keras/saving/layer_assets.h"
 #include "keras/tensor/string_tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct TextVectorizationOptions {
@@ -109,3 +110,5 @@ class TextVectorizationLayer : public Layer,
 StringLayerPtr<TextVectorizationLayer> TextVectorization(TextVectorizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

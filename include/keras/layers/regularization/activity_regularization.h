@@ -4,6 +4,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct ActivityRegularizationOptions {
@@ -35,3 +36,5 @@ LayerPtr<ActivityRegularizationLayer> ActivityRegularization(
     ActivityRegularizationOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include "keras/layers/options.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct AlphaDropoutOptions {
@@ -45,3 +46,5 @@ class AlphaDropoutLayer : public Layer {
 LayerPtr<AlphaDropoutLayer> AlphaDropout(double rate, AlphaDropoutOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

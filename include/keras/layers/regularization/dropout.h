@@ -8,6 +8,7 @@
 #include "keras/layers/options.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct DropoutOptions {
@@ -69,3 +70,5 @@ std::optional<Shape> noise_shape_from_config(const Config& config);
 }  // namespace detail
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

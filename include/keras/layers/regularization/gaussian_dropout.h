@@ -8,6 +8,7 @@
 #include "keras/layers/options.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct GaussianDropoutOptions {
@@ -40,3 +41,5 @@ class GaussianDropoutLayer : public Layer {
 LayerPtr<GaussianDropoutLayer> GaussianDropout(double rate, GaussianDropoutOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 #include "keras/layers/options.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct GaussianNoiseOptions {
@@ -39,3 +40,5 @@ class GaussianNoiseLayer : public Layer {
 LayerPtr<GaussianNoiseLayer> GaussianNoise(double stddev, GaussianNoiseOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

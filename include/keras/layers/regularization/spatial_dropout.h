@@ -4,6 +4,7 @@
 
 #include "keras/layers/regularization/dropout.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct SpatialDropoutOptions {
@@ -70,3 +71,5 @@ LayerPtr<SpatialDropout2DLayer> SpatialDropout2D(double rate, SpatialDropoutOpti
 LayerPtr<SpatialDropout3DLayer> SpatialDropout3D(double rate, SpatialDropoutOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 #include "keras/layers/options.h"
 #include "keras/layers/reshaping/side_pairs.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct Cropping1DOptions {
@@ -37,3 +38,5 @@ class Cropping1DLayer : public Layer {
 LayerPtr<Cropping1DLayer> Cropping1D(SidePair cropping = {1, 1}, Cropping1DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

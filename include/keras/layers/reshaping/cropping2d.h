@@ -7,6 +7,7 @@
 #include "keras/layers/options.h"
 #include "keras/layers/reshaping/side_pairs.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct Cropping2DOptions {
@@ -42,3 +43,5 @@ class Cropping2DLayer : public Layer {
 LayerPtr<Cropping2DLayer> Cropping2D(SidePairs cropping = {{0, 0}, {0, 0}}, Cropping2DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 #include "keras/layers/options.h"
 #include "keras/layers/reshaping/side_pairs.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct Cropping3DOptions {
@@ -42,3 +43,5 @@ class Cropping3DLayer : public Layer {
 LayerPtr<Cropping3DLayer> Cropping3D(SidePairs cropping = {{1, 1}, {1, 1}, {1, 1}}, Cropping3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct FlattenOptions {
@@ -34,3 +35,5 @@ class FlattenLayer : public Layer {
 LayerPtr<FlattenLayer> Flatten(FlattenOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct PermuteOptions {
@@ -36,3 +37,5 @@ class PermuteLayer : public Layer {
 LayerPtr<PermuteLayer> Permute(std::vector<int> dims, PermuteOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

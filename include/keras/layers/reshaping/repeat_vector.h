@@ -3,6 +3,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct RepeatVectorOptions {
@@ -31,3 +32,5 @@ class RepeatVectorLayer : public Layer {
 LayerPtr<RepeatVectorLayer> RepeatVector(int64_t n, RepeatVectorOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct ReshapeOptions {
@@ -36,3 +37,5 @@ class ReshapeLayer : public Layer {
 LayerPtr<ReshapeLayer> Reshape(Shape target_shape, ReshapeOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The amounts at the start and the end of one axis: `2` (both sides) or `{1, 3}`.
@@ -45,3 +46,5 @@ class SidePairs {
 };
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -3,6 +3,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct UpSampling1DOptions {
@@ -31,3 +32,5 @@ class UpSampling1DLayer : public Layer {
 LayerPtr<UpSampling1DLayer> UpSampling1D(int64_t size = 2, UpSampling1DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

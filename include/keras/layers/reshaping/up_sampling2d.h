@@ -9,6 +9,7 @@
 #include "keras/layers/options.h"
 #include "keras/ops/nn/spatial.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct UpSampling2DOptions {
@@ -45,3 +46,5 @@ class UpSampling2DLayer : public Layer {
 LayerPtr<UpSampling2DLayer> UpSampling2D(ops::IntOrTuple size = 2, UpSampling2DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 #include "keras/layers/options.h"
 #include "keras/ops/nn/spatial.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct UpSampling3DOptions {
@@ -40,3 +41,5 @@ class UpSampling3DLayer : public Layer {
 LayerPtr<UpSampling3DLayer> UpSampling3D(ops::IntOrTuple size = 2, UpSampling3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

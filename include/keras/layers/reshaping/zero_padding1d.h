@@ -7,6 +7,7 @@
 #include "keras/layers/options.h"
 #include "keras/layers/reshaping/side_pairs.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct ZeroPadding1DOptions {
@@ -41,3 +42,5 @@ class ZeroPadding1DLayer : public Layer {
 LayerPtr<ZeroPadding1DLayer> ZeroPadding1D(SidePair padding = 1, ZeroPadding1DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

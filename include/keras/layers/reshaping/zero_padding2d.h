@@ -7,6 +7,7 @@
 #include "keras/layers/options.h"
 #include "keras/layers/reshaping/side_pairs.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct ZeroPadding2DOptions {
@@ -42,3 +43,5 @@ class ZeroPadding2DLayer : public Layer {
 LayerPtr<ZeroPadding2DLayer> ZeroPadding2D(SidePairs padding = 1, ZeroPadding2DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

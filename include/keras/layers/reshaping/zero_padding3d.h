@@ -7,6 +7,7 @@
 #include "keras/layers/options.h"
 #include "keras/layers/reshaping/side_pairs.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct ZeroPadding3DOptions {
@@ -42,3 +43,5 @@ class ZeroPadding3DLayer : public Layer {
 LayerPtr<ZeroPadding3DLayer> ZeroPadding3D(SidePairs padding = 1, ZeroPadding3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 
 #include "keras/layers/rnn/rnn.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct BidirectionalOptions {
@@ -64,3 +65,5 @@ LayerPtr<BidirectionalLayer> Bidirectional(const std::shared_ptr<RNNLayer>& laye
                                            BidirectionalOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

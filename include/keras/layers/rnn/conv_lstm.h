@@ -17,6 +17,7 @@
 #include "keras/ops/nn/spatial.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The keyword arguments of ConvLSTMCell after rank, filters and kernel_size, in Keras's order.
@@ -205,3 +206,5 @@ LayerPtr<ConvLSTM3DLayer> ConvLSTM3D(int64_t filters, const ops::IntOrTuple& ker
                                      ConvLSTM3DOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

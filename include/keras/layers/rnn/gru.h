@@ -12,6 +12,7 @@
 #include "keras/layers/rnn/rnn.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct GRUCellOptions {
@@ -118,3 +119,5 @@ class GRULayer : public RNNLayer {
 LayerPtr<GRULayer> GRU(int64_t units, GRUOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 #include "keras/layers/rnn/rnn.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct LSTMCellOptions {
@@ -120,3 +121,5 @@ class LSTMLayer : public RNNLayer {
 LayerPtr<LSTMLayer> LSTM(int64_t units, LSTMOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -38,6 +38,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 /// The base of recurrent cells: one timestep of a recurrence (Keras's cell protocol:
@@ -158,3 +159,5 @@ LayerPtr<RNNLayer> RNN(const std::vector<std::shared_ptr<RecurrentCell>>& cells,
 RNNOptions read_rnn_options(const Config& config);
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

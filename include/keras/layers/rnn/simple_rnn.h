@@ -7,6 +7,7 @@
 #include "keras/layers/rnn/rnn.h"
 #include "keras/random/random.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct SimpleRNNCellOptions {
@@ -109,3 +110,5 @@ class SimpleRNNLayer : public RNNLayer {
 LayerPtr<SimpleRNNLayer> SimpleRNN(int64_t units, SimpleRNNOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 
 #include "keras/layers/rnn/rnn.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct StackedRNNCellsOptions {
@@ -42,3 +43,5 @@ LayerPtr<StackedRNNCellsLayer> StackedRNNCells(std::vector<std::shared_ptr<Recur
                                                StackedRNNCellsOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

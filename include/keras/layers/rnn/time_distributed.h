@@ -6,6 +6,7 @@
 
 #include "keras/layers/options.h"
 
+#pragma GCC visibility push(default)
 namespace keras::layers {
 
 struct TimeDistributedOptions {
@@ -36,3 +37,5 @@ LayerPtr<TimeDistributedLayer> TimeDistributed(std::shared_ptr<Layer> layer,
                                                TimeDistributedOptions options = {});
 
 }  // namespace keras::layers
+
+#pragma GCC visibility pop

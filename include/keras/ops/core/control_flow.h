@@ -40,6 +40,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace core {
 
@@ -150,3 +151,5 @@ std::function<TensorList(const TensorList&)> custom_gradient(
 
 }  // namespace core
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

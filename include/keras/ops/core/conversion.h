@@ -9,6 +9,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace core {
 
@@ -52,3 +53,5 @@ Tensor stop_gradient(const Tensor& x);
 
 }  // namespace core
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace core {
 
@@ -31,3 +32,5 @@ Tensor saturate_cast(const Tensor& x, DType dtype);
 
 }  // namespace core
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

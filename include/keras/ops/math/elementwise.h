@@ -4,6 +4,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace math {
 
@@ -18,3 +19,5 @@ Tensor rsqrt(const Tensor& x);
 
 }  // namespace math
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace math {
 
@@ -73,3 +74,5 @@ Tensor istft(const ComplexPair& x, int64_t sequence_length, int64_t sequence_str
 
 }  // namespace math
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace math {
 
@@ -43,3 +44,5 @@ Tensor segment_prod(const Tensor& data, const Tensor& segment_ids,
 
 }  // namespace math
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace math {
 
@@ -23,3 +24,5 @@ Tensor logdet(const Tensor& x);
 
 }  // namespace math
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

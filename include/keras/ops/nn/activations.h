@@ -8,6 +8,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace nn {
 
@@ -72,3 +73,5 @@ Tensor sparsemax(const Tensor& x, int axis = -1);
 
 }  // namespace nn
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

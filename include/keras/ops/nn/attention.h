@@ -6,6 +6,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace nn {
 
@@ -31,3 +32,5 @@ Tensor dot_product_attention(const Tensor& query, const Tensor& key, const Tenso
 
 }  // namespace nn
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 #include "keras/ops/nn/spatial.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace nn {
 
@@ -62,3 +63,5 @@ Tensor space_to_depth(const Tensor& x, int64_t block_size,
 
 }  // namespace nn
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace nn {
 
@@ -41,3 +42,5 @@ std::pair<Tensor, Tensor> ctc_decode(const Tensor& inputs, const Tensor& sequenc
 
 }  // namespace nn
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace nn {
 
@@ -21,3 +22,5 @@ Tensor multi_hot(const Tensor& x, int64_t num_classes, int axis = -1,
 
 }  // namespace nn
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace nn {
 
@@ -24,3 +25,5 @@ Tensor psnr(const Tensor& x1, const Tensor& x2, const Tensor& max_val);
 
 }  // namespace nn
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace nn {
 
@@ -37,3 +38,5 @@ Tensor normalize(const Tensor& x, const Axes& axis = -1, int order = 2,
 
 }  // namespace nn
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include "keras/ops/nn/spatial.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace nn {
 
@@ -33,3 +34,5 @@ Tensor adaptive_max_pool(const Tensor& inputs, const IntOrTuple& output_size,
 
 }  // namespace nn
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

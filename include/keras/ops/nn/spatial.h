@@ -8,6 +8,7 @@
 
 #include "keras/core/small_vector.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace nn {
 
@@ -34,3 +35,5 @@ class IntOrTuple {
 
 }  // namespace nn
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 #include "keras/core/scalar.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace numpy {
 
@@ -107,3 +108,5 @@ Tensor kaiser(int64_t M, double beta);
 
 }  // namespace numpy
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 #include "keras/core/scalar.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace numpy {
 
@@ -193,3 +194,5 @@ Tensor where(const Tensor& condition, const Tensor& x1, const Tensor& x2);
 
 }  // namespace numpy
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace numpy {
 
@@ -48,3 +49,5 @@ TensorList unravel_index(const Tensor& indices, const Shape& shape);
 
 }  // namespace numpy
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

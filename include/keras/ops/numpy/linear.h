@@ -9,6 +9,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace numpy {
 
@@ -77,3 +78,5 @@ std::pair<Tensor, Tensor> slogdet(const Tensor& x);
 
 }  // namespace numpy
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace numpy {
 
@@ -88,3 +89,5 @@ Tensor trapezoid(const Tensor& y, const Tensor& x = Tensor(), double dx = 1.0, i
 
 }  // namespace numpy
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

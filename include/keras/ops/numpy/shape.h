@@ -15,6 +15,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace numpy {
 
@@ -150,3 +151,5 @@ Tensor pad(const Tensor& x, const PadWidth& pad_width, std::string_view mode = "
 
 }  // namespace numpy
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

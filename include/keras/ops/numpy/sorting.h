@@ -9,6 +9,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace numpy {
 
@@ -62,3 +63,5 @@ UniqueResult unique(const Tensor& x, const UniqueOptions& options = {});
 
 }  // namespace numpy
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include "keras/ops/axes.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace numpy {
 
@@ -60,3 +61,5 @@ std::pair<Tensor, Tensor> histogram(const Tensor& x, int64_t bins = 10,
 
 }  // namespace numpy
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

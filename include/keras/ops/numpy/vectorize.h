@@ -8,6 +8,7 @@
 
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::ops {
 inline namespace numpy {
 
@@ -30,3 +31,5 @@ VectorizeFn vectorize(VectorizeFn pyfunc, VectorizeOptions options = {});
 
 }  // namespace numpy
 }  // namespace keras::ops
+
+#pragma GCC visibility pop

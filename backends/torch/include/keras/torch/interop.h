@@ -22,6 +22,7 @@
 #include "keras/layers/layer.h"
 #include "keras/tensor/tensor.h"
 
+#pragma GCC visibility push(default)
 namespace keras::torch_interop {
 
 // ---- tensors ----------------------------------------------------------------------------------
@@ -138,3 +139,5 @@ bool reshare(Variable& variable, const at::Tensor& memory);
 }  // namespace detail
 
 }  // namespace keras::torch_interop
+
+#pragma GCC visibility pop
