@@ -64,11 +64,12 @@ TEST(DISABLED_Job, DisagreeOnTheSize) {
     dist::initialize(std::nullopt, rank == 1 ? 3 : 2, std::nullopt);
     ADD_FAILURE() << "joined a job whose processes disagree on its size";
   } catch (const Error& e) {
-    if (rank == 1)
+    if (rank == 1) {
       EXPECT_NE(std::string(e.what()).find("was started with num_processes=3 but the coordinator "
                                            "(process 0) with 2"),
                 std::string::npos)
           << e.what();
+    }
   }
 }
 

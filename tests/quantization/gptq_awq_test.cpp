@@ -256,8 +256,9 @@ void expect_calibrated_layer(const L& layer, const std::string& prefix, int bits
   EXPECT_TENSOR_NEAR(layer.kernel_scale().value(), files().at(p + "kernel_scale"), 1e-5, 0);
   expect_levels(layer.kernel_zero().value(), files().at(p + zero_name), 0.002, p + zero_name);
   EXPECT_TENSOR_EQ(layer.g_idx().value(), files().at(p + "g_idx"));
-  if (layer.quantization_mode() == "awq")
+  if (layer.quantization_mode() == "awq") {
     EXPECT_TENSOR_NEAR(layer.awq_scales().value(), files().at(p + "awq_scales"), 1e-5, 0);
+  }
 }
 
 double max_abs(const Tensor& t) { return ops::max(ops::abs(f32(t))).template item<float>(); }

@@ -190,8 +190,9 @@ TEST(QloraOracle, KerasFilesLoadWithZeroAdaptersAndPredictTheSame) {
     EXPECT_TRUE(layer->lora_enabled());
     EXPECT_FALSE(layer->quantization_mode().empty());
     for (const Variable& v : layer->trainable_weights())
-      if (v.name().rfind("lora_", 0) == 0)
+      if (v.name().rfind("lora_", 0) == 0) {
         EXPECT_EQ(ops::max(ops::absolute(v.value())).item<double>(), 0.0) << v.path();
+      }
   }
 }
 
@@ -202,10 +203,11 @@ TEST(QloraOracle, SgdStepMovesOnlyAdaptersAndBiasAsKeras) {
     c.model->train_on_batch(TensorStruct(c.x), TensorStruct(keras_files().at(key + ".target")));
     expect_keras_variables(*c.layer, key + ".fit.var.", 1e-5, 1e-6);
     for (const Variable& v : c.layer->weights())
-      if (v.name().rfind("lora_", 0) == 0)  // moved, as Keras's
+      if (v.name().rfind("lora_", 0) == 0) {  // moved, as Keras's
         EXPECT_FALSE(test::tensors_near(v.value(), keras_files().at(key + ".var." + v.name()),
                                         0, 1e-7))
             << v.path();
+      }
   });
 }
 
