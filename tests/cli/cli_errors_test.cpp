@@ -109,7 +109,7 @@ TEST(CliErrors, RealKerasFilesThroughSummary) {
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;
     EXPECT_EQ(r.out, expected) << name;
   }
-  if (seen == 0) GTEST_SKIP() << KERAS_SHARED_DIR "/models is not here";
+  if (seen == 0) GTEST_SKIP() << KERAS_SHARED_DIR << "/models is not here";
 }
 
 }  // namespace

@@ -10,12 +10,6 @@
 #include "assertions.h"
 #include "keras/utils/npy.h"
 
-#ifndef KERAS_GOLDEN_DIR
-#error "KERAS_GOLDEN_DIR must point at tests/golden"
-#endif
-#ifndef KERAS_ORACLE_DIR
-#error "KERAS_ORACLE_DIR must point at tests/oracle/fixtures"
-#endif
 
 namespace keras::test {
 namespace {
