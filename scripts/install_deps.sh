@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config ccache
+  doxygen  # the API reference (scripts/api_docs.sh; test.sh checks its doc comments)
   libgtest-dev libbenchmark-dev
   libopenblas-dev liblapacke-dev
   libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev

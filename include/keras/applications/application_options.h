@@ -17,6 +17,7 @@
 #pragma GCC visibility push(default)
 namespace keras::applications {
 
+/// The keyword arguments shared by the keras.applications model functions, with Keras's defaults.
 struct ApplicationOptions {
   /// With the classifier on top (the input shape is then fixed to the architecture's default
   /// unless `weights` is empty or a file).
@@ -33,6 +34,7 @@ struct ApplicationOptions {
   std::optional<Shape> input_shape;
   /// Without top: "" (the last feature map), "avg" or "max" (global pooling).
   std::string pooling;
+  /// The number of classes of the classifier (Keras's `classes`); 1000 with "imagenet" weights.
   int64_t classes = 1000;
   /// The activation of the classifier; "" for logits (Keras's None).
   activations::Activation classifier_activation = "softmax";

@@ -17,10 +17,15 @@ namespace keras::applications {
 
 // Layer names start with the model's name (options.name, else "convnext_tiny" ...), as in
 // Keras. channels_first raises ValueError, as in Keras.
+/// keras.applications.ConvNeXtTiny (default input 224x224).
 ModelPtr<FunctionalModel> ConvNeXtTiny(const ApplicationOptions& options = {});
+/// keras.applications.ConvNeXtSmall (default input 224x224).
 ModelPtr<FunctionalModel> ConvNeXtSmall(const ApplicationOptions& options = {});
+/// keras.applications.ConvNeXtBase (default input 224x224).
 ModelPtr<FunctionalModel> ConvNeXtBase(const ApplicationOptions& options = {});
+/// keras.applications.ConvNeXtLarge (default input 224x224).
 ModelPtr<FunctionalModel> ConvNeXtLarge(const ApplicationOptions& options = {});
+/// keras.applications.ConvNeXtXLarge (default input 224x224).
 ModelPtr<FunctionalModel> ConvNeXtXLarge(const ApplicationOptions& options = {});
 
 namespace convnext {

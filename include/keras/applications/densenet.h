@@ -12,8 +12,11 @@
 #pragma GCC visibility push(default)
 namespace keras::applications {
 
+/// keras.applications.DenseNet121 (default input 224x224).
 ModelPtr<FunctionalModel> DenseNet121(const ApplicationOptions& options = {});
+/// keras.applications.DenseNet169 (default input 224x224).
 ModelPtr<FunctionalModel> DenseNet169(const ApplicationOptions& options = {});
+/// keras.applications.DenseNet201 (default input 224x224).
 ModelPtr<FunctionalModel> DenseNet201(const ApplicationOptions& options = {});
 
 namespace densenet {

@@ -16,13 +16,21 @@ namespace keras::applications {
 // With weights="imagenet" Keras adds a third input layer (a Rescaling by 1/sqrt(ImageNet
 // deviation), which its ImageNet weights expect); keras-cpp does the same. options.
 // include_preprocessing does not apply: EfficientNet always scales its input.
+/// keras.applications.EfficientNetB0 (default input 224x224).
 ModelPtr<FunctionalModel> EfficientNetB0(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetB1 (default input 240x240).
 ModelPtr<FunctionalModel> EfficientNetB1(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetB2 (default input 260x260).
 ModelPtr<FunctionalModel> EfficientNetB2(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetB3 (default input 300x300).
 ModelPtr<FunctionalModel> EfficientNetB3(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetB4 (default input 380x380).
 ModelPtr<FunctionalModel> EfficientNetB4(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetB5 (default input 456x456).
 ModelPtr<FunctionalModel> EfficientNetB5(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetB6 (default input 528x528).
 ModelPtr<FunctionalModel> EfficientNetB6(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetB7 (default input 600x600).
 ModelPtr<FunctionalModel> EfficientNetB7(const ApplicationOptions& options = {});
 
 namespace efficientnet {

@@ -20,12 +20,20 @@ namespace keras::applications {
 // variant builds that variant's blocks with this function's width, depth and default size, as
 // in Keras. With include_preprocessing, B0 .. B3 (3 channels) get EfficientNet's [0, 1]
 // scaling and ImageNet normalization, S, M and L a Rescaling to [-1, 1].
+/// keras.applications.EfficientNetV2B0 (default input 224x224). As in Keras, a given
+/// options.name must be a variant's name ("efficientnetv2-b0" .. "-l"), which picks the blocks.
 ModelPtr<FunctionalModel> EfficientNetV2B0(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetV2B1 (default input 240x240).
 ModelPtr<FunctionalModel> EfficientNetV2B1(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetV2B2 (default input 260x260).
 ModelPtr<FunctionalModel> EfficientNetV2B2(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetV2B3 (default input 300x300).
 ModelPtr<FunctionalModel> EfficientNetV2B3(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetV2S (default input 384x384).
 ModelPtr<FunctionalModel> EfficientNetV2S(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetV2M (default input 480x480).
 ModelPtr<FunctionalModel> EfficientNetV2M(const ApplicationOptions& options = {});
+/// keras.applications.EfficientNetV2L (default input 480x480).
 ModelPtr<FunctionalModel> EfficientNetV2L(const ApplicationOptions& options = {});
 
 namespace efficientnet_v2 {

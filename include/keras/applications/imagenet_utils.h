@@ -22,8 +22,11 @@ Tensor preprocess_input(const Tensor& x, const std::string& data_format = "",
 
 /// One class of a decoded prediction.
 struct DecodedPrediction {
+  /// The WordNet id ("n01440764").
   std::string class_id;    // the WordNet id, "n01440764"
+  /// The readable class name ("tench").
   std::string class_name;  // "tench"
+  /// The prediction's value for the class (a probability after softmax).
   float score = 0;
 };
 

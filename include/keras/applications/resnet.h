@@ -12,11 +12,17 @@
 #pragma GCC visibility push(default)
 namespace keras::applications {
 
+/// keras.applications.ResNet50 (default input 224x224; "caffe" preprocessing).
 ModelPtr<FunctionalModel> ResNet50(const ApplicationOptions& options = {});
+/// keras.applications.ResNet101 (default input 224x224; "caffe" preprocessing).
 ModelPtr<FunctionalModel> ResNet101(const ApplicationOptions& options = {});
+/// keras.applications.ResNet152 (default input 224x224; "caffe" preprocessing).
 ModelPtr<FunctionalModel> ResNet152(const ApplicationOptions& options = {});
+/// keras.applications.ResNet50V2, pre-activation (default input 224x224; "tf" preprocessing).
 ModelPtr<FunctionalModel> ResNet50V2(const ApplicationOptions& options = {});
+/// keras.applications.ResNet101V2, pre-activation (default input 224x224; "tf" preprocessing).
 ModelPtr<FunctionalModel> ResNet101V2(const ApplicationOptions& options = {});
+/// keras.applications.ResNet152V2, pre-activation (default input 224x224; "tf" preprocessing).
 ModelPtr<FunctionalModel> ResNet152V2(const ApplicationOptions& options = {});
 
 namespace resnet {

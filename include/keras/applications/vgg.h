@@ -11,7 +11,9 @@
 #pragma GCC visibility push(default)
 namespace keras::applications {
 
+/// keras.applications.VGG16 (default input 224x224; "caffe" preprocessing).
 ModelPtr<FunctionalModel> VGG16(const ApplicationOptions& options = {});
+/// keras.applications.VGG19 (default input 224x224; "caffe" preprocessing).
 ModelPtr<FunctionalModel> VGG19(const ApplicationOptions& options = {});
 
 namespace vgg16 {

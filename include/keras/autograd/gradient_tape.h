@@ -29,6 +29,9 @@ enum class UnconnectedGradients { Zero, None };
 /// outer tape is recorded by it, which gives higher-order gradients.
 class GradientTape {
  public:
+  /// Starts recording on this thread (tf.GradientTape).
+  /// A non-persistent tape allows one gradient() call (RuntimeError on the second); a persistent
+  /// one allows any number, and jacobian().
   explicit GradientTape(bool persistent = false);
   ~GradientTape();
   GradientTape(const GradientTape&) = delete;
@@ -36,6 +39,7 @@ class GradientTape {
 
   /// Marks `x` as a source: ops on it are recorded from now on.
   void watch(Tensor& x);
+  /// Marks each of `xs` as a source.
   void watch(std::vector<Tensor>& xs);
 
   /// d target / d source for each source (gradients of a non-scalar target are summed over
@@ -43,14 +47,17 @@ class GradientTape {
   std::vector<Tensor> gradient(const Tensor& target, const std::vector<Tensor>& sources,
                                const Tensor& output_gradient = Tensor(),
                                UnconnectedGradients unconnected = UnconnectedGradients::Zero);
+  /// d target / d source for one source.
   Tensor gradient(const Tensor& target, const Tensor& source);
   /// A braced list of sources, `tape.gradient(loss, {x})`, gives a list of gradients (without
   /// this overload `{x}` would pick the single-tensor form above and return one tensor).
   std::vector<Tensor> gradient(const Tensor& target, std::initializer_list<Tensor> sources) {
     return gradient(target, std::vector<Tensor>(sources));
   }
+  /// d target / d variable for each of `sources`; `unconnected` as for tensors.
   std::vector<Tensor> gradient(const Tensor& target, const std::vector<Variable>& sources,
                                UnconnectedGradients unconnected = UnconnectedGradients::Zero);
+  /// d target / d variable for one variable.
   Tensor gradient(const Tensor& target, const Variable& source);
   /// `tape.gradient(loss, {w})` gives a list, as for tensors.
   std::vector<Tensor> gradient(const Tensor& target, std::initializer_list<Variable> sources) {
@@ -82,7 +89,9 @@ class NoGradScope {
 
 /// The value of fn() and its gradients with respect to `variables`.
 struct ValueAndGrads {
+  /// fn()'s result.
   Tensor value;
+  /// The gradients, one per variable (or input), in order.
   std::vector<Tensor> grads;
 };
 

@@ -20,13 +20,16 @@ class Node;
 
 /// Where an input of a node came from: output `output_nr` of `node`.
 struct Edge {
+  /// The node that produced the input; null when the input needs no gradient.
   Ref<Node> node;
+  /// Which of that node's outputs the input is.
   uint32_t output_nr = 0;
 };
 
 /// The state a gradient rule reads.
 class Context {
  public:
+  /// The context of `node`'s rule; `create_graph` when the backward pass is itself recorded.
   Context(Node& node, bool create_graph) : node_(node), create_graph_(create_graph) {}
   /// Output i of the op. Attached to the graph when building a higher-order graph.
   Tensor output(size_t i = 0) const;
@@ -42,9 +45,11 @@ class Context {
 /// One recorded op: its gradient rule and the edges to its inputs' producers.
 class Node : public RefCounted {
  public:
+  /// A node named after its op; `name` is not copied, so it must outlive the node (a literal).
   explicit Node(std::string_view name) : name_(name) {}
   ~Node() override;
 
+  /// The op's name, as passed to record() (for error messages and debugging).
   std::string_view name() const { return name_; }
   /// Gradients with respect to each input, given the gradient of each output (missing output
   /// gradients arrive as zeros). An undefined Tensor means "no gradient".
@@ -86,6 +91,7 @@ inline bool should_record(std::initializer_list<const Tensor*> inputs) {
   return false;
 }
 template <typename... T>
+/// should_record over tensors passed as separate arguments.
 inline bool should_record(const T&... inputs) {
   return should_record({&inputs...});
 }
@@ -95,6 +101,7 @@ bool should_record_list(std::span<const Tensor> inputs);
 /// Links `output` to a new node running `rule` for `inputs` (the tensors the op read).
 void record(std::string_view name, std::span<const Tensor> inputs, Tensor& output,
             UnaryRule rule);
+/// record() over a braced list of inputs.
 inline void record(std::string_view name, std::initializer_list<Tensor> inputs, Tensor& output,
                    UnaryRule rule) {
   record(name, std::span<const Tensor>(inputs.begin(), inputs.size()), output, std::move(rule));

@@ -38,6 +38,8 @@ struct VariableOptions {
 /// weights in float16). An unset dtype turns autocasting off inside an outer scope.
 class AutocastScope {
  public:
+  /// Makes reads of autocasting floating variables on this thread return `dtype` until destroyed.
+  /// Throws ValueError when `dtype` is set but not a floating dtype.
   explicit AutocastScope(std::optional<DType> dtype);
   ~AutocastScope();
   AutocastScope(const AutocastScope&) = delete;
@@ -57,32 +59,46 @@ class Variable {
   /// A variable holding a copy of `initial_value`.
   explicit Variable(const Tensor& initial_value, VariableOptions options = {});
 
+  /// Whether the handle refers to a variable (false for a default-constructed one).
   bool defined() const { return static_cast<bool>(state_); }
   /// The current value. Under a GradientTape, ops on it are recorded when trainable. Inside
   /// an AutocastScope a floating variable that autocasts reads as the scope's dtype (the cast
   /// is an op, so gradients reach the variable in its own dtype).
   Tensor value() const;
+  /// Reads value(), so a variable can be passed wherever a Tensor is expected.
   operator Tensor() const { return value(); }  // NOLINT: variables are used as tensors
   /// The stored value, never autocast.
   const Tensor& stored_value() const;
 
-  /// Replaces the value; the shape must match and the dtype is converted.
+  /// Replaces the value; the shape must match (a one-element value is broadcast to the
+  /// variable's shape) and the dtype is converted.
   void assign(const Tensor& value);
+  /// Adds `delta` to the value (Keras's assign_add).
   void assign_add(const Tensor& delta);
+  /// Subtracts `delta` from the value (Keras's assign_sub).
   void assign_sub(const Tensor& delta);
 
+  /// The value's shape, fixed at construction.
   const Shape& shape() const { return stored_value().shape(); }
   /// The variable's own dtype (reads inside an AutocastScope may differ).
   DType dtype() const { return stored_value().dtype(); }
+  /// The number of dimensions of the value.
   int ndim() const { return stored_value().ndim(); }
+  /// Whether reads inside an AutocastScope are cast (Keras's `autocast`, see VariableOptions).
   bool autocast() const;
   /// Keras's overwrite_with_gradient (see VariableOptions).
   bool overwrite_with_gradient() const;
+  /// Sets Keras's overwrite_with_gradient (see VariableOptions).
   void set_overwrite_with_gradient(bool overwrite);
+  /// Whether optimizers train it and tapes watch it (Keras's `trainable`).
   bool trainable() const;
+  /// Sets trainable(); a non-trainable variable's reads are no longer recorded by tapes.
   void set_trainable(bool trainable);
+  /// The short name, e.g. "kernel" ("variable" when none was given).
   const std::string& name() const;
+  /// The full path, e.g. "dense/kernel", which weight files key on (the name when none was given).
   const std::string& path() const;
+  /// Replaces the full path that weight files key on.
   void set_path(const std::string& path);
   /// The values converted to T, in row-major order.
   template <typename T>
@@ -93,6 +109,7 @@ class Variable {
   /// The projection an optimizer applies after updating this variable (Keras's constraint);
   /// empty when there is none.
   const std::function<Tensor(const Tensor&)>& constraint() const;
+  /// Sets the constraint (an empty function removes it).
   void set_constraint(std::function<Tensor(const Tensor&)> constraint);
 
   /// Makes `value` (the tensor itself, not a copy, so gradients flow to it) the variable's

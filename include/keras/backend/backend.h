@@ -42,11 +42,17 @@ enum class ChainLayout : uint8_t {
 /// only through that same view, so running the chain block by block (blocks of whole rows)
 /// gives what the steps give one after another over whole arrays, bit for bit.
 struct ElementwiseChain {
+  /// The steps, run in order at each flat index.
   std::vector<ElementwiseStep> steps;
+  /// How each of the num_arrays arrays is indexed, one entry per array.
   std::vector<ChainLayout> layouts;  // per array
+  /// The dtype of each temporary register, num_arrays on.
   std::vector<DType> temp_dtypes;
+  /// The number of flat indices the chain runs over.
   int64_t numel = 0;
+  /// The row length that Row and Column layouts split the flat index by.
   int64_t row_length = 1;  // divides numel; 1 when no array is Row or Column
+  /// The number of arrays passed with the chain (registers 0 .. num_arrays - 1).
   int num_arrays = 0;
 };
 

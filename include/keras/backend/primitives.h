@@ -99,11 +99,17 @@ enum class Capability : uint8_t {
 /// One elementwise primitive (unary, binary, where or copy) as data: a step of a fused chain
 /// (Capability::Elementwise). Its operands are registers of the chain (see ElementwiseChain).
 struct ElementwiseStep {
+  /// The primitives a step can run: unary, binary, where (select) or copy.
   enum class Kind : uint8_t { Unary, Binary, Where, Copy };
+  /// The step's primitive.
   Kind kind = Kind::Unary;
+  /// The UnaryOp, BinaryOp or CopyMode, cast to its underlying value (unused for Where).
   uint8_t op = 0;         // the UnaryOp, BinaryOp or CopyMode
+  /// A unary op's first parameter, and (p1) its second (see UnaryOp).
   double p0 = 0, p1 = 0;  // a unary op's parameters
+  /// The register the step writes.
   int out = -1;
+  /// The registers the step reads: x for Unary and Copy, a, b for Binary, cond, a, b for Where.
   std::array<int, 3> in{-1, -1, -1};  // Unary/Copy: x; Binary: a, b; Where: cond, a, b
 };
 
@@ -112,37 +118,60 @@ enum class Activation : uint8_t { None, Relu, Sigmoid, Tanh, Gelu, Silu };
 
 /// A convolution with explicit padding, for 1, 2 or 3 spatial dimensions.
 struct ConvSpec {
+  /// The number of spatial dimensions: 1, 2 or 3.
   int spatial_dims = 2;
+  /// The stride along each spatial dimension.
   SmallVector<int64_t, 3> strides;
+  /// The dilation rate along each spatial dimension (1 for none).
   SmallVector<int64_t, 3> dilation;
+  /// Zero padding before each spatial dimension, in elements.
   SmallVector<int64_t, 3> pad_before;
+  /// Zero padding after each spatial dimension, in elements.
   SmallVector<int64_t, 3> pad_after;
+  /// The number of channel groups (Keras's `groups`); equal to the input channels for depthwise.
   int64_t groups = 1;
+  /// True for Keras's "channels_last" data format, false for "channels_first".
   bool channels_last = true;  // input (N, *spatial, C) and kernel (*k, C/groups, O)
   // channels_first: input (N, C, *spatial); the kernel is always (*k, C/groups, O) as in Keras.
 };
 
+/// The reduction a pooling window applies.
 enum class PoolKind : uint8_t { Max, Average };
 
 /// A pooling window with explicit padding. Average pooling divides by the number of input
 /// elements inside the window (padding excluded), as Keras does.
 struct PoolSpec {
+  /// Max or average pooling.
   PoolKind kind = PoolKind::Max;
+  /// The number of spatial dimensions: 1, 2 or 3.
   int spatial_dims = 2;
+  /// The window size along each spatial dimension (Keras's `pool_size`).
   SmallVector<int64_t, 3> window;
+  /// The stride along each spatial dimension.
   SmallVector<int64_t, 3> strides;
+  /// Padding before each spatial dimension, in elements; padded positions never count in a window.
   SmallVector<int64_t, 3> pad_before;
+  /// Padding after each spatial dimension, in elements.
   SmallVector<int64_t, 3> pad_after;
+  /// True for "channels_last" inputs `(N, *spatial, C)`, false for `(N, C, *spatial)`.
   bool channels_last = true;
 };
 
+/// The keras.ops name of `op` ("arcsin" for Asin), for messages; "unknown" when out of range.
 std::string_view name_of(UnaryOp op);
+/// The keras.ops name of `op` ("subtract" for Sub), for messages; "unknown" when out of range.
 std::string_view name_of(BinaryOp op);
+/// The keras.ops name of `op` ("sum", "mean", ...); "unknown" when out of range.
 std::string_view name_of(ReduceOp op);
+/// The keras.ops name of `op` ("argmax" or "argmin"); "unknown" when out of range.
 std::string_view name_of(ArgReduceOp op);
+/// The keras.ops name of `op` ("cumsum", ...); "unknown" when out of range.
 std::string_view name_of(ScanOp op);
+/// The name of `op` ("assign", "add", "multiply", "maximum", "minimum"); "unknown" if out of range.
 std::string_view name_of(ScatterReduce op);
+/// The name of `kind` ("bits", "uniform", "normal", "truncated_normal"); "unknown" if out of range.
 std::string_view name_of(RandomKind kind);
+/// The snake_case name of `cap` ("conv", "quantized_matmul", ...); "unknown" when out of range.
 std::string_view name_of(Capability cap);
 
 /// True for the unary ops that write bool.
@@ -150,6 +179,8 @@ constexpr bool is_predicate(UnaryOp op) { return op >= UnaryOp::LogicalNot; }
 /// True for the binary ops that write bool.
 constexpr bool is_predicate(BinaryOp op) { return op >= BinaryOp::Equal; }
 
+/// \var ElementwiseStep::p1
+/// A unary op's second parameter (Clip's max; see UnaryOp).
 }  // namespace keras::backend
 
 #pragma GCC visibility pop

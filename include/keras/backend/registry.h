@@ -51,6 +51,8 @@ void set_default(std::string_view name);
 /// Makes `name` the backend for new tensors on this thread while alive.
 class BackendScope {
  public:
+  /// Switches this thread to the registered backend `name` (creating it on first use).
+  /// Throws ValueError listing the available backends when `name` is not registered.
   explicit BackendScope(std::string_view name);
   ~BackendScope();
   BackendScope(const BackendScope&) = delete;

@@ -19,6 +19,7 @@ class Backend;
 /// Array that uses it is gone.
 class Storage : public RefCounted {
  public:
+  /// Frees memory owned by someone else; called with the constructor's `context`, `data`, `nbytes`.
   using Deleter = void (*)(void* context, void* data, size_t nbytes);
 
   /// Memory from `backend`'s allocator; returned to it on destruction.
@@ -28,7 +29,9 @@ class Storage : public RefCounted {
   Storage(Backend* backend, void* data, size_t nbytes, Deleter deleter, void* context);
   ~Storage() override;
 
+  /// The block's address (a device address on device backends).
   void* data() const { return data_; }
+  /// The block's size in bytes.
   size_t nbytes() const { return nbytes_; }
   /// The owning backend (under a trace, its recording wrapper).
   Backend& backend() const { return detail::route(*backend_); }
@@ -45,15 +48,24 @@ class Storage : public RefCounted {
 
 /// A strided view of a Storage: what every primitive reads and writes.
 struct Array {
+  /// The memory the view reads; shared by every view of it.
   Ref<Storage> storage;
+  /// Where element 0 of the view lies in the storage, in elements (not bytes).
   int64_t offset = 0;  // in elements
+  /// The element type.
   DType dtype = DType::Float32;
+  /// The view's shape.
   Shape shape;
+  /// The step between neighbours along each axis, in elements; 0 broadcasts and negative flips.
   Strides strides;  // in elements; 0 broadcasts, negative flips
 
+  /// The number of axes.
   int rank() const { return shape.rank(); }
+  /// The number of elements (the product of the shape).
   int64_t numel() const { return shape.numel(); }
+  /// The size of numel() elements in bytes (the view's extent only when it is contiguous).
   size_t nbytes() const { return static_cast<size_t>(numel()) * itemsize(dtype); }
+  /// The backend that owns the storage (under a trace, its recording wrapper).
   Backend& backend() const { return storage->backend(); }
   /// Address of the first element (host backends only; device backends return a device address).
   void* data() const {
@@ -61,6 +73,7 @@ struct Array {
     return static_cast<char*>(storage->data()) + offset * static_cast<int64_t>(itemsize(dtype));
   }
   template <typename T>
+  /// data() as a `T*`; `T` must match dtype.
   T* data_as() const {
     return static_cast<T*>(data());
   }

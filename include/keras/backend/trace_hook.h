@@ -140,6 +140,7 @@ class UntracedScope {
 /// Reports a layer call to the trace running on this thread (for messages), if any.
 class LayerTraceScope {
  public:
+  /// Tells the trace that layer `name` begins; the destructor tells it that the call ended.
   explicit LayerTraceScope(std::string_view name) {
     if (detail::active_traces.load(std::memory_order_relaxed)) enter(name);
   }

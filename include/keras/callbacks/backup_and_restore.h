@@ -24,6 +24,7 @@
 #pragma GCC visibility push(default)
 namespace keras::callbacks {
 
+/// Options of BackupAndRestore beyond `backup_dir` (keras.callbacks.BackupAndRestore's arguments).
 struct BackupAndRestoreOptions {
   /// "epoch" or a number of batches.
   SaveFreq save_freq = "epoch";
@@ -33,6 +34,8 @@ struct BackupAndRestoreOptions {
   bool delete_checkpoint = true;
 };
 
+/// Backs up the training state every epoch (or `save_freq` batches) and resumes an interrupted
+/// fit from it (keras.callbacks.BackupAndRestore).
 class BackupAndRestore : public Callback {
  public:
   /// ValueError for an empty backup_dir.
@@ -44,7 +47,9 @@ class BackupAndRestore : public Callback {
   void on_train_batch_end(int64_t batch, const Logs& logs) override;
   void on_train_end(const Logs& logs) override;
 
+  /// The backup's weights file, `backup_dir`/latest.weights.h5.
   const std::string& weights_path() const { return weights_path_; }
+  /// The backup's metadata file, `backup_dir`/training_metadata.json (the epoch and batch saved).
   const std::string& metadata_path() const { return metadata_path_; }
   /// The epoch the last on_train_begin restored (nullopt when there was no backup).
   std::optional<int> restored_epoch() const { return restored_epoch_; }

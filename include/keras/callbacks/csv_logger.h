@@ -12,6 +12,7 @@
 #pragma GCC visibility push(default)
 namespace keras::callbacks {
 
+/// Writes every epoch's logs as a row of the CSV file `filename` (keras.callbacks.CSVLogger).
 class CSVLogger : public Callback {
  public:
   /// `append`: keep the rows of an existing file (the header is written only when it is

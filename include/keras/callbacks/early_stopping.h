@@ -16,12 +16,15 @@
 #pragma GCC visibility push(default)
 namespace keras::callbacks {
 
+/// Arguments of keras.callbacks.EarlyStopping.
 struct EarlyStoppingOptions {
+  /// The metric watched, by its name in the epoch logs.
   std::string monitor = "val_loss";
   /// Changes smaller than this (in absolute value) are no improvement.
   double min_delta = 0;
   /// Epochs without improvement after which training stops.
   int patience = 0;
+  /// 0: silent; 1: print a message when the callback stops training or restores weights.
   int verbose = 0;
   /// "auto", "min" or "max".
   std::string mode = "auto";
@@ -33,8 +36,10 @@ struct EarlyStoppingOptions {
   int start_from_epoch = 0;
 };
 
+/// Stops fit when the monitored metric has stopped improving (keras.callbacks.EarlyStopping).
 class EarlyStopping : public MonitorCallback {
  public:
+  /// An unknown `mode` warns and falls back to "auto", as Keras.
   explicit EarlyStopping(EarlyStoppingOptions options = {});
 
   void on_train_begin(const Logs& logs) override;

@@ -9,6 +9,7 @@
 #pragma GCC visibility push(default)
 namespace keras::callbacks {
 
+/// Records every epoch's logs; fit adds one and returns it (keras.callbacks.History).
 class History : public Callback {
  public:
   /// Each metric's value after every epoch, by name ("loss", "accuracy", "val_loss", ...).

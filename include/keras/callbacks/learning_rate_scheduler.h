@@ -12,8 +12,11 @@
 #pragma GCC visibility push(default)
 namespace keras::callbacks {
 
+/// Sets the optimizer's learning rate at the start of every epoch from a schedule
+/// (keras.callbacks.LearningRateScheduler).
 class LearningRateScheduler : public Callback {
  public:
+  /// Maps the 0-based epoch and the current learning rate to the epoch's learning rate.
   using Schedule = std::function<double(int epoch, double learning_rate)>;
   /// `verbose` > 0 prints "Epoch N: LearningRateScheduler setting learning rate to lr."
   explicit LearningRateScheduler(Schedule schedule, int verbose = 0);

@@ -10,6 +10,8 @@
 #pragma GCC visibility push(default)
 namespace keras::callbacks {
 
+/// Prints the epoch header and a progress bar during fit, evaluate and predict
+/// (keras.callbacks.ProgbarLogger).
 class ProgbarLogger : public Callback {
  public:
   /// `out` (default std::cout) and `dynamic_display` as in utils::ProgbarOptions.

@@ -15,8 +15,12 @@
 #pragma GCC visibility push(default)
 namespace keras::callbacks {
 
+/// Evaluates and predicts with the optimizer's moving averages of the weights
+/// (keras.callbacks.SwapEMAWeights).
 class SwapEMAWeights : public Callback {
  public:
+  /// `swap_on_epoch`: also hold the averages in the model from each epoch end to the next epoch's
+  /// start, so that a ModelCheckpoint listed after it saves them.
   explicit SwapEMAWeights(bool swap_on_epoch = false) : swap_on_epoch_(swap_on_epoch) {}
 
   void on_epoch_begin(int epoch, const Logs& logs) override;

@@ -40,10 +40,15 @@ class EventFileWriter;
 /// `update_freq`: "epoch", "batch" (= 1), or a number of batches.
 class UpdateFreq {
  public:
+  /// Per epoch ("epoch") or every batch ("batch"); ValueError for any other text.
   UpdateFreq(const char* text);         // NOLINT: "epoch" or "batch"
+  /// Per epoch ("epoch") or every batch ("batch"); ValueError for any other text.
   UpdateFreq(const std::string& text);  // NOLINT
+  /// Every `batches` batches; ValueError when `batches` < 1.
   UpdateFreq(int batches);              // NOLINT
+  /// Every `batches` batches; ValueError when `batches` < 1.
   UpdateFreq(int64_t batches);          // NOLINT
+  /// Whether summaries are written only at epoch ends ("epoch").
   bool per_epoch() const { return batches_ == 0; }
   /// Batches between batch-level summaries (when not per epoch).
   int64_t batches() const { return batches_; }
@@ -52,6 +57,7 @@ class UpdateFreq {
   int64_t batches_ = 0;
 };
 
+/// Arguments of keras.callbacks.TensorBoard beyond `log_dir`.
 struct TensorBoardOptions {
   /// Epochs between weight histograms (0: none).
   int histogram_freq = 0;
@@ -61,6 +67,8 @@ struct TensorBoardOptions {
   bool write_images = false;
   /// Logs epoch_steps_per_second (and batch_steps_per_second with batch summaries).
   bool write_steps_per_second = false;
+  /// "epoch": write the metrics at epoch ends only; "batch" or N: also batch_* summaries every N
+  /// batches.
   UpdateFreq update_freq = "epoch";
   /// Must be 0 (no profiler); negative values are Keras's ValueError.
   int profile_batch = 0;
@@ -70,8 +78,13 @@ struct TensorBoardOptions {
   std::map<std::string, std::string> embeddings_metadata;
 };
 
+/// Writes TensorBoard event files of the metrics, weight histograms and model graph
+/// (keras.callbacks.TensorBoard).
 class TensorBoard : public Callback {
  public:
+  /// Writes under `log_dir`/train and `log_dir`/validation, created when first written.
+  /// ValueError for a negative histogram_freq or profile_batch; NotImplementedError when
+  /// write_images, profile_batch or embeddings_freq asks for what is not available.
   explicit TensorBoard(std::string log_dir = "logs", TensorBoardOptions options = {});
   ~TensorBoard() override;
 
@@ -86,6 +99,7 @@ class TensorBoard : public Callback {
   void on_epoch_begin(int epoch, const Logs& logs) override;
   void on_epoch_end(int epoch, const Logs& logs) override;
 
+  /// The folder the event files go to (Keras's `log_dir`).
   const std::string& log_dir() const { return log_dir_; }
 
  private:

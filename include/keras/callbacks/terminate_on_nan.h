@@ -7,6 +7,7 @@
 #pragma GCC visibility push(default)
 namespace keras::callbacks {
 
+/// Stops training when a batch's loss is NaN or infinite (keras.callbacks.TerminateOnNaN).
 class TerminateOnNaN : public Callback {
  public:
   /// `raise_error`: throw RuntimeError instead of stopping quietly after the batch.

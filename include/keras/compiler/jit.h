@@ -23,9 +23,11 @@ namespace keras {
 /// A function compiled by keras::jit. Copies share one cache of programs.
 class CompiledFunction {
  public:
+  /// The function type: a list of tensors in, a list of tensors out.
   using Function = std::function<TensorList(const TensorList&)>;
 
   CompiledFunction() = default;
+  /// Compiles `fn`, as jit() does; `name` appears in warnings.
   explicit CompiledFunction(Function fn, std::string name = "function");
 
   /// Calls the function. The signature is every input's backend, dtype and shape plus
@@ -50,6 +52,7 @@ class CompiledFunction {
   /// Why the last signature that gave up runs eagerly; empty when none did.
   std::string fallback_reason() const;
 
+  /// Whether it holds a function (false for a default-constructed one).
   bool defined() const { return static_cast<bool>(state_); }
 
  private:

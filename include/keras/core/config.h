@@ -16,10 +16,13 @@ void set_floatx(DType dtype);
 
 /// The fuzz factor used by losses and normalization layers (1e-7 by default).
 double epsilon();
+/// Sets the fuzz factor for this process (keras.config.set_epsilon).
 void set_epsilon(double value);
 
 /// "channels_last" (the default) or "channels_first".
 const std::string& image_data_format();
+/// Sets the default data format for this process (keras.config.set_image_data_format).
+/// Throws ValueError unless `format` is "channels_last" or "channels_first".
 void set_image_data_format(const std::string& format);
 
 /// The folder Keras keeps its config in: $KERAS_HOME, else ~/.keras.

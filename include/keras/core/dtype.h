@@ -30,15 +30,25 @@ enum class DType : uint8_t {
 inline constexpr int kNumDTypes = 10;
 
 // Short names, so user code can write `ops::zeros({2, 3}, keras::float16)`.
+/// DType::Bool, Keras's "bool" (`bool` is a C++ keyword).
 inline constexpr DType bool_ = DType::Bool;
+/// DType::Int8, Keras's "int8".
 inline constexpr DType int8 = DType::Int8;
+/// DType::Int16, Keras's "int16".
 inline constexpr DType int16 = DType::Int16;
+/// DType::Int32, Keras's "int32".
 inline constexpr DType int32 = DType::Int32;
+/// DType::Int64, Keras's "int64".
 inline constexpr DType int64 = DType::Int64;
+/// DType::UInt8, Keras's "uint8".
 inline constexpr DType uint8 = DType::UInt8;
+/// DType::Float16, Keras's "float16".
 inline constexpr DType float16 = DType::Float16;
+/// DType::BFloat16, Keras's "bfloat16".
 inline constexpr DType bfloat16 = DType::BFloat16;
+/// DType::Float32, Keras's "float32".
 inline constexpr DType float32 = DType::Float32;
+/// DType::Float64, Keras's "float64".
 inline constexpr DType float64 = DType::Float64;
 
 /// Bytes per element.
@@ -90,51 +100,73 @@ std::string_view dtype_name(DType t);
 /// Parses a Keras dtype name ("float32", "int", "float", "double", "half" are accepted as NumPy
 /// does); throws ValueError naming the accepted names.
 DType dtype_from_string(std::string_view name);
+/// Writes the Keras name (dtype_name).
 std::ostream& operator<<(std::ostream& out, DType t);
 
 /// The DType for a C++ element type.
 template <typename T>
 struct dtype_of;
+/// dtype_of for `bool`: DType::Bool.
 template <>
 struct dtype_of<bool> {
+  /// DType::Bool.
   static constexpr DType value = DType::Bool;
 };
+/// dtype_of for `int8_t`: DType::Int8.
 template <>
 struct dtype_of<int8_t> {
+  /// DType::Int8.
   static constexpr DType value = DType::Int8;
 };
+/// dtype_of for `int16_t`: DType::Int16.
 template <>
 struct dtype_of<int16_t> {
+  /// DType::Int16.
   static constexpr DType value = DType::Int16;
 };
+/// dtype_of for `int32_t`: DType::Int32.
 template <>
 struct dtype_of<int32_t> {
+  /// DType::Int32.
   static constexpr DType value = DType::Int32;
 };
+/// dtype_of for `int64_t`: DType::Int64.
 template <>
 struct dtype_of<int64_t> {
+  /// DType::Int64.
   static constexpr DType value = DType::Int64;
 };
+/// dtype_of for `uint8_t`: DType::UInt8.
 template <>
 struct dtype_of<uint8_t> {
+  /// DType::UInt8.
   static constexpr DType value = DType::UInt8;
 };
+/// dtype_of for `keras::float16_t`: DType::Float16.
 template <>
 struct dtype_of<keras::float16_t> {
+  /// DType::Float16.
   static constexpr DType value = DType::Float16;
 };
+/// dtype_of for `keras::bfloat16_t`: DType::BFloat16.
 template <>
 struct dtype_of<keras::bfloat16_t> {
+  /// DType::BFloat16.
   static constexpr DType value = DType::BFloat16;
 };
+/// dtype_of for `float`: DType::Float32.
 template <>
 struct dtype_of<float> {
+  /// DType::Float32.
   static constexpr DType value = DType::Float32;
 };
+/// dtype_of for `double`: DType::Float64.
 template <>
 struct dtype_of<double> {
+  /// DType::Float64.
   static constexpr DType value = DType::Float64;
 };
+/// The DType for the C++ element type `T`: `dtype_v<float>` is DType::Float32.
 template <typename T>
 inline constexpr DType dtype_v = dtype_of<T>::value;
 

@@ -13,6 +13,7 @@ namespace keras {
 /// Base of every exception keras-cpp throws on purpose.
 class Error : public std::runtime_error {
  public:
+  /// An error whose what() is `message`.
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 

@@ -64,10 +64,14 @@ inline uint16_t float_to_bfloat16_bits(float f) {
 
 /// IEEE 754 binary16.
 struct float16_t {
+  /// The raw binary16 bit pattern (sign, 5 exponent bits, 10 mantissa bits).
   uint16_t bits = 0;
   float16_t() = default;
+  /// Rounds `f` to the nearest float16, ties to even; values beyond 65504 become infinity.
   float16_t(float f) : bits(detail::float_to_half_bits(f)) {}  // NOLINT: implicit like a float
+  /// The exact float value (every float16 is representable as a float).
   operator float() const { return detail::half_bits_to_float(bits); }
+  /// The float16 with bit pattern `b`.
   static float16_t from_bits(uint16_t b) {
     float16_t h;
     h.bits = b;
@@ -77,10 +81,14 @@ struct float16_t {
 
 /// bfloat16: the top half of a float32.
 struct bfloat16_t {
+  /// The raw bit pattern: the upper 16 bits of the float32.
   uint16_t bits = 0;
   bfloat16_t() = default;
+  /// Rounds `f` to the nearest bfloat16, ties to even (NaN stays NaN).
   bfloat16_t(float f) : bits(detail::float_to_bfloat16_bits(f)) {}  // NOLINT
+  /// The exact float value (the bits followed by 16 zero bits).
   operator float() const { return detail::bits_float(static_cast<uint32_t>(bits) << 16); }
+  /// The bfloat16 with bit pattern `b`.
   static bfloat16_t from_bits(uint16_t b) {
     bfloat16_t h;
     h.bits = b;

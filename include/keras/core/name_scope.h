@@ -16,8 +16,10 @@
 #pragma GCC visibility push(default)
 namespace keras {
 
+/// keras.name_scope: prefixes the paths of weights created on this thread while it lives.
 class NameScope {
  public:
+  /// Opens scope `name` inside the current ones; ValueError when `name` contains '/'.
   explicit NameScope(const std::string& name);
   ~NameScope();
   NameScope(const NameScope&) = delete;

@@ -18,10 +18,14 @@ namespace keras {
 
 /// A dtype, or the weak kind of a C++ literal, as an input to promotion.
 struct DTypeLike {
+  /// The dtype; for a weak input only its kind counts (integer or floating).
   DType dtype;
+  /// True for a weakly typed literal, which adapts to the other operands' dtype.
   bool weak = false;
   DTypeLike() : dtype(DType::Float32) {}
+  /// The strongly typed dtype `t`.
   DTypeLike(DType t) : dtype(t) {}  // NOLINT: every DType is a DTypeLike
+  /// `t`, weak when `is_weak`.
   DTypeLike(DType t, bool is_weak) : dtype(t), weak(is_weak) {}
 };
 
@@ -32,6 +36,7 @@ inline const DTypeLike weak_float{DType::Float32, true};
 
 /// The dtype Keras's promotion rules give to an operation over `dtypes`; floatx() when empty.
 DType result_type(std::span<const DTypeLike> dtypes);
+/// result_type over a braced list: `result_type({DType::Int8, weak_float})`.
 inline DType result_type(std::initializer_list<DTypeLike> dtypes) {
   return result_type(std::span<const DTypeLike>(dtypes.begin(), dtypes.size()));
 }

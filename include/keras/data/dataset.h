@@ -29,8 +29,12 @@ namespace keras::data {
 /// original message.
 class ProducerError : public Error {
  public:
+  /// The failure of element `index` (the batch index, for a batched dataset) with the producer's
+  /// message `cause`.
   ProducerError(int64_t index, std::string cause);
+  /// The index of the element (or batch) being produced when the producer threw.
   int64_t index() const { return index_; }
+  /// The producer's original exception message.
   const std::string& cause() const { return cause_; }
 
  private:
@@ -53,7 +57,9 @@ inline constexpr int AUTOTUNE = -1;
 using Generator = std::function<std::optional<Element>()>;
 /// Makes a fresh generator, called at the start of every iteration (every epoch).
 using GeneratorFactory = std::function<Generator()>;
+/// The function map() applies to each element.
 using MapFn = std::function<Element(const Element&)>;
+/// The test filter() keeps an element by.
 using Predicate = std::function<bool(const Element&)>;
 
 namespace detail {
@@ -61,6 +67,9 @@ class Node;
 class NodeIterator;
 }  // namespace detail
 
+/// A pipeline of elements for fit(), evaluate() and predict(), as tf.data.Dataset: a source (tensor
+/// slices or a generator) and transformations (batch, shuffle, map, ...); each transformation
+/// returns a new Dataset.
 class Dataset {
  public:
   /// Iterates one pass over a dataset. Move-only; destroying it stops and joins any
@@ -68,7 +77,9 @@ class Dataset {
   class Iterator {
    public:
     Iterator() = default;
+    /// Takes over another iterator's pass.
     Iterator(Iterator&&) noexcept;
+    /// Stops this pass (joining its threads) and takes over another's.
     Iterator& operator=(Iterator&&) noexcept;
     ~Iterator();
     /// The next element, or std::nullopt at the end. A producer's exception is rethrown here
@@ -124,19 +135,27 @@ class Dataset {
 
   /// Range-for support: `for (const Element& e : ds)` runs a fresh pass.
   struct Sentinel {};
+  /// The range-for iterator: holds a pass and its current element.
   class Cursor {
    public:
+    /// Starts at the first element of `it`'s pass.
     explicit Cursor(Iterator it);
+    /// The current element.
     const Element& operator*() const { return *current_; }
+    /// The current element.
     const Element* operator->() const { return &*current_; }
+    /// Advances to the next element (a producer's exception is rethrown as a ProducerError).
     Cursor& operator++();
+    /// True at the end of the pass.
     bool operator==(Sentinel) const { return !current_; }
 
    private:
     std::shared_ptr<Iterator> it_;
     std::optional<Element> current_;
   };
+  /// A fresh pass, positioned at its first element.
   Cursor begin() const { return Cursor(iterator()); }
+  /// The end of any pass.
   Sentinel end() const { return {}; }
 
  private:

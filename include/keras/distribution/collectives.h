@@ -15,12 +15,16 @@
 #pragma GCC visibility push(default)
 namespace keras::distribution {
 
+/// The collective operations of a distributed job, one implementation per library; every process
+/// must make the same calls in the same order.
 class Collectives {
  public:
   virtual ~Collectives() = default;
   /// The library under it ("gloo", or "local" for a job of one process).
   virtual std::string name() const = 0;
+  /// This process's index in the job, 0 .. size() - 1.
   virtual int rank() const = 0;
+  /// The number of processes in the job.
   virtual int size() const = 0;
   /// Sums `count` elements of `dtype` (float32 or float64, int64) over every process, in place.
   virtual void all_reduce_sum(void* data, size_t count, DType dtype, const std::string& what) = 0;
@@ -28,6 +32,7 @@ class Collectives {
   virtual void broadcast(void* data, size_t bytes, int root, const std::string& what) = 0;
   /// Gathers `bytes` bytes from every process into `out` (size() * bytes, rank order).
   virtual void all_gather(const void* in, void* out, size_t bytes, const std::string& what) = 0;
+  /// Returns once every process has reached this barrier.
   virtual void barrier(const std::string& what) = 0;
 };
 

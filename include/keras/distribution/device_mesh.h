@@ -23,7 +23,9 @@ class DeviceMesh {
   DeviceMesh(std::vector<int64_t> shape, std::vector<std::string> axis_names,
              std::vector<std::string> devices = {});
 
+  /// The number of devices along each mesh axis (Keras's `shape`).
   const std::vector<int64_t>& shape() const { return shape_; }
+  /// The name of each mesh axis (Keras's `axis_names`), as layouts refer to them.
   const std::vector<std::string>& axis_names() const { return axis_names_; }
   /// The devices, flat in row-major order of shape().
   const std::vector<std::string>& devices() const { return devices_; }
@@ -49,7 +51,10 @@ class TensorLayout {
   explicit TensorLayout(std::vector<std::optional<std::string>> axes,
                         std::shared_ptr<const DeviceMesh> mesh = nullptr);
 
+  /// The mesh axis each tensor dimension is sharded along, or std::nullopt for a replicated
+  /// dimension (Keras's `axes`).
   const std::vector<std::optional<std::string>>& axes() const { return axes_; }
+  /// The mesh the layout lives on; null until one is attached (with_mesh).
   const std::shared_ptr<const DeviceMesh>& device_mesh() const { return mesh_; }
   /// This layout on `mesh` (validated against it). As Keras, a layout that already has another
   /// mesh cannot be moved to a second one (ValueError).
@@ -64,15 +69,25 @@ class TensorLayout {
 
 /// A half-open range [begin, end) of indices along one dimension.
 struct Slice {
+  /// The first index.
   int64_t begin = 0, end = 0;
+  /// Whether both ranges are the same.
   friend bool operator==(const Slice&, const Slice&) = default;
+  /// \var end
+  /// One past the last index.
 };
 
 /// The shards [begin, end) out of `count` (the size of the mesh axis; 1 for a dimension that is
 /// not sharded) that a process holds along one dimension of a layout.
 struct ShardRange {
+  /// The first shard held.
   int64_t begin = 0, end = 1, count = 1;
+  /// Whether both shard ranges are the same.
   friend bool operator==(const ShardRange&, const ShardRange&) = default;
+  /// \var end
+  /// One past the last shard held.
+  /// \var count
+  /// The number of shards along the dimension: the mesh axis's size, 1 when not sharded.
 };
 
 /// Per dimension of `layout`, the shards that `process` holds when every process holds

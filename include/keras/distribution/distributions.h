@@ -25,6 +25,7 @@ class Distribution;
 /// (Keras's `with distribution.scope():`).
 class DistributionScope {
  public:
+  /// Makes `distribution` current (nullptr: none) until this scope is destroyed.
   explicit DistributionScope(std::shared_ptr<Distribution> distribution);
   DistributionScope(const DistributionScope&) = delete;
   DistributionScope& operator=(const DistributionScope&) = delete;
@@ -40,12 +41,14 @@ class Distribution : public std::enable_shared_from_this<Distribution> {
  public:
   virtual ~Distribution() = default;
 
+  /// The mesh of devices the distribution lays tensors out on (Keras's `device_mesh`).
   const std::shared_ptr<const DeviceMesh>& device_mesh() const { return mesh_; }
   /// The mesh axis the batch dimension of the data is sharded over.
   const std::string& batch_dim_name() const { return batch_dim_name_; }
   /// Whether distribute_dataset splits the batches between processes (false: each process's
   /// dataset already yields its own part).
   bool auto_shard_dataset() const { return auto_shard_dataset_; }
+  /// Sets auto_shard_dataset() (Keras's `auto_shard_dataset` attribute).
   void set_auto_shard_dataset(bool value) { auto_shard_dataset_ = value; }
 
   /// The layout of an input batch of shape `data_shape`: dimension 0 over batch_dim_name().
@@ -68,8 +71,11 @@ class Distribution : public std::enable_shared_from_this<Distribution> {
   std::string to_string() const;
 
  protected:
+  /// For subclasses: the mesh, the mesh axis the batch is split over, and whether
+  /// distribute_dataset() splits batches between processes.
   Distribution(std::shared_ptr<const DeviceMesh> device_mesh, std::string batch_dim_name,
                bool auto_shard_dataset);
+  /// The Keras class name ("DataParallel"), for to_string().
   virtual const char* class_name() const = 0;
 
  private:
@@ -104,6 +110,7 @@ class ModelParallel : public Distribution {
   explicit ModelParallel(LayoutMap layout_map, std::string batch_dim_name = "",
                          bool auto_shard_dataset = true);
 
+  /// The variable layouts by path pattern (Keras's `layout_map`).
   const LayoutMap& layout_map() const { return layout_map_; }
   std::optional<TensorLayout> get_variable_layout(const std::string& variable_path,
                                                   const Shape& shape) const override;

@@ -17,6 +17,7 @@ namespace keras::distribution {
 /// ECMAScript regular expressions (std::regex), matched against the whole path as re.fullmatch.
 class LayoutMap {
  public:
+  /// An empty map whose layouts default to `device_mesh`.
   explicit LayoutMap(std::shared_ptr<const DeviceMesh> device_mesh);
 
   /// Adds `key` -> `layout`. ValueError for a key already present or an invalid regex.
@@ -34,8 +35,11 @@ class LayoutMap {
 
   /// The keys in insertion order.
   std::vector<std::string> keys() const;
+  /// The number of keys.
   size_t size() const { return entries_.size(); }
+  /// Whether `key` itself (not a path it matches) is in the map.
   bool contains(const std::string& key) const;
+  /// The mesh layouts inserted without one get (Keras's `device_mesh`).
   const std::shared_ptr<const DeviceMesh>& device_mesh() const { return mesh_; }
 
  private:

@@ -14,6 +14,7 @@
 #pragma GCC visibility push(default)
 namespace keras::distribution {
 
+/// initialize()'s options beyond Keras's arguments.
 struct InitializeOptions {
   /// How long a collective (and the rendezvous) waits for the other processes before it fails
   /// with an error naming the collective and the ranks it waited for. KERAS_DISTRIBUTION_TIMEOUT

@@ -24,6 +24,7 @@ class Initializer {
   virtual Config get_config() const { return Config::object(); }
 };
 
+/// Shared, immutable handle to an initializer (a weight's `initializer`).
 using InitializerPtr = std::shared_ptr<const Initializer>;
 
 /// The initializer a Keras identifier names: "glorot_uniform", "GlorotUniform", "zeros", ...
@@ -33,13 +34,20 @@ InitializerPtr get(const std::string& identifier);
 /// An initializer argument: a name (as in Keras) or an object.
 class InitializerArg {
  public:
+  /// The built-in initializer a Keras identifier names (see get()); ValueError if unknown.
   InitializerArg(const char* name) : ptr_(initializers::get(name)) {}  // NOLINT
+  /// The built-in initializer a Keras identifier names (see get()); ValueError if unknown.
   InitializerArg(const std::string& name) : ptr_(initializers::get(name)) {}  // NOLINT
+  /// An initializer object.
   InitializerArg(InitializerPtr ptr) : ptr_(std::move(ptr)) {}  // NOLINT
+  /// An initializer object of any Initializer subclass.
   template <typename T, typename = std::enable_if_t<std::is_base_of_v<Initializer, T>>>
   InitializerArg(std::shared_ptr<T> ptr) : ptr_(std::move(ptr)) {}  // NOLINT
+  /// The initializer.
   const InitializerPtr& get() const { return ptr_; }
+  /// The initializer, to call with a shape and a dtype.
   const Initializer& operator*() const { return *ptr_; }
+  /// Member access to the initializer (`arg->get_config()`).
   const Initializer* operator->() const { return ptr_.get(); }
 
  private:

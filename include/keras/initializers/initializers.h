@@ -16,6 +16,7 @@ namespace keras::initializers {
 /// Initializers that draw random numbers.
 class RandomInitializer : public Initializer {
  public:
+  /// `seed`: the seed of every draw; without one, a seed is drawn from the global generator now.
   explicit RandomInitializer(std::optional<int64_t> seed);
   Config get_config() const override;
 
@@ -45,6 +46,7 @@ class Ones final : public Initializer {
 /// Every element `value`.
 class Constant final : public Initializer {
  public:
+  /// Keras's Constant(value=0): the value of every element.
   explicit Constant(double value = 0.0) : value_(value) {}
   Tensor operator()(const Shape& shape, DType dtype) const override;
   std::string class_name() const override { return "Constant"; }
@@ -57,6 +59,8 @@ class Constant final : public Initializer {
 /// gain * identity (2-d shapes only).
 class Identity final : public Initializer {
  public:
+  /// Keras's Identity(gain=1): the diagonal's value; calls with a shape that is not 2-d throw
+  /// ValueError.
   explicit Identity(double gain = 1.0) : gain_(gain) {}
   Tensor operator()(const Shape& shape, DType dtype) const override;
   std::string class_name() const override { return "Identity"; }
@@ -73,6 +77,7 @@ class Identity final : public Initializer {
 /// Normal draws: mean 0.0, stddev 0.05 by default.
 class RandomNormal final : public RandomInitializer {
  public:
+  /// Keras's RandomNormal(mean=0, stddev=0.05, seed=None).
   explicit RandomNormal(double mean = 0.0, double stddev = 0.05,
                         std::optional<int64_t> seed = std::nullopt);
   Tensor operator()(const Shape& shape, DType dtype) const override;
@@ -86,6 +91,7 @@ class RandomNormal final : public RandomInitializer {
 /// Uniform draws in [minval, maxval): -0.05 to 0.05 by default.
 class RandomUniform final : public RandomInitializer {
  public:
+  /// Keras's RandomUniform(minval=-0.05, maxval=0.05, seed=None).
   explicit RandomUniform(double minval = -0.05, double maxval = 0.05,
                          std::optional<int64_t> seed = std::nullopt);
   Tensor operator()(const Shape& shape, DType dtype) const override;
@@ -99,6 +105,8 @@ class RandomUniform final : public RandomInitializer {
 /// Normal draws truncated at two standard deviations: mean 0.0, stddev 0.05 by default.
 class TruncatedNormal final : public RandomInitializer {
  public:
+  /// Keras's TruncatedNormal(mean=0, stddev=0.05, seed=None): values lie within two `stddev` of
+  /// `mean`.
   explicit TruncatedNormal(double mean = 0.0, double stddev = 0.05,
                            std::optional<int64_t> seed = std::nullopt);
   Tensor operator()(const Shape& shape, DType dtype) const override;
@@ -114,6 +122,10 @@ class TruncatedNormal final : public RandomInitializer {
 /// "uniform".
 class VarianceScaling : public RandomInitializer {
  public:
+  /// Keras's VarianceScaling(scale=1, mode="fan_in", distribution="truncated_normal", seed=None).
+  /// Draws have variance `scale / n`, n being fan_in, fan_out or their mean (per `mode`); "normal"
+  /// is read as "truncated_normal"; ValueError for a `scale` that is not positive or an unknown
+  /// `mode` or `distribution`.
   explicit VarianceScaling(double scale = 1.0, std::string mode = "fan_in",
                            std::string distribution = "truncated_normal",
                            std::optional<int64_t> seed = std::nullopt);
@@ -139,6 +151,8 @@ class VarianceScaling : public RandomInitializer {
 /// A VarianceScaling preset that reports its own class name and only its seed in configs.
 class VarianceScalingPreset : public VarianceScaling {
  public:
+  /// A VarianceScaling with these arguments whose class_name() is `class_name` (the Glorot, He and
+  /// LeCun presets).
   VarianceScalingPreset(std::string class_name, double scale, std::string mode,
                         std::string distribution, std::optional<int64_t> seed);
   std::string class_name() const override { return class_name_; }
@@ -165,6 +179,7 @@ InitializerPtr LecunNormal(std::optional<int64_t> seed = std::nullopt);
 /// rank > 2 are flattened to (prod(shape[:-1]), shape[-1]).
 class Orthogonal final : public RandomInitializer {
  public:
+  /// Keras's Orthogonal(gain=1, seed=None): `gain` multiplies the orthogonal matrix.
   explicit Orthogonal(double gain = 1.0, std::optional<int64_t> seed = std::nullopt);
   Tensor operator()(const Shape& shape, DType dtype) const override;
   std::string class_name() const override { return "Orthogonal"; }

@@ -24,6 +24,7 @@ class STFT final : public Initializer {
   Tensor operator()(const Shape& shape, DType dtype) const override;
   std::string class_name() const override { return "STFT"; }
   Config get_config() const override;
+  /// The STFT initializer a Keras config describes (missing keys take the constructor's defaults).
   static std::shared_ptr<STFT> from_config(const Config& config);
 
   /// The window as a (length,) tensor of `dtype`, or undefined for a null window.

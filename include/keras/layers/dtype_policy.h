@@ -21,7 +21,9 @@ struct DTypePolicy {
   /// "float32", "mixed_float16", "mixed_bfloat16", or a dtype name ("float64", ...); a
   /// quantized policy is "<mode>_from_<source>" ("int8_from_float32", "int4/128_from_float32").
   std::string name = "float32";
+  /// The dtype weights are stored in (Keras's `variable_dtype`).
   DType variable_dtype = DType::Float32;
+  /// The dtype layers compute in (Keras's `compute_dtype`; float16 under "mixed_float16").
   DType compute_dtype = DType::Float32;
   /// "int8", "int4" or "float8" for a quantized policy; empty for a float policy.
   std::string quantization_mode;
@@ -51,6 +53,7 @@ namespace config {
 /// "mixed_bfloat16", "float32", ...; Keras's keras.config.set_dtype_policy). ValueError for
 /// an unknown name.
 void set_dtype_policy(const std::string& policy);
+/// Sets the default dtype policy of layers created from now on, as a policy object.
 void set_dtype_policy(const DTypePolicy& policy);
 /// The current default policy (Keras's keras.config.dtype_policy()): the one set, else the
 /// policy named by floatx().

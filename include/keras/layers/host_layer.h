@@ -9,8 +9,11 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// A mark a layer inherits when it computes on the host from its inputs' values (Keras's
+/// `supports_jit = False`).
 class HostComputedLayer {
  public:
+  /// Virtual, so the mark is polymorphic (contains_host_computed_layer finds it by dynamic_cast).
   virtual ~HostComputedLayer() = default;
 };
 

@@ -20,6 +20,7 @@ struct InputOptions {
   std::optional<Shape> batch_shape;
   /// Defaults to floatx().
   std::optional<DType> dtype;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
   /// Whether the input may be left out (Keras 3.13's optional inputs).
   bool optional = false;
@@ -28,12 +29,16 @@ struct InputOptions {
 /// The layer behind an Input: it has no weights and one node that produces the input tensor.
 class InputLayer final : public Layer {
  public:
+  /// keras.layers.InputLayer with this shape (batch axis included, -1 unknown), dtype and name;
+  /// built at construction.
   InputLayer(Shape batch_shape, DType dtype, std::string name, bool optional);
   std::string class_name() const override { return "InputLayer"; }
   Config get_config() const override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
 
+  /// The input's shape including the batch axis, -1 where unknown (Keras's `batch_shape`).
   const Shape& batch_shape() const { return batch_shape_; }
+  /// The input's dtype (Keras's `dtype`).
   DType dtype() const { return dtype_; }
 
   /// Creates the layer and returns the symbolic tensor it produces (what Input() does); the

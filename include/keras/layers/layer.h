@@ -56,6 +56,7 @@ struct CallContext {
 struct LayerOptions {
   /// Unique by default: the class name in snake case, then _1, _2, ... (Keras's auto_name).
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights are updated in training (false freezes them).
   bool trainable = true;
   /// A DTypePolicy name; empty for the default.
   std::string dtype;
@@ -63,13 +64,21 @@ struct LayerOptions {
 
 /// add_weight's arguments.
 struct WeightOptions {
+  /// The weight's shape; every dimension must be known (no -1).
   Shape shape;
+  /// How the weight's initial value is drawn (Keras's `initializer`; default "glorot_uniform").
   initializers::InitializerArg initializer = "glorot_uniform";
+  /// A penalty on the weight added to the layer's losses(); null for none.
   regularizers::RegularizerArg regularizer;
+  /// A projection applied to the weight after each optimizer update; null for none.
   constraints::ConstraintArg constraint;
+  /// Whether optimizers update the weight (false for statistics such as BatchNormalization's moving
+  /// mean); a frozen layer makes every weight non-trainable.
   bool trainable = true;
   /// Defaults to the layer's variable dtype.
   std::optional<DType> dtype;
+  /// The weight's name in the layer's path ("kernel"); empty: an automatic "variable",
+  /// "variable_1", ...
   std::string name;
   /// Whether calls under a mixed policy read the weight in the compute dtype (Keras's
   /// add_weight autocast; normalization layers keep their statistics in float32).
@@ -85,17 +94,22 @@ template <typename T = Layer>
 class LayerPtr : public std::shared_ptr<T> {
  public:
   using std::shared_ptr<T>::shared_ptr;
+  /// A null reference.
   LayerPtr() = default;
+  /// Wraps a shared_ptr to a layer so it can be called.
   LayerPtr(std::shared_ptr<T> p) : std::shared_ptr<T>(std::move(p)) {}  // NOLINT
 
   /// layer(inputs, ...): Keras's __call__ (see Layer::operator()).
   Tensor operator()(const Tensor& x, const CallContext& ctx = {}) const { return (**this)(x, ctx); }
+  /// layer(inputs, ...) on a list of inputs (see Layer::operator()).
   TensorList operator()(const TensorList& xs, const CallContext& ctx = {}) const {
     return (**this)(xs, ctx);
   }
+  /// A symbolic call on one KerasTensor (Functional API).
   KerasTensor operator()(const KerasTensor& x, const CallContext& ctx = {}) const {
     return (**this)(x, ctx);
   }
+  /// A symbolic call on a list of KerasTensors (Functional API).
   std::vector<KerasTensor> operator()(const std::vector<KerasTensor>& xs,
                                       const CallContext& ctx = {}) const {
     return (**this)(xs, ctx);
@@ -114,8 +128,11 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// `default_name` is the prefix of the automatic name ("dense" for Dense); without it the
   /// name comes from class_name() when first asked for.
   explicit Layer(LayerOptions options = {}, std::string default_name = {});
+  /// Virtual: layers are owned and deleted through Layer pointers.
   virtual ~Layer();
+  /// Not copyable: layers are shared by reference (LayerPtr).
   Layer(const Layer&) = delete;
+  /// Not copy-assignable: layers are shared by reference (LayerPtr).
   Layer& operator=(const Layer&) = delete;
 
   /// The Keras class name ("Dense"); configs and summaries show it. Subclasses override it;
@@ -134,6 +151,8 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// The mask of the output, given the input's (default: passed through when the layer
   /// supports masking, else none).
   virtual Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const;
+  /// compute_mask for a list call: one output mask per input (default: compute_mask() of each input
+  /// with its mask).
   virtual TensorList compute_mask_list(const TensorList& inputs, const TensorList& masks) const;
   /// The layer's constructor arguments (Keras's get_config): name, trainable, dtype, plus what
   /// the subclass adds.
@@ -142,19 +161,25 @@ class Layer : public std::enable_shared_from_this<Layer> {
   // ---- calling -----------------------------------------------------------------------------
   /// Builds on first use, resolves training and masks, and calls call().
   Tensor operator()(const Tensor& inputs, const CallContext& ctx = {});
+  /// Builds on first use and calls call_list() on a list of inputs; returns every output.
   TensorList operator()(const TensorList& inputs, const CallContext& ctx = {});
   /// A symbolic call (Functional API): builds from the shape and records a Node.
   KerasTensor operator()(const KerasTensor& inputs, const CallContext& ctx = {});
+  /// A symbolic call on a list of inputs (Functional API): one KerasTensor per output.
   std::vector<KerasTensor> operator()(const std::vector<KerasTensor>& inputs,
                                       const CallContext& ctx = {});
 
   /// layer(x) on one input (not a list), with every output: Keras's call of a layer that
   /// returns a list for one tensor (an RNN with return_state); one element otherwise.
   TensorList call_all(const Tensor& inputs, const CallContext& ctx = {});
+  /// A symbolic call_all: every output of a one-input symbolic call.
   std::vector<KerasTensor> call_all(const KerasTensor& inputs, const CallContext& ctx = {});
 
-  /// Builds the layer for `input_shape` if it is not built yet.
+  /// Builds the layer for `input_shapes` if it is not built yet (once, even when threads race):
+  /// build_list(input_shapes) when the layer was called on a list (`list_input`), else
+  /// build(input_shapes[0]).
   void ensure_built(const std::vector<Shape>& input_shapes, bool list_input);
+  /// Whether build() has run (Keras's `built`).
   bool built() const { return built_; }
   /// The shapes build() received (for summaries and the saved build_config).
   const std::vector<Shape>& build_input_shapes() const { return build_shapes_; }
@@ -164,7 +189,9 @@ class Layer : public std::enable_shared_from_this<Layer> {
   Variable add_weight(WeightOptions options);
   /// Own weights then every tracked sublayer's, trainable first (Keras's order).
   std::vector<Variable> weights() const;
+  /// The weights() that optimizers update; none when the layer is frozen (trainable() false).
   std::vector<Variable> trainable_weights() const;
+  /// The weights() that optimizers leave alone; all of them when the layer is frozen.
   std::vector<Variable> non_trainable_weights() const;
   /// This layer's own weights, trainable then non-trainable (what its saved `vars` hold).
   std::vector<Variable> own_weights() const;
@@ -184,9 +211,8 @@ class Layer : public std::enable_shared_from_this<Layer> {
   int64_t count_params() const;
 
   /// The variables written under this layer's "vars" group of a saved file, in order (Keras's
-  /// save_own_variables): own_weights() unless the saved form differs (a LoRA layer writes its
-  /// kernel with the adapters merged in, and not the adapters): variables_to_load() unless
-  /// the saved form differs.
+  /// save_own_variables): variables_to_load() unless the saved form differs (a LoRA layer writes
+  /// its kernel with the adapters merged in, and not the adapters).
   virtual std::vector<Variable> variables_to_save() const { return variables_to_load(); }
   /// The variables a saved "vars" group is read into, in order (Keras's load_own_variables):
   /// own_weights() unless the file's order differs (a quantized Dense: kernel, bias,
@@ -201,13 +227,18 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// BatchNormalization statistics). The layer's own variables are left unchanged; gradients
   /// flow to the values passed in.
   struct StatelessResult {
+    /// The layer's outputs.
     TensorList outputs;
+    /// The non-trainable values after the call, in non_trainable_weights() order.
     TensorList non_trainable_variables;
   };
+  /// Runs the layer on `inputs` with these weight values (see StatelessResult); ValueError when
+  /// the layer is not built or a value count differs from the layer's.
   StatelessResult stateless_call(const TensorList& trainable_variables,
                                  const TensorList& non_trainable_variables,
                                  const TensorList& inputs, const CallContext& ctx = {});
 
+  /// Whether the layer is trainable (Keras's `trainable`); false freezes every weight.
   bool trainable() const { return trainable_; }
   /// Freezes or unfreezes this layer and every sublayer.
   virtual void set_trainable(bool trainable);
@@ -220,6 +251,8 @@ class Layer : public std::enable_shared_from_this<Layer> {
     track_layer(attribute, layer);
     return layer;
   }
+  /// The untyped form of track(): registers `layer` under `attribute`, replacing a sublayer already
+  /// tracked under that name.
   void track_layer(const std::string& attribute, std::shared_ptr<Layer> layer);
   /// Tracked sublayers and their attribute names, in tracking order.
   const std::vector<std::pair<std::string, std::shared_ptr<Layer>>>& tracked_layers() const {
@@ -240,14 +273,20 @@ class Layer : public std::enable_shared_from_this<Layer> {
   }
 
   // ---- masking -----------------------------------------------------------------------------
+  /// Whether the layer propagates masks to its outputs (Keras's `supports_masking`).
   bool supports_masking() const { return supports_masking_; }
 
   // ---- identity ----------------------------------------------------------------------------
+  /// The layer's name (Keras's `name`), unique per session; an unnamed layer gets its automatic
+  /// name on the first call.
   const std::string& name() const;
+  /// The dtype policy: the variable and compute dtypes, and the quantization mode (Keras's
+  /// `dtype_policy`).
   const DTypePolicy& dtype_policy() const { return policy_; }
   /// The quantization mode of the dtype policy ("int8", "int4", "float8"), empty when the
   /// layer is not quantized (Keras's quantization_mode).
   const std::string& quantization_mode() const { return policy_.quantization_mode; }
+  /// The dtype the layer computes in (Keras's `compute_dtype`; "float16" under "mixed_float16").
   DType compute_dtype() const { return policy_.compute_dtype; }
   /// `x` in the compute dtype when it is a float of another width (Keras's input autocast);
   /// integer and bool inputs are returned as they are.
@@ -255,6 +294,8 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// Whether calls cast floating inputs to the compute dtype and read weights in it (Keras's
   /// `layer.autocast`; LayerNormalization and Embedding turn it off).
   bool autocasts() const { return autocast_; }
+  /// The dtype the layer's weights are stored in (Keras's `variable_dtype`; "float32" under
+  /// "mixed_float16").
   DType variable_dtype() const { return policy_.variable_dtype; }
 
   // ---- the Functional graph ----------------------------------------------------------------

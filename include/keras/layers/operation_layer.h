@@ -18,6 +18,8 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// A Keras op (keras.ops.mean, ...) called on symbolic tensors, as a layer of a Functional graph
+/// (Keras 3 records these ops as nodes).
 class OperationLayer : public Layer {
  public:
   /// `class_name` must be registered (ops::find_operation); `config` is the constructor config
@@ -35,6 +37,7 @@ class OperationLayer : public Layer {
   /// The call's arguments with tensor k replaced by `tensor_record(k)` (how a Functional
   /// config writes the node).
   Config call_args(const std::function<Config(size_t)>& tensor_record) const;
+  /// The call's keyword arguments with tensor k replaced by `tensor_record(k)`.
   Config call_kwargs(const std::function<Config(size_t)>& tensor_record) const;
   /// Sets the call's arguments (from a node of a file); the number of tensors they hold.
   size_t set_call(Config call_args, Config call_kwargs);

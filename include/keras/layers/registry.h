@@ -21,6 +21,8 @@ void register_layer(const std::string& class_name, LayerFactory factory);
 /// serialize_keras_object record ({"class_name": ..., "config": ...}). ValueError naming the
 /// class and how to register it when it is unknown.
 std::shared_ptr<Layer> from_config(const std::string& class_name, const Config& config);
+/// The layer of a serialize_keras_object record ({"class_name": ..., "config": ...}); ValueError
+/// when it is not one or the class is unknown.
 std::shared_ptr<Layer> deserialize(const Config& record);
 /// Keras's serialize_keras_object record of a built-in layer, with its build_config when built
 /// (as the sublayer records inside Bidirectional, TimeDistributed and RNN configs have it).

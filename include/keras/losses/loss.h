@@ -34,7 +34,8 @@ inline constexpr const char* kSumOverBatchSize = "sum_over_batch_size";
 /// Base of all losses. Losses are immutable values: copy them freely.
 class Loss {
  public:
-  /// `name` empty: a unique name from the class name, as Keras's auto_name.
+  /// `name` is kept as given (the loss classes' options default it to Keras's name, such as
+  /// "mean_squared_error"; LossFunctionWrapper makes an empty one unique).
   explicit Loss(std::string name, std::string reduction = kSumOverBatchSize,
                 std::optional<DType> dtype = std::nullopt);
   virtual ~Loss() = default;
@@ -51,6 +52,7 @@ class Loss {
   /// name and reduction, plus the subclass's arguments.
   virtual Config get_config() const;
 
+  /// The loss's name (Keras's `name`), used in logs and configs.
   const std::string& name() const { return name_; }
   /// The reduction in effect ("none" for Python's None).
   const std::string& reduction() const { return reduction_; }
@@ -64,13 +66,17 @@ class Loss {
   DType dtype_;
 };
 
+/// Shared, immutable handle to a loss.
 using LossPtr = std::shared_ptr<const Loss>;
 
 /// A loss given by a plain function of (y_true, y_pred) returning per-sample values (Keras's
 /// LossFunctionWrapper). It is not serializable unless registered with register_loss.
 class LossFunctionWrapper : public Loss {
  public:
+  /// The per-sample loss function: (y_true, y_pred) to per-sample losses.
   using Fn = std::function<Tensor(const Tensor&, const Tensor&)>;
+  /// Wraps `fn`, which gets y_true and y_pred brought to the same rank first; an empty `name`
+  /// becomes a unique "loss_function_wrapper" name, and an empty `fn` throws ValueError.
   LossFunctionWrapper(Fn fn, std::string name, std::string reduction = kSumOverBatchSize);
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override;
   std::string class_name() const override { return "LossFunctionWrapper"; }
@@ -97,13 +103,17 @@ LossPtr deserialize(const Config& config);
 class LossArg {
  public:
   LossArg() = default;
+  /// The loss a Keras identifier names (see the std::string overload).
   LossArg(const char* name) : LossArg(std::string(name)) {}  // NOLINT
   /// A name; "crossentropy" and "ce" are resolved by compile from the label and prediction
   /// shapes (binary, sparse or categorical), as Keras does.
   LossArg(const std::string& name);  // NOLINT
+  /// A loss object.
   LossArg(LossPtr ptr) : ptr_(std::move(ptr)) {}                 // NOLINT
+  /// A shared loss object of any Loss subclass.
   template <std::derived_from<Loss> T>
   LossArg(std::shared_ptr<T> ptr) : ptr_(std::move(ptr)) {}  // NOLINT
+  /// A copy of a loss value of any Loss subclass.
   template <std::derived_from<Loss> T>
   LossArg(T loss) : ptr_(std::make_shared<T>(std::move(loss))) {}  // NOLINT
   /// A callable (y_true, y_pred) -> per-sample losses.
@@ -116,6 +126,7 @@ class LossArg {
   const LossPtr& get() const { return ptr_; }
   /// The name it was given by, if any.
   const std::string& name() const { return name_; }
+  /// Whether a loss (or a name for compile to resolve) is set.
   explicit operator bool() const { return ptr_ || !name_.empty(); }
 
  private:

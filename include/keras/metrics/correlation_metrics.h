@@ -19,16 +19,21 @@ Tensor concordance_correlation(const Tensor& y_true, const Tensor& y_pred, int a
 
 /// Options of PearsonCorrelation.
 struct PearsonCorrelationOptions {
+  /// Keras's `name`: the metric's name in logs and history.
   std::string name = "pearson_correlation";
+  /// Keras's `dtype`: the dtype of the metric's variables and result; unset for floatx.
   std::optional<DType> dtype;
+  /// Keras's `axis`: the axis the correlation is computed along.
   int axis = -1;
 };
 /// The mean of pearson_correlation over samples.
 class PearsonCorrelation final : public MeanMetricWrapper {
  public:
+  /// A PearsonCorrelation metric with these options.
   explicit PearsonCorrelation(PearsonCorrelationOptions options = {});
   std::string class_name() const override { return "PearsonCorrelation"; }
   Config get_config() const override;
+  /// Rebuilds the metric from its get_config() dict (Keras's `from_config`).
   static MetricPtr from_config(const Config& config);
 
  private:
@@ -37,16 +42,21 @@ class PearsonCorrelation final : public MeanMetricWrapper {
 
 /// Options of ConcordanceCorrelation.
 struct ConcordanceCorrelationOptions {
+  /// Keras's `name`: the metric's name in logs and history.
   std::string name = "concordance_correlation";
+  /// Keras's `dtype`: the dtype of the metric's variables and result; unset for floatx.
   std::optional<DType> dtype;
+  /// Keras's `axis`: the axis the correlation is computed along.
   int axis = -1;
 };
 /// The mean of concordance_correlation over samples.
 class ConcordanceCorrelation final : public MeanMetricWrapper {
  public:
+  /// A ConcordanceCorrelation metric with these options.
   explicit ConcordanceCorrelation(ConcordanceCorrelationOptions options = {});
   std::string class_name() const override { return "ConcordanceCorrelation"; }
   Config get_config() const override;
+  /// Rebuilds the metric from its get_config() dict (Keras's `from_config`).
   static MetricPtr from_config(const Config& config);
 
  private:

@@ -15,18 +15,28 @@ namespace keras::metrics {
 
 /// Options of FBetaScore (Keras's arguments and defaults).
 struct FBetaScoreOptions {
+  /// Keras's `average`: unset for one score per class; "micro" (global counts), "macro" (mean of
+  /// the classes) or "weighted" (mean weighted by class support).
   std::optional<std::string> average;  // unset (per class), "micro", "macro" or "weighted"
+  /// Keras's `beta`: the weight of recall relative to precision (> 0).
   double beta = 1.0;                   // > 0
+  /// Keras's `threshold`: predictions above it count as 1; unset: each row's maximum counts as 1.
   std::optional<double> threshold;     // in (0, 1]; unset: the row maximum is the prediction
+  /// Keras's `name`: the metric's name in logs and history.
   std::string name = "fbeta_score";
+  /// Keras's `dtype`: the dtype of the metric's variables and result; unset for floatx.
   std::optional<DType> dtype;
 };
 
 /// Options of F1Score.
 struct F1ScoreOptions {
+  /// As FBetaScoreOptions's `average`: unset, "micro", "macro" or "weighted".
   std::optional<std::string> average;
+  /// As FBetaScoreOptions's `threshold`: in (0, 1]; unset: each row's maximum counts as 1.
   std::optional<double> threshold;
+  /// Keras's `name`: the metric's name in logs and history.
   std::string name = "f1_score";
+  /// Keras's `dtype`: the dtype of the metric's variables and result; unset for floatx.
   std::optional<DType> dtype;
 };
 
@@ -35,6 +45,8 @@ struct F1ScoreOptions {
 /// (classes,) ((), for "micro"), created by the first batch.
 class FBetaScore : public Metric {
  public:
+  /// An FBetaScore metric; ValueError for an unknown `average`, `beta` <= 0 or `threshold` outside
+  /// (0, 1].
   explicit FBetaScore(FBetaScoreOptions options = {});
   void update_state(const Tensor& y_true, const Tensor& y_pred,
                     const Tensor& sample_weight) override;
@@ -43,6 +55,7 @@ class FBetaScore : public Metric {
   Tensor result() const override;
   std::string class_name() const override { return "FBetaScore"; }
   Config get_config() const override;
+  /// Rebuilds the metric from its get_config() dict (Keras's `from_config`).
   static MetricPtr from_config(const Config& config);
 
  private:
@@ -54,9 +67,11 @@ class FBetaScore : public Metric {
 /// FBetaScore with beta = 1.
 class F1Score final : public FBetaScore {
  public:
+  /// An F1Score metric; ValueError for an unknown `average` or `threshold` outside (0, 1].
   explicit F1Score(F1ScoreOptions options = {});
   std::string class_name() const override { return "F1Score"; }
   Config get_config() const override;
+  /// Rebuilds the metric from its get_config() dict (Keras's `from_config`).
   static MetricPtr from_config(const Config& config);
 };
 

@@ -41,6 +41,7 @@ class Metric {
   /// Accumulates one batch.
   virtual void update_state(const Tensor& y_true, const Tensor& y_pred,
                             const Tensor& sample_weight) = 0;
+  /// Accumulates one batch with every sample weighted 1.
   void update_state(const Tensor& y_true, const Tensor& y_pred) {
     update_state(y_true, y_pred, Tensor());
   }
@@ -60,16 +61,23 @@ class Metric {
   std::vector<Tensor> stateless_update_state(const std::vector<Tensor>& metric_variables,
                                              const Tensor& y_true, const Tensor& y_pred,
                                              const Tensor& sample_weight = Tensor());
+  /// result() computed from the given variable values (in variables() order), as Keras's
+  /// stateless_result.
   Tensor stateless_result(const std::vector<Tensor>& metric_variables);
+  /// The values the variables hold after reset_state(), leaving the metric's own variables
+  /// unchanged.
   std::vector<Tensor> stateless_reset_state();
 
+  /// The registered class name, as Keras writes it in configs ("Mean", "AUC").
   virtual std::string class_name() const = 0;
   /// {"name", "dtype"} plus the subclass's arguments.
   virtual Config get_config() const;
 
+  /// The metric's name, shown in logs and history; set on first use from the class name when empty.
   const std::string& name() const;
   /// Renames the metric (compile names metrics by the identifier the user gave).
   void set_name(std::string name) { name_ = std::move(name); }
+  /// The dtype of the metric's variables and result (floatx by default; a float dtype).
   DType dtype() const { return dtype_; }
   /// "up" when larger is better (accuracies), "down" for errors, "" when unknown; callbacks
   /// with mode "auto" read it.
@@ -81,6 +89,7 @@ class Metric {
                         std::optional<DType> dtype = std::nullopt);
   /// Makes `metric`'s variables part of this one's (Keras tracks sub-metrics).
   void track_metric(std::shared_ptr<Metric> metric);
+  /// Sets direction(): "up", "down" or "".
   void set_direction(std::string direction) { direction_ = std::move(direction); }
 
   /// Runs `body` with the variables temporarily holding `values`; returns their values after.
@@ -95,6 +104,7 @@ class Metric {
   std::vector<std::shared_ptr<Metric>> submetrics_;
 };
 
+/// A shared metric: compile, the model and the caller hold one state.
 using MetricPtr = std::shared_ptr<Metric>;
 
 }  // namespace keras::metrics

@@ -29,17 +29,22 @@ void register_metric(const std::string& class_name,
                      std::function<MetricPtr(const Config&)> from_config);
 /// {"module": "keras.metrics", "class_name", "config", "registered_name"}.
 Config serialize(const MetricPtr& metric);
+/// The metric a serialize() dict or a name describes (null for null); ValueError for other configs.
 MetricPtr deserialize(const Config& config);
 
 /// A metric argument (compile's `metrics`): a name, a metric, or a function
 /// (y_true, y_pred) -> per-sample values (wrapped in a MeanMetricWrapper).
 class MetricArg {
  public:
+  /// A metric by name, resolved by get() (or by compile for "accuracy" and "acc").
   MetricArg(const char* name) : name_(name) {}             // NOLINT
+  /// A metric by name, resolved by get() (or by compile for "accuracy" and "acc").
   MetricArg(std::string name) : name_(std::move(name)) {}  // NOLINT
+  /// An existing metric, used as is (its state is shared with the caller).
   template <typename T>
   requires std::is_base_of_v<Metric, T> MetricArg(std::shared_ptr<T> metric)
       : metric_(std::move(metric)) {}  // NOLINT
+  /// A per-sample function, averaged by a MeanMetricWrapper called `name`.
   template <typename F>
   requires(std::is_invocable_r_v<Tensor, F, const Tensor&, const Tensor&>)
       MetricArg(F fn, std::string name = "metric_function")  // NOLINT
@@ -47,6 +52,7 @@ class MetricArg {
                                                     std::move(name))) {}
   /// The name given, or empty for an object.
   const std::string& name() const { return name_; }
+  /// The metric given or wrapped; null when a name was given.
   const MetricPtr& metric() const { return metric_; }
 
  private:

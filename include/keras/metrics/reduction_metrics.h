@@ -13,6 +13,7 @@ namespace keras::metrics {
 /// The (weighted) sum of the values given (Keras's Sum).
 class Sum : public Metric {
  public:
+  /// A Sum metric called `name`, with variables of `dtype` (floatx when unset).
   explicit Sum(std::string name = "sum", std::optional<DType> dtype = std::nullopt);
   /// Adds `values` (each weighted by `sample_weight` when given).
   void update_state(const Tensor& values, const Tensor& sample_weight = Tensor());
@@ -29,6 +30,7 @@ class Sum : public Metric {
 /// The (weighted) mean of the values given (Keras's Mean): total / count.
 class Mean : public Metric {
  public:
+  /// A Mean metric called `name`, with variables of `dtype` (floatx when unset).
   explicit Mean(std::string name = "mean", std::optional<DType> dtype = std::nullopt);
   /// Adds `values`; a value of shape (batch, ...) counts as batch samples, each the mean of its
   /// entries, weighted by `sample_weight` when given.
@@ -51,7 +53,10 @@ class Mean : public Metric {
 /// accuracies and the loss-like metrics are MeanMetricWrappers.
 class MeanMetricWrapper : public Metric {
  public:
+  /// The per-sample function: (y_true, y_pred) to one value per sample (or more, averaged).
   using Fn = std::function<Tensor(const Tensor& y_true, const Tensor& y_pred)>;
+  /// Averages `fn`'s values; `direction` as Metric::direction() ("up", "down" or "").
+  /// ValueError when `fn` is empty.
   MeanMetricWrapper(Fn fn, std::string name, std::optional<DType> dtype = std::nullopt,
                     std::string direction = "");
   void update_state(const Tensor& y_true, const Tensor& y_pred,

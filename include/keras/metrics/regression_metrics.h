@@ -16,8 +16,11 @@ namespace keras::metrics {
 struct R2ScoreOptions {
   /// "uniform_average", "variance_weighted_average", or unset for one score per output.
   std::optional<std::string> class_aggregation = "uniform_average";
+  /// Keras's `num_regressors`: the number of independent variables; > 0 gives the adjusted R2.
   int64_t num_regressors = 0;  // > 0: the adjusted R2
+  /// Keras's `name`: the metric's name in logs and history.
   std::string name = "r2_score";
+  /// Keras's `dtype`: the dtype of the metric's variables and result; unset for floatx.
   std::optional<DType> dtype;
 };
 
@@ -26,6 +29,7 @@ struct R2ScoreOptions {
 /// "count" of shape (outputs,).
 class R2Score final : public Metric {
  public:
+  /// An R2Score metric; ValueError for an unknown `class_aggregation` or negative `num_regressors`.
   explicit R2Score(R2ScoreOptions options = {});
   void update_state(const Tensor& y_true, const Tensor& y_pred,
                     const Tensor& sample_weight) override;
@@ -33,6 +37,7 @@ class R2Score final : public Metric {
   Tensor result() const override;
   std::string class_name() const override { return "R2Score"; }
   Config get_config() const override;
+  /// Rebuilds the metric from its get_config() dict (Keras's `from_config`).
   static MetricPtr from_config(const Config& config);
 
  private:

@@ -22,6 +22,10 @@ namespace keras {
 /// The model class behind keras::Functional (Keras's "Functional").
 class FunctionalModel : public Model {
  public:
+  /// The graph from `inputs` to `outputs` (symbolic tensors); `options` sets name and dtype.
+  /// ValueError when a list is empty or holds a tensor not made by keras::Input or a layer call,
+  /// when an output cannot be computed from the inputs ("Graph disconnected"), or when two
+  /// layers share a name.
   FunctionalModel(std::vector<KerasTensor> inputs, std::vector<KerasTensor> outputs,
                   LayerOptions options = {});
   std::string class_name() const override { return "Functional"; }
@@ -34,7 +38,9 @@ class FunctionalModel : public Model {
   /// model.operations: what get_config and summary list).
   const std::vector<std::shared_ptr<Layer>>& operations() const { return layers_; }
 
+  /// The model's symbolic inputs (Keras's `model.inputs`), in the order call_list takes them.
   const std::vector<KerasTensor>& inputs() const { return inputs_; }
+  /// The model's symbolic outputs (Keras's `model.outputs`), in the order call_list returns them.
   const std::vector<KerasTensor>& outputs() const { return outputs_; }
   /// The nodes of the graph, in the order they run.
   const std::vector<std::shared_ptr<Node>>& nodes() const { return nodes_; }

@@ -65,6 +65,8 @@ struct SummaryOptions {
 /// The base of every model.
 class Model : public Layer {
  public:
+  /// `default_name` is the prefix of the automatic name; without it the name comes from
+  /// class_name().
   explicit Model(LayerOptions options = {}, std::string default_name = {});
 
   /// The model's layers: the tracked sublayers of a subclassed model; the graph's layers for
@@ -104,6 +106,7 @@ class Model : public Layer {
   // ---- training (keras/trainers; see keras/trainers/options.h) -----------------------------
   /// Configures training: optimizer, loss, metrics (Keras's compile).
   void compile(const CompileOptions& options = {});
+  /// Whether compile() (or compile_from_config) has run.
   bool compiled() const { return static_cast<bool>(compile_state_); }
   /// Trains for `epochs` epochs; returns the History (also history()).
   std::shared_ptr<callbacks::History> fit(const TensorStruct& x, const TensorStruct& y = {},
@@ -126,13 +129,18 @@ class Model : public Layer {
   /// Trains on a generator of batches, consumed across epochs as a Python generator is.
   std::shared_ptr<callbacks::History> fit(const std::function<std::optional<StepData>()>& generator,
                                           const FitOptions& options = {});
+  /// The loss and metrics over a Dataset of (x, y[, sample_weight]) batches, by name.
   Logs evaluate(const data::Dataset& dataset, const EvaluateOptions& options = {});
+  /// The loss and metrics over a PyDataset's batches, by name.
   Logs evaluate(utils::PyDataset& dataset, const EvaluateOptions& options = {});
+  /// The loss and metrics over a generator's batches, by name (nullopt ends the data).
   Logs evaluate(const std::function<std::optional<StepData>()>& generator,
                 const EvaluateOptions& options = {});
   /// The outputs for every batch's x (y, if present, is ignored), concatenated.
   TensorStruct predict(const data::Dataset& dataset, const PredictOptions& options = {});
+  /// The outputs for every batch's x of a PyDataset, concatenated.
   TensorStruct predict(utils::PyDataset& dataset, const PredictOptions& options = {});
+  /// The outputs for every batch's x of a generator, concatenated.
   TensorStruct predict(const std::function<std::optional<StepData>()>& generator,
                        const PredictOptions& options = {});
 
@@ -140,8 +148,10 @@ class Model : public Layer {
   Logs train_on_batch(const TensorStruct& x, const TensorStruct& y = {},
                       const TensorStruct& sample_weight = {},
                       const std::map<int64_t, double>& class_weight = {});
+  /// The loss and metrics on one batch; the metrics are reset first, so they cover it alone.
   Logs test_on_batch(const TensorStruct& x, const TensorStruct& y = {},
                      const TensorStruct& sample_weight = {});
+  /// The model's outputs for one batch, in inference mode.
   TensorStruct predict_on_batch(const TensorStruct& x);
 
   /// One training step (override for custom training; fit calls it for every batch). The
@@ -149,7 +159,11 @@ class Model : public Layer {
   /// compute_metrics; compiled with keras::jit unless jit_compile is "false" (the default
   /// test_step and predict_step too). An override runs as written.
   virtual Logs train_step(const StepData& data);
+  /// One evaluation step (override for custom evaluation; evaluate calls it for every batch).
+  /// The default: forward in inference mode, compute_loss, then compute_metrics.
   virtual Logs test_step(const StepData& data);
+  /// One predict step (override for custom inference; predict calls it for every batch).
+  /// The default: the forward pass in inference mode.
   virtual TensorStruct predict_step(const StepData& data);
   /// The compiled loss plus the layers' losses (regularization), as a scalar.
   virtual Tensor compute_loss(const TensorStruct& x, const TensorStruct& y,
@@ -162,6 +176,7 @@ class Model : public Layer {
   Logs get_metrics_result() const;
   /// The loss tracker, the compiled metrics and the per-output loss trackers.
   std::vector<metrics::MetricPtr> metrics() const;
+  /// Resets the state of every metric in metrics() (fit does so at each epoch start).
   void reset_metrics();
   /// The compiled optimizer; ValueError before compile.
   const optimizers::OptimizerPtr& optimizer() const;
@@ -173,7 +188,9 @@ class Model : public Layer {
   /// The compiled forms of the default steps (Keras's train_function, test_function,
   /// predict_function): undefined until a step has run compiled (jit_compile "true"/"auto").
   CompiledFunction train_function() const;
+  /// The compiled default test_step; undefined until it has run compiled.
   CompiledFunction test_function() const;
+  /// The compiled default predict_step; undefined until it has run compiled.
   CompiledFunction predict_function() const;
 
   /// Runs the model on x in any form (a tensor, a list in input order, or a map by input
@@ -182,6 +199,7 @@ class Model : public Layer {
 
   /// Set by callbacks (EarlyStopping, TerminateOnNaN) to end fit after this batch/epoch.
   bool stop_training() const { return stop_training_; }
+  /// Asks fit to stop after the current batch (Keras's `model.stop_training = True`).
   void set_stop_training(bool stop) { stop_training_ = stop; }
   /// The History of the last fit.
   std::shared_ptr<callbacks::History> history() const { return history_; }
@@ -203,6 +221,7 @@ class Model : public Layer {
   /// saving::export_model: the inference graph as an ONNX file (Keras's model.export; the
   /// trailing underscore because `export` is a C++ keyword).
   void export_(const std::string& filepath) const;
+  /// Exports with `options` (opset, input signature, verbosity); see saving::ExportOptions.
   void export_(const std::string& filepath, const saving::ExportOptions& options) const;
   /// The model's serialize_keras_object record as JSON text (Keras's to_json, without the
   /// weights); keras::models::model_from_json reads it back.

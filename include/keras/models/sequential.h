@@ -21,12 +21,17 @@ namespace keras {
 class SequentialItem {
  public:
   template <typename T>
+  /// A layer to append.
   SequentialItem(LayerPtr<T> layer) : layer_(std::move(layer)) {}  // NOLINT
   template <typename T>
+  /// A layer to append.
   SequentialItem(std::shared_ptr<T> layer) : layer_(std::move(layer)) {}  // NOLINT
+  /// A keras::Input tensor that fixes the model's input shape (only as the first entry).
   SequentialItem(KerasTensor input) : input_(std::move(input)) {}  // NOLINT
 
+  /// The layer; null for an Input entry.
   const std::shared_ptr<Layer>& layer() const { return layer_; }
+  /// The Input tensor; undefined for a layer entry.
   const KerasTensor& input() const { return input_; }
 
  private:
@@ -37,6 +42,7 @@ class SequentialItem {
 /// The model class behind keras::Sequential (Keras's "Sequential").
 class SequentialModel : public Model {
  public:
+  /// A model that runs `items` in order (each passed to add()); `options` sets name and dtype.
   explicit SequentialModel(std::vector<SequentialItem> items = {}, LayerOptions options = {});
   std::string class_name() const override { return "Sequential"; }
 
@@ -58,6 +64,7 @@ class SequentialModel : public Model {
   std::string layer_output_shape(const Layer& layer) const override;
   /// Keras's config: the layer records (InputLayer first) and build_input_shape.
   Config get_config() const override;
+  /// Rebuilds the model from its get_config() dict (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  private:

@@ -16,13 +16,19 @@ class Axes {
  public:
   /// None: every axis.
   Axes() = default;
+  /// None (Python's `axis=None`): every axis.
   Axes(std::nullopt_t) {}  // NOLINT
+  /// A single axis; negative counts from the end.
   Axes(int axis) : axes_(SmallVector<int, 8>{axis}) {}  // NOLINT
+  /// A list of axes such as `{0, 2}`; a bare `{}` picks the default constructor (None).
   Axes(std::initializer_list<int> axes) : axes_(SmallVector<int, 8>(axes)) {}  // NOLINT
+  /// A list of axes.
   Axes(const std::vector<int>& axes)  // NOLINT
       : axes_(SmallVector<int, 8>(axes.begin(), axes.end())) {}
 
+  /// Whether this is None (reduce over every axis).
   bool is_none() const { return !axes_.has_value(); }
+  /// The axes, as given (not normalized); only valid when `is_none()` is false.
   const SmallVector<int, 8>& list() const { return *axes_; }
 
  private:

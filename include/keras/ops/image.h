@@ -35,7 +35,9 @@ struct ResizeOptions {
   bool pad_to_aspect_ratio = false;
   /// Only "constant" is supported, as in Keras.
   std::string fill_mode = "constant";
+  /// The value read outside the image when padding to the aspect ratio.
   double fill_value = 0.0;
+  /// "channels_last" or "channels_first"; empty means keras::config::image_data_format().
   std::string data_format;
 };
 
@@ -55,7 +57,9 @@ struct AffineTransformOptions {
   /// pixel), "wrap" (periodic), "mirror" (reflect about the edge pixels' centres: d c b | a b c d)
   /// or "reflect" (reflect about the edge: c b a | a b c d | d c b).
   std::string fill_mode = "constant";
+  /// The value of points outside the image in "constant" mode.
   double fill_value = 0.0;
+  /// "channels_last" or "channels_first"; empty means keras::config::image_data_format().
   std::string data_format;
 };
 
@@ -75,6 +79,7 @@ Tensor affine_transform(const Tensor& images, const Tensor& transform,
 struct MapCoordinatesOptions {
   /// As affine_transform's fill_mode.
   std::string fill_mode = "constant";
+  /// The value of points outside the input in "constant" mode.
   double fill_value = 0.0;
 };
 
@@ -88,12 +93,19 @@ Tensor map_coordinates(const Tensor& inputs, const Tensor& coordinates, int orde
 /// crop_images's keyword arguments: exactly two of top_cropping, bottom_cropping and
 /// target_height, and two of left_cropping, right_cropping and target_width.
 struct CropImagesOptions {
+  /// Rows to crop from the top.
   std::optional<int64_t> top_cropping;
+  /// Columns to crop from the left.
   std::optional<int64_t> left_cropping;
+  /// Rows to crop from the bottom.
   std::optional<int64_t> bottom_cropping;
+  /// Columns to crop from the right.
   std::optional<int64_t> right_cropping;
+  /// The height of the cropped images.
   std::optional<int64_t> target_height;
+  /// The width of the cropped images.
   std::optional<int64_t> target_width;
+  /// "channels_last" or "channels_first"; empty means keras::config::image_data_format().
   std::string data_format;
 };
 
@@ -103,12 +115,19 @@ Tensor crop_images(const Tensor& images, const CropImagesOptions& options);
 /// pad_images's keyword arguments: exactly two of top_padding, bottom_padding and
 /// target_height, and two of left_padding, right_padding and target_width.
 struct PadImagesOptions {
+  /// Rows of zeros to add at the top.
   std::optional<int64_t> top_padding;
+  /// Columns of zeros to add at the left.
   std::optional<int64_t> left_padding;
+  /// Rows of zeros to add at the bottom.
   std::optional<int64_t> bottom_padding;
+  /// Columns of zeros to add at the right.
   std::optional<int64_t> right_padding;
+  /// The height of the padded images.
   std::optional<int64_t> target_height;
+  /// The width of the padded images.
   std::optional<int64_t> target_width;
+  /// "channels_last" or "channels_first"; empty means keras::config::image_data_format().
   std::string data_format;
 };
 
@@ -135,9 +154,11 @@ Tensor hsv_to_rgb(const Tensor& images, const std::string& data_format = "");
 struct ExtractPatchesOptions {
   /// The step between patches; unset means `size` (non-overlapping patches).
   std::optional<ops::IntOrTuple> strides;
+  /// The spacing of consecutive samples within a patch in the input (1: contiguous).
   ops::IntOrTuple dilation_rate = 1;
   /// "valid" or "same".
   std::string padding = "valid";
+  /// "channels_last" or "channels_first"; empty means keras::config::image_data_format().
   std::string data_format;
 };
 
@@ -158,7 +179,9 @@ Tensor extract_patches_3d(const Tensor& volumes, const ops::IntOrTuple& size,
 struct PerspectiveTransformOptions {
   /// "bilinear" or "nearest".
   std::string interpolation = "bilinear";
+  /// The value of points outside the input.
   double fill_value = 0.0;
+  /// "channels_last" or "channels_first"; empty means keras::config::image_data_format().
   std::string data_format;
 };
 
@@ -176,11 +199,15 @@ struct ElasticTransformOptions {
   /// The standard deviation of the noise and of the Gaussian that smooths it (kernel size
   /// int(6 sigma) | 1).
   double sigma = 5.0;
+  /// "bilinear" or "nearest".
   std::string interpolation = "bilinear";
   /// As affine_transform's fill_mode.
   std::string fill_mode = "reflect";
+  /// The value of points outside the image in "constant" mode.
   double fill_value = 0.0;
+  /// The seed of the noise; unset draws from the global generator.
   random::Seed seed;
+  /// "channels_last" or "channels_first"; empty means keras::config::image_data_format().
   std::string data_format;
 };
 
@@ -221,9 +248,13 @@ struct SSIMOptions {
   double max_val = 1.0;
   /// The Gaussian window's size (at most the image's height and width) and deviation.
   int64_t filter_size = 11;
+  /// The Gaussian window's standard deviation.
   double filter_sigma = 1.5;
+  /// Keras's `k1`: the luminance term's stabilizer, C1 = (k1 max_val)^2.
   double k1 = 0.01;
+  /// Keras's `k2`: the contrast term's stabilizer, C2 = (k2 max_val)^2.
   double k2 = 0.03;
+  /// "channels_last" or "channels_first"; empty means keras::config::image_data_format().
   std::string data_format;
 };
 

@@ -58,8 +58,10 @@ Tensor matrix_rank(const Tensor& x, std::optional<double> tol = std::nullopt);
 /// The `ord` argument of norm: None (default), a number (inf and -inf included), "fro" or "nuc".
 class NormOrd {
  public:
+  /// Which form the argument takes: None, a number (p()), "fro" or "nuc".
   enum class Kind { None, Number, Fro, Nuc };
   NormOrd() = default;
+  /// None (the default): the 2-norm of vectors, the Frobenius norm of matrices.
   NormOrd(std::nullopt_t) {}                         // NOLINT
   /// A number: 2, -1, 0.5, INFINITY, ...
   template <typename T>
@@ -67,8 +69,11 @@ class NormOrd {
   NormOrd(T p) : kind_(Kind::Number), p_(static_cast<double>(p)) {}  // NOLINT
   /// "fro" or "nuc"; other names are a ValueError.
   NormOrd(std::string_view name);  // NOLINT
+  /// "fro" or "nuc"; other names are a ValueError.
   NormOrd(const char* name) : NormOrd(std::string_view(name)) {}  // NOLINT
+  /// Which form this is.
   Kind kind() const { return kind_; }
+  /// The order when kind() is Kind::Number (inf and -inf included); 0 otherwise.
   double p() const { return p_; }
   /// How Keras would print it: None, 2, inf, 'fro', ...
   std::string to_string() const;
@@ -106,8 +111,11 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& x, bool full_matrices = tru
 
 /// What jvp returns.
 struct JvpResult {
+  /// fun(primals), without the auxiliary outputs.
   TensorList primals_out;   // fun(primals), without the auxiliary outputs
+  /// The Jacobian of fun at primals applied to tangents, one per primal output.
   TensorList tangents_out;  // the Jacobian of fun at primals applied to tangents
+  /// fun's auxiliary outputs (empty without has_aux).
   TensorList aux;           // the auxiliary outputs (with has_aux)
 };
 

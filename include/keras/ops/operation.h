@@ -29,9 +29,12 @@ namespace keras::ops {
 /// tensor of the graph is {"__tensor__": k}, k indexing `tensors`.
 class OperationCall {
  public:
+  /// A view of one call: it keeps references to `config`, `args`, `kwargs` and `tensors`, which
+  /// must outlive it.
   OperationCall(std::string class_name, const Config& config, const Config& args,
                 const Config& kwargs, const TensorList& tensors);
 
+  /// Keras's op class name ("Mean", "NotEqual").
   const std::string& class_name() const { return class_name_; }
   /// Number of positional arguments of the call.
   size_t num_args() const { return args_.size(); }
@@ -57,12 +60,20 @@ class OperationCall {
 
   // Typed accessors of attr(); `fallback` when absent or null, ValueError naming the op and the
   // argument when the value has another type.
+  /// attr() as an integer: `fallback` when absent or null, ValueError naming the op and argument
+  /// for another type.
   int64_t integer(const std::string& name, int64_t fallback,
                   std::optional<size_t> position = std::nullopt) const;
+  /// attr() as a number: `fallback` when absent or null, ValueError naming the op and argument for
+  /// another type.
   double number(const std::string& name, double fallback,
                 std::optional<size_t> position = std::nullopt) const;
+  /// attr() as a bool: `fallback` when absent or null, ValueError naming the op and argument for
+  /// another type.
   bool flag(const std::string& name, bool fallback,
             std::optional<size_t> position = std::nullopt) const;
+  /// attr() as a string: `fallback` when absent or null, ValueError naming the op and argument for
+  /// another type.
   std::string string(const std::string& name, const std::string& fallback,
                      std::optional<size_t> position = std::nullopt) const;
   /// An axis argument: null gives nullopt; an integer gives {axis}; a list gives the list.
@@ -94,11 +105,13 @@ class OperationCall {
 /// Computes an op class's outputs from one call.
 using OperationFn = std::function<TensorList(const OperationCall&)>;
 
+/// A registered Keras op class: its names and the function that computes a call of it.
 struct OperationSpec {
   /// Keras's class name ("NotEqual").
   std::string class_name;
   /// Keras's module ("keras.src.ops.numpy").
   std::string module;
+  /// Computes the class's outputs from one call.
   OperationFn fn;
 };
 

@@ -32,6 +32,9 @@ struct LossScaleOptimizerOptions {
 /// Wraps an optimizer with dynamic loss scaling (Keras's LossScaleOptimizer).
 class LossScaleOptimizer : public Optimizer {
  public:
+  /// Wraps `inner_optimizer`, which the LossScaleOptimizer shares and steps.
+  /// ValueError for a null inner optimizer, one with a `loss_scale_factor`, an `initial_scale` that
+  /// is not finite and positive, or `dynamic_growth_steps` below 1.
   explicit LossScaleOptimizer(OptimizerPtr inner_optimizer, LossScaleOptimizerOptions options = {});
 
   std::string class_name() const override { return "LossScaleOptimizer"; }
@@ -41,8 +44,11 @@ class LossScaleOptimizer : public Optimizer {
   /// The optimizer a LossScaleOptimizer config describes (inner_optimizer deserialized).
   static OptimizerPtr from_config(const Config& config);
 
+  /// The wrapped optimizer (Keras's `inner_optimizer`), which applies the unscaled gradients.
   const OptimizerPtr& inner_optimizer() const { return inner_; }
+  /// The scale before the first step (Keras's `initial_scale`).
   double initial_scale() const { return options_.initial_scale; }
+  /// Finite steps in a row after which the scale doubles (Keras's `dynamic_growth_steps`).
   int dynamic_growth_steps() const { return options_.dynamic_growth_steps; }
   /// The current scale (float32 variable "dynamic_scale"); defined once built.
   const Variable& dynamic_scale() const { return dynamic_scale_; }

@@ -39,6 +39,7 @@ class OptimizerMap {
   explicit OptimizerMap(OptimizerPtr default_optimizer,
                         const std::map<std::string, OptimizerPtr>& optimizer_map = {});
 
+  /// The optimizer of every variable no key matches (Keras's `default_optimizer`).
   const OptimizerPtr& default_optimizer() const { return default_; }
   /// Keras's map[key]: the exact key's optimizer, else the only key whose regex matches all of
   /// `key` (ValueError when several do), else the default optimizer.
@@ -49,6 +50,7 @@ class OptimizerMap {
   /// inline flags (?i), \A and \Z. ECMAScript's $ and ^ also match only at the ends (no
   /// multiline), as in re.fullmatch.
   const OptimizerPtr& get(const std::string& key) const;
+  /// Keras's map[key]: the same as get().
   const OptimizerPtr& operator[](const std::string& key) const { return get(key); }
   /// The optimizer of a variable: get(variable.path()) (Keras's map(variable)).
   const OptimizerPtr& operator()(const Variable& variable) const { return get(variable.path()); }
@@ -57,11 +59,14 @@ class OptimizerMap {
   void set(const std::string& key, OptimizerPtr optimizer);
   /// Removes a key (KeyError in Keras: a ValueError here when it is absent).
   void erase(const std::string& key);
+  /// Whether `key` is a key of the map (exact match, no regex).
   bool contains(const std::string& key) const { return map_.count(key) > 0; }
+  /// The number of keys (the default optimizer not counted).
   size_t size() const { return map_.size(); }
+  /// The keys and their optimizers, sorted by key.
   const std::map<std::string, OptimizerPtr>& items() const { return map_; }
 
-  /// {"default_optimizer": <serialized>, "optimizer_map": {key: <serialized>, ...}}.
+  /// `{"default_optimizer": <serialized>, "optimizer_map": {key: <serialized>, ...}}`.
   Config get_config() const;
   /// The map a get_config() (or Keras's) describes.
   static OptimizerMap from_config(const Config& config);
@@ -76,8 +81,9 @@ using OptimizerSelector = std::function<OptimizerPtr(const Variable&)>;
 
 /// MultiOptimizer's keyword arguments.
 struct MultiOptimizerOptions {
-  /// Overrides the sub-optimizers' (Keras sets theirs to this value): the loss is multiplied by
-  /// it and the gradients divided by it before each sub-optimizer's step.
+  /// Keras's `loss_scale_factor`: the loss is multiplied by it and the gradients divided by it
+  /// before each sub-optimizer's step; a sub-optimizer must have none or the same one
+  /// (another value is a ValueError).
   std::optional<double> loss_scale_factor;
   /// Defaults to "multi_optimizer" made unique.
   std::string name;
@@ -88,16 +94,21 @@ struct MultiOptimizerOptions {
 /// set_learning_rate() are ValueErrors, as Keras's property raises; use optimizers().
 class MultiOptimizer : public Optimizer {
  public:
+  /// Routes each variable to the optimizer `optimizer_map` gives its path; the sub-optimizers are
+  /// shared, not copied.
+  /// ValueError when a sub-optimizer has a `loss_scale_factor` other than the MultiOptimizer's.
   explicit MultiOptimizer(OptimizerMap optimizer_map, MultiOptimizerOptions options = {});
   /// A selector cannot be serialized (get_config is a ValueError) nor cloned.
   explicit MultiOptimizer(OptimizerSelector selector, MultiOptimizerOptions options = {});
 
   std::string class_name() const override { return "MultiOptimizer"; }
-  /// {"optimizer_map": <OptimizerMap record>, "loss_scale_factor", "name"}; the sub-optimizers'
+  /// `{"optimizer_map": <OptimizerMap record>, "loss_scale_factor", "name"}`; the sub-optimizers'
   /// loss_scale_factor reads as this one's, as Keras overrides theirs.
   Config get_config() const override;
   /// A new MultiOptimizer over clones of the sub-optimizers (one clone per distinct one).
   OptimizerPtr clone() const override;
+  /// The MultiOptimizer a Keras config describes (`optimizer_map` required, its optimizers
+  /// deserialized).
   static OptimizerPtr from_config(const Config& config);
 
   /// The sub-optimizers: the map's (each once, in key order), then its default, then any a

@@ -33,6 +33,9 @@ struct OptimizerOptions {
   std::optional<double> global_clipnorm;
   /// Keep an exponential moving average of the trained variables.
   bool use_ema = false;
+  /// Keras's `ema_momentum`, in [0, 1]: the EMA's decay.
+  /// Each step, `average = ema_momentum * average + (1 - ema_momentum) * value`; the first step
+  /// copies the value.
   double ema_momentum = 0.99;
   /// Overwrite the variables with their average every this many (accumulated) steps.
   std::optional<int> ema_overwrite_frequency;
@@ -47,14 +50,20 @@ struct OptimizerOptions {
 /// A learning rate: a constant (kept in the "learning_rate" variable) or a schedule.
 class LearningRate {
  public:
+  /// A constant learning rate.
   LearningRate(double value) : value_(value) {}  // NOLINT: implicit, as Keras's argument
+  /// A schedule evaluated at each step's iteration.
   LearningRate(SchedulePtr schedule) : schedule_(std::move(schedule)) {}  // NOLINT
+  /// A schedule of any LearningRateSchedule subclass.
   template <typename T,
             typename = std::enable_if_t<std::is_base_of_v<schedules::LearningRateSchedule, T>>>
   LearningRate(std::shared_ptr<T> schedule)  // NOLINT
       : schedule_(std::move(schedule)) {}
+  /// Whether the learning rate is a schedule.
   bool is_schedule() const { return static_cast<bool>(schedule_); }
+  /// The constant learning rate (0 when it is a schedule).
   double value() const { return value_; }
+  /// The schedule, or null for a constant.
   const SchedulePtr& schedule() const { return schedule_; }
 
  private:
@@ -63,6 +72,7 @@ class LearningRate {
 };
 
 class Optimizer;
+/// Shared handle to an optimizer (an optimizer holds mutable state: its variables).
 using OptimizerPtr = std::shared_ptr<Optimizer>;
 
 /// Base of the optimizers (keras.optimizers.Optimizer).
@@ -72,11 +82,13 @@ class Optimizer {
 
   /// Creates the optimizer's variables for `trainable_variables` (does nothing once built).
   void build(const std::vector<Variable>& trainable_variables);
+  /// Whether build() has created the optimizer's variables.
   bool built() const { return built_; }
   /// One step: grads[i] updates vars[i]; builds on first use. Undefined gradients are skipped.
   void apply(const std::vector<Tensor>& grads, const std::vector<Variable>& vars);
   /// One step on the variables the optimizer was built with, in that order.
   void apply(const std::vector<Tensor>& grads);
+  /// Keras's apply_gradients: apply() on the gradients and variables of (gradient, variable) pairs.
   void apply_gradients(const std::vector<std::pair<Tensor, Variable>>& grads_and_vars);
 
   /// The int64 step counter ("iteration"), incremented by every apply.
@@ -87,7 +99,9 @@ class Optimizer {
   virtual Tensor learning_rate_tensor() const;
   /// Sets a constant learning rate; a ValueError when the optimizer uses a schedule.
   virtual void set_learning_rate(double lr);
+  /// Whether the learning rate is a schedule.
   virtual bool has_schedule() const { return static_cast<bool>(schedule_); }
+  /// The learning-rate schedule, or null for a constant rate.
   virtual const SchedulePtr& schedule() const { return schedule_; }
 
   /// All optimizer variables in Keras's order: iteration, learning_rate (when not a schedule),
@@ -118,8 +132,11 @@ class Optimizer {
   /// multiplies by its dynamic scale.
   virtual Tensor scale_loss(const Tensor& loss) const;
 
+  /// The optimizer's name (Keras's `name`), the prefix of its variables' paths.
   const std::string& name() const { return name_; }
+  /// The keyword arguments the optimizer was built with.
   const OptimizerOptions& options() const { return options_; }
+  /// The Keras class name ("Adam", "SGD", ...), written to configs.
   virtual std::string class_name() const = 0;
   /// Keras's config: name, learning_rate (a float or a serialized schedule), weight_decay,
   /// clipnorm, global_clipnorm, clipvalue, use_ema, ema_momentum, ema_overwrite_frequency,
@@ -133,8 +150,13 @@ class Optimizer {
   operator OptimizerPtr() const;  // NOLINT
 
  protected:
+  /// For subclasses: `class_name` names the default `name`; ValueError for invalid options (a
+  /// negative clip or decay value, more than one clip option, accumulation steps below 2, an EMA
+  /// momentum outside [0, 1]).
   Optimizer(const std::string& class_name, const LearningRate& learning_rate,
             OptimizerOptions options);
+  /// For subclasses' clone(): an unbuilt optimizer with `other`'s configuration, name and
+  /// weight-decay exclusions.
   Optimizer(const Optimizer& other);
   Optimizer& operator=(const Optimizer&) = delete;
 
@@ -211,6 +233,7 @@ class Optimizer {
 /// The optimizer a Keras identifier names ("adam", "sgd", "rmsprop", ..., or a class name),
 /// with default arguments.
 OptimizerPtr get(const std::string& identifier);
+/// The optimizer a Keras identifier names (see the std::string overload).
 inline OptimizerPtr get(const char* identifier) {
   return get(std::string(identifier));
 }
@@ -218,6 +241,7 @@ inline OptimizerPtr get(const char* identifier) {
 OptimizerPtr get(const Config& identifier);
 /// serialize_keras_object: {module: "keras.optimizers", class_name, config, registered_name}.
 Config serialize(const OptimizerPtr& optimizer);
+/// serialize_keras_object record of `optimizer` (see the OptimizerPtr overload).
 Config serialize(const Optimizer& optimizer);
 /// The optimizer a {class_name, config} record describes (class names are case-insensitive).
 OptimizerPtr deserialize(const Config& config);

@@ -19,16 +19,22 @@ class LearningRateSchedule {
   virtual ~LearningRateSchedule() = default;
   /// The float32 learning rate at `step` (any shape; elementwise).
   virtual Tensor operator()(const Tensor& step) const = 0;
+  /// The Keras class name ("ExponentialDecay", ...), written to configs.
   virtual std::string class_name() const = 0;
+  /// The constructor arguments as Keras's get_config gives them (including `name`).
   virtual Config get_config() const = 0;
 };
 
+/// Shared, immutable handle to a schedule (an optimizer's `learning_rate`).
 using SchedulePtr = std::shared_ptr<const LearningRateSchedule>;
 
 /// initial_learning_rate * decay_rate ^ (step / decay_steps) (the exponent floored when
 /// staircase).
 class ExponentialDecay final : public LearningRateSchedule {
  public:
+  /// Keras's ExponentialDecay: `decay_rate` is applied once per `decay_steps` steps; `staircase`
+  /// decays in whole steps.
+  /// ValueError unless `decay_steps` > 0.
   ExponentialDecay(double initial_learning_rate, double decay_steps, double decay_rate,
                    bool staircase = false, std::string name = "ExponentialDecay");
   Tensor operator()(const Tensor& step) const override;
@@ -45,6 +51,8 @@ class ExponentialDecay final : public LearningRateSchedule {
 /// values.back() after the last boundary.
 class PiecewiseConstantDecay final : public LearningRateSchedule {
  public:
+  /// Keras's PiecewiseConstantDecay: `values` has one more entry than `boundaries` (ValueError
+  /// otherwise, or when `boundaries` is empty).
   PiecewiseConstantDecay(std::vector<double> boundaries, std::vector<double> values,
                          std::string name = "PiecewiseConstant");
   Tensor operator()(const Tensor& step) const override;
@@ -60,6 +68,10 @@ class PiecewiseConstantDecay final : public LearningRateSchedule {
 /// the next multiple of itself past step.
 class PolynomialDecay final : public LearningRateSchedule {
  public:
+  /// Keras's PolynomialDecay: from `initial_learning_rate` to `end_learning_rate` over
+  /// `decay_steps` along a polynomial of `power` (1: linear); `cycle` restarts it past
+  /// `decay_steps`.
+  /// ValueError unless `decay_steps` > 0.
   PolynomialDecay(double initial_learning_rate, double decay_steps,
                   double end_learning_rate = 0.0001, double power = 1.0, bool cycle = false,
                   std::string name = "PolynomialDecay");
@@ -76,6 +88,9 @@ class PolynomialDecay final : public LearningRateSchedule {
 /// initial_learning_rate / (1 + decay_rate * step / decay_steps) (floored when staircase).
 class InverseTimeDecay final : public LearningRateSchedule {
  public:
+  /// Keras's InverseTimeDecay: `decay_rate` sets how fast the rate falls per `decay_steps` steps;
+  /// `staircase` decays in whole steps.
+  /// ValueError unless `decay_steps` > 0.
   InverseTimeDecay(double initial_learning_rate, double decay_steps, double decay_rate,
                    bool staircase = false, std::string name = "InverseTimeDecay");
   Tensor operator()(const Tensor& step) const override;
@@ -92,6 +107,10 @@ class InverseTimeDecay final : public LearningRateSchedule {
 /// warmup_steps first) down to alpha times it over decay_steps.
 class CosineDecay final : public LearningRateSchedule {
  public:
+  /// Keras's CosineDecay: `alpha` is the final rate as a fraction of the peak rate; with
+  /// `warmup_target`, the rate first rises linearly from `initial_learning_rate` to it over
+  /// `warmup_steps`, and the decay starts from `warmup_target`.
+  /// ValueError unless `decay_steps` > 0 and `warmup_steps` >= 0.
   CosineDecay(double initial_learning_rate, double decay_steps, double alpha = 0.0,
               std::string name = "CosineDecay", std::optional<double> warmup_target = {},
               double warmup_steps = 0);
@@ -110,6 +129,9 @@ class CosineDecay final : public LearningRateSchedule {
 /// initial_learning_rate * m_mul^i.
 class CosineDecayRestarts final : public LearningRateSchedule {
  public:
+  /// Keras's CosineDecayRestarts: `t_mul` stretches and `m_mul` scales each period relative to the
+  /// one before; `alpha` is the floor as a fraction of each peak.
+  /// ValueError unless `first_decay_steps` > 0.
   CosineDecayRestarts(double initial_learning_rate, double first_decay_steps, double t_mul = 2.0,
                       double m_mul = 1.0, double alpha = 0.0, std::string name = "SGDRDecay");
   Tensor operator()(const Tensor& step) const override;

@@ -21,12 +21,16 @@ namespace keras::quantizers {
 
 /// Keras's AWQConfig arguments, with its defaults.
 struct AWQConfigOptions {
+  /// The calibration data: token arrays, texts (with `tokenizer`) or explicit windows (Keras's
+  /// `dataset`).
   CalibrationDataset dataset;
   /// Needed only when `dataset` holds texts.
   Tokenizer tokenizer;
   /// Only 4, as Keras.
   int weight_bits = 4;
+  /// The number of calibration windows (Keras's `num_samples`).
   int64_t num_samples = 128;
+  /// The number of tokens per window (Keras's `sequence_length`).
   int64_t sequence_length = 512;
   /// Inputs sharing a scale and zero point; -1: one per output channel.
   int64_t group_size = 128;

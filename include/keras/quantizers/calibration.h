@@ -44,9 +44,13 @@ struct CalibrationDataset {
     return d;
   }
 
+  /// Arrays of token ids, joined in order.
   std::vector<Tensor> token_arrays;
+  /// Texts, tokenized by the config's tokenizer.
   std::vector<std::string> texts;
+  /// Explicit calibration windows (from_windows()); undefined otherwise.
   Tensor windows;
+  /// Whether the dataset holds no data at all.
   bool empty() const { return token_arrays.empty() && texts.empty() && !windows.defined(); }
 };
 
@@ -59,7 +63,10 @@ using Tokenizer = std::function<Tensor(const std::string&)>;
 /// quantized; Dense layers outside the blocks take the mode but keep their float kernel, as in
 /// Keras.
 struct QuantizationLayerStructure {
+  /// The layers that turn the token windows into the first block's inputs, in order (Keras's
+  /// "pre_block_layers").
   std::vector<std::shared_ptr<Layer>> pre_block_layers;
+  /// The blocks quantized one after another (Keras's "sequential_blocks").
   std::vector<std::shared_ptr<Layer>> sequential_blocks;
 };
 

@@ -42,9 +42,18 @@ Tensor compute_float8_amax_history(const Tensor& x, const Tensor& amax_history);
 /// scales (ones) and amax histories (zeros), trainable, not autocast, overwritten with their
 /// "gradients" by the optimizers.
 struct Float8Variables {
+  /// The scale of the inputs.
   Variable inputs_scale, inputs_amax_history;
+  /// The scale of the kernel.
   Variable kernel_scale, kernel_amax_history;
+  /// The scale of the outputs' gradient.
   Variable outputs_grad_scale, outputs_grad_amax_history;
+  /// \var inputs_amax_history
+  /// The recent max|inputs| values the inputs' scale is computed from.
+  /// \var kernel_amax_history
+  /// The recent max|kernel| values the kernel's scale is computed from.
+  /// \var outputs_grad_amax_history
+  /// The recent max|gradient| values the outputs' gradient scale is computed from.
 };
 
 }  // namespace keras::quantizers

@@ -22,6 +22,8 @@ namespace keras::quantizers {
 
 /// Keras's GPTQConfig arguments, with its defaults.
 struct GPTQConfigOptions {
+  /// The calibration data: token arrays, texts (with `tokenizer`) or explicit windows (Keras's
+  /// `dataset`).
   CalibrationDataset dataset;
   /// Needed only when `dataset` holds texts.
   Tokenizer tokenizer;
@@ -29,6 +31,8 @@ struct GPTQConfigOptions {
   int weight_bits = 4;
   /// Calibration windows.
   int64_t num_samples = 128;
+  /// A scale and zero point per output channel (or per group); false: one for the whole kernel
+  /// (Keras's `per_channel`).
   bool per_channel = true;
   /// Tokens per window.
   int64_t sequence_length = 512;
@@ -36,6 +40,8 @@ struct GPTQConfigOptions {
   double hessian_damping = 0.01;
   /// Inputs sharing a scale and zero point; -1: one per output channel.
   int64_t group_size = 128;
+  /// Symmetric quantization (zero point at the middle of the range); false: asymmetric (Keras's
+  /// `symmetric`).
   bool symmetric = false;
   /// Quantize the inputs with the largest Hessian diagonal first.
   bool activation_order = false;

@@ -26,6 +26,7 @@ class Quantizer {
   explicit Quantizer(std::string output_dtype = "int8");
   virtual ~Quantizer() = default;
 
+  /// The dtype name of the quantized values (Keras's `output_dtype`).
   const std::string& output_dtype() const { return output_dtype_; }
   /// Keras's __call__: the base gives {x}; AbsMaxQuantizerObject gives {values, scale}.
   virtual TensorList operator()(const Tensor& x) const;
@@ -44,18 +45,21 @@ class Quantizer {
 /// AbsMaxQuantizer options struct in quantizers.h is what layers and configs hold.
 class AbsMaxQuantizerObject : public Quantizer {
  public:
+  /// Wraps the options of `quantizer` (axis, value_range, epsilon, output_dtype).
   explicit AbsMaxQuantizerObject(AbsMaxQuantizer quantizer = {});
   /// {values, scale} (AbsMaxQuantizer::operator()).
   TensorList operator()(const Tensor& x) const override;
   std::string class_name() const override { return "AbsMaxQuantizer"; }
   /// Keras's config: axis, value_range, epsilon, output_dtype.
   Config get_config() const override;
+  /// The quantizer's options.
   const AbsMaxQuantizer& quantizer() const { return quantizer_; }
 
  private:
   AbsMaxQuantizer quantizer_;
 };
 
+/// A shared, immutable Quantizer (what get() returns).
 using QuantizerPtr = std::shared_ptr<const Quantizer>;
 
 /// keras.quantizers.get: null gives null; a class name or its snake case ("Quantizer",

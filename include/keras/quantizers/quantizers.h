@@ -17,7 +17,9 @@ namespace keras::quantizers {
 
 /// The quantized tensor and the scale that maps the input onto it (q = round(x * scale)).
 struct Quantized {
+  /// The quantized values, in the requested dtype (int8 by default).
   Tensor values;
+  /// The scale, with the reduced axes kept (dequantize with values / scale).
   Tensor scale;
 };
 
@@ -32,8 +34,11 @@ Quantized abs_max_quantize(const Tensor& x, const ops::Axes& axis,
 struct AbsMaxQuantizer {
   /// Unset: the axis the caller passes (Keras's deprecated constructor axis).
   std::optional<std::vector<int>> axis;
+  /// The range quantized values are clipped to (Keras's `value_range`).
   std::pair<double, double> value_range{-127, 127};
+  /// Added to max|x| so an all-zero slice gets a finite scale (Keras's `epsilon`).
   double epsilon = 1e-7;
+  /// The dtype of the quantized values (Keras's `output_dtype`); deserialize() accepts only int8.
   DType output_dtype = DType::Int8;
 
   /// Quantizes x along `axis`; without one, along the quantizer's own axis, else the last.
@@ -48,6 +53,7 @@ struct AbsMaxQuantizer {
 struct QuantizationConfig {
   /// "int8", "int4" or "float8".
   std::string mode;
+  /// How the weights are quantized (Keras's `weight_quantizer`); unset: the mode's default.
   std::optional<AbsMaxQuantizer> weight_quantizer;
   /// Int8QuantizationConfig's default is AbsMaxQuantizer(); int4's and float8's is none.
   std::optional<AbsMaxQuantizer> activation_quantizer;
@@ -62,6 +68,7 @@ struct QuantizationConfig {
   static std::shared_ptr<const QuantizationConfig> deserialize(const Config& config);
 };
 
+/// A shared, immutable QuantizationConfig; null stands for the mode's default.
 using QuantizationConfigPtr = std::shared_ptr<const QuantizationConfig>;
 
 /// The quantization modes Keras 3.15 has (dtype_policies.QUANTIZATION_MODES).

@@ -29,7 +29,9 @@
 #pragma GCC visibility push(default)
 namespace keras::random::philox {
 
+/// The output of one Philox4x32 evaluation: four 32-bit words.
 struct Block {
+  /// The words, lanes 0 to 3.
   uint32_t w[4];
 };
 
@@ -66,8 +68,10 @@ KERAS_HOST_DEVICE inline uint32_t word(uint64_t seed, uint64_t counter, uint64_t
 /// Sequential reader of words starting at some index (caches the current block).
 class WordStream {
  public:
+  /// A reader of the stream (seed, counter) whose first next() returns word `start`.
   KERAS_HOST_DEVICE WordStream(uint64_t seed, uint64_t counter, uint64_t start)
       : seed_(seed), counter_(counter), next_(start) {}
+  /// The next word, equal to `word(seed, counter, index)`; computes a new block every fourth word.
   KERAS_HOST_DEVICE uint32_t next() {
     uint64_t b = next_ >> 2;
     if (b != block_index_ || !valid_) {
@@ -79,6 +83,7 @@ class WordStream {
     }
     return block_.w[next_++ & 3];
   }
+  /// The next two words as one 64-bit value, the first as its low half.
   KERAS_HOST_DEVICE uint64_t next64() {
     uint64_t lo = next();
     uint64_t hi = next();
@@ -92,14 +97,16 @@ class WordStream {
   Block block_{};
 };
 
+/// The distributions, as backend::RandomKind (see the layout at the top of this header).
 enum class Kind { Bits, Uniform, Normal, TruncatedNormal };
 
 template <typename T>
+/// The words one element of type T takes: 2 for 64-bit types, 1 otherwise.
 constexpr int words_per_element() {
   return sizeof(T) == 8 ? 2 : 1;
 }
 
-/// A uniform double in (0, 1] or [0, 1) from 53 bits.
+/// A uniform double in [0, 1) from 53 bits (1 - unit53 gives (0, 1]).
 KERAS_HOST_DEVICE inline double unit53(uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
 
 /// erfinv in double (Giles's approximation refined by two Newton steps), the same on every

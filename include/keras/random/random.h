@@ -67,14 +67,18 @@ class SeedGenerator {
   /// Seeded from the global generator when `seed` is not given (so two such generators differ,
   /// and both are reproducible after keras::utils::set_random_seed).
   explicit SeedGenerator(std::optional<uint64_t> seed = std::nullopt);
+  /// An independent generator with `other`'s seed and counter: both then give the same draws.
   SeedGenerator(const SeedGenerator& other);
+  /// Takes `other`'s seed and counter (not shared afterwards).
   SeedGenerator& operator=(const SeedGenerator& other);
 
   /// The (seed, counter) pair for the next draw, advancing the counter.
   std::pair<uint64_t, uint64_t> next();
+  /// The seed every draw of this generator uses (given, or taken from the global generator).
   uint64_t initial_seed() const { return seed_; }
   /// Draws taken so far.
   uint64_t counter() const { return counter_.load(); }
+  /// Sets the number of draws taken, so the next draw uses (seed, `c`).
   void set_counter(uint64_t c) { counter_.store(c); }
   /// The state Keras saves (its `seed_generator_state` variable): (seed, counter).
   std::pair<uint64_t, uint64_t> state() const { return {seed_, counter_.load()}; }
@@ -90,9 +94,13 @@ class SeedGenerator {
 class Seed {
  public:
   Seed() = default;
+  /// A fixed integer seed: every draw with it gives the same numbers (negative values wrap).
   Seed(int seed) : value_(static_cast<uint64_t>(static_cast<int64_t>(seed))) {}  // NOLINT
+  /// A fixed integer seed (negative values wrap to uint64).
   Seed(int64_t seed) : value_(static_cast<uint64_t>(seed)) {}  // NOLINT
+  /// A fixed integer seed.
   Seed(uint64_t seed) : value_(seed) {}  // NOLINT
+  /// Draws from `generator`, advancing it; the generator must outlive the Seed.
   Seed(SeedGenerator& generator) : value_(&generator) {}  // NOLINT
 
   /// The (seed, counter) pair a draw uses.

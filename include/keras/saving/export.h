@@ -25,6 +25,10 @@ namespace keras::saving {
 
 /// The ONNX opsets export_model writes (of the default "ai.onnx" domain).
 inline constexpr int kMinOnnxOpset = 17, kMaxOnnxOpset = 21, kDefaultOnnxOpset = 18;
+/// \var kMaxOnnxOpset
+/// The newest opset export_model writes.
+/// \var kDefaultOnnxOpset
+/// The opset export_model writes unless ExportOptions asks for another.
 
 /// Keras's export arguments.
 struct ExportOptions {

@@ -24,7 +24,9 @@ class H5File {
   /// Opens an HDF5 file held in memory (the bytes are copied); `source` names it in errors.
   static H5File open_image(std::vector<uint8_t> bytes, const std::string& source);
 
+  /// Takes over another handle's open file.
   H5File(H5File&&) noexcept;
+  /// Closes this file and takes over another handle's.
   H5File& operator=(H5File&&) noexcept;
   ~H5File();
 
@@ -53,7 +55,7 @@ class H5File {
   std::unique_ptr<Impl> impl_;
 };
 
-/// True when `bytes` start with the HDF5 signature (\x89HDF\r\n\x1a\n).
+/// True when `bytes` start with the HDF5 signature (`\x89HDF\r\n\x1a\n`).
 bool is_hdf5(const std::vector<uint8_t>& bytes);
 
 }  // namespace keras::saving

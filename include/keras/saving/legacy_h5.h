@@ -34,7 +34,7 @@ Config translate_model_config(const Config& model_config);
 Config translate_training_config(const Config& training_config);
 
 /// Loads a Keras 2 weights group (the attribute layer_names, per-layer weight_names, datasets
-/// at <group>/<layer>/<weight_name>) into `model`'s layers: by order of the layers that have
+/// at `group/layer/weight_name`) into `model`'s layers: by order of the layers that have
 /// weights, or by layer name when `by_name`. `group` is "" for a weights-only file and
 /// "model_weights" for a full model. ValueError naming the layer and the shapes on a mismatch
 /// (with `skip_mismatch`, mismatching weights are left as they are).
@@ -62,6 +62,8 @@ struct LegacyModelFile {
   /// Loads model_weights into a model built from model_config (load_weights_from_hdf5_group
   /// by order); the file stays open as long as this function lives.
   std::function<void(Layer& model, bool skip_mismatch)> load_weights;
+  /// \var backend
+  /// The backend that wrote the file (the root attribute `backend`; "" when absent).
 };
 
 /// Reads a legacy full-model .h5 file. ValueError when it has no model_config (a weights-only

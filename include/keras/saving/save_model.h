@@ -18,6 +18,7 @@
 #pragma GCC visibility push(default)
 namespace keras::saving {
 
+/// keras.saving.load_model's keyword arguments, with Keras's defaults.
 struct LoadModelOptions {
   /// Compile the model from its saved compile_config (optimizer, loss, metrics) and restore the
   /// optimizer's variables, so that training resumes where it stopped.

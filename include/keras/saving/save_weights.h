@@ -20,6 +20,7 @@
 #pragma GCC visibility push(default)
 namespace keras::saving {
 
+/// save_weights' options for a `.weights.h5` file.
 struct SaveWeightsOptions {
   /// Also write the optimizer's variables (when the model is compiled and the optimizer built).
   bool optimizer = true;

@@ -21,6 +21,7 @@
 #pragma GCC visibility push(default)
 namespace keras::saving {
 
+/// deserialize_keras_object's keyword arguments, with Keras's defaults.
 struct DeserializeOptions {
   /// Refuse what could run code from the file. keras-cpp never runs Python code in any mode:
   /// a Lambda holding Python bytecode is refused either way; safe_mode additionally refuses
@@ -45,6 +46,7 @@ std::shared_ptr<Layer> deserialize_keras_object(const Config& record,
 void register_keras_serializable(const std::string& package, const std::string& class_name,
                                  layers::LayerFactory factory);
 template <typename T>
+/// register_keras_serializable with T's static from_config as the factory.
 void register_keras_serializable(const std::string& package, const std::string& class_name) {
   register_keras_serializable(package, class_name, &T::from_config);
 }
@@ -57,6 +59,7 @@ layers::LayerFactory get_registered_object(const std::string& name);
 /// A scope in which deserialization is unsafe (Keras's SafeModeScope); restores on exit.
 class SafeModeScope {
  public:
+  /// Sets the safe mode to `safe_mode` until the scope is destroyed.
   explicit SafeModeScope(bool safe_mode);
   ~SafeModeScope();
   SafeModeScope(const SafeModeScope&) = delete;

@@ -24,6 +24,7 @@
 #pragma GCC visibility push(default)
 namespace keras::saving {
 
+/// Options of a sharded `.weights.json` save, as Keras's save_weights(max_shard_size=...).
 struct ShardedWeightsOptions {
   /// The largest shard, in GB (1024^3 bytes), as Keras's max_shard_size.
   double max_shard_size = 5.0;

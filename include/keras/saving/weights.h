@@ -13,6 +13,7 @@
 #pragma GCC visibility push(default)
 namespace keras::saving {
 
+/// load_weights' keyword arguments (Keras's `skip_mismatch`, plus keras-cpp's `optimizer`).
 struct LoadWeightsOptions {
   /// Skip layers whose saved variables do not match (count or shape) instead of failing.
   bool skip_mismatch = false;

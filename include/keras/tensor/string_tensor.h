@@ -27,13 +27,16 @@ class StringTensor {
   StringTensor() : shape_({0}) {}
   /// A 1-d tensor of `values`.
   StringTensor(std::vector<std::string> values);  // NOLINT(google-explicit-constructor)
+  /// A 1-d tensor of the listed strings: `StringTensor({"a", "b"})`.
   StringTensor(std::initializer_list<std::string> values);
   /// `values` in C order with `shape`; ValueError when their counts differ.
   StringTensor(std::vector<std::string> values, Shape shape);
   /// A 0-d tensor holding one string.
   static StringTensor scalar(std::string value);
 
+  /// The extent of each axis.
   const Shape& shape() const { return shape_; }
+  /// The number of axes (0 for a scalar).
   int ndim() const { return shape_.rank(); }
   /// The number of strings.
   int64_t size() const { return static_cast<int64_t>(values_.size()); }
@@ -42,6 +45,7 @@ class StringTensor {
 
   /// The strings in C order.
   const std::vector<std::string>& values() const { return values_; }
+  /// The strings in C order, writable in place; keep their count equal to the shape's size.
   std::vector<std::string>& values() { return values_; }
   /// The string at flat (C order) position `i`; IndexError when out of range.
   const std::string& flat(int64_t i) const;
@@ -53,9 +57,11 @@ class StringTensor {
   /// Row `i` of the first axis (a tensor of rank ndim() - 1).
   StringTensor operator[](int64_t i) const;
 
+  /// True when the shapes and all strings are equal.
   friend bool operator==(const StringTensor& a, const StringTensor& b) {
     return a.shape_ == b.shape_ && a.values_ == b.values_;
   }
+  /// True when the shapes or some string differ.
   friend bool operator!=(const StringTensor& a, const StringTensor& b) { return !(a == b); }
 
  private:

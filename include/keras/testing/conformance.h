@@ -17,23 +17,35 @@
 #pragma GCC visibility push(default)
 namespace keras::testing {
 
+/// A case's outcome: Pass (within its bound), Fail (beyond it, or NaN), NotImplemented (the backend
+/// threw NotImplementedError) or Error (any other exception).
 enum class ConformanceStatus { Pass, Fail, NotImplemented, Error };
 
 /// One op, layer or training run on one backend, compared with the reference.
 struct ConformanceResult {
+  /// The op family: "elementwise", "reductions", "nn", "linalg", "gradients", "layers", "random" or
+  /// "training".
   std::string family;   // "elementwise", "reductions", "nn", "linalg", "gradients", "layers",
                         // "random", "training"
+  /// The op or layer case, such as "conv2d same stride 2".
   std::string name;     // the op or layer, e.g. "conv2d same stride 2"
+  /// The backend compared with the reference.
   std::string backend;  // the backend compared with the reference
+  /// Whether the case passed, failed, is not implemented or threw.
   ConformanceStatus status = ConformanceStatus::Pass;
+  /// The difference measure at the top of this file (0 when identical).
   double difference = 0;  // the measure at the top of this file (0 when identical)
+  /// The largest difference that passes.
   double bound = 0;       // the largest difference that passes
+  /// Why it failed or is not implemented (the exception's message), or details of the comparison.
   std::string message;    // why it failed or is not implemented
 };
 
+/// run_conformance's arguments.
 struct ConformanceOptions {
   /// Backends to check; empty: every registered backend that computes (not "symbolic").
   std::vector<std::string> backends;
+  /// The backend every other backend is compared with.
   std::string reference = "cpu";
   /// Run the training runs (MLP and CNN, one epoch on a Fashion-MNIST subset).
   bool training = true;

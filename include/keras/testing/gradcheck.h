@@ -18,17 +18,25 @@
 #pragma GCC visibility push(default)
 namespace keras::testing {
 
+/// gradcheck's arguments.
 struct GradcheckOptions {
+  /// The finite-difference step: each element moves by +-eps.
   double eps = 1e-6;   // finite-difference step
+  /// Absolute tolerance: an element passes when |analytic - numeric| <= atol + rtol * |numeric|.
   double atol = 1e-5;  // |analytic - numeric| <= atol + rtol * |numeric|
+  /// Relative tolerance (see atol).
   double rtol = 1e-4;
+  /// The seed of the random cotangent the output is projected on.
   uint64_t seed = 0;   // for the cotangent
   /// Inputs (by position) not to differentiate, e.g. integer indices.
   std::vector<size_t> skip;
 };
 
+/// What gradcheck returns.
 struct GradcheckResult {
+  /// Whether every element was within tolerance.
   bool ok = true;
+  /// The largest |analytic - numeric| over every checked element.
   double max_abs_error = 0;
   /// The first mismatch: input, element, analytic and numeric values.
   std::string message;

@@ -17,22 +17,32 @@ namespace keras {
 /// sample axis.
 class TensorStruct {
  public:
+  /// Which form the struct holds: nothing (Keras's None), one tensor, a list, or a map by name.
   enum class Kind { None, Single, List, Map };
 
   TensorStruct() = default;
+  /// One tensor; an undefined `t` gives an undefined struct (Keras's None).
   TensorStruct(Tensor t);                                  // NOLINT
+  /// A list, one tensor per model input or output; ValueError when a tensor is undefined.
   TensorStruct(TensorList list);                           // NOLINT
+  /// A list, one tensor per model input or output; ValueError when a tensor is undefined.
   TensorStruct(std::initializer_list<Tensor> list);        // NOLINT
+  /// Tensors by input or output name; ValueError when a tensor is undefined.
   TensorStruct(std::map<std::string, Tensor> by_name);     // NOLINT
 
+  /// The form the struct holds.
   Kind kind() const { return kind_; }
+  /// False for Keras's None (a default-constructed struct or an undefined tensor).
   bool defined() const { return kind_ != Kind::None; }
   /// The tensors in order (map entries sorted by name).
   TensorList flat() const;
   /// The single tensor; ValueError for a list or map of more than one.
   const Tensor& single() const;
+  /// The tensors of a List, or the one tensor of a Single; empty for a Map.
   const TensorList& list() const { return list_; }
+  /// The tensors of a Map, by name; empty otherwise.
   const std::map<std::string, Tensor>& map() const { return map_; }
+  /// The number of tensors (0 when undefined).
   size_t size() const;
 
   /// The number of samples (first axis), checked equal across tensors.

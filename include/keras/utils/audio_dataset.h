@@ -28,6 +28,7 @@
 #pragma GCC visibility push(default)
 namespace keras::utils {
 
+/// audio_dataset_from_directory's keyword arguments (keras.utils.audio_dataset_from_directory).
 struct AudioDatasetOptions {
   /// "inferred" (from the subfolder names), std::monostate for None (audio only), or one
   /// integer label per file in the order of the sorted file paths.
@@ -48,6 +49,8 @@ struct AudioDatasetOptions {
   /// keras-cpp has no ragged tensors: true is refused (NotImplementedError); use
   /// output_sequence_length, padded batches or batch_size std::nullopt.
   bool ragged = false;
+  /// Shuffle the files (with `seed`) and the dataset's elements every epoch; false keeps the files
+  /// in alphanumeric order.
   bool shuffle = true;
   /// Default: a random seed (numpy.random.randint(1e6) in Keras).
   std::optional<uint64_t> seed;
@@ -56,6 +59,7 @@ struct AudioDatasetOptions {
   /// "training" or "validation" (with validation_split); "both" through
   /// audio_dataset_from_directory_split.
   std::optional<std::string> subset;
+  /// Follow symbolic links to subdirectories when listing the files.
   bool follow_links = false;
   /// Print "Found N files belonging to K classes." (and the split's sizes).
   bool verbose = true;

@@ -14,7 +14,9 @@
 #pragma GCC visibility push(default)
 namespace keras::utils {
 
+/// load_csv's options.
 struct CsvOptions {
+  /// The character that separates fields.
   char delimiter = ',';
   /// Whether the first line names the columns.
   bool header = true;
@@ -22,9 +24,11 @@ struct CsvOptions {
   std::vector<std::string> columns;
   /// Columns to keep by 0-based index, in this order (used when `columns` is empty).
   std::vector<int64_t> column_indices;
+  /// The dtype of `values`.
   DType dtype = DType::Float32;
 };
 
+/// What load_csv returns: the kept columns' names and values.
 struct CsvTable {
   /// The kept columns' header names ("0", "1", ... without a header).
   std::vector<std::string> column_names;

@@ -26,14 +26,17 @@ Tensor to_categorical(const Tensor& x, std::optional<int64_t> num_classes = std:
 /// x divided by its `order`-norm along `axis` (zero norms leave the values unchanged).
 Tensor normalize(const Tensor& x, int axis = -1, double order = 2);
 
+/// pad_sequences's keyword arguments (keras.utils.pad_sequences).
 struct PadSequencesOptions {
   /// The output length; default the longest sequence.
   std::optional<int64_t> maxlen;
+  /// The output's dtype.
   DType dtype = DType::Int32;
   /// "pre" or "post": where the padding goes.
   std::string padding = "pre";
   /// "pre" or "post": which end of a longer sequence is cut.
   std::string truncating = "pre";
+  /// The padding value.
   double value = 0.0;
 };
 
@@ -55,10 +58,15 @@ requires(!std::is_same_v<T, double>) Tensor
 /// (0, 1)); std::monostate for Keras's None (the complement of the other side).
 using SplitSize = std::variant<std::monostate, int64_t, double>;
 
+/// split_dataset's keyword arguments (keras.utils.split_dataset); at least one size must be given.
 struct SplitDatasetOptions {
+  /// The size of the first dataset; None means the complement of right_size.
   SplitSize left_size;
+  /// The size of the second dataset; None means the complement of left_size.
   SplitSize right_size;
+  /// Whether to shuffle the elements before splitting.
   bool shuffle = false;
+  /// The shuffle's seed; unset draws one from the global generator.
   std::optional<uint64_t> seed;
 };
 

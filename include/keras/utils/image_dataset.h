@@ -30,7 +30,9 @@ namespace keras::utils {
 /// only), or one integer label per file in the order of the sorted file paths.
 using ImageLabels = std::variant<std::string, std::monostate, std::vector<int64_t>>;
 
+/// image_dataset_from_directory's keyword arguments (keras.utils.image_dataset_from_directory).
 struct ImageDatasetOptions {
+  /// Keras's `labels`: "inferred" by default (one class per subfolder).
   ImageLabels labels = std::string("inferred");
   /// "int", "categorical", "binary", or std::nullopt (Keras's None: no labels).
   std::optional<std::string> label_mode = "int";
@@ -42,6 +44,8 @@ struct ImageDatasetOptions {
   std::optional<int64_t> batch_size = 32;
   /// (height, width).
   std::pair<int64_t, int64_t> image_size = {256, 256};
+  /// Shuffle the files (with `seed`) and the dataset's elements every epoch; false keeps the files
+  /// in alphanumeric order.
   bool shuffle = true;
   /// Default: a random seed (numpy.random.randint(1e6) in Keras).
   std::optional<uint64_t> seed;
@@ -53,8 +57,12 @@ struct ImageDatasetOptions {
   /// tf.image.resize's method: "bilinear", "nearest", "bicubic", "lanczos3" or "lanczos5"
   /// (Keras's others, "area", "gaussian" and "mitchellcubic", are NotImplementedError).
   std::string interpolation = "bilinear";
+  /// Follow symbolic links to subdirectories when listing the files.
   bool follow_links = false;
+  /// Resize through the largest centred crop of image_size's aspect ratio (no distortion).
   bool crop_to_aspect_ratio = false;
+  /// Resize keeping the aspect ratio, padding the short side evenly with zeros (no distortion); at
+  /// most one of this and crop_to_aspect_ratio.
   bool pad_to_aspect_ratio = false;
   /// "channels_last" or "channels_first"; default keras::config::image_data_format().
   std::optional<std::string> data_format;
@@ -64,6 +72,7 @@ struct ImageDatasetOptions {
 
 /// The dataset and what Keras attaches to it as attributes.
 struct ImageDataset {
+  /// Elements (images, labels), or images alone without labels.
   data::Dataset dataset;
   /// The label names in label order; std::nullopt without labels.
   std::optional<std::vector<std::string>> class_names;
@@ -73,7 +82,8 @@ struct ImageDataset {
 
 /// keras.utils.image_dataset_from_directory for subset std::nullopt, "training" or
 /// "validation". Elements are (images, labels): images float32 (uint8 with "nearest", as
-/// tf.image.resize keeps the dtype then), (batch, height, width, channels); labels int32
+/// tf.image.resize keeps the dtype then), (batch, height, width, channels), or (batch, channels,
+/// height, width) with data_format "channels_first"; labels int32
 /// (batch,), float32 one-hot (batch, classes) or float32 (batch, 1) for "binary".
 ImageDataset image_dataset_from_directory(const std::string& directory,
                                           const ImageDatasetOptions& options = {});

@@ -29,15 +29,21 @@ namespace keras::utils {
 /// `wide`: array_to_img of one channel with values above 255). Rows top to bottom, bands
 /// interleaved.
 struct Image {
+  /// PIL's mode: "L", "RGB", "RGBA" or "I".
   std::string mode;
+  /// Rows, in pixels.
   int64_t height = 0;
+  /// Columns, in pixels.
   int64_t width = 0;
+  /// The 8-bit samples of modes "L", "RGB" and "RGBA": height * width * channels() bytes.
   std::vector<uint8_t> pixels;
+  /// The 32-bit samples of mode "I": height * width values (empty for the other modes).
   std::vector<int32_t> wide;
   /// 1, 3 or 4.
   int channels() const;
 };
 
+/// load_img's keyword arguments (keras.utils.load_img).
 struct LoadImgOptions {
   /// "grayscale", "rgb" or "rgba".
   std::string color_mode = "rgb";
@@ -63,10 +69,12 @@ Image load_img_from_memory(std::span<const uint8_t> bytes, const LoadImgOptions&
 Tensor img_to_array(const Image& img, std::optional<std::string> data_format = std::nullopt,
                     std::optional<DType> dtype = std::nullopt);
 
+/// array_to_img's keyword arguments (keras.utils.array_to_img).
 struct ArrayToImgOptions {
   /// "channels_last" or "channels_first"; default keras::config::image_data_format().
   std::optional<std::string> data_format;
-  /// Rescale so that the minimum is 0 and the maximum 255 ((x - min) / max * 255).
+  /// Rescale so that the minimum is 0 and the maximum 255: x - min, then divided by the
+  /// maximum of that and multiplied by 255 (as Keras's array_to_img).
   bool scale = true;
   /// The type the values are computed in before the cast to 8 bits; default floatx().
   std::optional<DType> dtype;
@@ -76,10 +84,13 @@ struct ArrayToImgOptions {
 /// (scaled or not) are truncated to integers as NumPy's astype("uint8") does.
 Image array_to_img(const Tensor& x, const ArrayToImgOptions& options = {});
 
+/// save_img's keyword arguments (keras.utils.save_img).
 struct SaveImgOptions {
+  /// "channels_last" or "channels_first"; default keras::config::image_data_format().
   std::optional<std::string> data_format;
   /// "png", "jpeg" (or "jpg") or "bmp"; default the path's extension.
   std::optional<std::string> file_format;
+  /// Rescale so that the minimum is 0 and the maximum 255, as array_to_img's `scale`.
   bool scale = true;
   /// JPEG quality, 1 to 95 (PIL's default 75).
   int quality = 75;

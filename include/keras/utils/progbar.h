@@ -19,6 +19,7 @@
 #pragma GCC visibility push(default)
 namespace keras::utils {
 
+/// Progbar's keyword arguments (keras.utils.Progbar).
 struct ProgbarOptions {
   /// Width of the bar in characters.
   int width = 20;
@@ -31,6 +32,7 @@ struct ProgbarOptions {
   /// When set, the reverse rule: only these are averaged (ProgbarLogger passes an empty set,
   /// since fit's logs are already running means). Do not set both.
   std::optional<std::set<std::string>> stateless_metrics;
+  /// The unit shown in the per-unit time ("3s 6ms/step").
   std::string unit_name = "step";
   /// Where to write (default std::cout).
   std::ostream* out = nullptr;
@@ -40,6 +42,8 @@ struct ProgbarOptions {
   std::function<double()> clock;
 };
 
+/// Keras's progress bar (keras.utils.Progbar): fit's and evaluate's per-epoch bar, usable on its
+/// own.
 class Progbar {
  public:
   /// `target`: the total number of steps, or nullopt when unknown.

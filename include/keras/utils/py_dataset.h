@@ -19,6 +19,8 @@
 #pragma GCC visibility push(default)
 namespace keras::utils {
 
+/// PyDataset's constructor arguments (keras.utils.PyDataset's `workers`, `use_multiprocessing`,
+/// `max_queue_size`).
 struct PyDatasetOptions {
   /// Threads calling get() ahead of the training loop; batches still arrive in order.
   int workers = 1;
@@ -28,8 +30,11 @@ struct PyDatasetOptions {
   int max_queue_size = 10;
 };
 
+/// Keras's base class for data served by index (keras.utils.PyDataset): subclass it and override
+/// size() and get().
 class PyDataset {
  public:
+  /// Subclasses pass their options up, as Keras's `super().__init__(**kwargs)`.
   explicit PyDataset(PyDatasetOptions options = {});
   virtual ~PyDataset() = default;
 
@@ -43,8 +48,11 @@ class PyDataset {
   /// Called after every epoch (shuffle your indices here, as in Keras).
   virtual void on_epoch_end() {}
 
+  /// Threads calling get() ahead of the training loop (Keras's `workers`).
   int workers() const { return options_.workers; }
+  /// Keras's `use_multiprocessing`, accepted but ignored: keras-cpp uses threads.
   bool use_multiprocessing() const { return options_.use_multiprocessing; }
+  /// The most batches prepared ahead when workers > 1 (Keras's `max_queue_size`).
   int max_queue_size() const { return options_.max_queue_size; }
 
  private:

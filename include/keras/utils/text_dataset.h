@@ -29,6 +29,7 @@
 #pragma GCC visibility push(default)
 namespace keras::utils {
 
+/// text_dataset_from_directory's keyword arguments (keras.utils.text_dataset_from_directory).
 struct TextDatasetOptions {
   /// "inferred" (from the subfolder names), std::monostate for None (texts only), or one
   /// integer label per file in the order of the sorted file paths.
@@ -41,6 +42,8 @@ struct TextDatasetOptions {
   std::optional<int64_t> batch_size = 32;
   /// Keep at most this many bytes of each file.
   std::optional<int64_t> max_length;
+  /// Shuffle the files (with `seed`) and, in map_texts, the elements every epoch; false keeps the
+  /// files in alphanumeric order.
   bool shuffle = true;
   /// Default: a random seed (numpy.random.randint(1e6) in Keras).
   std::optional<uint64_t> seed;
@@ -49,6 +52,7 @@ struct TextDatasetOptions {
   /// "training" or "validation" (with validation_split); "both" through
   /// text_dataset_from_directory_split.
   std::optional<std::string> subset;
+  /// Follow symbolic links to subdirectories when listing the files.
   bool follow_links = false;
   /// Print "Found N files belonging to K classes." (and the split's sizes).
   bool verbose = true;
@@ -67,7 +71,11 @@ struct TextDataset {
   std::vector<std::string> file_paths;
   /// The options' batch size, shuffle and seed, for map_texts.
   std::optional<int64_t> batch_size;
+  /// Whether map_texts shuffles: the options' shuffle, but false for the validation half of a
+  /// split.
   bool shuffle = false;
+  /// The seed the files were shuffled with (random when the options gave none), reused by
+  /// map_texts.
   uint64_t seed = 0;
 
   /// A Dataset of (fn(texts), labels) elements, shuffled with a buffer of 8 batches as Keras

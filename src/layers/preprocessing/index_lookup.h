@@ -60,7 +60,8 @@ class IndexLookup {
                       const std::optional<std::vector<double>>& idf_weights = std::nullopt);
   /// Every index's token: mask and OOV tokens first unless include_special_tokens is false.
   std::vector<Key> get_vocabulary(bool include_special_tokens = true) const;
-  /// The number of indices, special ones included (0 before any vocabulary).
+  /// The number of indices, special ones included (before any vocabulary: the mask and OOV
+  /// indices alone).
   int64_t vocabulary_size() const;
   /// The learned tokens (without special tokens) and whether there are any.
   bool has_vocabulary() const { return !tokens_.empty(); }

@@ -50,10 +50,16 @@ struct MultiHeadAttentionCall {
 /// The same arguments for a symbolic call (Functional API). Masks attached to the model's
 /// tensors reach the layer when the model runs; an attention_mask becomes a fourth input.
 struct SymbolicMultiHeadAttentionCall {
+  /// The key (batch, S, key_dim); the value when undefined.
   KerasTensor key;
+  /// Boolean (batch, T, S) (or broadcastable): which query positions may attend to which key
+  /// positions; passed to the layer as its fourth input.
   KerasTensor attention_mask;
+  /// Also return the attention probabilities (batch, heads, T, S).
   bool return_attention_scores = false;
+  /// Dropout on the attention probabilities; unset: inherited from the enclosing call.
   std::optional<bool> training;
+  /// Query position i attends to key positions j <= i only.
   bool use_causal_mask = false;
 };
 
@@ -117,13 +123,17 @@ class AttentionLayerPtr : public LayerPtr<T> {
  public:
   using LayerPtr<T>::LayerPtr;
   AttentionLayerPtr() = default;
+  /// Wraps the layer `p` (implicit, so factory results convert).
   AttentionLayerPtr(std::shared_ptr<T> p) : LayerPtr<T>(std::move(p)) {}  // NOLINT
   using LayerPtr<T>::operator();
 
+  /// Keras's `mha(query, value, ...)`: the attention output (ValueError with
+  /// return_attention_scores: use call_with()).
   Tensor operator()(const Tensor& query, const Tensor& value,
                     const MultiHeadAttentionCall& args = {}) const {
     return (**this)(query, value, args);
   }
+  /// The symbolic call (Functional API): the attention output's KerasTensor.
   KerasTensor operator()(const KerasTensor& query, const KerasTensor& value,
                          const SymbolicMultiHeadAttentionCall& args = {}) const {
     return (**this)(query, value, args);

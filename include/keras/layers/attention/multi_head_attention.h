@@ -20,11 +20,13 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The keyword arguments of keras.layers.MultiHeadAttention's constructor.
 struct MultiHeadAttentionOptions {
   /// Size of each head of the value; key_dim when unset.
   std::optional<int64_t> value_dim;
   /// Dropout on the attention probabilities.
   double dropout = 0.0;
+  /// Keras's `use_bias`: whether the projections have biases.
   bool use_bias = true;
   /// The trailing shape of the output; the query's last dimension when empty.
   std::vector<int64_t> output_shape;
@@ -36,27 +38,39 @@ struct MultiHeadAttentionOptions {
   /// Accepted for Keras compatibility (the cpu backend has no flash kernel); true refuses
   /// dropout and returned scores as Keras does.
   std::optional<bool> flash_attention;
+  /// Initializer of the projection kernels (Keras's `kernel_initializer`).
   initializers::InitializerArg kernel_initializer = "glorot_uniform";
+  /// Initializer of the projection biases (Keras's `bias_initializer`).
   initializers::InitializerArg bias_initializer = "zeros";
+  /// Regularizer of the projection kernels; none when empty.
   regularizers::RegularizerArg kernel_regularizer;
+  /// Regularizer of the projection biases; none when empty.
   regularizers::RegularizerArg bias_regularizer;
   /// Applied to the output of every projection (as Keras passes it to the sublayers).
   regularizers::RegularizerArg activity_regularizer;
+  /// Constraint on the projection kernels, applied after each optimizer update; none when empty.
   constraints::ConstraintArg kernel_constraint;
+  /// Constraint on the projection biases, applied after each optimizer update; none when empty.
   constraints::ConstraintArg bias_constraint;
   /// Gated attention: the heads are multiplied by sigmoid(query projection) before the output
   /// projection.
   bool use_gate = false;
   /// Seeds the dropout.
   std::optional<int64_t> seed;
+  /// The layer's name (Keras's `name`); empty: a unique name made from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights are updated in training.
   bool trainable = true;
+  /// The dtype policy's name (Keras's `dtype`, e.g. "mixed_float16"); empty: the global policy.
   std::string dtype;
 };
 
 /// The MultiHeadAttention layer (Keras's "MultiHeadAttention").
 class MultiHeadAttentionLayer : public MultiHeadAttentionBase {
  public:
+  /// Keras's MultiHeadAttention(num_heads, key_dim, ...); ValueError for a non-positive
+  /// num_heads, key_dim, value_dim, output_shape entry or sliding_window, a `dropout` outside
+  /// [0, 1), or flash_attention with dropout.
   MultiHeadAttentionLayer(int64_t num_heads, int64_t key_dim,
                           MultiHeadAttentionOptions options = {});
   ~MultiHeadAttentionLayer() override;
@@ -65,20 +79,30 @@ class MultiHeadAttentionLayer : public MultiHeadAttentionBase {
   void build_list(const std::vector<Shape>& input_shapes) override;
   TensorList call_list(const TensorList& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Makes the layer from a get_config() record (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// Keras's `num_heads`: the number of attention heads.
   int64_t num_heads() const { return num_heads_; }
+  /// Keras's `key_dim`: the size of each query and key head.
   int64_t key_dim() const { return key_dim_; }
+  /// The size of each value head (Keras's `value_dim`; key_dim when it was not given).
   int64_t value_dim() const { return value_dim_; }
+  /// Keras's `dropout`: the dropout rate on the attention probabilities.
   double dropout() const { return options_.dropout; }
+  /// Keras's `use_bias`: whether the projections have biases.
   bool use_bias() const { return options_.use_bias; }
   /// The attention axes of the projected tensors (set by build; as given before).
   const std::optional<std::vector<int>>& attention_axes() const { return attention_axes_; }
   /// The projection sublayers (null before build; gate_dense without use_gate).
   std::shared_ptr<Layer> query_dense() const;
+  /// The key projection (null before build).
   std::shared_ptr<Layer> key_dense() const;
+  /// The value projection (null before build).
   std::shared_ptr<Layer> value_dense() const;
+  /// The output projection (null before build).
   std::shared_ptr<Layer> output_dense() const;
+  /// The gate projection (null before build and without use_gate).
   std::shared_ptr<Layer> gate_dense() const;
 
  private:

@@ -32,6 +32,7 @@ class MultiHeadAttentionBase : public Layer {
   /// The attention output (ValueError with return_attention_scores: use call_with()).
   Tensor operator()(const Tensor& query, const Tensor& value,
                     const MultiHeadAttentionCall& args = {});
+  /// The symbolic call (Functional API): the attention output's KerasTensor.
   KerasTensor operator()(const KerasTensor& query, const KerasTensor& value,
                          const SymbolicMultiHeadAttentionCall& args = {});
 
@@ -44,14 +45,29 @@ class MultiHeadAttentionBase : public Layer {
   void build(const Shape& input_shape) override;
 
  protected:
+  /// For subclasses: `default_name` is the stem of automatic layer names.
   MultiHeadAttentionBase(LayerOptions options, std::string default_name);
 
   /// The inputs of a list call: query, value, key (the value when absent), the attention
   /// mask (undefined when absent), and the query, value and key masks from the context.
   struct Inputs {
+    /// The query, cast to the compute dtype.
     Tensor query, value, key, attention_mask;
+    /// The query's boolean mask (undefined when none).
     Tensor query_mask, value_mask, key_mask;
+    /// \var value
+    /// The value, cast to the compute dtype.
+    /// \var key
+    /// The key, cast to the compute dtype; the value when the call gave none.
+    /// \var attention_mask
+    /// The fourth input as a boolean mask (undefined when absent).
+    /// \var value_mask
+    /// The value's boolean mask (undefined when none).
+    /// \var key_mask
+    /// The key's boolean mask (undefined when none).
   };
+  /// Splits a list call's 2 to 4 inputs (cast to the compute dtype) and the context's masks;
+  /// ValueError for another count.
   Inputs unpack(const TensorList& inputs, const CallContext& ctx) const;
   /// The flags of this call.
   detail::AttentionFlags flags() const { return flags_.current(*this); }

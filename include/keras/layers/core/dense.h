@@ -12,37 +12,55 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// keras.layers.Dense's arguments besides `units`.
 struct DenseOptions {
+  /// Applied to the output (Keras's `activation`); unset: none (linear, `a(x) = x`).
   activations::Activation activation;
+  /// Whether the layer adds a bias vector (Keras's `use_bias`).
   bool use_bias = true;
+  /// Initializer of the `kernel` matrix (Keras's `kernel_initializer`).
   initializers::InitializerArg kernel_initializer = "glorot_uniform";
+  /// Initializer of the bias vector (Keras's `bias_initializer`).
   initializers::InitializerArg bias_initializer = "zeros";
+  /// Regularizer applied to the `kernel` matrix (Keras's `kernel_regularizer`); null for none.
   regularizers::RegularizerArg kernel_regularizer;
+  /// Regularizer applied to the bias vector (Keras's `bias_regularizer`); null for none.
   regularizers::RegularizerArg bias_regularizer;
+  /// Regularizer applied to the layer's output (Keras's `activity_regularizer`); null for none.
   regularizers::RegularizerArg activity_regularizer;
+  /// Constraint applied to the `kernel` matrix after each update (Keras's `kernel_constraint`).
   constraints::ConstraintArg kernel_constraint;
+  /// Constraint applied to the bias vector after each update (Keras's `bias_constraint`).
   constraints::ConstraintArg bias_constraint;
   /// > 0: LoRA of this rank is enabled when the layer is built (see enable_lora).
   int64_t lora_rank = 0;
+  /// Keras's `lora_alpha`; as in Keras, build() enables LoRA without it, so the update's scale
+  /// is 1 (pass lora_alpha to enable_lora() to scale it).
   std::optional<Scalar> lora_alpha;
   /// Keras's quantization_config (keras.quantizers): how quantize() or a quantized dtype
   /// policy ("int8_from_float32") quantizes the kernel and the inputs; null: the mode's default.
   quantizers::QuantizationConfigPtr quantization_config;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
 /// The Dense layer (Keras's "Dense").
 class DenseLayer : public LoraLayer {
  public:
+  /// keras.layers.Dense with `units` outputs (the output dimension, Keras's `units`).
   DenseLayer(int64_t units, DenseOptions options = {});
   std::string class_name() const override { return "Dense"; }
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// The output dimension (Keras's `units`).
   int64_t units() const { return units_; }
   /// Keras's kernel property: the kernel variable's value (int8: the int values; int4: the
   /// unpacked int values, (input_dim, units)), with the LoRA update added (and the sum cast to
@@ -53,15 +71,18 @@ class DenseLayer : public LoraLayer {
   /// The stored kernel (Keras's _kernel), frozen while LoRA is enabled; a calibrated GPTQ/AWQ
   /// layer's packed uint8 kernel (Keras's quantized_kernel).
   const Variable& kernel_variable() const { return kernel_; }
+  /// The bias vector, (units,); undefined without `use_bias`.
   const Variable& bias() const { return bias_; }
   /// The LoRA adapters (undefined until enable_lora).
   const Variable& lora_kernel_a() const { return lora_a(); }
+  /// The second LoRA adapter, B, (rank, units); the kernel's update is A @ B, scaled.
   const Variable& lora_kernel_b() const { return lora_b(); }
   /// int8: the per-unit scale of the int8 kernel (float kernel = kernel / kernel_scale).
   const Variable& kernel_scale() const { return kernel_scale_; }
   /// int4 with blocks (sub-channel): the zero point per group and unit, and each input's group
   /// (Keras's kernel_zero, g_idx); undefined otherwise.
   const Variable& kernel_zero() const { return kernel_zero_; }
+  /// int4 with blocks: each input's group index (Keras's `g_idx`); undefined otherwise.
   const Variable& g_idx() const { return g_idx_; }
   /// GPTQ and AWQ ("gptq"/"awq" modes, set by Model::quantize with a GPTQConfig/AWQConfig):
   /// whether calibration has replaced the float kernel (a layer loaded from a file is).

@@ -22,24 +22,38 @@ namespace keras::layers {
 /// An unknown dimension in a layer argument that is a shape (Keras's None).
 inline constexpr int64_t kNone = -1;
 
+/// keras.layers.EinsumDense's arguments besides `equation` and `output_shape`.
 struct EinsumDenseOptions {
+  /// Applied to the output (Keras's `activation`); unset: none (linear).
   activations::Activation activation;
   /// The output labels that get a bias ("" for no bias, Keras's None).
   std::string bias_axes;
+  /// Initializer of the `kernel` (Keras's `kernel_initializer`).
   initializers::InitializerArg kernel_initializer = "glorot_uniform";
+  /// Initializer of the bias (Keras's `bias_initializer`).
   initializers::InitializerArg bias_initializer = "zeros";
+  /// Regularizer applied to the `kernel` (Keras's `kernel_regularizer`); null for none.
   regularizers::RegularizerArg kernel_regularizer;
+  /// Regularizer applied to the bias (Keras's `bias_regularizer`); null for none.
   regularizers::RegularizerArg bias_regularizer;
+  /// Regularizer applied to the layer's output (Keras's `activity_regularizer`); null for none.
   regularizers::RegularizerArg activity_regularizer;
+  /// Constraint applied to the `kernel` after each update (Keras's `kernel_constraint`).
   constraints::ConstraintArg kernel_constraint;
+  /// Constraint applied to the bias after each update (Keras's `bias_constraint`).
   constraints::ConstraintArg bias_constraint;
   /// > 0: LoRA of this rank is enabled when the layer is built (see enable_lora).
   int64_t lora_rank = 0;
+  /// Keras's `lora_alpha`: the LoRA update is scaled by `lora_alpha / lora_rank`; unset:
+  /// `lora_rank` (a scale of 1).
   std::optional<Scalar> lora_alpha;
   /// Keras's quantization_config (see DenseOptions).
   quantizers::QuantizationConfigPtr quantization_config;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -54,8 +68,10 @@ class EinsumDenseLayer : public LoraLayer {
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// The einsum equation, "inputs,kernel->output" (Keras's `equation`).
   const std::string& equation() const { return equation_; }
   /// The output shape with the batch axis (-1 where unknown), known once built.
   const Shape& full_output_shape() const { return full_output_shape_; }
@@ -72,11 +88,13 @@ class EinsumDenseLayer : public LoraLayer {
   const Variable& bias() const { return bias_; }
   /// The LoRA adapters (undefined until enable_lora).
   const Variable& lora_kernel_a() const { return lora_a(); }
+  /// The second LoRA adapter, B (undefined until enable_lora).
   const Variable& lora_kernel_b() const { return lora_b(); }
   /// int8: the kernel's scale, laid out to broadcast against the output (Keras's layout).
   const Variable& kernel_scale() const { return kernel_scale_; }
   /// int4 with blocks: the zero points and each kernel row's group (see DenseLayer).
   const Variable& kernel_zero() const { return kernel_zero_; }
+  /// int4 with blocks: each kernel row's group index (Keras's `g_idx`); undefined otherwise.
   const Variable& g_idx() const { return g_idx_; }
   /// Keras's variable_serialization_spec: kernel, bias, then the quantization variables.
   std::vector<Variable> variables_to_load() const override;
@@ -87,6 +105,7 @@ class EinsumDenseLayer : public LoraLayer {
   void variables_loaded() override;
   /// GPTQ and AWQ (see DenseLayer): whether calibration has replaced the float kernel.
   bool is_calibrated() const { return calibrated_; }
+  /// AWQ: the per-row scales the kernel was multiplied by before quantization.
   const Variable& awq_scales() const { return awq_scales_; }
   /// The float kernel as the (rows, columns) matrix GPTQ/AWQ quantize: a 2-d kernel as it is;
   /// a 3-d one, Keras's way, (in, heads * head_dim) when its first axis is the largest (a

@@ -33,6 +33,7 @@ void register_lambda(const std::string& name, LambdaFunction function);
 /// The function registered under `name`, or an empty function.
 LambdaFunction registered_lambda(const std::string& name);
 
+/// keras.layers.Lambda's arguments besides the function.
 struct LambdaOptions {
   /// The output shape without the batch axis. When given, symbolic calls (the Functional API)
   /// take it instead of running the function, so functions whose output shape depends on data
@@ -41,8 +42,11 @@ struct LambdaOptions {
   /// Computes the output mask (the layer then supports masking, as Keras's Lambda(mask=fn)).
   /// Not saved by name: a config with a mask is written but cannot be loaded back.
   LambdaMaskFunction mask;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 

@@ -33,7 +33,9 @@ struct LoraOptions {
   /// The update is scaled by lora_alpha / rank; unset: rank (a scale of 1). An integer stays an
   /// integer in the config, as in Keras.
   std::optional<Scalar> lora_alpha;
+  /// Initializer of the first adapter, A (Keras's `a_initializer`).
   initializers::InitializerArg a_initializer = "he_uniform";
+  /// Initializer of the second adapter, B (Keras's `b_initializer`); zeros: the update starts at 0.
   initializers::InitializerArg b_initializer = "zeros";
 };
 
@@ -45,6 +47,7 @@ class LoraLayer : public Layer {
   /// when the layer is not built, LoRA is already enabled, rank is not positive, or the base
   /// weight has a constraint.
   void enable_lora(int64_t rank, LoraOptions options = {});
+  /// Whether enable_lora() has added the adapters (Keras's `lora_enabled`).
   bool lora_enabled() const { return lora_a_.defined(); }
   /// 0 while none is set (Keras's None).
   int64_t lora_rank() const { return lora_rank_; }
@@ -70,17 +73,21 @@ class LoraLayer : public Layer {
 
   /// What a subclass adapts.
   struct LoraTarget {
+    /// The adapted weight (the kernel or the embeddings matrix).
     const Variable* base = nullptr;
-    /// "lora_kernel" or "lora_embeddings": the adapters are <prefix>_a and <prefix>_b.
+    /// "lora_kernel" or "lora_embeddings": the adapters are \<prefix\>_a and \<prefix\>_b.
     std::string prefix;
+    /// The regularizer the adapters get (the base weight's).
     regularizers::RegularizerArg regularizer;
     /// The base's constraint, which LoRA refuses, and its argument's name for the message.
     bool constrained = false;
+    /// The constraint's argument name ("kernel_constraint"), for the error message.
     std::string constraint_argument;
     /// The adapted weight's float shape when it is not the base's (int4: the unpacked kernel,
     /// Keras's _orig_input_dim / original_kernel_shape); empty: the base's shape.
     Shape shape;
   };
+  /// The weight LoRA adapts and how the adapters are named; each LoRA layer says which.
   virtual LoraTarget lora_target() const = 0;
   /// The target of the kernel layers: "lora_kernel" adapters with the kernel's regularizer.
   static LoraTarget kernel_target(const Variable& kernel,
@@ -106,7 +113,9 @@ class LoraLayer : public Layer {
   /// replaced variable with its new value. Only called while LoRA is enabled on an int8 or
   /// int4 layer; the default has none to give.
   virtual std::vector<std::pair<Variable, Tensor>> lora_requantized() const;
+  /// The first adapter, A: the base weight's shape with the last axis replaced by the rank.
   const Variable& lora_a() const { return lora_a_; }
+  /// The second adapter, B: (rank, the base weight's last axis).
   const Variable& lora_b() const { return lora_b_; }
   /// Adds lora_rank and lora_alpha when a rank is set (Keras's get_config).
   void add_lora_config(Config& config) const;

@@ -9,8 +9,10 @@ namespace keras::layers {
 /// The Add layer (Keras's "Add").
 class AddLayer : public MergeLayer {
  public:
+  /// An Add layer with these options (Add() wraps one in a LayerPtr).
   explicit AddLayer(MergeOptions options = {});
   std::string class_name() const override { return "Add"; }
+  /// Rebuilds the layer from its get_config() dict (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  protected:
@@ -22,6 +24,7 @@ LayerPtr<AddLayer> Add(MergeOptions options = {});
 
 /// Add(options)(inputs): the sum of the inputs (Keras's keras.layers.add).
 KerasTensor add(const std::vector<KerasTensor>& inputs, MergeOptions options = {});
+/// The eager form: the elementwise sum of concrete tensors.
 Tensor add(const TensorList& inputs, MergeOptions options = {});
 
 }  // namespace keras::layers

@@ -9,8 +9,10 @@ namespace keras::layers {
 /// The Average layer (Keras's "Average").
 class AverageLayer : public MergeLayer {
  public:
+  /// An Average layer with these options (Average() wraps one in a LayerPtr).
   explicit AverageLayer(MergeOptions options = {});
   std::string class_name() const override { return "Average"; }
+  /// Rebuilds the layer from its get_config() dict (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  protected:
@@ -22,6 +24,7 @@ LayerPtr<AverageLayer> Average(MergeOptions options = {});
 
 /// Average(options)(inputs): the elementwise mean of the inputs (Keras's keras.layers.average).
 KerasTensor average(const std::vector<KerasTensor>& inputs, MergeOptions options = {});
+/// The eager form: the elementwise mean of concrete tensors.
 Tensor average(const TensorList& inputs, MergeOptions options = {});
 
 }  // namespace keras::layers

@@ -13,14 +13,18 @@ namespace keras::layers {
 /// The keyword arguments of Add, Subtract, Multiply, Average, Maximum and Minimum (Keras's
 /// **kwargs: only the arguments every layer takes).
 struct MergeOptions {
+  /// Keras's `name`: the layer's name; empty for a unique automatic one.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights are updated in training.
   bool trainable = true;
+  /// Keras's `dtype`: a dtype policy name ("mixed_float16"); empty for the global policy.
   std::string dtype;
 };
 
 /// Keras's Merge: the shared behaviour of the merge layers. Call it with a list of tensors.
 class MergeLayer : public Layer {
  public:
+  /// For subclasses: the base options and the prefix of generated names ("add": add, add_1, ...).
   MergeLayer(LayerOptions options, std::string default_name);
   /// ValueError: merge layers take a list of inputs.
   void build(const Shape& input_shape) override;

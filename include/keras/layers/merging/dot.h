@@ -12,8 +12,11 @@ namespace keras::layers {
 struct DotOptions {
   /// L2-normalize both inputs along the dot axes first.
   bool normalize = false;
+  /// Keras's `name`: the layer's name; empty for a unique automatic one.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights are updated in training.
   bool trainable = true;
+  /// Keras's `dtype`: a dtype policy name ("mixed_float16"); empty for the global policy.
   std::string dtype;
 };
 
@@ -26,9 +29,13 @@ class DotLayer : public MergeLayer {
   /// Dot outputs no mask.
   TensorList compute_mask_list(const TensorList& inputs, const TensorList& masks) const override;
   Config get_config() const override;
+  /// Rebuilds the layer from its get_config() dict (Keras's `from_config`).
+  /// ValueError when `axes` is neither an integer nor a list of two.
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// The dot axis of both inputs, or one per input (Keras's `axes`).
   const ops::IntOrTuple& axes() const { return axes_; }
+  /// Whether the inputs are L2-normalized along the dot axes first (Keras's `normalize`).
   bool normalize() const { return options_.normalize; }
 
  protected:
@@ -49,6 +56,7 @@ LayerPtr<DotLayer> Dot(ops::IntOrTuple axes, DotOptions options = {});
 /// Dot(axes, options)(inputs) (Keras's keras.layers.dot).
 KerasTensor dot(const std::vector<KerasTensor>& inputs, ops::IntOrTuple axes = -1,
                 DotOptions options = {});
+/// The eager form: the batchwise dot product of two concrete tensors.
 Tensor dot(const TensorList& inputs, ops::IntOrTuple axes = -1, DotOptions options = {});
 
 }  // namespace keras::layers

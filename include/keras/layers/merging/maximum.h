@@ -9,8 +9,10 @@ namespace keras::layers {
 /// The Maximum layer (Keras's "Maximum").
 class MaximumLayer : public MergeLayer {
  public:
+  /// A Maximum layer with these options (Maximum() wraps one in a LayerPtr).
   explicit MaximumLayer(MergeOptions options = {});
   std::string class_name() const override { return "Maximum"; }
+  /// Rebuilds the layer from its get_config() dict (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  protected:
@@ -22,6 +24,7 @@ LayerPtr<MaximumLayer> Maximum(MergeOptions options = {});
 
 /// Maximum(options)(inputs): the elementwise maximum of the inputs (Keras's keras.layers.maximum).
 KerasTensor maximum(const std::vector<KerasTensor>& inputs, MergeOptions options = {});
+/// The eager form: the elementwise maximum of concrete tensors.
 Tensor maximum(const TensorList& inputs, MergeOptions options = {});
 
 }  // namespace keras::layers

@@ -9,8 +9,10 @@ namespace keras::layers {
 /// The Minimum layer (Keras's "Minimum").
 class MinimumLayer : public MergeLayer {
  public:
+  /// A Minimum layer with these options (Minimum() wraps one in a LayerPtr).
   explicit MinimumLayer(MergeOptions options = {});
   std::string class_name() const override { return "Minimum"; }
+  /// Rebuilds the layer from its get_config() dict (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  protected:
@@ -22,6 +24,7 @@ LayerPtr<MinimumLayer> Minimum(MergeOptions options = {});
 
 /// Minimum(options)(inputs): the elementwise minimum of the inputs (Keras's keras.layers.minimum).
 KerasTensor minimum(const std::vector<KerasTensor>& inputs, MergeOptions options = {});
+/// The eager form: the elementwise minimum of concrete tensors.
 Tensor minimum(const TensorList& inputs, MergeOptions options = {});
 
 }  // namespace keras::layers

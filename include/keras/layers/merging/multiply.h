@@ -9,8 +9,10 @@ namespace keras::layers {
 /// The Multiply layer (Keras's "Multiply").
 class MultiplyLayer : public MergeLayer {
  public:
+  /// A Multiply layer with these options (Multiply() wraps one in a LayerPtr).
   explicit MultiplyLayer(MergeOptions options = {});
   std::string class_name() const override { return "Multiply"; }
+  /// Rebuilds the layer from its get_config() dict (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  protected:
@@ -22,6 +24,7 @@ LayerPtr<MultiplyLayer> Multiply(MergeOptions options = {});
 
 /// Multiply(options)(inputs): the elementwise product of the inputs (Keras's keras.layers.multiply).
 KerasTensor multiply(const std::vector<KerasTensor>& inputs, MergeOptions options = {});
+/// The eager form: the elementwise product of concrete tensors.
 Tensor multiply(const TensorList& inputs, MergeOptions options = {});
 
 }  // namespace keras::layers

@@ -9,8 +9,10 @@ namespace keras::layers {
 /// The Subtract layer (Keras's "Subtract").
 class SubtractLayer : public MergeLayer {
  public:
+  /// A Subtract layer with these options (Subtract() wraps one in a LayerPtr).
   explicit SubtractLayer(MergeOptions options = {});
   std::string class_name() const override { return "Subtract"; }
+  /// Rebuilds the layer from its get_config() dict (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  protected:
@@ -24,6 +26,7 @@ LayerPtr<SubtractLayer> Subtract(MergeOptions options = {});
 
 /// Subtract(options)(inputs): inputs[0] - inputs[1] (Keras's keras.layers.subtract).
 KerasTensor subtract(const std::vector<KerasTensor>& inputs, MergeOptions options = {});
+/// The eager form: inputs[0] - inputs[1] of two concrete tensors.
 Tensor subtract(const TensorList& inputs, MergeOptions options = {});
 
 }  // namespace keras::layers

@@ -16,11 +16,16 @@ namespace keras::layers {
 /// One axis or a list of axes; negative axes count from the end.
 class AxesArg {
  public:
+  /// One axis (Keras's int `axis`).
   AxesArg(int axis) : axes_{axis} {}  // NOLINT: `.axis = 1`
+  /// A list of axes (Keras's list), e.g. `.axis = {1, 2}`.
   AxesArg(std::initializer_list<int> axes) : axes_(axes), is_list_(true) {}  // NOLINT
+  /// A list of axes (Keras's list).
   AxesArg(std::vector<int> axes) : axes_(std::move(axes)), is_list_(true) {}  // NOLINT
 
+  /// The axes as given (one for a single axis).
   const std::vector<int>& axes() const { return axes_; }
+  /// Whether a list was given (get_config writes a list rather than an int).
   bool is_list() const { return is_list_; }
 
   /// An int or a list of ints, as Keras writes the argument.
@@ -35,6 +40,7 @@ class AxesArg {
   /// "-1" or "[1, 2]".
   std::string str() const;
 
+  /// Equal when the axes and the list/int form are.
   bool operator==(const AxesArg& other) const = default;
 
  private:

@@ -13,8 +13,11 @@ namespace keras::layers {
 struct BaseAdaptivePoolingOptions {
   /// "channels_last" or "channels_first"; empty for keras::config::image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -29,12 +32,17 @@ class BaseAdaptivePoolingLayer : public Layer {
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
 
+  /// The number of spatial dimensions: 1, 2 or 3.
   int rank() const { return rank_; }
+  /// "max" or "average".
   const std::string& pool_mode() const { return pool_mode_; }
+  /// The output's size along each spatial dimension (Keras's `output_size`).
   const std::vector<int64_t>& output_size() const { return output_size_; }
+  /// "channels_last" or "channels_first", resolved from image_data_format() when not given.
   const std::string& data_format() const { return data_format_; }
 
  protected:
+  /// Reads output_size and the options from a config.
   static std::tuple<ops::IntOrTuple, BaseAdaptivePoolingOptions> parse_config(const Config& config);
 
  private:

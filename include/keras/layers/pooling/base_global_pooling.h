@@ -13,8 +13,11 @@ struct BaseGlobalPoolingOptions {
   std::string data_format;
   /// Keep the pooled spatial dimensions as size 1.
   bool keepdims = false;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -29,15 +32,21 @@ class BaseGlobalPoolingLayer : public Layer {
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
 
+  /// The number of spatial dimensions: 1, 2 or 3.
   int rank() const { return rank_; }
+  /// "max" or "average".
   const std::string& pool_mode() const { return pool_mode_; }
+  /// "channels_last" or "channels_first", resolved from image_data_format() when not given.
   const std::string& data_format() const { return data_format_; }
+  /// Whether the pooled spatial dimensions are kept as size 1 (Keras's `keepdims`).
   bool keepdims() const { return options_.keepdims; }
 
  protected:
+  /// Reads the options from a config.
   static BaseGlobalPoolingOptions parse_config(const Config& config);
   /// The spatial axes of the input.
   std::vector<int> spatial_axes() const;
+  /// The Keras class name, for error messages.
   const std::string& cls() const { return class_; }
 
  private:

@@ -19,8 +19,11 @@ struct BasePoolingOptions {
   std::string padding = "valid";
   /// "channels_last" or "channels_first"; empty for keras::config::image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -34,12 +37,18 @@ class BasePoolingLayer : public Layer {
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
 
+  /// The number of spatial dimensions: 1, 2 or 3.
   int rank() const { return rank_; }
+  /// "max" or "average".
   const std::string& pool_mode() const { return pool_mode_; }
+  /// The window size along each spatial dimension (Keras's `pool_size`).
   const std::vector<int64_t>& pool_size() const { return pool_size_; }
+  /// The step between windows along each spatial dimension (Keras's `strides`; pool_size when not
+  /// given).
   const std::vector<int64_t>& strides() const { return strides_; }
   /// As given (Keras keeps the case).
   const std::string& padding() const { return options_.padding; }
+  /// "channels_last" or "channels_first", resolved from image_data_format() when not given.
   const std::string& data_format() const { return data_format_; }
 
  protected:

@@ -12,7 +12,9 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.AugMix.
 struct AugMixOptions {
+  /// The range of the pixel values, passed to the augmentations; outputs are clipped to it.
   std::pair<double, double> value_range = {0.0, 255.0};
   /// Augmentation chains mixed per call.
   int64_t num_chains = 3;
@@ -26,10 +28,15 @@ struct AugMixOptions {
   bool all_ops = true;
   /// "bilinear" or "nearest", for the geometric augmentations.
   std::string interpolation = "bilinear";
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -45,6 +52,7 @@ struct AugMixOptions {
 /// index or -1 for none} plus each step's transformation under "chain<c>/<d>/".
 class AugMixLayer : public RandomImageLayer {
  public:
+  /// Builds the layer and its augmentations from `options`; ValueError for a factor outside [0, 1].
   explicit AugMixLayer(AugMixOptions options = {});
   std::string class_name() const override { return "AugMix"; }
   Transformation get_random_transformation(
@@ -53,6 +61,7 @@ class AugMixLayer : public RandomImageLayer {
   Tensor transform_images(const Tensor& images, const Transformation& transformation,
                           bool training = true) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   /// The augmentations' snake-case names, in index order (depends on all_ops).

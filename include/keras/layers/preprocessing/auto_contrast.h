@@ -7,11 +7,17 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.AutoContrast.
 struct AutoContrastOptions {
+  /// The range of the pixel values (sorted, as Keras does); each image is stretched to fill it.
   std::pair<double, double> value_range = {0.0, 255.0};
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -21,11 +27,13 @@ struct AutoContrastOptions {
 /// dtype.
 class AutoContrastLayer : public BaseImagePreprocessingLayer {
  public:
+  /// Builds the layer from `options` (Keras's keyword arguments).
   explicit AutoContrastLayer(AutoContrastOptions options = {});
   std::string class_name() const override { return "AutoContrast"; }
   Tensor transform_images(const Tensor& images, const Transformation& transformation,
                           bool training = true) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  private:

@@ -22,15 +22,20 @@ namespace keras::layers {
 /// A factor argument: one number or a (lower, upper) pair (`0.2`, `{-0.1, 0.3}`).
 class Factor {
  public:
+  /// One number f (whether it means (-f, f) or (0, f) is up to the layer).
   Factor(double value) : values_{value} {}  // NOLINT: numbers convert
+  /// A `{lower, upper}` list; ValueError unless it has exactly two numbers.
   Factor(std::initializer_list<double> pair);  // NOLINT
+  /// The pair (lower, upper).
   Factor(double lower, double upper) : values_{lower, upper} {}
 
+  /// Whether the factor is a (lower, upper) pair rather than one number.
   bool is_pair() const { return values_.size() == 2; }
   /// The number (when !is_pair()).
   double value() const { return values_[0]; }
   /// The pair (when is_pair()).
   double first() const { return values_[0]; }
+  /// The pair's second number (when is_pair()).
   double second() const { return values_[1]; }
   /// The number, or the pair as a list (what Keras writes to configs).
   Config to_config() const;
@@ -48,6 +53,9 @@ class BaseImagePreprocessingLayer : public Layer {
   /// when nothing is drawn.
   using Transformation = std::map<std::string, Tensor>;
 
+  /// `default_name` is the layer's name when options.name is empty; an empty `data_format`
+  /// means keras.config.image_data_format(), anything but "channels_last" or "channels_first"
+  /// is a ValueError.
   BaseImagePreprocessingLayer(LayerOptions options, std::string default_name,
                               std::string data_format);
 
@@ -65,6 +73,7 @@ class BaseImagePreprocessingLayer : public Layer {
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
 
+  /// "channels_last" or "channels_first" (an empty argument resolved to the global default).
   const std::string& data_format() const { return data_format_; }
 
  protected:
@@ -84,6 +93,7 @@ class BaseImagePreprocessingLayer : public Layer {
   std::pair<double, double> base_factor(const Factor& factor, double bound_lo,
                                         double bound_hi) const;
 
+  /// The resolved data_format: "channels_last" or "channels_first".
   std::string data_format_;
 };
 
@@ -93,9 +103,13 @@ using SeedArg = std::optional<int64_t>;
 /// The common part of the random image layers: the seed and its generator.
 class RandomImageLayer : public BaseImagePreprocessingLayer {
  public:
+  /// As BaseImagePreprocessingLayer's, plus the `seed` of the layer's SeedGenerator (none: a
+  /// random seed).
   RandomImageLayer(LayerOptions options, std::string default_name, std::string data_format,
                    SeedArg seed);
+  /// Keras's `seed` as given (none when the layer is seeded at random).
   const SeedArg& seed() const { return seed_; }
+  /// The SeedGenerator the layer's draws come from (Keras's `generator`).
   random::SeedGenerator& generator() { return generator_; }
 
  protected:
@@ -103,7 +117,9 @@ class RandomImageLayer : public BaseImagePreprocessingLayer {
   /// inference, so that building a Functional model does not advance the generator).
   random::Seed resolve_seed(const Tensor& images, const std::optional<random::Seed>& seed);
 
+  /// Keras's `seed` as given.
   SeedArg seed_;
+  /// The layer's SeedGenerator, seeded from `seed`.
   random::SeedGenerator generator_;
 };
 

@@ -9,6 +9,7 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.ContrastLimitedAdaptiveHistogramEqualization.
 struct ContrastLimitedAdaptiveHistogramEqualizationOptions {
   /// The range of the pixel values (kept as given); images are mapped from it to [0, 255]
   /// and back.
@@ -18,9 +19,13 @@ struct ContrastLimitedAdaptiveHistogramEqualizationOptions {
   double clip_limit = 4.0;
   /// Tiles along the height and the width.
   std::array<int64_t, 2> tile_grid_size = {8, 8};
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -31,12 +36,14 @@ struct ContrastLimitedAdaptiveHistogramEqualizationOptions {
 /// ignores `training`); the output has the input's dtype.
 class ContrastLimitedAdaptiveHistogramEqualizationLayer : public BaseImagePreprocessingLayer {
  public:
+  /// Builds the layer from `options` (Keras's keyword arguments).
   explicit ContrastLimitedAdaptiveHistogramEqualizationLayer(
       ContrastLimitedAdaptiveHistogramEqualizationOptions options = {});
   std::string class_name() const override { return "ContrastLimitedAdaptiveHistogramEqualization"; }
   Tensor transform_images(const Tensor& images, const Transformation& transformation,
                           bool training = true) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  private:

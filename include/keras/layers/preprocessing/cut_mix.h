@@ -11,14 +11,20 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.CutMix.
 struct CutMixOptions {
   /// The range in [0, 1] (a number f means (0, f)) of the Beta distribution's parameter: each
   /// call draws alpha from it, then each image's kept area fraction w from Beta(alpha, alpha).
   Factor factor = 1.0;
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -29,6 +35,7 @@ struct CutMixOptions {
 /// is. A call transforms images only; mix labels with transform_labels.
 class CutMixLayer : public RandomImageLayer {
  public:
+  /// Builds the layer from `options`; ValueError for a factor outside [0, 1].
   explicit CutMixLayer(CutMixOptions options = {});
   std::string class_name() const override { return "CutMix"; }
   Transformation get_random_transformation(
@@ -40,6 +47,7 @@ class CutMixLayer : public RandomImageLayer {
   Tensor transform_labels(const Tensor& labels, const Transformation& transformation,
                           bool training = true) const;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  private:

@@ -14,6 +14,7 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.Discretization.
 struct DiscretizationOptions {
   /// Sorted boundaries; exactly one of bin_boundaries and num_bins is given.
   std::optional<std::vector<double>> bin_boundaries;
@@ -26,8 +27,11 @@ struct DiscretizationOptions {
   std::string output_mode = "int";
   /// Sparse outputs are not supported (NotImplementedError).
   bool sparse = false;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -35,10 +39,12 @@ struct DiscretizationOptions {
 /// part of its config.
 class DiscretizationLayer : public Layer {
  public:
+  /// Builds the layer; ValueError for an unknown output_mode, NotImplementedError for sparse.
   explicit DiscretizationLayer(DiscretizationOptions options);
   std::string class_name() const override { return "Discretization"; }
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   /// Computes num_bins - 1 boundaries from approximate quantiles of `data` (Keras's

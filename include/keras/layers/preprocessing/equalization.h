@@ -6,14 +6,19 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.Equalization.
 struct EqualizationOptions {
   /// Sorted, as Keras stores it; images are mapped from it to [0, 255] and back.
   std::pair<double, double> value_range = {0.0, 255.0};
   /// The number of histogram bins (at least 1).
   int64_t bins = 256;
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -25,9 +30,11 @@ struct EqualizationOptions {
 /// Draws nothing; applied when training only, as Keras's transform_images.
 class EqualizationLayer : public BaseImagePreprocessingLayer {
  public:
+  /// Builds the layer (value_range sorted); ValueError for bins < 1 or equal range ends.
   explicit EqualizationLayer(EqualizationOptions options = {});
   std::string class_name() const override { return "Equalization"; }
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  protected:

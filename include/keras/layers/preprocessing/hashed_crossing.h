@@ -20,12 +20,15 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.HashedCrossing other than `num_bins`.
 struct HashedCrossingOptions {
   /// "int" (the bucket) or "one_hot" (a last axis of num_bins, replacing one of extent 1).
   std::string output_mode = "int";
   /// Sparse outputs are not supported (keras-cpp has no sparse tensors): NotImplementedError.
   bool sparse = false;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
   /// Empty: "int64" for output_mode "int", floatx otherwise.
   std::string dtype;
@@ -40,6 +43,7 @@ using CrossFeature = std::variant<Tensor, StringTensor>;
 /// alone make it an ordinary list-input layer (Functional models, .keras files).
 class HashedCrossingLayer : public Layer, public HostComputedLayer {
  public:
+  /// A layer crossing features into `num_bins` hashed buckets (Keras's `num_bins`).
   HashedCrossingLayer(int64_t num_bins, HashedCrossingOptions options = {});
   std::string class_name() const override { return "HashedCrossing"; }
   /// ValueError: the layer takes a list of features.
@@ -51,9 +55,12 @@ class HashedCrossingLayer : public Layer, public HostComputedLayer {
   Tensor call_features(const std::vector<CrossFeature>& features);
   /// Keras's keys only: num_bins, output_mode, sparse, name, dtype (a dtype name).
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// Keras's `num_bins`: the number of hash buckets.
   int64_t num_bins() const { return num_bins_; }
+  /// Keras's `output_mode`: "int" or "one_hot".
   const std::string& output_mode() const { return options_.output_mode; }
 
  private:

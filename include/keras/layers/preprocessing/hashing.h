@@ -26,6 +26,7 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.Hashing other than `num_bins`.
 struct HashingOptions {
   /// A value mapped to bucket 0 (the others then go to 1..num_bins-1): an integer (compared
   /// with int and float inputs) or a string (compared with string inputs). None by default.
@@ -39,7 +40,9 @@ struct HashingOptions {
   std::string output_mode = "int";
   /// Sparse outputs are not supported (keras-cpp has no sparse tensors): NotImplementedError.
   bool sparse = false;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
   /// Empty: "int64" for output_mode "int" (which needs int32 or int64), floatx otherwise.
   std::string dtype;
@@ -50,6 +53,7 @@ struct HashingOptions {
 /// call_strings().
 class HashingLayer : public Layer, public HostComputedLayer {
  public:
+  /// A layer hashing values into `num_bins` buckets (Keras's `num_bins`).
   HashingLayer(int64_t num_bins, HashingOptions options = {});
   std::string class_name() const override { return "Hashing"; }
   /// Hashes an int or float tensor (floats truncated to int64 first, as Keras does).
@@ -57,9 +61,12 @@ class HashingLayer : public Layer, public HostComputedLayer {
   /// Hashes a tensor of strings; the result is encoded as for call(), on the current backend.
   Tensor call_strings(const StringTensor& inputs);
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// Keras's `num_bins`: the number of hash buckets, mask_value's bucket 0 included.
   int64_t num_bins() const { return num_bins_; }
+  /// Keras's `output_mode`: "int", "one_hot", "multi_hot" or "count".
   const std::string& output_mode() const { return options_.output_mode; }
   /// The SipHash key, when a salt was given.
   const std::optional<std::array<int64_t, 2>>& salt() const { return salt_; }

@@ -30,6 +30,7 @@ template <typename Key>
 class IndexLookup;
 }
 
+/// The arguments of keras.layers.IntegerLookup.
 struct IntegerLookupOptions {
   /// The most indices, special ones included (> 1); unset: no limit.
   std::optional<int64_t> max_tokens;
@@ -41,7 +42,7 @@ struct IntegerLookupOptions {
   std::optional<int64_t> oov_token = -1;
   /// A fixed vocabulary (then adapt() is refused); it may start with the special tokens.
   std::optional<std::vector<int64_t>> vocabulary;
-  /// Or a text file with one token per line (Keras's vocabulary=<path>).
+  /// Or a text file with one token per line (Keras's vocabulary=`path`).
   std::string vocabulary_path;
   /// Only "int64", as Keras.
   std::string vocabulary_dtype = "int64";
@@ -59,8 +60,11 @@ struct IntegerLookupOptions {
   std::string oov_method = "floormod";
   /// The SipHash key for oov_method "farmhash" (Keras's salt; an int s is {s, s}).
   std::optional<std::array<int64_t, 2>> salt;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -72,11 +76,13 @@ class IntegerLookupLayer : public Layer,
                            public saving::NamedVariables,
                            public HostComputedLayer {
  public:
+  /// Builds the layer, with its fixed vocabulary when `options` gives one.
   explicit IntegerLookupLayer(IntegerLookupOptions options = {});
   ~IntegerLookupLayer() override;
   std::string class_name() const override { return "IntegerLookup"; }
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   /// Learns the vocabulary from `data` (each row one document), most frequent tokens first,
@@ -87,7 +93,10 @@ class IntegerLookupLayer : public Layer,
   /// Replaces the vocabulary (and the tf_idf weights).
   void set_vocabulary(const std::vector<int64_t>& vocabulary,
                       const std::optional<std::vector<double>>& idf_weights = std::nullopt);
+  /// The vocabulary in index order; with `include_special_tokens`, the mask and OOV tokens come
+  /// first, so a token's position is its index.
   std::vector<int64_t> get_vocabulary(bool include_special_tokens = true) const;
+  /// The number of indices, mask and OOV indices included.
   int64_t vocabulary_size() const;
 
   std::map<std::string, std::string> save_assets() const override;

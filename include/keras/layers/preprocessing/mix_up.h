@@ -11,13 +11,19 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.MixUp.
 struct MixUpOptions {
   /// The Beta(alpha, alpha) distribution of the weights (positive).
   double alpha = 0.2;
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -27,6 +33,7 @@ struct MixUpOptions {
 /// mix the labels of the same batch with transform_labels and the same transformation.
 class MixUpLayer : public RandomImageLayer {
  public:
+  /// Builds the layer; ValueError unless alpha is positive and finite.
   explicit MixUpLayer(MixUpOptions options = {});
   std::string class_name() const override { return "MixUp"; }
   Transformation get_random_transformation(
@@ -38,6 +45,7 @@ class MixUpLayer : public RandomImageLayer {
   Tensor transform_labels(const Tensor& labels, const Transformation& transformation,
                           bool training = true) const;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  private:

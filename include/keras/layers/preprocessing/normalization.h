@@ -14,6 +14,7 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.Normalization.
 struct NormalizationOptions {
   /// The axes that keep their own statistics; empty for one scalar mean and variance (Keras's
   /// axis=None).
@@ -21,11 +22,15 @@ struct NormalizationOptions {
   /// Fixed statistics (both or neither), broadcast to the kept axes (right-aligned). Undefined
   /// tensors mean "learn them with adapt()".
   Tensor mean;
+  /// The fixed variance, given together with `mean`.
   Tensor variance;
   /// Undo the normalization instead: mean + inputs * sqrt(variance).
   bool invert = false;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -34,11 +39,14 @@ struct NormalizationOptions {
 /// scalar Keras keeps for old files), in that order, so saved files load.
 class NormalizationLayer : public Layer {
  public:
+  /// Builds the layer; ValueError when only one of mean and variance is given or their shapes
+  /// differ.
   explicit NormalizationLayer(NormalizationOptions options = {});
   std::string class_name() const override { return "Normalization"; }
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   /// Sets the mean and variance from `data`, over every axis but the kept ones (builds the
@@ -50,9 +58,13 @@ class NormalizationLayer : public Layer {
 
   /// The mean and variance the layer uses, shaped to broadcast against its inputs.
   Tensor mean() const;
+  /// The variance the layer uses, shaped to broadcast against its inputs.
   Tensor variance() const;
+  /// The non-trainable "mean" weight adapt() sets (none with fixed statistics).
   const Variable& adapt_mean() const { return adapt_mean_; }
+  /// The non-trainable "variance" weight adapt() sets (none with fixed statistics).
   const Variable& adapt_variance() const { return adapt_variance_; }
+  /// The int32 "count" weight Keras keeps for old files (none with fixed statistics).
   const Variable& count() const { return count_; }
 
  private:

@@ -10,7 +10,9 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.Pipeline other than `layers`.
 struct PipelineOptions {
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
 };
 
@@ -21,14 +23,17 @@ struct PipelineOptions {
 /// trainable or dtype, as Keras writes it.
 class PipelineLayer : public Layer {
  public:
+  /// A layer applying `layers` in order (Keras's `layers`).
   explicit PipelineLayer(std::vector<std::shared_ptr<Layer>> layers, PipelineOptions options = {});
   std::string class_name() const override { return "Pipeline"; }
   /// Builds each layer on the previous one's output shape (as Keras's calls do).
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// Keras's `layers`: the layers applied, in order.
   const std::vector<std::shared_ptr<Layer>>& layers() const { return layers_; }
 
  private:

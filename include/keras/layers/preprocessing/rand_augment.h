@@ -12,7 +12,9 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.RandAugment.
 struct RandAugmentOptions {
+  /// The range of the pixel values, passed to each augmentation.
   std::pair<double, double> value_range = {0.0, 255.0};
   /// How many augmentations a call applies (one pick each, with repetition).
   int64_t num_ops = 2;
@@ -20,10 +22,15 @@ struct RandAugmentOptions {
   Factor factor = 0.5;
   /// "bilinear" or "nearest", for the geometric augmentations.
   std::string interpolation = "bilinear";
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -38,6 +45,7 @@ struct RandAugmentOptions {
 /// ("random_shear/shear_factor").
 class RandAugmentLayer : public RandomImageLayer {
  public:
+  /// Builds the layer and its augmentations from `options`; ValueError for a factor outside [0, 1].
   explicit RandAugmentLayer(RandAugmentOptions options = {});
   std::string class_name() const override { return "RandAugment"; }
   Transformation get_random_transformation(
@@ -46,6 +54,7 @@ class RandAugmentLayer : public RandomImageLayer {
   Tensor transform_images(const Tensor& images, const Transformation& transformation,
                           bool training = true) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   /// Keras's _AUGMENT_LAYERS: the augmentations' snake-case names, in index order.

@@ -9,11 +9,17 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.RandomCrop other than `height` and `width`.
 struct RandomCropOptions {
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -26,6 +32,7 @@ struct RandomCropOptions {
 /// model is built on) is the target size.
 class RandomCropLayer : public RandomImageLayer {
  public:
+  /// A layer cropping images to `height` x `width` pixels; ValueError unless both are positive.
   RandomCropLayer(int64_t height, int64_t width, RandomCropOptions options = {});
   std::string class_name() const override { return "RandomCrop"; }
   Transformation get_random_transformation(
@@ -35,9 +42,12 @@ class RandomCropLayer : public RandomImageLayer {
                           bool training = true) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// Keras's `height`: the height of the crop, in pixels.
   int64_t height() const { return height_; }
+  /// Keras's `width`: the width of the crop, in pixels.
   int64_t width() const { return width_; }
 
  private:

@@ -11,6 +11,7 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.RandomErasing.
 struct RandomErasingOptions {
   /// The probability of erasing an image is drawn per image from this range in [0, 1] (a
   /// number f means (0, f)), so an image is erased with probability (lower + upper) / 2.
@@ -21,11 +22,17 @@ struct RandomErasingOptions {
   /// Empty: normal noise times value_range's upper end; one number; or one per channel
   /// (three). The fill is clipped to value_range.
   std::vector<double> fill_value;
+  /// The range of the pixel values: the fill is clipped to it and noise scaled by its upper end.
   std::pair<double, double> value_range = {0.0, 255.0};
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -34,6 +41,7 @@ struct RandomErasingOptions {
 /// shape)}.
 class RandomErasingLayer : public RandomImageLayer {
  public:
+  /// Builds the layer; ValueError for a factor or scale outside [0, 1].
   explicit RandomErasingLayer(RandomErasingOptions options = {});
   std::string class_name() const override { return "RandomErasing"; }
   Transformation get_random_transformation(
@@ -42,6 +50,7 @@ class RandomErasingLayer : public RandomImageLayer {
   Tensor transform_images(const Tensor& images, const Transformation& transformation,
                           bool training = true) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  private:

@@ -7,11 +7,17 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.RandomGrayscale other than `factor`.
 struct RandomGrayscaleOptions {
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -22,6 +28,7 @@ struct RandomGrayscaleOptions {
 /// part of the config.
 class RandomGrayscaleLayer : public RandomImageLayer {
  public:
+  /// A layer graying images with probability `factor`; ValueError outside [0, 1].
   explicit RandomGrayscaleLayer(double factor = 0.5, RandomGrayscaleOptions options = {});
   std::string class_name() const override { return "RandomGrayscale"; }
   Transformation get_random_transformation(const Tensor& images, bool training = true,
@@ -29,8 +36,10 @@ class RandomGrayscaleLayer : public RandomImageLayer {
   Tensor transform_images(const Tensor& images, const Transformation& transformation,
                           bool training = true) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// Keras's `factor`: the probability that an image is grayed.
   double factor() const { return factor_; }
 
  private:

@@ -6,13 +6,19 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.RandomHue other than `factor`.
 struct RandomHueOptions {
   /// The range of the pixel values (kept as given; images are mapped from it to [0, 1]).
   std::pair<double, double> value_range = {0.0, 255.0};
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -22,6 +28,7 @@ struct RandomHueOptions {
 /// drawn on every call, as Keras does. Images must have 3 channels.
 class RandomHueLayer : public RandomImageLayer {
  public:
+  /// A layer drawing hue shifts from Keras's `factor`; ValueError when it is outside [0, 1].
   explicit RandomHueLayer(Factor factor, RandomHueOptions options = {});
   std::string class_name() const override { return "RandomHue"; }
   Transformation get_random_transformation(
@@ -30,8 +37,10 @@ class RandomHueLayer : public RandomImageLayer {
   Tensor transform_images(const Tensor& images, const Transformation& transformation,
                           bool training = true) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// Keras's `factor` as the (lower, upper) range the shift amounts are drawn from.
   std::pair<double, double> factor() const { return factor_; }
 
  private:

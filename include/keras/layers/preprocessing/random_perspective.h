@@ -9,6 +9,7 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.RandomPerspective.
 struct RandomPerspectiveOptions {
   /// The probability of warping an image is drawn per image from this range in [0, 1] (a
   /// number f means (0, f)), so an image is warped with probability (lower + upper) / 2.
@@ -19,10 +20,15 @@ struct RandomPerspectiveOptions {
   std::string interpolation = "bilinear";
   /// The value of points outside the input.
   double fill_value = 0.0;
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -33,12 +39,14 @@ struct RandomPerspectiveOptions {
 /// "end_points" (batch, 4, 2)}.
 class RandomPerspectiveLayer : public RandomImageLayer {
  public:
+  /// Builds the layer; ValueError for a factor outside [0, 1].
   explicit RandomPerspectiveLayer(RandomPerspectiveOptions options = {});
   std::string class_name() const override { return "RandomPerspective"; }
   Transformation get_random_transformation(
       const Tensor& images, bool training = true,
       std::optional<random::Seed> seed = std::nullopt) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  protected:

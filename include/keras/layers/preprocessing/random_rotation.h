@@ -10,16 +10,23 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.RandomRotation other than `factor`.
 struct RandomRotationOptions {
   /// "reflect", "wrap", "constant" or "nearest" (see ops::image::affine_transform).
   std::string fill_mode = "reflect";
   /// "bilinear" or "nearest".
   std::string interpolation = "bilinear";
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// The value of points outside the input when fill_mode is "constant".
   double fill_value = 0.0;
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -29,11 +36,13 @@ struct RandomRotationOptions {
 /// "rotation_matrix" ((batch, 8), or (8,) for one image)}.
 class RandomRotationLayer : public RandomImageLayer {
  public:
+  /// A layer drawing angles from Keras's `factor`; ValueError when it is outside [-1, 1].
   RandomRotationLayer(Factor factor, RandomRotationOptions options = {});
   std::string class_name() const override { return "RandomRotation"; }
   Transformation get_random_transformation(const Tensor& images, bool training = true,
                                            std::optional<random::Seed> seed = std::nullopt) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   /// (lower, upper) as fractions of a turn.

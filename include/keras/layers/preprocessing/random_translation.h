@@ -9,16 +9,23 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.RandomTranslation other than the factors.
 struct RandomTranslationOptions {
   /// "reflect", "wrap", "constant" or "nearest".
   std::string fill_mode = "reflect";
   /// "bilinear" or "nearest".
   std::string interpolation = "bilinear";
+  /// The seed of the layer's random draws (Keras's `seed`); none seeds them at random.
   SeedArg seed;
+  /// The value of points outside the input when fill_mode is "constant".
   double fill_value = 0.0;
+  /// "channels_last" or "channels_first"; empty means keras.config.image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -27,12 +34,14 @@ struct RandomTranslationOptions {
 /// transformation is {"translations": (batch, 2) pixels, (width shift, height shift)}.
 class RandomTranslationLayer : public RandomImageLayer {
  public:
+  /// A layer shifting by fractions drawn from Keras's `height_factor` and `width_factor`.
   RandomTranslationLayer(Factor height_factor, Factor width_factor,
                          RandomTranslationOptions options = {});
   std::string class_name() const override { return "RandomTranslation"; }
   Transformation get_random_transformation(const Tensor& images, bool training = true,
                                            std::optional<random::Seed> seed = std::nullopt) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
  protected:

@@ -9,10 +9,12 @@
 namespace keras::layers {
 
 template <typename T>
+/// A LayerPtr to a layer that also takes strings: `layer(strings)` calls T::call_strings.
 class StringLayerPtr : public LayerPtr<T> {
  public:
   using LayerPtr<T>::LayerPtr;
   using LayerPtr<T>::operator();
+  /// Wraps a plain LayerPtr to the same layer.
   StringLayerPtr(LayerPtr<T> p) : LayerPtr<T>(std::move(p)) {}  // NOLINT
 
   /// layer(strings): T::call_strings.

@@ -34,6 +34,7 @@ template <typename Key>
 class IndexLookup;
 }
 
+/// The arguments of keras.layers.StringLookup.
 struct StringLookupOptions {
   /// The most indices, special ones included (> 1); unset: no limit.
   std::optional<int64_t> max_tokens;
@@ -45,7 +46,7 @@ struct StringLookupOptions {
   std::optional<std::string> oov_token = "[UNK]";
   /// A fixed vocabulary (then adapt() is refused); it may start with the special tokens.
   std::optional<std::vector<std::string>> vocabulary;
-  /// Or a text file with one token per line (Keras's vocabulary=<path>).
+  /// Or a text file with one token per line (Keras's vocabulary=`path`).
   std::string vocabulary_path;
   /// The inverse document frequencies of a fixed vocabulary, for output_mode "tf_idf".
   std::optional<std::vector<double>> idf_weights;
@@ -61,8 +62,11 @@ struct StringLookupOptions {
   std::string encoding = "utf-8";
   /// The SipHash key for OOV slots (Keras's salt; an int s is {s, s}); unset: FarmHash.
   std::optional<std::array<int64_t, 2>> salt;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -74,12 +78,14 @@ class StringLookupLayer : public Layer,
                           public saving::NamedVariables,
                           public HostComputedLayer {
  public:
+  /// Builds the layer, with its fixed vocabulary when `options` gives one.
   explicit StringLookupLayer(StringLookupOptions options = {});
   ~StringLookupLayer() override;
   std::string class_name() const override { return "StringLookup"; }
   /// Numeric tensors cannot hold strings: a TypeError pointing at call_strings / tokens_of.
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   /// Tokens to indices (or encoded vectors).
@@ -98,7 +104,10 @@ class StringLookupLayer : public Layer,
   /// Replaces the vocabulary (and the tf_idf weights).
   void set_vocabulary(const std::vector<std::string>& vocabulary,
                       const std::optional<std::vector<double>>& idf_weights = std::nullopt);
+  /// The vocabulary in index order; with `include_special_tokens`, the mask and OOV tokens come
+  /// first, so a token's position is its index.
   std::vector<std::string> get_vocabulary(bool include_special_tokens = true) const;
+  /// The number of indices, mask and OOV indices included.
   int64_t vocabulary_size() const;
 
   std::map<std::string, std::string> save_assets() const override;
@@ -110,6 +119,7 @@ class StringLookupLayer : public Layer,
 
   /// The lookup itself, for layers built on it (TextVectorization).
   detail::IndexLookup<std::string>& index_lookup() { return *lookup_; }
+  /// The lookup itself, read-only.
   const detail::IndexLookup<std::string>& index_lookup() const { return *lookup_; }
 
  private:

@@ -29,6 +29,7 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The arguments of keras.layers.TextVectorization.
 struct TextVectorizationOptions {
   /// The most vocabulary entries, padding and OOV included; unset: no limit.
   std::optional<int64_t> max_tokens;
@@ -49,16 +50,21 @@ struct TextVectorizationOptions {
   bool pad_to_max_tokens = false;
   /// A fixed vocabulary (then adapt() is refused), or a file of one token per line.
   std::optional<std::vector<std::string>> vocabulary;
+  /// A text file with one token per line, as the vocabulary (Keras's vocabulary=path).
   std::string vocabulary_path;
   /// The inverse document frequencies of a fixed vocabulary, for "tf_idf".
   std::optional<std::vector<double>> idf_weights;
   /// Sparse and ragged outputs are not supported (NotImplementedError): keras-cpp has neither.
   bool sparse = false;
+  /// Ragged outputs are not supported (NotImplementedError): keras-cpp has no ragged tensors.
   bool ragged = false;
   /// Only "utf-8".
   std::string encoding = "utf-8";
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -69,11 +75,13 @@ class TextVectorizationLayer : public Layer,
                                public saving::NamedVariables,
                                public HostComputedLayer {
  public:
+  /// Builds the layer, with its fixed vocabulary when `options` gives one.
   explicit TextVectorizationLayer(TextVectorizationOptions options = {});
   std::string class_name() const override { return "TextVectorization"; }
   /// Numeric tensors cannot hold strings: a TypeError pointing at call_strings.
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   /// Documents to int64 token indices (batch, length) or encoded (batch, depth) vectors.
@@ -87,9 +95,13 @@ class TextVectorizationLayer : public Layer,
   /// The same over batches (a dataset); `steps` limits the batches read.
   void adapt(const std::vector<StringTensor>& batches,
              std::optional<int64_t> steps = std::nullopt);
+  /// Replaces the vocabulary (and the tf_idf weights, required in "tf_idf" mode).
   void set_vocabulary(const std::vector<std::string>& vocabulary,
                       const std::optional<std::vector<double>>& idf_weights = std::nullopt);
+  /// The vocabulary in index order; with `include_special_tokens`, the padding and OOV tokens
+  /// come first, so a token's position is its index.
   std::vector<std::string> get_vocabulary(bool include_special_tokens = true) const;
+  /// The number of indices, padding and OOV indices included.
   int64_t vocabulary_size() const;
 
   std::map<std::string, std::string> save_assets() const override;

@@ -11,15 +11,19 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// Dropout's keyword arguments besides `rate`.
 struct DropoutOptions {
   /// The shape of the keep/drop mask, broadcast against the input (one decision shared along
   /// its size-1 axes); -1 takes the input's extent (Keras's None). Default: the input's shape.
   std::optional<Shape> noise_shape;
   /// Seeds the layer's SeedGenerator: the same seed gives the same masks call after call of a
-  /// new layer; without one, masks come from the global generator.
+  /// new layer; without one, the layer's generator is seeded from the global generator.
   std::optional<int64_t> seed;
+  /// Keras's `name`: the layer's name; empty for a unique automatic one.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights are updated in training.
   bool trainable = true;
+  /// Keras's `dtype`: a dtype policy name ("mixed_float16"); empty for the global policy.
   std::string dtype;
 };
 
@@ -27,13 +31,17 @@ struct DropoutOptions {
 /// SeedGenerator.
 class DropoutLayer : public Layer {
  public:
+  /// A Dropout layer; ValueError when `rate` is outside [0, 1] or `noise_shape` is invalid.
   DropoutLayer(double rate, DropoutOptions options = {});
   std::string class_name() const override { return "Dropout"; }
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from its get_config() dict (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// The drop probability (Keras's `rate`).
   double rate() const { return rate_; }
+  /// The layer's keyword arguments besides `rate`.
   const DropoutOptions& options() const { return options_; }
   /// The generator the masks come from (null when rate is 0).
   random::SeedGenerator* seed_generator() const { return generator_.get(); }

@@ -10,9 +10,13 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// keras.layers.Cropping1D's keyword arguments.
 struct Cropping1DOptions {
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -25,6 +29,7 @@ class Cropping1DLayer : public Layer {
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
   /// The (start, end) amounts of each spatial axis.

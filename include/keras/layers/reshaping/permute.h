@@ -9,9 +9,13 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// keras.layers.Permute's keyword arguments.
 struct PermuteOptions {
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -25,8 +29,10 @@ class PermuteLayer : public Layer {
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// The 1-based permutation of the non-batch axes (Keras's `dims`).
   const std::vector<int>& dims() const { return dims_; }
 
  private:

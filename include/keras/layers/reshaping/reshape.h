@@ -7,9 +7,13 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// keras.layers.Reshape's keyword arguments.
 struct ReshapeOptions {
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -22,8 +26,10 @@ class ReshapeLayer : public Layer {
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// The output shape without the batch axis, as given (Keras's `target_shape`; -1 inferred).
   const Shape& target_shape() const { return target_shape_; }
 
  private:

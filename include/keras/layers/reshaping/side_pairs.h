@@ -12,12 +12,18 @@ namespace keras::layers {
 
 /// The amounts at the start and the end of one axis: `2` (both sides) or `{1, 3}`.
 struct SidePair {
+  /// The same amount on both sides (`2`).
   SidePair(int64_t both) : before(both), after(both) {}  // NOLINT: an int converts, as in Keras
+  /// `before_` at the start and `after_` at the end.
   SidePair(int64_t before_, int64_t after_) : before(before_), after(after_) {}
+  /// A (before, after) pair (`{1, 3}`).
   SidePair(std::pair<int64_t, int64_t> p) : before(p.first), after(p.second) {}  // NOLINT
 
+  /// The amount at the start of the axis.
   int64_t before;
+  /// The amount at the end of the axis.
   int64_t after;
+  /// Whether both amounts match.
   friend bool operator==(const SidePair& a, const SidePair& b) {
     return a.before == b.before && a.after == b.after;
   }
@@ -28,8 +34,11 @@ struct SidePair {
 /// mix per axis as in Keras (`{1, {2, 0}}`).
 class SidePairs {
  public:
+  /// One int for both sides of every axis.
   SidePairs(int64_t all) : all_(all), scalar_(true) {}  // NOLINT: an int converts, as in Keras
+  /// One entry per spatial axis (an int or a pair each).
   SidePairs(std::initializer_list<SidePair> axes) : axes_(axes) {}  // NOLINT
+  /// One entry per spatial axis (an int or a pair each).
   SidePairs(std::vector<SidePair> axes) : axes_(std::move(axes)) {}  // NOLINT
 
   /// True when built from a single int.

@@ -10,11 +10,15 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// keras.layers.UpSampling3D's keyword arguments.
 struct UpSampling3DOptions {
   /// "channels_last" or "channels_first"; empty: keras::config::image_data_format().
   std::string data_format;
+  /// The layer's name (Keras's `name`); empty picks a unique one from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights, if any, are updated in training.
   bool trainable = true;
+  /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
 
@@ -27,9 +31,13 @@ class UpSampling3DLayer : public Layer {
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Rebuilds the layer from a get_config() config (Keras's from_config).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// The repetition factors of the three spatial axes (Keras's `size`).
   const std::array<int64_t, 3>& size() const { return size_; }
+  /// "channels_last" or "channels_first" (Keras's `data_format`), resolved from
+  /// image_data_format() when not given.
   const std::string& data_format() const { return data_format_; }
 
  private:

@@ -88,23 +88,35 @@ class RecurrentCell : public Layer {
 
 /// RNN's keyword arguments besides the cell.
 struct RNNOptions {
+  /// Keras's `return_sequences`: output the whole sequence (batch, time, units) rather than the
+  /// last output (batch, units).
   bool return_sequences = false;
+  /// Keras's `return_state`: also return the final states, after the output.
   bool return_state = false;
+  /// Keras's `go_backwards`: process the sequence backwards (and return the reversed sequence).
   bool go_backwards = false;
+  /// Keras's `stateful`: each call's final states are the next call's initial states (sample i of
+  /// a batch continues sample i of the previous one; the batch size must then stay fixed).
   bool stateful = false;
   /// Accepted for Keras compatibility; the eager loop is the same either way.
   bool unroll = false;
   /// Zeros instead of the previous output at masked timesteps (of the output sequence).
   bool zero_output_for_mask = false;
+  /// Regularizer of the layer's output; none when empty.
   regularizers::RegularizerArg activity_regularizer;
+  /// The layer's name (Keras's `name`); empty: a unique name made from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights are updated in training.
   bool trainable = true;
+  /// The dtype policy's name (Keras's `dtype`, e.g. "mixed_float16"); empty: the global policy.
   std::string dtype;
 };
 
 /// The RNN layer (Keras's "RNN"); also the base of SimpleRNN, LSTM and GRU.
 class RNNLayer : public Layer {
  public:
+  /// Keras's RNN(cell, ...); `default_name` is the stem of automatic names (subclasses pass
+  /// "lstm", ...). ValueError without a cell or for a cell with no states.
   RNNLayer(std::shared_ptr<RecurrentCell> cell, RNNOptions options = {},
            std::string default_name = "rnn");
   std::string class_name() const override { return "RNN"; }
@@ -114,23 +126,33 @@ class RNNLayer : public Layer {
   Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
   TensorList compute_mask_list(const TensorList& inputs, const TensorList& masks) const override;
   Config get_config() const override;
+  /// Makes the layer from a get_config() record (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// The cell run at each timestep (Keras's `cell`).
   const std::shared_ptr<RecurrentCell>& cell() const { return cell_; }
   /// Sizes of the states (RNN.state_size), flattened.
   std::vector<int64_t> state_size() const { return cell_->state_size(); }
+  /// Keras's `return_sequences`: outputs for every timestep rather than the last.
   bool return_sequences() const { return options_.return_sequences; }
+  /// Keras's `return_state`: the final states follow the output.
   bool return_state() const { return options_.return_state; }
+  /// Keras's `go_backwards`: the sequence is processed backwards.
   bool go_backwards() const { return options_.go_backwards; }
+  /// Keras's `stateful`: the final states are the next call's initial states.
   bool stateful() const { return options_.stateful; }
+  /// Keras's `unroll` (accepted, no effect here).
   bool unroll() const { return options_.unroll; }
+  /// Whether masked timesteps output zeros rather than the previous output.
   bool zero_output_for_mask() const { return options_.zero_output_for_mask; }
+  /// Sets zero_output_for_mask() (Bidirectional sets it to return_sequences).
   void set_zero_output_for_mask(bool value) { options_.zero_output_for_mask = value; }
 
   /// The states a stateful layer carries between calls (empty before the first call).
   const TensorList& states() const { return states_; }
   /// Zeros the states of a stateful layer (Keras's reset_state / reset_states).
   void reset_state();
+  /// Keras's older name of reset_state().
   void reset_states() { reset_state(); }
   /// Sets the states of a stateful layer to `values` (one per state, shape (batch, size)).
   void reset_state(const TensorList& values);
@@ -140,6 +162,7 @@ class RNNLayer : public Layer {
   bool returns_list_for_one_input() const override { return options_.return_state; }
   /// The base config of RNN (without the cell), for subclasses that write their own.
   Config rnn_config() const;
+  /// The RNN keyword arguments, for subclasses.
   const RNNOptions& rnn_options() const { return options_; }
 
  private:

@@ -9,9 +9,13 @@
 #pragma GCC visibility push(default)
 namespace keras::layers {
 
+/// The keyword arguments of keras.layers.TimeDistributed's constructor.
 struct TimeDistributedOptions {
+  /// The layer's name (Keras's `name`); empty: a unique name made from the class name.
   std::string name;
+  /// Keras's `trainable`: whether the layer's weights are updated in training.
   bool trainable = true;
+  /// The dtype policy's name (Keras's `dtype`, e.g. "mixed_float16"); empty: the global policy.
   std::string dtype;
 };
 
@@ -19,13 +23,16 @@ struct TimeDistributedOptions {
 /// "layer".
 class TimeDistributedLayer : public Layer {
  public:
+  /// Wraps `layer` (Keras's `layer`), shared, not copied; ValueError when it is null.
   TimeDistributedLayer(std::shared_ptr<Layer> layer, TimeDistributedOptions options = {});
   std::string class_name() const override { return "TimeDistributed"; }
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, const CallContext& ctx) override;
   Config get_config() const override;
+  /// Makes the layer from a get_config() record (Keras's `from_config`).
   static std::shared_ptr<Layer> from_config(const Config& config);
 
+  /// The wrapped layer, applied to every timestep.
   const std::shared_ptr<Layer>& layer() const { return layer_; }
 
  private:

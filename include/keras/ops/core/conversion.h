@@ -25,6 +25,7 @@ Tensor convert_to_tensor(const std::vector<T>& values, const Shape& shape,
   Tensor t = Tensor::from_vector(values, shape, backend);
   return dtype ? cast(t, *dtype) : t;
 }
+/// A 1-d tensor holding `values`; the dtype is T's, or `dtype` when given.
 template <typename T>
 Tensor convert_to_tensor(const std::vector<T>& values, std::optional<DType> dtype = std::nullopt) {
   return convert_to_tensor(values, Shape{static_cast<int64_t>(values.size())}, dtype);

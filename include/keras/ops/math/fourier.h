@@ -25,11 +25,16 @@ using ComplexPair = std::pair<Tensor, Tensor>;
 /// whole fft_length).
 class StftWindow {
  public:
+  /// A named window: "hann" or "hamming" (other names are a ValueError when stft or istft runs).
   StftWindow(const char* name) : name_(name) {}              // NOLINT
+  /// A named window: "hann" or "hamming".
   StftWindow(std::string name) : name_(std::move(name)) {}   // NOLINT
+  /// A 1-d tensor of sequence_length window values.
   StftWindow(Tensor values) : values_(std::move(values)) {}  // NOLINT
+  /// None: a rectangular window spanning the whole fft_length.
   StftWindow(std::nullptr_t) {}                              // NOLINT
 
+  /// Whether this is None (a rectangular window).
   bool is_none() const { return name_.empty() && !values_.defined(); }
   /// "hann", "hamming", or empty for a tensor window and for none.
   const std::string& name() const { return name_; }

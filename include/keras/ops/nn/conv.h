@@ -19,19 +19,28 @@ inline namespace nn {
 
 /// Keyword arguments of conv, depthwise_conv and separable_conv.
 struct ConvOptions {
+  /// The step of the window along each spatial dimension.
   IntOrTuple strides = 1;
+  /// "valid" (no padding) or "same" (pad so the output size is ceil(input / stride), TF/JAX
+  /// arithmetic); any case.
   std::string padding = "valid";  // "valid" or "same" (TF/JAX arithmetic), any case
+  /// "channels_last" or "channels_first"; unset means keras::config::image_data_format().
   std::optional<std::string> data_format;
+  /// The spacing of the kernel's taps along each spatial dimension (atrous convolution).
   IntOrTuple dilation_rate = 1;
 };
 
 /// Keyword arguments of conv_transpose.
 struct ConvTransposeOptions {
+  /// The step of the window along each spatial dimension (the upsampling factor).
   IntOrTuple strides = 1;
+  /// "valid" or "same", any case, with Keras's output-size rules.
   std::string padding = "valid";
   /// Extra size added after the output along each spatial dimension; unset infers it.
   std::optional<IntOrTuple> output_padding;
+  /// "channels_last" or "channels_first"; unset means keras::config::image_data_format().
   std::optional<std::string> data_format;
+  /// The spacing of the kernel's taps along each spatial dimension.
   IntOrTuple dilation_rate = 1;
 };
 

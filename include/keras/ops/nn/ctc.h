@@ -20,10 +20,12 @@ inline namespace nn {
 Tensor ctc_loss(const Tensor& target, const Tensor& output, const Tensor& target_length,
                 const Tensor& output_length, int mask_index = 0);
 
+/// ctc_decode's keyword arguments (keras.ops.ctc_decode).
 struct CtcDecodeOptions {
   /// "greedy" (the best class at each step) or "beam_search" (Keras's prefix beam search:
   /// the top_paths most likely label sequences of a beam of beam_width, on the host).
   std::string strategy = "greedy";
+  /// The beam's width for beam search (Keras's default 100).
   int beam_width = 100;
   /// Beam search: how many paths to return (at most 2 * beam_width).
   int top_paths = 1;

@@ -15,8 +15,11 @@ inline namespace nn {
 
 /// Keyword arguments of max_pool and average_pool.
 struct PoolOptions {
+  /// The step of the window along each spatial dimension; unset means pool_size.
   std::optional<IntOrTuple> strides;  // unset: pool_size
+  /// "valid" (no padding) or "same" (TF/JAX arithmetic), any case.
   std::string padding = "valid";      // "valid" or "same" (TF/JAX arithmetic), any case
+  /// "channels_last" or "channels_first"; unset means keras::config::image_data_format().
   std::optional<std::string> data_format;
 };
 

@@ -18,8 +18,11 @@ class IntOrTuple {
  public:
   /// From an int (every dimension) or from one int per dimension; implicit, as in Python.
   IntOrTuple(int value) : values_{value}, scalar_(true) {}                // NOLINT: an int converts
+  /// From an int used for every spatial dimension.
   IntOrTuple(int64_t value) : values_{value}, scalar_(true) {}            // NOLINT
+  /// From one int per spatial dimension.
   IntOrTuple(std::initializer_list<int64_t> values) : values_(values) {}  // NOLINT
+  /// From one int per spatial dimension.
   IntOrTuple(const std::vector<int64_t>& values)                          // NOLINT
       : values_(values.begin(), values.end()) {}
 

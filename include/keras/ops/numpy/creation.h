@@ -47,8 +47,12 @@ Tensor arange(const Scalar& start, std::optional<Scalar> stop = std::nullopt,
 
 /// The keyword arguments of linspace and geomspace.
 struct LinspaceOptions {
+  /// Whether `stop` is the last sample; false excludes it, spacing the samples by
+  /// (stop - start) / num.
   bool endpoint = true;              // include `stop` as the last sample
+  /// The result's dtype; unset means result_type(start, stop, float).
   std::optional<DType> dtype;        // default: result_type(start, stop, float)
+  /// The axis of the result that holds the samples when start and stop are not scalars.
   int axis = 0;                      // where the samples go when start/stop are tensors
 };
 /// `num` evenly spaced samples from start to stop (start and stop broadcast together).
@@ -56,9 +60,13 @@ Tensor linspace(const Tensor& start, const Tensor& stop, int64_t num = 50,
                 const LinspaceOptions& options = {});
 /// The keyword arguments of logspace.
 struct LogspaceOptions {
+  /// Whether `base ** stop` is the last sample.
   bool endpoint = true;
+  /// The base of the log space (Keras's default 10).
   double base = 10.0;
+  /// The result's dtype; unset means result_type(start, stop, float).
   std::optional<DType> dtype;
+  /// The axis of the result that holds the samples when start and stop are not scalars.
   int axis = 0;
 };
 /// base ** linspace(start, stop, num).

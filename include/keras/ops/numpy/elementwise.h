@@ -67,15 +67,19 @@ Tensor gcd(const Tensor& x1, const Tensor& x2);
 Tensor lcm(const Tensor& x1, const Tensor& x2);
 
 // ---- exponentials and logarithms -----------------------------------------------------------
+/// e ** x.
 Tensor exp(const Tensor& x);
 /// 2 ** x.
 Tensor exp2(const Tensor& x);
 /// exp(x) - 1, accurate near 0.
 Tensor expm1(const Tensor& x);
+/// Natural logarithm (-inf at 0, NaN below 0).
 Tensor log(const Tensor& x);
 /// log(1 + x), accurate near 0.
 Tensor log1p(const Tensor& x);
+/// Base-2 logarithm.
 Tensor log2(const Tensor& x);
+/// Base-10 logarithm.
 Tensor log10(const Tensor& x);
 /// log(exp(x1) + exp(x2)) without overflow.
 Tensor logaddexp(const Tensor& x1, const Tensor& x2);
@@ -85,21 +89,33 @@ Tensor logaddexp2(const Tensor& x1, const Tensor& x2);
 Tensor ldexp(const Tensor& x1, const Tensor& x2);
 
 // ---- trigonometric and hyperbolic ----------------------------------------------------------
+/// Sine of x in radians.
 Tensor sin(const Tensor& x);
+/// Cosine of x in radians.
 Tensor cos(const Tensor& x);
+/// Tangent of x in radians.
 Tensor tan(const Tensor& x);
+/// Inverse sine, in [-pi/2, pi/2] (NaN outside [-1, 1]).
 Tensor arcsin(const Tensor& x);
+/// Inverse cosine, in [0, pi] (NaN outside [-1, 1]).
 Tensor arccos(const Tensor& x);
+/// Inverse tangent, in (-pi/2, pi/2).
 Tensor arctan(const Tensor& x);
 /// The angle of the point (x2, x1): arctan(x1 / x2) in the right quadrant.
 Tensor arctan2(const Tensor& x1, const Tensor& x2);
 /// sqrt(x1 ** 2 + x2 ** 2) without overflow.
 Tensor hypot(const Tensor& x1, const Tensor& x2);
+/// Hyperbolic sine.
 Tensor sinh(const Tensor& x);
+/// Hyperbolic cosine.
 Tensor cosh(const Tensor& x);
+/// Hyperbolic tangent.
 Tensor tanh(const Tensor& x);
+/// Inverse hyperbolic sine.
 Tensor arcsinh(const Tensor& x);
+/// Inverse hyperbolic cosine (NaN below 1).
 Tensor arccosh(const Tensor& x);
+/// Inverse hyperbolic tangent (+-inf at +-1, NaN outside [-1, 1]).
 Tensor arctanh(const Tensor& x);
 /// Degrees to radians.
 Tensor deg2rad(const Tensor& x);
@@ -146,8 +162,11 @@ Tensor conj(const Tensor& x);
 Tensor conjugate(const Tensor& x);
 
 // ---- bitwise (integer or bool inputs; TypeError otherwise) ---------------------------------
+/// x & y (bool: logical and).
 Tensor bitwise_and(const Tensor& x, const Tensor& y);
+/// x | y (bool: logical or).
 Tensor bitwise_or(const Tensor& x, const Tensor& y);
+/// x ^ y (bool: logical xor).
 Tensor bitwise_xor(const Tensor& x, const Tensor& y);
 /// ~x (bool: logical not).
 Tensor bitwise_invert(const Tensor& x);
@@ -163,11 +182,17 @@ Tensor left_shift(const Tensor& x, const Tensor& y);
 Tensor right_shift(const Tensor& x, const Tensor& y);
 
 // ---- comparisons, predicates and logic (bool results, no gradient) -------------------------
+/// x1 == x2.
 Tensor equal(const Tensor& x1, const Tensor& x2);
+/// x1 != x2.
 Tensor not_equal(const Tensor& x1, const Tensor& x2);
+/// x1 < x2.
 Tensor less(const Tensor& x1, const Tensor& x2);
+/// x1 <= x2.
 Tensor less_equal(const Tensor& x1, const Tensor& x2);
+/// x1 > x2.
 Tensor greater(const Tensor& x1, const Tensor& x2);
+/// x1 >= x2.
 Tensor greater_equal(const Tensor& x1, const Tensor& x2);
 /// |x1 - x2| <= atol + rtol |x2|, or x1 == x2 (infinities); NaNs equal when `equal_nan`.
 Tensor isclose(const Tensor& x1, const Tensor& x2, double rtol = 1e-5, double atol = 1e-8,
@@ -175,18 +200,27 @@ Tensor isclose(const Tensor& x1, const Tensor& x2, double rtol = 1e-5, double at
 /// A 0-d bool: isclose holds everywhere.
 Tensor allclose(const Tensor& x1, const Tensor& x2, double rtol = 1e-5, double atol = 1e-8,
                 bool equal_nan = false);
+/// True where x is neither infinite nor NaN (always true for integers).
 Tensor isfinite(const Tensor& x);
+/// True where x is +inf or -inf.
 Tensor isinf(const Tensor& x);
+/// True where x is NaN.
 Tensor isnan(const Tensor& x);
+/// True where x is +inf.
 Tensor isposinf(const Tensor& x);
+/// True where x is -inf.
 Tensor isneginf(const Tensor& x);
 /// True everywhere (keras-cpp tensors are real).
 Tensor isreal(const Tensor& x);
 /// True where the sign bit is set (including -0.0).
 Tensor signbit(const Tensor& x);
+/// True where x is zero (or false).
 Tensor logical_not(const Tensor& x);
+/// True where both are nonzero.
 Tensor logical_and(const Tensor& x1, const Tensor& x2);
+/// True where either is nonzero.
 Tensor logical_or(const Tensor& x1, const Tensor& x2);
+/// True where exactly one is nonzero.
 Tensor logical_xor(const Tensor& x1, const Tensor& x2);
 
 /// x1 where condition is true, else x2 (broadcast together).

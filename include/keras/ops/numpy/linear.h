@@ -25,12 +25,18 @@ Tensor dot(const Tensor& x1, const Tensor& x2);
 /// of x2) or two lists of axes of equal length.
 class TensordotAxes {
  public:
+  /// The last `n` axes of x1 against the first `n` of x2.
   TensordotAxes(int n) : n_(n) {}  // NOLINT: tensordot(a, b, 1)
+  /// x1's axes `x1_axes` against x2's `x2_axes`, pairwise (equal lengths).
   TensordotAxes(std::vector<int> x1_axes, std::vector<int> x2_axes)
       : x1_(std::move(x1_axes)), x2_(std::move(x2_axes)), lists_(true) {}
+  /// Whether this is the integer form.
   bool is_int() const { return !lists_; }
+  /// The integer form's number of axes (0 for the list form).
   int n() const { return n_; }
+  /// x1's contracted axes in the list form (empty for the integer form).
   const std::vector<int>& x1_axes() const { return x1_; }
+  /// x2's contracted axes in the list form (empty for the integer form).
   const std::vector<int>& x2_axes() const { return x2_; }
 
  private:

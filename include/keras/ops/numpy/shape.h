@@ -80,8 +80,11 @@ Tensor column_stack(const std::vector<Tensor>& xs);
 /// begin (`ops::split(x, 3)`, `ops::split(x, {2, 5})`).
 class SplitSpec {
  public:
+  /// `sections` equal pieces (the extent must divide).
   SplitSpec(int64_t sections) : sections_(sections) {}  // NOLINT
+  /// Pieces that begin at the sorted `indices`, as `{2, 5}`.
   SplitSpec(std::initializer_list<int64_t> indices) : indices_(indices) {}  // NOLINT
+  /// Pieces that begin at the sorted `indices`.
   SplitSpec(std::vector<int64_t> indices) : indices_(std::move(indices)) {}  // NOLINT
 
   /// True for a number of sections, false for a list of indices.
@@ -131,9 +134,12 @@ Tensor diff(const Tensor& a, int n = 1, int axis = -1);
 /// both sides of every axis (`2`, `{{1, 2}}`, `{{0, 0}, {1, 2}}`).
 class PadWidth {
  public:
+  /// `both` elements before and after every axis.
   PadWidth(int64_t both) : widths_{{both, both}} {}  // NOLINT
+  /// One (before, after) pair per axis, or one pair for every axis.
   PadWidth(std::initializer_list<std::pair<int64_t, int64_t>> widths)  // NOLINT
       : widths_(widths) {}
+  /// One (before, after) pair per axis, or one pair for every axis.
   PadWidth(std::vector<std::pair<int64_t, int64_t>> widths)  // NOLINT
       : widths_(std::move(widths)) {}
 

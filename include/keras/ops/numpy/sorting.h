@@ -38,22 +38,32 @@ TensorList nonzero(const Tensor& x);
 // ---- sets ----------------------------------------------------------------------------------
 /// Options of unique (Keras's keyword arguments).
 struct UniqueOptions {
+  /// Keras's `sorted`; ignored: keras-cpp always returns the values sorted ascending (NaN last).
   bool sorted = true;  // results are always sorted ascending (NaN last)
+  /// Also return `index`, the first occurrence of each unique value.
   bool return_index = false;
+  /// Also return `inverse`, the position of each element of x in `values`.
   bool return_inverse = false;
+  /// Also return `counts`, how often each unique value occurs.
   bool return_counts = false;
   /// Unique slices along this axis; nullopt flattens x first.
   std::optional<int> axis = std::nullopt;
   /// A fixed output length: truncated, or padded with fill_value (counts and index with 0).
   std::optional<int64_t> size = std::nullopt;
+  /// The value that pads `values` up to `size`.
   Scalar fill_value = 0;
 };
 
 /// What unique returns; the fields not asked for are undefined tensors.
 struct UniqueResult {
+  /// The unique values (or slices), sorted.
   Tensor values;
+  /// int32: the first occurrence of each unique value (with return_index).
   Tensor index;    // int32: the first occurrence of each unique value
+  /// int32: the index in `values` of each element of x, of x's shape (or (x.shape[axis],) with an
+  /// axis).
   Tensor inverse;  // int32: x's shape (axis nullopt) or (x.shape[axis],)
+  /// int32: how often each unique value occurs (with return_counts).
   Tensor counts;   // int32
 };
 

@@ -104,6 +104,9 @@ LayerPtr<TorchModuleWrapperLayer> TorchModuleWrapper(torch::nn::ModuleHolder<M> 
 /// weights. The module's train()/eval() mode is the `training` flag of the keras call.
 class KerasModule : public torch::nn::Module {
  public:
+  /// Wraps built `model`: its trainable weights become the module's parameters and the others its
+  /// buffers, named by their paths ('/' and '.' as '_'). ValueError when `model` is null or not
+  /// built.
   explicit KerasModule(std::shared_ptr<Layer> model);
 
   /// The keras model applied to `x` (zero-copy in and out). Calls sync() first.
