@@ -25,6 +25,15 @@ Tensor Tensor::from_host(const void* data, DType dtype, const Shape& shape, size
   return t;
 }
 
+namespace detail {
+void throw_undefined_tensor() {
+  throw ValueError(
+      "This Tensor is undefined (default-constructed, an unset optional argument or a moved-from "
+      "handle): give it a value (an op's result, Tensor::from_vector, ops::convert_to_tensor) "
+      "before reading its shape, dtype or values; Tensor::defined() tells which it is.");
+}
+}  // namespace detail
+
 std::string_view Tensor::backend_name() const { return backend().name(); }
 
 Tensor Tensor::contiguous() const {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "assertions.h"
 #include "keras/keras.h"
 
@@ -89,6 +91,25 @@ TEST(Tensor, MovesBetweenBackendsExplicitly) {
   EXPECT_EQ(s.backend_name(), "stub");
   EXPECT_EQ(s.to("cpu").to_vector<float>(), (std::vector<float>{1, 2, 3}));
   EXPECT_TRUE(a.to("cpu").is_same(a));
+}
+
+// An undefined tensor read by mistake (here: passed to an op, and read directly) is a ValueError
+// that says what is wrong, not a null dereference.
+TEST(Tensor, UndefinedTensorIsAClearError) {
+  Tensor undefined;
+  EXPECT_FALSE(undefined.defined());
+  for (const auto& read : std::vector<std::function<void()>>{
+           [&] { (void)undefined.shape(); }, [&] { (void)undefined.dtype(); },
+           [&] { (void)undefined.size(); }, [&] { (void)undefined.to_vector<float>(); },
+           [&] { (void)ops::add(undefined, make({1}, {1})); },
+           [&] { (void)ops::matmul(make({1, 2}, {1, 2}), undefined); }}) {
+    try {
+      read();
+      ADD_FAILURE() << "reading an undefined tensor did not throw";
+    } catch (const ValueError& e) {
+      EXPECT_NE(std::string(e.what()).find("Tensor is undefined"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -29,6 +29,9 @@ namespace keras {
 namespace backend {
 class Backend;
 }
+namespace detail {
+[[noreturn]] void throw_undefined_tensor();
+}
 
 /// An n-dimensional array on a compute backend.
 class Tensor {
@@ -38,7 +41,9 @@ class Tensor {
   /// A weakly typed 0-d tensor from a C++ literal: `x * 2.0`, `ops::maximum(x, 0)`.
   Tensor(Scalar value);  // NOLINT: implicit so that literals mix with tensors
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+  /// A 0-d tensor from any arithmetic C++ value, via Scalar: weak for numbers, strong for bool.
   Tensor(T value) : Tensor(Scalar(value)) {}  // NOLINT
+  /// A handle to an existing TensorImpl (for keras internals and backends).
   explicit Tensor(Ref<detail::TensorImpl> impl) : impl_(std::move(impl)) {}
 
   /// A new tensor on `backend` (default: the current backend) holding a copy of `values`.
@@ -56,23 +61,32 @@ class Tensor {
   static Tensor from_host(const void* data, DType dtype, const Shape& shape, size_t count,
                           std::string_view backend = {});
 
+  /// Whether the handle holds a tensor; the accessors below throw ValueError when it does not.
   bool defined() const { return static_cast<bool>(impl_); }
-  const Shape& shape() const { return impl_->array.shape; }
+  /// The extent of each axis (ops::shape).
+  const Shape& shape() const { return checked().array.shape; }
   /// Number of axes (ops::ndim).
-  int ndim() const { return impl_->array.shape.rank(); }
+  int ndim() const { return checked().array.shape.rank(); }
+  /// Number of axes, the same as ndim().
   int rank() const { return ndim(); }
   /// Number of elements (ops::size).
-  int64_t size() const { return impl_->array.shape.numel(); }
+  int64_t size() const { return checked().array.shape.numel(); }
+  /// Number of elements, the same as size().
   int64_t numel() const { return size(); }
-  DType dtype() const { return impl_->array.dtype; }
-  const Strides& strides() const { return impl_->array.strides; }
-  int64_t offset() const { return impl_->array.offset; }
-  bool is_contiguous() const { return impl_->array.is_contiguous(); }
+  /// The element type (Keras's `dtype`, e.g. DType::Float32 for "float32").
+  DType dtype() const { return checked().array.dtype; }
+  /// The step between neighbours along each axis, in elements (0 for a broadcast axis).
+  const Strides& strides() const { return checked().array.strides; }
+  /// Where element 0 lies in the storage, in elements.
+  int64_t offset() const { return checked().array.offset; }
+  /// True when the elements are laid out densely in row-major order.
+  bool is_contiguous() const { return checked().array.is_contiguous(); }
   /// The backend that owns this tensor's memory.
-  backend::Backend& backend() const { return impl_->array.backend(); }
+  backend::Backend& backend() const { return checked().array.backend(); }
+  /// The registered name of backend(): "cpu", "torch", ...
   std::string_view backend_name() const;
   /// True for 0-d tensors made from C++ literals (see Scalar).
-  bool is_weak() const { return impl_->weak; }
+  bool is_weak() const { return checked().weak; }
 
   /// The same values in row-major contiguous memory (this tensor itself when already so).
   Tensor contiguous() const;
@@ -104,13 +118,22 @@ class Tensor {
   void copy_to_host(void* dst, DType dtype) const;
 
   // ---- views (no copy) and indexing ---------------------------------------------------------
+  /// ops::reshape: the same elements in `shape` (-1 once for the inferred extent).
+  /// A view when the strides allow one, a copy otherwise.
   Tensor reshape(const Shape& shape) const;
+  /// ops::transpose with the axes reversed (a view).
   Tensor transpose() const;
+  /// ops::transpose: the axes permuted by `axes` (a view).
   Tensor transpose(const std::vector<int>& axes) const;
+  /// ops::expand_dims: a new axis of extent 1 at `axis` (a view).
   Tensor expand_dims(int axis) const;
+  /// ops::squeeze: every axis of extent 1 removed (a view).
   Tensor squeeze() const;
+  /// ops::squeeze: axis `axis` removed; ValueError unless its extent is 1.
   Tensor squeeze(int axis) const;
+  /// ops::broadcast_to: a view with `shape`, repeating broadcast axes with stride 0.
   Tensor broadcast_to(const Shape& shape) const;
+  /// ops::ravel: the elements as a 1-d tensor in row-major order.
   Tensor flatten() const;
   /// t[i]: the i-th entry along axis 0 (negative counts from the end).
   Tensor operator[](int64_t i) const;
@@ -129,11 +152,18 @@ class Tensor {
 
   /// The shared state (for keras internals and backends).
   detail::TensorImpl* impl() const { return impl_.get(); }
-  const backend::Array& array() const { return impl_->array; }
+  /// The backend view of the data: storage, offset, dtype, shape and strides.
+  const backend::Array& array() const { return checked().array; }
   /// True when both handles share one TensorImpl.
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
 
  private:
+  // An undefined tensor (an unset argument, a moved-from handle) read by mistake is a clear
+  // ValueError rather than a null dereference; the branch is never taken on a defined one.
+  const detail::TensorImpl& checked() const {
+    if (!impl_) [[unlikely]] detail::throw_undefined_tensor();
+    return *impl_;
+  }
   Ref<detail::TensorImpl> impl_;
 };
 
@@ -148,25 +178,43 @@ std::string to_string(const Tensor& t);
 // Arithmetic operators, the same as the ops of the same meaning (with broadcasting and
 // promotion). Comparisons return bool tensors; == and != are not overloaded (ops::equal),
 // so that a Tensor comparison never hides in an `if`.
+/// ops::add.
 Tensor operator+(const Tensor& a, const Tensor& b);
+/// ops::subtract.
 Tensor operator-(const Tensor& a, const Tensor& b);
+/// ops::multiply.
 Tensor operator*(const Tensor& a, const Tensor& b);
+/// ops::divide: true division (integer inputs give floatx()).
 Tensor operator/(const Tensor& a, const Tensor& b);
+/// ops::mod: the remainder takes the divisor's sign, as in Python.
 Tensor operator%(const Tensor& a, const Tensor& b);
+/// ops::negative.
 Tensor operator-(const Tensor& a);
+/// ops::less, a bool tensor.
 Tensor operator<(const Tensor& a, const Tensor& b);
+/// ops::less_equal, a bool tensor.
 Tensor operator<=(const Tensor& a, const Tensor& b);
+/// ops::greater, a bool tensor.
 Tensor operator>(const Tensor& a, const Tensor& b);
+/// ops::greater_equal, a bool tensor.
 Tensor operator>=(const Tensor& a, const Tensor& b);
+/// ops::bitwise_and (logical and for bool).
 Tensor operator&(const Tensor& a, const Tensor& b);
+/// ops::bitwise_or (logical or for bool).
 Tensor operator|(const Tensor& a, const Tensor& b);
+/// ops::bitwise_xor (logical xor for bool).
 Tensor operator^(const Tensor& a, const Tensor& b);
+/// ops::bitwise_invert (logical not for bool).
 Tensor operator~(const Tensor& a);
+/// ops::logical_not: true where `a` is zero or false.
 Tensor operator!(const Tensor& a);
 /// Rebinds the handle to a + b (tensors are immutable; other handles keep the old value).
 Tensor& operator+=(Tensor& a, const Tensor& b);
+/// Rebinds the handle to a - b (other handles keep the old value).
 Tensor& operator-=(Tensor& a, const Tensor& b);
+/// Rebinds the handle to a * b (other handles keep the old value).
 Tensor& operator*=(Tensor& a, const Tensor& b);
+/// Rebinds the handle to a / b (other handles keep the old value).
 Tensor& operator/=(Tensor& a, const Tensor& b);
 
 }  // namespace keras
