@@ -45,9 +45,10 @@ class OptimizerMap {
   /// `key` (ValueError when several do), else the default optimizer.
   ///
   /// The regexes are ECMAScript (std::regex) where Keras uses Python's re.fullmatch. The
-  /// common syntax (., *, +, ?, [...], (...), |, {m,n}, ^, $, \d, \w, \s) means the same;
+  /// common syntax (`.`, `*`, `+`, `?`, `[...]`, `(...)`, `|`, `{m,n}`, `^`, `$`, `\d`, `\w`,
+  /// `\s`) means the same;
   /// Python-only syntax is a ValueError here: lookbehind (?<=...), named groups (?P<name>...),
-  /// inline flags (?i), \A and \Z. ECMAScript's $ and ^ also match only at the ends (no
+  /// inline flags (?i), `\A` and `\Z`. ECMAScript's $ and ^ also match only at the ends (no
   /// multiline), as in re.fullmatch.
   const OptimizerPtr& get(const std::string& key) const;
   /// Keras's map[key]: the same as get().

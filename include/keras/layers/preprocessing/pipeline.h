@@ -19,7 +19,7 @@ struct PipelineOptions {
 /// The Pipeline layer (Keras's "Pipeline"). Each layer is called on the previous one's output
 /// with the pipeline's `training` (masks attached to the outputs flow on as they do between
 /// layers). The layers are tracked as Keras's `layers` list, so their weights are saved under
-/// layers/<class in snake case>[_k]. The config is {"layers": [records], "name"}, without
+/// `layers/<class in snake case>[_k]`. The config is {"layers": [records], "name"}, without
 /// trainable or dtype, as Keras writes it.
 class PipelineLayer : public Layer {
  public:
