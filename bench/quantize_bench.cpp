@@ -8,8 +8,8 @@
 //                                         GEMM packs panels into per-thread scratch per call)
 //   quantize_float_accuracy, quantize_int8_accuracy, quantize_accuracy_drop_points (<= 0.5)
 //   quantize_int4_*, quantize_int4_b128_*   the same for int4 per channel and in Keras's default
-//                                         blocks of 128 (weight-only: no int4 kernel, the call
-//                                         unpacks the kernel and multiplies in float)
+//                                         blocks of 128 (weight-only: the cpu backend's
+//                                         int4_matmul, a float GEMM on unpacked panels)
 // Usage: bench_quantize [--threads N] [--epochs E] [--quick]. KERAS_CPU_ISA=avx2 measures the
 // AVX2 kernel on an AVX-512 machine; the int8 kernel in use is printed.
 

@@ -59,6 +59,10 @@ void Backend::int8_linear(const Array&, const Array&, const Array&, const Array&
                           const Array&, Activation) {
   unsupported("int8_linear");
 }
+void Backend::int4_matmul(const Array&, const Array&, const Array&, const Array&, const Array&,
+                          const Array&) {
+  unsupported("int4_matmul");
+}
 
 void Backend::linear(const Array&, const Array&, const Array&, const Array&, Activation) {
   unsupported("the fused capability linear");

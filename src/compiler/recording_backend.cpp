@@ -287,6 +287,15 @@ void RecordingBackend::quantize_rows_int8(const Array& q, const Array& scale, co
                 });
 }
 
+void RecordingBackend::int4_matmul(const Array& out, const Array& x, const Array& packed,
+                                   const Array& scale, const Array& zero, const Array& g_idx) {
+  as_backend_call([&] { inner_.int4_matmul(out, x, packed, scale, zero, g_idx); });
+  if (trace_) trace_->record(KeyWriter("int4_matmul"), {&out}, {&x, &packed, &scale, &zero, &g_idx},
+                [](Backend& be, const Array* a, Draw) {
+                  be.int4_matmul(a[0], a[1], a[2], a[3], a[4], a[5]);
+                });
+}
+
 void RecordingBackend::int8_linear(const Array& out, const Array& a, const Array& b,
                                    const Array& a_scale, const Array& b_scale, const Array& bias,
                                    Activation activation) {

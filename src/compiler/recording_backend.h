@@ -78,6 +78,9 @@ class RecordingBackend final : public backend::Backend {
   void int8_linear(const backend::Array& out, const backend::Array& a, const backend::Array& b,
                    const backend::Array& a_scale, const backend::Array& b_scale,
                    const backend::Array& bias, backend::Activation activation) override;
+  void int4_matmul(const backend::Array& out, const backend::Array& x,
+                   const backend::Array& packed, const backend::Array& scale,
+                   const backend::Array& zero, const backend::Array& g_idx) override;
   void linear(const backend::Array& out, const backend::Array& x, const backend::Array& w,
               const backend::Array& bias, backend::Activation activation) override;
   void conv_bias_activation(const backend::Array& out, const backend::Array& x,

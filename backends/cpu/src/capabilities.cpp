@@ -17,6 +17,7 @@ bool CpuBackend::supports(backend::Capability cap) const {
     case backend::Capability::ConvPool:
     case backend::Capability::Elementwise:
     case backend::Capability::QuantizedMatmul:
+    case backend::Capability::Int4Matmul:
       return true;
     default:
       return false;

@@ -59,6 +59,8 @@ class CpuBackend final : public backend::Backend {
   void int8_linear(const Array& out, const Array& a, const Array& b, const Array& a_scale,
                    const Array& b_scale, const Array& bias,
                    backend::Activation activation) override;
+  void int4_matmul(const Array& out, const Array& x, const Array& packed, const Array& scale,
+                   const Array& zero, const Array& g_idx) override;
   void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
               backend::Activation activation) override;
   void conv_bias_activation(const Array& out, const Array& x, const Array& kernel,

@@ -63,6 +63,8 @@ class SymbolicBackend final : public backend::Backend {
                           float) override {}
   void int8_linear(const Array&, const Array&, const Array&, const Array&, const Array&,
                    const Array&, backend::Activation) override {}
+  void int4_matmul(const Array&, const Array&, const Array&, const Array&, const Array&,
+                   const Array&) override {}
   void linear(const Array&, const Array&, const Array&, const Array&,
               backend::Activation) override {}
   void conv_bias_activation(const Array&, const Array&, const Array&, const Array&,

@@ -76,9 +76,11 @@ void TorchBackend::copy_to_host(void* dst, const backend::Storage& src, size_t b
 // its own output, so the front end runs conv_bias_activation and max pooling as two calls.
 bool TorchBackend::supports(backend::Capability cap) const {
   // ATen has no kernel for these two; the front end and the compiler keep their unfused forms.
-  // QuantizedMatmul: the front end's decomposition (an int32 matmul) serves torch.
+  // QuantizedMatmul and Int4Matmul: the front end's decompositions (an int32 matmul; the int4
+  // kernel unpacked, then a float product) serve torch.
   return cap < backend::Capability::kCount && cap != backend::Capability::ConvPool &&
-         cap != backend::Capability::Elementwise && cap != backend::Capability::QuantizedMatmul;
+         cap != backend::Capability::Elementwise && cap != backend::Capability::QuantizedMatmul &&
+         cap != backend::Capability::Int4Matmul;
 }
 
 // Linking this object (the keras_torch target) is what makes "torch" a backend name.

@@ -166,6 +166,15 @@ class Backend {
   virtual void int8_linear(const Array& out, const Array& a, const Array& b,
                            const Array& a_scale, const Array& b_scale, const Array& bias,
                            Activation activation);
+  /// out (M, N) float32 = x (M, K) float32 @ W: the product of a weight-only int4 Dense, its
+  /// kernel packed two values per byte along N (packed (K, ceil(N / 2)) int8; column 2t in the
+  /// low nibble of byte t, 2t + 1 in the high one, each signed by (v ^ 8) - 8, as Keras's
+  /// unpack_int4). Per channel (zero empty): out[i, j] = (x[i] . q[:, j]) / scale[j], scale (N).
+  /// Per group: W[r, j] = (q[r, j] - zero[g, j]) * scale[g, j] with g = g_idx[r], scale (G, N)
+  /// float32, zero (G, N) int8, g_idx (K) float32 holding group numbers (an IndexError
+  /// otherwise). All contiguous. (Int4Matmul)
+  virtual void int4_matmul(const Array& out, const Array& x, const Array& packed,
+                           const Array& scale, const Array& zero, const Array& g_idx);
   /// out = activation(conv(x, kernel) + bias (O)) with channels_last out (spec.channels_last):
   /// a convolution whose bias and activation are applied while each block of the output is
   /// still in cache. bias may be empty. (Epilogue)

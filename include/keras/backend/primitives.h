@@ -93,6 +93,7 @@ enum class Capability : uint8_t {
   ConvPool,             // conv_bias_activation_max_pool(_backward)
   Elementwise,          // elementwise: a chain of elementwise primitives in one pass
   QuantizedMatmul,      // int8_matmul: int8 @ int8 with int32 accumulation
+  Int4Matmul,           // int4_matmul: float32 @ a packed int4 kernel, never unpacked whole
   kCount
 };
 

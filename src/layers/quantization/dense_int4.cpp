@@ -9,6 +9,7 @@
 #include "keras/ops/ops.h"
 #include "layers/quantization/int4_layer.h"
 #include "layers/quantization/quantized_layer.h"
+#include "ops/nn/int4_matmul.h"
 
 namespace keras::layers {
 
@@ -44,36 +45,42 @@ Tensor DenseLayer::int4_kernel() const { return quantizers::unpack_int4(kernel_.
 Tensor DenseLayer::int4_call(const Tensor& inputs) {
   const Tensor x = autocast(inputs);
   const DType dtype = compute_dtype();
-  // Unpacked per call (int8, (input_dim, units)); the stored kernel stays packed.
-  const Tensor kernel = int4_kernel(), kernel_scale = kernel_scale_.value();
-  Tensor y;
-  if (!kernel_zero_.defined()) {
-    // Per channel, as Keras: the float inputs times the int4 values, divided by kernel_scale;
-    // with an activation quantizer in the config, int8 inputs and an int32 product instead.
-    const std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer =
-        detail::inputs_quantizer(options_.quantization_config, "int4");
-    auto forward = [&](const Tensor& in) {
-      if (!inputs_quantizer) return ops::matmul(in, ops::cast(kernel, dtype)) / kernel_scale;
+  const int64_t units = units_;
+  const Tensor packed = kernel_.value(), kernel_scale = kernel_scale_.value();
+  const Tensor zero = kernel_zero_.defined() ? kernel_zero_.value() : Tensor();
+  const Tensor g_idx = kernel_zero_.defined() ? g_idx_.value() : Tensor();
+  // The float kernel, for the ops path and the gradient (by value: a gradient may run after
+  // this call has returned).
+  auto float_kernel = [packed, units, kernel_scale, zero, g_idx, dtype] {
+    return detail::dequantize_int4_kernel(packed, units, kernel_scale, zero, g_idx, dtype);
+  };
+  // Per channel, as Keras: the float inputs times the int4 values, divided by kernel_scale;
+  // with an activation quantizer in the config, int8 inputs and an int32 product instead.
+  // Sub-channel, as Keras: the inputs times the dequantized kernel (Keras ignores any inputs
+  // quantizer there; its config cannot hold one).
+  const std::optional<quantizers::AbsMaxQuantizer> inputs_quantizer =
+      zero.defined() ? std::nullopt
+                     : detail::inputs_quantizer(options_.quantization_config, "int4");
+  auto forward = [&](const Tensor& in) {
+    if (inputs_quantizer) {
       quantizers::Quantized qi = (*inputs_quantizer)(in, -1);
-      return ops::cast(ops::matmul(qi.values, kernel), dtype) / (kernel_scale * qi.scale);
+      return ops::cast(ops::matmul(qi.values, quantizers::unpack_int4(packed, units, -1)), dtype) /
+             (kernel_scale * qi.scale);
+    }
+    // The backend's int4 GEMM where it has one (the kernel unpacked panel by panel).
+    if (Tensor y = ops::detail::int4_matmul(in, packed, units, kernel_scale, zero, g_idx);
+        y.defined())
+      return y;
+    if (!zero.defined())
+      return ops::matmul(in, ops::cast(quantizers::unpack_int4(packed, units, -1), dtype)) /
+             kernel_scale;
+    return ops::matmul(in, float_kernel());
+  };
+  const Tensor y = detail::with_inputs_gradient(x, forward, [&] {
+    return [float_kernel](const Tensor& upstream) {
+      return ops::matmul(upstream, ops::transpose(float_kernel()));
     };
-    y = detail::with_inputs_gradient(x, forward, [&] {
-      return [kernel, kernel_scale, dtype](const Tensor& upstream) {
-        return ops::matmul(upstream, ops::transpose(ops::cast(kernel, dtype) / kernel_scale));
-      };
-    });
-  } else {
-    // Sub-channel, as Keras: the kernel dequantized through g_idx for this call, then a float
-    // product (Keras ignores any inputs quantizer here; its config cannot hold one).
-    const Tensor float_kernel = dequantized_kernel();
-    y = detail::with_inputs_gradient(
-        x, [&](const Tensor& in) { return ops::matmul(in, float_kernel); },
-        [&] {
-          return [float_kernel](const Tensor& upstream) {
-            return ops::matmul(upstream, ops::transpose(float_kernel));
-          };
-        });
-  }
+  });
   return quantized_output(y, x);
 }
 

@@ -80,11 +80,10 @@ Tensor DenseLayer::quantized_output(Tensor y, const Tensor& x) const {
 Tensor DenseLayer::dequantized_kernel() const {
   const DType dtype = compute_dtype();
   if (quantization_mode() == "int8") return ops::cast(kernel_.value(), dtype) / kernel_scale_.value();
-  if (!kernel_zero_.defined()) return ops::cast(int4_kernel(), dtype) / kernel_scale_.value();
-  return ops::cast(quantizers::dequantize_with_sz_map(int4_kernel(), kernel_scale_.value(),
-                                                      kernel_zero_.value(), g_idx_.value(),
-                                                      /*group_axis=*/0),
-                   dtype);
+  return detail::dequantize_int4_kernel(
+      kernel_.value(), units_, kernel_scale_.value(),
+      kernel_zero_.defined() ? kernel_zero_.value() : Tensor(),
+      kernel_zero_.defined() ? g_idx_.value() : Tensor(), dtype);
 }
 
 std::vector<std::pair<Variable, Tensor>> DenseLayer::lora_requantized() const {

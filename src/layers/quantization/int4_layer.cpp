@@ -33,4 +33,12 @@ Int4Kernel quantize_int4_kernel(const Tensor& kernel, int64_t block_size,
   return {quantizers::pack_int4(q.values, -1), q.scale, q.zero};
 }
 
+Tensor dequantize_int4_kernel(const Tensor& packed, int64_t columns, const Tensor& scale,
+                              const Tensor& zero, const Tensor& g_idx, DType dtype) {
+  const Tensor q = quantizers::unpack_int4(packed, columns, -1);
+  if (!zero.defined()) return ops::cast(q, dtype) / scale;
+  return ops::cast(quantizers::dequantize_with_sz_map(q, scale, zero, g_idx, /*group_axis=*/0),
+                   dtype);
+}
+
 }  // namespace keras::layers::detail

@@ -38,4 +38,10 @@ struct Int4Kernel {
 Int4Kernel quantize_int4_kernel(const Tensor& kernel, int64_t block_size,
                                 const quantizers::AbsMaxQuantizer& per_channel);
 
+/// The float kernel (rows, columns) in `dtype` that a Dense's packed int4 kernel stands for, as
+/// Keras computes it: per channel (zero undefined) q / scale; per group dequantize_with_sz_map
+/// through g_idx. Unpacked for one call; the stored kernel stays packed.
+Tensor dequantize_int4_kernel(const Tensor& packed, int64_t columns, const Tensor& scale,
+                              const Tensor& zero, const Tensor& g_idx, DType dtype);
+
 }  // namespace keras::layers::detail
