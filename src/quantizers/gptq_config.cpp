@@ -66,6 +66,20 @@ std::string calibrated_policy_mode(const QuantizationConfigPtr& config) {
                    "the calibration dataset and the model's quantization_layer_structure).");
 }
 
+QuantizationConfigPtr without_calibration_inputs(const QuantizationConfigPtr& config) {
+  auto settings_only = [](auto options) {
+    options.dataset = CalibrationDataset();
+    options.tokenizer = Tokenizer();
+    options.quantization_layer_structure.reset();
+    return options;
+  };
+  if (const auto* g = gptq_options(config))
+    return std::make_shared<GptqConfigObject>("gptq", settings_only(*g));
+  if (const auto* a = awq_options(config))
+    return std::make_shared<AwqConfigObject>("awq", settings_only(*a));
+  return config;
+}
+
 Config serialize_calibrated_config(const QuantizationConfig& config) {
   if (const auto* g = GptqConfigObject::options_of(&config))
     return detail::quantizer_record("GPTQConfig", {{"dataset", nullptr},
