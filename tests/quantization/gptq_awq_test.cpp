@@ -263,6 +263,24 @@ void expect_calibrated_layer(const L& layer, const std::string& prefix, int bits
 
 double max_abs(const Tensor& t) { return ops::max(ops::abs(f32(t))).template item<float>(); }
 
+// A calibrated model is freed with its last handle: its layers keep the config's settings, not
+// the layer structure that holds them (that reference cycle leaked every GPTQ/AWQ model).
+TEST(GptqAwqModels, ACalibratedModelIsFreedWithItsLastHandle) {
+  for (const auto& [name, setting] : fixture().at("settings").items()) {
+    SCOPED_TRACE(name);
+    std::weak_ptr<Layer> model, block;
+    {
+      LoadedModel m = float_model("lm_float", 2);
+      m.model->quantize(setting.at("mode"),
+                        config_of(setting, files().at(name + ".windows"), m.structure));
+      model = m.model;
+      block = m.model->get_layer("block_0");  // its Dense layers hold the config
+    }
+    EXPECT_TRUE(model.expired());
+    EXPECT_TRUE(block.expired());
+  }
+}
+
 TEST(GptqAwqModels, CalibratedDenseModelsMatchKerasWithWorkingHooks) {
   const Tensor x = files().at("float.x");
   for (const auto& [name, setting] : fixture().at("settings").items()) {
