@@ -7,7 +7,6 @@
 #include "keras/models/model.h"
 #include "models/flatten_layers.h"
 #include "quantizers/calibrate.h"
-#include "quantizers/calibrated_config.h"
 #include "trainers/compile_state.h"
 
 namespace keras {
@@ -21,15 +20,12 @@ void Model::quantize(const std::string& mode, quantizers::QuantizationConfigPtr 
   const bool calibrated = mode == "gptq" || mode == "awq";
   if (calibrated) quantizers::detail::check_calibration_config(mode, config);
   const std::vector<std::shared_ptr<Layer>> layers = detail::flatten_layers(*this);
-  // The layers keep the settings only: GPTQ and AWQ calibrate from `config` itself below.
-  const quantizers::QuantizationConfigPtr layer_config =
-      calibrated ? quantizers::detail::without_calibration_inputs(config) : config;
   std::set<std::string> warned;
   bool modified = false;
   for (const auto& layer : layers) {
     if (detail::has_sublayers(*layer)) continue;
     try {
-      layer->quantize(mode, layer_config);
+      layer->quantize(mode, config);
       modified = true;
     } catch (const NotImplementedError& e) {
       // Python shows a warning once per distinct message.

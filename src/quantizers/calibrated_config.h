@@ -60,11 +60,6 @@ class CalibratedConfig : public QuantizationConfig {
 /// any other config.
 Config serialize_calibrated_config(const QuantizationConfig& config);
 
-/// The config a GPTQ or AWQ layer keeps: `config`'s settings without its calibration inputs
-/// (dataset, tokenizer, quantization_layer_structure), which is also what it serializes. The
-/// structure holds the model's layers, so a layer keeping it would own itself through its
-/// config: a reference cycle that leaked every calibrated model. Any other config as it is.
-QuantizationConfigPtr without_calibration_inputs(const QuantizationConfigPtr& config);
 /// A GPTQConfig/AWQConfig from its serialized form (no dataset: enough to build and load).
 QuantizationConfigPtr deserialize_calibrated_config(const std::string& class_name,
                                                     const Config& config);

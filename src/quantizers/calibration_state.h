@@ -22,6 +22,11 @@ int calibrated_weight_bits(const DTypePolicy& policy);
 /// "gptq/<bits>/<group>" or "awq/<bits>/<group>": the policy mode of a GPTQConfig/AWQConfig
 /// (Keras's dtype_policy_string); ValueError for another config.
 std::string calibrated_policy_mode(const QuantizationConfigPtr& config);
+/// The config a GPTQ or AWQ layer keeps: `config`'s settings without its calibration inputs
+/// (dataset, tokenizer, quantization_layer_structure), which is also what it serializes. The
+/// structure holds the model's layers, so a layer keeping it would own itself through its
+/// config: a reference cycle that leaked every calibrated model. Any other config as it is.
+QuantizationConfigPtr without_calibration_inputs(const QuantizationConfigPtr& config);
 /// The groups of `input_dim` inputs under the policy's group size (-1: one group).
 int64_t calibrated_groups(int64_t input_dim, const DTypePolicy& policy);
 

@@ -3,10 +3,12 @@
 // formula written out here in double from the stored bytes (keras/src/layers/core/dense.py
 // _int4_call: the nibbles as two's complement, low nibble first; per channel x @ q / scale,
 // per group x @ ((q - zero[g_idx]) * scale[g_idx])), on every shape the panels split oddly,
-// eagerly and in a compiled predict; a g_idx naming no group is an IndexError.
+// eagerly and in a compiled predict (the same bits as the eager call); a g_idx naming no group
+// is an IndexError.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -113,10 +115,14 @@ TEST(Int4Matmul, AGroupIndexOutOfRangeIsAnIndexError) {
 
 TEST(Int4Matmul, CompiledPredictGivesTheEagerOutputs) {
   const int64_t k = 100, n = 70;
-  auto model = Sequential({Input({k}), layers::Dense(n, {.activation = "relu"})});
+  auto dense = layers::Dense(n, {.activation = "relu", .bias_initializer = "random_normal"});
+  auto model = Sequential({Input({k}), dense});
   model->quantize("int4");
   const Tensor x = random::normal({64, k}, 0, 1, DType::Float32, 11);
   const std::vector<float> eager = (*model)(x).to_vector<float>();
+  std::vector<double> keras = keras_int4_dense(*dense, x.to_vector<float>(), 64, k, n);
+  for (double& v : keras) v = std::max(v, 0.0);
+  expect_close(eager, keras, "eager");
   for (int run = 0; run < 3; ++run)  // the later calls replay the compiled program
     EXPECT_EQ(model->predict(x, {.batch_size = 64, .verbose = 0}).single().to_vector<float>(), eager);
 }

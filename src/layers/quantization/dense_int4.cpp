@@ -64,16 +64,14 @@ Tensor DenseLayer::int4_call(const Tensor& inputs) {
   auto forward = [&](const Tensor& in) {
     if (inputs_quantizer) {
       quantizers::Quantized qi = (*inputs_quantizer)(in, -1);
-      return ops::cast(ops::matmul(qi.values, quantizers::unpack_int4(packed, units, -1)), dtype) /
-             (kernel_scale * qi.scale);
+      return ops::cast(ops::matmul(qi.values, int4_kernel()), dtype) / (kernel_scale * qi.scale);
     }
     // The backend's int4 GEMM where it has one (the kernel unpacked panel by panel).
     if (Tensor y = ops::detail::int4_matmul(in, packed, units, kernel_scale, zero, g_idx);
         y.defined())
       return y;
     if (!zero.defined())
-      return ops::matmul(in, ops::cast(quantizers::unpack_int4(packed, units, -1), dtype)) /
-             kernel_scale;
+      return ops::matmul(in, ops::cast(int4_kernel(), dtype)) / kernel_scale;
     return ops::matmul(in, float_kernel());
   };
   const Tensor y = detail::with_inputs_gradient(x, forward, [&] {

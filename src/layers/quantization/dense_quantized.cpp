@@ -102,7 +102,7 @@ void DenseLayer::quantize_weights(const std::string& mode,
   if (mode == "gptq" || mode == "awq") {
     // Keras: the calibrated variables are built beside the float kernel, which serves calls
     // until Model::quantize's calibration installs the quantized one (set_calibrated_kernel).
-    options_.quantization_config = config;
+    options_.quantization_config = quantizers::detail::without_calibration_inputs(config);
     set_dtype_policy(detail::quantized_policy(dtype_policy(), quantizers::detail::calibrated_policy_mode(config)));
     calibrated_build(kernel_.shape());
     calibrated_ = false;

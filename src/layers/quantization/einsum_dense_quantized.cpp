@@ -85,7 +85,7 @@ void EinsumDenseLayer::quantize_weights(const std::string& mode,
   if (mode == "float8") return float8_quantize(config);
   if (mode == "gptq" || mode == "awq") {
     // As Dense: the calibrated variables beside the float kernel until calibration.
-    options_.quantization_config = config;
+    options_.quantization_config = quantizers::detail::without_calibration_inputs(config);
     set_dtype_policy(detail::quantized_policy(
         dtype_policy(), quantizers::detail::calibrated_policy_mode(config)));
     calibrated_build(kernel_.shape());

@@ -247,6 +247,12 @@ Tensor run_copy(const Tensor& x, DType dtype) {
   return out;
 }
 
+Tensor as_matrix_rows(const Tensor& x) {
+  const int64_t k = x.ndim() == 0 ? 1 : x.shape().back();
+  const int64_t rows = k == 0 ? 0 : x.size() / k;
+  return reshape(x.is_contiguous() ? x : run_copy(x, x.dtype()), {rows, k});
+}
+
 double host_scalar(const Tensor& t) { return t.item<double>(); }
 
 void check_range_on_host(const Tensor& ids, std::function<void(int64_t lo, int64_t hi)> check) {

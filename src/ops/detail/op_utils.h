@@ -72,6 +72,9 @@ Tensor run_binary(backend::BinaryOp op, const Tensor& a, const Tensor& b);
 Tensor run_reduce(backend::ReduceOp op, const Tensor& x, uint64_t mask);
 /// The same values, contiguous, in a new tensor of `dtype`.
 Tensor run_copy(const Tensor& x, DType dtype);
+/// x as a contiguous (rows, last extent) matrix (a view when x is contiguous): what the
+/// backend's row-wise kernels (a Dense's product, per-row quantizers) take.
+Tensor as_matrix_rows(const Tensor& x);
 
 /// A new tensor of `shape` and `dtype` on `b`, every element `value` (ops::full and friends use
 /// the current backend; internal code makes tensors where its inputs live).

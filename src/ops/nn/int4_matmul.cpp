@@ -30,10 +30,9 @@ Tensor int4_matmul(const Tensor& x, const Tensor& packed, int64_t units, const T
              !is_dense(g_idx, DType::Float32, Shape{k}, be)) {
     return Tensor();
   }
-  const int64_t rows = k == 0 ? 0 : x.size() / k;
-  const Tensor x2 = reshape(x.is_contiguous() ? x : copy(x), {rows, k});
-  Tensor out = empty({rows, units}, DType::Float32, be);
-  be.int4_matmul(out.array(), x2.array(), packed.array(), scale.array(),
+  const Tensor rows = as_matrix_rows(x);
+  Tensor out = empty({rows.shape()[0], units}, DType::Float32, be);
+  be.int4_matmul(out.array(), rows.array(), packed.array(), scale.array(),
                  zero.defined() ? zero.array() : backend::Array{},
                  zero.defined() ? g_idx.array() : backend::Array{});
   Shape out_shape = x.shape();

@@ -15,13 +15,6 @@ bool is_vector_of(const Tensor& t, int64_t n) {
   return t.dtype() == DType::Float32 && t.ndim() == 1 && t.shape()[0] == n && t.is_contiguous();
 }
 
-// x as a contiguous (rows, last extent) matrix.
-Tensor as_rows(const Tensor& x) {
-  const int64_t k = x.ndim() == 0 ? 1 : x.shape().back();
-  const int64_t rows = k == 0 ? 0 : x.size() / k;
-  return reshape(x.is_contiguous() ? x : run_copy(x, x.dtype()), {rows, k});
-}
-
 // Keras's abs_max_quantize of each row of a (rows, k) matrix: (int8 values, float32 scale per
 // row), in one backend call.
 std::pair<Tensor, Tensor> quantize_matrix_rows(const Tensor& rows, const Int8QuantizerSpec& spec,
@@ -40,7 +33,7 @@ std::optional<std::pair<Tensor, Tensor>> quantize_rows_int8(const Tensor& x,
   if (x.dtype() != DType::Float32 || x.ndim() == 0 || autograd::should_record(x) ||
       !backend::use_fused(be, backend::Capability::QuantizedMatmul))
     return std::nullopt;
-  const auto [q, scale] = quantize_matrix_rows(as_rows(x), spec, be);
+  const auto [q, scale] = quantize_matrix_rows(as_matrix_rows(x), spec, be);
   Shape scale_shape = x.shape();
   scale_shape[scale_shape.size() - 1] = 1;
   return std::pair{reshape(q, x.shape()), reshape(scale, scale_shape)};
@@ -61,7 +54,7 @@ Tensor quantized_linear(const Tensor& x, const Tensor& kernel, const Tensor& ker
   const std::optional<backend::Activation> fused = fusable_activation(activation);
   const backend::Activation act = fused.value_or(backend::Activation::None);
 
-  const Tensor rows = as_rows(x);
+  const Tensor rows = as_matrix_rows(x);
   const auto [q, inputs_scale] = quantize_matrix_rows(rows, spec, be);
   Tensor out = empty({rows.shape()[0], n}, DType::Float32, be);
   be.int8_linear(out.array(), q.array(), kernel.array(), inputs_scale.array(),
