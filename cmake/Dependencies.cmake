@@ -70,8 +70,16 @@ endif()
 # zlib for the gzipped IDX files of keras::datasets (Debian's dataset-fashion-mnist).
 find_package(ZLIB REQUIRED)
 
-# cpp-httplib (Debian's libcpp-httplib-dev) for keras.callbacks.RemoteMonitor and the model
-# server (tools/serve). Debian's is a compiled library whose header must see the definitions
+# Boost.Asio and Boost.Beast (Debian's libboost-dev, header-only, Boost Software License) for the
+# event loop and HTTP/1.1 parser of the model server (tools/serve).
+find_package(Boost 1.74 CONFIG QUIET)
+if(NOT Boost_FOUND)
+  message(FATAL_ERROR "Boost not found (keras-cpp serve needs Boost.Asio and Boost.Beast): "
+                      "apt-get install -y libboost-dev")
+endif()
+
+# cpp-httplib (Debian's libcpp-httplib-dev) for keras.callbacks.RemoteMonitor and the HTTP
+# client of the serving tests. Debian's is a compiled library whose header must see the definitions
 # the library was built with (its pkg-config file lists them); an upstream single-header copy
 # needs none.
 find_path(KERAS_HTTPLIB_INCLUDE_DIR httplib.h)

@@ -254,33 +254,17 @@ TEST(ServingRegistry, ModelConfigFile) {
   EXPECT_THROW(serving::read_model_config(dir.file("none.json")), IOError);
 }
 
-// A TCP connection to the server that sends `text` and then nothing.
-int stalled_connection(int port, const std::string& text) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    close(fd);
-    return -1;
-  }
-  if (!text.empty() && write(fd, text.data(), text.size()) < 0) {
-  }
-  return fd;
-}
-
-// Stalled clients hold a connection thread only until the I/O timeout; a flood of connections
-// waits its turn. The server answers normal requests afterwards and never goes down.
+// Stalled clients hold a connection only until the I/O timeout; a flood of connections waits its
+// turn. The server answers normal requests afterwards and never goes down.
 TEST(ServingRegistry, StalledClientsAndConnectionFloodsDoNotTakeTheServerDown) {
-  Served s(small_model(), "small", {}, {.threads = 2, .io_timeout_s = 1});
+  Served s(small_model(), "small", {}, {.max_connections = 2, .io_timeout_s = 1});
   const std::string body = R"({"instances": [[1, 2, 3, 4]]})";
   std::vector<int> fds;
-  // More stalled clients than threads: half a request line, half a header, half a body.
+  // More stalled clients than connections allowed: half a request line, half a header, half a body.
   for (const char* text : {"POST /v1/models/small:pre", "GET /v1/models/small HTTP/1.1\r\nHost",
                            "POST /v1/models/small:predict HTTP/1.1\r\nContent-Length: 100\r\n\r\n{",
                            ""})
-    fds.push_back(stalled_connection(s.port, text));
+    fds.push_back(raw_connection(s.port, text));
   const auto start = std::chrono::steady_clock::now();
   Reply r = post(s, "/v1/models/small:predict", body);
   std::chrono::duration<double> waited = std::chrono::steady_clock::now() - start;
@@ -295,7 +279,7 @@ TEST(ServingRegistry, StalledClientsAndConnectionFloodsDoNotTakeTheServerDown) {
   const std::string request = "POST /v1/models/small:predict HTTP/1.1\r\nHost: x\r\n"
                               "Content-Type: application/json\r\nContent-Length: " +
                               std::to_string(body.size()) + "\r\n\r\n" + body;
-  for (int i = 0; i < 300; ++i) flood.push_back(stalled_connection(s.port, request));
+  for (int i = 0; i < 300; ++i) flood.push_back(raw_connection(s.port, request));
   for (int fd : flood)
     if (fd >= 0) close(fd);
   r = post(s, "/v1/models/small:predict", body);

@@ -14,6 +14,14 @@
 #include <string>
 #include <vector>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
@@ -175,6 +183,38 @@ inline ::testing::AssertionResult same_bits(const std::vector<float>& got,
     if (std::memcmp(&got[i], &want[i], sizeof(float)) != 0)
       return ::testing::AssertionFailure() << "value " << i << ": " << got[i] << " != " << want[i];
   return ::testing::AssertionSuccess();
+}
+
+// A TCP connection to the server on 127.0.0.1 that has sent `text`; -1 when it cannot connect.
+inline int raw_connection(int port, const std::string& text = "") {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return -1;
+  }
+  if (!text.empty() && write(fd, text.data(), text.size()) < 0) {
+  }
+  return fd;
+}
+
+// What the server sends on `fd` until it has sent `until` (when not empty), closes the
+// connection, or sends nothing for `quiet`.
+inline std::string read_raw(int fd, const std::string& until = "",
+                            std::chrono::milliseconds quiet = std::chrono::seconds(10)) {
+  std::string got;
+  char chunk[4096];
+  while (until.empty() || got.find(until) == std::string::npos) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(quiet.count())) <= 0) break;
+    const ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n <= 0) break;
+    got.append(chunk, static_cast<size_t>(n));
+  }
+  return got;
 }
 
 inline uint64_t metric(const std::string& text, const std::string& name) {

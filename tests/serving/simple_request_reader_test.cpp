@@ -70,6 +70,47 @@ TEST(SimpleRequestReader, SameBitsAsTheDocumentReader) {
     expect_same("{\"instances\": [" + rows + "]}", image);
     expect_same("{\"inputs\": [" + rows + "]}", image);
   }
+  // Integers of every digit count, both signs (the reader sums digits up to 18 of them and
+  // leaves longer ones to from_chars).
+  std::uniform_int_distribution<int> digit_count(1, 21), digit(0, 9), sign(0, 1);
+  for (const Signature* sig : {&f32, &f64}) {
+    for (int trial = 0; trial < 300; ++trial) {
+      std::string rows;
+      for (int r = 0; r < 2; ++r) {
+        rows += r ? ",[" : "[";
+        for (int j = 0; j < 3; ++j) {
+          std::string number = sign(rng) ? "-" : "";
+          const int n = digit_count(rng);
+          for (int k = 0; k < n; ++k) number += static_cast<char>('0' + (k ? digit(rng) : 1 + digit(rng) % 9));
+          rows += (j ? "," : "") + number;
+        }
+        rows += "]";
+      }
+      expect_same("{\"instances\": [" + rows + "]}", *sig);
+    }
+  }
+  // Decimals around the fast path's edges (up to 19 significant digits, 2^53, 10^+-22):
+  // random digit strings with a point anywhere, leading zeros and an optional exponent.
+  std::uniform_int_distribution<int> zeros(0, 4), exponent_of(-30, 30);
+  for (const Signature* sig : {&f32, &f64}) {
+    for (int trial = 0; trial < 300; ++trial) {
+      std::string row = "[";
+      for (int j = 0; j < 3; ++j) {
+        std::string digits(static_cast<size_t>(digit_count(rng)), '0');
+        for (char& c : digits) c = static_cast<char>('0' + digit(rng));
+        const size_t point = std::uniform_int_distribution<size_t>(0, digits.size())(rng);
+        std::string whole = digits.substr(0, point);
+        if (whole.empty() || whole[0] == '0') whole = "0";
+        std::string number = (sign(rng) ? "-" : "") + whole + "." +
+                             std::string(static_cast<size_t>(zeros(rng)), '0') +
+                             digits.substr(point) + "1";
+        if (sign(rng)) number += "e" + std::to_string(exponent_of(rng));
+        row += (j ? "," : "") + number;
+      }
+      row += "]";
+      expect_same("{\"instances\": [" + row + "]}", *sig);
+    }
+  }
 }
 
 TEST(SimpleRequestReader, LeavesEveryOtherBodyToTheDocumentReader) {

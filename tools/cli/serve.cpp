@@ -26,7 +26,7 @@ struct ServeArgs {
   std::string file, name, config, host = "0.0.0.0", backend;
   int port = 8501;
   int64_t max_batch = 32, batch_timeout_us = 1000, max_queue = 256;
-  int64_t max_body_bytes = int64_t{16} << 20, threads = 0;
+  int64_t max_body_bytes = int64_t{16} << 20, max_connections = 1024;
   double poll_interval_s = 1;
   int64_t request_timeout_ms = 30000, io_timeout_s = 5;
 };
@@ -114,7 +114,7 @@ void run_serve(const ServeArgs& args) {
   serving::HttpServer http(handler, {.host = args.host,
                                      .port = args.port,
                                      .max_body_bytes = static_cast<size_t>(args.max_body_bytes),
-                                     .threads = static_cast<int>(args.threads),
+                                     .max_connections = static_cast<int>(args.max_connections),
                                      .io_timeout_s = static_cast<int>(args.io_timeout_s)});
   const int port = http.bind();
 
@@ -168,8 +168,8 @@ void add_serve(CLI::App& app) {
                   "A predict not answered this long after it arrived gets 504 (default 30000)")
       ->check(whole_number(1));
   cmd->add_option("--io-timeout-s", args->io_timeout_s,
-                  "Close a connection that sends or takes no bytes this long mid-request "
-                  "(default 5)")
+                  "Close a connection whose request header, then body, takes longer than this to "
+                  "arrive, or whose reply is not taken within it (default 5)")
       ->check(whole_number(1));
   cmd->add_option("--port", args->port, "TCP port (0: any free port, printed)")
       ->check(CLI::Range(0, 65535));
@@ -185,9 +185,9 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--max-body-bytes", args->max_body_bytes,
                   "Largest request body; larger gets 413 (default 16 MiB)")
       ->check(whole_number(1));
-  cmd->add_option("--threads", args->threads,
-                  "HTTP connection threads, the most connections served at once (default 64)")
-      ->check(whole_number(0));
+  cmd->add_option("--max-connections", args->max_connections,
+                  "Most connections open at once; more wait to be accepted (default 1024)")
+      ->check(whole_number(1));
   cmd->add_option("--backend", args->backend, "Backend to run on (see keras-cpp info)");
   cmd->callback([args] { run_serve(*args); });
 }

@@ -1,7 +1,9 @@
 #pragma once
 // keras::serving::HttpServer: a RequestHandler (TensorFlow Serving's REST API over a
-// ModelRegistry) behind cpp-httplib: connections, request bodies and their size limit, time
-// limits on reading and writing, and the graceful stop.
+// ModelRegistry) behind an event loop (Boost.Asio and Boost.Beast's HTTP/1.1 parser, one
+// thread for every connection): connections, request bodies and their size limit, time limits
+// on reading and writing, and the graceful stop. A predict waiting for its batch holds no
+// thread; the model's worker hands its reply back to the loop.
 
 #include <atomic>
 #include <cstddef>
@@ -20,12 +22,14 @@ struct HttpOptions {
   int port = 8501;
   /// Larger request bodies get 413.
   size_t max_body_bytes = size_t{16} << 20;
-  /// Connection threads: each open connection holds one while it is served (0: 64).
-  int threads = 0;
-  /// A connection that sends nothing for this long while a request is read (a slow or
-  /// stalled client), or takes no bytes for this long while a reply is written, is closed.
+  /// Most connections open at once; more wait in the listening socket's queue until one
+  /// closes.
+  int max_connections = 1024;
+  /// A request's header, and then its body, must arrive within this long, and a reply must be
+  /// taken within this long, or the connection is closed (slow, stalled and trickling
+  /// clients).
   int io_timeout_s = 5;
-  /// An idle keep-alive connection is closed after this long.
+  /// A connection that starts no request for this long (idle keep-alive) is closed.
   int keep_alive_timeout_s = 2;
 };
 
@@ -47,12 +51,12 @@ class HttpServer {
   /// Stops accepting connections; returns once the requests in flight are answered (and the
   /// thread of start() has ended). Safe from any thread, more than once.
   void stop();
-  int port() const { return port_; }
+  /// The bound port, or -1 before bind().
+  int port() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
-  int port_ = -1;
   std::thread thread_;
 };
 

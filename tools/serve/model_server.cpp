@@ -1,7 +1,11 @@
 #include "serve/model_server.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 #include "keras/core/errors.h"
 #include "keras/models/functional.h"
@@ -63,71 +67,138 @@ Signature model_signature(Model& model) {
   return sig;
 }
 
+struct ModelServer::Core {
+  struct Pending {
+    std::vector<HostArray> inputs;
+    int64_t rows = 0;
+    Clock::time_point enqueued, deadline;
+    Completion done;
+  };
+
+  ModelPtr<Model> model_;
+  BatchingOptions options_;
+  Signature signature_;
+  std::shared_ptr<Metrics> metrics_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::unique_ptr<Pending>> queue_;
+  int arriving_ = 0;         // requests being read (Arriving tokens alive)
+  int64_t queued_rows_ = 0;  // rows of the requests in queue_
+  bool stopping_ = false;
+
+  void submit(std::vector<HostArray> inputs, Clock::time_point deadline, Completion done);
+  void work();
+  void run_batch(std::vector<std::unique_ptr<Pending>>& batch);
+  // Whether two requests' rows have the same shapes (they can be concatenated).
+  static bool compatible(const Pending& a, const Pending& b);
+};
+
 ModelServer::ModelServer(ModelPtr<Model> model, BatchingOptions options,
                          std::shared_ptr<Metrics> metrics)
-    : model_(std::move(model)),
-      options_(std::move(options)),
-      metrics_(metrics ? std::move(metrics) : std::make_shared<Metrics>()) {
-  if (options_.max_batch < 1) throw ValueError("max_batch must be >= 1");
-  if (options_.max_queue < 1) throw ValueError("max_queue must be >= 1");
-  if (options_.batch_timeout_us < 0) throw ValueError("batch_timeout_us must be >= 0");
-  signature_ = model_signature(*model_);
-  for (const TensorSpec& spec : signature_.inputs)
+    : core_(std::make_shared<Core>()) {
+  Core& c = *core_;
+  c.model_ = std::move(model);
+  c.options_ = std::move(options);
+  c.metrics_ = metrics ? std::move(metrics) : std::make_shared<Metrics>();
+  if (c.options_.max_batch < 1) throw ValueError("max_batch must be >= 1");
+  if (c.options_.max_queue < 1) throw ValueError("max_queue must be >= 1");
+  if (c.options_.batch_timeout_us < 0) throw ValueError("batch_timeout_us must be >= 0");
+  c.signature_ = model_signature(*c.model_);
+  for (const TensorSpec& spec : c.signature_.inputs)
     if (spec.shape.rank() == 0)
       throw ValueError("input '" + spec.name + "' is a scalar without a batch axis");
-  worker_ = std::thread([this] { work(); });
+  worker_ = std::thread([core = core_] { core->work(); });
 }
 
 ModelServer::~ModelServer() {
   stop();
+  // Released by the worker itself (a reply of a retired version held the last reference): it
+  // goes on alone with the core it owns, runs what is queued and ends.
+  if (worker_.joinable()) worker_.detach();
+}
+
+const Signature& ModelServer::signature() const {
+  return core_->signature_;
+}
+
+const BatchingOptions& ModelServer::options() const {
+  return core_->options_;
+}
+
+Metrics& ModelServer::metrics() {
+  return *core_->metrics_;
 }
 
 ModelServer::Arriving::Arriving(ModelServer& server) : server_(server) {
-  std::lock_guard<std::mutex> lock(server_.mutex_);
-  ++server_.arriving_;
+  std::lock_guard<std::mutex> lock(server_.core_->mutex_);
+  ++server_.core_->arriving_;
 }
 
 ModelServer::Arriving::~Arriving() {
+  Core& c = *server_.core_;
+  bool last;
   {
-    std::lock_guard<std::mutex> lock(server_.mutex_);
-    --server_.arriving_;
+    std::lock_guard<std::mutex> lock(c.mutex_);
+    last = --c.arriving_ == 0;
   }
-  server_.wake_.notify_all();  // the worker may stop waiting for it
+  // With none on the way the worker stops waiting for companions; until then it has no
+  // reason to wake (a wake-up per request costs a context switch per request under load).
+  if (last) c.wake_.notify_all();
 }
 
 void ModelServer::warm_up() {
   TensorList x;
-  for (const TensorSpec& spec : signature_.inputs) {
+  for (const TensorSpec& spec : core_->signature_.inputs) {
     Shape shape = spec.shape;
     shape[0] = 1;
     for (int i = 1; i < shape.rank(); ++i)
       if (shape[i] < 0) return;  // a free dimension: no row to make up
     x.push_back(ops::zeros(shape, spec.dtype));
   }
-  model_->predict_on_batch(x.size() == 1 ? TensorStruct(x[0]) : TensorStruct(x));
+  core_->model_->predict_on_batch(x.size() == 1 ? TensorStruct(x[0]) : TensorStruct(x));
 }
 
 void ModelServer::stop() {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
+    std::lock_guard<std::mutex> lock(core_->mutex_);
+    core_->stopping_ = true;
   }
-  wake_.notify_all();
+  core_->wake_.notify_all();
   if (worker_.joinable() && worker_.get_id() != std::this_thread::get_id()) worker_.join();
 }
 
 size_t ModelServer::queue_size() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return queue_.size();
+  std::lock_guard<std::mutex> lock(core_->mutex_);
+  return core_->queue_.size();
 }
 
 std::future<std::vector<HostArray>> ModelServer::submit(std::vector<HostArray> inputs,
                                                         Clock::time_point deadline) {
+  auto promise = std::make_shared<std::promise<std::vector<HostArray>>>();
+  auto future = promise->get_future();
+  core_->submit(std::move(inputs), deadline,
+                [promise](std::vector<HostArray> outputs, std::exception_ptr error) {
+                  if (error)
+                    promise->set_exception(error);
+                  else
+                    promise->set_value(std::move(outputs));
+                });
+  return future;
+}
+
+void ModelServer::submit(std::vector<HostArray> inputs, Clock::time_point deadline,
+                         Completion done) {
+  core_->submit(std::move(inputs), deadline, std::move(done));
+}
+
+void ModelServer::Core::submit(std::vector<HostArray> inputs, Clock::time_point deadline,
+                               Completion done) {
   auto pending = std::make_unique<Pending>();
   pending->deadline = deadline;
   pending->rows = inputs.empty() ? 0 : inputs[0].rows();
   pending->inputs = std::move(inputs);
-  auto future = pending->result.get_future();
+  pending->done = std::move(done);
+  bool wake;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) throw ShuttingDownError("the server is shutting down");
@@ -135,13 +206,17 @@ std::future<std::vector<HostArray>> ModelServer::submit(std::vector<HostArray> i
       throw QueueFullError("the request queue is full (" + std::to_string(options_.max_queue) +
                            " requests waiting): retry later");
     pending->enqueued = Clock::now();
+    queued_rows_ += pending->rows;
+    // The worker needs waking for the first request (it sleeps on an empty queue), when a
+    // batch's worth of rows is queued, or when no more requests are on their way; any other
+    // request it picks up when one of those wakes it or its batch_timeout_us ends.
+    wake = queue_.empty() || queued_rows_ >= options_.max_batch || arriving_ == 0;
     queue_.push_back(std::move(pending));
   }
-  wake_.notify_all();
-  return future;
+  if (wake) wake_.notify_all();
 }
 
-bool ModelServer::compatible(const Pending& a, const Pending& b) {
+bool ModelServer::Core::compatible(const Pending& a, const Pending& b) {
   if (a.inputs.size() != b.inputs.size()) return false;
   for (size_t i = 0; i < a.inputs.size(); ++i) {
     const Shape& x = a.inputs[i].shape;
@@ -151,7 +226,7 @@ bool ModelServer::compatible(const Pending& a, const Pending& b) {
   return true;
 }
 
-void ModelServer::work() {
+void ModelServer::Core::work() {
   const auto timeout = std::chrono::microseconds(options_.batch_timeout_us);
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
@@ -183,13 +258,14 @@ void ModelServer::work() {
         ++it;
       }
     }
+    queued_rows_ -= rows;
     lock.unlock();
     // Requests whose deadline passed while they waited are answered, not run.
     const auto now = Clock::now();
     std::erase_if(batch, [now](const std::unique_ptr<Pending>& p) {
       if (p->deadline > now) return false;
-      p->result.set_exception(std::make_exception_ptr(
-          DeadlineExceededError("the request waited in the queue past its deadline")));
+      p->done({}, std::make_exception_ptr(
+                      DeadlineExceededError("the request waited in the queue past its deadline")));
       return true;
     });
     if (!batch.empty()) run_batch(batch);
@@ -197,9 +273,11 @@ void ModelServer::work() {
   }
 }
 
-void ModelServer::run_batch(std::vector<std::unique_ptr<Pending>>& batch) {
+void ModelServer::Core::run_batch(std::vector<std::unique_ptr<Pending>>& batch) {
   int64_t total = 0;
   for (const auto& p : batch) total += p->rows;
+  std::vector<std::vector<HostArray>> results(batch.size());
+  std::exception_ptr error;
   try {
     if (options_.before_batch) options_.before_batch(total);
     // One tensor per input: the requests' rows, concatenated.
@@ -223,7 +301,6 @@ void ModelServer::run_batch(std::vector<std::unique_ptr<Pending>>& batch) {
       throw RuntimeError("the model returned " + std::to_string(y.size()) + " outputs, its " +
                          "signature has " + std::to_string(signature_.outputs.size()));
     // Each output to the host once, then each request's rows.
-    std::vector<std::vector<HostArray>> results(batch.size());
     for (const Tensor& out : y) {
       if (out.shape().rank() == 0 || out.shape()[0] != total)
         throw RuntimeError("an output of shape " + out.shape().to_string() + " has no " +
@@ -246,12 +323,12 @@ void ModelServer::run_batch(std::vector<std::unique_ptr<Pending>>& batch) {
         results[r].push_back(std::move(part));
       }
     }
-    metrics_->record_batch(total, static_cast<int64_t>(batch.size()));
-    for (size_t r = 0; r < batch.size(); ++r) batch[r]->result.set_value(std::move(results[r]));
   } catch (...) {
-    metrics_->record_batch(total, static_cast<int64_t>(batch.size()));
-    for (auto& p : batch) p->result.set_exception(std::current_exception());
+    error = std::current_exception();
   }
+  metrics_->record_batch(total, static_cast<int64_t>(batch.size()));
+  for (size_t r = 0; r < batch.size(); ++r)
+    batch[r]->done(error ? std::vector<HostArray>{} : std::move(results[r]), error);
 }
 
 }  // namespace keras::serving

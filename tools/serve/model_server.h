@@ -6,13 +6,11 @@
 // its rows of the outputs. Every call into the model happens on that thread.
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
+#include <exception>
 #include <functional>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -95,14 +93,15 @@ class ModelServer {
   /// shared with the caller (a server of several models counts in one place); null: its own.
   explicit ModelServer(ModelPtr<Model> model, BatchingOptions options = {},
                        std::shared_ptr<Metrics> metrics = nullptr);
-  /// stop(), then the worker is joined.
+  /// stop(). Released on the worker thread itself (by the reply of the last request that
+  /// held it), the worker finishes the queue on its own instead.
   ~ModelServer();
   ModelServer(const ModelServer&) = delete;
   ModelServer& operator=(const ModelServer&) = delete;
 
-  const Signature& signature() const { return signature_; }
-  const BatchingOptions& options() const { return options_; }
-  Metrics& metrics() { return *metrics_; }
+  const Signature& signature() const;
+  const BatchingOptions& options() const;
+  Metrics& metrics();
 
   using Clock = std::chrono::steady_clock;
   /// Queues one request: one array per model input (in signature order, storage dtypes,
@@ -112,6 +111,13 @@ class ModelServer {
   /// ShuttingDownError after stop().
   std::future<std::vector<HostArray>> submit(std::vector<HostArray> inputs,
                                              Clock::time_point deadline = Clock::time_point::max());
+
+  /// What a request queued with a callback gets: the outputs, or the exception (the model's,
+  /// or DeadlineExceededError) when `error` is set.
+  using Completion = std::function<void(std::vector<HostArray> outputs, std::exception_ptr error)>;
+  /// submit() for an event loop: `done` is called once, on the worker thread, when the
+  /// request's batch has run or the request was dropped; it must not block. Throws as submit().
+  void submit(std::vector<HostArray> inputs, Clock::time_point deadline, Completion done);
 
   /// Announces a request that is being read and will be submitted (or dropped) soon: while one
   /// is on its way, the worker waits up to batch_timeout_us for it. Hold the token from when
@@ -139,26 +145,11 @@ class ModelServer {
   size_t queue_size() const;
 
  private:
-  struct Pending {
-    std::vector<HostArray> inputs;
-    int64_t rows = 0;
-    Clock::time_point enqueued, deadline;
-    std::promise<std::vector<HostArray>> result;
-  };
-  void work();
-  void run_batch(std::vector<std::unique_ptr<Pending>>& batch);
-  // Whether two requests' rows have the same shapes (they can be concatenated).
-  static bool compatible(const Pending& a, const Pending& b);
-
-  ModelPtr<Model> model_;
-  BatchingOptions options_;
-  Signature signature_;
-  std::shared_ptr<Metrics> metrics_;
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::unique_ptr<Pending>> queue_;
-  int arriving_ = 0;  // requests being read (Arriving tokens alive)
-  bool stopping_ = false;
+  // The model, its queue and the worker's state: shared by this handle and the worker thread,
+  // so that the handle may be released on the worker itself (the last reply of a retired
+  // version holds it) while the worker drains the queue.
+  struct Core;
+  std::shared_ptr<Core> core_;
   std::thread worker_;
 };
 

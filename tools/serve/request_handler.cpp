@@ -2,6 +2,7 @@
 
 #include <future>
 #include <optional>
+#include <utility>
 
 #include "keras/core/errors.h"
 #include "serve/rest_api.h"
@@ -45,40 +46,127 @@ std::string quoted_list(const std::vector<std::string>& names) {
   return s;
 }
 
+std::string timeout_message(std::chrono::milliseconds timeout) {
+  return "the model did not answer within the request timeout of " +
+         std::to_string(timeout.count()) + " ms (--request-timeout-ms)";
+}
+
+HttpReply error_reply(int status, const std::string& message) {
+  HttpReply reply;
+  reply.status = status;
+  reply.body = error_response(message);
+  return reply;
+}
+
+// The reply of a predict the model has answered: the outputs, or its error as TF Serving's
+// status.
+HttpReply predict_reply(std::vector<HostArray> outputs, std::exception_ptr error,
+                        PredictFormat format, const Signature& signature,
+                        std::chrono::milliseconds timeout) {
+  try {
+    if (error) std::rethrow_exception(error);
+    HttpReply reply;
+    reply.body = predict_response(format, outputs, signature);
+    return reply;
+  } catch (const DeadlineExceededError&) {
+    return error_reply(504, timeout_message(timeout));
+  } catch (const ValueError& e) {
+    return error_reply(400, std::string("the model refused the input: ") + e.what());
+  } catch (const TypeError& e) {
+    return error_reply(400, std::string("the model refused the input: ") + e.what());
+  } catch (const std::exception& e) {
+    return error_reply(500, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return error_reply(500, "internal error");
+  }
+}
+
 }  // namespace
+
+PendingReply::PendingReply(ReplyCallback done, Metrics& metrics,
+                           std::chrono::milliseconds timeout)
+    : done_(std::move(done)),
+      metrics_(metrics),
+      timeout_(timeout),
+      start_(std::chrono::steady_clock::now()),
+      deadline_(start_ + timeout) {}
+
+void PendingReply::record_latency() {
+  std::chrono::duration<double> took = std::chrono::steady_clock::now() - start_;
+  metrics_.record_latency(took.count());
+}
+
+void PendingReply::answer(HttpReply reply) {
+  if (answered_.exchange(true)) return;
+  record_latency();
+  // Released here, on the answering thread: it may hold the transport's connection.
+  ReplyCallback done = std::move(done_);
+  done(std::move(reply));
+}
+
+std::optional<HttpReply> PendingReply::expire() {
+  if (answered_.exchange(true)) return std::nullopt;
+  record_latency();
+  done_ = nullptr;
+  return error_reply(504, timeout_message(timeout_));
+}
 
 RequestHandler::RequestHandler(ModelRegistry& models, HandlerOptions options)
     : models_(models), options_(options) {}
 
-HttpReply RequestHandler::handle(const HttpRequest& request) {
-  const auto start = std::chrono::steady_clock::now();
+std::shared_ptr<PendingReply> RequestHandler::handle(const HttpRequest& request,
+                                                     ReplyCallback done) {
+  auto pending =
+      std::make_shared<PendingReply>(std::move(done), models_.metrics(), options_.request_timeout);
   HttpReply reply;
-  auto fail = [&reply](int status, const std::string& message) {
-    reply.status = status;
-    reply.content_type = "application/json";
-    reply.body = error_response(message);
-  };
   try {
-    route(request, reply);
+    if (route(request, reply, pending)) return pending;
   } catch (const HttpError& e) {
-    fail(e.status(), e.what());
+    HttpReply error = error_reply(e.status(), e.what());
+    error.headers = std::move(reply.headers);
+    reply = std::move(error);
   } catch (const std::exception& e) {
-    fail(500, std::string("internal error: ") + e.what());
+    reply = error_reply(500, std::string("internal error: ") + e.what());
   } catch (...) {
-    fail(500, "internal error");
+    reply = error_reply(500, "internal error");
   }
-  std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  models_.metrics().record_latency(took.count());
-  return reply;
+  pending->answer(std::move(reply));
+  return nullptr;
 }
 
-void RequestHandler::route(const HttpRequest& req, HttpReply& reply) {
+HttpReply RequestHandler::handle(const HttpRequest& request) {
+  auto promise = std::make_shared<std::promise<HttpReply>>();
+  std::future<HttpReply> reply = promise->get_future();
+  auto pending = handle(request, [promise](HttpReply r) { promise->set_value(std::move(r)); });
+  if (pending && reply.wait_until(pending->deadline()) != std::future_status::ready)
+    if (std::optional<HttpReply> late = pending->expire()) return std::move(*late);
+  return reply.get();
+}
+
+std::shared_ptr<void> RequestHandler::announce(const std::string& method,
+                                               const std::string& path) {
+  if (method != "POST" || !path.starts_with("/v1/models/")) return nullptr;
+  ModelPath p = split_model_path(path);
+  if (p.rest != ":predict") return nullptr;
+  std::optional<ServedModel> model = models_.find(p.name);
+  if (!model) return nullptr;
+  // The token keeps the version it announced to alive through a reload.
+  struct Token {
+    std::shared_ptr<ModelServer> server;
+    ModelServer::Arriving arriving;
+    explicit Token(std::shared_ptr<ModelServer> s) : server(std::move(s)), arriving(*server) {}
+  };
+  return std::make_shared<Token>(model->server);
+}
+
+bool RequestHandler::route(const HttpRequest& req, HttpReply& reply,
+                           const std::shared_ptr<PendingReply>& pending) {
   const std::string& path = req.path;
   if (path == "/metrics") {
     require(req, "GET", reply);
     reply.content_type = "text/plain; version=0.0.4";
     reply.body = models_.prometheus_text();
-    return;
+    return false;
   }
   if (!path.starts_with("/v1/models/"))
     throw HttpError(404, "unknown path " + path + ": the endpoints are /v1/models/NAME" +
@@ -105,7 +193,8 @@ void RequestHandler::route(const HttpRequest& req, HttpReply& reply) {
     reply.body = model_metadata_response(p.name, version, model->server->signature());
   } else if (p.rest == ":predict") {
     require(req, "POST", reply);
-    predict(*model, req.body, reply);
+    predict(*model, req.body, reply, pending);
+    return true;
   } else if (p.rest == ":classify" || p.rest == ":regress") {
     require(req, "POST", reply);
     throw HttpError(400, p.rest.substr(1) + " is not served: keras-cpp serve answers :predict " +
@@ -115,18 +204,23 @@ void RequestHandler::route(const HttpRequest& req, HttpReply& reply) {
                              p.name + ", /v1/models/" + p.name + "/metadata and /v1/models/" +
                              p.name + ":predict");
   }
+  return false;
 }
 
-void RequestHandler::predict(const ServedModel& model, const std::string& body, HttpReply& reply) {
-  ModelServer& server = *model.server;
-  const auto deadline = std::chrono::steady_clock::now() + options_.request_timeout;
+void RequestHandler::predict(const ServedModel& model, const std::string& body, HttpReply& reply,
+                             const std::shared_ptr<PendingReply>& pending) {
+  std::shared_ptr<ModelServer> server = model.server;
   // While this request is parsed, the worker may wait for it to join the batch it forms.
-  std::optional<ModelServer::Arriving> arriving(std::in_place, server);
-  PredictRequest request = parse_predict_request(body, server.signature());
-  std::future<std::vector<HostArray>> result;
+  std::optional<ModelServer::Arriving> arriving(std::in_place, *server);
+  PredictRequest request = parse_predict_request(body, server->signature());
+  const std::chrono::milliseconds timeout = options_.request_timeout;
   try {
-    result = server.submit(std::move(request.inputs), deadline);
-    arriving.reset();
+    server->submit(std::move(request.inputs), pending->deadline(),
+                   [pending, server, format = request.format, timeout](
+                       std::vector<HostArray> outputs, std::exception_ptr error) {
+                     pending->answer(predict_reply(std::move(outputs), error, format,
+                                                   server->signature(), timeout));
+                   });
   } catch (const QueueFullError& e) {
     reply.headers.emplace_back("Retry-After", "1");
     throw HttpError(503, e.what());
@@ -134,21 +228,6 @@ void RequestHandler::predict(const ServedModel& model, const std::string& body, 
     reply.headers.emplace_back("Retry-After", "1");
     throw HttpError(503, e.what());
   }
-  const std::string late = "the model did not answer within the request timeout of " +
-                           std::to_string(options_.request_timeout.count()) +
-                           " ms (--request-timeout-ms)";
-  if (result.wait_until(deadline) != std::future_status::ready) throw HttpError(504, late);
-  std::vector<HostArray> outputs;
-  try {
-    outputs = result.get();
-  } catch (const DeadlineExceededError&) {
-    throw HttpError(504, late);
-  } catch (const ValueError& e) {
-    throw HttpError(400, std::string("the model refused the input: ") + e.what());
-  } catch (const TypeError& e) {
-    throw HttpError(400, std::string("the model refused the input: ") + e.what());
-  }
-  reply.body = predict_response(request.format, outputs, server.signature());
 }
 
 }  // namespace keras::serving

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -20,7 +21,15 @@ namespace {
 class Scanner {
  public:
   Scanner(std::string_view text, DType dtype, int max_depth)
-      : p_(text.data()), end_(p_ + text.size()), dtype_(dtype), max_depth_(max_depth) {}
+      : p_(text.data()),
+        end_(p_ + text.size()),
+        dtype_(dtype),
+        itemsize_(dtype == DType::Float32 ? sizeof(float) : sizeof(double)),
+        max_depth_(max_depth) {
+    // Room for every number the text can hold (each takes a character and a separator), so
+    // that put() only copies.
+    data.resize((text.size() + 1) / 2 * itemsize_);
+  }
 
   bool request() {
     skip_ws();
@@ -48,6 +57,7 @@ class Scanner {
     } while (eat(','));
     if (!eat('}')) return false;
     skip_ws();
+    this->data.resize(used_);
     return data && p_ == end_ && leaf_depth_ > 0;
   }
 
@@ -105,35 +115,71 @@ class Scanner {
   }
   bool number() {
     const char* start = p_;
-    bool integer = true;
-    if (p_ < end_ && *p_ == '-') ++p_;
+    const bool negative = p_ < end_ && *p_ == '-';
+    if (negative) ++p_;
     if (p_ == end_) return false;
+    // The digits as an integer, `mantissa`, times 10^`scale` (minus the fraction's digits),
+    // while it holds at most 19 significant digits (`exact`).
+    uint64_t mantissa = 0;
+    int significant = 0, scale = 0;
+    bool exact = true;
+    auto take = [&](char c) {
+      if (mantissa == 0 && c == '0') return;  // leading zeros add no digit
+      if (++significant > 19) {
+        exact = false;
+        return;
+      }
+      mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
+    };
     if (*p_ == '0') {
       ++p_;
     } else if (*p_ >= '1' && *p_ <= '9') {
-      while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+      for (; p_ < end_ && *p_ >= '0' && *p_ <= '9'; ++p_) take(*p_);
     } else {
       return false;
     }
+    bool integer = true;
     if (p_ < end_ && *p_ == '.') {
       integer = false;
       ++p_;
-      if (!digits()) return false;
+      const char* first = p_;
+      for (; p_ < end_ && *p_ >= '0' && *p_ <= '9'; ++p_, --scale) take(*p_);
+      if (p_ == first) return false;
     }
     if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
       integer = false;
       ++p_;
+      const bool down = p_ < end_ && *p_ == '-';
       if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
-      if (!digits()) return false;
+      const char* first = p_;
+      int exponent = 0;
+      for (; p_ < end_ && *p_ >= '0' && *p_ <= '9'; ++p_)
+        if (exponent < 100000) exponent = exponent * 10 + (*p_ - '0');
+      if (p_ == first) return false;
+      scale += down ? -exponent : exponent;
     }
-    // Integers as integers (nlohmann::json's token types), beyond 64 bits as floats.
+    // Integers as integers (nlohmann::json's token types: "-0" is the integer 0, +0.0), beyond
+    // 64 bits as floats. Other numbers as strtod reads them: correctly rounded, which one
+    // operation on exact doubles is when the mantissa fits 53 bits and 10^|scale| is exact
+    // (at most 10^22); from_chars for the rest.
+    static constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     double value = 0;
     int64_t i = 0;
     uint64_t u = 0;
-    if (integer && *start == '-' && std::from_chars(start, p_, i).ec == std::errc()) {
+    if (integer && exact && significant <= 18) {
+      const auto whole = static_cast<int64_t>(mantissa);
+      value = static_cast<double>(negative ? -whole : whole);
+    } else if (integer && negative && std::from_chars(start, p_, i).ec == std::errc()) {
       value = static_cast<double>(i);
-    } else if (integer && *start != '-' && std::from_chars(start, p_, u).ec == std::errc()) {
+    } else if (integer && !negative && std::from_chars(start, p_, u).ec == std::errc()) {
       value = static_cast<double>(u);
+    } else if (!integer && exact && mantissa <= (uint64_t{1} << 53) && scale >= -22 &&
+               scale <= 22) {
+      value = static_cast<double>(mantissa);
+      value = scale < 0 ? value / kPowersOf10[-scale] : value * kPowersOf10[scale];
+      if (negative) value = -value;
     } else if (!to_double(start, p_, value)) {
       return false;
     }
@@ -150,27 +196,22 @@ class Scanner {
     value = std::strtod(token.c_str(), nullptr);
     return std::isfinite(value);
   }
-  bool digits() {
-    const char* start = p_;
-    while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-    return p_ > start;
-  }
   // The document reader's conversion: the double, then float for float32 inputs.
   void put(double v) {
-    const size_t at = data.size();
     if (dtype_ == DType::Float32) {
       const float f = static_cast<float>(v);
-      data.resize(at + sizeof f);
-      std::memcpy(data.data() + at, &f, sizeof f);
+      std::memcpy(data.data() + used_, &f, sizeof f);
     } else {
-      data.resize(at + sizeof v);
-      std::memcpy(data.data() + at, &v, sizeof v);
+      std::memcpy(data.data() + used_, &v, sizeof v);
     }
+    used_ += itemsize_;
   }
 
   const char* p_;
   const char* end_;
   DType dtype_;
+  size_t itemsize_;
+  size_t used_ = 0;  // bytes of `data` written
   int max_depth_;
   int leaf_depth_ = -1;
 };
