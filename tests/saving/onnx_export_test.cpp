@@ -187,14 +187,14 @@ class MaskedScale : public Layer {
 };
 
 // Masks export into the layers that read them (scripts/onnx_check.sh runs those in ONNX
-// Runtime); a mask reaching any other layer that supports masking (Multiply reads it) is
-// refused by name.
+// Runtime); a mask reaching any other layer that supports masking (TimeDistributed hands it
+// to its layer step by step) is refused by name.
 TEST(OnnxExport, MaskIntoALayerWithoutAMaskedFormIsRefused) {
   SafetyTempDir dir("onnx");
   auto ids = Input({5}, {.dtype = DType::Int32});
   auto e = layers::Embedding(10, 4, {.mask_zero = true, .name = "tokens"})(ids);
-  auto joined =
-      Functional(ids, layers::Multiply({.name = "joined"})(std::vector<KerasTensor>{e, e}).at(0));
+  auto joined = Functional(
+      ids, layers::TimeDistributed(layers::Dense(3), {.name = "joined"})(e));
   const std::string msg =
       message_of<ValueError>([&] { saving::export_model(*joined, dir.file("m.onnx"), kQuiet); });
   EXPECT_NE(msg.find("\"joined\""), std::string::npos) << msg;

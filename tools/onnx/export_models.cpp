@@ -57,8 +57,10 @@ std::vector<keras::KerasTensor> model_inputs(const Model& model) {
 // Token ids with padding (id 0) as batches of sequences have it, so that a mask (Embedding's
 // mask_zero) changes the result: row 0 ends with 3 zeros, row 1 starts with 2. Float sequences
 // whose input is named "padded..." get whole steps of zeros there (Masking's default value), and
-// row 2 all zeros: a sequence masked whole.
-Tensor with_padding(const Tensor& x, bool whole_row) {
+// row 2 all zeros: a sequence masked whole. An input named "...shifted" is padded elsewhere
+// (row 0 starts with 1 zero, row 1 ends with 2, row 2 has 2 in the middle), so that two masks
+// of one model differ.
+Tensor with_padding(const Tensor& x, bool whole_row, bool shifted = false) {
   if (x.ndim() < 2 || x.shape()[1] < 4) return x;
   const int64_t steps = x.shape()[1];
   const int64_t step_size = x.size() / (x.shape()[0] * steps);
@@ -67,6 +69,13 @@ Tensor with_padding(const Tensor& x, bool whole_row) {
     for (int64_t k = 0; k < step_size; ++k)
       v[static_cast<size_t>((row * steps + t) * step_size + k)] = 0.0;
   };
+  if (shifted) {
+    zero(0, 0);
+    for (int64_t t = steps - 2; t < steps; ++t) zero(1, t);
+    if (x.shape()[0] > 2)
+      for (int64_t t = steps / 2 - 1; t < steps / 2 + 1; ++t) zero(2, t);
+    return Tensor::from_vector(v, x.shape()).astype(x.dtype());
+  }
   for (int64_t t = steps - 3; t < steps; ++t) zero(0, t);
   for (int64_t t = 0; t < 2; ++t) zero(1, t);
   if (whole_row && x.shape()[0] > 2)
@@ -97,7 +106,8 @@ TensorList random_inputs(const Model& model, bool unit_range) {
     for (int d = 1; d < shape.rank(); ++d)
       if (shape[d] < 0) shape[d] = 5;  // a dynamic axis (time): 5 steps
     if (!keras::is_floating(dtype))
-      out.push_back(with_padding(keras::random::randint(shape, 0, 20, dtype), false));
+      out.push_back(with_padding(keras::random::randint(shape, 0, 20, dtype), false,
+                                 name.ends_with("shifted")));
     else if (name.rfind("padded", 0) == 0)
       out.push_back(with_padding(keras::random::normal(shape, 0.0, 1.0, dtype), true));
     else if (unit_range)

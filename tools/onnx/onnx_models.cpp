@@ -369,12 +369,38 @@ ModelPtr<Model> masked_attention() {
   return Functional(Tensors{ids}, outputs, {.name = "masked_attention"});
 }
 
-// A mask that reaches a layer whose masked call has no ONNX form (Multiply reads the masks):
-// export refuses it by name.
+// Masks into the merging layers that read them: Multiply (a masked entry counts as 1, and 0
+// where every input is masked), Maximum and Minimum (a masked entry takes the other operand),
+// each with both inputs masked and with one input whose mask a Conv1D dropped; their output
+// masks (the union where every input has one) read by GlobalAveragePooling1D and an LSTM; Dot
+// drops the masks. Two id inputs padded differently ("ids_shifted": export_models.cpp), so
+// that the masks differ.
+ModelPtr<Model> masked_merges() {
+  auto ids = Input({7}, {.dtype = DType::Int32, .name = "ids"});
+  auto ids_b = Input({7}, {.dtype = DType::Int32, .name = "ids_shifted"});
+  auto a = layers::Embedding(20, 4, {.mask_zero = true})(ids);
+  auto b = layers::Embedding(20, 4, {.mask_zero = true})(ids_b);
+  auto unmasked = layers::Conv1D(4, 1)(a);
+  Tensors outputs;
+  for (Tensors pair : {Tensors{a, b}, Tensors{a, unmasked}}) {
+    for (const KerasTensor& merged :
+         {layers::Multiply()(pair).at(0), layers::Maximum()(pair).at(0),
+          layers::Minimum()(pair).at(0)}) {
+      outputs.push_back(merged);
+      outputs.push_back(layers::GlobalAveragePooling1D()(merged));
+    }
+  }
+  outputs.push_back(layers::LSTM(3)(layers::Multiply()(Tensors{a, b, a}).at(0)));
+  outputs.push_back(layers::Dot(2)(Tensors{a, b}).at(0));
+  return Functional(Tensors{ids, ids_b}, outputs, {.name = "masked_merges"});
+}
+
+// A mask that reaches a layer whose masked call has no ONNX form (TimeDistributed hands it to
+// its layer step by step): export refuses it by name.
 ModelPtr<Model> masked_refused() {
   auto ids = Input({7}, {.dtype = DType::Int32, .name = "ids"});
   auto e = layers::Embedding(20, 5, {.mask_zero = true})(ids);
-  return Functional(Tensors{ids}, Tensors{layers::Multiply()(Tensors{e, e}).at(0)},
+  return Functional(Tensors{ids}, Tensors{layers::TimeDistributed(layers::Dense(3))(e)},
                     {.name = "masked_refused"});
 }
 
@@ -767,6 +793,7 @@ std::vector<ModelCase> model_cases() {
       {"masked_recurrent_opset21", masked_recurrent, 21},
       {"masked_sequential", masked_sequential, 17},
       {"masked_attention", masked_attention},
+      {"masked_merges", masked_merges},
       {"masked_refused", masked_refused, 18, true},
       {"conv_lstm", conv_lstm},
       {"conv_lstm_opset17", conv_lstm, 17},

@@ -111,14 +111,74 @@ std::string chain(LayerCall& c, const std::string& op) {
   return y;
 }
 
+// The mask of merge input `i` (one rank below it) widened to the input's shape; "" for none.
+// Masked merges need inputs of one rank: a merge that adds axes drops the masks of the inputs
+// it widens, which the exporter does not follow.
+std::string merge_mask(LayerCall& c, size_t i) {
+  if (i >= c.input_masks.size() || c.input_masks[i].empty()) return "";
+  for (const Shape& shape : c.input_shapes)
+    if (shape.rank() != c.input_shapes[0].rank())
+      c.fail("it merges masked inputs of different ranks");
+  Graph& g = c.g;
+  const std::string s = c.scope() + "/mask";
+  return g.node("Expand",
+                {g.node("Unsqueeze", {c.input_masks[i], g.constant_i64(s + "/last", {-1})}, {}, s),
+                 g.node("Shape", {c.inputs[i]}, {}, s)},
+                {}, s);
+}
+
+// Multiply with masks (MultiplyLayer::merge_function): a masked entry counts as 1, and where
+// every input has a mask, entries masked in all of them are 0.
+Values multiply(LayerCall& c) {
+  if (!c.masked()) return {chain(c, "Mul")};
+  Graph& g = c.g;
+  const std::string s = c.scope();
+  Values masks;
+  bool every = true;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    masks.push_back(merge_mask(c, i));
+    every = every && !masks.back().empty();
+  }
+  std::string output, output_mask;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    std::string x = c.inputs[i];
+    if (const std::string& m = masks[i]; !m.empty()) {
+      x = g.node("Where", {m, x, g.scalar_f32(s + "/one", 1.0f)}, {}, s);
+      if (every) output_mask = output_mask.empty() ? m : g.node("Or", {output_mask, m}, {}, s);
+    }
+    output = output.empty() ? x : g.node("Mul", {output, x}, {}, s);
+  }
+  if (every) output = g.node("Where", {output_mask, output, g.scalar_f32(s + "/zero", 0.0f)}, {}, s);
+  return {output};
+}
+
+// Maximum and Minimum with masks (MergeLayer::apply_merge_op_and_or_mask): a masked entry
+// takes the other operand's value, so the op leaves the unmasked one.
+std::string extremum(LayerCall& c, const char* op) {
+  if (!c.masked()) return c.g.node(op, c.inputs, {}, c.scope());
+  Graph& g = c.g;
+  const std::string s = c.scope();
+  std::string output = c.inputs[0], output_mask = merge_mask(c, 0);
+  for (size_t i = 1; i < c.inputs.size(); ++i) {
+    std::string x = c.inputs[i];
+    const std::string mask = merge_mask(c, i);
+    if (!mask.empty()) x = g.node("Where", {mask, x, output}, {}, s);
+    if (!output_mask.empty()) output = g.node("Where", {output_mask, output, x}, {}, s);
+    output_mask = !mask.empty() && !output_mask.empty()
+                      ? g.node("Or", {output_mask, mask}, {}, s)
+                      : "";
+    output = g.node(op, {output, x}, {}, s);
+  }
+  return output;
+}
+
 Values add(LayerCall& c) { return {chain(c, "Add")}; }
-Values multiply(LayerCall& c) { return {chain(c, "Mul")}; }
 Values subtract(LayerCall& c) {
   if (c.inputs.size() != 2) c.fail("Subtract takes exactly two inputs");
   return {c.g.node("Sub", {c.inputs[0], c.inputs[1]}, {}, c.scope())};
 }
-Values maximum(LayerCall& c) { return {c.g.node("Max", c.inputs, {}, c.scope())}; }
-Values minimum(LayerCall& c) { return {c.g.node("Min", c.inputs, {}, c.scope())}; }
+Values maximum(LayerCall& c) { return {extremum(c, "Max")}; }
+Values minimum(LayerCall& c) { return {extremum(c, "Min")}; }
 Values average(LayerCall& c) {
   const float n = static_cast<float>(c.inputs.size());
   return {c.g.node("Div", {chain(c, "Add"), c.g.scalar_f32(c.scope() + "/n", n)}, {}, c.scope())};

@@ -1,9 +1,9 @@
 // Keras masks in exported graphs. A mask (Embedding(mask_zero=True), Masking) is a boolean ONNX
 // value that travels beside the tensor it belongs to, as keras-cpp attaches it to the tensor:
 // layers that support masking receive it, those that make or read one (Embedding, Masking, the
-// recurrent layers, the attention layers, GlobalAveragePooling1D) convert with it, those whose
-// call ignores it pass it on (Add, Subtract and Average merge them, Concatenate joins them), and
-// any other class that receives one is refused by name. Every mask here is one rank below its
+// recurrent layers, the attention layers, GlobalAveragePooling1D, Multiply, Maximum, Minimum)
+// convert with it, those whose call ignores it pass it on (the other merging layers merge or
+// join them, Dot drops them), and any other class that receives one is refused by name. Every mask here is one rank below its
 // tensor (the (batch, time) mask of a (batch, time, features) sequence).
 
 #include <set>
@@ -68,9 +68,13 @@ MaskValues resolve_output_masks(const LayerCall& c, size_t outputs) {
   if (passes_mask_through(c.layer.class_name()) && c.input_masks.size() == 1)
     return MaskValues(outputs, c.input_masks[0]);
   const std::string& cls = c.layer.class_name();
-  if (cls == "Add" || cls == "Subtract" || cls == "Average") {
-    // Their call ignores masks; the output's is the union of the inputs' when every input has
-    // one (MergeLayer::compute_mask_list), else none.
+  // Dot's call ignores the masks and its output has none (DotLayer::compute_mask_list).
+  if (cls == "Dot") return MaskValues(outputs);
+  if (cls == "Add" || cls == "Subtract" || cls == "Average" || cls == "Multiply" ||
+      cls == "Maximum" || cls == "Minimum") {
+    // The output's mask is the union of the inputs' when every input has one
+    // (MergeLayer::compute_mask_list), else none; Add, Subtract and Average ignore the masks
+    // in their call, Multiply, Maximum and Minimum read them (convert_core.cpp).
     std::string merged;
     for (const std::string& m : c.input_masks) {
       if (m.empty()) return MaskValues(outputs);
@@ -80,8 +84,8 @@ MaskValues resolve_output_masks(const LayerCall& c, size_t outputs) {
   }
   c.fail("it receives a Keras mask (from Embedding(mask_zero=True) or Masking), and its masked "
          "call has no ONNX form in keras-cpp. Masks export through Dense, activations, "
-         "normalization, dropout, Add, Subtract, Average and Concatenate layers into LSTM, GRU, "
-         "SimpleRNN, "
+         "normalization, dropout, the merging layers (Add, Subtract, Multiply, Average, "
+         "Maximum, Minimum, Concatenate, Dot) into LSTM, GRU, SimpleRNN, "
          "Bidirectional, the attention layers and GlobalAveragePooling1D; "
          "put a layer that ends the mask (one of those "
          "recurrent layers without return_sequences, GlobalAveragePooling1D) before this one, or "
