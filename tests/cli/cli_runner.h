@@ -46,10 +46,15 @@ inline std::string shell_quote(const std::string& s) {
 }
 
 /// keras-cpp with `args`; `env` is prepended as NAME=value assignments (an empty value unsets
-/// the variable).
+/// the variable). KERAS_HOME is an empty folder unless `env` sets it: the ~/.keras/keras.json
+/// of a machine with Python Keras (which names "tensorflow") must not change what the tests see.
 inline CliResult run_cli(const std::vector<std::string>& args,
-                         const std::map<std::string, std::string>& env = {}) {
+                         std::map<std::string, std::string> env = {}) {
   std::string out = cli_path("stdout.txt"), err = cli_path("stderr.txt");
+  if (!env.count("KERAS_HOME")) {
+    env["KERAS_HOME"] = cli_path("keras_home");
+    std::filesystem::create_directories(env["KERAS_HOME"]);
+  }
   std::string cmd = "env";
   for (const auto& [k, v] : env)
     if (v.empty()) cmd += " -u " + k;
