@@ -126,6 +126,46 @@ TEST(Serving, StatusAndMetadata) {
   EXPECT_EQ(def.at("outputs").at("score").at("dtype"), "DT_FLOAT");
 }
 
+// A subclassed model: two Dense layers and keras.ops in call().
+class TwoLayerNet : public Model {
+ public:
+  TwoLayerNet() : Model({.name = "two_layer_net"}, "two_layer_net") {
+    hidden_ = track("hidden", layers::Dense(5, {.activation = "tanh"}));
+    head_ = track("head", layers::Dense(2));
+  }
+  Tensor call(const Tensor& x, const CallContext&) override {
+    return head_(ops::add(hidden_(x), ops::multiply(x, 0.0)));
+  }
+
+ private:
+  LayerPtr<layers::DenseLayer> hidden_, head_;
+};
+
+// A subclassed model serves once built: its signature from the shapes it was built with
+// ("inputs", float32) and one row through it ("outputs"); the rows are model.predict's.
+TEST(Serving, BuiltSubclassedModelsServe) {
+  ModelPtr<Model> unbuilt = make_layer<TwoLayerNet>();
+  try {
+    serving::ModelServer server(unbuilt);
+    FAIL() << "an unbuilt subclassed model was accepted";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("has not been built"), std::string::npos) << e.what();
+  }
+  ModelPtr<Model> model = make_layer<TwoLayerNet>();
+  Tensor x = random::normal({3, 5});
+  const Tensor want = model->predict(x, {.verbose = 0}).single();  // builds it
+  Served s(model, "net");
+  const json metadata = get(s, "/v1/models/net/metadata").doc();
+  const json& def = metadata.at("metadata").at("signature_def").at("signature_def").at(
+      "serving_default");
+  EXPECT_EQ(def.at("inputs").at("inputs").at("dtype"), "DT_FLOAT") << metadata.dump();
+  EXPECT_EQ(def.at("outputs").at("outputs").at("tensor_shape").at("dim").size(), 2u)
+      << metadata.dump();
+  Reply r = post(s, "/v1/models/net:predict", json{{"instances", rows_json(x)}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(close_to(flat(r.doc().at("predictions")), want.to_vector<float>()));
+}
+
 // ---- errors ----------------------------------------------------------------------------------
 
 TEST(Serving, ModelsWithoutASignatureAreRefused) {

@@ -36,6 +36,54 @@ DType storage_dtype(DType model_dtype) {
   }
 }
 
+namespace {
+
+// A subclassed model's signature, from the shapes it was built with (float32 inputs, named
+// "inputs" or "input_0", "input_1", ... as TF Serving's export of a subclassed Keras model
+// names its call's argument) and from one row of zeros through it (the outputs).
+Signature subclassed_signature(Model& model) {
+  const std::vector<Shape>& shapes = model.build_input_shapes();
+  if (shapes.empty())
+    throw ValueError("model '" + model.name() + "' (" + model.class_name() +
+                     ") is a subclassed model that has not been built, so its inputs are "
+                     "unknown: call it once or build() it before serving it (or serve a "
+                     "Functional model, or a Sequential model that starts with an Input)");
+  Signature sig;
+  TensorList zeros;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    Shape shape = shapes[i];
+    for (int d = 1; d < shape.rank(); ++d)
+      if (shape[d] < 0)
+        throw ValueError("model '" + model.name() + "' (" + model.class_name() +
+                         ") was built with input shape " + shape.to_string() +
+                         ": serving a subclassed model needs every dimension but the batch known");
+    if (shape.rank() == 0) throw ValueError("model '" + model.name() + "' takes a scalar input");
+    std::string name = shapes.size() == 1 ? "inputs" : "input_" + std::to_string(i);
+    shape[0] = 1;
+    zeros.push_back(ops::zeros(shape, DType::Float32));
+    shape[0] = -1;
+    sig.inputs.push_back({std::move(name), DType::Float32, shape});
+  }
+  TensorList outputs =
+      model.predict_on_batch(zeros.size() == 1 ? TensorStruct(zeros[0]) : TensorStruct(zeros))
+          .flat();
+  std::vector<std::string> names = model.output_names();
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    Shape shape = outputs[i].shape();
+    if (shape.rank() == 0 || shape[0] != 1)
+      throw ValueError("model '" + model.name() + "' returned an output of shape " +
+                       shape.to_string() + " for one row: serving needs a batch axis first");
+    shape[0] = -1;
+    std::string name = i < names.size() ? names[i]
+                       : outputs.size() == 1 ? "outputs"
+                                             : "output_" + std::to_string(i);
+    sig.outputs.push_back({std::move(name), outputs[i].dtype(), shape});
+  }
+  return sig;
+}
+
+}  // namespace
+
 Signature model_signature(Model& model) {
   std::vector<KerasTensor> inputs, outputs;
   if (auto* functional = dynamic_cast<FunctionalModel*>(&model)) {
@@ -46,11 +94,13 @@ Signature model_signature(Model& model) {
       inputs = {sequential->input_tensor()};
       outputs = {sequential->layer_outputs().back()};
     }
+  } else {
+    return subclassed_signature(model);
   }
   if (inputs.empty() || outputs.empty())
     throw ValueError("model '" + model.name() + "' (" + model.class_name() +
-                     ") has no known input signature: serving needs a Functional model or a "
-                     "Sequential model that starts with an Input");
+                     ") has no known input signature: serving needs a Functional model, a "
+                     "Sequential model that starts with an Input, or a built subclassed model");
   Signature sig;
   for (const KerasTensor& t : inputs) {
     auto producer = t.producer();

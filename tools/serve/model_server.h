@@ -51,8 +51,9 @@ struct Signature {
   std::vector<TensorSpec> inputs, outputs;
 };
 
-/// The signature of a Functional model or of a Sequential model that has an Input;
-/// ValueError for other models (their input shapes are unknown until called).
+/// The signature of a Functional model, of a Sequential model that has an Input, or of a
+/// subclassed model that has been built (its build shapes, float32 inputs; its outputs from one
+/// row of zeros run through it); ValueError for other models (their inputs are unknown).
 Signature model_signature(Model& model);
 
 /// What submit() throws when the queue holds max_queue requests (HTTP 503).
