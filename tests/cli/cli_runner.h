@@ -2,6 +2,7 @@
 // Runs the built keras-cpp binary (KERAS_CLI_PATH) as a subprocess and captures its exit code,
 // stdout and stderr; small checks shared by the CLI tests.
 
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace keras::test {
@@ -20,11 +22,28 @@ struct CliResult {
   std::string out, err;
 };
 
-/// A scratch folder for the CLI tests (one per process, so runs side by side do not collide).
+/// Removes the CLI tests' scratch folder when the test program ends (in the process that made
+/// it, not in a child that exits through exit()).
+struct CliDirRemover {
+  std::filesystem::path dir;
+  pid_t owner = 0;
+  ~CliDirRemover() {
+    std::error_code ignored;
+    if (owner == ::getpid() && !dir.empty()) std::filesystem::remove_all(dir, ignored);
+  }
+};
+inline CliDirRemover cli_dir_remover;
+
+/// A scratch folder for the CLI tests (one per process, so runs side by side do not collide),
+/// removed when the program ends.
 inline std::filesystem::path cli_dir() {
   auto dir =
       std::filesystem::temp_directory_path() / ("keras_cpp_cli_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
+  if (cli_dir_remover.owner != ::getpid()) {
+    cli_dir_remover.dir = dir;
+    cli_dir_remover.owner = ::getpid();
+  }
   return dir;
 }
 
