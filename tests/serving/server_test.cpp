@@ -415,6 +415,34 @@ TEST(Serving, BatchingWaitsOnlyForRequestsOnTheirWay) {
   EXPECT_EQ(server.metrics().merged_batches(), 1u);
 }
 
+// A retired version's last handle may be held by its last request's completion, released on
+// its own worker thread: the worker then runs out the queue and ends, releasing the model
+// (it used to deadlock there, relocking its queue's mutex, and keep the model for good).
+TEST(Serving, AServerReleasedByItsOwnWorkerEnds) {
+  ModelPtr<Model> model = small_model();
+  std::weak_ptr<Model> watch = model;
+  auto server = std::make_shared<serving::ModelServer>(std::move(model));
+  model = nullptr;
+  serving::HostArray row;
+  row.shape = Shape({1, 4});
+  row.data.assign(row.row_bytes(), 0);
+  std::promise<bool> answered;
+  std::weak_ptr<serving::ModelServer> server_watch = server;
+  server->submit({row}, serving::ModelServer::Clock::time_point::max(),
+                 [&answered, keep = server](std::vector<serving::HostArray> out,
+                                            std::exception_ptr error) {
+                   answered.set_value(!error && out.size() == 1);
+                 });
+  server = nullptr;  // the completion holds the last handle
+  auto done = answered.get_future();
+  ASSERT_EQ(done.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  EXPECT_TRUE(done.get());
+  for (int i = 0; i < 3000 && !watch.expired(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(server_watch.expired());
+  EXPECT_TRUE(watch.expired()) << "the worker did not end and release the model";
+}
+
 // The trained CNN of ../shared/models: rows from 8 concurrent clients are batched together,
 // and every client gets the bits model.predict gives for its row. (On the cpu backend a row's
 // result does not depend on the rows it is batched with where the BLAS rounds a row the same in

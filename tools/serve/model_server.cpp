@@ -319,6 +319,9 @@ void ModelServer::Core::work() {
       return true;
     });
     if (!batch.empty()) run_batch(batch);
+    // Released before the lock is taken again: a request's completion may hold the last
+    // handle to this server (a retired version), whose destructor stops the worker.
+    batch.clear();
     lock.lock();
   }
 }
