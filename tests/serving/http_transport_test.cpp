@@ -30,8 +30,8 @@ std::string body_of(const std::string& raw) {
 TEST(ServingHttp, ExpectContinueIsAnsweredBeforeTheBody) {
   Served s(small_model(), "small");
   const std::string want = post(s, "/v1/models/small:predict", kBody).body;
-  int fd = raw_connection(
-      s.port, post_head("Expect: 100-continue\r\nContent-Length: " + std::to_string(kBody.size()) + "\r\n"));
+  int fd = raw_connection(s.port, post_head("Expect: 100-continue\r\nContent-Length: " +
+                                            std::to_string(kBody.size()) + "\r\n"));
   ASSERT_GE(fd, 0);
   const std::string interim = read_raw(fd, "\r\n\r\n");
   EXPECT_EQ(interim, "HTTP/1.1 100 Continue\r\n\r\n");
@@ -62,7 +62,8 @@ TEST(ServingHttp, ChunkedPipelinedHeadAndEncodedPaths) {
   EXPECT_EQ(body_of(reply), want) << reply;
 
   // Two requests in one write: two replies, in order, on the same connection.
-  const std::string one = post_head("Content-Length: " + std::to_string(kBody.size()) + "\r\n") + kBody;
+  const std::string one =
+      post_head("Content-Length: " + std::to_string(kBody.size()) + "\r\n") + kBody;
   const std::string status = "GET /v1/models/sm%61ll HTTP/1.1\r\nHost: x\r\n\r\n";
   fd = raw_connection(s.port, one + status);
   reply = read_raw(fd, "AVAILABLE");

@@ -81,7 +81,8 @@ TEST(SimpleRequestReader, SameBitsAsTheDocumentReader) {
         for (int j = 0; j < 3; ++j) {
           std::string number = sign(rng) ? "-" : "";
           const int n = digit_count(rng);
-          for (int k = 0; k < n; ++k) number += static_cast<char>('0' + (k ? digit(rng) : 1 + digit(rng) % 9));
+          for (int k = 0; k < n; ++k)
+            number += static_cast<char>('0' + (k ? digit(rng) : 1 + digit(rng) % 9));
           rows += (j ? "," : "") + number;
         }
         rows += "]";

@@ -129,7 +129,8 @@ void HttpConnection::on_header(beast::error_code ec) {
   if (std::string_view type = view(req[http::field::content_type]);
       type.substr(0, 19) == "multipart/form-data")
     return refuse(400, "a multipart body: send the JSON request as the body");
-  arriving_ = loop_.handler.announce(std::string(req.method_string()), request_path(view(req.target())));
+  arriving_ = loop_.handler.announce(std::string(req.method_string()),
+                                     request_path(view(req.target())));
   if (iequals(view(req[http::field::expect]), "100-continue")) {
     // curl asks before sending a body over 1 KiB.
     static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";

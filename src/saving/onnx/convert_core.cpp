@@ -148,7 +148,8 @@ Values multiply(LayerCall& c) {
     }
     output = output.empty() ? x : g.node("Mul", {output, x}, {}, s);
   }
-  if (every) output = g.node("Where", {output_mask, output, g.scalar_f32(s + "/zero", 0.0f)}, {}, s);
+  if (every)
+    output = g.node("Where", {output_mask, output, g.scalar_f32(s + "/zero", 0.0f)}, {}, s);
   return {output};
 }
 

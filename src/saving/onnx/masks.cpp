@@ -3,8 +3,9 @@
 // layers that support masking receive it, those that make or read one (Embedding, Masking, the
 // recurrent layers, the attention layers, GlobalAveragePooling1D, Multiply, Maximum, Minimum)
 // convert with it, those whose call ignores it pass it on (the other merging layers merge or
-// join them, Dot drops them), and any other class that receives one is refused by name. Every mask here is one rank below its
-// tensor (the (batch, time) mask of a (batch, time, features) sequence).
+// join them, Dot drops them), and any other class that receives one is refused by name. Every
+// mask here is one rank below its tensor (the (batch, time) mask of a (batch, time, features)
+// sequence).
 
 #include <set>
 
