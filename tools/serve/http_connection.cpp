@@ -129,8 +129,8 @@ void HttpConnection::on_header(beast::error_code ec) {
   if (std::string_view type = view(req[http::field::content_type]);
       type.substr(0, 19) == "multipart/form-data")
     return refuse(400, "a multipart body: send the JSON request as the body");
-  arriving_ = loop_.handler.announce(std::string(req.method_string()),
-                                     request_path(view(req.target())));
+  path_ = request_path(view(req.target()));
+  arriving_ = loop_.handler.announce(std::string(req.method_string()), path_);
   if (iequals(view(req[http::field::expect]), "100-continue")) {
     // curl asks before sending a body over 1 KiB.
     static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -161,8 +161,7 @@ void HttpConnection::read_body() {
 void HttpConnection::on_request() {
   stream_.expires_never();  // the model's time is bounded by the request timeout below
   auto& req = parser_->get();
-  HttpRequest request{std::string(req.method_string()), request_path(view(req.target())),
-                      std::move(req.body())};
+  HttpRequest request{std::string(req.method_string()), std::move(path_), std::move(req.body())};
   // The reply comes back through the loop: from the model's worker thread, or at once.
   // `self` moves into the posted handler so that the connection is released on this thread.
   auto pending = loop_.handler.handle(

@@ -86,6 +86,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   boost::asio::steady_timer deadline_;
   std::shared_ptr<PendingReply> pending_;
   std::shared_ptr<void> arriving_;  // the handler's announce() token while a body is read
+  std::string path_;                // the request's path, decoded once its header is read
   unsigned version_ = 11;           // HTTP/1.x of the request
   bool idle_ = true;                // no byte of a request read yet
   bool head_ = false;
