@@ -88,14 +88,15 @@ void record_multi(std::string_view name, std::span<const Tensor> inputs,
     Tensor& out = outputs[i];
     node->outputs.push_back(detached(out));
     // Integer and bool outputs (indices, masks) carry no gradient.
-    if (!is_floating(out.dtype())) continue;
+    if (!is_floating(out.dtype()) && !is_complex(out.dtype())) continue;
     out.impl()->grad_fn = node;
     out.impl()->output_nr = static_cast<uint32_t>(i);
   }
 }
 
 void make_leaf(Tensor& t) {
-  if (!t.defined() || t.requires_grad() || !is_floating(t.dtype())) return;
+  if (!t.defined() || t.requires_grad()) return;
+  if (!is_floating(t.dtype()) && !is_complex(t.dtype())) return;
   t.impl()->grad_fn = make_ref<LeafNode>();
   t.impl()->output_nr = 0;
 }

@@ -98,6 +98,7 @@ void Backend::qr(const Array&, const Array&, const Array&, bool) { unsupported("
 void Backend::svd(const Array&, const Array&, const Array&, const Array&, bool) {
   unsupported("linalg svd");
 }
+bool Backend::eig(const Array&, const Array&, const Array&) { unsupported("linalg eig"); }
 void Backend::eigh(const Array&, const Array&, const Array&, bool) {
   unsupported("linalg eigh");
 }

@@ -18,6 +18,8 @@ std::string_view dtype_name(DType t) {
     case DType::BFloat16: return "bfloat16";
     case DType::Float32: return "float32";
     case DType::Float64: return "float64";
+    case DType::Complex64: return "complex64";
+    case DType::Complex128: return "complex128";
   }
   return "unknown";
 }
@@ -33,10 +35,20 @@ DType dtype_from_string(std::string_view name) {
   if (name == "double") return DType::Float64;
   if (name == "half") return DType::Float16;
   if (name == "bool_") return DType::Bool;
+
   throw ValueError(keras::detail::cat("Invalid dtype '", name,
                                "'. Expected one of: bool, int8, int16, int32, int64, uint8, "
-                               "float16, bfloat16, float32, float64."));
+                               "float16, bfloat16, float32, float64, complex64, complex128."));
 }
+
+namespace detail {
+void throw_complex_not_supported(DType t) {
+  throw TypeError(cat("This operation does not take ", dtype_name(t),
+                      " tensors. keras-cpp's complex support covers the ops listed in "
+                      "docs/complex.md; take ops::real and ops::imag (or ops::view_as_real) "
+                      "to compute on the parts."));
+}
+}  // namespace detail
 
 std::ostream& operator<<(std::ostream& out, DType t) { return out << dtype_name(t); }
 

@@ -12,12 +12,13 @@ namespace {
 
 // Nodes of Keras's lattice (uint16/32/64 are kept so the upper bounds match Keras exactly,
 // even though keras-cpp tensors never hold them).
-enum Node : int { b1, u1, u2, u4, u8, i1, i2, i4, i8, i_, f_, bf, f2, f4, f8, kNodes };
+enum Node : int { b1, u1, u2, u4, u8, i1, i2, i4, i8, i_, f_, bf, f2, f4, f8, c8, c16, kNodes };
 using Mask = uint32_t;
 
 constexpr Mask bit(int n) { return Mask{1} << n; }
 
-// The edges of keras/src/backend/common/dtypes.py::_type_promotion_lattice (complex omitted).
+// The edges of keras/src/backend/common/dtypes.py::_type_promotion_lattice (c8: complex64,
+// c16: complex128).
 constexpr std::array<Mask, kNodes> kEdges = {
     /*b1*/ bit(i_),
     /*u1*/ bit(i2) | bit(u2),
@@ -28,12 +29,14 @@ constexpr std::array<Mask, kNodes> kEdges = {
     /*i2*/ bit(i4),
     /*i4*/ bit(i8),
     /*i8*/ bit(f_),
-    /*i_*/ bit(u1) | bit(i1),
+    /*i_*/ bit(u1) | bit(i1) | bit(c8),
     /*f_*/ bit(bf) | bit(f2),
     /*bf*/ bit(f4),
     /*f2*/ bit(f4),
-    /*f4*/ bit(f8),
-    /*f8*/ 0,
+    /*f4*/ bit(f8) | bit(c8),
+    /*f8*/ bit(c16),
+    /*c8*/ bit(c16),
+    /*c16*/ 0,
 };
 
 // upper_bounds[n]: every node reachable from n, n included.
@@ -70,6 +73,8 @@ Node node_of(DType t) {
     case DType::Float16: return f2;
     case DType::Float32: return f4;
     case DType::Float64: return f8;
+    case DType::Complex64: return c8;
+    case DType::Complex128: return c16;
   }
   return f4;
 }
@@ -115,6 +120,8 @@ DType dtype_of_node(Node n) {
     case f2: return DType::Float16;
     case f4: return DType::Float32;
     case f8: return DType::Float64;
+    case c8: return DType::Complex64;
+    case c16: return DType::Complex128;
     case u2:
     case u4:
     case u8: return DType::Int64;  // unreachable from keras-cpp dtypes
@@ -167,7 +174,7 @@ DType result_type(std::span<const DTypeLike> dtypes) {
 }
 
 DType float_result_type(DType t) {
-  if (is_floating(t)) return t;
+  if (is_floating(t) || is_complex(t)) return t;
   return result_type({DTypeLike(t), weak_float});
 }
 

@@ -105,6 +105,10 @@ hid_t native_type(DType t) {
     case DType::BFloat16: return H5T_NATIVE_UINT16;  // not used: 16-bit floats are read raw
     case DType::Float32: return H5T_NATIVE_FLOAT;
     case DType::Float64: return H5T_NATIVE_DOUBLE;
+    case DType::Complex64:
+    case DType::Complex128:
+      // h5py writes complex arrays as a compound type, which no Keras weight file holds.
+      throw ValueError(keras::detail::cat("HDF5: keras-cpp reads no ", t, " datasets."));
   }
   return H5T_NATIVE_FLOAT;
 }

@@ -55,9 +55,11 @@ DType parse_descr(const std::string& descr, bool& swap, const std::string& sourc
   if (kind == 'f' && size == 2) return DType::Float16;
   if (kind == 'f' && size == 4) return DType::Float32;
   if (kind == 'f' && size == 8) return DType::Float64;
+  if (kind == 'c' && size == 8) return DType::Complex64;
+  if (kind == 'c' && size == 16) return DType::Complex128;
   bad(source, "dtype '" + descr +
                   "' has no keras-cpp equivalent (supported: bool, int8/16/32/64, uint8, "
-                  "float16/32/64, bfloat16)");
+                  "float16/32/64, bfloat16, complex64/128)");
 }
 
 std::string descr_of(DType t) {
@@ -72,6 +74,8 @@ std::string descr_of(DType t) {
     case DType::BFloat16: return "bfloat16";
     case DType::Float32: return "<f4";
     case DType::Float64: return "<f8";
+    case DType::Complex64: return "<c8";
+    case DType::Complex128: return "<c16";
   }
   return "";
 }
@@ -242,8 +246,12 @@ Tensor parse_npy(std::span<const uint8_t> bytes, const std::string& source) {
   const size_t n = nbytes / item;
   std::vector<uint8_t> data(bytes.begin() + static_cast<std::ptrdiff_t>(data_start),
                             bytes.begin() + static_cast<std::ptrdiff_t>(data_start + n * item));
-  if (swap)
-    for (size_t i = 0; i < n; ++i) std::reverse(data.begin() + i * item, data.begin() + (i + 1) * item);
+  if (swap) {
+    // A complex element is two numbers, each stored in the file's byte order.
+    const size_t word = is_complex(dtype) ? item / 2 : item;
+    for (size_t i = 0; i < n * item / word; ++i)
+      std::reverse(data.begin() + i * word, data.begin() + (i + 1) * word);
+  }
   if (!fortran) return Tensor::from_host(data.data(), dtype, shape, n);
   // Fortran order: the reversed shape in C order, transposed back.
   Shape reversed(shape.begin(), shape.end());

@@ -18,7 +18,7 @@ std::string npy_dir() { return std::string(KERAS_GOLDEN_DIR) + "/npy/"; }
 
 TEST(Npy, LoadsEveryLayoutNumpyWrites) {
   auto reference = utils::load_npz(npy_dir() + "reference.npz");
-  ASSERT_EQ(reference.size(), 9u);
+  ASSERT_EQ(reference.size(), 12u);
   for (auto& [name, expected] : reference) {
     Tensor loaded = utils::load_npy(npy_dir() + name + ".npy");
     EXPECT_TENSOR_EQ(loaded, expected) << name;

@@ -1,5 +1,5 @@
 """Writes .npy files in the layouts NumPy can produce (big-endian, Fortran order, format 2.0,
-0-d, empty) plus the same arrays in plain form, for tests/utils/npy_test.cpp."""
+0-d, empty, complex) plus the same arrays in plain form, for tests/utils/npy_test.cpp."""
 
 import os
 
@@ -28,6 +28,13 @@ with open(os.path.join(out, "version2_f4.npy"), "wb") as fh:
     v2 = rng.standard_normal((2, 3)).astype(np.float32)
     npformat.write_array(fh, v2, version=(2, 0))
 arrays["version2_f4"] = v2
+# Complex numbers: pairs of floats, each part in the file's byte order.
+rng_complex = np.random.default_rng(4)
+for name, dtype, fortran in (("complex64", "<c8", False), ("big_endian_c16", ">c16", False),
+                             ("fortran_c8", "<c8", True)):
+    z = (rng_complex.standard_normal((3, 2)) + 1j * rng_complex.standard_normal((3, 2))).astype(dtype)
+    arrays[name] = np.asfortranarray(z) if fortran else z
+    np.save(os.path.join(out, name + ".npy"), arrays[name])
 # The reference: every array in native byte order and C order.
 np.savez(os.path.join(out, "reference.npz"),
          **{k: np.array(v.astype(v.dtype.newbyteorder("=")), order="C") for k, v in arrays.items()})

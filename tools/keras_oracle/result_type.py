@@ -21,7 +21,7 @@ import keras
 from keras.src.backend.common import dtypes
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32",
-          "float64"]
+          "float64", "complex64", "complex128"]
 # Python literals, named as in the JSON (keras-cpp: weak_int, weak_float, a bool Scalar).
 LITERALS = {"python_int": int, "python_float": float, "python_bool": bool}
 

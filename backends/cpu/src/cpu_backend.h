@@ -89,6 +89,7 @@ class CpuBackend final : public backend::Backend {
   void svd(const Array& u, const Array& s, const Array& vt, const Array& x,
            bool full_matrices) override;
   void eigh(const Array& values, const Array& vectors, const Array& x, bool lower) override;
+  bool eig(const Array& values, const Array& vectors, const Array& x) override;
 };
 
 }  // namespace keras::cpu

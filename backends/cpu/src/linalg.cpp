@@ -182,6 +182,18 @@ lapack_int syevd(char jobz, char uplo, lapack_int n, F* a, lapack_int lda, F* w,
 }
 
 template <typename F>
+lapack_int geev(char jobvr, lapack_int n, F* a, lapack_int lda, F* wr, F* wi, F* vr,
+                lapack_int ldvr, F* work, lapack_int lwork) {
+  F* no_vl = nullptr;  // left eigenvectors are never wanted
+  if constexpr (std::is_same_v<F, float>)
+    return LAPACKE_sgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, wr, wi, no_vl, 1, vr,
+                              ldvr, work, lwork);
+  else
+    return LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, wr, wi, no_vl, 1, vr,
+                              ldvr, work, lwork);
+}
+
+template <typename F>
 void trsm(CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, lapack_int m,
           lapack_int n, const F* a, lapack_int lda, F* b, lapack_int ldb) {
   if constexpr (std::is_same_v<F, float>)
@@ -452,6 +464,67 @@ void CpuBackend::eigh(const Array& values, const Array& vectors, const Array& x,
       }
     });
   });
+}
+
+bool CpuBackend::eig(const Array& values, const Array& vectors, const Array& x) {
+  const int r = x.rank();
+  const int64_t n64 = x.shape[r - 1];
+  const lapack_int n = lapack_dim(n64, "eig");
+  const bool want_vectors = static_cast<bool>(vectors.storage);
+  const char jobvr = want_vectors ? 'V' : 'N';
+  const int64_t count = batch_count(x);
+  const MatrixStrides xs = matrix_strides(x);
+  if (n64 == 0) return true;
+  std::atomic<bool> all_ok{true};
+  visit_float(x.dtype, "eig", [&](auto t_tag, auto f_tag) {
+    using T = decltype(t_tag);
+    using F = decltype(f_tag);
+    const double flops = 10.0 * static_cast<double>(n64) * n64 * n64;
+    for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
+      std::vector<F> a(static_cast<size_t>(n64 * n64)), vr(want_vectors ? a.size() : 1);
+      std::vector<F> wr(static_cast<size_t>(n64)), wi(static_cast<size_t>(n64));
+      F query = 0;
+      geev<F>(jobvr, n, a.data(), n, wr.data(), wi.data(), vr.data(), want_vectors ? n : 1,
+              &query, -1);
+      std::vector<F> work(static_cast<size_t>(work_size(query)));
+      for (int64_t i = begin; i < end; ++i) {
+        pack_col_major(a.data(), n64, matrix_at<T>(x, i), n64, n64, xs);
+        T* vo = out_matrix<T>(values, i, 2 * n64);
+        T* eo = want_vectors ? out_matrix<T>(vectors, i, 2 * n64 * n64) : nullptr;
+        const lapack_int info =
+            geev<F>(jobvr, n, a.data(), n, wr.data(), wi.data(), vr.data(), want_vectors ? n : 1,
+                    work.data(), static_cast<lapack_int>(work.size()));
+        if (info != 0) {
+          all_ok = false;
+          fill_nan(vo, 2 * n64);
+          if (eo) fill_nan(eo, 2 * n64 * n64);
+          continue;
+        }
+        for (int64_t j = 0; j < n64; ++j) {
+          vo[2 * j] = convert<T>(wr[j]);
+          vo[2 * j + 1] = convert<T>(wi[j]);
+        }
+        if (!eo) continue;
+        // geev packs a conjugate pair (wi[j] > 0) as columns j (real part) and j + 1
+        // (imaginary part); the vector of j + 1 is the conjugate of j's.
+        for (int64_t j = 0; j < n64; ++j) {
+          const bool pair_first = wi[j] > 0 && j + 1 < n64;
+          for (int64_t k = 0; k < n64; ++k) {
+            F re = vr[k + j * n64], im = 0;
+            if (pair_first) {
+              im = vr[k + (j + 1) * n64];
+            } else if (j > 0 && wi[j] < 0) {
+              re = vr[k + (j - 1) * n64];
+              im = -vr[k + j * n64];
+            }
+            eo[2 * (k * n64 + j)] = convert<T>(re);
+            eo[2 * (k * n64 + j) + 1] = convert<T>(im);
+          }
+        }
+      }
+    });
+  });
+  return all_ok;
 }
 
 }  // namespace keras::cpu

@@ -96,6 +96,9 @@ void scalar_bytes(const Scalar& value, DType dtype, unsigned char* out) {
     case DType::BFloat16: return put(value.to<bfloat16_t>());
     case DType::Float32: return put(value.to<float>());
     case DType::Float64: return put(value.to<double>());
+    case DType::Complex64:
+    case DType::Complex128:
+      keras::detail::throw_complex_not_supported(dtype);  // kernels see real views only
   }
 }
 

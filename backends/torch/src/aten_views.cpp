@@ -38,6 +38,9 @@ at::ScalarType scalar_type(DType dtype) {
     case DType::BFloat16: return at::kBFloat16;
     case DType::Float32: return at::kFloat;
     case DType::Float64: return at::kDouble;
+    case DType::Complex64:
+    case DType::Complex128:
+      keras::detail::throw_complex_not_supported(dtype);  // kernels see real views only
   }
   throw RuntimeError("torch backend: unknown dtype");
 }

@@ -47,12 +47,16 @@ DType dtype_from_torch(at::ScalarType type) {
       return DType::Float32;
     case at::kDouble:
       return DType::Float64;
+    case at::kComplexFloat:
+      return DType::Complex64;
+    case at::kComplexDouble:
+      return DType::Complex128;
     default:
       throw TypeError(keras::detail::cat(
           "from_torch: the LibTorch dtype ", aten_name(type),
           " has no keras-cpp equivalent (keras-cpp has bool, int8/16/32/64, uint8, float16, "
-          "bfloat16, float32, float64). Convert it first, e.g. t.to(torch::kFloat) or "
-          "torch::view_as_real(t) for complex tensors."));
+          "bfloat16, float32, float64, complex64, complex128). Convert it first, e.g. "
+          "t.to(torch::kFloat)."));
   }
 }
 
@@ -78,6 +82,10 @@ at::ScalarType dtype_to_torch(DType dtype) {
       return at::kFloat;
     case DType::Float64:
       return at::kDouble;
+    case DType::Complex64:
+      return at::kComplexFloat;
+    case DType::Complex128:
+      return at::kComplexDouble;
   }
   throw TypeError("to_torch: unknown keras-cpp dtype");
 }

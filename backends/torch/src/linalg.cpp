@@ -75,4 +75,18 @@ void TorchBackend::eigh(const Array& values, const Array& vectors, const Array& 
   if (vectors.storage) assign(vectors, v);
 }
 
+bool TorchBackend::eig(const Array& values, const Array& vectors, const Array& x) {
+  at::Tensor m = compute_view(x);
+  if (fill_nan_if_not_finite(m, {&values, &vectors})) return false;
+  // Complex results viewed as (real, imaginary) pairs: keras-cpp's backends hold real arrays.
+  if (!vectors.storage) {
+    assign(values, at::view_as_real(at::linalg_eigvals(m)));
+    return true;
+  }
+  auto [w, v] = at::linalg_eig(m);
+  assign(values, at::view_as_real(w));
+  assign(vectors, at::view_as_real(v));
+  return true;
+}
+
 }  // namespace keras::torch_backend

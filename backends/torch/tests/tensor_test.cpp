@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <complex>
+
 #include <ATen/ATen.h>
 
 #include "assertions.h"
@@ -123,15 +125,22 @@ TEST(TensorInteropDTypes, EveryKerasDTypeMapsBothWays) {
   }
 }
 
-TEST(TensorInteropDTypes, ComplexIsATypeErrorNamingTheDType) {
-  at::Tensor c = at::zeros({2}, at::kComplexFloat);
-  try {
-    from_torch(c);
-    FAIL() << "expected a TypeError";
-  } catch (const TypeError& e) {
-    EXPECT_NE(std::string(e.what()).find("ComplexFloat"), std::string::npos) << e.what();
-  }
-  EXPECT_THROW(torch_interop::dtype_from_torch(at::kComplexDouble), Error);
+TEST(TensorInteropDTypes, ComplexMapsBothWaysWithoutACopy) {
+  using C = std::complex<float>;
+  Tensor z = Tensor::from_vector(std::vector<C>{{1, 2}, {3, -4}, {5, 6}, {-7, 8}}, {2, 2});
+  at::Tensor t = to_torch(z.transpose());
+  EXPECT_EQ(t.scalar_type(), at::kComplexFloat);
+  EXPECT_EQ(t.data_ptr(), z.array().data());
+  // LibTorch's own reading of the pairs: (real, imaginary) of element [0, 1] of the transpose.
+  at::Tensor parts = at::view_as_real(t);
+  EXPECT_EQ(parts[0][1][0].item<float>(), 5);
+  EXPECT_EQ(parts[0][1][1].item<float>(), 6);
+  at::Tensor d = at::view_as_complex(at::arange(6, at::kDouble).reshape({3, 2}));
+  Tensor back = from_torch(d);
+  EXPECT_EQ(back.dtype(), DType::Complex128);
+  EXPECT_EQ(back.to_vector<std::complex<double>>(),
+            (std::vector<std::complex<double>>{{0, 1}, {2, 3}, {4, 5}}));
+  EXPECT_THROW(from_torch(at::zeros({2}, at::kComplexHalf)), TypeError);
 }
 
 TEST(TensorInteropDTypes, QuantizedAndSparseTensorsAreCopied) {

@@ -88,7 +88,7 @@ enum class Capability : uint8_t {
   Pool,                 // pool, pool_backward
   Softmax,              // softmax / log_softmax along one axis
   Linear,               // matmul + bias + activation
-  Linalg,               // cholesky, lu_factor, triangular_solve, qr, svd, eigh
+  Linalg,               // cholesky, lu_factor, triangular_solve, qr, svd, eigh, eig
   Epilogue,             // conv_bias_activation, bias_activation_backward
   ConvPool,             // conv_bias_activation_max_pool(_backward)
   Elementwise,          // elementwise: a chain of elementwise primitives in one pass

@@ -2,6 +2,7 @@
 // Element types, their names as Keras spells them, and the mapping from C++ types.
 
 #include <cstddef>
+#include <complex>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -12,7 +13,10 @@
 #pragma GCC visibility push(default)
 namespace keras {
 
-/// The element types a tensor can hold (Keras names: "bool", "int8", ..., "float64").
+/// The element types a tensor can hold (Keras names: "bool", "int8", ..., "float64",
+/// "complex64", "complex128"). A complex element is a (real, imaginary) pair of its part dtype
+/// (float32 or float64), stored side by side as NumPy and std::complex store them. Backends
+/// never see complex arrays: the front end computes on their real views (docs/complex.md).
 enum class DType : uint8_t {
   Bool,
   Int8,
@@ -24,10 +28,12 @@ enum class DType : uint8_t {
   BFloat16,
   Float32,
   Float64,
+  Complex64,
+  Complex128,
 };
 
 /// Number of DType values, for tables indexed by dtype.
-inline constexpr int kNumDTypes = 10;
+inline constexpr int kNumDTypes = 12;
 
 // Short names, so user code can write `ops::zeros({2, 3}, keras::float16)`.
 /// DType::Bool, Keras's "bool" (`bool` is a C++ keyword).
@@ -50,6 +56,10 @@ inline constexpr DType bfloat16 = DType::BFloat16;
 inline constexpr DType float32 = DType::Float32;
 /// DType::Float64, Keras's "float64".
 inline constexpr DType float64 = DType::Float64;
+/// DType::Complex64, Keras's "complex64": two float32 values.
+inline constexpr DType complex64 = DType::Complex64;
+/// DType::Complex128, Keras's "complex128": two float64 values.
+inline constexpr DType complex128 = DType::Complex128;
 
 /// Bytes per element.
 constexpr size_t itemsize(DType t) {
@@ -67,7 +77,10 @@ constexpr size_t itemsize(DType t) {
       return 4;
     case DType::Int64:
     case DType::Float64:
+    case DType::Complex64:
       return 8;
+    case DType::Complex128:
+      return 16;
   }
   return 0;
 }
@@ -81,6 +94,20 @@ constexpr bool is_floating(DType t) {
 constexpr bool is_integer(DType t) {
   return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64 ||
          t == DType::UInt8;
+}
+/// True for complex64 and complex128.
+constexpr bool is_complex(DType t) { return t == DType::Complex64 || t == DType::Complex128; }
+/// The dtype of each part of a complex dtype: float32 for complex64, float64 for complex128;
+/// `t` itself for the others.
+constexpr DType complex_part_dtype(DType t) {
+  if (t == DType::Complex64) return DType::Float32;
+  if (t == DType::Complex128) return DType::Float64;
+  return t;
+}
+/// The complex dtype whose parts hold `t`: complex128 for float64 (and complex128), complex64
+/// for every other dtype (as Keras casts float16, bfloat16 and integers).
+constexpr DType complex_dtype_for(DType t) {
+  return t == DType::Float64 || t == DType::Complex128 ? DType::Complex128 : DType::Complex64;
 }
 /// True for the unsigned integer types.
 constexpr bool is_unsigned(DType t) { return t == DType::UInt8; }
@@ -166,11 +193,30 @@ struct dtype_of<double> {
   /// DType::Float64.
   static constexpr DType value = DType::Float64;
 };
+/// dtype_of for `std::complex<float>`: DType::Complex64.
+template <>
+struct dtype_of<std::complex<float>> {
+  /// DType::Complex64.
+  static constexpr DType value = DType::Complex64;
+};
+/// dtype_of for `std::complex<double>`: DType::Complex128.
+template <>
+struct dtype_of<std::complex<double>> {
+  /// DType::Complex128.
+  static constexpr DType value = DType::Complex128;
+};
 /// The DType for the C++ element type `T`: `dtype_v<float>` is DType::Float32.
 template <typename T>
 inline constexpr DType dtype_v = dtype_of<T>::value;
 
-/// Calls fn(T{}) with the C++ type of `t`. The dispatch every kernel table uses.
+namespace detail {
+/// Thrown by visit_dtype for a complex dtype: a TypeError saying that the operation does not
+/// take complex tensors (the ops that do handle them before any kernel runs).
+[[noreturn]] void throw_complex_not_supported(DType t);
+}  // namespace detail
+
+/// Calls fn(T{}) with the C++ type of `t`. The dispatch every kernel table uses. Kernels are
+/// real-valued: a complex dtype throws a TypeError (complex ops compute on real views).
 template <typename Fn>
 decltype(auto) visit_dtype(DType t, Fn&& fn) {
   switch (t) {
@@ -194,6 +240,9 @@ decltype(auto) visit_dtype(DType t, Fn&& fn) {
       return fn(float{});
     case DType::Float64:
       return fn(double{});
+    case DType::Complex64:
+    case DType::Complex128:
+      detail::throw_complex_not_supported(t);
   }
   return fn(float{});
 }

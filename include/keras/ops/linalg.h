@@ -35,6 +35,13 @@ Tensor det(const Tensor& x);
 /// matrices; reads the lower triangle.
 std::pair<Tensor, Tensor> eigh(const Tensor& x);
 
+/// Eigenvalues (..., M) and right eigenvectors (columns, (..., M, M)) of general real square
+/// matrices, both complex (complex128 for float64 input, complex64 otherwise), in LAPACK geev's
+/// order, each vector of unit length with its largest component real (as NumPy and JAX on the
+/// CPU); NaN for a matrix whose QR iteration fails. No gradient yet: NotImplementedError under a
+/// GradientTape that watches x.
+std::pair<Tensor, Tensor> eig(const Tensor& x);
+
 /// Inverse of square matrices.
 Tensor inv(const Tensor& x);
 

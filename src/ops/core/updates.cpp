@@ -244,7 +244,7 @@ Tensor slice_update(const Tensor& inputs, const std::vector<int64_t>& start_indi
   Tensor x = detail::cast(inputs, inputs.dtype());
   Tensor u = detail::cast(updates, inputs.dtype());
   Tensor out = detail::run_copy(x, x.dtype());
-  if (u.size() > 0) be.copy(detail::spec_view(out, spec).array(), u.array());
+  if (u.size() > 0) detail::copy_into(be, detail::spec_view(out, spec).array(), u.array());
   if (autograd::should_record(x, u)) {
     const std::vector<int64_t> start = start_indices;
     const Shape us = u.shape();

@@ -6,6 +6,7 @@
 #include "keras/autograd/node.h"
 #include "keras/core/config.h"
 #include "keras/ops/ops.h"
+#include "ops/complex/complex_parts.h"
 #include "ops/detail/op_utils.h"
 
 namespace keras::ops::detail {
@@ -28,6 +29,7 @@ DType compute_dtype(DType promoted, Promotion promotion) {
 Tensor unary_op(std::string_view name, backend::UnaryOp op, const Tensor& x, Promotion promotion,
                 UnaryGrad grad, double p0, double p1) {
   check(x.defined(), name, ": the input is an undefined tensor.");
+  if (complex_detail::any_complex({&x})) return complex_detail::unary(name, op, x);
   DType dtype = compute_dtype(promote({&x}), promotion);
   Tensor xc = prepare(x, dtype, x.backend());
   Tensor y = run_unary(op, xc, p0, p1);
@@ -57,6 +59,7 @@ void record_binary(std::string_view name, const Tensor& ac, const Tensor& bc, Te
 Tensor binary_op(std::string_view name, backend::BinaryOp op, const Tensor& a, const Tensor& b,
                  Promotion promotion, BinaryGrad grad) {
   check(a.defined() && b.defined(), name, ": an input is an undefined tensor.");
+  if (complex_detail::any_complex({&a, &b})) return complex_detail::binary(name, op, a, b);
   Backend& be = common_backend(name, {&a, &b});
   DType dtype = compute_dtype(promote({&a, &b}), promotion);
   Tensor ac = prepare(a, dtype, be), bc = prepare(b, dtype, be);
@@ -69,6 +72,7 @@ Tensor binary_op(std::string_view name, backend::BinaryOp op, const Tensor& a, c
 
 Tensor predicate_op(std::string_view name, backend::BinaryOp op, const Tensor& a, const Tensor& b) {
   check(a.defined() && b.defined(), name, ": an input is an undefined tensor.");
+  if (complex_detail::any_complex({&a, &b})) return complex_detail::predicate(name, op, a, b);
   Backend& be = common_backend(name, {&a, &b});
   DType dtype = promote({&a, &b});
   Tensor ac = prepare(a, dtype, be), bc = prepare(b, dtype, be);
@@ -79,6 +83,7 @@ Tensor predicate_op(std::string_view name, backend::BinaryOp op, const Tensor& a
 Tensor composite_unary(std::string_view name, const Tensor& x, Promotion promotion,
                        const std::function<Tensor(const Tensor&)>& forward, UnaryGrad grad) {
   check(x.defined(), name, ": the input is an undefined tensor.");
+  if (is_complex(x.dtype())) complex_detail::unsupported(name, x.dtype());
   DType dtype = compute_dtype(promote({&x}), promotion);
   Tensor xc = prepare(x, dtype, x.backend());
   Tensor y;
@@ -99,6 +104,7 @@ Tensor composite_binary(std::string_view name, const Tensor& a, const Tensor& b,
                         const std::function<Tensor(const Tensor&, const Tensor&)>& forward,
                         BinaryGrad grad) {
   check(a.defined() && b.defined(), name, ": an input is an undefined tensor.");
+  if (complex_detail::any_complex({&a, &b})) complex_detail::unsupported(name, promote({&a, &b}));
   Backend& be = common_backend(name, {&a, &b});
   DType dtype = compute_dtype(promote({&a, &b}), promotion);
   Tensor ac = prepare(a, dtype, be), bc = prepare(b, dtype, be);

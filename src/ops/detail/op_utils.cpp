@@ -4,11 +4,13 @@
 #include <string>
 
 #include "core/out_of_memory.h"
+#include "keras/autograd/gradient_tape.h"
 #include "keras/autograd/node.h"
 #include "keras/backend/registry.h"
 #include "keras/backend/trace_hook.h"
 #include "keras/core/runtime_errors.h"
 #include "keras/ops/ops.h"
+#include "ops/complex/complex_parts.h"
 
 namespace keras::ops::detail {
 
@@ -180,6 +182,7 @@ DType promote(std::initializer_list<const Tensor*> inputs) {
 }
 
 Tensor filled(const Shape& shape, const Scalar& value, DType dtype, Backend& b) {
+  if (is_complex(dtype)) return complex_detail::filled(shape, value, dtype, b);
   Tensor out = empty(shape, dtype, b);
   if (out.size() > 0) b.fill(out.array(), value);
   return out;
@@ -188,6 +191,7 @@ Tensor filled(const Shape& shape, const Scalar& value, DType dtype, Backend& b) 
 Tensor zeros_on(const Shape& shape, DType dtype, Backend& b) { return filled(shape, 0, dtype, b); }
 
 Tensor scalar_tensor(const Scalar& value, DType dtype, Backend& b) {
+  if (is_complex(dtype)) return complex_detail::filled({}, value, dtype, b);
   // Through copy_from_host rather than fill: memory is the one thing every backend has.
   Tensor t = empty(Shape{}, dtype, b);
   visit_dtype(dtype, [&](auto tag) {
@@ -201,6 +205,7 @@ Tensor scalar_tensor(const Scalar& value, DType dtype, Backend& b) {
 Tensor cast(const Tensor& x, DType dtype) {
   if (x.is_weak()) return scalar_tensor(x.impl()->weak_value, dtype, x.backend());
   if (x.dtype() == dtype) return x;
+  if (is_complex(dtype) || is_complex(x.dtype())) return complex_detail::cast(x, dtype);
   Tensor out = run_copy(x, dtype);
   if (is_floating(dtype) && is_floating(x.dtype()) && autograd::should_record(x)) {
     DType from = x.dtype();
@@ -242,9 +247,22 @@ Tensor run_reduce(backend::ReduceOp op, const Tensor& x, uint64_t mask) {
 }
 
 Tensor run_copy(const Tensor& x, DType dtype) {
+  if (is_complex(x.dtype())) return complex_detail::copy(x, dtype);
+  if (is_complex(dtype)) {
+    NoGradScope no_grad;  // run_copy records nothing
+    return complex_detail::to_complex(run_copy(x, complex_part_dtype(dtype)), dtype).contiguous();
+  }
   Tensor out = empty(x.shape(), dtype, x.backend());
   x.backend().copy(out.array(), x.array(), backend::CopyMode::Assign);
   return out;
+}
+
+void copy_into(Backend& be, const Array& dst, const Array& src, backend::CopyMode mode) {
+  if (is_complex(dst.dtype) && is_complex(src.dtype)) {
+    be.copy(complex_detail::real_array(dst), complex_detail::real_array(src), mode);
+  } else {
+    be.copy(dst, src, mode);
+  }
 }
 
 Tensor as_matrix_rows(const Tensor& x) {

@@ -72,6 +72,10 @@ Tensor run_binary(backend::BinaryOp op, const Tensor& a, const Tensor& b);
 Tensor run_reduce(backend::ReduceOp op, const Tensor& x, uint64_t mask);
 /// The same values, contiguous, in a new tensor of `dtype`.
 Tensor run_copy(const Tensor& x, DType dtype);
+/// be.copy(dst, src, mode) for arrays of one dtype, complex ones through their real views
+/// (backends see no complex arrays).
+void copy_into(Backend& be, const Array& dst, const Array& src,
+               backend::CopyMode mode = backend::CopyMode::Assign);
 /// x as a contiguous (rows, last extent) matrix (a view when x is contiguous): what the
 /// backend's row-wise kernels (a Dense's product, per-row quantizers) take.
 Tensor as_matrix_rows(const Tensor& x);

@@ -126,10 +126,6 @@ Tensor kernel_grad_decomposed(const Tensor& x, const Tensor& dy, const ConvSpec&
   return reshape(transpose(dk, {1, 0, 2}), kernel_shape);  // (K * Cg, G, O / G) -> kernel
 }
 
-Tensor zeros_on(const Shape& shape, const Tensor& like) {
-  return filled(shape, 0, like.dtype(), like.backend());
-}
-
 }  // namespace
 
 Tensor conv_nd(const Tensor& x, const Tensor& kernel, const ConvSpec& spec) {
@@ -137,7 +133,7 @@ Tensor conv_nd(const Tensor& x, const Tensor& kernel, const ConvSpec& spec) {
   const Shape y_shape = conv_output_shape(x.shape(), kernel.shape(), spec);
   Tensor y;
   if (y_shape.numel() == 0 || x.size() == 0) {
-    y = zeros_on(y_shape, x);
+    y = zeros_on(y_shape, x.dtype(), x.backend());
   } else if (backend::use_fused(be, Capability::Conv)) {
     y = empty(y_shape, x.dtype(), be);
     be.conv(y.array(), x.array(), kernel.array(), spec);
@@ -164,7 +160,7 @@ Tensor conv_input_grad(const Tensor& dy, const Tensor& kernel, const ConvSpec& s
   auto& be = dy.backend();
   Tensor dx;
   if (x_shape.numel() == 0 || dy.size() == 0 || kernel.size() == 0) {
-    dx = zeros_on(x_shape, dy);
+    dx = zeros_on(x_shape, dy.dtype(), dy.backend());
   } else if (backend::use_fused(be, Capability::Conv)) {
     dx = empty(x_shape, dy.dtype(), be);
     be.conv_backward_input(dx.array(), dy.array(), kernel.array(), spec);
@@ -191,7 +187,7 @@ Tensor conv_kernel_grad(const Tensor& x, const Tensor& dy, const ConvSpec& spec,
   auto& be = x.backend();
   Tensor dk;
   if (kernel_shape.numel() == 0 || x.size() == 0 || dy.size() == 0) {
-    dk = zeros_on(kernel_shape, x);
+    dk = zeros_on(kernel_shape, x.dtype(), x.backend());
   } else if (backend::use_fused(be, Capability::Conv)) {
     dk = empty(kernel_shape, x.dtype(), be);
     be.conv_backward_kernel(dk.array(), x.array(), dy.array(), spec);

@@ -156,10 +156,6 @@ Tensor grad_decomposed(const Tensor& dy, const Tensor& x, const PoolSpec& s) {
   return from_cl(crop_spatial(full, s.pad_before, in), s);
 }
 
-Tensor zeros_on(const Shape& shape, const Tensor& like) {
-  return filled(shape, 0, like.dtype(), like.backend());
-}
-
 // dy read at each window's first maximum: the adjoint of max pooling's pool_grad in dy.
 Tensor max_select(const Tensor& g, const Tensor& x, const Tensor& y, const PoolSpec& s) {
   Tensor out;
@@ -189,7 +185,7 @@ Tensor pool_nd(const Tensor& x, const PoolSpec& spec) {
   const Shape y_shape = pool_output_shape(x.shape(), spec);
   Tensor y;
   if (y_shape.numel() == 0) {
-    y = zeros_on(y_shape, x);
+    y = zeros_on(y_shape, x.dtype(), x.backend());
   } else if (backend::use_fused(be, Capability::Pool)) {
     y = empty(y_shape, x.dtype(), be);
     be.pool(y.array(), x.array(), spec);
@@ -210,7 +206,7 @@ Tensor pool_grad(const Tensor& dy, const Tensor& x, const Tensor& y, const PoolS
   auto& be = dy.backend();
   Tensor dx;
   if (x.size() == 0 || dy.size() == 0) {
-    dx = zeros_on(x.shape(), dy);
+    dx = zeros_on(x.shape(), dy.dtype(), dy.backend());
   } else if (backend::use_fused(be, Capability::Pool)) {
     dx = empty(x.shape(), dy.dtype(), be);
     be.pool_backward(dx.array(), dy.array(), x.array(), y.array(), spec);

@@ -57,7 +57,7 @@ Tensor window_embed(const Tensor& w, const Shape& x_shape, const WindowGeometry&
   if (w.size() > 0) {
     // The destination overlaps itself where windows do; the copy primitive sums those.
     Tensor view = window_geometry_view(out, o, g);
-    w.backend().copy(view.array(), w.array(), backend::CopyMode::Add);
+    detail::copy_into(w.backend(), view.array(), w.array(), backend::CopyMode::Add);
   }
   if (autograd::should_record(w)) {
     autograd::record("window_embed", {w}, out, [o, g](const autograd::Context&, const Tensor& gg) {

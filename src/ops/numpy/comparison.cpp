@@ -48,6 +48,12 @@ Tensor where(const Tensor& condition, const Tensor& x1, const Tensor& x2) {
         ": an input is an undefined tensor.");
   auto& be = detail::common_backend(op, {&condition, &x1, &x2});
   DType dtype = detail::promote({&x1, &x2});
+  if (is_complex(dtype)) {
+    // The pairs of the chosen operand: the condition broadcast over the pair axis.
+    Tensor c = expand_dims(detail::prepare(condition, DType::Bool, be), -1);
+    return view_as_complex(where(c, view_as_real(detail::prepare(x1, dtype, be)),
+                                 view_as_real(detail::prepare(x2, dtype, be))));
+  }
   Tensor c = detail::prepare(condition, DType::Bool, be);
   Tensor a = detail::prepare(x1, dtype, be), b = detail::prepare(x2, dtype, be);
   Shape shape =

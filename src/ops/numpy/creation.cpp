@@ -16,9 +16,7 @@ Tensor full(const Shape& shape, const Scalar& fill_value, std::optional<DType> d
   // Keras: the dtype defaults to floatx() whatever the fill value (ops.full(shape, 7) is float).
   DType t = dtype.value_or(config::floatx());
   auto& b = backend::current();
-  Tensor out = detail::empty(shape, t, b);
-  if (out.size() > 0) b.fill(out.array(), fill_value);
-  return out;
+  return detail::filled(shape, fill_value, t, b);
 }
 
 Tensor zeros(const Shape& shape, std::optional<DType> dtype) {
@@ -31,10 +29,7 @@ Tensor ones(const Shape& shape, std::optional<DType> dtype) {
 
 Tensor full_like(const Tensor& x, const Scalar& fill_value, std::optional<DType> dtype) {
   check(x.defined(), "full_like: the input is an undefined tensor.");
-  auto& b = x.backend();
-  Tensor out = detail::empty(x.shape(), dtype.value_or(x.dtype()), b);
-  if (out.size() > 0) b.fill(out.array(), fill_value);
-  return out;
+  return detail::filled(x.shape(), fill_value, dtype.value_or(x.dtype()), x.backend());
 }
 
 Tensor zeros_like(const Tensor& x, std::optional<DType> dtype) { return full_like(x, 0, dtype); }

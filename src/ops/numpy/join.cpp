@@ -41,7 +41,7 @@ Tensor concatenate(const std::vector<Tensor>& xs, int axis) {
     std::vector<detail::AxisIndex> spec(static_cast<size_t>(rank));
     for (int d = 0; d < rank; ++d) spec[d].length = shape[d];
     spec[a] = detail::AxisIndex{begin, 1, p.shape()[a], true};
-    if (p.size() > 0) be.copy(detail::spec_view(out, spec).array(), p.array());
+    if (p.size() > 0) detail::copy_into(be, detail::spec_view(out, spec).array(), p.array());
     sizes.push_back(p.shape()[a]);
     begin += p.shape()[a];
   }

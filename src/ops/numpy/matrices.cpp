@@ -60,7 +60,7 @@ Tensor diagonal_view(const Tensor& x, const DiagonalSpec& spec) {
 // zeros(shape) with `g` written on the diagonal: the adjoint of diagonal_view.
 Tensor diagonal_embed(const Tensor& g, const Shape& shape, const DiagonalSpec& spec) {
   Tensor out = detail::zeros_on(shape, g.dtype(), g.backend());
-  if (g.size() > 0) g.backend().copy(diagonal_geometry(out, spec).array(), g.array());
+  if (g.size() > 0) detail::copy_into(g.backend(), diagonal_geometry(out, spec).array(), g.array());
   if (autograd::should_record(g)) {
     autograd::record("diagonal_embed", {g}, out, [spec](const autograd::Context&, const Tensor& gg) {
       return TensorList{diagonal_view(gg, spec)};

@@ -87,7 +87,7 @@ Tensor pad(const Tensor& x, const PadWidth& pad_width, std::string_view mode,
     auto& be = x.backend();
     Tensor out = detail::empty(shape, x.dtype(), be);
     if (out.size() > x.size()) be.fill(out.array(), constant_values.value_or(Scalar(0)));
-    if (x.size() > 0) be.copy(detail::spec_view(out, inner).array(), x.array());
+    if (x.size() > 0) detail::copy_into(be, detail::spec_view(out, inner).array(), x.array());
     if (autograd::should_record(x)) {
       autograd::record(op, {x}, out, [inner](const autograd::Context&, const Tensor& g) {
         return TensorList{detail::basic_view(g, inner)};

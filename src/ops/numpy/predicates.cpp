@@ -31,6 +31,7 @@ Tensor signbit(const Tensor& x) {
 }
 Tensor isreal(const Tensor& x) {
   check(x.defined(), "isreal: the input is an undefined tensor.");
+  if (is_complex(x.dtype())) return equal(imag(x), 0);
   return full_like(x, true, DType::Bool);
 }
 

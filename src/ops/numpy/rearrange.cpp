@@ -166,7 +166,8 @@ Tensor roll(const Tensor& x, const std::vector<int64_t>& shift, const Axes& axis
       empty_block |= p.dst.length == 0;
     }
     if (empty_block || x.size() == 0) continue;
-    x.backend().copy(detail::spec_view(out, dst).array(), detail::spec_view(x, src).array());
+    detail::copy_into(x.backend(), detail::spec_view(out, dst).array(),
+                      detail::spec_view(x, src).array());
   }
   if (autograd::should_record(x)) {
     std::vector<int64_t> back;

@@ -2,6 +2,7 @@
 
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
+#include "ops/complex/complex_parts.h"
 #include "ops/numpy/reduce_common.h"
 
 namespace keras::ops {
@@ -86,6 +87,7 @@ Tensor prod_grad(const Tensor& x, const Tensor& g, uint64_t mask) {
 Tensor sum(const Tensor& x, const Axes& axis, bool keepdims) {
   constexpr std::string_view op = "sum";
   check(x.defined(), op, ": the input is an undefined tensor.");
+  if (is_complex(x.dtype())) return complex_detail::reduce(op, x, axis, keepdims);
   uint64_t mask = detail::axes_mask(op, axis, x.ndim());
   Tensor xc = detail::cast(x, accumulation_dtype(x.dtype()));
   Tensor out =
@@ -118,6 +120,7 @@ Tensor prod(const Tensor& x, const Axes& axis, bool keepdims, std::optional<DTyp
 Tensor mean(const Tensor& x, const Axes& axis, bool keepdims) {
   constexpr std::string_view op = "mean";
   check(x.defined(), op, ": the input is an undefined tensor.");
+  if (is_complex(x.dtype())) return complex_detail::reduce(op, x, axis, keepdims);
   uint64_t mask = detail::axes_mask(op, axis, x.ndim());
   Tensor xc = detail::cast(x, float_result_type(x.dtype()));
   Tensor out =

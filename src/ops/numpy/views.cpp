@@ -84,7 +84,7 @@ Tensor basic_view(const Tensor& x, const std::vector<AxisIndex>& spec) {
 Tensor basic_embed(const Tensor& g, const Shape& shape, const std::vector<AxisIndex>& spec) {
   // zeros on g's backend (not the current one), with g written through the window.
   Tensor out = zeros_on(shape, g.dtype(), g.backend());
-  if (g.size() > 0) g.backend().copy(spec_view(out, spec).array(), g.array());
+  if (g.size() > 0) copy_into(g.backend(), spec_view(out, spec).array(), g.array());
   if (autograd::should_record(g)) {
     autograd::record("slice_grad", {g}, out, [spec](const autograd::Context&, const Tensor& gg) {
       return TensorList{basic_view(gg, spec)};

@@ -104,6 +104,8 @@ int onnx_type(DType dtype) {
     case DType::Float16: return 10;
     case DType::Float64: return 11;
     case DType::BFloat16: return 16;
+    case DType::Complex64: return 14;
+    case DType::Complex128: return 15;
   }
   throw std::logic_error("onnx_type: unknown dtype");
 }

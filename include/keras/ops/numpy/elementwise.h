@@ -149,14 +149,15 @@ Tensor heaviside(const Tensor& x1, const Tensor& x2);
 /// The next representable value after x1 toward x2.
 Tensor nextafter(const Tensor& x1, const Tensor& x2);
 
-// ---- complex parts (keras-cpp tensors are real) --------------------------------------------
-/// The argument of x: 0 for x >= +0, pi for x < 0 or x = -0 (integers give floatx()).
+// ---- complex parts ---------------------------------------------------------------------------
+/// The argument atan2(imag, real) of each element, in the part dtype for complex x. Real x:
+/// 0 for x >= +0, pi for x < 0 or x = -0 (integers give floatx()).
 Tensor angle(const Tensor& x);
-/// The real part: x itself.
+/// The real part (float32 for complex64, float64 for complex128); a real x itself.
 Tensor real(const Tensor& x);
-/// The imaginary part: zeros of x's dtype.
+/// The imaginary part (the part dtype for complex x); zeros of x's dtype for a real x.
 Tensor imag(const Tensor& x);
-/// The complex conjugate: x itself.
+/// The complex conjugate (real - i imag); a real x itself.
 Tensor conj(const Tensor& x);
 /// The same as conj.
 Tensor conjugate(const Tensor& x);

@@ -1,0 +1,152 @@
+// Arithmetic on complex tensors as real arithmetic on their parts (complex_parts.h). Every
+// formula is a composition of differentiable real ops, so gradients need no rules of their own.
+
+#include "keras/ops/ops.h"
+#include "ops/complex/complex_parts.h"
+#include "ops/detail/op_utils.h"
+
+namespace keras::ops {
+namespace complex_detail {
+
+using backend::BinaryOp;
+using backend::UnaryOp;
+
+namespace {
+
+// The complex dtype two operands compute in (one of them complex).
+DType common_complex(const Tensor& a, const Tensor& b) {
+  DType t = detail::promote({&a, &b});
+  return is_complex(t) ? t : complex_dtype_for(t);
+}
+
+// t on backend `be` as complex `dtype` (a weak literal becomes a complex scalar).
+Tensor operand(const Tensor& t, DType dtype, backend::Backend& be) {
+  DType as = is_complex(t.dtype()) && !t.is_weak() ? t.dtype() : complex_part_dtype(dtype);
+  return to_complex(detail::prepare(t, as, be), dtype);
+}
+
+Tensor times(const Tensor& a, const Tensor& b) {
+  Tensor ar = real_part(a), ai = imag_part(a), br = real_part(b), bi = imag_part(b);
+  return make_complex(subtract(multiply(ar, br), multiply(ai, bi)),
+                      add(multiply(ar, bi), multiply(ai, br)));
+}
+
+Tensor over(const Tensor& a, const Tensor& b) {
+  Tensor ar = real_part(a), ai = imag_part(a), br = real_part(b), bi = imag_part(b);
+  Tensor den = add(multiply(br, br), multiply(bi, bi));
+  return make_complex(divide(add(multiply(ar, br), multiply(ai, bi)), den),
+                      divide(subtract(multiply(ai, br), multiply(ar, bi)), den));
+}
+
+// The principal square root, without the cancellation of sqrt((|z| - x) / 2) for x < 0:
+// t = sqrt((|x| + |z|) / 2), then (t, y / 2t) for x >= 0 and (|y| / 2t, t with y's sign).
+Tensor principal_sqrt(const Tensor& z) {
+  Tensor x = real_part(z), y = imag_part(z);
+  Tensor t = sqrt(multiply(add(absolute(x), hypot(x, y)), 0.5));
+  Tensor safe_t = where(equal(t, 0.0), 1.0, t);
+  Tensor other = divide(y, multiply(safe_t, 2.0));  // y / 2t; 0 when z = 0
+  Tensor nonneg = greater_equal(x, 0.0);
+  return make_complex(where(nonneg, t, absolute(other)),
+                      where(nonneg, other, where(signbit(y), negative(t), t)));
+}
+
+}  // namespace
+
+Tensor unary(std::string_view name, UnaryOp op, const Tensor& x) {
+  switch (op) {
+    case UnaryOp::Neg:
+      return from_pairs(negative(pairs(x)));
+    case UnaryOp::Abs:
+      return hypot(real_part(x), imag_part(x));
+    case UnaryOp::Square:
+      return times(x, x);
+    case UnaryOp::Reciprocal:
+      return over(filled({}, 1, x.dtype(), x.backend()), x);
+    case UnaryOp::Exp: {
+      Tensor e = exp(real_part(x)), y = imag_part(x);
+      return make_complex(multiply(e, cos(y)), multiply(e, sin(y)));
+    }
+    case UnaryOp::Log:
+      return make_complex(log(hypot(real_part(x), imag_part(x))),
+                          arctan2(imag_part(x), real_part(x)));
+    case UnaryOp::Sqrt:
+      return principal_sqrt(x);
+    case UnaryOp::IsNan:
+      return logical_or(isnan(real_part(x)), isnan(imag_part(x)));
+    case UnaryOp::IsInf:
+      return logical_or(isinf(real_part(x)), isinf(imag_part(x)));
+    case UnaryOp::IsFinite:
+      return logical_and(isfinite(real_part(x)), isfinite(imag_part(x)));
+    default:
+      unsupported(name, x.dtype());
+  }
+}
+
+Tensor binary(std::string_view name, BinaryOp op, const Tensor& a, const Tensor& b) {
+  const DType dtype = common_complex(a, b);
+  backend::Backend& be = detail::common_backend(name, {&a, &b});
+  detail::broadcast_shapes(name, a.shape(), b.shape());
+  Tensor ac = operand(a, dtype, be), bc = operand(b, dtype, be);
+  switch (op) {
+    case BinaryOp::Add:
+      return from_pairs(add(pairs(ac), pairs(bc)));
+    case BinaryOp::Sub:
+      return from_pairs(subtract(pairs(ac), pairs(bc)));
+    case BinaryOp::Mul:
+      return times(ac, bc);
+    case BinaryOp::Div:
+      return over(ac, bc);
+    default:
+      unsupported(name, dtype);
+  }
+}
+
+Tensor predicate(std::string_view name, BinaryOp op, const Tensor& a, const Tensor& b) {
+  if (op != BinaryOp::Equal && op != BinaryOp::NotEqual) unsupported(name, common_complex(a, b));
+  const DType dtype = common_complex(a, b);
+  backend::Backend& be = detail::common_backend(name, {&a, &b});
+  Tensor ac = operand(a, dtype, be), bc = operand(b, dtype, be);
+  Tensor same = all(equal(pairs(ac), pairs(bc)), -1);
+  return op == BinaryOp::Equal ? same : logical_not(same);
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b) {
+  const DType dtype = common_complex(a, b);
+  backend::Backend& be = detail::common_backend("matmul", {&a, &b});
+  Tensor ac = operand(a, dtype, be), bc = operand(b, dtype, be);
+  Tensor ar = real_part(ac), ai = imag_part(ac), br = real_part(bc), bi = imag_part(bc);
+  return make_complex(subtract(ops::matmul(ar, br), ops::matmul(ai, bi)),
+                      add(ops::matmul(ar, bi), ops::matmul(ai, br)));
+}
+
+Tensor reduce(std::string_view name, const Tensor& x, const Axes& axis, bool keepdims) {
+  // The pair axis stays: reduce the complex axes of the real view, named non-negative.
+  std::vector<int> axes;
+  if (axis.is_none()) {
+    for (int i = 0; i < x.ndim(); ++i) axes.push_back(i);
+  } else {
+    for (int a : axis.list()) axes.push_back(detail::normalize_axis(name, a, x.ndim()));
+  }
+  Tensor p = pairs(x);
+  Tensor r = name == "mean" ? mean(p, axes, keepdims) : sum(p, axes, keepdims);
+  return from_pairs(r);
+}
+
+}  // namespace complex_detail
+
+inline namespace nn {
+
+Tensor polar(const Tensor& abs_, const Tensor& angle) {
+  check(abs_.defined() && angle.defined(), "polar: an input is an undefined tensor.");
+  if (complex_detail::any_complex({&abs_, &angle}))
+    throw TypeError(keras::detail::cat("polar: abs_ and angle must be real; received ",
+                                       abs_.dtype(), " and ", angle.dtype(), "."));
+  DType part = float_result_type(detail::promote({&abs_, &angle}));
+  part = part == DType::Float64 ? DType::Float64 : DType::Float32;
+  backend::Backend& be = detail::common_backend("polar", {&abs_, &angle});
+  Tensor r = detail::prepare(abs_, part, be), theta = detail::prepare(angle, part, be);
+  return complex_detail::make_complex(multiply(r, cos(theta)), multiply(r, sin(theta)));
+}
+
+}  // namespace nn
+}  // namespace keras::ops

@@ -1,0 +1,121 @@
+// Complex tensors against Keras 3.15 itself (tools/keras_oracle/complex.py ->
+// tests/oracle/fixtures/complex.npz): values, and the gradients jax.grad takes through Keras's
+// functions of L = sum(real(y) * w_re + imag(y) * w_im) (or sum(y * w) for a real y), which for
+// a complex input z = x + iy are dL/dx - i dL/dy (JAX's convention).
+
+#include <gtest/gtest.h>
+
+#include "golden.h"
+#include "keras/keras.h"
+
+namespace keras {
+namespace {
+
+using test::GoldenOps;
+using test::json;
+using OpFn = std::function<Tensor(const TensorList&)>;
+
+// The case's inputs are the op's `arity` inputs followed by its weights: y and, when the case
+// has gradients, dL/d(input) for each input.
+test::GoldenFn with_gradients(size_t arity, OpFn fn) {
+  return [arity, fn](const TensorList& in, const json& kw) {
+    TensorList inputs(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(arity));
+    if (!kw.value("grad", true)) return TensorList{fn(inputs)};
+    GradientTape tape;
+    for (Tensor& t : inputs) tape.watch(t);
+    Tensor y = fn(inputs);
+    Tensor loss = is_complex(y.dtype())
+                      ? ops::sum(ops::add(ops::multiply(ops::real(y), in[arity]),
+                                          ops::multiply(ops::imag(y), in[arity + 1])))
+                      : ops::sum(ops::multiply(y, in[arity]));
+    TensorList result{y};
+    for (const Tensor& g : tape.gradient(loss, inputs)) result.push_back(g);
+    return result;
+  };
+}
+
+std::optional<ops::Axes> axis_of(const json& kw) {
+  if (kw["axis"].is_null()) return ops::Axes();
+  return ops::Axes(kw["axis"].get<int>());
+}
+
+GoldenOps complex_ops() {
+  GoldenOps g;
+  auto binary = [](Tensor (*f)(const Tensor&, const Tensor&)) {
+    return with_gradients(2, [f](const TensorList& x) { return f(x[0], x[1]); });
+  };
+  auto unary = [](Tensor (*f)(const Tensor&)) {
+    return with_gradients(1, [f](const TensorList& x) { return f(x[0]); });
+  };
+  g["add"] = binary(&ops::add);
+  g["subtract"] = binary(&ops::subtract);
+  g["multiply"] = binary(&ops::multiply);
+  g["divide"] = binary(&ops::divide);
+  g["matmul"] = binary(&ops::matmul);
+  g["equal"] = binary(&ops::equal);
+  g["not_equal"] = binary(&ops::not_equal);
+  g["polar"] = binary(&ops::polar);
+  g["negative"] = unary(&ops::negative);
+  g["square"] = unary(&ops::square);
+  g["reciprocal"] = unary(&ops::reciprocal);
+  g["exp"] = unary(&ops::exp);
+  g["log"] = unary(&ops::log);
+  g["sqrt"] = unary(&ops::sqrt);
+  g["abs"] = unary(&ops::abs);
+  g["angle"] = unary(&ops::angle);
+  g["real"] = unary(&ops::real);
+  g["imag"] = unary(&ops::imag);
+  g["conj"] = unary(&ops::conj);
+  g["view_as_real"] = unary(&ops::view_as_real);
+  g["view_as_complex"] = unary(&ops::view_as_complex);
+  g["transpose"] = with_gradients(1, [](const TensorList& x) { return ops::transpose(x[0]); });
+  g["cast_real"] = with_gradients(1, [](const TensorList& x) {
+    return ops::cast(x[0], complex_part_dtype(x[0].dtype()));
+  });
+  g["cast_complex"] = with_gradients(1, [](const TensorList& x) {
+    return ops::cast(x[0], complex_dtype_for(x[0].dtype()));
+  });
+  g["sum"] = [](const TensorList& in, const json& kw) {
+    ops::Axes axis = *axis_of(kw);
+    return with_gradients(1, [axis](const TensorList& x) { return ops::sum(x[0], axis); })(in, kw);
+  };
+  g["mean"] = [](const TensorList& in, const json& kw) {
+    ops::Axes axis = *axis_of(kw);
+    return with_gradients(1, [axis](const TensorList& x) { return ops::mean(x[0], axis); })(in,
+                                                                                           kw);
+  };
+  g["where"] = [](const TensorList& in, const json& kw) {
+    std::vector<bool> flat;
+    for (const auto& row : kw["cond"])
+      for (bool v : row) flat.push_back(v);
+    Tensor cond = Tensor::from_vector(flat, in[0].shape());
+    return with_gradients(2, [cond](const TensorList& x) {
+      return ops::where(cond, x[0], x[1]);
+    })(in, kw);
+  };
+  g["concatenate"] = [](const TensorList& in, const json& kw) {
+    int axis = kw["axis"].get<int>();
+    return with_gradients(2, [axis](const TensorList& x) {
+      return ops::concatenate({x[0], x[1]}, axis);
+    })(in, kw);
+  };
+  g["stack"] = [](const TensorList& in, const json& kw) {
+    int axis = kw["axis"].get<int>();
+    return with_gradients(2, [axis](const TensorList& x) {
+      return ops::stack({x[0], x[1]}, axis);
+    })(in, kw);
+  };
+  g["eig"] = [](const TensorList& in, const json&) {
+    auto [w, v] = ops::eig(in[0]);
+    return TensorList{w, v};
+  };
+  return g;
+}
+
+TEST(Complex, MatchesKeras) {
+  auto exercised = test::run_oracle("complex", complex_ops());
+  EXPECT_EQ(exercised.size(), complex_ops().size());
+}
+
+}  // namespace
+}  // namespace keras

@@ -1,0 +1,129 @@
+"""Complex tensors against real Keras 3.15 (JAX backend, x64), for
+tests/ops_complex/complex_oracle_test.cpp: keras.ops.view_as_complex, view_as_real, polar, eig,
+and the ops that take complex inputs (arithmetic, exp/log/sqrt, abs/angle/real/imag/conj,
+sum/mean, matmul, where, concatenate, stack, cast, equal), values and gradients.
+
+Writes tests/oracle/fixtures/complex.npz. Each case stores the op's inputs, then random real
+weights w for each output part, and as outputs the op's output followed (when kwargs grad is
+true) by jax.grad, through Keras's function, of
+    L = sum(real(y) * w_re + imag(y) * w_im)     (complex y)
+    L = sum(y * w)                               (real y)
+with respect to each input. For a complex input z = x + iy, JAX's gradient is dL/dx - i dL/dy
+(the conjugate of the steepest-ascent direction), the convention keras-cpp follows.
+Run: ./scripts/oracle.sh complex
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle import Fixture  # noqa: E402  (sets up Keras on JAX with x64 first)
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import keras  # noqa: E402
+import numpy as np  # noqa: E402
+
+ops = keras.ops
+TOL = {np.complex64: dict(rtol=2e-5, atol=2e-5), np.float32: dict(rtol=2e-5, atol=2e-5),
+       np.complex128: dict(rtol=1e-10, atol=1e-10), np.float64: dict(rtol=1e-10, atol=1e-10)}
+
+
+def crandn(f, *shape, dtype=np.complex64):
+    part = np.float32 if dtype == np.complex64 else np.float64
+    return (f.randn(*shape, dtype=part) + 1j * f.randn(*shape, dtype=part)).astype(dtype)
+
+
+def weights_for(f, y):
+    part = np.float64 if y.dtype in (np.float64, np.complex128) else np.float32
+    if np.iscomplexobj(y):
+        return [f.randn(*y.shape, dtype=part), f.randn(*y.shape, dtype=part)]
+    return [f.randn(*y.shape, dtype=part)]
+
+
+def loss_of(y, w):
+    if jnp.iscomplexobj(y):
+        return jnp.sum(jnp.real(y) * w[0] + jnp.imag(y) * w[1])
+    return jnp.sum(y * w[0])
+
+
+def case(f, name, op, fn, inputs, grad=True, **kwargs):
+    """fn(*inputs) -> one output; gradients with respect to every input when `grad`."""
+    y = np.asarray(fn(*inputs))
+    w = weights_for(f, y)
+    outputs = [y]
+    if grad:
+        argnums = tuple(range(len(inputs)))
+        grads = jax.grad(lambda *x: loss_of(fn(*x), w), argnums=argnums)(*inputs)
+        outputs += [np.asarray(g) for g in grads]
+    tol = TOL.get(y.dtype.type, dict(rtol=0, atol=0))
+    f.case(name, op, [*inputs, *w], outputs, grad=grad, **{**tol, **kwargs})  # kwargs win
+
+
+def main():
+    f = Fixture("complex", seed=7)
+    for dtype, tag in ((np.complex64, "c64"), (np.complex128, "c128")):
+        z = crandn(f, 3, 4, dtype=dtype)
+        w = crandn(f, 4, dtype=dtype)  # broadcast along the rows
+        part = np.float32 if dtype == np.complex64 else np.float64
+        r = f.randn(3, 4, dtype=part)
+        for op in ("add", "subtract", "multiply", "divide"):
+            case(f, f"{op}_{tag}", op, getattr(ops, op), [z, w])
+            case(f, f"{op}_real_{tag}", op, getattr(ops, op), [z, r])
+        # Keras's angle and mean compute complex128 in complex64 (dtypes.result_type maps 64
+        # bits to 32, promotion.h); keras-cpp keeps complex128: values within float32's error.
+        narrowed = dict(check_dtype=False, rtol=1e-6, atol=1e-6) if tag == "c128" else {}
+        for op in ("negative", "square", "reciprocal", "exp", "log", "sqrt", "abs", "angle",
+                   "real", "imag", "conj"):
+            case(f, f"{op}_{tag}", op, getattr(ops, op), [z], **(narrowed if op == "angle" else {}))
+        # sqrt and log across the branch cut and at the axes: signs of zero matter.
+        edge = np.array([-4 + 0j, -4 - 0j, 0 + 4j, 0 - 4j, 4 + 0j, -1e-3 + 2j, 3 - 1e-30j],
+                        dtype=dtype)
+        case(f, f"sqrt_edges_{tag}", "sqrt", ops.sqrt, [edge], grad=False)
+        case(f, f"log_edges_{tag}", "log", ops.log, [edge], grad=False)
+        case(f, f"sum_axis1_{tag}", "sum", lambda x: ops.sum(x, axis=1), [z], axis=1)
+        case(f, f"sum_all_{tag}", "sum", ops.sum, [z], axis=None)
+        case(f, f"mean_axis0_{tag}", "mean", lambda x: ops.mean(x, axis=0), [z], axis=0,
+             **narrowed)
+        a, b = crandn(f, 2, 3, 4, dtype=dtype), crandn(f, 4, 5, dtype=dtype)
+        case(f, f"matmul_{tag}", "matmul", ops.matmul, [a, b])
+        case(f, f"matmul_real_{tag}", "matmul", ops.matmul, [a, f.randn(4, 2, dtype=part)])
+        cond = f.randint(0, 2, 3, 4).astype(bool)
+        case(f, f"where_{tag}", "where", lambda x, y: ops.where(cond, x, y),
+             [z, crandn(f, 3, 4, dtype=dtype)], cond=cond.tolist())
+        case(f, f"concatenate_{tag}", "concatenate", lambda x, y: ops.concatenate([x, y], axis=-1),
+             [z, crandn(f, 3, 2, dtype=dtype)], axis=-1)
+        case(f, f"stack_{tag}", "stack", lambda x, y: ops.stack([x, y], axis=1), [z, z * 2], axis=1)
+        case(f, f"view_as_real_{tag}", "view_as_real", ops.view_as_real, [z])
+        case(f, f"transpose_{tag}", "transpose", ops.transpose, [z])
+        zz = z.copy()
+        zz[0, 0] = w[0]
+        case(f, f"equal_{tag}", "equal", ops.equal, [z, zz], grad=False)
+        case(f, f"not_equal_{tag}", "not_equal", ops.not_equal, [z, zz], grad=False)
+        case(f, f"cast_to_real_{tag}", "cast_real", lambda x: ops.cast(x, part), [z])
+        case(f, f"cast_from_real_{tag}", "cast_complex", lambda x: ops.cast(x, dtype), [r])
+    # view_as_complex and polar: Keras gives complex64 for every input dtype (its 32-bit
+    # habit); keras-cpp keeps float64 as complex128, so the float64 cases compare values only.
+    x = f.randn(3, 5, 2)
+    case(f, "view_as_complex_f32", "view_as_complex", ops.view_as_complex, [x])
+    x64 = f.randn(2, 2, dtype=np.float64)
+    case(f, "view_as_complex_f64", "view_as_complex", ops.view_as_complex, [x64], grad=False,
+         check_dtype=False, rtol=1e-6, atol=1e-6)
+    r, theta = f.uniform(0.1, 2, 4, 3), f.uniform(-3, 3, 4, 3)
+    case(f, "polar_f32", "polar", ops.polar, [r, theta])
+    case(f, "polar_broadcast", "polar", ops.polar, [r, f.uniform(-3, 3, 3)])
+    # eig: general matrices with real and complex eigenvalues; values and vectors (no gradient).
+    for dtype, tag in ((np.float32, "f32"), (np.float64, "f64")):
+        m = f.randn(2, 4, 4, dtype=dtype)
+        w, v = ops.eig(m)
+        # LAPACK builds differ in their last bits (JAX's against OpenBLAS).
+        tol = dict(rtol=1e-4, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-8, atol=1e-8)
+        f.case(f"eig_{tag}", "eig", [m], [np.asarray(w), np.asarray(v)], **tol)
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]], dtype=np.float32)  # eigenvalues +-i
+    w, v = ops.eig(rot)
+    f.case("eig_rotation", "eig", [rot], [np.asarray(w), np.asarray(v)], rtol=1e-6, atol=1e-6)
+    f.save()
+
+
+if __name__ == "__main__":
+    main()
