@@ -180,6 +180,26 @@ TEST(Serving, ModelsWithoutASignatureAreRefused) {
   EXPECT_THROW(serving::ModelServer(small_model(), {.max_batch = 0}), ValueError);
 }
 
+// A model whose output is complex: TF Serving's JSON has no complex numbers.
+class ComplexNet : public Model {
+ public:
+  ComplexNet() : Model({.name = "complex_net"}, "complex_net") {}
+  Tensor call(const Tensor& x, const CallContext&) override {
+    return ops::view_as_complex(ops::stack({x, x}, -1));
+  }
+};
+
+TEST(Serving, ComplexOutputsAreRefusedAtLoad) {
+  ModelPtr<Model> model = make_layer<ComplexNet>();
+  model->predict(random::normal({2, 3}), {.verbose = 0});  // builds it
+  try {
+    serving::ModelServer server(model);
+    FAIL() << "a model with a complex output was accepted";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("complex64"), std::string::npos) << e.what();
+  }
+}
+
 struct ErrorCase {
   const char* body;
   const char* message;  // a part of the error message

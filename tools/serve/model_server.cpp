@@ -31,6 +31,13 @@ DType storage_dtype(DType model_dtype) {
       return DType::Float64;
     case DType::Bool:
       return DType::Bool;
+    case DType::Complex64:
+    case DType::Complex128:
+      // TF Serving's JSON has no complex numbers: the constructor refuses such a model.
+      throw ValueError(keras::detail::cat(
+          "the model has a ", model_dtype, " input or output, and TF Serving's REST API has no "
+          "complex numbers: serve a model that takes and returns their real parts "
+          "(ops::view_as_real)."));
     default:
       return DType::Int64;
   }
@@ -157,6 +164,8 @@ ModelServer::ModelServer(ModelPtr<Model> model, BatchingOptions options,
   for (const TensorSpec& spec : c.signature_.inputs)
     if (spec.shape.rank() == 0)
       throw ValueError("input '" + spec.name + "' is a scalar without a batch axis");
+  for (const auto* specs : {&c.signature_.inputs, &c.signature_.outputs})
+    for (const TensorSpec& spec : *specs) storage_dtype(spec.dtype);  // refuses complex ones
   worker_ = std::thread([core = core_] { core->work(); });
 }
 

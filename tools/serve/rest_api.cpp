@@ -430,6 +430,10 @@ std::string tf_dtype_name(DType dtype) {
       return "DT_FLOAT";
     case DType::Float64:
       return "DT_DOUBLE";
+    case DType::Complex64:
+      return "DT_COMPLEX64";
+    case DType::Complex128:
+      return "DT_COMPLEX128";
   }
   return "DT_INVALID";
 }

@@ -1,7 +1,6 @@
 // The op classes of keras.src.ops.linalg that keras-cpp implements (keras/ops/operation.h).
 //
-// Not here: Eig (complex eigenvalues) and JVP (it takes a Python function, which Keras cannot
-// serialize either).
+// Not here: JVP (it takes a Python function, which Keras cannot serialize either).
 
 #include "keras/ops/linalg.h"
 #include "ops/operations/operation_tables.h"
@@ -53,6 +52,7 @@ void add_linalg_operations(OperationTable& table) {
                return cholesky_inverse(c.tensor(0), c.flag("upper", false));
              }),
           unary("Det", det),
+          pair("Eig", [](const OperationCall& c) { return eig(c.tensor(0)); }),
           pair("Eigh", [](const OperationCall& c) { return eigh(c.tensor(0)); }),
           unary("Inv", inv),
           pair("LuFactor", [](const OperationCall& c) { return lu_factor(c.tensor(0)); }),

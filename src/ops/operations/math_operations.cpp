@@ -1,7 +1,6 @@
 // The op classes of keras.src.ops.math that keras-cpp implements (keras/ops/operation.h).
 //
-// Not here: ViewAsComplex, ViewAsReal (keras-cpp has no complex dtype). The Fourier ops take
-// and return complex values as (real, imag) lists, as Keras's do.
+// The Fourier ops take and return complex values as (real, imag) lists, as Keras's do.
 
 #include "keras/ops/math.h"
 #include "keras/ops/math/fourier.h"
@@ -97,6 +96,8 @@ void add_math_operations(OperationTable& table) {
           unary("Erfc", erfc),
           unary("Erfinv", erfinv),
           unary("Logdet", logdet),
+          unary("ViewAsComplex", view_as_complex),
+          unary("ViewAsReal", view_as_real),
           complex_op("FFT", fft),
           complex_op("FFT2", fft2),
           complex_op("IFFT2", ifft2),

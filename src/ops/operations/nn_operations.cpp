@@ -1,6 +1,6 @@
 // The op classes of keras.src.ops.nn that keras-cpp implements (keras/ops/operation.h).
 //
-// Not here: Polar (complex dtypes); CTCDecode's "beam_search" strategy raises (greedy only).
+// Not here: CTCDecode's "beam_search" strategy raises (greedy only).
 
 #include "keras/core/config.h"
 #include "keras/core/promotion.h"
@@ -146,6 +146,7 @@ void add_nn_operations(OperationTable& table) {
           op("Gelu",
              [](const OperationCall& c) { return gelu(c.tensor(0), c.flag("approximate", true)); }),
           unary("Celu", celu, "alpha", 1.0),
+          op("Polar", [](const OperationCall& c) { return polar(c.tensor(0), c.tensor(1)); }),
           op("Glu", [](const OperationCall& c) { return glu(c.tensor(0), c.integer("axis", -1)); }),
           unary("TanhShrink", tanh_shrink),
           unary("HardTanh", hard_tanh),
