@@ -31,7 +31,10 @@ TEST(ComplexGradcheck, UnaryOps) {
   const std::pair<const char*, Fn> unary[] = {
       {"negative", &ops::negative}, {"square", &ops::square}, {"reciprocal", &ops::reciprocal},
       {"exp", &ops::exp},           {"log", &ops::log},       {"sqrt", &ops::sqrt},
-      {"conj", &ops::conj}};
+      {"conj", &ops::conj},         {"sin", &ops::sin},       {"cos", &ops::cos},
+      {"tan", &ops::tan},           {"sinh", &ops::sinh},     {"cosh", &ops::cosh},
+      {"tanh", &ops::tanh},         {"exp2", &ops::exp2},     {"expm1", &ops::expm1},
+      {"log1p", &ops::log1p},       {"log2", &ops::log2},     {"log10", &ops::log10}};
   for (auto [name, f] : unary)
     expect_gradcheck(name, [f](const std::vector<Tensor>& x) {
       return both_parts(f(complex_of(x, 0)));
@@ -46,7 +49,7 @@ TEST(ComplexGradcheck, BinaryOpsReductionsAndShapes) {
   using Fn = Tensor (*)(const Tensor&, const Tensor&);
   for (auto [name, f] : {std::pair<const char*, Fn>{"add", &ops::add}, {"subtract", &ops::subtract},
                          {"multiply", &ops::multiply}, {"divide", &ops::divide},
-                         {"matmul", &ops::matmul}})
+                         {"matmul", &ops::matmul}, {"power", &ops::power}})
     expect_gradcheck(name, [f](const std::vector<Tensor>& x) {
       return both_parts(f(complex_of(x, 0), complex_of(x, 2)));
     }, {randn({3, 3}, 5), randn({3, 3}, 6), randn({3, 3}, 7, 1.0, 0.5), randn({3, 3}, 8)});
@@ -54,9 +57,10 @@ TEST(ComplexGradcheck, BinaryOpsReductionsAndShapes) {
   expect_gradcheck("multiply by real", [](const std::vector<Tensor>& x) {
     return both_parts(ops::multiply(complex_of(x, 0), x[2]));
   }, {randn({2, 4}, 9), randn({2, 4}, 10), randn({4}, 11)});
-  expect_gradcheck("sum and mean", [](const std::vector<Tensor>& x) {
+  expect_gradcheck("sum, mean and cumsum", [](const std::vector<Tensor>& x) {
     Tensor z = complex_of(x, 0);
-    return ops::concatenate({both_parts(ops::sum(z, 0)), both_parts(ops::mean(z, -1))}, 0);
+    return ops::concatenate({both_parts(ops::sum(z, 0)), both_parts(ops::mean(z, -1)),
+                             ops::ravel(both_parts(ops::cumsum(z, 1)))}, 0);
   }, {randn({2, 3}, 12), randn({2, 3}, 13)});
   expect_gradcheck("view_as_complex", [](const std::vector<Tensor>& x) {
     return ops::view_as_real(ops::multiply(ops::view_as_complex(x[0]), 1.5));

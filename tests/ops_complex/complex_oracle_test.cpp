@@ -66,6 +66,26 @@ GoldenOps complex_ops() {
   g["real"] = unary(&ops::real);
   g["imag"] = unary(&ops::imag);
   g["conj"] = unary(&ops::conj);
+  for (auto [name, f] : {std::pair<const char*, Tensor (*)(const Tensor&)>{"sin", &ops::sin},
+                         {"cos", &ops::cos},
+                         {"tan", &ops::tan},
+                         {"sinh", &ops::sinh},
+                         {"cosh", &ops::cosh},
+                         {"tanh", &ops::tanh},
+                         {"exp2", &ops::exp2},
+                         {"expm1", &ops::expm1},
+                         {"log1p", &ops::log1p},
+                         {"log2", &ops::log2},
+                         {"log10", &ops::log10},
+                         {"sign", &ops::sign}})
+    g[name] = unary(f);
+  g["power"] = binary(&ops::power);
+  g["cumsum"] = [](const TensorList& in, const json& kw) {
+    std::optional<int> axis;
+    if (!kw["axis"].is_null()) axis = kw["axis"].get<int>();
+    return with_gradients(1, [axis](const TensorList& x) { return ops::cumsum(x[0], axis); })(
+        in, kw);
+  };
   g["view_as_real"] = unary(&ops::view_as_real);
   g["view_as_complex"] = unary(&ops::view_as_complex);
   g["transpose"] = with_gradients(1, [](const TensorList& x) { return ops::transpose(x[0]); });

@@ -1,6 +1,8 @@
 // Arithmetic on complex tensors as real arithmetic on their parts (complex_parts.h). Every
 // formula is a composition of differentiable real ops, so gradients need no rules of their own.
 
+#include <numbers>
+
 #include "keras/ops/ops.h"
 #include "ops/complex/complex_parts.h"
 #include "ops/detail/op_utils.h"
@@ -50,6 +52,21 @@ Tensor principal_sqrt(const Tensor& z) {
                       where(nonneg, other, where(signbit(y), negative(t), t)));
 }
 
+// sin, cos, sinh and cosh of x + iy from the real functions of x and y.
+Tensor trigonometric(UnaryOp op, const Tensor& z) {
+  Tensor x = real_part(z), y = imag_part(z);
+  switch (op) {
+    case UnaryOp::Sin:  // sin x cosh y + i cos x sinh y
+      return make_complex(multiply(sin(x), cosh(y)), multiply(cos(x), sinh(y)));
+    case UnaryOp::Cos:  // cos x cosh y - i sin x sinh y
+      return make_complex(multiply(cos(x), cosh(y)), negative(multiply(sin(x), sinh(y))));
+    case UnaryOp::Sinh:  // sinh x cos y + i cosh x sin y
+      return make_complex(multiply(sinh(x), cos(y)), multiply(cosh(x), sin(y)));
+    default:  // Cosh: cosh x cos y + i sinh x sin y
+      return make_complex(multiply(cosh(x), cos(y)), multiply(sinh(x), sin(y)));
+  }
+}
+
 }  // namespace
 
 Tensor unary(std::string_view name, UnaryOp op, const Tensor& x) {
@@ -71,6 +88,43 @@ Tensor unary(std::string_view name, UnaryOp op, const Tensor& x) {
                           arctan2(imag_part(x), real_part(x)));
     case UnaryOp::Sqrt:
       return principal_sqrt(x);
+    case UnaryOp::Exp2:
+      return unary(name, UnaryOp::Exp, times(x, filled({}, std::numbers::ln2, x.dtype(),
+                                                         x.backend())));
+    case UnaryOp::Expm1: {
+      // e^z - 1 without cancellation near 0: (expm1(x) cos y - 2 sin^2(y / 2), e^x sin y).
+      Tensor re = real_part(x), y = imag_part(x);
+      Tensor half = sin(multiply(y, 0.5));
+      return make_complex(subtract(multiply(expm1(re), cos(y)), multiply(square(half), 2.0)),
+                          multiply(exp(re), sin(y)));
+    }
+    case UnaryOp::Log2:
+    case UnaryOp::Log10: {
+      const double base = op == UnaryOp::Log2 ? std::numbers::ln2 : std::numbers::ln10;
+      return from_pairs(divide(pairs(unary(name, UnaryOp::Log, x)), base));
+    }
+    case UnaryOp::Log1p: {
+      // log(1 + z) without cancellation near 0: (log1p(2x + x^2 + y^2) / 2, atan2(y, 1 + x)).
+      Tensor re = real_part(x), y = imag_part(x);
+      Tensor r2 = add(multiply(re, add(re, 2.0)), square(y));
+      return make_complex(multiply(log1p(r2), 0.5), arctan2(y, add(re, 1.0)));
+    }
+    case UnaryOp::Sign: {
+      // z / |z|, and 0 at 0 (NumPy 2 and JAX); piecewise constant for JAX, so no gradient, as
+      // the real sign has none.
+      Tensor r = hypot(real_part(x), imag_part(x));
+      Tensor safe = where(equal(r, 0.0), 1.0, r);
+      return stop_gradient(from_pairs(divide(pairs(x), expand_dims(safe, -1))));
+    }
+    case UnaryOp::Sin:
+    case UnaryOp::Cos:
+    case UnaryOp::Sinh:
+    case UnaryOp::Cosh:
+      return trigonometric(op, x);
+    case UnaryOp::Tan:
+      return over(trigonometric(UnaryOp::Sin, x), trigonometric(UnaryOp::Cos, x));
+    case UnaryOp::Tanh:
+      return over(trigonometric(UnaryOp::Sinh, x), trigonometric(UnaryOp::Cosh, x));
     case UnaryOp::IsNan:
       return logical_or(isnan(real_part(x)), isnan(imag_part(x)));
     case UnaryOp::IsInf:
@@ -96,6 +150,8 @@ Tensor binary(std::string_view name, BinaryOp op, const Tensor& a, const Tensor&
       return times(ac, bc);
     case BinaryOp::Div:
       return over(ac, bc);
+    case BinaryOp::Pow:  // exp(b log a), the principal branch
+      return unary(name, UnaryOp::Exp, times(bc, unary(name, UnaryOp::Log, ac)));
     default:
       unsupported(name, dtype);
   }

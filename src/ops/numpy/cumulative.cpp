@@ -59,6 +59,13 @@ Tensor scan_op(std::string_view op, ScanOp kind, const Tensor& x, std::optional<
 }  // namespace
 
 Tensor cumsum(const Tensor& x, std::optional<int> axis, std::optional<DType> dtype) {
+  if (x.defined() && is_complex(dtype.value_or(x.dtype()))) {
+    // A sum is linear: the running sums of the pairs, along the same axis of the real view.
+    Tensor z = detail::cast(x, dtype.value_or(x.dtype()));
+    if (!axis) return cumsum(reshape(z, {-1}), 0);
+    const int a = detail::normalize_axis("cumsum", *axis, z.ndim());
+    return view_as_complex(cumsum(view_as_real(z), a));
+  }
   return scan_op("cumsum", ScanOp::CumSum, x, axis, dtype);
 }
 Tensor cumprod(const Tensor& x, std::optional<int> axis, std::optional<DType> dtype) {
