@@ -11,9 +11,12 @@
 #include "keras/quantizers/quantizers.h"
 #include "keras/tensor/tensor.h"
 
+// Declared ahead with default visibility, as the public header does (why: sharded_variables.h).
+#pragma GCC visibility push(default)
 namespace keras {
 class Layer;
 }
+#pragma GCC visibility pop
 
 namespace keras::quantizers::detail {
 

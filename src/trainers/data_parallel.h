@@ -17,12 +17,15 @@ namespace keras::distribution::detail {
 class OverlappedAllReduce;
 }
 
+// Declared ahead with default visibility, as the public header does (why: sharded_variables.h).
+#pragma GCC visibility push(default)
 namespace keras {
 class Model;
 namespace random {
 class SeedGenerator;
 }
 }  // namespace keras
+#pragma GCC visibility pop
 
 namespace keras::trainers {
 

@@ -14,9 +14,15 @@
 #include "keras/autograd/variable.h"
 #include "keras/distribution/device_mesh.h"
 
+// Public classes declared ahead with default visibility, as their headers declare them: the
+// first declaration a translation unit sees sets a class's visibility, and in a unity batch
+// this header may come before the public one (a hidden Model hid Model::compile from
+// libkeras.so).
+#pragma GCC visibility push(default)
 namespace keras {
 class Model;
 }
+#pragma GCC visibility pop
 
 namespace keras::trainers {
 
