@@ -166,6 +166,76 @@ TEST(ServingRegistry, HotReloadSwapsVersionsAndKeepsServingOnBrokenFiles) {
   EXPECT_EQ(metric(metrics, "keras_serving_model_version{model=\"m\"}"), 3u) << metrics;
 }
 
+// TF Serving's layout: a base folder of numbered version folders. The highest version serves
+// under its own number; a new higher folder is loaded, a broken one logged and skipped, and
+// removing the served version's folder falls back to the highest remaining one.
+TEST(ServingRegistry, VersionFoldersServeTheHighestVersion) {
+  TempDir dir;
+  auto save_version = [&](Model& model, const std::string& version, const std::string& file) {
+    fs::create_directories(dir.path / version);
+    model.save((dir.path / version / file).string());
+  };
+  auto v1 = small_model(), v2 = small_model(), v4 = small_model();
+  save_version(*v1, "1", "m.keras");
+  save_version(*v2, "2", "model.keras");
+  fs::create_directories(dir.path / "tmp");  // not a number: ignored
+  Served s = serving_files({});
+  s.registry->add_file("m", dir.path.string());
+  EXPECT_EQ(s.registry->find("m")->version, 2);
+  Tensor x = random::normal({2, 4});
+  json rows = rows_json(x);
+  EXPECT_TRUE(close_to(served_predictions(s, "m", rows), predict_rows(*v2, x)));
+  EXPECT_EQ(get(s, "/v1/models/m").doc().at("model_version_status")[0].at("version"), "2");
+  EXPECT_TRUE(s.registry->poll().empty());
+
+  // A broken version 3: logged once, version 2 keeps serving.
+  fs::create_directories(dir.path / "3");
+  { std::ofstream(dir.file("3/m.keras"), std::ios::binary) << "not a zip"; }
+  std::vector<std::string> log = s.registry->poll();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_NE(log[0].find("version 3"), std::string::npos) << log[0];
+  EXPECT_NE(log[0].find("version 2 keeps serving"), std::string::npos) << log[0];
+  EXPECT_TRUE(s.registry->poll().empty());
+
+  // Version 4 appears: served as 4.
+  save_version(*v4, "4", "m.keras");
+  log = s.registry->poll();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_NE(log[0].find("version 4 loaded from"), std::string::npos) << log[0];
+  EXPECT_EQ(s.registry->find("m")->version, 4);
+  EXPECT_TRUE(close_to(served_predictions(s, "m", rows), predict_rows(*v4, x)));
+  EXPECT_EQ(get(s, "/v1/models/m/versions/4/metadata").status, 200);
+  EXPECT_EQ(get(s, "/v1/models/m/versions/2").status, 404);
+  EXPECT_EQ(metric(get(s, "/metrics").body, "keras_serving_model_version{model=\"m\"}"), 4u);
+
+  // Version 4's folder removed: the highest remaining, 3, is broken, so 4 keeps serving; with
+  // 3 removed too, version 2 serves again.
+  fs::remove_all(dir.path / "4");
+  log = s.registry->poll();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_NE(log[0].find("version 4 keeps serving"), std::string::npos) << log[0];
+  fs::remove_all(dir.path / "3");
+  log = s.registry->poll();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(s.registry->find("m")->version, 2);
+  EXPECT_TRUE(close_to(served_predictions(s, "m", rows), predict_rows(*v2, x)));
+
+  // A version folder with two model files is refused, and a base folder without versions too.
+  save_version(*v4, "5", "a.keras");
+  save_version(*v4, "5", "b.keras");
+  log = s.registry->poll();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_NE(log[0].find("holds 2 model files"), std::string::npos) << log[0];
+  fs::create_directories(dir.path / "empty");
+  try {
+    s.registry->add_file("none", (dir.path / "empty").string());
+    FAIL() << "a folder without version folders was accepted";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("holds no version folders"), std::string::npos)
+        << e.what();
+  }
+}
+
 // start_polling's thread finds the changed file by itself and logs the swap.
 TEST(ServingRegistry, PollingThreadReloadsTheChangedFile) {
   TempDir dir;

@@ -53,8 +53,13 @@ std::vector<serving::ModelSource> model_sources(const ServeArgs& args) {
       throw UserError(e.what());
     }
   }
-  std::string name =
-      args.name.empty() ? std::filesystem::path(args.file).stem().string() : args.name;
+  // The default name: a file's stem, or a folder of version folders' own name.
+  std::filesystem::path path = std::filesystem::path(args.file).lexically_normal();
+  if (path.filename().empty()) path = path.parent_path();  // "models/mnist/"
+  const bool folder = std::filesystem::is_directory(path);
+  std::string name = !args.name.empty() ? args.name
+                     : folder           ? path.filename().string()
+                                        : path.stem().string();
   if (name.empty() || name.find_first_of("/:") != std::string::npos)
     throw UserError("the model name '" + name + "' must be non-empty, without '/' or ':' " +
                     "(give one with --name)");
@@ -155,8 +160,11 @@ void add_serve(CLI::App& app) {
   auto args = std::make_shared<ServeArgs>();
   auto* cmd = app.add_subcommand(
       "serve", "Serve a model over TensorFlow Serving's REST API (predict, status, metadata)");
-  cmd->add_option("MODEL", args->file, "Model file (.keras, or legacy .h5)");
-  cmd->add_option("--name", args->name, "Model name in /v1/models/NAME (default: the file's stem)");
+  cmd->add_option("MODEL", args->file,
+                  "Model file (.keras, or legacy .h5), or a folder of numbered version folders "
+                  "(TF Serving's layout: MODEL/1/m.keras, MODEL/2/m.keras; the highest serves)");
+  cmd->add_option("--name", args->name,
+                  "Model name in /v1/models/NAME (default: the file's stem, or the folder's name)");
   cmd->add_option("--model-config", args->config,
                   "JSON file listing several models: {\"models\": [{\"name\": ..., \"path\": ...}]}")
       ->check(CLI::ExistingFile);

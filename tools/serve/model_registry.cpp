@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "keras/core/errors.h"
+#include "serve/version_folders.h"
 
 namespace keras::serving {
 
@@ -35,12 +36,11 @@ std::shared_ptr<ModelServer> ModelRegistry::start_server(ModelPtr<Model> model) 
   return server;
 }
 
-void ModelRegistry::insert(const std::string& name, ServedModel served, const std::string& path,
-                           Stamp stamp) {
+void ModelRegistry::insert(const std::string& name, Entry entry) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (models_.count(name))
     throw ValueError("a model named '" + name + "' is already served: give each model its own name");
-  models_[name] = Entry{std::move(served), path, stamp, {}};
+  models_[name] = std::move(entry);
 }
 
 void ModelRegistry::check_new_name(const std::string& name) const {
@@ -52,15 +52,28 @@ void ModelRegistry::check_new_name(const std::string& name) const {
 
 void ModelRegistry::add(const std::string& name, ModelPtr<Model> model) {
   check_new_name(name);
-  insert(name, {name, 1, start_server(std::move(model))}, "", {});
+  insert(name, Entry{.current = {name, 1, start_server(std::move(model))}});
 }
 
 void ModelRegistry::add_file(const std::string& name, const std::string& path) {
   if (!loader_) throw ValueError("this registry has no model loader: use add()");
   check_new_name(name);  // before the load, which takes seconds
+  if (std::filesystem::is_directory(path)) {
+    const auto versions = version_folders(path);
+    if (versions.empty())
+      throw ValueError("the folder " + path + " holds no version folders (1/, 2/, ...), each "
+                       "with one model file, as TF Serving's model base path does");
+    const auto& [version, folder] = *versions.rbegin();
+    insert(name, Entry{.current = {name, version, start_server(loader_(model_file_in(folder)))},
+                       .path = path,
+                       .versioned = true});
+    return;
+  }
   // The stamp before the load: a file replaced during the load is loaded again at the next poll.
   const Stamp stamp = stamp_of(path);
-  insert(name, {name, 1, start_server(loader_(path))}, path, stamp);
+  insert(name, Entry{.current = {name, 1, start_server(loader_(path))},
+                     .path = path,
+                     .loaded = stamp});
 }
 
 std::optional<ServedModel> ModelRegistry::find(const std::string& name) const {
@@ -89,46 +102,94 @@ std::vector<std::string> ModelRegistry::poll() {
       if (!entry.path.empty()) watched.emplace_back(name, entry);
   }
   for (const auto& [name, entry] : watched) {
-    const Stamp now = stamp_of(entry.path);
-    if (now == entry.loaded || now == entry.refused) continue;
-    const std::string prefix = "model '" + name + "': ";
-    if (!now.exists) {
-      log.push_back(prefix + entry.path + " is gone; version " +
-                    std::to_string(entry.current.version) + " keeps serving");
-      std::lock_guard<std::mutex> lock(mutex_);
-      models_[name].refused = now;
-      continue;
+    if (entry.versioned) {
+      poll_versions(name, entry, log);
+    } else {
+      poll_file(name, entry, log);
     }
-    std::shared_ptr<ModelServer> server;
-    try {
-      server = start_server(loader_(entry.path));
-      if (server->signature().inputs.size() != entry.current.server->signature().inputs.size())
-        log.push_back(prefix + "note: the new file has a different number of inputs");
-    } catch (const std::exception& e) {
-      metrics_->record_reload(false);
-      log.push_back(prefix + entry.path + " changed but cannot be served (" + e.what() +
-                    "); version " + std::to_string(entry.current.version) + " keeps serving");
-      std::lock_guard<std::mutex> lock(mutex_);
-      models_[name].refused = now;
-      continue;
-    }
-    std::shared_ptr<ModelServer> old;
-    int64_t version = 0;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      Entry& e = models_[name];
-      old = std::move(e.current.server);
-      version = e.current.version + 1;
-      e.current = {name, version, std::move(server)};
-      e.loaded = now;
-      e.refused = {};
-    }
-    metrics_->record_reload(true);
-    log.push_back(prefix + "version " + std::to_string(version) + " loaded from " + entry.path);
-    // `old` is released here; requests still running on it hold it until they are answered,
-    // and the last one stops it (its queue drains first).
   }
   return log;
+}
+
+void ModelRegistry::poll_file(const std::string& name, const Entry& entry,
+                              std::vector<std::string>& log) {
+  const Stamp now = stamp_of(entry.path);
+  if (now == entry.loaded || now == entry.refused) return;
+  const std::string prefix = "model '" + name + "': ";
+  if (!now.exists) {
+    log.push_back(prefix + entry.path + " is gone; version " +
+                  std::to_string(entry.current.version) + " keeps serving");
+    std::lock_guard<std::mutex> lock(mutex_);
+    models_[name].refused = now;
+    return;
+  }
+  std::shared_ptr<ModelServer> server;
+  try {
+    server = start_server(loader_(entry.path));
+    if (server->signature().inputs.size() != entry.current.server->signature().inputs.size())
+      log.push_back(prefix + "note: the new file has a different number of inputs");
+  } catch (const std::exception& e) {
+    metrics_->record_reload(false);
+    log.push_back(prefix + entry.path + " changed but cannot be served (" + e.what() +
+                  "); version " + std::to_string(entry.current.version) + " keeps serving");
+    std::lock_guard<std::mutex> lock(mutex_);
+    models_[name].refused = now;
+    return;
+  }
+  const int64_t version = entry.current.version + 1;
+  swap_in(name, version, std::move(server), now);
+  log.push_back(prefix + "version " + std::to_string(version) + " loaded from " + entry.path);
+}
+
+void ModelRegistry::poll_versions(const std::string& name, const Entry& entry,
+                                  std::vector<std::string>& log) {
+  const auto versions = version_folders(entry.path);
+  const std::string prefix = "model '" + name + "': ";
+  const std::string serving = "; version " + std::to_string(entry.current.version) +
+                              " keeps serving";
+  if (versions.empty()) {
+    if (entry.refused_version == -2) return;
+    log.push_back(prefix + entry.path + " holds no version folders" + serving);
+    std::lock_guard<std::mutex> lock(mutex_);
+    models_[name].refused_version = -2;
+    return;
+  }
+  // The highest version, as TF Serving's default policy serves; a lower one when the served
+  // version's folder was removed.
+  const auto& [version, folder] = *versions.rbegin();
+  if (version == entry.current.version || version == entry.refused_version) return;
+  std::shared_ptr<ModelServer> server;
+  std::string file;
+  try {
+    file = model_file_in(folder);
+    server = start_server(loader_(file));
+  } catch (const std::exception& e) {
+    metrics_->record_reload(false);
+    log.push_back(prefix + "version " + std::to_string(version) + " (" + folder +
+                  ") cannot be served (" + e.what() + ")" + serving);
+    std::lock_guard<std::mutex> lock(mutex_);
+    models_[name].refused_version = version;
+    return;
+  }
+  swap_in(name, version, std::move(server), {});
+  log.push_back(prefix + "version " + std::to_string(version) + " loaded from " + file);
+}
+
+void ModelRegistry::swap_in(const std::string& name, int64_t version,
+                            std::shared_ptr<ModelServer> server, Stamp loaded) {
+  std::shared_ptr<ModelServer> old;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Entry& e = models_[name];
+    old = std::move(e.current.server);
+    e.current = {name, version, std::move(server)};
+    e.loaded = loaded;
+    e.refused = {};
+    e.refused_version = -1;
+  }
+  metrics_->record_reload(true);
+  // `old` is released here; requests still running on it hold it until they are answered,
+  // and the last one stops it (its queue drains first).
 }
 
 void ModelRegistry::start_polling(std::chrono::milliseconds interval,

@@ -3,10 +3,13 @@
 // ModelServer (queue and batching worker), and their hot reload. A model loaded from a file is
 // watched: when the file changes (another inode, size or time), poll() loads the new file on
 // the polling thread, runs one row through it, and swaps it in atomically as the next version.
-// Requests lease the ModelServer they started on (a shared_ptr), so requests in flight finish
-// on the old version, which stops once its last request is answered. A file that does not load
-// or run keeps the old version serving; the reason goes to the log, and the file is tried again
-// only when it changes again.
+// A model served from a folder of numbered version folders (TF Serving's layout,
+// serve/version_folders.h) serves its highest version, as TF Serving's default policy does:
+// poll() loads a higher version when its folder appears, and the highest remaining one when the
+// served version's folder is removed. Requests lease the ModelServer they started on (a
+// shared_ptr), so requests in flight finish on the old version, which stops once its last
+// request is answered. A file that does not load or run keeps the old version serving; the
+// reason goes to the log, and the file is tried again only when it changes again.
 
 #include <chrono>
 #include <condition_variable>
@@ -50,7 +53,9 @@ class ModelRegistry {
   /// when it cannot run a row of zeros.
   void add(const std::string& name, ModelPtr<Model> model);
   /// Loads `path` and serves it as `name`, version 1, watched by poll(). As add(), and the
-  /// loader's exception when the file does not load.
+  /// loader's exception when the file does not load. A folder `path` holds version folders:
+  /// its highest version is served under its own number (ValueError when it has none; the
+  /// loader's exception when that version does not load).
   void add_file(const std::string& name, const std::string& path);
 
   /// The current version of `name`; nullopt when no such model is served.
@@ -90,12 +95,20 @@ class ModelRegistry {
     std::string path;  // empty: not watched
     Stamp loaded;      // the stamp of the file `current` came from
     Stamp refused;     // the stamp of the last file that failed, so it is not retried
+    bool versioned = false;        // `path` is a folder of version folders
+    int64_t refused_version = -1;  // the last version that failed (-2: none left), not retried
   };
   static Stamp stamp_of(const std::string& path);
   // ValueError for a name that is malformed or served already.
   void check_new_name(const std::string& name) const;
   std::shared_ptr<ModelServer> start_server(ModelPtr<Model> model);
-  void insert(const std::string& name, ServedModel served, const std::string& path, Stamp stamp);
+  void insert(const std::string& name, Entry entry);
+  // poll() for a model served from a file, and from version folders; each appends to `log`.
+  void poll_file(const std::string& name, const Entry& entry, std::vector<std::string>& log);
+  void poll_versions(const std::string& name, const Entry& entry, std::vector<std::string>& log);
+  // Makes `server` the current `version` of `name` (the old one ends with its last request).
+  void swap_in(const std::string& name, int64_t version, std::shared_ptr<ModelServer> server,
+               Stamp loaded);
 
   BatchingOptions batching_;
   ModelLoader loader_;
@@ -114,8 +127,9 @@ struct ModelSource {
   std::string name, path;
 };
 /// Reads a --model-config file: {"models": [{"name": "a", "path": "a.keras"}, ...]}, paths
-/// relative to the file's folder. ValueError naming the file and what is wrong (not JSON, no
-/// "models" list, an entry without a name or path, an unknown key, a name given twice).
+/// (model files, or folders of version folders) relative to the file's folder. ValueError
+/// naming the file and what is wrong (not JSON, no "models" list, an entry without a name or
+/// path, an unknown key, a name given twice).
 std::vector<ModelSource> read_model_config(const std::string& path);
 
 }  // namespace keras::serving
