@@ -49,7 +49,7 @@ bool pairs_adjacent(const Array& r) {
   return true;
 }
 
-// The real view of z with a gradient: no copy.
+// The real view of z, without a gradient: no copy.
 Tensor pairs_raw(const Tensor& z) {
   return Tensor(make_ref<keras::detail::TensorImpl>(real_array(z.array())));
 }
