@@ -77,7 +77,13 @@ GoldenOps complex_ops() {
                          {"log1p", &ops::log1p},
                          {"log2", &ops::log2},
                          {"log10", &ops::log10},
-                         {"sign", &ops::sign}})
+                         {"sign", &ops::sign},
+                         {"arcsin", &ops::arcsin},
+                         {"arccos", &ops::arccos},
+                         {"arctan", &ops::arctan},
+                         {"arcsinh", &ops::arcsinh},
+                         {"arccosh", &ops::arccosh},
+                         {"arctanh", &ops::arctanh}})
     g[name] = unary(f);
   g["power"] = binary(&ops::power);
   g["cumsum"] = [](const TensorList& in, const json& kw) {

@@ -1,7 +1,7 @@
 """Complex tensors against real Keras 3.15 (JAX backend, x64), for
 tests/ops_complex/complex_oracle_test.cpp: keras.ops.view_as_complex, view_as_real, polar, eig,
 and the ops that take complex inputs (arithmetic, power, exp/log/sqrt and their variants, the
-trigonometric and hyperbolic functions, sign, abs/angle/real/imag/conj, sum/mean/cumsum,
+trigonometric and hyperbolic functions and their inverses, sign, abs/angle/real/imag/conj, sum/mean/cumsum,
 matmul, where, concatenate, stack, cast, equal), values and gradients.
 
 Writes tests/oracle/fixtures/complex.npz. Each case stores the op's inputs, then random real
@@ -83,8 +83,14 @@ def main():
                    "real", "imag", "conj"):
             case(f, f"{op}_{tag}", op, getattr(ops, op), [z], **(narrowed if op == "angle" else {}))
         for op in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp2", "expm1", "log1p",
-                   "log2", "log10", "sign"):
+                   "log2", "log10", "sign", "arcsin", "arccos", "arctan", "arcsinh",
+                   "arctanh"):
             case(f, f"{op}_{tag}", op, getattr(ops, op), [0.5 * z])
+        # arccosh on the right half-plane only: for Re z < 0, jax.grad of jnp.arccosh has the
+        # wrong sign (its derivative rule takes one square root of (z - 1)(z + 1) where the
+        # function takes two); keras-cpp's gradient there is checked by finite differences.
+        right = (np.abs(z.real) + 1j * z.imag).astype(dtype)
+        case(f, f"arccosh_{tag}", "arccosh", ops.arccosh, [right])
         case(f, f"power_{tag}", "power", ops.power, [z, 0.5 * w])
         case(f, f"power_real_{tag}", "power", ops.power, [z, r])
         case(f, f"cumsum_axis1_{tag}", "cumsum", lambda x: ops.cumsum(x, axis=1), [z], axis=1)
@@ -94,6 +100,12 @@ def main():
                         dtype=dtype)
         case(f, f"sqrt_edges_{tag}", "sqrt", ops.sqrt, [edge], grad=False)
         case(f, f"log_edges_{tag}", "log", ops.log, [edge], grad=False)
+        # The inverse functions across their branch cuts (on the real or imaginary axis, with
+        # both signs of zero) and at large arguments.
+        cuts = np.array([3 + 0j, 3 - 0j, -3 + 0j, -3 - 0j, 0 + 3j, 0 - 3j, -0.0 + 3j, 0.5 + 0j,
+                         -20 + 1j, 15 - 30j], dtype=dtype)
+        for op in ("arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh"):
+            case(f, f"{op}_cuts_{tag}", op, getattr(ops, op), [cuts], grad=False)
         case(f, f"sum_axis1_{tag}", "sum", lambda x: ops.sum(x, axis=1), [z], axis=1)
         case(f, f"sum_all_{tag}", "sum", ops.sum, [z], axis=None)
         case(f, f"mean_axis0_{tag}", "mean", lambda x: ops.mean(x, axis=0), [z], axis=0,

@@ -1,5 +1,9 @@
-// Arithmetic on complex tensors as real arithmetic on their parts (complex_parts.h). Every
-// formula is a composition of differentiable real ops, so gradients need no rules of their own.
+// Arithmetic and the elementary functions of complex tensors as real arithmetic on their parts
+// (complex_parts.h). Every formula is a composition of differentiable real ops, so gradients
+// need no rules of their own. The inverse trigonometric and hyperbolic functions follow Kahan:
+// arcsin, arccos and arccosh from sqrt(1 -+ z) (or sqrt(z -+ 1)) part by part, arcsinh z =
+// -i arcsin(i z), arctanh z = (log1p(z) - log1p(-z)) / 2 and arctan z = -i arctanh(i z), with
+// the principal branches of NumPy and JAX.
 
 #include <numbers>
 
@@ -67,6 +71,69 @@ Tensor trigonometric(UnaryOp op, const Tensor& z) {
   }
 }
 
+// i z and -i z, exactly (a rotation of the parts).
+Tensor times_i(const Tensor& z) { return make_complex(negative(imag_part(z)), real_part(z)); }
+Tensor times_minus_i(const Tensor& z) {
+  return make_complex(imag_part(z), negative(real_part(z)));
+}
+
+// c + z and c - z part by part, so the sign of a zero imaginary part survives (a complex
+// subtraction 1 - (3 + 0i) would give +0 where the branch cut needs -0).
+Tensor plus(double c, const Tensor& z) { return make_complex(add(real_part(z), c), imag_part(z)); }
+Tensor minus(double c, const Tensor& z) {
+  return make_complex(subtract(c, real_part(z)), negative(imag_part(z)));
+}
+
+// Kahan's arcsin, arccos and arccosh ("Branch cuts for complex elementary functions", 1987),
+// from two principal square roots: right on both sides of every branch cut.
+Tensor inverse_sin(const Tensor& z) {
+  Tensor s1 = unary("sqrt", UnaryOp::Sqrt, minus(1, z));
+  Tensor s2 = unary("sqrt", UnaryOp::Sqrt, plus(1, z));
+  Tensor r1 = real_part(s1), i1 = imag_part(s1), r2 = real_part(s2), i2 = imag_part(s2);
+  return make_complex(arctan2(real_part(z), subtract(multiply(r1, r2), multiply(i1, i2))),
+                      arcsinh(subtract(multiply(r1, i2), multiply(i1, r2))));
+}
+
+Tensor inverse_cos(const Tensor& z) {
+  Tensor s1 = unary("sqrt", UnaryOp::Sqrt, minus(1, z));
+  Tensor s2 = unary("sqrt", UnaryOp::Sqrt, plus(1, z));
+  Tensor r1 = real_part(s1), i1 = imag_part(s1), r2 = real_part(s2), i2 = imag_part(s2);
+  return make_complex(multiply(arctan2(r1, r2), 2.0),
+                      arcsinh(subtract(multiply(r2, i1), multiply(i2, r1))));
+}
+
+Tensor inverse_cosh(const Tensor& z) {
+  Tensor s1 = unary("sqrt", UnaryOp::Sqrt, plus(-1, z));
+  Tensor s2 = unary("sqrt", UnaryOp::Sqrt, plus(1, z));
+  Tensor r1 = real_part(s1), i1 = imag_part(s1), r2 = real_part(s2), i2 = imag_part(s2);
+  return make_complex(arcsinh(add(multiply(r1, r2), multiply(i1, i2))),
+                      multiply(arctan2(i1, r2), 2.0));
+}
+
+Tensor inverse_tanh(const Tensor& z) {
+  Tensor d = subtract(unary("log1p", UnaryOp::Log1p, z),
+                      unary("log1p", UnaryOp::Log1p, negative(z)));
+  return from_pairs(multiply(pairs(d), 0.5));
+}
+
+// arcsin ... arctanh, as the file's comment says.
+Tensor inverse_function(UnaryOp op, const Tensor& z) {
+  switch (op) {
+    case UnaryOp::Asin:
+      return inverse_sin(z);
+    case UnaryOp::Acos:
+      return inverse_cos(z);
+    case UnaryOp::Acosh:
+      return inverse_cosh(z);
+    case UnaryOp::Asinh:
+      return times_minus_i(inverse_sin(times_i(z)));
+    case UnaryOp::Atanh:
+      return inverse_tanh(z);
+    default:  // Atan
+      return times_minus_i(inverse_tanh(times_i(z)));
+  }
+}
+
 }  // namespace
 
 Tensor unary(std::string_view name, UnaryOp op, const Tensor& x) {
@@ -104,10 +171,14 @@ Tensor unary(std::string_view name, UnaryOp op, const Tensor& x) {
       return from_pairs(divide(pairs(unary(name, UnaryOp::Log, x)), base));
     }
     case UnaryOp::Log1p: {
-      // log(1 + z) without cancellation near 0: (log1p(2x + x^2 + y^2) / 2, atan2(y, 1 + x)).
-      Tensor re = real_part(x), y = imag_part(x);
+      // log(1 + z): the real part is log|1 + z| = log1p(r2) / 2 with r2 = 2x + x^2 + y^2,
+      // exact near z = 0, and log(hypot(1 + x, y)) where |1 + z| is far from 1 (r2 itself
+      // would cancel near z = -1); the imaginary part atan2(y, 1 + x).
+      Tensor re = real_part(x), y = imag_part(x), shifted = add(re, 1.0);
       Tensor r2 = add(multiply(re, add(re, 2.0)), square(y));
-      return make_complex(multiply(log1p(r2), 0.5), arctan2(y, add(re, 1.0)));
+      Tensor modulus = where(less(absolute(r2), 0.5), multiply(log1p(r2), 0.5),
+                             log(hypot(shifted, y)));
+      return make_complex(modulus, arctan2(y, shifted));
     }
     case UnaryOp::Sign: {
       // z / |z|, and 0 at 0 (NumPy 2 and JAX); piecewise constant for JAX, so no gradient, as
@@ -125,6 +196,13 @@ Tensor unary(std::string_view name, UnaryOp op, const Tensor& x) {
       return over(trigonometric(UnaryOp::Sin, x), trigonometric(UnaryOp::Cos, x));
     case UnaryOp::Tanh:
       return over(trigonometric(UnaryOp::Sinh, x), trigonometric(UnaryOp::Cosh, x));
+    case UnaryOp::Asin:
+    case UnaryOp::Acos:
+    case UnaryOp::Atan:
+    case UnaryOp::Asinh:
+    case UnaryOp::Acosh:
+    case UnaryOp::Atanh:
+      return inverse_function(op, x);
     case UnaryOp::IsNan:
       return logical_or(isnan(real_part(x)), isnan(imag_part(x)));
     case UnaryOp::IsInf:
