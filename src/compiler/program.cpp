@@ -21,7 +21,7 @@ backend::Backend* backend_of(const Instruction& instr) {
 Tensor copy_of(const backend::Array& a) {
   backend::Backend& be = a.storage->owner();
   Tensor out = ops::detail::empty(a.shape, a.dtype, be);
-  be.copy(out.array(), a, backend::CopyMode::Assign);
+  ops::detail::copy_into(be, out.array(), a);
   return out;
 }
 
@@ -78,7 +78,7 @@ void Program::write_back_variables() {
     const backend::Array& final_array = current.array();
     if (final_array.storage == v.home.storage && final_array.offset == v.home.offset) continue;
     backend::Backend& be = v.home.storage->owner();
-    be.copy(v.home, final_array, backend::CopyMode::Assign);
+    ops::detail::copy_into(be, v.home, final_array);
     Instruction copy;
     copy.key = KeyWriter("copy").take();
     copy.arrays = {v.home, final_array};
@@ -86,7 +86,7 @@ void Program::write_back_variables() {
     copy.num_outputs = 1;
     copy.write_back = true;
     copy.run = [](backend::Backend& b, const backend::Array* a, const std::pair<uint64_t, uint64_t>*) {
-      b.copy(a[0], a[1], backend::CopyMode::Assign);
+      ops::detail::copy_into(b, a[0], a[1]);
     };
     t.instructions.push_back(std::move(copy));
     Home h{v.variable, v.home, {}, 0};
@@ -343,7 +343,7 @@ void Program::bind_inputs(const TensorList& inputs) {
       }
       continue;
     }
-    home.storage->owner().copy(home, given, backend::CopyMode::Assign);
+    ops::detail::copy_into(home.storage->owner(), home, given);
   }
 }
 
@@ -396,7 +396,7 @@ void Program::follow_variable(size_t v) {
     next.offset = now.offset;
   } else {
     next.storage = be.allocate(h.array.storage->nbytes());
-    be.copy(next, now, backend::CopyMode::Assign);
+    ops::detail::copy_into(be, next, now);
   }
   for (backend::Array* use : h.uses) {
     use->storage = next.storage;
@@ -434,7 +434,7 @@ TensorList Program::replay(const TensorList& inputs) {
           current.backend_name(), "' (a new signature), or move the variable back.");
     backend::Array fresh = h.array;
     fresh.storage = be.allocate(h.array.storage->nbytes());
-    be.copy(fresh, current.array(), backend::CopyMode::Assign);
+    ops::detail::copy_into(be, fresh, current.array());
     for (backend::Array* use : h.uses) use->storage = fresh.storage;
     t.slots[t.variables[v].slot] = fresh.storage;
     t.variables[v].home = fresh;
