@@ -86,6 +86,21 @@ GoldenOps complex_ops() {
                          {"arctanh", &ops::arctanh}})
     g[name] = unary(f);
   g["power"] = binary(&ops::power);
+  g["dot"] = binary(&ops::dot);
+  g["inner"] = binary(&ops::inner);
+  g["outer"] = binary(&ops::outer);
+  g["vdot"] = binary(&ops::vdot);
+  g["kron"] = binary(&ops::kron);
+  g["tensordot"] = with_gradients(2, [](const TensorList& x) {
+    return ops::tensordot(x[0], x[1], 1);
+  });
+  g["einsum_ij_jk"] = with_gradients(2, [](const TensorList& x) {
+    return ops::einsum("ij,jk->ik", {x[0], x[1]});
+  });
+  g["einsum_ij_j_k"] = with_gradients(3, [](const TensorList& x) {
+    return ops::einsum("ij,j,k->ik", {x[0], x[1], x[2]});
+  });
+  g["einsum_ii"] = with_gradients(1, [](const TensorList& x) { return ops::einsum("ii->", {x[0]}); });
   g["cumsum"] = [](const TensorList& in, const json& kw) {
     std::optional<int> axis;
     if (!kw["axis"].is_null()) axis = kw["axis"].get<int>();

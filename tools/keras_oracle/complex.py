@@ -113,6 +113,23 @@ def main():
         a, b = crandn(f, 2, 3, 4, dtype=dtype), crandn(f, 4, 5, dtype=dtype)
         case(f, f"matmul_{tag}", "matmul", ops.matmul, [a, b])
         case(f, f"matmul_real_{tag}", "matmul", ops.matmul, [a, f.randn(4, 2, dtype=part)])
+        # The contractions, all matrix products of the parts in keras-cpp.
+        m, v = crandn(f, 3, 4, dtype=dtype), crandn(f, 4, dtype=dtype)
+        case(f, f"dot_{tag}", "dot", ops.dot, [m, crandn(f, 4, 2, dtype=dtype)])
+        case(f, f"dot_vector_{tag}", "dot", ops.dot, [m, v])
+        case(f, f"tensordot_{tag}", "tensordot", lambda x, y: ops.tensordot(x, y, axes=1),
+             [m, crandn(f, 4, 2, dtype=dtype)])
+        case(f, f"inner_{tag}", "inner", ops.inner, [m, crandn(f, 2, 4, dtype=dtype)])
+        case(f, f"outer_{tag}", "outer", ops.outer, [v, crandn(f, 3, dtype=dtype)])
+        case(f, f"vdot_{tag}", "vdot", ops.vdot, [v, crandn(f, 4, dtype=dtype)])
+        case(f, f"kron_{tag}", "kron", ops.kron,
+             [crandn(f, 2, 2, dtype=dtype), crandn(f, 2, 3, dtype=dtype)])
+        case(f, f"einsum_{tag}", "einsum_ij_jk", lambda x, y: ops.einsum("ij,jk->ik", x, y),
+             [m, crandn(f, 4, 2, dtype=dtype)])
+        case(f, f"einsum_three_{tag}", "einsum_ij_j_k",
+             lambda x, y, u: ops.einsum("ij,j,k->ik", x, y, u), [m, v, crandn(f, 2, dtype=dtype)])
+        case(f, f"einsum_trace_{tag}", "einsum_ii", lambda x: ops.einsum("ii->", x),
+             [crandn(f, 3, 3, dtype=dtype)])
         cond = f.randint(0, 2, 3, 4).astype(bool)
         case(f, f"where_{tag}", "where", lambda x, y: ops.where(cond, x, y),
              [z, crandn(f, 3, 4, dtype=dtype)], cond=cond.tolist())

@@ -59,7 +59,7 @@ Tensor restride_adjoint(const Tensor& g, const Shape& x_shape, const StrideMap& 
     const Strides base = contiguous_strides(x_shape);
     for (int j = 0; j < g.ndim(); ++j)
       for (size_t i = 0; i < coef[j].size(); ++i) window.strides[j] += coef[j][i] * base[i];
-    be.copy(window, g.array(), backend::CopyMode::Add);
+    detail::copy_into(be, window, g.array(), backend::CopyMode::Add);
   }
   if (autograd::should_record(g)) {
     Shape gs = g.shape();
@@ -102,7 +102,7 @@ Tensor diag_embed(const Tensor& d) {
     diag.shape = d.shape();
     diag.strides = Strides(out.array().strides.begin(), out.array().strides.end() - 1);
     diag.strides[r - 1] = n + 1;
-    be.copy(diag, d.array());
+    detail::copy_into(be, diag, d.array());
   }
   if (autograd::should_record(d)) {
     autograd::record("diag_embed", {d}, out, [](const autograd::Context&, const Tensor& g) {

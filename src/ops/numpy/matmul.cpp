@@ -39,6 +39,8 @@ namespace linalg_detail {
 
 Tensor product(const Tensor& a, const Tensor& b) {
   constexpr std::string_view op = "matmul";
+  // Complex operands (dot, tensordot, inner, vdot, einsum and matmul come here): real products.
+  if (complex_detail::any_complex({&a, &b})) return complex_detail::matmul(a, b);
   auto& be = detail::common_backend(op, {&a, &b});
   const bool a_vec = a.ndim() == 1, b_vec = b.ndim() == 1;
   Tensor a2 = a_vec ? expand_dims(a, 0) : a;

@@ -162,7 +162,8 @@ Tensor vdot(const Tensor& x1, const Tensor& x2) {
   auto [a, b] = prepare_pair(op, x1, x2);
   check(a.size() == b.size(), op, ": the inputs must have the same number of elements; got shapes ",
         x1.shape(), " and ", x2.shape(), ".");
-  return product(ravel(a), ravel(b));
+  // NumPy's and JAX's vdot conjugate the first operand.
+  return product(ravel(is_complex(a.dtype()) ? conj(a) : a), ravel(b));
 }
 
 }  // namespace numpy
