@@ -85,9 +85,8 @@ void Program::write_back_variables() {
     copy.slots = {v.slot, t.slot_of(final_array, false)};
     copy.num_outputs = 1;
     copy.write_back = true;
-    copy.run = [](backend::Backend& b, const backend::Array* a, const std::pair<uint64_t, uint64_t>*) {
-      ops::detail::copy_into(b, a[0], a[1]);
-    };
+    copy.run = [](backend::Backend& b, const backend::Array* a,
+                  const std::pair<uint64_t, uint64_t>*) { ops::detail::copy_into(b, a[0], a[1]); };
     t.instructions.push_back(std::move(copy));
     Home h{v.variable, v.home, {}, 0};
     adopt_home(h, current);

@@ -100,7 +100,9 @@ GoldenOps complex_ops() {
   g["einsum_ij_j_k"] = with_gradients(3, [](const TensorList& x) {
     return ops::einsum("ij,j,k->ik", {x[0], x[1], x[2]});
   });
-  g["einsum_ii"] = with_gradients(1, [](const TensorList& x) { return ops::einsum("ii->", {x[0]}); });
+  g["einsum_ii"] = with_gradients(1, [](const TensorList& x) {
+    return ops::einsum("ii->", {x[0]});
+  });
   g["cumsum"] = [](const TensorList& in, const json& kw) {
     std::optional<int> axis;
     if (!kw["axis"].is_null()) axis = kw["axis"].get<int>();

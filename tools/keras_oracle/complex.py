@@ -1,8 +1,9 @@
 """Complex tensors against real Keras 3.15 (JAX backend, x64), for
 tests/ops_complex/complex_oracle_test.cpp: keras.ops.view_as_complex, view_as_real, polar, eig,
 and the ops that take complex inputs (arithmetic, power, exp/log/sqrt and their variants, the
-trigonometric and hyperbolic functions and their inverses, sign, abs/angle/real/imag/conj, sum/mean/cumsum,
-matmul, where, concatenate, stack, cast, equal), values and gradients.
+trigonometric and hyperbolic functions and their inverses, sign, abs/angle/real/imag/conj,
+sum/mean/cumsum, matmul and the other products, einsum, where, concatenate, stack, cast,
+equal), values and gradients.
 
 Writes tests/oracle/fixtures/complex.npz. Each case stores the op's inputs, then random real
 weights w for each output part, and as outputs the op's output followed (when kwargs grad is
