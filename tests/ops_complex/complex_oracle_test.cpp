@@ -148,6 +148,24 @@ GoldenOps complex_ops() {
       return ops::stack({x[0], x[1]}, axis);
     })(in, kw);
   };
+  g["take"] = [](const TensorList& in, const json& kw) {
+    Tensor at = Tensor::from_vector(kw["indices"].get<std::vector<int32_t>>(),
+                                    {static_cast<int64_t>(kw["indices"].size())});
+    int axis = kw["axis"].get<int>();
+    return with_gradients(1, [at, axis](const TensorList& x) {
+      return ops::take(x[0], at, axis);
+    })(in, kw);
+  };
+  g["take_along_axis"] = [](const TensorList& in, const json& kw) {
+    std::vector<int32_t> flat;
+    for (const auto& row : kw["indices"])
+      for (int32_t v : row) flat.push_back(v);
+    Tensor at = Tensor::from_vector(flat, {static_cast<int64_t>(kw["indices"].size()), 1});
+    int axis = kw["axis"].get<int>();
+    return with_gradients(1, [at, axis](const TensorList& x) {
+      return ops::take_along_axis(x[0], at, axis);
+    })(in, kw);
+  };
   g["eig"] = [](const TensorList& in, const json&) {
     auto [w, v] = ops::eig(in[0]);
     return TensorList{w, v};

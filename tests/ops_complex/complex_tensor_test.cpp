@@ -76,6 +76,16 @@ TEST(ComplexTensor, ViewsShareMemoryAndEveryLayoutReads) {
   EXPECT_EQ(ops::reshape(t, {6}).to_vector<C64>(), t.to_vector<C64>());
 }
 
+// pad copies the pairs into a filled tensor: constant (real) fill, and the edge mode's
+// repeated elements, as NumPy pads complex arrays.
+TEST(ComplexTensor, Pads) {
+  Tensor z = Tensor::from_vector(std::vector<C64>{{1, 2}, {3, -4}}, {2});
+  EXPECT_EQ(ops::pad(z, {{1, 2}}, "constant", 5).to_vector<C64>(),
+            (std::vector<C64>{{5, 0}, {1, 2}, {3, -4}, {5, 0}, {5, 0}}));
+  EXPECT_EQ(ops::pad(z, {{2, 1}}, "edge").to_vector<C64>(),
+            (std::vector<C64>{{1, 2}, {1, 2}, {1, 2}, {3, -4}, {3, -4}}));
+}
+
 TEST(ComplexTensor, NpyFilesAsNumpyWritesThem) {
   // complex64.npy, big_endian_c16.npy and fortran_c8.npy are checked against reference.npz by
   // Npy.LoadsEveryLayoutNumpyWrites (tests/utils); here keras-cpp's own file is NumPy's format.

@@ -131,6 +131,12 @@ def main():
              lambda x, y, u: ops.einsum("ij,j,k->ik", x, y, u), [m, v, crandn(f, 2, dtype=dtype)])
         case(f, f"einsum_trace_{tag}", "einsum_ii", lambda x: ops.einsum("ii->", x),
              [crandn(f, 3, 3, dtype=dtype)])
+        take_at = np.array([2, 0, 2, 3], dtype=np.int32)
+        case(f, f"take_{tag}", "take", lambda x: ops.take(x, take_at, axis=1), [z],
+             indices=take_at.tolist(), axis=1)
+        along = np.array([[1], [3], [0]], dtype=np.int32)
+        case(f, f"take_along_axis_{tag}", "take_along_axis",
+             lambda x: ops.take_along_axis(x, along, axis=1), [z], indices=along.tolist(), axis=1)
         cond = f.randint(0, 2, 3, 4).astype(bool)
         case(f, f"where_{tag}", "where", lambda x, y: ops.where(cond, x, y),
              [z, crandn(f, 3, 4, dtype=dtype)], cond=cond.tolist())

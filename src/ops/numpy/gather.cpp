@@ -74,6 +74,9 @@ Tensor broadcast_index(const Tensor& index, const Shape& shape) {
 }  // namespace
 
 Tensor gather_along(const Tensor& x, const Tensor& index, int axis) {
+  // Complex elements: their pairs gathered together, the index repeated over the pair axis.
+  if (is_complex(x.dtype()))
+    return view_as_complex(gather_along(view_as_real(x), expand_dims(index, -1), axis));
   Shape out_shape = x.shape();
   out_shape[axis] = index.shape()[axis];
   Tensor idx = broadcast_index(index, out_shape);
@@ -89,6 +92,12 @@ Tensor gather_along(const Tensor& x, const Tensor& index, int axis) {
 }
 
 Tensor scatter_add_along(const Tensor& src, const Tensor& index, int axis, const Shape& shape) {
+  if (is_complex(src.dtype())) {
+    Shape pairs_shape = shape;
+    pairs_shape.push_back(2);
+    return view_as_complex(
+        scatter_add_along(view_as_real(src), expand_dims(index, -1), axis, pairs_shape));
+  }
   Tensor out = zeros_on(shape, src.dtype(), src.backend());
   Tensor idx = broadcast_index(index, src.shape());
   if (src.size() > 0)

@@ -85,8 +85,9 @@ Tensor pad(const Tensor& x, const PadWidth& pad_width, std::string_view mode,
       inner[d].start = widths[d].first;
     }
     auto& be = x.backend();
-    Tensor out = detail::empty(shape, x.dtype(), be);
-    if (out.size() > x.size()) be.fill(out.array(), constant_values.value_or(Scalar(0)));
+    Tensor out = shape.numel() > x.size()
+                     ? detail::filled(shape, constant_values.value_or(Scalar(0)), x.dtype(), be)
+                     : detail::empty(shape, x.dtype(), be);
     if (x.size() > 0) detail::copy_into(be, detail::spec_view(out, inner).array(), x.array());
     if (autograd::should_record(x)) {
       autograd::record(op, {x}, out, [inner](const autograd::Context&, const Tensor& g) {
