@@ -166,6 +166,21 @@ GoldenOps complex_ops() {
       return ops::take_along_axis(x[0], at, axis);
     })(in, kw);
   };
+  using Fn = std::function<Tensor(const TensorList&)>;
+  const std::pair<const char*, Fn> named[] = {
+      {"var", [](const TensorList& x) { return ops::var(x[0]); }},
+      {"std", [](const TensorList& x) { return ops::std(x[0]); }},
+      {"norm", [](const TensorList& x) { return ops::norm(x[0]); }},
+      {"norm_axis1", [](const TensorList& x) { return ops::norm(x[0], {}, 1); }},
+      {"round_1", [](const TensorList& x) { return ops::round(x[0], 1); }},
+      {"nan_to_num", [](const TensorList& x) { return ops::nan_to_num(x[0]); }},
+      {"nansum", [](const TensorList& x) { return ops::nansum(x[0]); }},
+      {"nanmean", [](const TensorList& x) { return ops::nanmean(x[0]); }},
+      {"tile_1_2", [](const TensorList& x) { return ops::tile(x[0], {1, 2}); }},
+      {"repeat_2_axis1", [](const TensorList& x) { return ops::repeat(x[0], 2, 1); }},
+      {"roll_1_axis1", [](const TensorList& x) { return ops::roll(x[0], 1, 1); }},
+      {"flip_axis1", [](const TensorList& x) { return ops::flip(x[0], 1); }}};
+  for (const auto& [name, f] : named) g[name] = with_gradients(1, f);
   g["eig"] = [](const TensorList& in, const json&) {
     auto [w, v] = ops::eig(in[0]);
     return TensorList{w, v};

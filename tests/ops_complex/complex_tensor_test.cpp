@@ -121,6 +121,10 @@ TEST(ComplexTensor, OpsWithoutComplexSupportSayWhich) {
             std::string::npos);
   EXPECT_NE(message([&] { ops::sort(z); }).find("does not take complex64 tensors"),
             std::string::npos);
+  EXPECT_NE(message([&] { ops::unique(z); }).find("unique does not take complex64"),
+            std::string::npos);
+  EXPECT_NE(message([&] { ops::norm(ops::reshape(z, {1, 2}), 2); }).find("singular values"),
+            std::string::npos);
   EXPECT_THROW(ops::view_as_complex(ops::ones({3, 3})), ValueError);
   EXPECT_THROW(ops::view_as_complex(z), TypeError);
   EXPECT_THROW(ops::polar(z, z), TypeError);

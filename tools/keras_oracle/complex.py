@@ -137,6 +137,25 @@ def main():
         along = np.array([[1], [3], [0]], dtype=np.int32)
         case(f, f"take_along_axis_{tag}", "take_along_axis",
              lambda x: ops.take_along_axis(x, along, axis=1), [z], indices=along.tolist(), axis=1)
+        # Moments and norms of complex numbers are real (NumPy, JAX): |x - mean|^2, |x|.
+        # Keras's var casts its real result back to the input's complex dtype; keras-cpp
+        # returns the real part dtype, as NumPy, JAX and Keras's own std do.
+        case(f, f"var_{tag}", "var", ops.var, [z], check_dtype=False)
+        case(f, f"std_{tag}", "std", ops.std, [z])
+        case(f, f"norm_{tag}", "norm", ops.norm, [z])
+        case(f, f"norm_axis_{tag}", "norm_axis1", lambda x: ops.norm(x, axis=1), [z])
+        case(f, f"round_{tag}", "round_1", lambda x: ops.round(x, 1), [z], grad=False)
+        part_t = np.float32 if dtype == np.complex64 else np.float64
+        specials = (np.array([np.nan, 1, np.inf, 2], part_t) +
+                    1j * np.array([1, np.nan, 3, -np.inf], part_t)).astype(dtype)
+        specials.real[2], specials.imag[2] = np.inf, 3  # (inf + 3j), not inf * (1 + 0j) + 3j
+        case(f, f"nan_to_num_{tag}", "nan_to_num", ops.nan_to_num, [specials], grad=False)
+        case(f, f"nansum_{tag}", "nansum", ops.nansum, [specials], grad=False)
+        case(f, f"nanmean_{tag}", "nanmean", ops.nanmean, [specials], grad=False)
+        case(f, f"tile_{tag}", "tile_1_2", lambda x: ops.tile(x, (1, 2)), [z])
+        case(f, f"repeat_{tag}", "repeat_2_axis1", lambda x: ops.repeat(x, 2, axis=1), [z])
+        case(f, f"roll_{tag}", "roll_1_axis1", lambda x: ops.roll(x, 1, axis=1), [z])
+        case(f, f"flip_{tag}", "flip_axis1", lambda x: ops.flip(x, axis=1), [z])
         cond = f.randint(0, 2, 3, 4).astype(bool)
         case(f, f"where_{tag}", "where", lambda x, y: ops.where(cond, x, y),
              [z, crandn(f, 3, 4, dtype=dtype)], cond=cond.tolist())

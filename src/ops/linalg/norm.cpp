@@ -98,6 +98,19 @@ Tensor matrix_norm(const Tensor& x, const NormOrd& ord, int row, int col, bool k
 
 Tensor norm(const Tensor& x, const NormOrd& ord, const Axes& axis, bool keepdims) {
   check(x.defined(), kOp, ": the input is an undefined tensor.");
+  if (is_complex(x.dtype())) {
+    // Every norm but the singular-value ones (matrix 2, -2, nuc) is a norm of the moduli.
+    const bool matrix = axis.is_none() ? ord.kind() != NormOrd::Kind::None && x.ndim() == 2
+                                       : axis.list().size() == 2;
+    const bool singular = ord.kind() == NormOrd::Kind::Nuc ||
+                          (ord.kind() == NormOrd::Kind::Number && std::abs(ord.p()) == 2);
+    if (matrix && singular)
+      throw TypeError(keras::detail::cat(kOp, ": ord=", ord.to_string(),
+                                         " of complex matrices needs their singular values, "
+                                         "which keras-cpp does not compute for ", x.dtype(),
+                                         " yet."));
+    return norm(abs(x), ord, axis, keepdims);
+  }
   Tensor xf = detail::cast(x, float_dtype(x));
   std::vector<int> axes;
   if (axis.is_none()) {

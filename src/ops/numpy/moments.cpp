@@ -2,6 +2,7 @@
 // their gradients follow from those of mean, sum, square, sqrt and divide.
 
 #include "keras/ops/ops.h"
+#include "ops/complex/complex_parts.h"
 #include "ops/numpy/reduce_common.h"
 
 namespace keras::ops {
@@ -14,42 +15,53 @@ DType variance_compute_dtype(DType t) {
   return result_type({DTypeLike(t), DTypeLike(DType::Float32)});
 }
 
+// The squared distance from the mean: |c|^2 for complex c (real, as NumPy's var).
+Tensor squared(const Tensor& centered) {
+  return is_complex(centered.dtype()) ? square(abs(centered)) : square(centered);
+}
+
+// The dtype var and std return: the input's float dtype, the part dtype for complex input.
+DType variance_result_dtype(DType t) {
+  return is_complex(t) ? complex_part_dtype(t) : float_result_type(t);
+}
+
 Tensor variance(std::string_view op, const Tensor& x, const Axes& axis, bool keepdims) {
   check(x.defined(), op, ": the input is an undefined tensor.");
   detail::axes_mask(op, axis, x.ndim());
   Tensor xc = detail::cast(x, variance_compute_dtype(x.dtype()));
   Tensor centered = subtract(xc, mean(xc, axis, true));
-  return mean(square(centered), axis, keepdims);
+  return mean(squared(centered), axis, keepdims);
 }
 
 Tensor nan_variance(std::string_view op, const Tensor& x, const Axes& axis, bool keepdims) {
   check(x.defined(), op, ": the input is an undefined tensor.");
-  if (!is_floating(x.dtype())) return variance(op, x, axis, keepdims);
+  if (!is_floating(x.dtype()) && !is_complex(x.dtype())) return variance(op, x, axis, keepdims);
   Tensor nan = detail::isnan_mask(x);
   Tensor count = sum(logical_not(nan), axis, keepdims);
   Tensor centered = where(nan, 0, subtract(x, nanmean(x, axis, true)));
-  return divide(sum(square(centered), axis, keepdims), count);
+  return divide(sum(squared(centered), axis, keepdims), count);
 }
 
 }  // namespace
 
 Tensor var(const Tensor& x, const Axes& axis, bool keepdims) {
   Tensor v = variance("var", x, axis, keepdims);
-  return detail::cast(v, float_result_type(x.dtype()));
+  return detail::cast(v, variance_result_dtype(x.dtype()));
 }
 
 Tensor std(const Tensor& x, const Axes& axis, bool keepdims) {
   Tensor s = sqrt(variance("std", x, axis, keepdims));
-  return detail::cast(s, float_result_type(x.dtype()));
+  return detail::cast(s, variance_result_dtype(x.dtype()));
 }
 
 Tensor nanvar(const Tensor& x, const Axes& axis, bool keepdims) {
-  return detail::cast(nan_variance("nanvar", x, axis, keepdims), float_result_type(x.dtype()));
+  return detail::cast(nan_variance("nanvar", x, axis, keepdims),
+                      variance_result_dtype(x.dtype()));
 }
 
 Tensor nanstd(const Tensor& x, const Axes& axis, bool keepdims) {
   return detail::cast(sqrt(nan_variance("nanstd", x, axis, keepdims)),
-                      float_result_type(x.dtype()));
+                      variance_result_dtype(x.dtype()));
 }
 
 Tensor average(const Tensor& x, const Axes& axis, const Tensor& weights) {
@@ -87,6 +99,7 @@ Tensor corrcoef(const Tensor& x) {
   if (x.ndim() != 1 && x.ndim() != 2)
     throw ValueError(keras::detail::cat(
         op, ": x must be 1-d or 2-d (variables in rows); got shape ", x.shape(), "."));
+  if (is_complex(x.dtype())) complex_detail::unsupported(op, x.dtype());
   DType t = x.dtype() == DType::Int64 ? DType::Float64 : float_result_type(x.dtype());
   Tensor rows = reshape(detail::cast(x, t), x.ndim() == 1 ? Shape{1, x.size()} : x.shape());
   const double dof = static_cast<double>(rows.shape()[1] - 1);

@@ -36,7 +36,7 @@ Tensor nanprod(const Tensor& x, const Axes& axis, bool keepdims) {
 
 Tensor nanmean(const Tensor& x, const Axes& axis, bool keepdims) {
   check(x.defined(), "nanmean: the input is an undefined tensor.");
-  if (!is_floating(x.dtype())) return mean(x, axis, keepdims);
+  if (!is_floating(x.dtype()) && !is_complex(x.dtype())) return mean(x, axis, keepdims);
   Tensor count = sum(logical_not(detail::isnan_mask(x)), axis, keepdims);
   return divide(sum(detail::replace_nan(x, 0), axis, keepdims), count);
 }

@@ -34,12 +34,13 @@ std::optional<int> resolve_axis(std::string_view op, std::optional<int> axis, in
 }
 
 Tensor isnan_mask(const Tensor& x) {
+  if (is_complex(x.dtype())) return isnan(x);  // either part NaN
   if (!is_floating(x.dtype())) return filled(x.shape(), false, DType::Bool, x.backend());
   return run_unary(backend::UnaryOp::IsNan, x);
 }
 
 Tensor replace_nan(const Tensor& x, double value) {
-  if (!is_floating(x.dtype())) return x;
+  if (!is_floating(x.dtype()) && !is_complex(x.dtype())) return x;
   return where(isnan_mask(x), value, x);
 }
 

@@ -49,6 +49,8 @@ Tensor trunc(const Tensor& x) {
 
 Tensor round(const Tensor& x, int decimals) {
   check(x.defined(), "round: the input is an undefined tensor.");
+  // Complex numbers round part by part, as NumPy's.
+  if (is_complex(x.dtype())) return view_as_complex(round(view_as_real(x), decimals));
   DType dtype = detail::promote({&x});
   if (!is_floating(dtype)) {
     if (decimals >= 0 || dtype == DType::Bool) return detail::unchanged(x);
@@ -101,6 +103,8 @@ Tensor clip(const Tensor& x, const Scalar& x_min, const Scalar& x_max) {
 Tensor nan_to_num(const Tensor& x, double nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
   check(x.defined(), "nan_to_num: the input is an undefined tensor.");
+  if (is_complex(x.dtype()))  // part by part, as NumPy's
+    return view_as_complex(nan_to_num(view_as_real(x), nan, posinf, neginf));
   DType dtype = detail::promote({&x});
   if (!is_floating(dtype)) return detail::unchanged(x);  // integers hold no NaN or inf
   const double max = max_finite(dtype);

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "keras/ops/ops.h"
+#include "ops/complex/complex_parts.h"
 #include "ops/numpy/reduce_common.h"
 
 namespace keras::ops {
@@ -117,6 +118,7 @@ UniqueResult unique_typed(const Tensor& rows_tensor, const Tensor& x, std::optio
 UniqueResult unique(const Tensor& x, const UniqueOptions& options) {
   constexpr std::string_view op = "unique";
   check(x.defined(), op, ": the input is an undefined tensor.");
+  if (is_complex(x.dtype())) complex_detail::unsupported(op, x.dtype());
   if (options.size && *options.size < 0)
     throw ValueError(
         keras::detail::cat(op, ": size must be non-negative; got ", *options.size, "."));
