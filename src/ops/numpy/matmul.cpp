@@ -72,7 +72,6 @@ Tensor matmul(const Tensor& x1, const Tensor& x2) {
   check(x1.ndim() >= 1 && x2.ndim() >= 1, op, ": inputs must have rank >= 1; got shapes ",
         x1.shape(), " and ", x2.shape(), ".");
   auto& be = detail::common_backend(op, {&x1, &x2});
-  if (complex_detail::any_complex({&x1, &x2})) return complex_detail::matmul(x1, x2);
   if (x1.dtype() == DType::Int8 && x2.dtype() == DType::Int8) {
     if (Tensor fused = detail::int8_matmul(x1, x2, be); fused.defined()) return fused;
   }
