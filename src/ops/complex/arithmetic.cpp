@@ -27,7 +27,7 @@ DType common_complex(const Tensor& a, const Tensor& b) {
 
 // t on backend `be` as complex `dtype` (a weak literal becomes a complex scalar).
 Tensor operand(const Tensor& t, DType dtype, backend::Backend& be) {
-  DType as = is_complex(t.dtype()) && !t.is_weak() ? t.dtype() : complex_part_dtype(dtype);
+  DType as = is_complex(t.dtype()) ? t.dtype() : complex_part_dtype(dtype);
   return to_complex(detail::prepare(t, as, be), dtype);
 }
 
@@ -156,8 +156,8 @@ Tensor unary(std::string_view name, UnaryOp op, const Tensor& x) {
     case UnaryOp::Sqrt:
       return principal_sqrt(x);
     case UnaryOp::Exp2:
-      return unary(name, UnaryOp::Exp, times(x, filled({}, std::numbers::ln2, x.dtype(),
-                                                         x.backend())));
+      return unary(name, UnaryOp::Exp,
+                   times(x, filled({}, std::numbers::ln2, x.dtype(), x.backend())));
     case UnaryOp::Expm1: {
       // e^z - 1 without cancellation near 0: (expm1(x) cos y - 2 sin^2(y / 2), e^x sin y).
       Tensor re = real_part(x), y = imag_part(x);

@@ -41,8 +41,8 @@ Tensor make_complex(const Tensor& re, const Tensor& im);
 /// The real and imaginary parts of complex z.
 Tensor real_part(const Tensor& z);
 Tensor imag_part(const Tensor& z);
-/// x converted to the complex dtype `to` (x real or complex; a real x gets zero imaginary
-/// parts). Weak literals become complex scalars of `to`.
+/// x converted to the complex dtype `to` (x real or complex, not a weak literal: callers
+/// prepare those first; a real x gets zero imaginary parts).
 Tensor to_complex(const Tensor& x, DType to);
 
 // ---- ops on complex tensors (the ops' front ends call these when an input is complex) ------

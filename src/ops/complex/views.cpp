@@ -115,7 +115,6 @@ Tensor real_part(const Tensor& z) { return pairs(z).index({Ellipsis, int64_t{0}}
 Tensor imag_part(const Tensor& z) { return pairs(z).index({Ellipsis, int64_t{1}}); }
 
 Tensor to_complex(const Tensor& x, DType to) {
-  if (x.is_weak()) return filled({}, x.impl()->weak_value, to, x.backend());
   if (is_complex(x.dtype())) {
     if (x.dtype() == to) return x;
     return from_pairs(detail::cast(pairs(x), complex_part_dtype(to)));
