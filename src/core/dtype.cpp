@@ -20,6 +20,7 @@ std::string_view dtype_name(DType t) {
     case DType::Float64: return "float64";
     case DType::Complex64: return "complex64";
     case DType::Complex128: return "complex128";
+    case DType::String: return "string";
   }
   return "unknown";
 }
@@ -38,7 +39,8 @@ DType dtype_from_string(std::string_view name) {
 
   throw ValueError(keras::detail::cat("Invalid dtype '", name,
                                "'. Expected one of: bool, int8, int16, int32, int64, uint8, "
-                               "float16, bfloat16, float32, float64, complex64, complex128."));
+                               "float16, bfloat16, float32, float64, complex64, complex128, "
+                               "string."));
 }
 
 namespace detail {
@@ -47,6 +49,13 @@ void throw_complex_not_supported(DType t) {
                       " tensors. keras-cpp's complex support covers the ops listed in "
                       "docs/complex.md; take ops::real and ops::imag (or ops::view_as_real) "
                       "to compute on the parts."));
+}
+
+void throw_string_not_supported() {
+  throw TypeError(
+      "This operation does not take string tensors: strings live on the host for the text "
+      "layers (TextVectorization, StringLookup, Hashing, HashedCrossing), which turn them into "
+      "numbers first. The ops that take strings are listed in docs/strings.md.");
 }
 }  // namespace detail
 

@@ -75,6 +75,11 @@ Node node_of(DType t) {
     case DType::Float64: return f8;
     case DType::Complex64: return c8;
     case DType::Complex128: return c16;
+    case DType::String:
+      // Strings are outside Keras's lattice: they meet only strings (the fast path).
+      throw ValueError("dtype='string' is not a valid dtype for Keras type promotion: strings "
+                       "meet only strings; the text layers turn them into numbers "
+                       "(docs/strings.md).");
   }
   return f4;
 }

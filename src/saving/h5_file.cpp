@@ -109,6 +109,9 @@ hid_t native_type(DType t) {
     case DType::Complex128:
       // h5py writes complex arrays as a compound type, which no Keras weight file holds.
       throw ValueError(keras::detail::cat("HDF5: keras-cpp reads no ", t, " datasets."));
+    case DType::String:
+      // Keras keeps vocabularies in assets/, never in the weights file.
+      throw ValueError("HDF5: keras-cpp reads no string datasets.");
   }
   return H5T_NATIVE_FLOAT;
 }

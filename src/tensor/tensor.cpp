@@ -48,6 +48,9 @@ Tensor Tensor::contiguous() const {
 Tensor Tensor::to(std::string_view name) const {
   backend::Backend& target = backend::get(name);
   if (&target == &backend()) return *this;
+  // Strings stay on the host whatever the backend, as Keras keeps string preprocessing on the
+  // CPU; the numbers the text layers make from them go to the current backend.
+  if (dtype() == DType::String) return *this;
   Tensor src = contiguous();
   Tensor out = ops::detail::empty(shape(), dtype(), target);
   const size_t nbytes = src.array().nbytes();

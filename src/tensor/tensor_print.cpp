@@ -197,6 +197,7 @@ struct Printer {
 
 std::ostream& operator<<(std::ostream& out, const Tensor& t) {
   if (!t.defined()) return out << "tensor(undefined)";
+  if (t.dtype() == DType::String && !t.backend().is_symbolic()) return out << t.to_strings();
   Printer p;
   p.shape = t.shape();
   p.dtype = t.dtype();

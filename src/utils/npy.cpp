@@ -76,6 +76,7 @@ std::string descr_of(DType t) {
     case DType::Float64: return "<f8";
     case DType::Complex64: return "<c8";
     case DType::Complex128: return "<c16";
+    case DType::String: return "";  // fixed-width unicode: keras/utils/npy_strings.h
   }
   return "";
 }

@@ -99,6 +99,8 @@ void scalar_bytes(const Scalar& value, DType dtype, unsigned char* out) {
     case DType::Complex64:
     case DType::Complex128:
       keras::detail::throw_complex_not_supported(dtype);  // kernels see real views only
+    case DType::String:
+      keras::detail::throw_string_not_supported();  // strings live on their own host backend
   }
 }
 

@@ -41,6 +41,8 @@ at::ScalarType scalar_type(DType dtype) {
     case DType::Complex64:
     case DType::Complex128:
       keras::detail::throw_complex_not_supported(dtype);  // kernels see real views only
+    case DType::String:
+      keras::detail::throw_string_not_supported();  // strings live on their own host backend
   }
   throw RuntimeError("torch backend: unknown dtype");
 }

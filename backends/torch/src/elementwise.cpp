@@ -299,6 +299,9 @@ void TorchBackend::random(const Array& out, backend::RandomKind kind, uint64_t s
     case DType::Int64: random::philox::generate<int64_t>(k, out.data_as<int64_t>(), 0, n, seed, counter); return;
     case DType::UInt8: random::philox::generate<uint8_t>(k, out.data_as<uint8_t>(), 0, n, seed, counter); return;
     case DType::Bool: random::philox::generate<bool>(k, out.data_as<bool>(), 0, n, seed, counter); return;
+    case DType::Complex64:
+    case DType::Complex128: keras::detail::throw_complex_not_supported(out.dtype);
+    case DType::String: keras::detail::throw_string_not_supported();
   }
 }
 

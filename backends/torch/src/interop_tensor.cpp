@@ -86,6 +86,9 @@ at::ScalarType dtype_to_torch(DType dtype) {
       return at::kComplexFloat;
     case DType::Complex128:
       return at::kComplexDouble;
+    case DType::String:
+      throw TypeError("to_torch: LibTorch tensors hold no strings; turn them into numbers with "
+                      "the text layers first (docs/strings.md).");
   }
   throw TypeError("to_torch: unknown keras-cpp dtype");
 }

@@ -17,6 +17,8 @@ namespace keras {
 /// "complex64", "complex128"). A complex element is a (real, imaginary) pair of its part dtype
 /// (float32 or float64), stored side by side as NumPy and std::complex store them. Backends
 /// never see complex arrays: the front end computes on their real views (docs/complex.md).
+/// "string" tensors hold UTF-8 strings on the host, for the text layers (docs/strings.md); no
+/// kernel takes them.
 enum class DType : uint8_t {
   Bool,
   Int8,
@@ -30,10 +32,11 @@ enum class DType : uint8_t {
   Float64,
   Complex64,
   Complex128,
+  String,
 };
 
 /// Number of DType values, for tables indexed by dtype.
-inline constexpr int kNumDTypes = 12;
+inline constexpr int kNumDTypes = 13;
 
 // Short names, so user code can write `ops::zeros({2, 3}, keras::float16)`.
 /// DType::Bool, Keras's "bool" (`bool` is a C++ keyword).
@@ -81,6 +84,8 @@ constexpr size_t itemsize(DType t) {
       return 8;
     case DType::Complex128:
       return 16;
+    case DType::String:
+      return sizeof(std::string);
   }
   return 0;
 }
@@ -97,6 +102,8 @@ constexpr bool is_integer(DType t) {
 }
 /// True for complex64 and complex128.
 constexpr bool is_complex(DType t) { return t == DType::Complex64 || t == DType::Complex128; }
+/// True for "string" (host-side UTF-8 text; no kernel takes it).
+constexpr bool is_string(DType t) { return t == DType::String; }
 /// The dtype of each part of a complex dtype: float32 for complex64, float64 for complex128;
 /// `t` itself for the others.
 constexpr DType complex_part_dtype(DType t) {
@@ -213,6 +220,9 @@ namespace detail {
 /// Thrown by visit_dtype for a complex dtype: a TypeError saying that the operation does not
 /// take complex tensors (the ops that do handle them before any kernel runs).
 [[noreturn]] void throw_complex_not_supported(DType t);
+/// Thrown by visit_dtype for "string": a TypeError saying that only the text layers (and the
+/// few ops docs/strings.md lists) take string tensors.
+[[noreturn]] void throw_string_not_supported();
 }  // namespace detail
 
 /// Calls fn(T{}) with the C++ type of `t`. The dispatch every kernel table uses. Kernels are
@@ -243,6 +253,8 @@ decltype(auto) visit_dtype(DType t, Fn&& fn) {
     case DType::Complex64:
     case DType::Complex128:
       detail::throw_complex_not_supported(t);
+    case DType::String:
+      detail::throw_string_not_supported();
   }
   return fn(float{});
 }

@@ -21,6 +21,7 @@
 #include "keras/core/scalar.h"
 #include "keras/core/shape.h"
 #include "keras/tensor/indexing.h"
+#include "keras/tensor/string_tensor.h"
 #include "keras/tensor/tensor_impl.h"
 
 #pragma GCC visibility push(default)
@@ -43,6 +44,10 @@ class Tensor {
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
   /// A 0-d tensor from any arithmetic C++ value, via Scalar: weak for numbers, strong for bool.
   Tensor(T value) : Tensor(Scalar(value)) {}  // NOLINT
+  /// A "string" tensor holding a copy of `strings`, on the host whatever the current backend
+  /// (Keras runs string preprocessing on the CPU). Implicit, so text goes where tensors go:
+  /// `model->predict(keras::StringTensor({"a b", "c"}, {2, 1}))`. See docs/strings.md.
+  Tensor(const StringTensor& strings);  // NOLINT(google-explicit-constructor)
   /// A handle to an existing TensorImpl (for keras internals and backends).
   explicit Tensor(Ref<detail::TensorImpl> impl) : impl_(std::move(impl)) {}
 
@@ -116,6 +121,8 @@ class Tensor {
   }
   /// Writes the values, converted to `dtype`, in row-major order to `dst`.
   void copy_to_host(void* dst, DType dtype) const;
+  /// The strings of a "string" tensor, in row-major order; TypeError for other dtypes.
+  StringTensor to_strings() const;
 
   // ---- views (no copy) and indexing ---------------------------------------------------------
   /// ops::reshape: the same elements in `shape` (-1 once for the inferred extent).

@@ -23,6 +23,8 @@ class TensorStruct {
   TensorStruct() = default;
   /// One tensor; an undefined `t` gives an undefined struct (Keras's None).
   TensorStruct(Tensor t);                                  // NOLINT
+  /// One tensor of strings (a model with a string Input): `model->predict(StringTensor(...))`.
+  TensorStruct(const StringTensor& strings) : TensorStruct(Tensor(strings)) {}  // NOLINT
   /// A list, one tensor per model input or output; ValueError when a tensor is undefined.
   TensorStruct(TensorList list);                           // NOLINT
   /// A list, one tensor per model input or output; ValueError when a tensor is undefined.

@@ -11,10 +11,16 @@
 #include "keras/core/runtime_errors.h"
 #include "keras/ops/ops.h"
 #include "ops/complex/complex_parts.h"
+#include "tensor/string_backend.h"
 
 namespace keras::ops::detail {
 
-Tensor empty(const Shape& shape, DType dtype, Backend& backend) {
+Tensor empty(const Shape& shape, DType dtype, Backend& requested) {
+  // Strings live on their own host backend whatever the current one (a data-free symbolic
+  // tensor stays symbolic): tensor/string_backend.h.
+  Backend& backend = dtype == DType::String && !requested.is_symbolic()
+                         ? keras::detail::string_backend()
+                         : requested;
   for (int64_t d : shape)
     check(d >= 0, "Negative dimension in shape ", shape, ". Every dimension must be >= 0.");
   // The byte count in 64 bits, checked: Shape::numel would wrap silently.
@@ -69,6 +75,11 @@ Array broadcast_array(const Array& a, const Shape& shape) {
 namespace {
 
 [[noreturn]] void backend_mismatch(std::string_view op, const Backend& a, const Backend& b) {
+  if (keras::detail::is_string_backend(a) || keras::detail::is_string_backend(b))
+    throw TypeError(keras::detail::cat(op, " does not take string tensors together with "
+                                       "numbers: strings go to the text layers "
+                                       "(TextVectorization, StringLookup, Hashing), which turn "
+                                       "them into numbers (docs/strings.md)."));
   throw ValueError(keras::detail::cat(op, ": the inputs live on different backends ('", a.name(),
                                "' and '", b.name(), "'). Move one explicitly with .to(\"",
                                a.name(), "\") first."));
@@ -205,6 +216,11 @@ Tensor scalar_tensor(const Scalar& value, DType dtype, Backend& b) {
 Tensor cast(const Tensor& x, DType dtype) {
   if (x.is_weak()) return scalar_tensor(x.impl()->weak_value, dtype, x.backend());
   if (x.dtype() == dtype) return x;
+  if (is_string(dtype) || is_string(x.dtype()))
+    throw TypeError(keras::detail::cat(
+        "cast: cannot convert a ", x.dtype(), " tensor to ", dtype, ": strings and numbers do "
+        "not convert into each other (as in Keras); the text layers map strings to numbers "
+        "(StringLookup, Hashing, TextVectorization; docs/strings.md)."));
   if (is_complex(dtype) || is_complex(x.dtype())) return complex_detail::cast(x, dtype);
   Tensor out = run_copy(x, dtype);
   if (is_floating(dtype) && is_floating(x.dtype()) && autograd::should_record(x)) {

@@ -7,10 +7,21 @@
 namespace keras::ops {
 inline namespace numpy {
 
+namespace {
+
+// x and the indices on one backend; strings (on their own host backend) are picked by indices
+// from any host backend (fit shuffles string inputs with take).
+void check_take_backends(std::string_view op, const Tensor& x, const Tensor& indices) {
+  if (x.dtype() == DType::String && indices.defined() && indices.backend().is_host()) return;
+  detail::common_backend(op, {&x, &indices});
+}
+
+}  // namespace
+
 Tensor take(const Tensor& x, const Tensor& indices, std::optional<int> axis) {
   constexpr std::string_view op = "take";
   check(x.defined(), op, ": the input is an undefined tensor.");
-  detail::common_backend(op, {&x, &indices});
+  check_take_backends(op, x, indices);
   const Tensor source = axis ? x : ravel(x);
   const int a = axis ? detail::normalize_axis(op, *axis, x.ndim()) : 0;
   Tensor idx = detail::normalize_indices(op, indices, source.shape()[a], a);
@@ -25,7 +36,7 @@ Tensor take(const Tensor& x, const Tensor& indices, std::optional<int> axis) {
 Tensor take_along_axis(const Tensor& x, const Tensor& indices, std::optional<int> axis) {
   constexpr std::string_view op = "take_along_axis";
   check(x.defined() && indices.defined(), op, ": an input is an undefined tensor.");
-  detail::common_backend(op, {&x, &indices});
+  check_take_backends(op, x, indices);
   const Tensor source = axis ? x : ravel(x);
   check(indices.ndim() == source.ndim(), op, ": indices must have the rank of ",
         axis ? "x" : "the flattened x", " (", source.ndim(), "); got indices of shape ",

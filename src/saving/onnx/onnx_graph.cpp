@@ -106,6 +106,7 @@ int onnx_type(DType dtype) {
     case DType::BFloat16: return 16;
     case DType::Complex64: return 14;
     case DType::Complex128: return 15;
+    case DType::String: return 8;
   }
   throw std::logic_error("onnx_type: unknown dtype");
 }
