@@ -16,3 +16,12 @@ build/tools/interop/interop_models "$out" tests/oracle/fixtures
 # Python Keras writes ~/.keras/keras.json on first import (naming its default backend, which
 # keras-cpp would then read): give it a home of its own inside the checkout.
 KERAS_HOME="$PWD/.cache/keras-home" "$venv/bin/python" tools/keras_oracle/interop.py "$out"
+# Text models need Keras on TensorFlow (JAX arrays hold no strings), which this environment
+# leaves out to keep CI's install small: with the oracle's environment at hand (./scripts/oracle.sh
+# makes it), Keras loads keras-cpp's text models too (tools/keras_oracle/string_interop.py).
+if [ -x .cache/oracle-venv/bin/python ]; then
+  KERAS_HOME="$PWD/.cache/keras-home" .cache/oracle-venv/bin/python -W ignore \
+    tools/keras_oracle/string_interop.py "$out/strings"
+else
+  echo "interop: text models skipped (no .cache/oracle-venv with TensorFlow; ./scripts/oracle.sh makes one)"
+fi

@@ -17,7 +17,7 @@ if [ ${#scripts[@]} -eq 0 ]; then
            legacy_h5 training mixed_precision summaries graphs op_nodes ctc layer_files lora
            quantize quantize_int4 quantize_float8 image_io image_ops image_layers image_layers_colour
            image_layers_geometric einops qlora tensorboard_events remote_monitor optimizers_muon_sf
-           multi_optimizer hashing text_lookup text_dataset audio_dataset gptq_awq)
+           multi_optimizer hashing text_lookup string_graphs text_dataset audio_dataset gptq_awq)
 fi
 for name in "${scripts[@]}"; do
   echo "== tools/keras_oracle/$name.py"

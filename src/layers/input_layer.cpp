@@ -45,13 +45,6 @@ KerasTensor InputLayer::tensor_from_config(const Config& config) {
   DType dtype = config::floatx();
   if (config.contains("dtype")) {
     const Config& d = config["dtype"];
-    check<NotImplementedError>(
-        !(d.is_string() && d.get<std::string>() == "string"), "InputLayer ",
-        config.value("name", Config("")).dump(), " has dtype \"string\": keras-cpp models take "
-        "numeric inputs, so a Keras model that starts from strings (TextVectorization, "
-        "StringLookup or Hashing on a string Input) does not load yet. Run those layers before "
-        "the model on a keras::StringTensor (layer(strings)) and build or load the numeric rest "
-        "of the model.");
     if (d.is_string()) dtype = dtype_from_string(d.get<std::string>());
     else if (d.is_object() && d.contains("config") && d["config"].contains("name"))
       dtype = DTypePolicy::from_name(d["config"]["name"].get<std::string>()).compute_dtype;

@@ -18,6 +18,7 @@
 #include "keras/core/name_scope.h"
 #include "keras/ops/ops.h"
 #include "layers/call_state.h"
+#include "layers/symbolic_extent.h"
 
 namespace keras {
 namespace {
@@ -80,6 +81,8 @@ std::mutex& call_losses_mutex() {
 // pair: a dimension that differs between the runs is unknown in the result).
 constexpr int64_t kProbeA = 83, kProbeB = 89;
 
+thread_local int64_t current_probe = kProbeA;
+
 Shape concretize(const Shape& shape, int64_t probe) {
   Shape out = shape;
   for (int64_t& d : out)
@@ -88,6 +91,14 @@ Shape concretize(const Shape& shape, int64_t probe) {
 }
 
 }  // namespace
+
+namespace layers::detail {
+int64_t data_dependent_extent() { return current_probe; }
+DataDependentExtentScope::DataDependentExtentScope(int64_t probe) : previous_(current_probe) {
+  current_probe = probe;
+}
+DataDependentExtentScope::~DataDependentExtentScope() { current_probe = previous_; }
+}  // namespace layers::detail
 
 // ---- names -----------------------------------------------------------------------------------
 
@@ -329,6 +340,7 @@ std::vector<KerasTensor> Layer::call_symbolic(const std::vector<KerasTensor>& in
   // set to 83 and once to 89; a dimension that differs is unknown in the result.
   auto run = [&](int64_t probe) {
     backend::BackendScope symbolic("symbolic");
+    layers::detail::DataDependentExtentScope extent(probe);
     NoGradScope no_grad;
     TensorList xs;
     for (size_t i = 0; i < inputs.size(); ++i)

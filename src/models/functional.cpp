@@ -196,6 +196,10 @@ TensorList FunctionalModel::call_list(const TensorList& inputs, const CallContex
       compatible = spec.shape()[d] < 0 || spec.shape()[d] == x.shape()[d];
     check(compatible, "Model '", name(), "': input ", i, " ('", spec.name(), "') has shape ",
           x.shape(), " but the model expects ", shape_string(spec.shape()), ".");
+    check<TypeError>(is_string(x.dtype()) == is_string(spec.dtype()), "Model '", name(),
+                     "': input ", i, " ('", spec.name(), "') has dtype ", spec.dtype(),
+                     " but received a ", x.dtype(), " tensor",
+                     is_string(spec.dtype()) ? "; pass the text as a keras::StringTensor." : ".");
     if (x.dtype() != spec.dtype()) x = ops::cast(x, spec.dtype());
     values[key_of(spec)] = x;
   }

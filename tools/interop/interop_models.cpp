@@ -32,6 +32,7 @@
 #include "float8_files.h"
 #include "quantized_files.h"
 #include "scale_shift.h"
+#include "string_files.h"
 #include "two_tower.h"
 
 namespace layers = keras::layers;
@@ -323,6 +324,8 @@ int main(int argc, char** argv) {
                          out.add_resume(name, model, data);
                        });
     out.finish();
+    // Text models, for Keras on TensorFlow (JAX holds no strings): string_interop.py.
+    write_string_files(std::string(argv[1]) + "/strings", argv[2]);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "interop_models: " << e.what() << "\n";

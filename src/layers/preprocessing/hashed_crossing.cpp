@@ -90,7 +90,7 @@ Tensor HashedCrossingLayer::cross(const std::vector<CrossFeature>& features) con
   for (const CrossFeature& f : features) {
     const auto* t = std::get_if<Tensor>(&f);
     if (!t) continue;
-    check(is_integer(t->dtype()), "HashedCrossing '", name(),
+    check(is_integer(t->dtype()) || t->dtype() == DType::String, "HashedCrossing '", name(),
           "': all `HashedCrossing` inputs should have an integer or string dtype. Received: "
           "inputs=",
           describe(features));
@@ -128,7 +128,15 @@ Tensor HashedCrossingLayer::call(const Tensor& inputs, const CallContext&) {
 }
 
 TensorList HashedCrossingLayer::call_list(const TensorList& inputs, const CallContext&) {
-  return {cross(std::vector<CrossFeature>(inputs.begin(), inputs.end()))};
+  std::vector<CrossFeature> features;
+  for (const Tensor& t : inputs) {
+    // Real string tensors cross by their text; symbolic ones only give the output's shape.
+    if (t.defined() && t.dtype() == DType::String && !t.backend().is_symbolic())
+      features.emplace_back(t.to_strings());
+    else
+      features.emplace_back(t);
+  }
+  return {cross(features)};
 }
 
 Tensor HashedCrossingLayer::call_features(const std::vector<CrossFeature>& features) {

@@ -121,6 +121,7 @@ Tensor HashingLayer::call(const Tensor& inputs, const CallContext&) {
   // Data-free symbolic inputs (shape inference) give data-free buckets of the right shape.
   if (inputs.backend().is_symbolic()) return encode(ops::zeros(shape, DType::Int64));
   const DType dtype = inputs.dtype();
+  if (dtype == DType::String) return call_strings(inputs.to_strings());
   const auto* int_mask = std::get_if<int64_t>(&options_.mask_value);
   if (compares_mask()) {
     // TF converts the mask to the inputs' dtype and fails when it cannot (tf.equal).

@@ -5,7 +5,8 @@
 namespace keras::layers::detail {
 
 Tensor lookup_output_spec(const Tensor& inputs, const std::string& output_mode, int64_t depth) {
-  Tensor ids = ops::cast(inputs, DType::Int64);
+  // Data-free ids of the input's shape (strings do not cast to numbers).
+  Tensor ids = ops::zeros(inputs.shape(), DType::Int64);
   if (output_mode == "int") return ids;
   if (ids.ndim() == 0) ids = ops::expand_dims(ids, -1);
   const DType dtype = output_mode == "tf_idf" ? DType::Float32 : DType::Int64;

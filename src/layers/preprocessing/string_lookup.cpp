@@ -3,9 +3,11 @@
 
 #include "keras/layers/preprocessing/string_lookup.h"
 
+#include "keras/backend/backend.h"
 #include "keras/ops/ops.h"
 #include "layers/preprocessing/index_lookup.h"
 #include "layers/preprocessing/lookup_layer_utils.h"
+#include "layers/preprocessing/lookup_output_spec.h"
 
 namespace keras::layers {
 namespace {
@@ -70,11 +72,21 @@ StringLookupLayer::StringLookupLayer(StringLookupOptions options)
 StringLookupLayer::~StringLookupLayer() = default;
 
 Tensor StringLookupLayer::call(const Tensor& inputs, const CallContext&) {
-  throw TypeError("StringLookup '" + name() + "' takes strings, which a numeric tensor (dtype " +
-                  std::string(dtype_name(inputs.dtype())) + ") cannot hold: call it on a keras::StringTensor "
-                  "(layer(strings) or layer->call_strings(strings))" +
-                  (options_.invert ? ", or map indices back with layer->tokens_of(indices)."
-                                   : "."));
+  const bool symbolic = inputs.backend().is_symbolic();
+  if (options_.invert && is_integer(inputs.dtype())) {
+    // Indices back to their tokens: a string tensor of the same shape.
+    if (symbolic) return ops::zeros(inputs.shape(), DType::String);
+    return Tensor(tokens_of(inputs));
+  }
+  check<TypeError>(inputs.dtype() == DType::String, "StringLookup '", name(), "' takes ",
+                   options_.invert ? "integer indices" : "strings", "; got a ", inputs.dtype(),
+                   " tensor.", options_.invert ? "" : " Make string tensors from a "
+                   "keras::StringTensor (Tensor(strings)) or a string Input.");
+  if (symbolic) {
+    const std::string& mode = options_.output_mode;
+    return detail::lookup_output_spec(inputs, mode, mode == "int" ? 0 : lookup_->depth());
+  }
+  return call_strings(inputs.to_strings());
 }
 
 Tensor StringLookupLayer::call_strings(const StringTensor& tokens) {

@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <limits>
 
+#include "keras/backend/backend.h"
+#include "keras/backend/registry.h"
+#include "keras/ops/ops.h"
 #include "layers/preprocessing/index_lookup.h"
 #include "layers/preprocessing/text_ops.h"
+#include "layers/symbolic_extent.h"
 
 namespace keras::layers {
 namespace {
@@ -92,9 +96,25 @@ TextVectorizationLayer::TextVectorizationLayer(TextVectorizationOptions options)
 }
 
 Tensor TextVectorizationLayer::call(const Tensor& inputs, const CallContext&) {
-  throw TypeError("TextVectorization '" + name() + "' takes strings, which a numeric tensor "
-                  "(dtype " + std::string(dtype_name(inputs.dtype())) + ") cannot hold: call it "
-                  "on a keras::StringTensor (layer(texts) or layer->call_strings(texts)).");
+  check<TypeError>(inputs.dtype() == DType::String, "TextVectorization '", name(),
+                   "' takes strings; got a ", inputs.dtype(), " tensor. Make string tensors from "
+                   "a keras::StringTensor (Tensor(texts)) or a string Input.");
+  if (!inputs.backend().is_symbolic()) return call_strings(inputs.to_strings());
+  // Shape inference: the layer run on empty documents of the input's shape has the output's
+  // shape, except the token axis of "int" without output_sequence_length, which depends on
+  // the documents (Keras: None).
+  const StringTensor blanks(std::vector<std::string>(static_cast<size_t>(inputs.size())),
+                            inputs.shape());
+  Tensor real;
+  {
+    backend::BackendScope host(backend::current_real().name());
+    real = call_strings(blanks);
+  }
+  Shape shape = real.shape();
+  const bool ragged_length =
+      options_.split && options_.output_mode == "int" && !options_.output_sequence_length;
+  if (ragged_length && shape.rank() > 0) shape[shape.rank() - 1] = detail::data_dependent_extent();
+  return ops::zeros(shape, real.dtype());
 }
 
 std::vector<std::vector<std::string>> TextVectorizationLayer::preprocess(
