@@ -38,6 +38,18 @@ ModelPtr<Model> image_model() {
   return Functional(x, layers::GlobalAveragePooling2D()(h));
 }
 
+// Text in, a score and the label (a string output) out.
+ModelPtr<Model> text_model() {
+  auto words = Input({2}, {.dtype = DType::String, .name = "words"});
+  auto ids = layers::StringLookup({.vocabulary = std::vector<std::string>{"a", "b", "c"}})(words);
+  auto score = layers::Dense(2, {.name = "score"})(
+      layers::Flatten()(layers::Embedding(4, 2)(ids)));
+  auto label = layers::StringLookup({.vocabulary = std::vector<std::string>{"a", "b", "c"},
+                                     .invert = true,
+                                     .name = "label_bytes"})(ids);
+  return Functional({words}, {score, label});
+}
+
 // One registry and handler for every input: building the models per input would spend the
 // fuzzer's time there. Requests never change them (predict only).
 serving::RequestHandler& handler() {
@@ -46,6 +58,7 @@ serving::RequestHandler& handler() {
     r->add("small", small_model());
     r->add("multi", multi_model());
     r->add("image", image_model());
+    r->add("text", text_model());
     return r;
   }();
   static auto* h =

@@ -31,6 +31,8 @@ DType storage_dtype(DType model_dtype) {
       return DType::Float64;
     case DType::Bool:
       return DType::Bool;
+    case DType::String:
+      return DType::String;
     case DType::Complex64:
     case DType::Complex128:
       // TF Serving's JSON has no complex numbers: the constructor refuses such a model.
@@ -212,7 +214,10 @@ void ModelServer::warm_up() {
     shape[0] = 1;
     for (int i = 1; i < shape.rank(); ++i)
       if (shape[i] < 0) return;  // a free dimension: no row to make up
-    x.push_back(ops::zeros(shape, spec.dtype));
+    if (spec.dtype == DType::String)
+      x.push_back(StringTensor(std::vector<std::string>(static_cast<size_t>(shape.numel())), shape));
+    else
+      x.push_back(ops::zeros(shape, spec.dtype));
   }
   core_->model_->predict_on_batch(x.size() == 1 ? TensorStruct(x[0]) : TensorStruct(x));
 }
@@ -348,6 +353,13 @@ void ModelServer::Core::run_batch(std::vector<std::unique_ptr<Pending>>& batch) 
       const HostArray& first = batch[0]->inputs[i];
       Shape shape = first.shape;
       shape[0] = total;
+      if (first.dtype == DType::String) {
+        std::vector<std::string> strings;
+        for (const auto& p : batch)
+          strings.insert(strings.end(), p->inputs[i].strings.begin(), p->inputs[i].strings.end());
+        x.push_back(StringTensor(std::move(strings), shape));
+        continue;
+      }
       std::vector<unsigned char> data;
       data.reserve(first.row_bytes() * static_cast<size_t>(total));
       for (const auto& p : batch)
@@ -370,17 +382,29 @@ void ModelServer::Core::run_batch(std::vector<std::unique_ptr<Pending>>& batch) 
       HostArray whole;
       whole.dtype = storage_dtype(out.dtype());
       whole.shape = out.shape();
-      whole.data.resize(itemsize(whole.dtype) * static_cast<size_t>(out.size()));
-      out.copy_to_host(whole.data.data(), whole.dtype);
+      const bool strings = whole.dtype == DType::String;
+      if (strings) {
+        whole.strings = out.to_strings().values();
+      } else {
+        whole.data.resize(itemsize(whole.dtype) * static_cast<size_t>(out.size()));
+        out.copy_to_host(whole.data.data(), whole.dtype);
+      }
       const size_t row = whole.row_bytes();
+      const size_t row_strings = strings ? whole.strings.size() / static_cast<size_t>(total) : 0;
       int64_t start = 0;
       for (size_t r = 0; r < batch.size(); ++r) {
         HostArray part;
         part.dtype = whole.dtype;
         part.shape = whole.shape;
         part.shape[0] = batch[r]->rows;
-        auto from = whole.data.begin() + static_cast<std::ptrdiff_t>(row * start);
-        part.data.assign(from, from + static_cast<std::ptrdiff_t>(row * batch[r]->rows));
+        const auto rows = static_cast<size_t>(batch[r]->rows), first = static_cast<size_t>(start);
+        if (strings) {
+          auto from = whole.strings.begin() + static_cast<std::ptrdiff_t>(row_strings * first);
+          part.strings.assign(from, from + static_cast<std::ptrdiff_t>(row_strings * rows));
+        } else {
+          auto from = whole.data.begin() + static_cast<std::ptrdiff_t>(row * first);
+          part.data.assign(from, from + static_cast<std::ptrdiff_t>(row * rows));
+        }
         start += batch[r]->rows;
         results[r].push_back(std::move(part));
       }

@@ -28,7 +28,10 @@ namespace keras::serving {
 struct HostArray {
   DType dtype = DType::Float32;
   Shape shape;
+  /// The values' bytes (every dtype but string).
   std::vector<unsigned char> data;
+  /// The values of a string array (data is empty then).
+  std::vector<std::string> strings;
 
   int64_t rows() const { return shape.rank() > 0 ? shape[0] : 1; }
   /// Bytes of one row.
@@ -36,7 +39,7 @@ struct HostArray {
 };
 
 /// The dtype requests and responses hold a model dtype in: float32 for float32, float16 and
-/// bfloat16; float64; int64 for every integer type; bool.
+/// bfloat16; float64; int64 for every integer type; bool; string.
 DType storage_dtype(DType model_dtype);
 
 /// A named input or output of the served signature; -1 marks an unknown dimension (the batch).

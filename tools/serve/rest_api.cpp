@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "serve/base64.h"
 #include "serve/simple_request_reader.h"
 
 namespace keras::serving {
@@ -111,6 +112,8 @@ class Reader {
 
   void leaf(const json& v) {
     switch (out_.dtype) {
+      case DType::String:
+        return text(v);
       case DType::Float32:
         if (!v.is_number()) wrong(v, "a number");
         put(static_cast<float>(v.get<double>()));
@@ -167,6 +170,19 @@ class Reader {
   }
 
   const TensorSpec& spec_;
+  // A string: JSON text, or TF Serving's binary form {"b64": "<base64>"}.
+  void text(const json& v) {
+    if (v.is_string()) return out_.strings.push_back(v.get<std::string>());
+    if (v.is_object() && v.size() == 1 && v.contains("b64") && v["b64"].is_string()) {
+      std::optional<std::string> bytes = base64_decode(v["b64"].get<std::string>());
+      if (!bytes)
+        throw bad_request("input '" + spec_.name + "': the \"b64\" value at " + location() +
+                          " is not base64 (RFC 4648, padded)");
+      return out_.strings.push_back(std::move(*bytes));
+    }
+    wrong(v, "a string (or {\"b64\": \"<base64>\"})");
+  }
+
   HostArray& out_;
   const std::string* where_ = nullptr;
   std::vector<size_t> path_;
@@ -289,7 +305,7 @@ PredictRequest read_columns(const json& inputs, const Signature& sig) {
 
 // ---- writing -------------------------------------------------------------------------------
 
-void write_value(std::string& out, const HostArray& a, size_t i) {
+void write_value(std::string& out, const HostArray& a, size_t i, bool base64) {
   char buf[64];
   auto finite = [&](double d, auto v) {
     if (std::isnan(d)) return out.append("NaN"), void();
@@ -311,6 +327,12 @@ void write_value(std::string& out, const HostArray& a, size_t i) {
     case DType::Bool:
       out.append(a.data[i] ? "true" : "false");
       return;
+    case DType::String:
+      // Text as JSON strings (bytes that are not UTF-8 become U+FFFD); an output whose name
+      // ends in "_bytes" as {"b64": ...}, TF Serving's rule for binary outputs.
+      if (base64) return out.append("{\"b64\":\"" + base64_encode(a.strings[i]) + "\"}"), void();
+      out.append(json(a.strings[i]).dump(-1, ' ', false, json::error_handler_t::replace));
+      return;
     default: {
       int64_t v;
       std::memcpy(&v, a.data.data() + i * sizeof v, sizeof v);
@@ -322,14 +344,21 @@ void write_value(std::string& out, const HostArray& a, size_t i) {
 
 // The elements [index, index + prod(shape[depth:])) as nested lists.
 void write_nested(std::string& out, const HostArray& a, size_t& index, const Shape& shape,
-                  int depth) {
-  if (depth == shape.rank()) return write_value(out, a, index++);
+                  int depth, bool base64) {
+  if (depth == shape.rank()) return write_value(out, a, index++, base64);
   out += '[';
   for (int64_t i = 0; i < shape[depth]; ++i) {
     if (i) out += ',';
-    write_nested(out, a, index, shape, depth + 1);
+    write_nested(out, a, index, shape, depth + 1, base64);
   }
   out += ']';
+}
+
+// TF Serving writes a string output whose name ends in "_bytes" as base64.
+bool binary_output(const TensorSpec& spec) {
+  const std::string suffix = "_bytes";
+  return spec.dtype == DType::String && spec.name.size() >= suffix.size() &&
+         spec.name.compare(spec.name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string quoted(const std::string& s) {
@@ -389,7 +418,7 @@ std::string predict_response(PredictFormat format, const std::vector<HostArray>&
         if (named) out += (k ? "," : "") + quoted(signature.outputs[k].name) + ":";
         Shape row(a.shape.begin() + 1, a.shape.end());
         size_t index = static_cast<size_t>(r) * static_cast<size_t>(row.numel());
-        write_nested(out, a, index, row, 0);
+        write_nested(out, a, index, row, 0, binary_output(signature.outputs[k]));
       }
       if (named) out += '}';
     }
@@ -400,7 +429,8 @@ std::string predict_response(PredictFormat format, const std::vector<HostArray>&
     for (size_t k = 0; k < outputs.size(); ++k) {
       if (named) out += (k ? "," : "") + quoted(signature.outputs[k].name) + ":";
       size_t index = 0;
-      write_nested(out, outputs[k], index, outputs[k].shape, 0);
+      write_nested(out, outputs[k], index, outputs[k].shape, 0,
+                   binary_output(signature.outputs[k]));
     }
     if (named) out += '}';
     out += '}';
@@ -434,6 +464,8 @@ std::string tf_dtype_name(DType dtype) {
       return "DT_COMPLEX64";
     case DType::Complex128:
       return "DT_COMPLEX128";
+    case DType::String:
+      return "DT_STRING";
   }
   return "DT_INVALID";
 }
