@@ -179,7 +179,20 @@ GoldenOps complex_ops() {
       {"tile_1_2", [](const TensorList& x) { return ops::tile(x[0], {1, 2}); }},
       {"repeat_2_axis1", [](const TensorList& x) { return ops::repeat(x[0], 2, 1); }},
       {"roll_1_axis1", [](const TensorList& x) { return ops::roll(x[0], 1, 1); }},
-      {"flip_axis1", [](const TensorList& x) { return ops::flip(x[0], 1); }}};
+      {"flip_axis1", [](const TensorList& x) { return ops::flip(x[0], 1); }},
+      {"prod", [](const TensorList& x) { return ops::prod(x[0]); }},
+      {"prod_axis1", [](const TensorList& x) { return ops::prod(x[0], 1); }},
+      {"cumprod_axis1", [](const TensorList& x) { return ops::cumprod(x[0], 1); }},
+      {"cumprod_flat", [](const TensorList& x) { return ops::cumprod(x[0]); }},
+      {"max_axis1", [](const TensorList& x) { return ops::max(x[0], 1); }},
+      {"min_axis1", [](const TensorList& x) { return ops::min(x[0], 1); }},
+      {"max_all", [](const TensorList& x) { return ops::max(x[0]); }},
+      {"amin_axis0", [](const TensorList& x) { return ops::amin(x[0], 0); }},
+      {"ptp_axis1", [](const TensorList& x) { return ops::ptp(x[0], 1); }},
+      {"max_initial", [](const TensorList& x) { return ops::max(x[0], 1, false, 0.5); }},
+      {"sort_axis1", [](const TensorList& x) { return ops::sort(x[0], 1); }},
+      {"sort_flat", [](const TensorList& x) { return ops::sort(x[0], std::nullopt); }},
+      {"argsort_axis1", [](const TensorList& x) { return ops::argsort(x[0], 1); }}};
   for (const auto& [name, f] : named) g[name] = with_gradients(1, f);
   g["eig"] = [](const TensorList& in, const json&) {
     auto [w, v] = ops::eig(in[0]);

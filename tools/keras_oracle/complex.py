@@ -107,6 +107,30 @@ def main():
                          -20 + 1j, 15 - 30j], dtype=dtype)
         for op in ("arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh"):
             case(f, f"{op}_cuts_{tag}", op, getattr(ops, op), [cuts], grad=False)
+        # Products (keras-cpp multiplies halves pairwise; the order of rounding differs).
+        case(f, f"prod_all_{tag}", "prod", ops.prod, [0.8 * z])
+        case(f, f"prod_axis1_{tag}", "prod_axis1", lambda x: ops.prod(x, axis=1), [z])
+        case(f, f"cumprod_axis1_{tag}", "cumprod_axis1", lambda x: ops.cumprod(x, axis=1), [z])
+        case(f, f"cumprod_flat_{tag}", "cumprod_flat", ops.cumprod, [0.9 * z])
+        # NumPy's lexicographic order: real parts first, the imaginary parts break ties (column
+        # 1 repeats column 0's real parts; row 2 holds an exact duplicate).
+        tied = z.copy()
+        tied[:, 1] = tied[:, 0].real + 1j * (tied[:, 0].imag + 0.5)
+        tied[2, 3] = tied[2, 2]
+        for name, fn in (("max_axis1", lambda x: ops.max(x, axis=1)),
+                         ("min_axis1", lambda x: ops.min(x, axis=1)),
+                         ("max_all", ops.max),
+                         ("amin_axis0", lambda x: ops.amin(x, axis=0)),
+                         ("ptp_axis1", lambda x: ops.ptp(x, axis=1)),
+                         ("max_initial", lambda x: ops.max(x, axis=1, initial=0.5)),
+                         ("sort_axis1", lambda x: ops.sort(x, axis=1)),
+                         ("sort_flat", lambda x: ops.sort(x, axis=None))):
+            # The gradient of a tied extreme is where JAX and keras-cpp may split it otherwise.
+            case(f, f"{name}_{tag}", name, fn, [tied], grad=name.startswith("sort"))
+            case(f, f"{name}_grad_{tag}", name, fn, [z])
+        # int32, as keras-cpp's argsort of every dtype (Keras's JAX backend gives int64 in x64).
+        case(f, f"argsort_axis1_{tag}", "argsort_axis1", lambda x: ops.argsort(x, axis=1), [tied],
+             grad=False, check_dtype=False)
         case(f, f"sum_axis1_{tag}", "sum", lambda x: ops.sum(x, axis=1), [z], axis=1)
         case(f, f"sum_all_{tag}", "sum", ops.sum, [z], axis=None)
         case(f, f"mean_axis0_{tag}", "mean", lambda x: ops.mean(x, axis=0), [z], axis=0,

@@ -56,6 +56,15 @@ Tensor predicate(std::string_view name, backend::BinaryOp op, const Tensor& a, c
 Tensor matmul(const Tensor& a, const Tensor& b);
 /// sum or mean of complex x over `axis`.
 Tensor reduce(std::string_view name, const Tensor& x, const Axes& axis, bool keepdims);
+/// prod of complex x over the axes of `mask` (reduced axes removed unless keepdims).
+Tensor product(const Tensor& x, uint64_t mask, bool keepdims);
+/// cumprod of complex x along `axis`.
+Tensor running_product(const Tensor& x, int axis);
+/// max (`largest`) or min of complex x over the axes of `mask` in NumPy's lexicographic
+/// order (real parts first, then imaginary parts).
+Tensor extreme(const Tensor& x, uint64_t mask, bool keepdims, bool largest);
+/// The stable lexicographic ascending order of complex x along its last axis (int64).
+Tensor lexicographic_order(const Tensor& x);
 /// A complex tensor with every element `value` (real) on `b`.
 Tensor filled(const Shape& shape, const Scalar& value, DType dtype, backend::Backend& b);
 /// x (complex) in a new contiguous tensor of complex `dtype`, or of a real dtype (the real

@@ -2,6 +2,7 @@
 
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
+#include "ops/complex/complex_parts.h"
 #include "ops/numpy/reduce_common.h"
 
 namespace keras::ops {
@@ -69,6 +70,11 @@ Tensor cumsum(const Tensor& x, std::optional<int> axis, std::optional<DType> dty
   return scan_op("cumsum", ScanOp::CumSum, x, axis, dtype);
 }
 Tensor cumprod(const Tensor& x, std::optional<int> axis, std::optional<DType> dtype) {
+  if (x.defined() && is_complex(dtype.value_or(x.dtype()))) {
+    Tensor z = detail::cast(x, dtype.value_or(x.dtype()));
+    if (!axis) return complex_detail::running_product(reshape(z, {-1}), 0);
+    return complex_detail::running_product(z, detail::normalize_axis("cumprod", *axis, z.ndim()));
+  }
   return scan_op("cumprod", ScanOp::CumProd, x, axis, dtype);
 }
 Tensor nancumsum(const Tensor& x, std::optional<int> axis, std::optional<DType> dtype) {

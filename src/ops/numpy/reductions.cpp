@@ -36,6 +36,8 @@ Tensor reduce_extreme(std::string_view op, ReduceOp kind, const Tensor& x, const
   if (detail::reduced_count(x.shape(), mask) == 0)
     throw ValueError(keras::detail::cat(op, ": cannot reduce an empty tensor of shape ", x.shape(),
                                         " (the operation has no identity; pass `initial`)."));
+  if (is_complex(x.dtype()))
+    return complex_detail::extreme(x, mask, keepdims, kind == ReduceOp::Max);
   Tensor kept = detail::run_reduce(kind, x, mask);
   Tensor out = finish_reduce(kept, x.shape(), mask, keepdims);
   if (autograd::should_record(x)) {
@@ -60,6 +62,12 @@ Tensor reduce_extreme_initial(std::string_view op, ReduceOp kind, const Tensor& 
                           x.backend());
   Tensor r = reduce_extreme(op, kind, x, axis, keepdims);
   Tensor init = detail::scalar_tensor(initial, x.dtype(), x.backend());
+  if (is_complex(x.dtype())) {
+    // The extreme of each result and `initial`, in the lexicographic order.
+    Tensor both = stack({r, broadcast_to(init, r.shape())}, -1);
+    return complex_detail::extreme(both, uint64_t{1} << (both.ndim() - 1), false,
+                                   kind == ReduceOp::Max);
+  }
   return kind == ReduceOp::Max ? maximum(r, init) : minimum(r, init);
 }
 
@@ -106,6 +114,7 @@ Tensor prod(const Tensor& x, const Axes& axis, bool keepdims, std::optional<DTyp
   check(x.defined(), op, ": the input is an undefined tensor.");
   uint64_t mask = detail::axes_mask(op, axis, x.ndim());
   Tensor xc = detail::cast(x, dtype.value_or(accumulation_dtype(x.dtype())));
+  if (is_complex(xc.dtype())) return complex_detail::product(xc, mask, keepdims);
   Tensor out =
       finish_reduce(detail::run_reduce(ReduceOp::Prod, xc, mask), x.shape(), mask, keepdims);
   if (autograd::should_record(xc)) {

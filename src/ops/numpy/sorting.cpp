@@ -2,6 +2,7 @@
 // the last axis, then moved back.
 
 #include "keras/ops/ops.h"
+#include "ops/complex/complex_parts.h"
 #include "ops/numpy/reduce_common.h"
 
 namespace keras::ops {
@@ -19,7 +20,9 @@ std::pair<Tensor, int> sort_input(std::string_view op, const Tensor& x, std::opt
 }
 
 Tensor argsort_along(const Tensor& x, int axis) {
-  Tensor idx = detail::sort_last(detail::move_axis_last(x, axis), false, false, true).second;
+  Tensor last = detail::move_axis_last(x, axis);
+  Tensor idx = is_complex(x.dtype()) ? complex_detail::lexicographic_order(last)
+                                     : detail::sort_last(last, false, false, true).second;
   return detail::move_last_axis_to(detail::cast(idx, DType::Int32), axis);
 }
 
@@ -27,6 +30,11 @@ Tensor argsort_along(const Tensor& x, int axis) {
 
 Tensor sort(const Tensor& x, std::optional<int> axis) {
   auto [src, a] = sort_input("sort", x, axis, false);
+  if (is_complex(x.dtype())) {
+    Tensor last = detail::move_axis_last(src, a);
+    return detail::move_last_axis_to(
+        take_along_axis(last, complex_detail::lexicographic_order(last), -1), a);
+  }
   Tensor values = detail::sort_last(detail::move_axis_last(src, a), false, true, false).first;
   return detail::move_last_axis_to(values, a);
 }
