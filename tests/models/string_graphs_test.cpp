@@ -213,6 +213,11 @@ TEST(StringGraphs, StringTensorsAsTensors) {
   EXPECT_EQ(ops::concatenate({s, s[0].expand_dims(0)}, 0).to_strings(),
             StringTensor({"ab", "c", "déf", "", "g h", "i", "ab", "c", "déf"}, {3, 3}));
   EXPECT_EQ(s.reshape({3, 2}).to_strings().values(), s.to_strings().values());
+  EXPECT_EQ(ops::stack({s[0], s[1]}, 1).to_strings(),
+            StringTensor({"ab", "", "c", "g h", "déf", "i"}, {3, 2}));
+  EXPECT_EQ(s[0].expand_dims(0).broadcast_to({2, 3}).to_strings(),
+            StringTensor({"ab", "c", "déf", "ab", "c", "déf"}, {2, 3}));
+  EXPECT_EQ(s.squeeze().shape(), Shape({2, 3}));
   EXPECT_EQ(to_string(s), to_string(s.to_strings()));
   EXPECT_EQ(s.to("cpu").backend_name(), s.backend_name());  // strings stay on the host
 }
