@@ -164,6 +164,26 @@ TEST(StringGraphs, BuiltInCppWithAStringInput) {
   EXPECT_EQ(model(Tensor(docs)).to_vector<float>(), direct.to_vector<float>());
 }
 
+TEST(StringGraphs, TheGraphMayBeBuiltBeforeAdapt) {
+  // Keras builds the graph of a text layer that has no vocabulary yet; adapt comes later (the
+  // depth of an encoded output is unknown until then: Keras says None too).
+  for (const char* mode : {"int", "multi_hot"}) {
+    auto vectorize = layers::TextVectorization(
+        {.max_tokens = 8, .output_mode = mode,
+         .output_sequence_length = std::string(mode) == "int" ? std::optional<int64_t>(3)
+                                                              : std::nullopt});
+    auto text = Input({1}, {.dtype = DType::String});
+    auto model = Functional(text, vectorize(text));
+    EXPECT_EQ(model->outputs()[0].shape(), Shape({-1, std::string(mode) == "int" ? 3 : -1}))
+        << mode;
+    vectorize->adapt(StringTensor({"x y", "y z z"}));
+    const StringTensor docs({"z q", "y"}, {2, 1});
+    EXPECT_EQ(model->predict(docs, {.verbose = 0}).single().to_vector<double>(),
+              vectorize(docs).to_vector<double>())
+        << mode;
+  }
+}
+
 TEST(StringGraphs, ASequentialModelStartsFromText) {
   // keras.Sequential([keras.Input(shape=(1,), dtype="string"), vectorize, ...]) as in Keras's
   // guide; saved and loaded, it predicts the same.

@@ -86,6 +86,8 @@ class IndexLookup {
   /// The depth of the encoded outputs (max_tokens with pad_to_max_tokens, else the vocabulary
   /// size); RuntimeError when it is not known yet.
   int64_t depth() const;
+  /// Whether depth() is known (pad_to_max_tokens, or a vocabulary given, adapted or loaded).
+  bool depth_known() const { return args_.pad_to_max_tokens || args_.vocabulary_size.has_value(); }
   /// Encodes the indices of a lookup (`indices` in C order with `shape`) in output_mode
   /// one_hot, multi_hot, count or tf_idf as Keras's encode_categorical_inputs: int64 counts,
   /// or float32 for tf_idf.

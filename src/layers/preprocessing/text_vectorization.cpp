@@ -102,7 +102,15 @@ Tensor TextVectorizationLayer::call(const Tensor& inputs, const CallContext&) {
   if (!inputs.backend().is_symbolic()) return call_strings(inputs.to_strings());
   // Shape inference: the layer run on empty documents of the input's shape has the output's
   // shape, except the token axis of "int" without output_sequence_length, which depends on
-  // the documents (Keras: None).
+  // the documents, and the depth of the encoded modes before adapt (without
+  // pad_to_max_tokens), which depends on the vocabulary to come (Keras: None for both).
+  const bool int_mode = options_.output_mode == "int";
+  if (!int_mode && !lookup_->index_lookup().depth_known()) {
+    // (batch, depth) or (depth,), int64 counts (float32 for tf_idf), the depth unknown.
+    Shape shape{detail::data_dependent_extent()};
+    if (inputs.ndim() > 0) shape.insert(0, inputs.shape()[0]);
+    return ops::zeros(shape, options_.output_mode == "tf_idf" ? DType::Float32 : DType::Int64);
+  }
   const StringTensor blanks(std::vector<std::string>(static_cast<size_t>(inputs.size())),
                             inputs.shape());
   Tensor real;
@@ -111,9 +119,8 @@ Tensor TextVectorizationLayer::call(const Tensor& inputs, const CallContext&) {
     real = call_strings(blanks);
   }
   Shape shape = real.shape();
-  const bool ragged_length =
-      options_.split && options_.output_mode == "int" && !options_.output_sequence_length;
-  if (ragged_length && shape.rank() > 0) shape[shape.rank() - 1] = detail::data_dependent_extent();
+  if (options_.split && int_mode && !options_.output_sequence_length && shape.rank() > 0)
+    shape[shape.rank() - 1] = detail::data_dependent_extent();
   return ops::zeros(shape, real.dtype());
 }
 
