@@ -135,7 +135,7 @@ TEST(ServingRegistry, HotReloadSwapsVersionsAndKeepsServingOnBrokenFiles) {
   EXPECT_EQ(get(s, "/v1/models/m/versions/2/metadata").status, 200);
   Reply gone = get(s, "/v1/models/m/versions/1");
   EXPECT_EQ(gone.status, 404);
-  EXPECT_NE(gone.error().find("served as version 2"), std::string::npos) << gone.body;
+  EXPECT_NE(gone.error().find("Specific(m, 1) (served: 2)"), std::string::npos) << gone.body;
 
   // A broken file: logged, version 2 keeps serving, not retried until it changes again.
   { std::ofstream(path, std::ios::binary | std::ios::trunc) << "PK\x03\x04 not a zip at all"; }
@@ -197,11 +197,12 @@ TEST(ServingRegistry, VersionFoldersServeTheHighestVersion) {
   EXPECT_NE(log[0].find("version 2 keeps serving"), std::string::npos) << log[0];
   EXPECT_TRUE(s.registry->poll().empty());
 
-  // Version 4 appears: served as 4.
+  // Version 4 appears: served as 4, and version 2 retired.
   save_version(*v4, "4", "m.keras");
   log = s.registry->poll();
-  ASSERT_EQ(log.size(), 1u);
+  ASSERT_EQ(log.size(), 2u);
   EXPECT_NE(log[0].find("version 4 loaded from"), std::string::npos) << log[0];
+  EXPECT_NE(log[1].find("version 2 retired"), std::string::npos) << log[1];
   EXPECT_EQ(s.registry->find("m")->version, 4);
   EXPECT_TRUE(close_to(served_predictions(s, "m", rows), predict_rows(*v4, x)));
   EXPECT_EQ(get(s, "/v1/models/m/versions/4/metadata").status, 200);
@@ -216,7 +217,7 @@ TEST(ServingRegistry, VersionFoldersServeTheHighestVersion) {
   EXPECT_NE(log[0].find("version 4 keeps serving"), std::string::npos) << log[0];
   fs::remove_all(dir.path / "3");
   log = s.registry->poll();
-  ASSERT_EQ(log.size(), 1u);
+  ASSERT_EQ(log.size(), 2u);  // 2 loaded, 4 retired
   EXPECT_EQ(s.registry->find("m")->version, 2);
   EXPECT_TRUE(close_to(served_predictions(s, "m", rows), predict_rows(*v2, x)));
 
@@ -234,6 +235,91 @@ TEST(ServingRegistry, VersionFoldersServeTheHighestVersion) {
     EXPECT_NE(std::string(e.what()).find("holds no version folders"), std::string::npos)
         << e.what();
   }
+}
+
+// TF Serving's model_version_policy and version_labels: several versions at once, each by
+// /versions/V, labels by /labels/L, requests without a version on the highest; the policies
+// follow new version folders.
+TEST(ServingRegistry, VersionPoliciesServeSeveralVersionsWithLabels) {
+  TempDir dir;
+  std::vector<ModelPtr<Model>> models;
+  auto save_version = [&](int64_t version) {
+    models.push_back(small_model());
+    fs::create_directories(dir.path / std::to_string(version));
+    models.back()->save((dir.path / std::to_string(version) / "m.keras").string());
+  };
+  for (int64_t v : {1, 2, 3}) save_version(v);
+  Served s = serving_files({});
+  auto specific = serving::VersionPolicy::from_json(
+      json::parse(R"({"specific": {"versions": [1, 3]}})"), "");
+  s.registry->add_file("m", dir.path.string(), specific, {{"stable", 1}, {"canary", 3}});
+  s.registry->add_file("all", dir.path.string(),
+                       serving::VersionPolicy::from_json(json::parse(R"({"all": {}})"), ""));
+  s.registry->add_file("two", dir.path.string(),
+                       serving::VersionPolicy::from_json(
+                           json::parse(R"({"latest": {"num_versions": 2}})"), ""));
+  EXPECT_EQ(s.registry->versions("m"), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(s.registry->versions("all"), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(s.registry->versions("two"), (std::vector<int64_t>{2, 3}));
+
+  Tensor x = random::normal({2, 4});
+  json rows = rows_json(x);
+  EXPECT_TRUE(close_to(served_predictions(s, "m/versions/1", rows), predict_rows(*models[0], x)));
+  EXPECT_TRUE(close_to(served_predictions(s, "m/versions/3", rows), predict_rows(*models[2], x)));
+  EXPECT_TRUE(close_to(served_predictions(s, "m/labels/stable", rows),
+                       predict_rows(*models[0], x)));
+  EXPECT_TRUE(close_to(served_predictions(s, "m/labels/canary", rows),
+                       predict_rows(*models[2], x)));
+  EXPECT_TRUE(close_to(served_predictions(s, "m", rows), predict_rows(*models[2], x)));
+  EXPECT_TRUE(close_to(served_predictions(s, "all/versions/2", rows),
+                       predict_rows(*models[1], x)));
+  Reply r = post(s, "/v1/models/m/versions/2:predict", json{{"instances", rows}}.dump());
+  EXPECT_EQ(r.status, 404);
+  EXPECT_NE(r.error().find("Specific(m, 2) (served: 1, 3)"), std::string::npos) << r.body;
+  r = get(s, "/v1/models/m/labels/beta");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.error().find("Unrecognized servable version label: beta"), std::string::npos);
+  // The status lists every served version; a label's or a version's, that one.
+  json status = get(s, "/v1/models/m").doc().at("model_version_status");
+  ASSERT_EQ(status.size(), 2u);
+  EXPECT_EQ(status[0].at("version"), "1");
+  EXPECT_EQ(status[1].at("version"), "3");
+  EXPECT_EQ(status[1].at("state"), "AVAILABLE");
+  status = get(s, "/v1/models/m/labels/stable").doc().at("model_version_status");
+  ASSERT_EQ(status.size(), 1u);
+  EXPECT_EQ(status[0].at("version"), "1");
+  EXPECT_EQ(get(s, "/v1/models/m/labels/canary/metadata").doc().at("model_spec").at("version"),
+            "3");
+
+  // Version 4 appears: "all" adds it, "two" adds it and retires 2, "specific" ignores it.
+  save_version(4);
+  std::vector<std::string> log = s.registry->poll();
+  EXPECT_EQ(log.size(), 3u);
+  EXPECT_EQ(s.registry->versions("all"), (std::vector<int64_t>{1, 2, 3, 4}));
+  EXPECT_EQ(s.registry->versions("two"), (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(s.registry->versions("m"), (std::vector<int64_t>{1, 3}));
+  EXPECT_TRUE(close_to(served_predictions(s, "two", rows), predict_rows(*models[3], x)));
+  EXPECT_TRUE(s.registry->poll().empty());
+
+  // Refused at start: a label of a version not served, a policy that picks nothing, a policy
+  // or labels for a single file.
+  auto refused = [&](const std::function<void()>& add, const std::string& says) {
+    try {
+      add();
+      ADD_FAILURE() << "accepted; expected: " << says;
+    } catch (const ValueError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  refused([&] { s.registry->add_file("a", dir.path.string(), specific, {{"x", 2}}); },
+          "the version label 'x' names version 2, which is not served");
+  refused([&] {
+    s.registry->add_file("b", dir.path.string(),
+                         serving::VersionPolicy::from_json(
+                             json::parse(R"({"specific": {"versions": [9]}})"), ""));
+  }, "picks none of the versions");
+  refused([&] { s.registry->add_file("c", dir.file("1/m.keras"), {}, {{"x", 1}}); },
+          "need a folder of version folders");
 }
 
 // start_polling's thread finds the changed file by itself and logs the swap.
@@ -302,6 +388,13 @@ TEST(ServingRegistry, ModelConfigFile) {
   EXPECT_EQ(sources[0].name, "a");
   EXPECT_EQ(sources[0].path, dir.file("a.keras"));  // relative to the config's folder
   EXPECT_EQ(sources[1].path, "/abs/b.keras");
+  sources = serving::read_model_config(write(R"({"models": [{"name": "m", "path": "m",
+      "model_version_policy": {"specific": {"versions": [1, 3]}},
+      "version_labels": {"stable": 1, "canary": 3}}]})"));
+  ASSERT_EQ(sources.size(), 1u);
+  EXPECT_EQ(sources[0].policy.kind, "specific");
+  EXPECT_EQ(sources[0].policy.versions, (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(sources[0].labels, (std::map<std::string, int64_t>{{"canary", 3}, {"stable", 1}}));
   const std::pair<const char*, const char*> bad[] = {
       {"{nope", "not valid JSON"},
       {"[]", "non-empty \"models\" list"},
@@ -311,6 +404,19 @@ TEST(ServingRegistry, ModelConfigFile) {
       {R"({"models": [{"name": "a", "path": "a"}], "x": 1})", "unknown key \"x\""},
       {R"({"models": [{"name": "a", "path": "a"}, {"name": "a", "path": "b"}]})",
        "the name 'a' is given twice"},
+      {R"({"models": [{"name": "a", "path": "a", "model_version_policy": {"newest": {}}}]})",
+       "unknown version policy \"newest\""},
+      {R"({"models": [{"name": "a", "path": "a", "model_version_policy": {"all": {}, "latest": {}}}]})",
+       "must hold one policy"},
+      {R"({"models": [{"name": "a", "path": "a",
+           "model_version_policy": {"latest": {"num_versions": 0}}}]})",
+       "\"num_versions\" must be an integer >= 1"},
+      {R"({"models": [{"name": "a", "path": "a", "model_version_policy": {"specific": {}}}]})",
+       "needs a non-empty \"versions\" list"},
+      {R"({"models": [{"name": "a", "path": "a", "version_labels": {"x": "1"}}]})",
+       "the version label \"x\" must be"},
+      {R"({"models": [{"name": "a", "path": "a", "version_labels": [1]}]})",
+       "\"version_labels\" must map labels to versions"},
   };
   for (const auto& [text, message] : bad) {
     try {

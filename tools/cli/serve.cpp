@@ -113,7 +113,8 @@ void run_serve(const ServeArgs& args) {
        .batch_timeout_us = args.batch_timeout_us,
        .max_queue = static_cast<size_t>(args.max_queue)},
       [](const std::string& path) { return load_model_file(path, /*compile=*/false); });
-  for (const auto& source : sources) models.add_file(source.name, source.path);
+  for (const auto& source : sources)
+    models.add_file(source.name, source.path, source.policy, source.labels);
   serving::RequestHandler handler(
       models, {.request_timeout = std::chrono::milliseconds(args.request_timeout_ms)});
   serving::HttpServer http(handler, {.host = args.host,

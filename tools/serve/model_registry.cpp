@@ -50,37 +50,82 @@ void ModelRegistry::check_new_name(const std::string& name) const {
     throw ValueError("a model named '" + name + "' is already served: give each model its own name");
 }
 
-void ModelRegistry::add(const std::string& name, ModelPtr<Model> model) {
-  check_new_name(name);
-  insert(name, Entry{.current = {name, 1, start_server(std::move(model))}});
+ServedModel ModelRegistry::Entry::latest(const std::string& name) const {
+  const auto& [version, server] = *served.rbegin();
+  return {name, version, server};
 }
 
-void ModelRegistry::add_file(const std::string& name, const std::string& path) {
+void ModelRegistry::add(const std::string& name, ModelPtr<Model> model) {
+  check_new_name(name);
+  insert(name, Entry{.served = {{1, start_server(std::move(model))}}});
+}
+
+void ModelRegistry::add_file(const std::string& name, const std::string& path,
+                             VersionPolicy policy, std::map<std::string, int64_t> labels) {
   if (!loader_) throw ValueError("this registry has no model loader: use add()");
   check_new_name(name);  // before the load, which takes seconds
   if (std::filesystem::is_directory(path)) {
-    const auto versions = version_folders(path);
-    if (versions.empty())
+    const auto available = version_folders(path);
+    if (available.empty())
       throw ValueError("the folder " + path + " holds no version folders (1/, 2/, ...), each "
                        "with one model file, as TF Serving's model base path does");
-    const auto& [version, folder] = *versions.rbegin();
-    insert(name, Entry{.current = {name, version, start_server(loader_(model_file_in(folder)))},
-                       .path = path,
-                       .versioned = true});
+    const std::set<int64_t> picked = policy.select(available);
+    if (picked.empty())
+      throw ValueError("model '" + name + "': the \"" + policy.kind + "\" version policy picks "
+                       "none of the versions in " + path);
+    Entry entry{.path = path, .versioned = true, .policy = std::move(policy)};
+    for (int64_t version : picked)
+      entry.served[version] = start_server(loader_(model_file_in(available.at(version))));
+    // TF Serving refuses a label of a version it does not serve.
+    for (const auto& [label, version] : labels)
+      if (!entry.served.count(version))
+        throw ValueError("model '" + name + "': the version label '" + label + "' names version " +
+                         std::to_string(version) + ", which is not served");
+    entry.labels = std::move(labels);
+    insert(name, std::move(entry));
     return;
   }
+  if (policy.kind != "latest" || policy.num_versions != 1 || !labels.empty())
+    throw ValueError("model '" + name + "': a version policy and version labels need a folder "
+                     "of version folders; " + path + " is a file");
   // The stamp before the load: a file replaced during the load is loaded again at the next poll.
   const Stamp stamp = stamp_of(path);
-  insert(name, Entry{.current = {name, 1, start_server(loader_(path))},
-                     .path = path,
-                     .loaded = stamp});
+  insert(name, Entry{.served = {{1, start_server(loader_(path))}}, .path = path, .loaded = stamp});
 }
 
 std::optional<ServedModel> ModelRegistry::find(const std::string& name) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = models_.find(name);
   if (it == models_.end()) return std::nullopt;
-  return it->second.current;
+  return it->second.latest(name);
+}
+
+std::optional<ServedModel> ModelRegistry::find(const std::string& name, int64_t version) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = models_.find(name);
+  if (it == models_.end()) return std::nullopt;
+  auto v = it->second.served.find(version);
+  if (v == it->second.served.end()) return std::nullopt;
+  return ServedModel{name, version, v->second};
+}
+
+std::optional<int64_t> ModelRegistry::label_version(const std::string& name,
+                                                    const std::string& label) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = models_.find(name);
+  if (it == models_.end()) return std::nullopt;
+  auto l = it->second.labels.find(label);
+  if (l == it->second.labels.end()) return std::nullopt;
+  return l->second;
+}
+
+std::vector<int64_t> ModelRegistry::versions(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<int64_t> out;
+  auto it = models_.find(name);
+  if (it != models_.end())
+    for (const auto& [version, server] : it->second.served) out.push_back(version);
+  return out;
 }
 
 std::vector<std::string> ModelRegistry::names() const {
@@ -118,7 +163,7 @@ void ModelRegistry::poll_file(const std::string& name, const Entry& entry,
   const std::string prefix = "model '" + name + "': ";
   if (!now.exists) {
     log.push_back(prefix + entry.path + " is gone; version " +
-                  std::to_string(entry.current.version) + " keeps serving");
+                  std::to_string(entry.latest(name).version) + " keeps serving");
     std::lock_guard<std::mutex> lock(mutex_);
     models_[name].refused = now;
     return;
@@ -126,66 +171,98 @@ void ModelRegistry::poll_file(const std::string& name, const Entry& entry,
   std::shared_ptr<ModelServer> server;
   try {
     server = start_server(loader_(entry.path));
-    if (server->signature().inputs.size() != entry.current.server->signature().inputs.size())
+    if (server->signature().inputs.size() !=
+        entry.latest(name).server->signature().inputs.size())
       log.push_back(prefix + "note: the new file has a different number of inputs");
   } catch (const std::exception& e) {
     metrics_->record_reload(false);
     log.push_back(prefix + entry.path + " changed but cannot be served (" + e.what() +
-                  "); version " + std::to_string(entry.current.version) + " keeps serving");
+                  "); version " + std::to_string(entry.latest(name).version) + " keeps serving");
     std::lock_guard<std::mutex> lock(mutex_);
     models_[name].refused = now;
     return;
   }
-  const int64_t version = entry.current.version + 1;
+  const int64_t version = entry.latest(name).version + 1;
   swap_in(name, version, std::move(server), now);
   log.push_back(prefix + "version " + std::to_string(version) + " loaded from " + entry.path);
 }
 
 void ModelRegistry::poll_versions(const std::string& name, const Entry& entry,
                                   std::vector<std::string>& log) {
-  const auto versions = version_folders(entry.path);
+  const auto available = version_folders(entry.path);
   const std::string prefix = "model '" + name + "': ";
-  const std::string serving = "; version " + std::to_string(entry.current.version) +
-                              " keeps serving";
-  if (versions.empty()) {
-    if (entry.refused_version == -2) return;
-    log.push_back(prefix + entry.path + " holds no version folders" + serving);
+  auto serving_now = [&] {
+    std::string s;
+    for (const auto& [version, server] : entry.served) s += (s.empty() ? "" : ", ") + std::to_string(version);
+    return "; version" + std::string(entry.served.size() > 1 ? "s " : " ") + s + " keep" +
+           (entry.served.size() > 1 ? "" : "s") + " serving";
+  };
+  if (available.empty()) {
+    if (entry.reported_empty) return;
+    log.push_back(prefix + entry.path + " holds no version folders" + serving_now());
     std::lock_guard<std::mutex> lock(mutex_);
-    models_[name].refused_version = -2;
+    models_[name].reported_empty = true;
     return;
   }
-  // The highest version, as TF Serving's default policy serves; a lower one when the served
-  // version's folder was removed.
-  const auto& [version, folder] = *versions.rbegin();
-  if (version == entry.current.version || version == entry.refused_version) return;
-  std::shared_ptr<ModelServer> server;
-  std::string file;
-  try {
-    file = model_file_in(folder);
-    server = start_server(loader_(file));
-  } catch (const std::exception& e) {
-    metrics_->record_reload(false);
-    log.push_back(prefix + "version " + std::to_string(version) + " (" + folder +
-                  ") cannot be served (" + e.what() + ")" + serving);
-    std::lock_guard<std::mutex> lock(mutex_);
-    models_[name].refused_version = version;
-    return;
+  // Load the versions the policy picks and does not serve yet (a broken one is logged once
+  // and not retried); retire the ones it no longer picks, once one it picks serves.
+  const std::set<int64_t> picked = entry.policy.select(available);
+  std::map<int64_t, std::shared_ptr<ModelServer>> loaded;
+  std::set<int64_t> refused;
+  for (int64_t version : picked) {
+    if (entry.served.count(version) || entry.refused_versions.count(version)) continue;
+    const std::string& folder = available.at(version);
+    try {
+      const std::string file = model_file_in(folder);
+      loaded[version] = start_server(loader_(file));
+      log.push_back(prefix + "version " + std::to_string(version) + " loaded from " + file);
+      metrics_->record_reload(true);
+    } catch (const std::exception& e) {
+      metrics_->record_reload(false);
+      refused.insert(version);
+      log.push_back(prefix + "version " + std::to_string(version) + " (" + folder +
+                    ") cannot be served (" + e.what() + ")" + serving_now());
+    }
   }
-  swap_in(name, version, std::move(server), {});
-  log.push_back(prefix + "version " + std::to_string(version) + " loaded from " + file);
+  std::vector<std::shared_ptr<ModelServer>> retired;  // released after the lock
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Entry& e = models_[name];
+    e.reported_empty = false;
+    // After a load, the refused versions may be picked again later (another version's folder
+    // removed): they are tried again then.
+    if (!loaded.empty()) e.refused_versions.clear();
+    e.refused_versions.insert(refused.begin(), refused.end());
+    // A refused version whose folder is gone is tried again if it comes back.
+    std::erase_if(e.refused_versions, [&](int64_t v) { return !available.count(v); });
+    for (auto& [version, server] : loaded) e.served[version] = std::move(server);
+    bool picked_serves = false;
+    for (const auto& [version, server] : e.served) picked_serves = picked_serves || picked.count(version);
+    if (picked_serves) {
+      for (auto it = e.served.begin(); it != e.served.end();) {
+        if (picked.count(it->first)) {
+          ++it;
+          continue;
+        }
+        log.push_back(prefix + "version " + std::to_string(it->first) + " retired");
+        retired.push_back(std::move(it->second));
+        it = e.served.erase(it);
+      }
+    }
+  }
+  // The retired versions end when their last request in flight is answered.
 }
 
 void ModelRegistry::swap_in(const std::string& name, int64_t version,
                             std::shared_ptr<ModelServer> server, Stamp loaded) {
-  std::shared_ptr<ModelServer> old;
+  std::map<int64_t, std::shared_ptr<ModelServer>> old;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     Entry& e = models_[name];
-    old = std::move(e.current.server);
-    e.current = {name, version, std::move(server)};
+    old = std::move(e.served);
+    e.served = {{version, std::move(server)}};
     e.loaded = loaded;
     e.refused = {};
-    e.refused_version = -1;
   }
   metrics_->record_reload(true);
   // `old` is released here; requests still running on it hold it until they are answered,
@@ -216,7 +293,8 @@ void ModelRegistry::stop() {
   std::vector<std::shared_ptr<ModelServer>> servers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& [name, entry] : models_) servers.push_back(entry.current.server);
+    for (auto& [name, entry] : models_)
+      for (auto& [version, server] : entry.served) servers.push_back(server);
   }
   for (auto& s : servers) s->stop();
 }
@@ -224,18 +302,19 @@ void ModelRegistry::stop() {
 size_t ModelRegistry::queue_size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   size_t n = 0;
-  for (const auto& [name, entry] : models_) n += entry.current.server->queue_size();
+  for (const auto& [name, entry] : models_)
+    for (const auto& [version, server] : entry.served) n += server->queue_size();
   return n;
 }
 
 std::string ModelRegistry::prometheus_text() const {
   std::string out = metrics_->prometheus_text(queue_size());
-  out += "# HELP keras_serving_model_version The version each model serves now.\n";
+  out += "# HELP keras_serving_model_version The highest version each model serves now.\n";
   out += "# TYPE keras_serving_model_version gauge\n";
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& [name, entry] : models_)
     out += "keras_serving_model_version{model=\"" + name + "\"} " +
-           std::to_string(entry.current.version) + "\n";
+           std::to_string(entry.latest(name).version) + "\n";
   return out;
 }
 
@@ -261,12 +340,29 @@ std::vector<ModelSource> read_model_config(const std::string& path) {
     const std::string at = where + "models[" + std::to_string(i) + "]: ";
     if (!m.is_object()) throw ValueError(at + "expected an object with \"name\" and \"path\"");
     for (const auto& [key, value] : m.items())
-      if (key != "name" && key != "path")
-        throw ValueError(at + "unknown key \"" + key + "\" (\"name\" and \"path\" only)");
+      if (key != "name" && key != "path" && key != "model_version_policy" &&
+          key != "version_labels")
+        throw ValueError(at + "unknown key \"" + key + "\" (\"name\", \"path\", " +
+                         "\"model_version_policy\" and \"version_labels\")");
     for (const char* key : {"name", "path"})
       if (!m.contains(key) || !m[key].is_string() || m[key].get<std::string>().empty())
         throw ValueError(at + "\"" + key + "\" must be a non-empty string");
     ModelSource s{m["name"].get<std::string>(), m["path"].get<std::string>()};
+    if (m.contains("model_version_policy"))
+      s.policy = VersionPolicy::from_json(m["model_version_policy"], at);
+    if (m.contains("version_labels")) {
+      const json& labels = m["version_labels"];
+      if (!labels.is_object())
+        throw ValueError(at + "\"version_labels\" must map labels to versions: "
+                              "{\"stable\": 1, \"canary\": 2}");
+      for (const auto& [label, version] : labels.items()) {
+        if (label.empty() || label.find_first_of("/:") != std::string::npos ||
+            !version.is_number_integer() || version.get<int64_t>() < 0)
+          throw ValueError(at + "the version label \"" + label + "\" must be a non-empty name "
+                                "without '/' or ':' mapped to a version number (an integer >= 0)");
+        s.labels[label] = version.get<int64_t>();
+      }
+    }
     if (!seen.insert(s.name).second)
       throw ValueError(at + "the name '" + s.name + "' is given twice");
     std::filesystem::path p(s.path);

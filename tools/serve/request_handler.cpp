@@ -1,5 +1,6 @@
 #include "serve/request_handler.h"
 
+#include <charconv>
 #include <future>
 #include <optional>
 #include <utility>
@@ -81,6 +82,42 @@ HttpReply predict_reply(std::vector<HostArray> outputs, std::exception_ptr error
   }
 }
 
+// The version a request names (/versions/V or /labels/L), or the highest served one.
+ServedModel resolve(const ModelRegistry& models, const ModelPath& p) {
+  std::optional<ServedModel> latest = models.find(p.name);
+  if (!latest)
+    throw HttpError(404, "Servable not found for request: Latest(" + p.name +
+                             "): this server serves " + quoted_list(models.names()));
+  auto served = [&] {
+    std::string s;
+    for (int64_t v : models.versions(p.name)) s += (s.empty() ? "" : ", ") + std::to_string(v);
+    return " (served: " + s + ")";
+  };
+  if (!p.label.empty()) {
+    std::optional<int64_t> version = models.label_version(p.name, p.label);
+    if (!version)  // TF Serving's answer (an InvalidArgument status)
+      throw HttpError(400, "Unrecognized servable version label: " + p.label);
+    std::optional<ServedModel> model = models.find(p.name, *version);
+    if (!model)
+      throw HttpError(404, "Servable not found for request: Specific(" + p.name + ", " +
+                               std::to_string(*version) + "), the version of label '" + p.label +
+                               "'" + served());
+    return *model;
+  }
+  if (p.version.empty()) return *latest;
+  int64_t version = -1;
+  const char* end = p.version.data() + p.version.size();
+  auto [ptr, ec] = std::from_chars(p.version.data(), end, version);
+  if (ec != std::errc() || ptr != end || version < 0)
+    throw HttpError(400, "the version '" + p.version + "' in " + "/versions/" + p.version +
+                             " is not a version number (an integer >= 0)");
+  std::optional<ServedModel> model = models.find(p.name, version);
+  if (!model)
+    throw HttpError(404, "Servable not found for request: Specific(" + p.name + ", " + p.version +
+                             ")" + served());
+  return *model;
+}
+
 }  // namespace
 
 PendingReply::PendingReply(ReplyCallback done, Metrics& metrics,
@@ -148,8 +185,12 @@ std::shared_ptr<void> RequestHandler::announce(const std::string& method,
   if (method != "POST" || !path.starts_with("/v1/models/")) return nullptr;
   ModelPath p = split_model_path(path);
   if (p.rest != ":predict") return nullptr;
-  std::optional<ServedModel> model = models_.find(p.name);
-  if (!model) return nullptr;
+  std::optional<ServedModel> model;
+  try {
+    model = resolve(models_, p);
+  } catch (const HttpError&) {
+    return nullptr;  // the request itself will be answered with the error
+  }
   // The token keeps the version it announced to alive through a reload.
   struct Token {
     std::shared_ptr<ModelServer> server;
@@ -173,27 +214,20 @@ bool RequestHandler::route(const HttpRequest& req, HttpReply& reply,
                              "[:predict|/metadata] (models: " + quoted_list(models_.names()) +
                              ") and /metrics");
   ModelPath p = split_model_path(path);
-  std::optional<ServedModel> model = models_.find(p.name);
-  if (!model)
-    throw HttpError(404, "Servable not found for request: Latest(" + p.name +
-                             "): this server serves " + quoted_list(models_.names()));
-  const std::string version = std::to_string(model->version);
-  if (!p.label.empty())
-    throw HttpError(404, "no version label '" + p.label + "' on model '" + p.name +
-                             "': keras-cpp serve sets no labels (use /versions/" + version +
-                             " or no version)");
-  if (!p.version.empty() && p.version != version)
-    throw HttpError(404, "Servable not found for request: Specific(" + p.name + ", " + p.version +
-                             "): the model is served as version " + version);
+  const ServedModel model = resolve(models_, p);
+  const std::string version = std::to_string(model.version);
   if (p.rest.empty()) {
     require(req, "GET", reply);
-    reply.body = model_status_response(version);
+    // The model's status lists every served version; a version's or label's, that one.
+    reply.body = model_status_response(p.version.empty() && p.label.empty()
+                                           ? models_.versions(p.name)
+                                           : std::vector<int64_t>{model.version});
   } else if (p.rest == "/metadata") {
     require(req, "GET", reply);
-    reply.body = model_metadata_response(p.name, version, model->server->signature());
+    reply.body = model_metadata_response(p.name, version, model.server->signature());
   } else if (p.rest == ":predict") {
     require(req, "POST", reply);
-    predict(*model, req.body, reply, pending);
+    predict(model, req.body, reply, pending);
     return true;
   } else if (p.rest == ":classify" || p.rest == ":regress") {
     require(req, "POST", reply);

@@ -470,12 +470,13 @@ std::string tf_dtype_name(DType dtype) {
   return "DT_INVALID";
 }
 
-std::string model_status_response(const std::string& version) {
-  json status = {{"model_version_status",
-                  json::array({{{"version", version},
-                                {"state", "AVAILABLE"},
-                                {"status", {{"error_code", "OK"}, {"error_message", ""}}}}})}};
-  return status.dump(1);
+std::string model_status_response(const std::vector<int64_t>& versions) {
+  json list = json::array();
+  for (int64_t version : versions)
+    list.push_back({{"version", std::to_string(version)},
+                    {"state", "AVAILABLE"},
+                    {"status", {{"error_code", "OK"}, {"error_message", ""}}}});
+  return json{{"model_version_status", list}}.dump(1);
 }
 
 std::string model_metadata_response(const std::string& name, const std::string& version,

@@ -47,8 +47,8 @@ PredictRequest parse_predict_document(std::string_view body, const Signature& si
 std::string predict_response(PredictFormat format, const std::vector<HostArray>& outputs,
                              const Signature& signature);
 
-/// GET /v1/models/NAME: GetModelStatusResponse with one AVAILABLE version.
-std::string model_status_response(const std::string& version);
+/// GET /v1/models/NAME[/versions/V]: GetModelStatusResponse, each version AVAILABLE.
+std::string model_status_response(const std::vector<int64_t>& versions);
 /// GET /v1/models/NAME/metadata: GetModelMetadataResponse with the "serving_default"
 /// signature (TF dtype names, shapes with -1 for the batch).
 std::string model_metadata_response(const std::string& name, const std::string& version,
