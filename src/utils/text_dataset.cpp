@@ -84,6 +84,10 @@ data::Dataset TextDataset::map_texts(const std::function<Tensor(const StringTens
   return ds.prefetch(data::AUTOTUNE);
 }
 
+data::Dataset TextDataset::dataset() const {
+  return map_texts([](const StringTensor& documents) { return Tensor(documents); });
+}
+
 TextDataset text_dataset_from_directory(const std::string& directory,
                                         const TextDatasetOptions& options) {
   check(options.subset != "both",

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "keras/core/errors.h"
@@ -92,6 +93,34 @@ TEST(TextDataset, MapTextsBatchesVectorizedDocuments) {
     EXPECT_EQ(y.shape()[0], x.shape()[0]);
   }
   EXPECT_EQ(seen, 23);
+}
+
+TEST(TextDataset, TheDatasetYieldsStringBatches) {
+  // Keras's dataset: (string batch, label batch), the documents in file order unshuffled.
+  utils::TextDataset d = utils::text_dataset_from_directory(
+      root(), {.batch_size = 8, .shuffle = false, .verbose = false});
+  int64_t seen = 0;
+  for (const data::Element& e : d.dataset()) {
+    const Tensor& x = e.x.single();
+    ASSERT_EQ(x.dtype(), DType::String);
+    ASSERT_EQ(x.ndim(), 1);
+    const StringTensor texts = x.to_strings();
+    for (const std::string& text : texts.values()) EXPECT_EQ(text, d.texts.flat(seen++));
+    EXPECT_EQ(e.y.single().shape()[0], x.shape()[0]);
+  }
+  EXPECT_EQ(seen, 23);
+  // Shuffled: every document once per epoch, in another order.
+  utils::TextDataset s = utils::text_dataset_from_directory(
+      root(), {.batch_size = 4, .seed = 3, .verbose = false});
+  std::vector<std::string> texts;
+  for (const data::Element& e : s.dataset()) {
+    const StringTensor batch = e.x.single().to_strings();
+    texts.insert(texts.end(), batch.values().begin(), batch.values().end());
+  }
+  std::vector<std::string> sorted = texts, all = s.texts.values();
+  std::sort(sorted.begin(), sorted.end());
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(sorted, all);
 }
 
 TEST(TextDataset, ArgumentErrorsAsKeras) {

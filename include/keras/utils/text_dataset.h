@@ -6,12 +6,12 @@
 //   auto train = keras::utils::text_dataset_from_directory(
 //       "aclImdb/train", {.seed = 42, .validation_split = 0.2, .subset = "training"});
 //   vectorize->adapt(train.texts);
+//   model->fit(train.dataset(), ...);           // a model whose Input takes strings
 //   model->fit(train.map_texts([&](const StringTensor& t) { return vectorize(t); }), ...);
 //
-// Keras returns a tf.data.Dataset of (string batch, label batch); keras::data::Dataset holds
-// numeric tensors, so keras-cpp returns the documents as a StringTensor with their labels, and
-// map_texts(fn) gives the Dataset of (fn(texts), labels) batches, the way Keras's guides map a
-// TextVectorization layer over the dataset. Files are indexed and shuffled as Keras does (the
+// Keras returns a tf.data.Dataset of (string batch, label batch): dataset() is that Dataset
+// (string tensors, docs/strings.md); map_texts(fn) gives (fn(texts), labels) batches, the way
+// Keras's guides map a TextVectorization layer over the dataset. Files are indexed and shuffled as Keras does (the
 // same seed gives the same file order and split); contents are bytes as tf.io.read_file reads
 // them (max_length cuts bytes, as tf.strings.substr does).
 
@@ -82,6 +82,9 @@ struct TextDataset {
   /// does (keras-cpp's random stream, not tf.data's), batched and prefetched. `fn` sees all
   /// documents at once and must return one row per document.
   data::Dataset map_texts(const std::function<Tensor(const StringTensor&)>& fn) const;
+  /// Keras's dataset itself: (string batch, label batch) elements, shuffled and batched as
+  /// map_texts, for a model whose Input takes strings.
+  data::Dataset dataset() const;
 };
 
 /// keras.utils.text_dataset_from_directory for subset std::nullopt, "training" or
