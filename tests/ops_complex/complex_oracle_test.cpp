@@ -86,6 +86,8 @@ GoldenOps complex_ops() {
                          {"arctanh", &ops::arctanh}})
     g[name] = unary(f);
   g["power"] = binary(&ops::power);
+  g["solve"] = binary(&ops::solve);
+  g["inv"] = unary(&ops::inv);
   g["dot"] = binary(&ops::dot);
   g["inner"] = binary(&ops::inner);
   g["outer"] = binary(&ops::outer);

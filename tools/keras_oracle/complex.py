@@ -131,6 +131,13 @@ def main():
         # int32, as keras-cpp's argsort of every dtype (Keras's JAX backend gives int64 in x64).
         case(f, f"argsort_axis1_{tag}", "argsort_axis1", lambda x: ops.argsort(x, axis=1), [tied],
              grad=False, check_dtype=False)
+        # Linear systems of complex matrices (keras-cpp: the real embedding of twice the size).
+        sq = crandn(f, 2, 3, 3, dtype=dtype) + 3 * np.eye(3, dtype=dtype)
+        case(f, f"inv_{tag}", "inv", ops.linalg.inv, [sq])
+        case(f, f"solve_{tag}", "solve", ops.linalg.solve, [sq, crandn(f, 2, 3, 2, dtype=dtype)])
+        case(f, f"solve_vector_{tag}", "solve", ops.linalg.solve, [sq[0], crandn(f, 3, dtype=dtype)])
+        case(f, f"solve_real_b_{tag}", "solve", ops.linalg.solve,
+             [sq, f.randn(2, 3, 2, dtype=part)])
         case(f, f"sum_axis1_{tag}", "sum", lambda x: ops.sum(x, axis=1), [z], axis=1)
         case(f, f"sum_all_{tag}", "sum", ops.sum, [z], axis=None)
         case(f, f"mean_axis0_{tag}", "mean", lambda x: ops.mean(x, axis=0), [z], axis=0,

@@ -68,11 +68,29 @@ void record_solve(std::string_view op, const System& s, Tensor& x, int triangle)
                    });
 }
 
+// x = a^-1 b for complex a or b, through the real embedding: (X + iY)(P + iQ) = U + iV is the
+// real system [[X, -Y], [Y, X]] [P; Q] = [U; V] of twice the size. Real ops only, so the
+// gradient (JAX's convention) comes from their rules.
+Tensor complex_solve(const Tensor& a, const Tensor& b, bool vector) {
+  const DType dtype = complex_dtype_for(float_result_type(
+      complex_part_dtype(detail::promote({&a, &b}))));
+  Tensor za = detail::cast(a, dtype), zb = detail::cast(b, dtype);
+  if (vector) zb = expand_dims(zb, -1);
+  const Tensor x = real(za), y = imag(za);
+  const Tensor m = concatenate({concatenate({x, negative(y)}, -1), concatenate({y, x}, -1)}, -2);
+  const Tensor r = solve(m, concatenate({real(zb), imag(zb)}, -2));
+  const int64_t n = za.shape().back();
+  const int rows = r.ndim() - 2;
+  Tensor out = view_as_complex(stack({slice_axis(r, rows, 0, n), slice_axis(r, rows, n, n)}, -1));
+  return vector ? squeeze(out, -1) : out;
+}
+
 }  // namespace
 
 Tensor solve(const Tensor& a, const Tensor& b) {
   constexpr std::string_view op = "solve";
   const bool vector = check_system(op, a, b);
+  if (is_complex(a.dtype()) || is_complex(b.dtype())) return complex_solve(a, b, vector);
   if (needs_cpu(a))
     return via_cpu({a, b}, [](const TensorList& in) { return TensorList{solve(in[0], in[1])}; })[0];
   System s = prepare_system(a, b, vector);
@@ -98,6 +116,11 @@ Tensor solve_triangular(const Tensor& a, const Tensor& b, bool lower) {
 Tensor inv(const Tensor& x) {
   constexpr std::string_view op = "inv";
   check_matrix(op, x, true);
+  if (is_complex(x.dtype()))
+    return complex_solve(
+        x, broadcast_to(eye(x.shape().back(), complex_part_dtype(x.dtype()), x.backend()),
+                        x.shape()),
+        false);
   if (needs_cpu(x)) return via_cpu({x}, [](const TensorList& in) { return TensorList{inv(in[0])}; })[0];
   Tensor a = detail::cast(x, float_dtype(x));
   Tensor out = lu_solve(a, eye(a.shape().back(), a.dtype(), a.backend()));
