@@ -10,7 +10,9 @@
 #include <filesystem>
 
 #include "keras/keras.h"
+#include "keras/saving/archive.h"
 #include "oracle_fixture.h"
+#include "text_steps.h"
 
 namespace keras {
 namespace {
@@ -89,6 +91,7 @@ void check_predictions(Model& model, const json& f, const std::string& what) {
 }
 
 TEST(StringGraphs, KerasModelsWithStringInputsPredictAsKeras) {
+  test::register_demo_text_steps();  // custom_steps' registered functions, in C++
   for (const auto& [name, f] : fixture().items()) {
     auto model = saving::load_model(file_path(name));
     auto* functional = dynamic_cast<FunctionalModel*>(model.get());
@@ -111,6 +114,43 @@ TEST(StringGraphs, KerasModelsWithStringInputsPredictAsKeras) {
     check_predictions(*saving::load_model(again), f, name + " (saved by keras-cpp)");
     std::filesystem::remove(again);
   }
+}
+
+TEST(StringGraphs, RegisteredStepFunctionsAreNamedAsKerasNamesThem) {
+  // Keras writes a registered function as {"class_name": "function", "config":
+  // "package>name", ...}; keras-cpp's config of the loaded layer is Keras's, key for key.
+  test::register_demo_text_steps();
+  auto model = saving::load_model(file_path("custom_steps"));
+  const auto members = saving::read_zip_members(
+      saving::read_file_bytes(file_path("custom_steps")), "custom_steps");
+  const json keras_config = json::parse(std::string(members.at("config.json").begin(),
+                                                    members.at("config.json").end()));
+  for (const json& l : keras_config["config"]["layers"]) {
+    if (l["class_name"] != "TextVectorization") continue;
+    const Config ours = model->get_layer(l["config"]["name"].get<std::string>())->get_config();
+    EXPECT_EQ(ours["standardize"], l["config"]["standardize"]);
+    EXPECT_EQ(ours["split"], l["config"]["split"]);
+  }
+  // A name nobody registered: the options and a file naming it say which call is missing.
+  try {
+    layers::TextVectorization({.standardize = "demo>nothing"});
+    ADD_FAILURE() << "an unregistered standardize function was accepted";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("register_standardize_function"), std::string::npos);
+  }
+  json layer_config = {{"name", "tv"}, {"split", {{"module", "builtins"},
+                                                  {"class_name", "function"},
+                                                  {"config", "demo>elsewhere"},
+                                                  {"registered_name", "function"}}}};
+  try {
+    layers::TextVectorizationLayer::from_config(layer_config);
+    ADD_FAILURE() << "an unregistered split function loaded";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("register_split_function(\"demo\", \"elsewhere\""),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(layers::register_split_function("demo", "on_commas", {}), ValueError);
 }
 
 TEST(StringGraphs, TheRaggedTokenAxisFollowsTheLongestDocument) {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "../../tests/support/text_steps.h"
+
 namespace {
 
 using json = nlohmann::json;
@@ -101,6 +103,7 @@ void write_string_files(const std::string& out_dir, const std::string& fixtures_
   std::filesystem::create_directories(out_dir);
   std::ifstream in(fixtures_dir + "/string_graphs.json");
   const json fixture = json::parse(in);
+  keras::test::register_demo_text_steps();  // the custom steps of "custom_steps"
   for (const auto& [name, f] : fixture.items()) {
     auto model = keras::saving::load_model(fixtures_dir + "/string_graphs/" + name + ".keras");
     write(out_dir, "py_" + name, *model, f["inputs"], f["input_names"], f["input_dtypes"]);

@@ -66,6 +66,8 @@ PREDICT = """
 import json, os, sys
 os.environ["KERAS_BACKEND"] = "tensorflow"
 import keras, numpy as np, tensorflow as tf
+sys.path.insert(0, sys.argv[2])
+import text_functions  # noqa: F401  (registers the custom steps of "custom_steps")
 cases = json.load(sys.stdin)
 out = {}
 for name, case in cases.items():
@@ -101,7 +103,8 @@ def without_nan(v):
 
 def predict_with_tensorflow(cases):
     """Keras's predictions of every saved model, by Keras on the TensorFlow backend."""
-    done = subprocess.run([sys.executable, "-W", "ignore", "-c", PREDICT, OUT_DIR],
+    here = os.path.dirname(os.path.abspath(__file__))
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", PREDICT, OUT_DIR, here],
                           input=json.dumps(cases), capture_output=True, text=True)
     if done.returncode:
         sys.exit("Keras on TensorFlow failed:\n" + done.stderr[-3000:])
@@ -172,7 +175,20 @@ def invert_output():
     return record("invert_output", model, {"features": feats})
 
 
+def custom_steps():
+    # TextVectorization with registered Python functions for standardize and split (keras-cpp
+    # registers C++ twins under the same names).
+    import text_functions
+    vectorize = L.TextVectorization(standardize=text_functions.no_digits,
+                                    split=text_functions.on_commas, output_sequence_length=5)
+    vectorize.adapt(np.array(["Red1,green2,blue3", "red,RED,,green", "Blue,cyan4"]))
+    text = keras.Input(shape=(1,), dtype="string", name="colours")
+    return record("custom_steps", keras.Model(text, vectorize(text)),
+                  {"colours": [["RED,cyan9,Magenta"], [",,blue"], ["green2,green,x7"]]})
+
+
 oracle.write_json("string_graphs", predict_with_tensorflow({
+    "custom_steps": custom_steps(),
     "text_classifier": text_classifier(),
     "ragged_tokens": ragged_tokens(),
     "multi_input": multi_input(),

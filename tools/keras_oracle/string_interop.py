@@ -16,6 +16,9 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import text_functions  # noqa: E402,F401  (the registered steps of py_custom_steps)
+
 assert keras.__version__.startswith("3.15"), "the oracle is Keras 3.15, found " + keras.__version__
 
 

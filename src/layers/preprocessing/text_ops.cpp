@@ -1,10 +1,70 @@
 #include "layers/preprocessing/text_ops.h"
 
 #include <cstring>
+#include <map>
+#include <mutex>
 
+#include "keras/core/errors.h"
 #include "tensor/utf8.h"
 
+namespace keras::layers {
+namespace {
+
+// The registered functions by "package>name" (registration usually happens before any layer
+// exists, but layers on several threads may look them up while another registers).
+template <typename Fn>
+struct FunctionRegistry {
+  std::mutex mutex;
+  std::map<std::string, Fn> functions;
+
+  void add(const char* kind, const std::string& package, const std::string& name, Fn fn) {
+    check(!package.empty() && !name.empty() && package.find('>') == std::string::npos &&
+              name.find('>') == std::string::npos,
+          "register_", kind, "_function: package and name must be non-empty, without '>'; got "
+          "package \"", package, "\", name \"", name, "\".");
+    check(static_cast<bool>(fn), "register_", kind, "_function: the function is empty.");
+    std::lock_guard<std::mutex> lock(mutex);
+    check(functions.emplace(package + ">" + name, std::move(fn)).second, "register_", kind,
+          "_function: '", package, ">", name, "' is registered already.");
+  }
+  std::optional<Fn> find(const std::string& registered_name) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = functions.find(registered_name);
+    if (it == functions.end()) return std::nullopt;
+    return it->second;
+  }
+};
+
+FunctionRegistry<StandardizeFunction>& standardize_functions() {
+  static auto* r = new FunctionRegistry<StandardizeFunction>();
+  return *r;
+}
+FunctionRegistry<SplitFunction>& split_functions() {
+  static auto* r = new FunctionRegistry<SplitFunction>();
+  return *r;
+}
+
+}  // namespace
+
+void register_standardize_function(const std::string& package, const std::string& name,
+                                   StandardizeFunction fn) {
+  standardize_functions().add("standardize", package, name, std::move(fn));
+}
+void register_split_function(const std::string& package, const std::string& name,
+                             SplitFunction fn) {
+  split_functions().add("split", package, name, std::move(fn));
+}
+
+}  // namespace keras::layers
+
 namespace keras::layers::detail {
+
+std::optional<StandardizeFunction> find_standardize_function(const std::string& name) {
+  return standardize_functions().find(name);
+}
+std::optional<SplitFunction> find_split_function(const std::string& name) {
+  return split_functions().find(name);
+}
 
 std::string ascii_lower(std::string text) {
   for (char& c : text)

@@ -2,13 +2,20 @@
 // The string operations TextVectorization applies, as TensorFlow defines them for it:
 // tf.strings.lower (ASCII letters only, its default encoding), the punctuation regex Keras
 // strips, tf.strings.split (ASCII whitespace runs), tf.strings.unicode_split and
-// tf.strings.ngrams.
+// tf.strings.ngrams; and the custom standardize and split functions registered by name.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "keras/layers/preprocessing/text_vectorization.h"
+
 namespace keras::layers::detail {
+
+/// The function registered as `name` ("package>name"); nullopt when none is.
+std::optional<StandardizeFunction> find_standardize_function(const std::string& name);
+std::optional<SplitFunction> find_split_function(const std::string& name);
 
 /// A-Z to a-z; other bytes (UTF-8 included) unchanged.
 std::string ascii_lower(std::string text);

@@ -60,14 +60,19 @@ TextVectorizationLayer::TextVectorizationLayer(TextVectorizationOptions options)
                              "the padded output (ragged=False).");
   if (o.standardize)
     check(*o.standardize == "lower_and_strip_punctuation" || *o.standardize == "lower" ||
-              *o.standardize == "strip_punctuation",
+              *o.standardize == "strip_punctuation" ||
+              detail::find_standardize_function(*o.standardize),
           "The `standardize` argument value of TextVectorization must be one of "
-          "\"lower_and_strip_punctuation\", \"lower\", \"strip_punctuation\" or None. "
-          "Received: standardize=", *o.standardize);
+          "\"lower_and_strip_punctuation\", \"lower\", \"strip_punctuation\", None or the name "
+          "of a function registered with keras::layers::register_standardize_function "
+          "(\"package>name\"). Received: standardize=", *o.standardize);
   if (o.split)
-    check(*o.split == "whitespace" || *o.split == "character",
+    check(*o.split == "whitespace" || *o.split == "character" ||
+              detail::find_split_function(*o.split),
           "The `split` argument value of TextVectorization must be one of \"whitespace\", "
-          "\"character\" or None. Received: split=", *o.split);
+          "\"character\", None or the name of a function registered with "
+          "keras::layers::register_split_function (\"package>name\"). Received: split=",
+          *o.split);
   o.output_mode = detail::standardize_output_mode(kLayer, o.output_mode);
   check(o.output_mode == "int" || !o.output_sequence_length,
         "`output_sequence_length` must not be set if `output_mode` is not 'int'. Received "
@@ -129,9 +134,13 @@ std::vector<std::vector<std::string>> TextVectorizationLayer::preprocess(
   std::vector<std::string> values = texts.values();
   if (options_.standardize) {
     const std::string& s = *options_.standardize;
-    for (std::string& v : values) {
-      if (s != "strip_punctuation") v = detail::ascii_lower(std::move(v));
-      if (s != "lower") v = detail::strip_punctuation(v);
+    if (std::optional<StandardizeFunction> fn = detail::find_standardize_function(s)) {
+      for (std::string& v : values) v = (*fn)(v);
+    } else {
+      for (std::string& v : values) {
+        if (s != "strip_punctuation") v = detail::ascii_lower(std::move(v));
+        if (s != "lower") v = detail::strip_punctuation(v);
+      }
     }
   }
   std::vector<std::vector<std::string>> rows;
@@ -141,9 +150,12 @@ std::vector<std::vector<std::string>> TextVectorizationLayer::preprocess(
           "When using `TextVectorization` to tokenize strings, the input rank must be 1 or the "
           "last shape dimension must be 1. Received: inputs.shape=", shape.to_string(),
           " with rank=", shape.rank());
+    const std::string& s = *options_.split;
+    std::optional<SplitFunction> fn = detail::find_split_function(s);
     for (const std::string& v : values)
-      rows.push_back(*options_.split == "whitespace" ? detail::split_whitespace(v)
-                                                      : detail::split_characters(v));
+      rows.push_back(fn ? (*fn)(v)
+                        : s == "whitespace" ? detail::split_whitespace(v)
+                                            : detail::split_characters(v));
   } else {
     // Each string is one token: one row per string of the last axis' rows.
     for (const std::string& v : values) rows.push_back({v});
@@ -230,10 +242,18 @@ int64_t TextVectorizationLayer::vocabulary_size() const { return lookup_->vocabu
 Config TextVectorizationLayer::get_config() const {
   Config c = Layer::get_config();
   const auto& o = options_;
-  auto opt_string = [](const std::optional<std::string>& s) { return s ? Config(*s) : Config(nullptr); };
+  // A registered function as Keras serializes one ("package>name" in a "function" record).
+  auto step = [](const std::optional<std::string>& s) {
+    if (!s) return Config(nullptr);
+    if (s->find('>') == std::string::npos) return Config(*s);
+    return Config{{"module", "builtins"},
+                  {"class_name", "function"},
+                  {"config", *s},
+                  {"registered_name", "function"}};
+  };
   c["max_tokens"] = o.max_tokens ? Config(*o.max_tokens) : Config(nullptr);
-  c["standardize"] = opt_string(o.standardize);
-  c["split"] = opt_string(o.split);
+  c["standardize"] = step(o.standardize);
+  c["split"] = step(o.split);
   c["ngrams"] = o.ngrams ? Config(*o.ngrams)
                          : (o.ngram_widths.empty() ? Config(nullptr) : Config(o.ngram_widths));
   c["output_mode"] = o.output_mode;
@@ -256,12 +276,28 @@ std::shared_ptr<Layer> TextVectorizationLayer::from_config(const Config& c) {
     if (!c.contains(key) || c[key].is_null()) return std::nullopt;
     return c[key].get<int64_t>();
   };
+  // A mode's name, or a registered function's record ({"class_name": "function", "config":
+  // "package>name", ...}), which must be registered in C++ too.
   auto opt_string = [&](const char* key, std::optional<std::string> fallback) {
     if (!c.contains(key)) return fallback;
-    check<NotImplementedError>(c[key].is_null() || c[key].is_string(), "TextVectorization: a "
-                               "custom `", key, "` function (", c[key].dump(), ") is Python "
-                               "code; keras-cpp supports the named modes only.");
-    return c[key].is_null() ? std::nullopt : std::optional<std::string>(c[key].get<std::string>());
+    const Config& v = c[key];
+    if (v.is_null()) return std::optional<std::string>();
+    if (v.is_string()) return std::optional<std::string>(v.get<std::string>());
+    const bool named = v.is_object() && v.value("class_name", Config()) == "function" &&
+                       v.contains("config") && v["config"].is_string();
+    check<NotImplementedError>(named, "TextVectorization: the `", key, "` value ", v.dump(),
+                               " is a Python object that is not a registered function; "
+                               "keras-cpp takes the named modes and registered functions.");
+    const std::string name = v["config"].get<std::string>();
+    const bool registered = std::string(key) == "standardize"
+                                ? detail::find_standardize_function(name).has_value()
+                                : detail::find_split_function(name).has_value();
+    check(registered, "TextVectorization: the file's `", key, "` is the function '", name,
+          "' (keras.saving.register_keras_serializable in Python), which is not registered in "
+          "C++: call keras::layers::register_", key, "_function(\"",
+          name.substr(0, name.find('>')), "\", \"", name.substr(name.find('>') + 1),
+          "\", fn) with its C++ twin before loading.");
+    return std::optional<std::string>(name);
   };
   o.max_tokens = opt_int("max_tokens");
   o.standardize = opt_string("standardize", "lower_and_strip_punctuation");

@@ -33,10 +33,12 @@ namespace keras::layers {
 struct TextVectorizationOptions {
   /// The most vocabulary entries, padding and OOV included; unset: no limit.
   std::optional<int64_t> max_tokens;
-  /// "lower_and_strip_punctuation", "lower", "strip_punctuation"; unset: none.
+  /// "lower_and_strip_punctuation", "lower", "strip_punctuation", or the registered name of
+  /// a function ("package>name", register_standardize_function); unset: none.
   /// Lowercasing is ASCII-only, as TensorFlow's tf.strings.lower.
   std::optional<std::string> standardize = "lower_and_strip_punctuation";
-  /// "whitespace" or "character"; unset: each string is one token.
+  /// "whitespace", "character", or the registered name of a function ("package>name",
+  /// register_split_function); unset: each string is one token.
   std::optional<std::string> split = "whitespace";
   /// n: n-grams of widths 1..n (Keras's ngrams=n).
   std::optional<int64_t> ngrams;
@@ -67,6 +69,22 @@ struct TextVectorizationOptions {
   /// The dtype policy name (Keras's `dtype`); empty means the global policy.
   std::string dtype;
 };
+
+/// A custom standardize step (Keras's standardize=callable): one document in, one out.
+using StandardizeFunction = std::function<std::string(const std::string& document)>;
+/// A custom split step (Keras's split=callable): one standardized document in, its tokens out.
+using SplitFunction = std::function<std::vector<std::string>(const std::string& document)>;
+
+/// Registers `fn` under Keras's registered name "package>name", the name
+/// `keras.saving.register_keras_serializable(package=..., name=...)` gives the Python function:
+/// TextVectorizationOptions::standardize = "package>name" then calls it, configs name it as
+/// Keras writes a registered function, and Keras files that name it load. ValueError for a
+/// name already registered, or an empty package or name, or one holding '>'.
+void register_standardize_function(const std::string& package, const std::string& name,
+                                   StandardizeFunction fn);
+/// The same for split functions (TextVectorizationOptions::split = "package>name").
+void register_split_function(const std::string& package, const std::string& name,
+                             SplitFunction fn);
 
 /// The TextVectorization layer (Keras's "TextVectorization"): call it on a StringTensor of
 /// documents, shape (batch,) or (batch, 1) (any shape without split).
