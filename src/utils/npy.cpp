@@ -233,6 +233,9 @@ std::vector<uint8_t> header_bytes(const std::string& descr, const Shape& shape) 
 
 Tensor parse_npy(std::span<const uint8_t> bytes, const std::string& source) {
   const NpyHeader h = read_header(bytes, source);
+  // NumPy's fixed-width strings become a string tensor.
+  if (h.descr.size() >= 3 && (h.descr[1] == 'U' || h.descr[1] == 'S'))
+    return Tensor(parse_npy_strings(bytes, source));
   bool swap;
   DType dtype = parse_descr(h.descr, swap, source);
   const bool fortran = h.fortran;
@@ -262,6 +265,7 @@ Tensor parse_npy(std::span<const uint8_t> bytes, const std::string& source) {
 
 std::vector<uint8_t> serialize_npy(const Tensor& x) {
   check(x.defined(), "save_npy: the tensor is undefined.");
+  if (x.dtype() == DType::String) return serialize_npy(x.to_strings());
   std::vector<uint8_t> out = header_bytes(descr_of(x.dtype()), x.shape());
   size_t start = out.size();
   out.resize(start + x.array().nbytes());

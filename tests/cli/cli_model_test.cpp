@@ -101,6 +101,29 @@ TEST(Cli, PredictWritesWhatModelPredictGives) {
   EXPECT_NE(s.out.find("first sample"), std::string::npos) << s.out;
 }
 
+TEST(Cli, PredictReadsAndWritesNumpyStrings) {
+  // Keras's text models (string_graphs.py): a .npy of NumPy strings feeds the string input,
+  // and a string output is written as NumPy strings.
+  const std::string dir = std::string(KERAS_ORACLE_DIR) + "/string_graphs/";
+  const std::string texts = cli_path("texts.npy"), out = cli_path("text_scores.npy");
+  const StringTensor docs({"the cat ran", "An unseen sentence"}, {2, 1});
+  utils::save_npy(texts, docs);
+  auto r = run_cli({"predict", dir + "text_classifier.keras", "-i", texts, "-o", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto model = saving::load_model(dir + "text_classifier.keras");
+  EXPECT_TENSOR_EQ(utils::load_npy(out), model->predict(docs, {.verbose = 0}).single());
+  const std::string features = cli_path("features.npy"), npz = cli_path("labels.npz");
+  Tensor x = random::normal({3, 4}, 0.0, 1.0, DType::Float32, 7);
+  utils::save_npy(features, x);
+  r = run_cli({"predict", dir + "invert_output.keras", "-i", features, "-o", npz});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto labels = saving::load_model(dir + "invert_output.keras");
+  EXPECT_EQ(utils::load_npz(npz).at("labels").to_strings(),
+            labels->predict(x, {.verbose = 0}).flat()[0].to_strings());
+  auto s = run_cli({"predict", dir + "invert_output.keras", "-i", features});
+  EXPECT_NE(s.out.find("labels: (3,) string"), std::string::npos) << s.out;
+}
+
 TEST(Cli, EvaluatePrintsModelEvaluatesNumbers) {
   const auto& f = cli_files();
   auto model = saving::load_model(f.model);

@@ -55,14 +55,22 @@ TEST(NpyStrings, RoundTripsThroughAFile) {
   std::filesystem::remove(path);
 }
 
-TEST(NpyStrings, ClearErrorsForTheWrongReader) {
-  // A string file through the numeric reader names the string reader, and the reverse.
-  try {
-    utils::load_npy(dir() + "unicode_2x3.npy");
-    FAIL() << "no error";
-  } catch (const IOError& e) {
-    EXPECT_NE(std::string(e.what()).find("load_npy_strings"), std::string::npos) << e.what();
+TEST(NpyStrings, LoadNpyGivesStringTensors) {
+  // load_npy reads NumPy's strings as a string tensor, and save_npy writes NumPy's bytes.
+  const auto ref = reference();
+  for (const auto& [name, entry] : ref.items()) {
+    Tensor loaded = utils::load_npy(dir() + name + ".npy");
+    ASSERT_EQ(loaded.dtype(), DType::String) << name;
+    EXPECT_EQ(loaded.to_strings(), expected(entry)) << name;
   }
+  for (const char* name : {"unicode_2x3", "scalar", "only_empty_strings"})
+    EXPECT_EQ(utils::serialize_npy(Tensor(expected(ref[name]))),
+              saving::read_file_bytes(dir() + name + ".npy"))
+        << name;
+}
+
+TEST(NpyStrings, ClearErrorsForTheWrongReader) {
+  // A numeric file through the string reader names the numeric reader.
   const std::string numeric = std::string(KERAS_GOLDEN_DIR) + "/npy/uint8.npy";
   try {
     utils::load_npy_strings(numeric);

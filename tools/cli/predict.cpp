@@ -1,4 +1,5 @@
 // keras-cpp predict FILE --input x.npy [--output y.npy|y.npz] [--batch-size N] [--backend NAME]
+// (NumPy string arrays feed string inputs; string outputs are written as NumPy strings.)
 
 #include <algorithm>
 #include <cmath>
@@ -30,6 +31,15 @@ std::string number(double v) {
 // "dense_1: (4, 3) float32  min -0.5  max 1.2  mean 0.3  first: [0.1, 0.2, 0.7]"
 void print_result(const std::string& name, const Tensor& t) {
   std::cout << name << ": " << describe(t);
+  if (t.dtype() == DType::String) {  // text (an inverted StringLookup): the first sample's
+    const StringTensor s = t.to_strings();
+    const int64_t per_sample = t.ndim() > 0 && t.shape()[0] > 0 ? s.size() / t.shape()[0] : s.size();
+    std::cout << "\n  first sample: " << StringTensor(std::vector<std::string>(
+                                                          s.values().begin(),
+                                                          s.values().begin() + per_sample))
+              << "\n";
+    return;
+  }
   std::vector<double> v = t.to_vector<double>();
   if (!v.empty()) {
     auto [lo, hi] = std::minmax_element(v.begin(), v.end());

@@ -14,9 +14,11 @@
 #pragma GCC visibility push(default)
 namespace keras::utils {
 
-/// Reads one array from a .npy file onto the current backend.
+/// Reads one array from a .npy file onto the current backend; NumPy's fixed-width strings
+/// ("<U", "|S") give a string tensor (keras/utils/npy_strings.h).
 Tensor load_npy(const std::string& path);
-/// Writes `x` as a version 1.0 .npy file (little-endian, C order).
+/// Writes `x` as a version 1.0 .npy file (little-endian, C order; a string tensor as "<U" of its
+/// longest string, as NumPy writes it).
 void save_npy(const std::string& path, const Tensor& x);
 
 /// Parses the bytes of a .npy file; `source` names it in error messages.
