@@ -113,6 +113,8 @@ backend::Backend& string_backend() {
   return *backend;                                      // static destruction order
 }
 
-bool is_string_backend(const backend::Backend& b) { return &b == &string_backend(); }
+bool is_string_backend(const backend::Backend& b) {
+  return &b == &string_backend();
+}
 
 }  // namespace keras::detail

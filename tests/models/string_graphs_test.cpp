@@ -19,7 +19,9 @@ namespace {
 
 using json = nlohmann::json;
 
-const json& fixture() { return test::oracle_json("string_graphs"); }
+const json& fixture() {
+  return test::oracle_json("string_graphs");
+}
 std::string file_path(const std::string& name) {
   return std::string(KERAS_ORACLE_DIR) + "/string_graphs/" + name + ".keras";
 }
@@ -102,14 +104,15 @@ TEST(StringGraphs, KerasModelsWithStringInputsPredictAsKeras) {
       EXPECT_EQ(dtype_name(functional->inputs()[i].dtype()), f["input_dtypes"][i]) << name;
     for (size_t i = 0; i < functional->outputs().size(); ++i) {
       std::vector<int64_t> want;
-      for (const json& d : f["output_shapes"][i]) want.push_back(d.is_null() ? -1 : d.get<int64_t>());
+      for (const json& d : f["output_shapes"][i])
+        want.push_back(d.is_null() ? -1 : d.get<int64_t>());
       EXPECT_EQ(functional->outputs()[i].shape(), Shape(want)) << name << " output " << i;
     }
     // batch_size 2 cuts the inputs into views and joins the outputs again, strings included.
     check_predictions(*model, f, name);
     // Saved by keras-cpp and loaded again: the same predictions.
-    auto again = (std::filesystem::temp_directory_path() / ("kc_strings_" + name + ".keras"))
-                     .string();
+    auto again =
+        (std::filesystem::temp_directory_path() / ("kc_strings_" + name + ".keras")).string();
     saving::save_model(*model, again);
     check_predictions(*saving::load_model(again), f, name + " (saved by keras-cpp)");
     std::filesystem::remove(again);
@@ -121,10 +124,10 @@ TEST(StringGraphs, RegisteredStepFunctionsAreNamedAsKerasNamesThem) {
   // "package>name", ...}; keras-cpp's config of the loaded layer is Keras's, key for key.
   test::register_demo_text_steps();
   auto model = saving::load_model(file_path("custom_steps"));
-  const auto members = saving::read_zip_members(
-      saving::read_file_bytes(file_path("custom_steps")), "custom_steps");
-  const json keras_config = json::parse(std::string(members.at("config.json").begin(),
-                                                    members.at("config.json").end()));
+  const auto members =
+      saving::read_zip_members(saving::read_file_bytes(file_path("custom_steps")), "custom_steps");
+  const json keras_config =
+      json::parse(std::string(members.at("config.json").begin(), members.at("config.json").end()));
   for (const json& l : keras_config["config"]["layers"]) {
     if (l["class_name"] != "TextVectorization") continue;
     const Config ours = model->get_layer(l["config"]["name"].get<std::string>())->get_config();
@@ -138,10 +141,12 @@ TEST(StringGraphs, RegisteredStepFunctionsAreNamedAsKerasNamesThem) {
   } catch (const ValueError& e) {
     EXPECT_NE(std::string(e.what()).find("register_standardize_function"), std::string::npos);
   }
-  json layer_config = {{"name", "tv"}, {"split", {{"module", "builtins"},
-                                                  {"class_name", "function"},
-                                                  {"config", "demo>elsewhere"},
-                                                  {"registered_name", "function"}}}};
+  json layer_config = {{"name", "tv"},
+                       {"split",
+                        {{"module", "builtins"},
+                         {"class_name", "function"},
+                         {"config", "demo>elsewhere"},
+                         {"registered_name", "function"}}}};
   try {
     layers::TextVectorizationLayer::from_config(layer_config);
     ADD_FAILURE() << "an unregistered split function loaded";
@@ -209,9 +214,10 @@ TEST(StringGraphs, TheGraphMayBeBuiltBeforeAdapt) {
   // depth of an encoded output is unknown until then: Keras says None too).
   for (const char* mode : {"int", "multi_hot"}) {
     auto vectorize = layers::TextVectorization(
-        {.max_tokens = 8, .output_mode = mode,
-         .output_sequence_length = std::string(mode) == "int" ? std::optional<int64_t>(3)
-                                                              : std::nullopt});
+        {.max_tokens = 8,
+         .output_mode = mode,
+         .output_sequence_length =
+             std::string(mode) == "int" ? std::optional<int64_t>(3) : std::nullopt});
     auto text = Input({1}, {.dtype = DType::String});
     auto model = Functional(text, vectorize(text));
     EXPECT_EQ(model->outputs()[0].shape(), Shape({-1, std::string(mode) == "int" ? 3 : -1}))

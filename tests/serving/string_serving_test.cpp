@@ -7,14 +7,16 @@
 #include <optional>
 #include <thread>
 
-#include "serve/base64.h"
 #include "oracle_fixture.h"
+#include "serve/base64.h"
 #include "serving_helpers.h"
 
 namespace keras::serving_test {
 namespace {
 
-const json& fixture() { return test::oracle_json("string_graphs"); }
+const json& fixture() {
+  return test::oracle_json("string_graphs");
+}
 ModelPtr<Model> keras_model(const std::string& name) {
   return saving::load_model(std::string(KERAS_ORACLE_DIR) + "/string_graphs/" + name + ".keras");
 }
@@ -93,8 +95,8 @@ TEST(StringServing, BatchedRequestsKeepTheirOwnStrings) {
   for (auto& c : clients) c.join();
   for (size_t k = 0; k < replies.size(); ++k) {
     ASSERT_EQ(replies[k].status, 200) << replies[k].body;
-    expect_close(replies[k].doc().at("predictions")[0], f["outputs"][0][k], "request " +
-                 std::to_string(k));
+    expect_close(replies[k].doc().at("predictions")[0], f["outputs"][0][k],
+                 "request " + std::to_string(k));
   }
 }
 
@@ -104,7 +106,8 @@ TEST(StringServing, BinaryOutputsAndBadStringsGet400) {
   auto lookup = layers::StringLookup({.vocabulary = std::vector<std::string>{"a", "b"}});
   auto back = layers::StringLookup(
       {.vocabulary = std::vector<std::string>{"a", std::string("\xff\x00z", 3)},
-       .invert = true, .name = "label_bytes"});
+       .invert = true,
+       .name = "label_bytes"});
   Served s(Functional(text, back(lookup(text))), "bin");
   Reply r = post(s, "/v1/models/bin:predict", R"({"instances": [["b"], ["a"], ["q"]]})");
   ASSERT_EQ(r.status, 200) << r.body;
@@ -131,9 +134,13 @@ TEST(StringServing, BinaryOutputsAndBadStringsGet400) {
 
 TEST(StringServing, Base64MatchesRfc4648) {
   // RFC 4648 section 10.
-  const std::pair<const char*, const char*> vectors[] = {
-      {"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},     {"foo", "Zm9v"},
-      {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"}};
+  const std::pair<const char*, const char*> vectors[] = {{"", ""},
+                                                         {"f", "Zg=="},
+                                                         {"fo", "Zm8="},
+                                                         {"foo", "Zm9v"},
+                                                         {"foob", "Zm9vYg=="},
+                                                         {"fooba", "Zm9vYmE="},
+                                                         {"foobar", "Zm9vYmFy"}};
   for (const auto& [plain, encoded] : vectors) {
     EXPECT_EQ(serving::base64_encode(plain), encoded);
     EXPECT_EQ(serving::base64_decode(encoded), std::optional<std::string>(plain));

@@ -33,10 +33,11 @@ void print_result(const std::string& name, const Tensor& t) {
   std::cout << name << ": " << describe(t);
   if (t.dtype() == DType::String) {  // text (an inverted StringLookup): the first sample's
     const StringTensor s = t.to_strings();
-    const int64_t per_sample = t.ndim() > 0 && t.shape()[0] > 0 ? s.size() / t.shape()[0] : s.size();
-    std::cout << "\n  first sample: " << StringTensor(std::vector<std::string>(
-                                                          s.values().begin(),
-                                                          s.values().begin() + per_sample))
+    const int64_t per_sample =
+        t.ndim() > 0 && t.shape()[0] > 0 ? s.size() / t.shape()[0] : s.size();
+    std::cout << "\n  first sample: "
+              << StringTensor(
+                     std::vector<std::string>(s.values().begin(), s.values().begin() + per_sample))
               << "\n";
     return;
   }

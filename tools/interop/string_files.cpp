@@ -4,8 +4,8 @@
 
 #include <cmath>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "../../tests/support/text_steps.h"
@@ -59,21 +59,24 @@ json nested(const Tensor& t) {
   return build(0);
 }
 
-void write(const std::string& dir, const std::string& name, keras::Model& model,
-           const json& inputs, const json& names, const json& dtypes) {
+void write(const std::string& dir, const std::string& name, keras::Model& model, const json& inputs,
+           const json& names, const json& dtypes) {
   model.save(dir + "/" + name + ".keras");
   TensorList xs;
   for (size_t i = 0; i < names.size(); ++i)
     xs.push_back(tensor_of(inputs[names[i].get<std::string>()], dtypes[i]));
-  TensorList ys = model
-                      .predict(xs.size() == 1 ? keras::TensorStruct(xs[0]) : keras::TensorStruct(xs),
-                               {.verbose = 0})
-                      .flat();
+  TensorList ys =
+      model
+          .predict(xs.size() == 1 ? keras::TensorStruct(xs[0]) : keras::TensorStruct(xs),
+                   {.verbose = 0})
+          .flat();
   json outputs = json::array();
   for (const Tensor& y : ys) outputs.push_back(nested(y));
-  std::ofstream(dir + "/" + name + ".json")
-      << json{{"inputs", inputs}, {"input_names", names}, {"input_dtypes", dtypes},
-              {"outputs", outputs}}.dump(1);
+  std::ofstream(dir + "/" + name + ".json") << json{
+      {"inputs", inputs},
+      {"input_names", names},
+      {"input_dtypes", dtypes},
+      {"outputs", outputs}}.dump(1);
 }
 
 // A text model built in C++: TextVectorization adapted here, an Embedding, the mean of the
@@ -83,8 +86,8 @@ keras::ModelPtr<keras::Model> cpp_text_model() {
   namespace layers = keras::layers;
   keras::utils::set_random_seed(7);
   auto vectorize = layers::TextVectorization({.max_tokens = 16, .output_sequence_length = 5});
-  vectorize->adapt(keras::StringTensor({"good film", "bad film", "a good plot", "bad acting",
-                                        "good acting and a good plot"}));
+  vectorize->adapt(keras::StringTensor(
+      {"good film", "bad film", "a good plot", "bad acting", "good acting and a good plot"}));
   auto text = keras::Input({1}, {.dtype = keras::DType::String, .name = "review"});
   auto x = layers::GlobalAveragePooling1D()(layers::Embedding(16, 4)(vectorize(text)));
   auto scores = layers::Dense(2, {.name = "scores"})(x);

@@ -36,8 +36,9 @@ std::optional<std::string> base64_decode(std::string_view text) {
       }
       if (padding || (v[k] = value_of(c)) < 0) return std::nullopt;
     }
-    const uint32_t bits = (static_cast<uint32_t>(v[0]) << 18) | (static_cast<uint32_t>(v[1]) << 12) |
-                          (static_cast<uint32_t>(v[2]) << 6) | static_cast<uint32_t>(v[3]);
+    const uint32_t bits = (static_cast<uint32_t>(v[0]) << 18) |
+                          (static_cast<uint32_t>(v[1]) << 12) | (static_cast<uint32_t>(v[2]) << 6) |
+                          static_cast<uint32_t>(v[3]);
     // Canonical: the bits under the padding are zero.
     if ((padding == 1 && (bits & 0xFF)) || (padding == 2 && (bits & 0xFFFF))) return std::nullopt;
     out += static_cast<char>(bits >> 16);

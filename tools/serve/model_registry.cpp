@@ -60,8 +60,8 @@ void ModelRegistry::add(const std::string& name, ModelPtr<Model> model) {
   insert(name, Entry{.served = {{1, start_server(std::move(model))}}});
 }
 
-void ModelRegistry::add_file(const std::string& name, const std::string& path,
-                             VersionPolicy policy, std::map<std::string, int64_t> labels) {
+void ModelRegistry::add_file(const std::string& name, const std::string& path, VersionPolicy policy,
+                             std::map<std::string, int64_t> labels) {
   if (!loader_) throw ValueError("this registry has no model loader: use add()");
   check_new_name(name);  // before the load, which takes seconds
   if (std::filesystem::is_directory(path)) {
@@ -71,8 +71,10 @@ void ModelRegistry::add_file(const std::string& name, const std::string& path,
                        "with one model file, as TF Serving's model base path does");
     const std::set<int64_t> picked = policy.select(available);
     if (picked.empty())
-      throw ValueError("model '" + name + "': the \"" + policy.kind + "\" version policy picks "
-                       "none of the versions in " + path);
+      throw ValueError("model '" + name + "': the \"" + policy.kind +
+                       "\" version policy picks "
+                       "none of the versions in " +
+                       path);
     Entry entry{.path = path, .versioned = true, .policy = std::move(policy)};
     for (int64_t version : picked)
       entry.served[version] = start_server(loader_(model_file_in(available.at(version))));
@@ -86,8 +88,10 @@ void ModelRegistry::add_file(const std::string& name, const std::string& path,
     return;
   }
   if (policy.kind != "latest" || policy.num_versions != 1 || !labels.empty())
-    throw ValueError("model '" + name + "': a version policy and version labels need a folder "
-                     "of version folders; " + path + " is a file");
+    throw ValueError("model '" + name +
+                     "': a version policy and version labels need a folder "
+                     "of version folders; " +
+                     path + " is a file");
   // The stamp before the load: a file replaced during the load is loaded again at the next poll.
   const Stamp stamp = stamp_of(path);
   insert(name, Entry{.served = {{1, start_server(loader_(path))}}, .path = path, .loaded = stamp});
@@ -171,8 +175,7 @@ void ModelRegistry::poll_file(const std::string& name, const Entry& entry,
   std::shared_ptr<ModelServer> server;
   try {
     server = start_server(loader_(entry.path));
-    if (server->signature().inputs.size() !=
-        entry.latest(name).server->signature().inputs.size())
+    if (server->signature().inputs.size() != entry.latest(name).server->signature().inputs.size())
       log.push_back(prefix + "note: the new file has a different number of inputs");
   } catch (const std::exception& e) {
     metrics_->record_reload(false);
@@ -193,7 +196,8 @@ void ModelRegistry::poll_versions(const std::string& name, const Entry& entry,
   const std::string prefix = "model '" + name + "': ";
   auto serving_now = [&] {
     std::string s;
-    for (const auto& [version, server] : entry.served) s += (s.empty() ? "" : ", ") + std::to_string(version);
+    for (const auto& [version, server] : entry.served)
+      s += (s.empty() ? "" : ", ") + std::to_string(version);
     return "; version" + std::string(entry.served.size() > 1 ? "s " : " ") + s + " keep" +
            (entry.served.size() > 1 ? "" : "s") + " serving";
   };
@@ -237,7 +241,8 @@ void ModelRegistry::poll_versions(const std::string& name, const Entry& entry,
     std::erase_if(e.refused_versions, [&](int64_t v) { return !available.count(v); });
     for (auto& [version, server] : loaded) e.served[version] = std::move(server);
     bool picked_serves = false;
-    for (const auto& [version, server] : e.served) picked_serves = picked_serves || picked.count(version);
+    for (const auto& [version, server] : e.served)
+      picked_serves = picked_serves || picked.count(version);
     if (picked_serves) {
       for (auto it = e.served.begin(); it != e.served.end();) {
         if (picked.count(it->first)) {
@@ -353,13 +358,15 @@ std::vector<ModelSource> read_model_config(const std::string& path) {
     if (m.contains("version_labels")) {
       const json& labels = m["version_labels"];
       if (!labels.is_object())
-        throw ValueError(at + "\"version_labels\" must map labels to versions: "
-                              "{\"stable\": 1, \"canary\": 2}");
+        throw ValueError(at +
+                         "\"version_labels\" must map labels to versions: "
+                         "{\"stable\": 1, \"canary\": 2}");
       for (const auto& [label, version] : labels.items()) {
         if (label.empty() || label.find_first_of("/:") != std::string::npos ||
             !version.is_number_integer() || version.get<int64_t>() < 0)
-          throw ValueError(at + "the version label \"" + label + "\" must be a non-empty name "
-                                "without '/' or ':' mapped to a version number (an integer >= 0)");
+          throw ValueError(at + "the version label \"" + label +
+                           "\" must be a non-empty name "
+                           "without '/' or ':' mapped to a version number (an integer >= 0)");
         s.labels[label] = version.get<int64_t>();
       }
     }

@@ -8,10 +8,11 @@
 // default the highest, as TF Serving's): poll() loads a version when its folder appears and the
 // policy picks it, and retires a version the policy no longer picks once another one serves
 // (a model never goes without a version). Requests without a version go to the highest served
-// version; version labels (TF Serving's version_labels) name versions. Requests lease the ModelServer they started on (a
-// shared_ptr), so requests in flight finish on the old version, which stops once its last
-// request is answered. A file that does not load or run keeps the old version serving; the
-// reason goes to the log, and the file is tried again only when it changes again.
+// version; version labels (TF Serving's version_labels) name versions. Requests lease the
+// ModelServer they started on (a shared_ptr), so requests in flight finish on the old version,
+// which stops once its last request is answered. A file that does not load or run keeps the old
+// version serving; the reason goes to the log, and the file is tried again only when it changes
+// again.
 
 #include <chrono>
 #include <condition_variable>
@@ -107,8 +108,8 @@ class ModelRegistry {
     std::string path;  // empty: not watched
     Stamp loaded;      // the stamp of the file the served version came from
     Stamp refused;     // the stamp of the last file that failed, so it is not retried
-    bool versioned = false;           // `path` is a folder of version folders
-    VersionPolicy policy;             // which version folders to serve
+    bool versioned = false;  // `path` is a folder of version folders
+    VersionPolicy policy;    // which version folders to serve
     std::map<std::string, int64_t> labels;
     std::set<int64_t> refused_versions;  // versions that failed to load, not retried
     bool reported_empty = false;         // "no version folders" was logged

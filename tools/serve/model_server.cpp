@@ -215,7 +215,8 @@ void ModelServer::warm_up() {
     for (int i = 1; i < shape.rank(); ++i)
       if (shape[i] < 0) return;  // a free dimension: no row to make up
     if (spec.dtype == DType::String)
-      x.push_back(StringTensor(std::vector<std::string>(static_cast<size_t>(shape.numel())), shape));
+      x.push_back(
+          StringTensor(std::vector<std::string>(static_cast<size_t>(shape.numel())), shape));
     else
       x.push_back(ops::zeros(shape, spec.dtype));
   }

@@ -5,8 +5,9 @@
 namespace keras::serving {
 
 VersionPolicy VersionPolicy::from_json(const nlohmann::json& value, const std::string& where) {
-  const std::string form = "; expected {\"latest\": {\"num_versions\": N}}, {\"all\": {}} or "
-                           "{\"specific\": {\"versions\": [1, 2]}}";
+  const std::string form =
+      "; expected {\"latest\": {\"num_versions\": N}}, {\"all\": {}} or "
+      "{\"specific\": {\"versions\": [1, 2]}}";
   if (!value.is_object() || value.size() != 1 || !value.begin()->is_object())
     throw ValueError(where + "\"model_version_policy\" must hold one policy" + form);
   VersionPolicy p;
@@ -14,7 +15,9 @@ VersionPolicy VersionPolicy::from_json(const nlohmann::json& value, const std::s
   const nlohmann::json& args = *value.begin();
   auto only = [&](const char* key) {
     for (const auto& [k, v] : args.items())
-      if (k != key) throw ValueError(where + "unknown key \"" + k + "\" in the \"" + p.kind + "\" policy" + form);
+      if (k != key)
+        throw ValueError(where + "unknown key \"" + k + "\" in the \"" + p.kind + "\" policy" +
+                         form);
   };
   if (p.kind == "latest") {
     only("num_versions");

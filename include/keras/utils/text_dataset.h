@@ -11,9 +11,9 @@
 //
 // Keras returns a tf.data.Dataset of (string batch, label batch): dataset() is that Dataset
 // (string tensors, docs/strings.md); map_texts(fn) gives (fn(texts), labels) batches, the way
-// Keras's guides map a TextVectorization layer over the dataset. Files are indexed and shuffled as Keras does (the
-// same seed gives the same file order and split); contents are bytes as tf.io.read_file reads
-// them (max_length cuts bytes, as tf.strings.substr does).
+// Keras's guides map a TextVectorization layer over the dataset. Files are indexed and shuffled as
+// Keras does (the same seed gives the same file order and split); contents are bytes as
+// tf.io.read_file reads them (max_length cuts bytes, as tf.strings.substr does).
 
 #include <cstdint>
 #include <functional>

@@ -17,8 +17,8 @@ namespace {
 // the first position whose real part is extreme and, among those, whose imaginary part is.
 Tensor last_axis_extreme_index(const Tensor& t, bool largest) {
   NoGradScope no_grad;  // indices carry no gradient
-  const double loser = largest ? -std::numeric_limits<double>::infinity()
-                               : std::numeric_limits<double>::infinity();
+  const double loser =
+      largest ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
   Tensor re = real_part(t), im = imag_part(t);
   Tensor best_re = largest ? ops::max(re, -1, true) : ops::min(re, -1, true);
   Tensor on_best = equal(re, best_re);

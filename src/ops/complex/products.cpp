@@ -22,8 +22,8 @@ Tensor product(const Tensor& x, uint64_t mask, bool keepdims) {
   }
   while (n > 1) {
     const int64_t half = n / 2;
-    Tensor paired = multiply(detail::slice_axis(t, last, 0, half),
-                             detail::slice_axis(t, last, half, 2 * half));
+    Tensor paired =
+        multiply(detail::slice_axis(t, last, 0, half), detail::slice_axis(t, last, half, 2 * half));
     t = n % 2 ? concatenate({paired, detail::slice_axis(t, last, 2 * half, n)}, last) : paired;
     n = half + n % 2;
   }
@@ -36,10 +36,10 @@ Tensor running_product(const Tensor& x, int axis) {
   const int64_t n = x.shape()[axis];
   Tensor t = x;
   for (int64_t s = 1; s < n; s *= 2)
-    t = concatenate({detail::slice_axis(t, axis, 0, s),
-                     multiply(detail::slice_axis(t, axis, s, n),
-                              detail::slice_axis(t, axis, 0, n - s))},
-                    axis);
+    t = concatenate(
+        {detail::slice_axis(t, axis, 0, s),
+         multiply(detail::slice_axis(t, axis, s, n), detail::slice_axis(t, axis, 0, n - s))},
+        axis);
   return t;
 }
 
