@@ -127,6 +127,14 @@ TEST(StringServing, BinaryOutputsAndBadStringsGet400) {
     EXPECT_EQ(bad.status, 400) << c.body;
     EXPECT_NE(bad.body.find(c.says), std::string::npos) << bad.body;
   }
+  // A scalar string input: each instance one string, {"b64": ...} included.
+  auto word = Input({}, {.dtype = DType::String, .name = "word"});
+  auto upper = layers::StringLookup(
+      {.vocabulary = std::vector<std::string>{"a", "b"}, .output_mode = "one_hot"});
+  Served w(Functional(word, upper(word)), "word");
+  r = post(w, "/v1/models/word:predict", R"({"instances": ["b", {"b64": "YQ=="}, "zz"]})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.doc().at("predictions"), json::parse("[[0, 0, 1], [0, 1, 0], [1, 0, 0]]"));
   Served n(small_model(), "numbers");
   Reply bad = post(n, "/v1/models/numbers:predict", R"({"instances": [["a", "b", "c", "d"]]})");
   EXPECT_EQ(bad.status, 400) << bad.body;

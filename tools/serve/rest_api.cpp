@@ -48,6 +48,11 @@ std::string json_type(const json& v) {
   return v.dump();
 }
 
+// TF Serving's binary string: {"b64": "<base64>"}.
+bool is_binary_string(const json& v) {
+  return v.is_object() && v.size() == 1 && v.contains("b64") && v["b64"].is_string();
+}
+
 // The shape of a nested list, following first elements (a scalar: ()).
 Shape nested_shape(const json& v) {
   Shape shape;
@@ -110,6 +115,19 @@ class Reader {
                       (v.is_array() ? "a list (ragged lists)" : json_type(v)));
   }
 
+  // A string: JSON text, or TF Serving's binary form {"b64": "<base64>"}.
+  void text(const json& v) {
+    if (v.is_string()) return out_.strings.push_back(v.get<std::string>());
+    if (is_binary_string(v)) {
+      std::optional<std::string> bytes = base64_decode(v["b64"].get<std::string>());
+      if (!bytes)
+        throw bad_request("input '" + spec_.name + "': the \"b64\" value at " + location() +
+                          " is not base64 (RFC 4648, padded)");
+      return out_.strings.push_back(std::move(*bytes));
+    }
+    wrong(v, "a string (or {\"b64\": \"<base64>\"})");
+  }
+
   void leaf(const json& v) {
     switch (out_.dtype) {
       case DType::String:
@@ -170,19 +188,6 @@ class Reader {
   }
 
   const TensorSpec& spec_;
-  // A string: JSON text, or TF Serving's binary form {"b64": "<base64>"}.
-  void text(const json& v) {
-    if (v.is_string()) return out_.strings.push_back(v.get<std::string>());
-    if (v.is_object() && v.size() == 1 && v.contains("b64") && v["b64"].is_string()) {
-      std::optional<std::string> bytes = base64_decode(v["b64"].get<std::string>());
-      if (!bytes)
-        throw bad_request("input '" + spec_.name + "': the \"b64\" value at " + location() +
-                          " is not base64 (RFC 4648, padded)");
-      return out_.strings.push_back(std::move(*bytes));
-    }
-    wrong(v, "a string (or {\"b64\": \"<base64>\"})");
-  }
-
   HostArray& out_;
   const std::string* where_ = nullptr;
   std::vector<size_t> path_;
@@ -243,7 +248,10 @@ PredictRequest read_rows(const json& instances, const Signature& sig) {
     const json& instance = instances[i];
     const std::string where = "instances[" + std::to_string(i) + "]";
     std::vector<const json*> values;
-    if (instance.is_object()) {
+    // {"b64": ...} is one binary string (a scalar string input's instance), not a name map.
+    const bool named = instance.is_object() && !(n_inputs == 1 && is_binary_string(instance) &&
+                                                 sig.inputs[0].dtype == DType::String);
+    if (named) {
       values = by_name(instance, sig, where);
     } else if (n_inputs == 1) {
       values = {&instance};
@@ -252,7 +260,7 @@ PredictRequest read_rows(const json& instances, const Signature& sig) {
                         std::to_string(n_inputs) + " inputs (" + names_of(sig.inputs) + ")");
     }
     for (size_t k = 0; k < n_inputs; ++k) {
-      std::string at = instance.is_object() ? where + "[\"" + sig.inputs[k].name + "\"]" : where;
+      std::string at = named ? where + "[\"" + sig.inputs[k].name + "\"]" : where;
       Shape shape = nested_shape(*values[k]);
       if (i == 0) {
         check_shape(sig.inputs[k], shape, true, at);
