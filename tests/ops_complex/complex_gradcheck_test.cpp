@@ -67,6 +67,22 @@ TEST(ComplexGradcheck, BinaryOpsReductionsAndShapes) {
     return ops::concatenate({both_parts(ops::sum(z, 0)), both_parts(ops::mean(z, -1)),
                              ops::ravel(both_parts(ops::cumsum(z, 1)))}, 0);
   }, {randn({2, 3}, 12), randn({2, 3}, 13)});
+  expect_gradcheck("prod and cumprod", [](const std::vector<Tensor>& x) {
+    Tensor z = complex_of(x, 0);
+    return ops::concatenate({both_parts(ops::prod(z, 1)), ops::ravel(both_parts(ops::prod(z))),
+                             ops::ravel(both_parts(ops::cumprod(z, 1)))}, 0);
+  }, {randn({2, 5}, 19), randn({2, 5}, 20)});
+  // The orderings choose elements (no ties in random draws): the chosen ones get the gradient.
+  expect_gradcheck("max, min and sort", [](const std::vector<Tensor>& x) {
+    Tensor z = complex_of(x, 0);
+    return ops::concatenate({both_parts(ops::max(z, 1)), both_parts(ops::min(z, 1)),
+                             ops::ravel(both_parts(ops::sort(z, 1)))}, 0);
+  }, {randn({3, 4}, 21), randn({3, 4}, 22)});
+  expect_gradcheck("solve and inv", [](const std::vector<Tensor>& x) {
+    Tensor a = ops::add(complex_of(x, 0), ops::multiply(ops::eye(3), 3.0));
+    return ops::concatenate({ops::ravel(both_parts(ops::solve(a, complex_of(x, 2)))),
+                             ops::ravel(both_parts(ops::inv(a)))}, 0);
+  }, {randn({3, 3}, 23), randn({3, 3}, 24), randn({3, 2}, 25), randn({3, 2}, 26)});
   expect_gradcheck("view_as_complex", [](const std::vector<Tensor>& x) {
     return ops::view_as_real(ops::multiply(ops::view_as_complex(x[0]), 1.5));
   }, {randn({2, 3, 2}, 18)});
