@@ -69,8 +69,10 @@ TEST(ComplexGradcheck, BinaryOpsReductionsAndShapes) {
   }, {randn({2, 3}, 12), randn({2, 3}, 13)});
   expect_gradcheck("prod and cumprod", [](const std::vector<Tensor>& x) {
     Tensor z = complex_of(x, 0);
-    return ops::concatenate({both_parts(ops::prod(z, 1)), ops::ravel(both_parts(ops::prod(z))),
-                             ops::ravel(both_parts(ops::cumprod(z, 1)))}, 0);
+    return ops::concatenate(
+        {both_parts(ops::prod(z, 1)), both_parts(ops::reshape(ops::prod(z), {1})),
+         ops::ravel(both_parts(ops::cumprod(z, 1)))},
+        0);
   }, {randn({2, 5}, 19), randn({2, 5}, 20)});
   // The orderings choose elements (no ties in random draws): the chosen ones get the gradient.
   expect_gradcheck("max, min and sort", [](const std::vector<Tensor>& x) {
