@@ -11,6 +11,7 @@
 
 #include "keras/keras.h"
 #include "keras/saving/archive.h"
+#include "json_tensors.h"
 #include "oracle_fixture.h"
 #include "text_steps.h"
 
@@ -26,35 +27,10 @@ std::string file_path(const std::string& name) {
   return std::string(KERAS_ORACLE_DIR) + "/string_graphs/" + name + ".keras";
 }
 
-// Nested JSON lists as C-order leaves and a shape.
-void flatten(const json& j, std::vector<json>& leaves, Shape& shape, int depth = 0) {
-  if (!j.is_array()) {
-    leaves.push_back(j);
-    return;
-  }
-  if (shape.rank() == depth) shape.push_back(static_cast<int64_t>(j.size()));
-  for (const json& item : j) flatten(item, leaves, shape, depth + 1);
-}
-
-// A JSON input as a tensor of `dtype` ("string" or a number type).
-Tensor tensor_of(const json& j, const std::string& dtype) {
-  std::vector<json> leaves;
-  Shape shape;
-  flatten(j, leaves, shape);
-  if (dtype == "string") {
-    std::vector<std::string> values;
-    for (const json& v : leaves) values.push_back(v.get<std::string>());
-    return StringTensor(values, shape);
-  }
-  std::vector<double> values;
-  for (const json& v : leaves) values.push_back(v.get<double>());
-  return ops::cast(Tensor::from_vector(values, shape), dtype_from_string(dtype));
-}
-
 void expect_like_keras(const Tensor& got, const json& want, const std::string& what) {
   std::vector<json> leaves;
   Shape shape;
-  flatten(want, leaves, shape);
+  test::flatten_json(want, leaves, shape);
   ASSERT_EQ(got.shape(), shape) << what;
   if (!leaves.empty() && leaves[0].is_string()) {
     ASSERT_EQ(got.dtype(), DType::String) << what;
@@ -78,7 +54,7 @@ TensorStruct inputs_of(const json& f) {
   TensorList xs;
   for (size_t i = 0; i < f["input_names"].size(); ++i) {
     const std::string name = f["input_names"][i];
-    xs.push_back(tensor_of(f["inputs"][name], f["input_dtypes"][i]));
+    xs.push_back(test::tensor_from_json(f["inputs"][name], f["input_dtypes"][i]));
   }
   if (xs.size() == 1) return xs[0];
   return xs;
@@ -182,8 +158,8 @@ TEST(StringGraphs, TrainsEndToEndOnStringsAsKeras) {
   const json& f = fixture()["text_classifier"];
   auto model = saving::load_model(file_path("text_classifier"));
   model->compile({.optimizer = optimizers::SGD(0.5), .loss = "sparse_categorical_crossentropy"});
-  const Tensor x = tensor_of(f["inputs"]["text"], "string");
-  const Tensor y = tensor_of(f["train_labels"], "int64");
+  const Tensor x = test::tensor_from_json(f["inputs"]["text"], "string");
+  const Tensor y = test::tensor_from_json(f["train_labels"], "int64");
   auto history = model->fit(x, y, {.batch_size = 2, .epochs = 3, .verbose = 0, .shuffle = false});
   const std::vector<double>& loss = history->history.at("loss");
   ASSERT_EQ(loss.size(), f["trained"]["loss"].size());

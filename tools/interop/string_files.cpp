@@ -8,6 +8,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "../../tests/support/json_tensors.h"
 #include "../../tests/support/text_steps.h"
 
 namespace {
@@ -15,30 +16,6 @@ namespace {
 using json = nlohmann::json;
 using keras::Tensor;
 using keras::TensorList;
-
-// Nested lists as C-order leaves and a shape.
-void flatten(const json& j, std::vector<json>& leaves, keras::Shape& shape, int depth = 0) {
-  if (!j.is_array()) {
-    leaves.push_back(j);
-    return;
-  }
-  if (shape.rank() == depth) shape.push_back(static_cast<int64_t>(j.size()));
-  for (const json& item : j) flatten(item, leaves, shape, depth + 1);
-}
-
-Tensor tensor_of(const json& j, const std::string& dtype) {
-  std::vector<json> leaves;
-  keras::Shape shape;
-  flatten(j, leaves, shape);
-  if (dtype == "string") {
-    std::vector<std::string> values;
-    for (const json& v : leaves) values.push_back(v.get<std::string>());
-    return keras::StringTensor(values, shape);
-  }
-  std::vector<double> values;
-  for (const json& v : leaves) values.push_back(v.get<double>());
-  return keras::ops::cast(Tensor::from_vector(values, shape), keras::dtype_from_string(dtype));
-}
 
 // A tensor as nested lists (strings, or numbers as float64; NaN as null).
 json nested(const Tensor& t) {
@@ -64,7 +41,7 @@ void write(const std::string& dir, const std::string& name, keras::Model& model,
   model.save(dir + "/" + name + ".keras");
   TensorList xs;
   for (size_t i = 0; i < names.size(); ++i)
-    xs.push_back(tensor_of(inputs[names[i].get<std::string>()], dtypes[i]));
+    xs.push_back(keras::test::tensor_from_json(inputs[names[i].get<std::string>()], dtypes[i]));
   TensorList ys =
       model
           .predict(xs.size() == 1 ? keras::TensorStruct(xs[0]) : keras::TensorStruct(xs),
