@@ -43,9 +43,6 @@ DType parse_descr(const std::string& descr, bool& swap, const std::string& sourc
   if (order == '>' && size > 1) swap = true;
   if (order != '<' && order != '>' && order != '|' && order != '=')
     bad(source, "unsupported byte order in dtype '" + descr + "'");
-  if (kind == 'U' || kind == 'S')
-    bad(source, "it holds strings (dtype '" + descr +
-                    "'); read it with keras::utils::load_npy_strings (keras/utils/npy_strings.h)");
   if (kind == 'b' && size == 1) return DType::Bool;
   if (kind == 'i' && size == 1) return DType::Int8;
   if (kind == 'i' && size == 2) return DType::Int16;
