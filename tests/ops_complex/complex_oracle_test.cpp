@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "complex_oracle.h"
 #include "golden.h"
 #include "keras/keras.h"
 
@@ -13,26 +14,7 @@ namespace {
 
 using test::GoldenOps;
 using test::json;
-using OpFn = std::function<Tensor(const TensorList&)>;
-
-// The case's inputs are the op's `arity` inputs followed by its weights: y and, when the case
-// has gradients, dL/d(input) for each input.
-test::GoldenFn with_gradients(size_t arity, OpFn fn) {
-  return [arity, fn](const TensorList& in, const json& kw) {
-    TensorList inputs(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(arity));
-    if (!kw.value("grad", true)) return TensorList{fn(inputs)};
-    GradientTape tape;
-    for (Tensor& t : inputs) tape.watch(t);
-    Tensor y = fn(inputs);
-    Tensor loss = is_complex(y.dtype())
-                      ? ops::sum(ops::add(ops::multiply(ops::real(y), in[arity]),
-                                          ops::multiply(ops::imag(y), in[arity + 1])))
-                      : ops::sum(ops::multiply(y, in[arity]));
-    TensorList result{y};
-    for (const Tensor& g : tape.gradient(loss, inputs)) result.push_back(g);
-    return result;
-  };
-}
+using test::with_gradients;
 
 std::optional<ops::Axes> axis_of(const json& kw) {
   if (kw["axis"].is_null()) return ops::Axes();

@@ -1,9 +1,19 @@
 // Linear algebra over batches of matrices (the last two axes) through LAPACKE's column-major
 // _work interface (no NaN scan of the inputs, workspaces queried once per chunk) and BLAS trsm.
 // Each matrix is copied from its strided input into a column-major buffer of float or double
-// (float16 and bfloat16 compute in float), factored, and written to the contiguous row-major
-// output. Many small matrices are spread over the thread pool; large ones use OpenBLAS's own
-// threads.
+// (float16 and bfloat16 compute in float; complex64 and complex128 in LAPACK's c and z
+// routines), factored, and written to the contiguous row-major output. Many small matrices are
+// spread over the thread pool; large ones use OpenBLAS's own threads.
+//
+// Complex matrices reach only these primitives (every other kernel sees real views): their
+// singular values and Hermitian eigenvalues are real arrays of the part dtype, and eig's values
+// and vectors are (real, imaginary) pairs as for real input.
+
+#include <complex>
+
+// LAPACKE's complex arguments as std::complex, layout-compatible with keras-cpp's complex storage.
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -76,9 +86,37 @@ void unpack_col_major(T* dst, const F* src, int64_t ld, int64_t rows, int64_t co
     for (int64_t j = 0; j < cols; ++j) dst[i * cols + j] = convert<T>(src[i + j * ld]);
 }
 
+// ---- real and complex element types ----------------------------------------------------------
+
+using c64 = std::complex<float>;
+using c128 = std::complex<double>;
+
+template <typename T>
+struct PartOf {
+  using type = T;
+};
+template <typename R>
+struct PartOf<std::complex<R>> {
+  using type = R;
+};
+/// The real type of T's parts: T itself for real types.
+template <typename T>
+using part_t = typename PartOf<T>::type;
+
+template <typename T>
+inline constexpr bool is_complex_v = !std::is_same_v<part_t<T>, T>;
+
+template <typename F>
+bool is_nan(F v) {
+  if constexpr (is_complex_v<F>) return std::isnan(v.real()) || std::isnan(v.imag());
+  else return std::isnan(v);
+}
+
 template <typename T>
 void fill_nan(T* dst, int64_t n) {
-  std::fill(dst, dst + n, convert<T>(std::numeric_limits<float>::quiet_NaN()));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  if constexpr (is_complex_v<T>) std::fill(dst, dst + n, T(nan, nan));
+  else std::fill(dst, dst + n, convert<T>(nan));
 }
 
 template <typename T>
@@ -108,7 +146,7 @@ void for_each_matrix(int64_t count, double flops, const Fn& fn) {
   parallel_for(count, grain, fn);
 }
 
-// Calls fn(T{}, F{}) with T the storage type of a float dtype and F its LAPACK type.
+// Calls fn(T{}, F{}) with T the storage type of a float or complex dtype and F its LAPACK type.
 template <typename Fn>
 void visit_float(DType dtype, std::string_view what, const Fn& fn) {
   switch (dtype) {
@@ -116,28 +154,37 @@ void visit_float(DType dtype, std::string_view what, const Fn& fn) {
     case DType::Float64: return fn(double{}, double{});
     case DType::Float16: return fn(float16_t{}, float{});
     case DType::BFloat16: return fn(bfloat16_t{}, float{});
+    case DType::Complex64: return fn(c64{}, c64{});
+    case DType::Complex128: return fn(c128{}, c128{});
     default:
-      throw TypeError(keras::detail::cat("cpu linalg ", what, ": expected a floating dtype, got ",
-                                         dtype, "."));
+      throw TypeError(keras::detail::cat("cpu linalg ", what,
+                                         ": expected a floating or complex dtype, got ", dtype,
+                                         "."));
   }
 }
 
+// The storage type of the real results (singular values, Hermitian eigenvalues) of T matrices.
+template <typename T>
+using real_storage_t = std::conditional_t<is_complex_v<T>, part_t<T>, T>;
+
 // ---- LAPACK by precision -------------------------------------------------------------------
+// s, d, c and z routines behind one name each; the complex ones are the Hermitian counterparts
+// (unitary Q from ungqr, Hermitian eigenproblems from heevd) and take real workspaces besides.
 
 template <typename F>
 lapack_int potrf(char uplo, lapack_int n, F* a, lapack_int lda) {
-  if constexpr (std::is_same_v<F, float>)
-    return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
-  else
-    return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+  if constexpr (std::is_same_v<F, float>) return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+  else if constexpr (std::is_same_v<F, double>) return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+  else if constexpr (std::is_same_v<F, c64>) return LAPACKE_cpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+  else return LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
 }
 
 template <typename F>
 lapack_int getrf(lapack_int m, lapack_int n, F* a, lapack_int lda, lapack_int* ipiv) {
-  if constexpr (std::is_same_v<F, float>)
-    return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
-  else
-    return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+  if constexpr (std::is_same_v<F, float>) return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+  else if constexpr (std::is_same_v<F, double>) return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+  else if constexpr (std::is_same_v<F, c64>) return LAPACKE_cgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+  else return LAPACKE_zgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
 }
 
 template <typename F>
@@ -145,40 +192,65 @@ lapack_int geqrf(lapack_int m, lapack_int n, F* a, lapack_int lda, F* tau, F* wo
                  lapack_int lwork) {
   if constexpr (std::is_same_v<F, float>)
     return LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
-  else
+  else if constexpr (std::is_same_v<F, double>)
     return LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
+  else if constexpr (std::is_same_v<F, c64>)
+    return LAPACKE_cgeqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
+  else
+    return LAPACKE_zgeqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
 }
 
+// Q from geqrf's reflectors: orgqr for real matrices, ungqr (unitary) for complex ones.
 template <typename F>
 lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, F* a, lapack_int lda, const F* tau,
                  F* work, lapack_int lwork) {
   if constexpr (std::is_same_v<F, float>)
     return LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);
-  else
+  else if constexpr (std::is_same_v<F, double>)
     return LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);
+  else if constexpr (std::is_same_v<F, c64>)
+    return LAPACKE_cungqr_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);
+  else
+    return LAPACKE_zungqr_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);
 }
 
+// rwork is used by the complex routines only (LAPACK's sizes: see svd below).
 template <typename F>
-lapack_int gesdd(char jobz, lapack_int m, lapack_int n, F* a, lapack_int lda, F* s, F* u,
+lapack_int gesdd(char jobz, lapack_int m, lapack_int n, F* a, lapack_int lda, part_t<F>* s, F* u,
                  lapack_int ldu, F* vt, lapack_int ldvt, F* work, lapack_int lwork,
-                 lapack_int* iwork) {
+                 part_t<F>* rwork, lapack_int* iwork) {
   if constexpr (std::is_same_v<F, float>)
     return LAPACKE_sgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work,
                                lwork, iwork);
-  else
+  else if constexpr (std::is_same_v<F, double>)
     return LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work,
                                lwork, iwork);
+  else if constexpr (std::is_same_v<F, c64>)
+    return LAPACKE_cgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work,
+                               lwork, rwork, iwork);
+  else
+    return LAPACKE_zgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work,
+                               lwork, rwork, iwork);
 }
 
+// syevd for real matrices, heevd for complex (Hermitian) ones; a query (lwork = -1) writes the
+// sizes of work, rwork and iwork.
 template <typename F>
-lapack_int syevd(char jobz, char uplo, lapack_int n, F* a, lapack_int lda, F* w, F* work,
-                 lapack_int lwork, lapack_int* iwork, lapack_int liwork) {
+lapack_int syevd(char jobz, char uplo, lapack_int n, F* a, lapack_int lda, part_t<F>* w, F* work,
+                 lapack_int lwork, part_t<F>* rwork, lapack_int lrwork, lapack_int* iwork,
+                 lapack_int liwork) {
   if constexpr (std::is_same_v<F, float>)
     return LAPACKE_ssyevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, iwork,
                                liwork);
-  else
+  else if constexpr (std::is_same_v<F, double>)
     return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, iwork,
                                liwork);
+  else if constexpr (std::is_same_v<F, c64>)
+    return LAPACKE_cheevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, rwork,
+                               lrwork, iwork, liwork);
+  else
+    return LAPACKE_zheevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, rwork,
+                               lrwork, iwork, liwork);
 }
 
 template <typename F>
@@ -193,19 +265,79 @@ lapack_int geev(char jobvr, lapack_int n, F* a, lapack_int lda, F* wr, F* wi, F*
                               ldvr, work, lwork);
 }
 
+// The complex geev: eigenvalues w as complex numbers, rwork of 2n reals.
+template <typename F>
+lapack_int geev_complex(char jobvr, lapack_int n, F* a, lapack_int lda, F* w, F* vr,
+                        lapack_int ldvr, F* work, lapack_int lwork, part_t<F>* rwork) {
+  F* no_vl = nullptr;
+  if constexpr (std::is_same_v<F, c64>)
+    return LAPACKE_cgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, no_vl, 1, vr, ldvr,
+                              work, lwork, rwork);
+  else
+    return LAPACKE_zgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, no_vl, 1, vr, ldvr,
+                              work, lwork, rwork);
+}
+
 template <typename F>
 void trsm(CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, lapack_int m,
           lapack_int n, const F* a, lapack_int lda, F* b, lapack_int ldb) {
-  if constexpr (std::is_same_v<F, float>)
+  if constexpr (std::is_same_v<F, float>) {
     cblas_strsm(CblasRowMajor, side, uplo, trans, diag, m, n, 1.0f, a, lda, b, ldb);
-  else
+  } else if constexpr (std::is_same_v<F, double>) {
     cblas_dtrsm(CblasRowMajor, side, uplo, trans, diag, m, n, 1.0, a, lda, b, ldb);
+  } else {
+    const F one(1);
+    if constexpr (std::is_same_v<F, c64>)
+      cblas_ctrsm(CblasRowMajor, side, uplo, trans, diag, m, n, &one, a, lda, b, ldb);
+    else
+      cblas_ztrsm(CblasRowMajor, side, uplo, trans, diag, m, n, &one, a, lda, b, ldb);
+  }
 }
 
 // The optimal workspace size a query (lwork = -1) wrote into `w`.
 template <typename F>
 lapack_int work_size(F w) {
-  return std::max<lapack_int>(1, static_cast<lapack_int>(w));
+  return std::max<lapack_int>(1, static_cast<lapack_int>(std::real(w)));
+}
+
+// eig of complex matrices begin..end: values (..., N, 2) and vectors (..., N, N, 2) of the part
+// dtype, as (real, imaginary) pairs; false when some matrix did not converge (NaN results).
+template <typename F>
+bool eig_complex(const Array& values, const Array& vectors, const Array& x, int64_t begin,
+                 int64_t end) {
+  using R = part_t<F>;
+  const int64_t n64 = x.shape[x.rank() - 1];
+  const lapack_int n = static_cast<lapack_int>(n64);
+  const bool want_vectors = static_cast<bool>(vectors.storage);
+  const char jobvr = want_vectors ? 'V' : 'N';
+  const MatrixStrides xs = matrix_strides(x);
+  std::vector<F> a(static_cast<size_t>(n64 * n64)), vr(want_vectors ? a.size() : 1);
+  std::vector<F> w(static_cast<size_t>(n64));
+  std::vector<R> rwork(static_cast<size_t>(2 * n64));
+  F query = 0;
+  geev_complex<F>(jobvr, n, a.data(), n, w.data(), vr.data(), want_vectors ? n : 1, &query, -1,
+                  rwork.data());
+  std::vector<F> work(static_cast<size_t>(work_size(query)));
+  bool ok = true;
+  for (int64_t i = begin; i < end; ++i) {
+    pack_col_major(a.data(), n64, matrix_at<F>(x, i), n64, n64, xs);
+    // The outputs hold pairs of R, laid out as std::complex<R> is.
+    F* vo = reinterpret_cast<F*>(out_matrix<R>(values, i, 2 * n64));
+    F* eo = want_vectors ? reinterpret_cast<F*>(out_matrix<R>(vectors, i, 2 * n64 * n64))
+                         : nullptr;
+    const lapack_int info =
+        geev_complex<F>(jobvr, n, a.data(), n, w.data(), vr.data(), want_vectors ? n : 1,
+                        work.data(), static_cast<lapack_int>(work.size()), rwork.data());
+    if (info != 0) {
+      ok = false;
+      fill_nan(vo, n64);
+      if (eo) fill_nan(eo, n64 * n64);
+      continue;
+    }
+    std::copy(w.begin(), w.end(), vo);
+    if (eo) unpack_col_major(eo, vr.data(), n64, n64, n64);
+  }
+  return ok;
 }
 
 }  // namespace
@@ -230,7 +362,7 @@ bool CpuBackend::cholesky(const Array& out, const Array& x, bool upper) {
         // OpenBLAS's potrf lets NaNs through without an error; any NaN in the read triangle
         // reaches the factor's diagonal.
         bool failed = potrf<F>(upper ? 'U' : 'L', n, a.data(), n) != 0;
-        for (int64_t j = 0; j < n64 && !failed; ++j) failed = std::isnan(a[j + j * n64]);
+        for (int64_t j = 0; j < n64 && !failed; ++j) failed = is_nan(a[j + j * n64]);
         if (failed) {
           // Not positive definite: NaNs, as JAX writes; the caller reports it.
           fill_nan(o, n64 * n64);
@@ -378,20 +510,29 @@ void CpuBackend::svd(const Array& u, const Array& s, const Array& vt, const Arra
     const double flops = 4.0 * static_cast<double>(m64) * n64 * k64;
     for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
       std::vector<F> a(static_cast<size_t>(std::max<int64_t>(m64 * n64, 1)));
-      std::vector<F> sv(static_cast<size_t>(std::max<int64_t>(k64, 1)));
+      using R = part_t<F>;
+      using TS = real_storage_t<T>;
+      std::vector<R> sv(static_cast<size_t>(std::max<int64_t>(k64, 1)));
       std::vector<F> ub(want_uv ? static_cast<size_t>(std::max<int64_t>(m64 * ucols, 1)) : 1);
       std::vector<F> vb(want_uv ? static_cast<size_t>(std::max<int64_t>(vrows * n64, 1)) : 1);
       std::vector<lapack_int> iwork(static_cast<size_t>(std::max<int64_t>(8 * k64, 1)));
+      // The complex routine's real workspace (LAPACK 3.7's sizes); unused for real matrices.
+      const int64_t mx = std::max(m64, n64);
+      const int64_t lrwork = !is_complex_v<F> ? 1
+                             : jobz == 'N'    ? 7 * k64
+                                              : std::max(5 * k64 * k64 + 5 * k64,
+                                                         2 * mx * k64 + 2 * k64 * k64 + k64);
+      std::vector<R> rwork(static_cast<size_t>(std::max<int64_t>(lrwork, 1)));
       std::vector<F> work;
       const lapack_int ldu = ld_of(m64), ldvt = want_uv ? ld_of(vrows) : 1;
       if (k64 > 0) {
         F query = 0;
         gesdd<F>(jobz, m, n, a.data(), ld_of(m64), sv.data(), ub.data(), ldu, vb.data(), ldvt,
-                 &query, -1, iwork.data());
+                 &query, -1, rwork.data(), iwork.data());
         work.resize(static_cast<size_t>(work_size(query)));
       }
       for (int64_t i = begin; i < end; ++i) {
-        T* so = out_matrix<T>(s, i, k64);
+        TS* so = out_matrix<TS>(s, i, k64);
         T* uo = want_uv ? out_matrix<T>(u, i, m64 * ucols) : nullptr;
         T* vo = want_uv ? out_matrix<T>(vt, i, vrows * n64) : nullptr;
         if (k64 == 0) {
@@ -405,7 +546,8 @@ void CpuBackend::svd(const Array& u, const Array& s, const Array& vt, const Arra
         pack_col_major(a.data(), m64, matrix_at<T>(x, i), m64, n64, xs);
         const lapack_int info =
             gesdd<F>(jobz, m, n, a.data(), m, sv.data(), ub.data(), ldu, vb.data(), ldvt,
-                     work.data(), static_cast<lapack_int>(work.size()), iwork.data());
+                     work.data(), static_cast<lapack_int>(work.size()), rwork.data(),
+                     iwork.data());
         if (info != 0) {
           // No convergence (NaN or inf input): NaNs, as NumPy's and JAX's results would hold.
           fill_nan(so, k64);
@@ -415,7 +557,7 @@ void CpuBackend::svd(const Array& u, const Array& s, const Array& vt, const Arra
           }
           continue;
         }
-        for (int64_t j = 0; j < k64; ++j) so[j] = convert<T>(sv[j]);
+        for (int64_t j = 0; j < k64; ++j) so[j] = convert<TS>(sv[j]);
         if (want_uv) {
           unpack_col_major(uo, ub.data(), m64, m64, ucols);
           unpack_col_major(vo, vb.data(), vrows, vrows, n64);
@@ -439,27 +581,33 @@ void CpuBackend::eigh(const Array& values, const Array& vectors, const Array& x,
     using F = decltype(f_tag);
     const double flops = 4.0 * static_cast<double>(n64) * n64 * n64;
     for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
+      using R = part_t<F>;
+      using TS = real_storage_t<T>;
       std::vector<F> a(static_cast<size_t>(n64 * n64));
-      std::vector<F> w(static_cast<size_t>(n64));
+      std::vector<R> w(static_cast<size_t>(n64));
       F query = 0;
+      R rquery = 0;
       lapack_int iquery = 0;
-      syevd<F>(jobz, lower ? 'L' : 'U', n, a.data(), n, w.data(), &query, -1, &iquery, -1);
+      syevd<F>(jobz, lower ? 'L' : 'U', n, a.data(), n, w.data(), &query, -1, &rquery, -1,
+               &iquery, -1);
       std::vector<F> work(static_cast<size_t>(work_size(query)));
+      std::vector<R> rwork(static_cast<size_t>(work_size(rquery)));
       std::vector<lapack_int> iwork(static_cast<size_t>(std::max<lapack_int>(iquery, 1)));
       for (int64_t i = begin; i < end; ++i) {
         pack_col_major(a.data(), n64, matrix_at<T>(x, i), n64, n64, xs);
-        T* vo = out_matrix<T>(values, i, n64);
+        TS* vo = out_matrix<TS>(values, i, n64);
         T* eo = want_vectors ? out_matrix<T>(vectors, i, n64 * n64) : nullptr;
         const lapack_int info =
             syevd<F>(jobz, lower ? 'L' : 'U', n, a.data(), n, w.data(), work.data(),
-                     static_cast<lapack_int>(work.size()), iwork.data(),
+                     static_cast<lapack_int>(work.size()), rwork.data(),
+                     static_cast<lapack_int>(rwork.size()), iwork.data(),
                      static_cast<lapack_int>(iwork.size()));
         if (info != 0) {
           fill_nan(vo, n64);
           if (eo) fill_nan(eo, n64 * n64);
           continue;
         }
-        for (int64_t j = 0; j < n64; ++j) vo[j] = convert<T>(w[j]);
+        for (int64_t j = 0; j < n64; ++j) vo[j] = convert<TS>(w[j]);
         if (eo) unpack_col_major(eo, a.data(), n64, n64, n64);
       }
     });
@@ -480,6 +628,12 @@ bool CpuBackend::eig(const Array& values, const Array& vectors, const Array& x) 
     using T = decltype(t_tag);
     using F = decltype(f_tag);
     const double flops = 10.0 * static_cast<double>(n64) * n64 * n64;
+    if constexpr (is_complex_v<F>) {
+      for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
+        if (!eig_complex<F>(values, vectors, x, begin, end)) all_ok = false;
+      });
+      return;
+    } else {
     for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
       std::vector<F> a(static_cast<size_t>(n64 * n64)), vr(want_vectors ? a.size() : 1);
       std::vector<F> wr(static_cast<size_t>(n64)), wi(static_cast<size_t>(n64));
@@ -523,6 +677,7 @@ bool CpuBackend::eig(const Array& values, const Array& vectors, const Array& x) 
         }
       }
     });
+    }
   });
   return all_ok;
 }

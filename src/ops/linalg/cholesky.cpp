@@ -22,14 +22,15 @@ Tensor cholesky(const Tensor& x, bool upper) {
         " is not positive definite (Cholesky decomposition failed).");
   if (autograd::should_record(a)) {
     autograd::record(op, {a}, out, [upper](const autograd::Context& ctx, const Tensor& g) {
-      // Murray (2016): dA = L^-T Phi(L^T dL) L^-1, Phi = lower triangle with half diagonal,
-      // made symmetric (only the symmetric part of A is an input).
-      Tensor l = upper ? mT(ctx.output()) : ctx.output();
-      Tensor gl = upper ? mT(g) : g;
-      Tensor p = matmul(mT(l), gl);
+      // Murray (2016): dA = L^-H Phi(L^H dL) L^-1, Phi = lower triangle with half diagonal,
+      // made Hermitian (only A's Hermitian part is an input: JAX symmetrizes it). The rule is
+      // PyTorch's convention (the conjugate of JAX's for complex A): conjugated in and out.
+      Tensor l = upper ? mH(ctx.output()) : ctx.output();
+      Tensor gl = upper ? mH(conj(g)) : conj(g);
+      Tensor p = matmul(mH(l), gl);
       Tensor phi = subtract(tril(p), multiply(diag_embed(diagonal(p, 0, -2, -1)), Tensor(0.5)));
-      Tensor z = solve_triangular(mT(l), phi, /*lower=*/false);
-      return TensorList{symmetrize(mT(solve_triangular(mT(l), mT(z), /*lower=*/false)))};
+      Tensor z = solve_triangular(mH(l), phi, /*lower=*/false);
+      return TensorList{conj(symmetrize(mH(solve_triangular(mH(l), mH(z), /*lower=*/false))))};
     });
   }
   return out;
@@ -42,8 +43,8 @@ Tensor cholesky_inverse(const Tensor& x, bool upper) {
   const int64_t n = f.shape().back();
   Tensor identity = broadcast_to(eye(n, f.dtype(), f.backend()), f.shape());
   Tensor inv_factor = solve_triangular(f, identity, /*lower=*/!upper);
-  // A = L L^T gives A^-1 = L^-T L^-1; A = U^T U gives U^-1 U^-T.
-  return upper ? matmul(inv_factor, mT(inv_factor)) : matmul(mT(inv_factor), inv_factor);
+  // A = L L^H gives A^-1 = L^-H L^-1; A = U^H U gives U^-1 U^-H.
+  return upper ? matmul(inv_factor, mH(inv_factor)) : matmul(mH(inv_factor), inv_factor);
 }
 
 }  // namespace linalg

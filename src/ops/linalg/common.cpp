@@ -14,6 +14,8 @@ namespace keras::ops::linalg_detail {
 using backend::Array;
 
 Tensor eye(int64_t n, DType dtype, Backend& be) {
+  // Backends fill real arrays only: a complex identity is the real one with zero imaginary parts.
+  if (is_complex(dtype)) return detail::cast(eye(n, complex_part_dtype(dtype), be), dtype);
   Tensor out = detail::zeros_on(Shape{n, n}, dtype, be);
   if (n > 0) {
     Array diag = out.array();
@@ -74,7 +76,14 @@ Tensor restride_adjoint(const Tensor& g, const Shape& x_shape, const StrideMap& 
 }  // namespace
 
 
-Tensor symmetrize(const Tensor& x) { return multiply(add(x, mT(x)), Tensor(0.5)); }
+Tensor mH(const Tensor& x) { return is_complex(x.dtype()) ? conj(mT(x)) : mT(x); }
+
+Tensor real_embedding(const Tensor& z) {
+  const Tensor x = real(z), y = imag(z);
+  return concatenate({concatenate({x, negative(y)}, -1), concatenate({y, x}, -1)}, -2);
+}
+
+Tensor symmetrize(const Tensor& x) { return multiply(add(x, mH(x)), Tensor(0.5)); }
 
 Tensor restride(const Tensor& x, const Shape& shape, const StrideMap& coef) {
   Strides strides(shape.size(), 0);
@@ -211,7 +220,7 @@ std::tuple<Tensor, Tensor, Tensor> raw_svd(const Tensor& x, bool full_matrices,
   const int64_t m = x.shape()[r - 2], n = x.shape()[r - 1], k = std::min(m, n);
   Shape s_shape = batch_of(x);
   s_shape.push_back(k);
-  Tensor s = detail::empty(s_shape, x.dtype(), be);
+  Tensor s = detail::empty(s_shape, real_part_dtype(x.dtype()), be);
   Tensor u, vh;
   Array ua, va;
   if (compute_uv) {
@@ -227,7 +236,7 @@ std::tuple<Tensor, Tensor, Tensor> raw_svd(const Tensor& x, bool full_matrices,
 std::pair<Tensor, Tensor> raw_eigh(const Tensor& x, bool vectors) {
   auto& be = x.backend();
   Shape w_shape(x.shape().begin(), x.shape().end() - 1);
-  Tensor w = detail::empty(w_shape, x.dtype(), be);
+  Tensor w = detail::empty(w_shape, real_part_dtype(x.dtype()), be);
   Tensor v;
   Array va;
   if (vectors) {

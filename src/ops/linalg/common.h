@@ -29,8 +29,17 @@ Tensor slice_axis(const Tensor& x, int axis, int64_t start, int64_t length, int6
                   bool keep = true);
 /// x with its last two axes swapped (a view).
 Tensor mT(const Tensor& x);
-/// (x + x^T) / 2 over the last two axes.
+/// x with its last two axes swapped and conjugated (mT for real x).
+Tensor mH(const Tensor& x);
+/// (x + x^H) / 2 over the last two axes: the Hermitian part (the symmetric part of real x).
 Tensor symmetrize(const Tensor& x);
+/// The real embedding of complex z (..., m, n): [[X, -Y], [Y, X]] (..., 2m, 2n) for
+/// z = X + iY. It maps products to products and conjugate transposes to transposes, so
+/// solves and pseudo-inverses of z are those of its embedding. Differentiable.
+Tensor real_embedding(const Tensor& z);
+/// The dtype of a real result (singular values, Hermitian eigenvalues) of x: its part dtype
+/// when x is complex, else x's.
+inline DType real_part_dtype(DType t) { return is_complex(t) ? complex_part_dtype(t) : t; }
 /// (..., n) -> (..., n, n) with `d` on the diagonal. Differentiable.
 Tensor diag_embed(const Tensor& d);
 /// Sum over `axes` keeping x's dtype (ops::sum widens narrow integers, as Keras does).

@@ -19,13 +19,15 @@ std::pair<Tensor, Tensor> lu_diagonal_and_sign(const Tensor& a) {
   // Each pivot that is not its own row is one swap.
   Tensor swapped = not_equal(piv, add(iota(n, DType::Int32, be), Tensor(1)));
   Tensor flips = where(swapped, Tensor(-1.0), Tensor(1.0));
-  Tensor sign = detail::cast(flips, a.dtype());
+  Tensor sign = detail::cast(flips, real_part_dtype(a.dtype()));
   const uint64_t last = uint64_t{1} << (sign.ndim() - 1);
   sign = squeeze(detail::run_reduce(backend::ReduceOp::Prod, sign, last), -1);
   return {diagonal(lu, 0, -2, -1), sign};
 }
 
 Tensor prod_last(const Tensor& x) {
+  // Complex products are arranged by ops::prod (backends multiply real numbers only).
+  if (is_complex(x.dtype())) return prod(x, Axes(-1));
   return squeeze(detail::run_reduce(backend::ReduceOp::Prod, x, uint64_t{1} << (x.ndim() - 1)),
                  -1);
 }
@@ -70,13 +72,20 @@ std::pair<Tensor, Tensor> slogdet(const Tensor& x) {
   }
   Tensor a = detail::cast(x, float_dtype(x));
   auto [diag, perm_sign] = lu_diagonal_and_sign(a);
+  // sign(z) = z / |z| for complex z: the determinant's phase.
   Tensor outs[2] = {multiply(prod_last(sign(diag)), perm_sign),
                     sum(log(absolute(diag)), -1)};
   if (autograd::should_record(a)) {
     Tensor inputs[1] = {a};
     autograd::record_multi(op, inputs, outs,
-                           [a](const autograd::Context&, std::span<const Tensor> grads) {
-                             return TensorList{scaled_inverse_transpose(a, grads[1])};
+                           [a](const autograd::Context& ctx, std::span<const Tensor> grads) {
+                             if (!is_complex(a.dtype()))
+                               return TensorList{scaled_inverse_transpose(a, grads[1])};
+                             // JAX's rule: with t = tr(A^-1 dA), dlogabsdet = Re t and
+                             // dsign = i Im(t) sign, so gA = (g_log + i Im(g_sign sign)) A^-T.
+                             Tensor turn = imag(multiply(grads[0], ctx.output(0)));
+                             Tensor g = view_as_complex(stack({grads[1], turn}, -1));
+                             return TensorList{scaled_inverse_transpose(a, g)};
                            });
   }
   return {outs[0], outs[1]};

@@ -1,4 +1,4 @@
-// eigh: the symmetric eigendecomposition, with PyTorch's Hermitian gradient.
+// eigh: the symmetric (Hermitian) eigendecomposition, with PyTorch's Hermitian gradient.
 
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
@@ -26,16 +26,20 @@ std::pair<Tensor, Tensor> eigh(const Tensor& x) {
     Tensor inputs[1] = {a};
     autograd::record_multi(
         op, inputs, outs, [](const autograd::Context& ctx, std::span<const Tensor> grads) {
-          // gA = V (diag(gw) + skew(V^T gV) / 2E) V^T with E_ij = w_j - w_i: symmetric, and
-          // defined for distinct eigenvalues.
+          // gA = V (diag(gw) + skew(V^H gV) / 2E) V^H with E_ij = w_j - w_i and
+          // skew(X) = X - X^H: Hermitian, and defined for distinct eigenvalues. PyTorch's
+          // convention inside (the conjugate of JAX's for complex A), so gV is conjugated in
+          // and the result out. For complex A the vectors' phases are free and JAX's rule moves
+          // none of them: the skew part's diagonal (i Im(V^H gV), zero for real A) is dropped.
           Tensor w = ctx.output(0), v = ctx.output(1);
           const int64_t n = w.shape().back();
-          Tensor vtgv = matmul(mT(v), grads[1]);
-          Tensor skew = multiply(subtract(vtgv, mT(vtgv)), Tensor(0.5));
-          Tensor e = add(subtract(expand_dims(w, -2), expand_dims(w, -1)),
-                         eye(n, w.dtype(), w.backend()));
+          Tensor vtgv = matmul(mH(v), conj(grads[1]));
+          Tensor skew = multiply(subtract(vtgv, mH(vtgv)), Tensor(0.5));
+          Tensor eye_n = eye(n, w.dtype(), w.backend());
+          if (is_complex(v.dtype())) skew = multiply(skew, subtract(Tensor(1.0).astype(w.dtype()), eye_n));
+          Tensor e = add(subtract(expand_dims(w, -2), expand_dims(w, -1)), eye_n);
           Tensor inner = add(divide(skew, e), diag_embed(grads[0]));
-          return TensorList{matmul(matmul(v, inner), mT(v))};
+          return TensorList{conj(matmul(matmul(v, inner), mH(v)))};
         });
   }
   return {outs[0], outs[1]};

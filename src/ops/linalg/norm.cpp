@@ -104,12 +104,8 @@ Tensor norm(const Tensor& x, const NormOrd& ord, const Axes& axis, bool keepdims
                                        : axis.list().size() == 2;
     const bool singular = ord.kind() == NormOrd::Kind::Nuc ||
                           (ord.kind() == NormOrd::Kind::Number && std::abs(ord.p()) == 2);
-    if (matrix && singular)
-      throw TypeError(keras::detail::cat(kOp, ": ord=", ord.to_string(),
-                                         " of complex matrices needs their singular values, "
-                                         "which keras-cpp does not compute for ", x.dtype(),
-                                         " yet."));
-    return norm(abs(x), ord, axis, keepdims);
+    // The singular-value norms go on below with x itself (svd takes complex matrices).
+    if (!(matrix && singular)) return norm(abs(x), ord, axis, keepdims);
   }
   Tensor xf = detail::cast(x, float_dtype(x));
   std::vector<int> axes;

@@ -12,13 +12,17 @@ using namespace linalg_detail;
 
 namespace {
 
-// dA for A = Q R with M >= N: (gQ + Q copyltu(M)) R^-T, M = R gR^T - gQ^T Q, where copyltu
-// mirrors the lower triangle onto the upper one.
+// dA for A = Q R with M >= N, in PyTorch's convention (the conjugate of JAX's for complex A):
+// (gQ + Q W) R^-H with W the Hermitian matrix whose upper triangle is K = gR R^H - Q^H gQ (its
+// diagonal's real part on the diagonal: the phases of R's diagonal are fixed by the QR).
 Tensor qr_grad_tall(const Tensor& q, const Tensor& r, const Tensor& gq, const Tensor& gr) {
-  Tensor m = subtract(matmul(r, mT(gr)), matmul(mT(gq), q));
-  Tensor sym = add(tril(m), mT(tril(m, -1)));
-  Tensor b = add(gq, matmul(q, sym));
-  return mT(solve_triangular(r, mT(b), /*lower=*/false));
+  Tensor k = subtract(matmul(gr, mH(r)), matmul(mH(q), gq));
+  Tensor upper = triu(k, 1);
+  Tensor diag = diagonal(k, 0, -2, -1);
+  if (is_complex(diag.dtype())) diag = detail::cast(real(diag), diag.dtype());
+  Tensor w = add(add(upper, mH(upper)), diag_embed(diag));
+  Tensor b = add(gq, matmul(q, w));
+  return mH(solve_triangular(r, mH(b), /*lower=*/false));
 }
 
 }  // namespace
@@ -52,15 +56,17 @@ std::pair<Tensor, Tensor> qr(const Tensor& x, std::string_view mode) {
                 "tall input (shape ", shape, "): the last ", m - n,
                 " columns of q are not unique. Use mode='reduced'.");
           Tensor q = ctx.output(0), r = ctx.output(1);
-          if (m >= n) return TensorList{qr_grad_tall(q, r, grads[0], grads[1])};
+          // PyTorch's convention inside: the cotangents conjugated in and the result out.
+          Tensor gq = conj(grads[0]), gr = conj(grads[1]);
+          if (m >= n) return TensorList{conj(qr_grad_tall(q, r, gq, gr))};
           // A = [X | Y] with X square: X = Q U and Y = Q V, so gY = Q gV and X sees
-          // gQ + Y gV^T.
+          // gQ + Y gV^H.
           Tensor y = slice_axis(a, rank - 1, m, n - m);
-          Tensor gu = slice_axis(grads[1], rank - 1, 0, m);
-          Tensor gv = slice_axis(grads[1], rank - 1, m, n - m);
+          Tensor gu = slice_axis(gr, rank - 1, 0, m);
+          Tensor gv = slice_axis(gr, rank - 1, m, n - m);
           Tensor gx = qr_grad_tall(q, slice_axis(r, rank - 1, 0, m),
-                                   add(grads[0], matmul(y, mT(gv))), gu);
-          return TensorList{concatenate({gx, matmul(q, gv)}, -1)};
+                                   add(gq, matmul(y, mH(gv))), gu);
+          return TensorList{conj(concatenate({gx, matmul(q, gv)}, -1))};
         });
   }
   return {outs[0], outs[1]};

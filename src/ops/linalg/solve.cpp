@@ -76,9 +76,7 @@ Tensor complex_solve(const Tensor& a, const Tensor& b, bool vector) {
       complex_part_dtype(detail::promote({&a, &b}))));
   Tensor za = detail::cast(a, dtype), zb = detail::cast(b, dtype);
   if (vector) zb = expand_dims(zb, -1);
-  const Tensor x = real(za), y = imag(za);
-  const Tensor m = concatenate({concatenate({x, negative(y)}, -1), concatenate({y, x}, -1)}, -2);
-  const Tensor r = solve(m, concatenate({real(zb), imag(zb)}, -2));
+  const Tensor r = solve(real_embedding(za), concatenate({real(zb), imag(zb)}, -2));
   const int64_t n = za.shape().back();
   const int rows = r.ndim() - 2;
   Tensor out = view_as_complex(stack({slice_axis(r, rows, 0, n), slice_axis(r, rows, n, n)}, -1));

@@ -15,7 +15,7 @@ using namespace linalg_detail;
 namespace {
 
 double eps_of(DType t) {
-  switch (t) {
+  switch (real_part_dtype(t)) {
     case DType::Float16: return 0.0009765625;  // 2^-10
     case DType::BFloat16: return 0.0078125;    // 2^-7
     case DType::Float64: return std::numeric_limits<double>::epsilon();
@@ -23,23 +23,40 @@ double eps_of(DType t) {
   }
 }
 
-// The gradient of A = U diag(S) Vh for distinct nonzero singular values (PyTorch's
-// svd_backward, real case): with E_jk = S_k^2 - S_j^2 (1 on the diagonal),
-//   gA = U [(skew(U^T gU) S + S skew(V^T gV)) / E + diag(gS)] Vh
-//        + (I - U U^T) gU S^-1 Vh (m > k) + U S^-1 gV^T (I - V V^T) (n > k).
+// Zeros on the diagonal of x (..., k, k), ones elsewhere: a real mask.
+Tensor off_diagonal(const Tensor& x) {
+  const int64_t k = x.shape().back();
+  const DType part = real_part_dtype(x.dtype());
+  return subtract(Tensor(1.0).astype(part), eye(k, part, x.backend()));
+}
+
+// The gradient of A = U diag(S) Vh for distinct nonzero singular values, in PyTorch's
+// convention (svd_backward; the conjugate of JAX's for complex A): with E_jk = S_k^2 - S_j^2
+// (1 on the diagonal) and skew(X) = X - X^H,
+//   gA = U [(skew(U^H gU) S + S skew(V^H gV)) / E + diag(gS)] Vh
+//        + (I - U U^H) gU S^-1 Vh (m > k) + U S^-1 gV^H (I - V V^H) (n > k).
+// For complex A the singular vectors' phases are free: JAX's rule fixes V's and lets U's
+// follow, so the diagonal holds gS + i Im(diag(U^H gU)) / S (the skew part's diagonal, which
+// is zero for real A, is dropped).
 Tensor svd_grad(const Tensor& u, const Tensor& s, const Tensor& vh, const Tensor& gu,
                 const Tensor& gs, const Tensor& gvh) {
   const int r = u.ndim();
   const int64_t m = u.shape()[r - 2], n = vh.shape()[r - 1], k = s.shape().back();
-  auto skew = [](const Tensor& t) { return subtract(t, mT(t)); };
-  Tensor v = mT(vh), gv = mT(gvh);
+  auto skew = [](const Tensor& t) { return subtract(t, mH(t)); };
+  Tensor v = mH(vh), gv = mH(gvh);
   Tensor s_row = expand_dims(s, -2), s_col = expand_dims(s, -1);
   Tensor s2 = square(s);
   Tensor e = add(subtract(expand_dims(s2, -2), expand_dims(s2, -1)),
                  eye(k, s.dtype(), s.backend()));
-  Tensor utgu = matmul(mT(u), gu), vtgv = matmul(vh, gv);
-  Tensor j = add(divide(add(multiply(skew(utgu), s_row), multiply(s_col, skew(vtgv))), e),
-                 diag_embed(gs));
+  Tensor utgu = matmul(mH(u), gu), vtgv = matmul(vh, gv);
+  Tensor off = divide(add(multiply(skew(utgu), s_row), multiply(s_col, skew(vtgv))), e);
+  Tensor diag = gs;
+  if (is_complex(u.dtype())) {
+    off = multiply(off, off_diagonal(off));
+    Tensor turn = divide(imag(diagonal(utgu, 0, -2, -1)), s);
+    diag = view_as_complex(stack({gs, turn}, -1));
+  }
+  Tensor j = add(off, diag_embed(diag));
   Tensor ga = matmul(matmul(u, j), vh);
   if (m > k) {
     Tensor gus = divide(subtract(gu, matmul(u, utgu)), s_row);
@@ -47,21 +64,22 @@ Tensor svd_grad(const Tensor& u, const Tensor& s, const Tensor& vh, const Tensor
   }
   if (n > k) {
     Tensor gvs = divide(subtract(gv, matmul(v, vtgv)), s_row);
-    ga = add(ga, matmul(u, mT(gvs)));
+    ga = add(ga, matmul(u, mH(gvs)));
   }
   return ga;
 }
 
-// Records the gradient of the singular values alone: gA = U diag(gS) Vh.
+// Records the gradient of the singular values alone: gA = U diag(gS) Vh (its conjugate for
+// complex A, JAX's convention).
 void record_singular_values(const Tensor& a, Tensor& s, const Tensor& u, const Tensor& vh) {
   autograd::record("svd", {a}, s,
                    [a, u, vh](const autograd::Context&, const Tensor& g) {
                      // Building a higher-order graph needs U and Vh as functions of A.
                      if (autograd::is_recording()) {
                        auto [uu, ss, vv] = svd(a, false, true);
-                       return TensorList{matmul(multiply(uu, expand_dims(g, -2)), vv)};
+                       return TensorList{conj(matmul(multiply(uu, expand_dims(g, -2)), vv))};
                      }
-                     return TensorList{matmul(multiply(u, expand_dims(g, -2)), vh)};
+                     return TensorList{conj(matmul(multiply(u, expand_dims(g, -2)), vh))};
                    });
 }
 
@@ -98,6 +116,17 @@ Tensor pinv_impl(const Tensor& a, double rcond, bool inclusive) {
   return out;
 }
 
+// pinv of complex a through its real embedding, whose pseudo-inverse is the embedding of a's
+// ([[P, -Q], [Q, P]] for pinv(a) = P + iQ) and whose singular values are a's, each twice, so
+// the same rcond keeps the same ones. The gradient comes from the real ops' rules.
+Tensor complex_pinv(const Tensor& a, double rcond, bool inclusive) {
+  const int r = a.ndim();
+  const int64_t m = a.shape()[r - 2], n = a.shape()[r - 1];
+  Tensor pe = pinv_impl(real_embedding(a), rcond, inclusive);
+  Tensor left = slice_axis(pe, r - 1, 0, m);
+  return view_as_complex(stack({slice_axis(left, r - 2, 0, n), slice_axis(left, r - 2, n, n)}, -1));
+}
+
 }  // namespace
 
 std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& x, bool full_matrices, bool compute_uv) {
@@ -125,7 +154,8 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& x, bool full_matrices, bool
         op, inputs, outs,
         [full_matrices](const autograd::Context& ctx, std::span<const Tensor> grads) {
           Tensor u = ctx.output(0), s = ctx.output(1), vh = ctx.output(2);
-          Tensor gu = grads[0], gvh = grads[2];
+          // svd_grad works in PyTorch's convention: the cotangents conjugated in, the result out.
+          Tensor gu = conj(grads[0]), gvh = conj(grads[2]);
           const int r = u.ndim();
           const int64_t k = s.shape().back();
           if (full_matrices) {
@@ -136,7 +166,7 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& x, bool full_matrices, bool
             vh = slice_axis(vh, r - 2, 0, k);
             gvh = slice_axis(gvh, r - 2, 0, k);
           }
-          return TensorList{svd_grad(u, s, vh, gu, grads[1], gvh)};
+          return TensorList{conj(svd_grad(u, s, vh, gu, grads[1], gvh))};
         });
   }
   return {outs[0], outs[1], outs[2]};
@@ -150,7 +180,9 @@ Tensor pinv(const Tensor& x, std::optional<double> rcond) {
   Tensor a = detail::cast(x, float_dtype(x));
   const int r = a.ndim();
   const double mn = static_cast<double>(std::max(a.shape()[r - 2], a.shape()[r - 1]));
-  return pinv_impl(a, rcond ? *rcond : 10.0 * mn * eps_of(a.dtype()), /*inclusive=*/false);
+  const double cutoff = rcond ? *rcond : 10.0 * mn * eps_of(a.dtype());
+  if (is_complex(a.dtype())) return complex_pinv(a, cutoff, /*inclusive=*/false);
+  return pinv_impl(a, cutoff, /*inclusive=*/false);
 }
 
 Tensor lstsq(const Tensor& a, const Tensor& b, std::optional<double> rcond) {
@@ -170,7 +202,9 @@ Tensor lstsq(const Tensor& a, const Tensor& b, std::optional<double> rcond) {
   Tensor aa = detail::prepare(a, dtype, be), bb = detail::prepare(b, dtype, be);
   const double mn = static_cast<double>(std::max(a.shape()[0], a.shape()[1]));
   // JAX's lstsq keeps singular values >= rcond * the largest (default eps * max(M, N)).
-  Tensor p = pinv_impl(aa, rcond ? *rcond : mn * eps_of(dtype), /*inclusive=*/true);
+  const double cutoff = rcond ? *rcond : mn * eps_of(dtype);
+  Tensor p = is_complex(dtype) ? complex_pinv(aa, cutoff, /*inclusive=*/true)
+                               : pinv_impl(aa, cutoff, /*inclusive=*/true);
   return matmul(p, bb);
 }
 
