@@ -6,6 +6,7 @@
 #include "keras/backend/trace_hook.h"
 #include "keras/ops/core.h"
 #include "keras/ops/ops.h"
+#include "ops/complex/complex_parts.h"
 #include "ops/detail/op_utils.h"
 
 namespace keras {
@@ -20,9 +21,12 @@ struct Variable::State {
   std::string path;
   std::function<Tensor(const Tensor&)> constraint;
 
+  // Gradients reach floating and complex variables (JAX's convention for complex ones).
+  static bool differentiable(DType t) { return is_floating(t) || is_complex(t); }
+
   // Links a freshly made value to this variable.
   void adopt(Tensor fresh) {
-    if (trainable && is_floating(fresh.dtype())) fresh.impl()->grad_fn = leaf;
+    if (trainable && differentiable(fresh.dtype())) fresh.impl()->grad_fn = leaf;
     value = std::move(fresh);
   }
 };
@@ -142,6 +146,13 @@ void Variable::assign(const Tensor& value) {
   // In place when nobody else can see the old value; otherwise a fresh copy (copy on write).
   const auto* impl = current.impl();
   if (impl->use_count() == 1 && impl->array.storage->use_count() == 1) {
+    if (is_complex(current.dtype())) {
+      // Backends copy real arrays: a complex value goes over as its (real, imaginary) pairs.
+      if (v.dtype() != current.dtype()) v = ops::cast(v, current.dtype());
+      b.copy(ops::complex_detail::real_array(current.array()),
+             ops::complex_detail::real_array(v.array()), backend::CopyMode::Assign);
+      return;
+    }
     b.copy(current.array(), v.array(), backend::CopyMode::Assign);
     return;
   }
@@ -157,7 +168,7 @@ void Variable::set_trainable(bool trainable) {
   State& s = checked_state();
   s.trainable = trainable;
   s.value.impl()->grad_fn =
-      trainable && is_floating(s.value.dtype()) ? s.leaf : Ref<autograd::Node>();
+      trainable && State::differentiable(s.value.dtype()) ? s.leaf : Ref<autograd::Node>();
 }
 
 const std::string& Variable::name() const { return checked_state().name; }

@@ -293,6 +293,14 @@ void Optimizer::apply_indexed(std::vector<Tensor> grads, std::vector<size_t> ind
     check(grads[i].shape() == var.shape(), "Optimizer '", name_, "': the gradient for '",
           var.path(), "' has shape ", grads[i].shape(), " but the variable has shape ", var.shape(),
           ".");
+    // Keras's optimizers apply JAX's complex gradient dL/dx - i dL/dy as they would a real one,
+    // which moves the imaginary parts uphill; rather than train them wrong, keras-cpp refuses.
+    check<TypeError>(!is_complex(grads[i].dtype()), "Optimizer '", name_, "': the variable '",
+                     var.path(), "' is ", dtype_name(grads[i].dtype()),
+                     ", and optimizers do not update complex variables (a step along JAX's "
+                     "gradient, dL/dx - i dL/dy, would climb in the imaginary parts). Train its "
+                     "real and imaginary parts as float variables and join them with "
+                     "ops::view_as_complex(ops::stack({re, im}, -1)), or make it non-trainable.");
     check(is_floating(grads[i].dtype()), "Optimizer '", name_, "': the gradient for '", var.path(),
           "' must be floating point; got ", dtype_name(grads[i].dtype()), ".");
     kept.push_back(grads[i]);

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "keras/core/errors.h"
+#include "saving/h5_types.h"
 
 namespace keras::saving {
 namespace {
@@ -87,6 +88,8 @@ DType dtype_of(hid_t type, bool bfloat16_attr, const std::string& where) {
     if (is_signed && size == 8) return DType::Int64;
   } else if (cls == H5T_ENUM && size == 1) {
     return DType::Bool;  // h5py stores numpy bools as an int8 enum
+  } else if (auto complex_dtype = detail::h5py_complex_dtype(type)) {
+    return *complex_dtype;  // h5py's compound of "r" and "i"
   }
   throw IOError("Dataset " + where + " has an HDF5 type keras-cpp cannot read (class " +
                 std::to_string(static_cast<int>(cls)) + ", " + std::to_string(size) +
@@ -107,8 +110,8 @@ hid_t native_type(DType t) {
     case DType::Float64: return H5T_NATIVE_DOUBLE;
     case DType::Complex64:
     case DType::Complex128:
-      // h5py writes complex arrays as a compound type, which no Keras weight file holds.
-      throw ValueError(keras::detail::cat("HDF5: keras-cpp reads no ", t, " datasets."));
+      // A compound type the caller creates and closes (memory_type below).
+      throw ValueError(keras::detail::cat("HDF5: ", t, " has no native type."));
     case DType::String:
       // Keras keeps vocabularies in assets/, never in the weights file.
       throw ValueError("HDF5: keras-cpp reads no string datasets.");
@@ -311,11 +314,15 @@ Tensor H5File::read(const std::string& path) const {
                   " bytes, more than a file of " + std::to_string(impl_->file_size) +
                   " bytes can hold.");
   std::vector<uint8_t> buffer(static_cast<size_t>(declared));
-  // 16-bit floats come in as their bit patterns (HDF5 has no native half type to convert to).
+  // 16-bit floats come in as their bit patterns (HDF5 has no native half type to convert to);
+  // complex numbers as h5py's compound in native byte order.
   const bool raw = dtype == DType::Float16 || dtype == DType::BFloat16;
-  Handle raw_type(raw ? H5Tcopy(type.get()) : -1, H5Tclose);  // the file type: no conversion
-  if (count > 0 && H5Dread(dataset.get(), raw ? raw_type.get() : native_type(dtype), H5S_ALL,
-                           H5S_ALL, H5P_DEFAULT, buffer.data()) < 0)
+  Handle memory_type(raw                ? H5Tcopy(type.get())  // the file type: no conversion
+                     : is_complex(dtype) ? detail::h5py_complex_type(dtype, /*in_file=*/false)
+                                         : -1,
+                     H5Tclose);
+  if (count > 0 && H5Dread(dataset.get(), memory_type.ok() ? memory_type.get() : native_type(dtype),
+                           H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()) < 0)
     throw IOError("Reading dataset " + where + " failed (corrupt file?).");
   return Tensor::from_host(buffer.data(), dtype, shape, static_cast<size_t>(count));
 }

@@ -28,6 +28,7 @@
 #include "keras/saving/atomic_file.h"
 #include "keras/saving/h5_file.h"
 #include "saving/h5_cause.h"
+#include "saving/h5_types.h"
 #include "saving/saveable_walk.h"
 
 namespace keras::saving {
@@ -104,47 +105,6 @@ void quiet_hdf5() {
   std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
 }
 
-// The HDF5 type h5py gives a NumPy array of this dtype (as save_weights.cpp writes them).
-hid_t file_type(DType dtype, bool& owned) {
-  owned = false;
-  switch (dtype) {
-    case DType::Float32:
-      return H5T_IEEE_F32LE;
-    case DType::Float64:
-      return H5T_IEEE_F64LE;
-    case DType::Int64:
-      return H5T_STD_I64LE;
-    case DType::Int32:
-      return H5T_STD_I32LE;
-    case DType::Int16:
-      return H5T_STD_I16LE;
-    case DType::Int8:
-      return H5T_STD_I8LE;
-    case DType::UInt8:
-      return H5T_STD_U8LE;
-    case DType::BFloat16:
-      return H5T_STD_U16LE;  // bit patterns + attribute dtype="bfloat16"
-    case DType::Float16: {
-      hid_t t = H5Tcopy(H5T_IEEE_F32LE);
-      H5Tset_fields(t, 15, 10, 5, 0, 10);
-      H5Tset_size(t, 2);
-      H5Tset_ebias(t, 15);
-      owned = true;
-      return t;
-    }
-    case DType::Bool: {
-      hid_t t = H5Tenum_create(H5T_NATIVE_INT8);
-      int8_t f = 0, tr = 1;
-      H5Tenum_insert(t, "FALSE", &f);
-      H5Tenum_insert(t, "TRUE", &tr);
-      owned = true;
-      return t;
-    }
-    default:
-      throw ValueError(std::string("save_weights: cannot store a variable of dtype ") +
-                       std::string(dtype_name(dtype)) + ".");
-  }
-}
 
 void string_attribute(hid_t object, const char* name, const std::string& value) {
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
@@ -190,7 +150,7 @@ class ShardWriter {
     const Tensor& value = var.value();
     DType dtype = value.dtype();
     bool owned = false;
-    hid_t type = file_type(dtype, owned);
+    hid_t type = detail::h5py_file_type(dtype, owned);
     Handle owned_type(owned ? type : -1, H5Tclose);
     std::vector<hsize_t> dims;
     for (int64_t d : value.shape()) dims.push_back(static_cast<hsize_t>(d));

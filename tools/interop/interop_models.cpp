@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../../examples/functional_graph_model.h"
+#include "complex_scale.h"
 #include "layer_files.h"
 #include "lora_files.h"
 #include "float8_files.h"
@@ -42,6 +43,7 @@ using keras::Model;
 using keras::Tensor;
 using keras::TensorList;
 
+using keras::interop::ComplexScale;
 using keras::interop::ScaleShift;
 using keras::interop::TwoTower;
 
@@ -96,6 +98,15 @@ ModelPtr custom() {
                             keras::make_layer<ScaleShift>(0.5), layers::Dense(2)});
 }
 
+// complex_scale.py's complex_scale(): complex64 and complex128 weights.
+ModelPtr complex_scale() {
+  return keras::Sequential(
+      {keras::Input({4}),
+       keras::make_layer<ComplexScale>(keras::DType::Complex64, keras::LayerOptions{.name = "cs64"}),
+       keras::make_layer<ComplexScale>(keras::DType::Complex128, keras::LayerOptions{.name = "cs128"}),
+       layers::Dense(3, {.name = "dense"})});
+}
+
 // A subclassed model (models.py's TwoTower), built on a symbolic input as there.
 ModelPtr subclassed() {
   auto model = keras::make_layer<TwoTower>(8, keras::LayerOptions{.name = "two_tower"});
@@ -121,15 +132,23 @@ ModelPtr compiled() {
   return model;
 }
 
-// Moving statistics and ScaleShift's weights away from their initial values (as models.py),
-// so that a reader that skipped them would be caught.
+// Moving statistics and the custom layers' weights away from their initial values (as
+// models.py and complex_scale.py), so that a reader that skipped them would be caught.
 void randomize_non_trainable(Model& model) {
   for (const auto& layer : model.layers()) {
-    if (layer->class_name() != "BatchNormalization" && layer->class_name() != "ScaleShift")
-      continue;
+    const std::string cls = layer->class_name();
+    if (cls != "BatchNormalization" && cls != "ScaleShift" && cls != "ComplexScale") continue;
     std::vector<Tensor> values;
-    for (const Tensor& w : layer->get_weights())
-      values.push_back(keras::random::uniform(w.shape(), 0.5, 1.5));
+    for (const Tensor& w : layer->get_weights()) {
+      if (!keras::is_complex(w.dtype())) {
+        values.push_back(keras::random::uniform(w.shape(), 0.5, 1.5));
+        continue;
+      }
+      keras::Shape pairs = w.shape();
+      pairs.push_back(2);
+      values.push_back(ops::cast(ops::view_as_complex(keras::random::uniform(pairs, -1.5, 1.5)),
+                                 w.dtype()));
+    }
     layer->set_weights(values);
   }
 }
@@ -205,6 +224,7 @@ void write_native(Writer& out) {
       {"nested", nested, [] { return normal_inputs({{4, 6}}); }},
       {"lstm", lstm, [] { return TensorList{keras::random::randint({4, 7}, 0, 20)}; }},
       {"custom", custom, [] { return normal_inputs({{4, 5}}); }},
+      {"complex_scale", complex_scale, [] { return normal_inputs({{4, 4}}); }},
       {"subclassed", subclassed, [] { return normal_inputs({{4, 5}}); }},
   };
   uint64_t seed = 100;
@@ -286,6 +306,11 @@ void write_converted(Writer& out, const std::string& fixtures) {
       out.add_resume("py_graph_" + kind, *model, data);
     }
   }
+  // complex_weights.py's model with complex weights.
+  keras::backend::clear_session();
+  auto complex_model = keras::saving::load_model(fixtures + "/complex_weights/model.keras");
+  out.add("py_complex_scale", "complex_scale", *complex_model,
+          {keras::utils::load_npz(fixtures + "/complex_weights.npz").at("predict.in0")});
   // The legacy Keras 2 .h5 files of tools/keras_oracle/legacy_h5.py, converted to .keras.
   auto legacy = keras::utils::load_npz(fixtures + "/legacy.npz");
   for (const char* file : {"sequential_adam", "functional"}) {
@@ -306,6 +331,7 @@ int main(int argc, char** argv) {
   try {
     std::filesystem::create_directories(argv[1]);
     keras::saving::register_keras_serializable<ScaleShift>("oracle", "ScaleShift");
+    keras::saving::register_keras_serializable<ComplexScale>("oracle", "ComplexScale");
     keras::saving::register_keras_serializable<TwoTower>("oracle", "TwoTower");
     Writer out(argv[1]);
     write_native(out);

@@ -15,7 +15,9 @@ kind "quantize_int4:<case>_<setting>"), and quantize_float8.py's float8 models a
 of Adam in keras-cpp, "cpp_float8_<case>" (kind "quantize_float8:<case>", the same way, then resumed),
 and gptq_awq.py's float models calibrated by keras-cpp with GPTQ/AWQ, "cpp_<mode>_<model>_<setting>"
 (kind "gptq_awq:<setting>": Keras builds the model from its own quantized file's config, since
-Keras 3.15.1 cannot load the weights it writes for these layers)):
+Keras 3.15.1 cannot load the weights it writes for these layers), and complex_scale.py's model
+with complex64 and complex128 weights, built in C++ ("cpp_complex_scale") or saved by Keras
+("py_complex_scale")):
   load     keras.saving.load_model(NAME.keras, safe_mode=True) with no warning, no log record
            of level WARNING or above and nothing printed (Keras reports unknown or unused keys
            and "Skipping variable loading" that way);
@@ -51,6 +53,7 @@ import numpy as np  # noqa: E402
 import graphs  # noqa: E402  (the Functional graph architectures)
 import lora  # noqa: E402  (the models with LoRA enabled)
 import models  # noqa: E402  (the architectures, and registers "oracle>ScaleShift")
+from complex_scale import complex_scale  # noqa: E402  (registers "oracle>ComplexScale")
 
 PREDICT_TOL = dict(rtol=1e-5, atol=1e-6)
 TRAIN_TOL = dict(rtol=1e-4, atol=1e-5)
@@ -73,7 +76,8 @@ def legacy_functional():
     return keras.Model([a, b], keras.layers.Dense(2)(keras.layers.BatchNormalization()(h)))
 
 
-ARCHITECTURES = {"legacy_sequential_adam": legacy_sequential_adam,
+ARCHITECTURES = {"complex_scale": complex_scale,
+                 "legacy_sequential_adam": legacy_sequential_adam,
                  "legacy_functional": legacy_functional}
 
 
