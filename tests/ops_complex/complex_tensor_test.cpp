@@ -123,6 +123,11 @@ TEST(ComplexTensor, OpsWithoutComplexSupportSayWhich) {
             std::string::npos);  // JAX (so Keras) refuses it too
   EXPECT_NE(message([&] { ops::unique(z); }).find("unique does not take complex64"),
             std::string::npos);
+  EXPECT_NE(message([&] { ops::relu(z); }).find("relu does not take complex64"),
+            std::string::npos);  // the activations name themselves, not a kernel
+  EXPECT_NE(message([&] { layers::Dense(2, {.activation = "sigmoid"})(ops::reshape(z, {1, 2})); })
+                .find("sigmoid does not take complex64"),
+            std::string::npos);
   EXPECT_THROW(ops::view_as_complex(ops::ones({3, 3})), ValueError);
   EXPECT_THROW(ops::view_as_complex(z), TypeError);
   EXPECT_THROW(ops::polar(z, z), TypeError);

@@ -62,6 +62,17 @@ void expect_keras_values(const std::function<ModelPtr<Model>()>& load) {
   EXPECT_EQ(test::run_oracle("complex_weights", ops).size(), 1u);
 }
 
+TEST(ComplexWeights, DenseKeepsComplexInputsComplex) {
+  GoldenOps ops;
+  ops["dense_complex_input"] = [](const TensorList& in, const json&) {
+    auto dense = layers::Dense(2);
+    (*dense)(in[0]);  // builds it
+    dense->set_weights({in[1], in[2]});
+    return TensorList{(*dense)(in[0])};
+  };
+  EXPECT_EQ(test::run_oracle("complex_dense", ops).size(), 1u);
+}
+
 TEST(ComplexWeights, KerasFileLoadsWithItsComplexWeights) {
   expect_keras_values([] { return saving::load_model(fixture_file("model.keras")); });
 }

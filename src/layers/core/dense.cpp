@@ -49,7 +49,8 @@ Tensor DenseLayer::call(const Tensor& inputs, const CallContext& ctx) {
         ".");
   if (quantization_mode() == "float8") return float8_call(inputs, ctx.training.value_or(false));
   if (!quantization_mode().empty()) return quantized_call(inputs);
-  Tensor x = ops::cast(inputs, compute_dtype());
+  // As Keras's matmul: complex inputs stay complex (a real kernel promotes to their dtype).
+  Tensor x = is_complex(inputs.dtype()) ? inputs : ops::cast(inputs, compute_dtype());
   return ops::detail::linear_bias_activation(x, kernel(),
                                              options_.use_bias ? bias_.value() : Tensor(),
                                              options_.activation);

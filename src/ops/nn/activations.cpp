@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "keras/ops/ops.h"
+#include "ops/complex/complex_parts.h"
 #include "ops/detail/op_utils.h"
 #include "ops/detail/views.h"
 #include "ops/nn/nn_common.h"
@@ -24,6 +25,8 @@ constexpr double kSeluScale = 1.0507009873554804934193349852946;
 
 Tensor checked(std::string_view op, const Tensor& x, DType dtype) {
   check(x.defined(), op, ": the input is an undefined tensor.");
+  // The activations compute on real numbers only: name the op rather than let a kernel refuse.
+  if (is_complex(x.dtype())) complex_detail::unsupported(op, x.dtype());
   return detail::prepare(x, dtype, x.backend());
 }
 
