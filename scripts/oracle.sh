@@ -13,7 +13,7 @@ scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then
   # Every generator, in an order that respects their inputs: configs reads the layers_*.npz
   # fixtures. (ops_adapters, ops_differs and ops_edge_cases are modules of ops.py.)
-  scripts=(ops fft complex complex_linalg complex_weights result_type layers conv_lstm configs layer_functions losses_metrics optimizers models
+  scripts=(ops fft complex complex_linalg complex_rest complex_weights result_type layers conv_lstm configs layer_functions losses_metrics optimizers models
            legacy_h5 training mixed_precision summaries graphs op_nodes ctc layer_files lora
            quantize quantize_int4 quantize_float8 image_io image_ops image_layers image_layers_colour
            image_layers_geometric einops qlora tensorboard_events remote_monitor optimizers_muon_sf

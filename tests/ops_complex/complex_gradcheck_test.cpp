@@ -171,6 +171,47 @@ TEST(ComplexGradcheck, LinearAlgebra) {
       }, {randn(shape, 33), randn(shape, 34)});
 }
 
+// The ops complex_rest.py checks against jax.grad, by finite differences too (no ties: the
+// orderings' gradients follow the chosen operand).
+TEST(ComplexGradcheck, RestOfTheOps) {
+  using Fn = std::function<Tensor(const Tensor&, const Tensor&)>;
+  const std::pair<const char*, Fn> ops2[] = {
+      {"maximum and minimum",
+       [](const Tensor& a, const Tensor& b) {
+         return ops::concatenate({ops::maximum(a, b), ops::minimum(a, b)}, 0);
+       }},
+      {"fmax and fmin",
+       [](const Tensor& a, const Tensor& b) {
+         return ops::concatenate({ops::fmax(a, b), ops::fmin(a, b)}, 0);
+       }},
+      {"logaddexp and logaddexp2",
+       [](const Tensor& a, const Tensor& b) {
+         return ops::concatenate({ops::logaddexp(a, b), ops::logaddexp2(a, b)}, 0);
+       }},
+      {"divide_no_nan", [](const Tensor& a, const Tensor& b) { return ops::divide_no_nan(a, b); }},
+      {"linspace", [](const Tensor& a, const Tensor& b) { return ops::linspace(a, b, 4); }},
+      {"cross", [](const Tensor& a, const Tensor& b) { return ops::cross(a, b); }},
+      {"softmax, log_softmax and logsumexp",
+       [](const Tensor& a, const Tensor&) {
+         return ops::concatenate({ops::ravel(ops::softmax(a)), ops::ravel(ops::log_softmax(a)),
+                                  ops::ravel(ops::logsumexp(a, 1))}, 0);
+       }},
+      {"sigmoid, silu, sinc and rsqrt",
+       [](const Tensor& a, const Tensor&) {
+         return ops::concatenate({ops::ravel(ops::sigmoid(a)), ops::ravel(ops::silu(a)),
+                                  ops::ravel(ops::sinc(a)), ops::ravel(ops::rsqrt(a))}, 0);
+       }},
+      {"average, trapezoid, diff and corrcoef",
+       [](const Tensor& a, const Tensor&) {
+         return ops::concatenate({ops::ravel(ops::average(a, 1)), ops::ravel(ops::trapezoid(a)),
+                                  ops::ravel(ops::diff(a)), ops::ravel(ops::corrcoef(a))}, 0);
+       }}};
+  for (const auto& [name, f] : ops2)
+    expect_gradcheck(name, [f](const std::vector<Tensor>& x) {
+      return ops::ravel(both_parts(f(complex_of(x, 0), complex_of(x, 2))));
+    }, {randn({2, 3}, 41), randn({2, 3}, 42), randn({2, 3}, 43, 1.0, 0.3), randn({2, 3}, 44)});
+}
+
 // L(z) = sum of a real function of z; the tape's gradient must be dL/dx - i dL/dy.
 TEST(ComplexGradcheck, ComplexLeafFollowsJaxConvention) {
   const std::vector<C> values = {{0.3, -1.2}, {1.5, 0.4}, {-0.7, 0.9}, {2.0, -0.1}};

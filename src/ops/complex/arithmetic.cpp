@@ -5,6 +5,7 @@
 // -i arcsin(i z), arctanh z = (log1p(z) - log1p(-z)) / 2 and arctan z = -i arctanh(i z), with
 // the principal branches of NumPy and JAX.
 
+#include <limits>
 #include <numbers>
 
 #include "keras/ops/ops.h"
@@ -40,8 +41,17 @@ Tensor times(const Tensor& a, const Tensor& b) {
 Tensor over(const Tensor& a, const Tensor& b) {
   Tensor ar = real_part(a), ai = imag_part(a), br = real_part(b), bi = imag_part(b);
   Tensor den = add(multiply(br, br), multiply(bi, bi));
-  return make_complex(divide(add(multiply(ar, br), multiply(ai, bi)), den),
-                      divide(subtract(multiply(ai, br), multiply(ar, bi)), den));
+  Tensor zero = equal(den, 0.0);
+  Tensor safe = where(zero, 1.0, den);
+  Tensor re = divide(add(multiply(ar, br), multiply(ai, bi)), safe);
+  Tensor im = divide(subtract(multiply(ai, br), multiply(ar, bi)), safe);
+  // By 0, as C's Annex G, NumPy and XLA: each part times an infinity of the divisor's sign (so
+  // 1 / 0 is inf + nan j). A value without a gradient: the derivative there is infinite, and a
+  // differentiable branch would put 0 * inf = NaN into every other element's gradient.
+  const double inf = std::numeric_limits<double>::infinity();
+  Tensor infinity = where(signbit(br), -inf, inf);
+  return make_complex(where(zero, multiply(stop_gradient(ar), infinity), re),
+                      where(zero, multiply(stop_gradient(ai), infinity), im));
 }
 
 // The principal square root, without the cancellation of sqrt((|z| - x) / 2) for x < 0:
@@ -209,6 +219,10 @@ Tensor unary(std::string_view name, UnaryOp op, const Tensor& x) {
       return logical_or(isinf(real_part(x)), isinf(imag_part(x)));
     case UnaryOp::IsFinite:
       return logical_and(isfinite(real_part(x)), isfinite(imag_part(x)));
+    case UnaryOp::Rsqrt:
+      return over(filled({}, 1.0, x.dtype(), x.backend()), principal_sqrt(x));
+    case UnaryOp::LogicalNot:  // a complex number is true when it is not 0
+      return logical_not(is_nonzero(x));
     default:
       unsupported(name, x.dtype());
   }
@@ -230,16 +244,74 @@ Tensor binary(std::string_view name, BinaryOp op, const Tensor& a, const Tensor&
       return over(ac, bc);
     case BinaryOp::Pow:  // exp(b log a), the principal branch
       return unary(name, UnaryOp::Exp, times(bc, unary(name, UnaryOp::Log, ac)));
+    case BinaryOp::Maximum:
+    case BinaryOp::Minimum: {
+      // NumPy's and JAX's lexicographic order; equal operands share the gradient, as lax.max.
+      const bool largest = op == BinaryOp::Maximum;
+      Tensor a_wins = lexicographic_compare(ac, bc, largest ? BinaryOp::Greater : BinaryOp::Less);
+      Tensor b_wins = lexicographic_compare(ac, bc, largest ? BinaryOp::Less : BinaryOp::Greater);
+      return where(a_wins, ac, where(b_wins, bc, multiply(add(ac, bc), 0.5)));
+    }
+    case BinaryOp::LogAddExp:
+    case BinaryOp::LogAddExp2: {
+      // JAX's formula: m + log1p(exp(a + b - 2m)) with m the lexicographic maximum, and the
+      // imaginary part wrapped into [-pi, pi) (for base 2, [-pi / ln 2, pi / ln 2)).
+      const bool base2 = op == BinaryOp::LogAddExp2;
+      Tensor m = where(lexicographic_compare(ac, bc, BinaryOp::GreaterEqual), ac, bc);
+      Tensor delta = subtract(add(ac, bc), multiply(m, 2.0));
+      Tensor out = base2 ? add(m, multiply(log1p(exp2(delta)), 1.0 / std::numbers::ln2))
+                         : add(m, log1p(exp(delta)));
+      const double period = base2 ? std::numbers::pi / std::numbers::ln2 : std::numbers::pi;
+      Tensor turned = subtract(mod(add(imag_part(out), period), 2 * period), period);
+      return make_complex(real_part(out), turned);
+    }
+    case BinaryOp::FMax:
+    case BinaryOp::FMin: {
+      // As jnp.fmax and fmin: a where it wins strictly or b is NaN (either part), else b.
+      const bool largest = op == BinaryOp::FMax;
+      Tensor wins = lexicographic_compare(ac, bc, largest ? BinaryOp::Greater : BinaryOp::Less);
+      Tensor pick_a = logical_or(isnan(bc), logical_and(logical_not(isnan(ac)), wins));
+      return where(pick_a, ac, bc);
+    }
     default:
       unsupported(name, dtype);
   }
 }
 
+Tensor is_nonzero(const Tensor& z) {
+  return logical_or(not_equal(real_part(z), 0.0), not_equal(imag_part(z), 0.0));
+}
+
+Tensor lexicographic_compare(const Tensor& a, const Tensor& b, BinaryOp op) {
+  // By real parts; equal real parts are ordered by the imaginary ones.
+  Tensor ar = real_part(a), ai = imag_part(a), br = real_part(b), bi = imag_part(b);
+  const bool greater_side = op == BinaryOp::Greater || op == BinaryOp::GreaterEqual;
+  Tensor strict = greater_side ? greater(ar, br) : less(ar, br);
+  Tensor tie = detail::run_binary(op, ai, bi);
+  return logical_or(strict, logical_and(equal(ar, br), tie));
+}
+
 Tensor predicate(std::string_view name, BinaryOp op, const Tensor& a, const Tensor& b) {
-  if (op != BinaryOp::Equal && op != BinaryOp::NotEqual) unsupported(name, common_complex(a, b));
   const DType dtype = common_complex(a, b);
   backend::Backend& be = detail::common_backend(name, {&a, &b});
+  detail::broadcast_shapes(name, a.shape(), b.shape());
   Tensor ac = operand(a, dtype, be), bc = operand(b, dtype, be);
+  switch (op) {
+    case BinaryOp::Equal:
+    case BinaryOp::NotEqual:
+      break;
+    case BinaryOp::Greater:
+    case BinaryOp::GreaterEqual:
+    case BinaryOp::Less:
+    case BinaryOp::LessEqual:
+      return lexicographic_compare(ac, bc, op);
+    case BinaryOp::LogicalAnd:
+    case BinaryOp::LogicalOr:
+    case BinaryOp::LogicalXor:
+      return detail::run_binary(op, is_nonzero(ac), is_nonzero(bc));
+    default:
+      unsupported(name, dtype);
+  }
   Tensor same = all(equal(pairs(ac), pairs(bc)), -1);
   return op == BinaryOp::Equal ? same : logical_not(same);
 }

@@ -52,6 +52,11 @@ Tensor unary(std::string_view name, backend::UnaryOp op, const Tensor& x);
 Tensor binary(std::string_view name, backend::BinaryOp op, const Tensor& a, const Tensor& b);
 /// equal / not_equal (a bool tensor); TypeError for the ordering comparisons.
 Tensor predicate(std::string_view name, backend::BinaryOp op, const Tensor& a, const Tensor& b);
+/// a OP b for complex a and b of one dtype, OP one of Greater, GreaterEqual, Less, LessEqual,
+/// in NumPy's and JAX's lexicographic order (real parts first).
+Tensor lexicographic_compare(const Tensor& a, const Tensor& b, backend::BinaryOp op);
+/// z != 0 (bool): a complex number's truth value.
+Tensor is_nonzero(const Tensor& z);
 /// The matrix product of complex (or mixed) operands, as ops::matmul.
 Tensor matmul(const Tensor& a, const Tensor& b);
 /// sum or mean of complex x over `axis`.

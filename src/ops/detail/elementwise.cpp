@@ -20,7 +20,8 @@ DType compute_dtype(DType promoted, Promotion promotion) {
     case Promotion::ToFloat:
       return float_result_type(promoted);
     case Promotion::Inexact:
-      if (is_floating(promoted)) return promoted;
+      // Complex is inexact too: never cast away an imaginary part.
+      if (is_floating(promoted) || is_complex(promoted)) return promoted;
       return promoted == DType::Int64 ? DType::Float64 : config::floatx();
   }
   return promoted;

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "keras/autograd/gradient_tape.h"
 #include "keras/autograd/node.h"
 #include "keras/ops/ops.h"
 #include "ops/numpy/reduce_common.h"
@@ -17,6 +18,17 @@ Tensor logsumexp(const Tensor& x, const Axes& axis, bool keepdims) {
   constexpr std::string_view op = "logsumexp";
   check(x.defined(), op, ": the input is an undefined tensor.");
   const uint64_t mask = detail::axes_mask(op, axis, x.ndim());
+  if (is_complex(x.dtype())) {
+    // JAX's: shifted by the largest finite real part (a constant), then the principal log.
+    Tensor shift;
+    {
+      NoGradScope constant;
+      Tensor m = x.size() > 0 ? max(real(x), axis, true) : zeros_like(real(x));
+      shift = where(isfinite(m), m, 0.0);
+    }
+    Tensor out = add(log(sum(exp(subtract(x, shift)), axis, true)), shift);
+    return keepdims ? out : squeeze(out, axis.is_none() ? Axes() : axis);
+  }
   Tensor xc = detail::cast(x, float_result_type(x.dtype()));
   auto& be = xc.backend();
   const Shape kept_shape = detail::reduced_shape(x.shape(), mask, true);

@@ -77,6 +77,8 @@ Tensor relu6(const Tensor& x) {
 }
 
 Tensor sigmoid(const Tensor& x) {
+  // JAX's logistic of a complex z: 1 / (1 + exp(-z)).
+  if (x.defined() && is_complex(x.dtype())) return reciprocal(add(exp(negative(x)), 1.0));
   return unary_kernel("sigmoid", UnaryOp::Sigmoid, x, float_dtype(x),
                       [](const Tensor&, const Tensor& y, const Tensor& g) {
                         return multiply(g, multiply(y, subtract(1.0, y)));
@@ -131,6 +133,7 @@ Tensor sparse_plus(const Tensor& x) {
 }
 
 Tensor silu(const Tensor& x) {
+  if (x.defined() && is_complex(x.dtype())) return multiply(x, sigmoid(x));
   return unary_kernel("silu", UnaryOp::Silu, x, float_dtype(x),
                       [](const Tensor& x, const Tensor&, const Tensor& g) {
                         // d/dx x s(x) = s (1 + x (1 - s))

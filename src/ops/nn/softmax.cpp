@@ -4,6 +4,7 @@
 
 #include <bit>
 
+#include "keras/autograd/gradient_tape.h"
 #include "keras/ops/ops.h"
 #include "ops/detail/op_utils.h"
 #include "ops/nn/nn_common.h"
@@ -59,8 +60,23 @@ Tensor softmax_fused(const Tensor& x, uint64_t mask, bool log) {
   return detail::split_axes_last(out, x.shape(), mask);
 }
 
+// JAX's softmax and log_softmax of complex x: shifted by the lexicographic maximum (a
+// constant), exp(s) / sum(exp(s)) and s - log(sum(exp(s))) with the principal log.
+Tensor complex_softmax(const Tensor& x, const Axes& axis, bool log_out) {
+  Tensor m;
+  {
+    NoGradScope constant;
+    m = max(x, axis, true);
+  }
+  Tensor shifted = subtract(x, m);
+  Tensor e = exp(shifted);
+  Tensor total = sum(e, axis, true);
+  return log_out ? subtract(shifted, log(total)) : divide(e, total);
+}
+
 Tensor softmax_impl(std::string_view op, const Tensor& x, const Axes& axis, bool log) {
   check(x.defined(), op, ": the input is an undefined tensor.");
+  if (is_complex(x.dtype())) return complex_softmax(x, axis, log);
   Tensor xc = detail::prepare(x, nn_detail::float_dtype(x), x.backend());
   const uint64_t mask = detail::axes_mask(op, axis, xc.ndim());
   auto forward = [&] {

@@ -79,10 +79,13 @@ Tensor cumprod(const Tensor& x, std::optional<int> axis, std::optional<DType> dt
 }
 Tensor nancumsum(const Tensor& x, std::optional<int> axis, std::optional<DType> dtype) {
   check(x.defined(), "nancumsum: the input is an undefined tensor.");
+  if (is_complex(dtype.value_or(x.dtype())))  // a NaN in either part counts as 0
+    return cumsum(where(isnan(x), 0.0, x), axis, dtype);
   return scan_op("nancumsum", ScanOp::CumSum, detail::replace_nan(x, 0), axis, dtype);
 }
 Tensor nancumprod(const Tensor& x, std::optional<int> axis, std::optional<DType> dtype) {
   check(x.defined(), "nancumprod: the input is an undefined tensor.");
+  if (is_complex(dtype.value_or(x.dtype()))) return cumprod(where(isnan(x), 1.0, x), axis, dtype);
   return scan_op("nancumprod", ScanOp::CumProd, detail::replace_nan(x, 1), axis, dtype);
 }
 

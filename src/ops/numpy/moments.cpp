@@ -99,7 +99,19 @@ Tensor corrcoef(const Tensor& x) {
   if (x.ndim() != 1 && x.ndim() != 2)
     throw ValueError(keras::detail::cat(
         op, ": x must be 1-d or 2-d (variables in rows); got shape ", x.shape(), "."));
-  if (is_complex(x.dtype())) complex_detail::unsupported(op, x.dtype());
+  if (is_complex(x.dtype())) {
+    // NumPy's and JAX's: the covariance with conjugates, divided by the real standard
+    // deviations, each part clipped to [-1, 1].
+    Tensor rows = reshape(x, x.ndim() == 1 ? Shape{1, x.size()} : x.shape());
+    const double dof = static_cast<double>(rows.shape()[1] - 1);
+    Tensor centered = subtract(rows, mean(rows, 1, true));
+    Tensor cov = divide(matmul(centered, conj(transpose(centered))), dof);
+    Tensor stddev = sqrt(divide(sum(square(abs(centered)), 1), dof));
+    Tensor c = divide(divide(cov, expand_dims(stddev, 1)), expand_dims(stddev, 0));
+    auto clipped = [](const Tensor& t) { return where(greater(t, 1), 1, where(less(t, -1), -1, t)); };
+    c = view_as_complex(stack({clipped(real(c)), clipped(imag(c))}, -1));
+    return x.ndim() == 1 ? reshape(c, Shape{}) : c;
+  }
   DType t = x.dtype() == DType::Int64 ? DType::Float64 : float_result_type(x.dtype());
   Tensor rows = reshape(detail::cast(x, t), x.ndim() == 1 ? Shape{1, x.size()} : x.shape());
   const double dof = static_cast<double>(rows.shape()[1] - 1);

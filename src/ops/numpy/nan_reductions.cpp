@@ -14,9 +14,11 @@ namespace {
 Tensor nan_extreme(std::string_view op, const Tensor& x, const Axes& axis, bool keepdims,
                    bool is_max) {
   check(x.defined(), op, ": the input is an undefined tensor.");
-  if (!is_floating(x.dtype())) return is_max ? max(x, axis, keepdims) : min(x, axis, keepdims);
+  if (!is_floating(x.dtype()) && !is_complex(x.dtype()))
+    return is_max ? max(x, axis, keepdims) : min(x, axis, keepdims);
   constexpr double inf = std::numeric_limits<double>::infinity();
-  Tensor nan = detail::isnan_mask(x);
+  Tensor nan = detail::isnan_mask(x);  // complex: a NaN in either part
+  // NaNs become the identity of the extreme (complex: -inf + 0j or inf + 0j, as JAX).
   Tensor filled = where(nan, is_max ? -inf : inf, x);
   Tensor r = is_max ? max(filled, axis, keepdims) : min(filled, axis, keepdims);
   return where(all(nan, axis, keepdims), std::numeric_limits<double>::quiet_NaN(), r);

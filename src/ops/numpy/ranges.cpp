@@ -66,6 +66,17 @@ Tensor linspace_f64(std::string_view op, const Tensor& start, const Tensor& stop
 
 Tensor linspace(const Tensor& start, const Tensor& stop, int64_t num,
                 const LinspaceOptions& options) {
+  check(start.defined() && stop.defined(), "linspace: start or stop is an undefined tensor.");
+  const DType dtype = result_dtype(start, stop, options.dtype);
+  if (is_complex(dtype)) {
+    // Each part is a linspace of its own: the samples are linear in the fraction.
+    LinspaceOptions parts = options;
+    parts.dtype = complex_part_dtype(dtype);
+    Tensor s = cast(start, dtype), e = cast(stop, dtype);
+    return view_as_complex(stack({linspace(real(s), real(e), num, parts),
+                                  linspace(imag(s), imag(e), num, parts)},
+                                 -1));
+  }
   return finish(linspace_f64("linspace", start, stop, num, options.endpoint, options.axis),
                 result_dtype(start, stop, options.dtype));
 }

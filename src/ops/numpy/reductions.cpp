@@ -175,12 +175,14 @@ Tensor ptp(const Tensor& x, const Axes& axis, bool keepdims) {
 
 Tensor all(const Tensor& x, const Axes& axis, bool keepdims) {
   check(x.defined(), "all: the input is an undefined tensor.");
+  if (is_complex(x.dtype())) return all(complex_detail::is_nonzero(x), axis, keepdims);
   uint64_t mask = detail::axes_mask("all", axis, x.ndim());
   return finish_reduce(detail::run_reduce(ReduceOp::All, x, mask), x.shape(), mask, keepdims);
 }
 
 Tensor any(const Tensor& x, const Axes& axis, bool keepdims) {
   check(x.defined(), "any: the input is an undefined tensor.");
+  if (is_complex(x.dtype())) return any(complex_detail::is_nonzero(x), axis, keepdims);
   uint64_t mask = detail::axes_mask("any", axis, x.ndim());
   return finish_reduce(detail::run_reduce(ReduceOp::Any, x, mask), x.shape(), mask, keepdims);
 }

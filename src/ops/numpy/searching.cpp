@@ -112,6 +112,11 @@ Tensor isin(const Tensor& x1, const Tensor& x2, bool, bool invert) {
   check(x1.defined() && x2.defined(), op, ": an input is an undefined tensor.");
   auto [a, b] = common(op, x1, x2);
   if (b.size() == 0) return detail::filled(a.shape(), invert, DType::Bool, a.backend());
+  if (is_complex(a.dtype())) {
+    // No order to search in: every element against every test value.
+    Tensor found = any(equal(expand_dims(a, -1), reshape(b, Shape{b.size()})), -1);
+    return invert ? logical_not(found) : found;
+  }
   Tensor table = detail::sort_last(reshape(b, Shape{b.size()}), false, true, false).first;
   Tensor flat = reshape(a, Shape{a.size()});
   Tensor idx = detail::run_unary(backend::UnaryOp::Clip, search_sorted_flat(table, flat, false),

@@ -113,12 +113,35 @@ UniqueResult unique_typed(const Tensor& rows_tensor, const Tensor& x, std::optio
   return r;
 }
 
+// unique of complex x: the unique rows of its real view, whose order (real part, then
+// imaginary part, slice by slice) is NumPy's lexicographic order of complex numbers.
+UniqueResult complex_unique(const Tensor& x, const UniqueOptions& options) {
+  UniqueOptions pairs = options;
+  const int axis = options.axis ? detail::normalize_axis("unique", *options.axis, x.ndim()) : 0;
+  pairs.axis = axis;
+  UniqueResult r = unique(view_as_real(options.axis ? x : reshape(x, {-1})), pairs);
+  r.values = view_as_complex(r.values);
+  if (r.inverse.defined() && !options.axis) r.inverse = reshape(r.inverse, x.shape());
+  if (options.size) {
+    // Padding rows hold fill_value + 0j: the real path filled both parts.
+    UniqueOptions unpadded = pairs;
+    unpadded.size.reset();
+    const int64_t k = unique(view_as_real(options.axis ? x : reshape(x, {-1})), unpadded)
+                          .values.shape()[axis];
+    Shape at = detail::ones_shape(r.values.ndim());
+    at[axis] = r.values.shape()[axis];
+    Tensor padding = reshape(greater_equal(arange(at[axis]), k), at);
+    r.values = where(padding, cast(real(r.values), r.values.dtype()), r.values);
+  }
+  return r;
+}
+
 }  // namespace
 
 UniqueResult unique(const Tensor& x, const UniqueOptions& options) {
   constexpr std::string_view op = "unique";
   check(x.defined(), op, ": the input is an undefined tensor.");
-  if (is_complex(x.dtype())) complex_detail::unsupported(op, x.dtype());
+  if (is_complex(x.dtype())) return complex_unique(x, options);
   if (options.size && *options.size < 0)
     throw ValueError(
         keras::detail::cat(op, ": size must be non-negative; got ", *options.size, "."));

@@ -133,6 +133,8 @@ Tensor sinc_derivative(const Tensor& x, const Tensor& y) {
 }  // namespace
 
 Tensor sinc(const Tensor& x) {
+  // Complex sinc is the same composition, differentiated through its complex ops.
+  if (x.defined() && is_complex(x.dtype())) return sinc_forward(x);
   return detail::composite_unary("sinc", x, Promotion::ToFloat, sinc_forward,
                                  [](const Tensor& x, const Tensor& y, const Tensor& g) {
                                    return multiply(g, sinc_derivative(x, y));
