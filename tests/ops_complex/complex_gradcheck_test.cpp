@@ -201,6 +201,13 @@ TEST(ComplexGradcheck, RestOfTheOps) {
          return ops::concatenate({ops::ravel(ops::sigmoid(a)), ops::ravel(ops::silu(a)),
                                   ops::ravel(ops::sinc(a)), ops::ravel(ops::rsqrt(a))}, 0);
        }},
+      {"softplus, log_sigmoid, softsign, squareplus, tanh_shrink and gelu",
+       [](const Tensor& a, const Tensor&) {
+         return ops::concatenate({ops::ravel(ops::softplus(a)), ops::ravel(ops::log_sigmoid(a)),
+                                  ops::ravel(ops::softsign(a)), ops::ravel(ops::squareplus(a)),
+                                  ops::ravel(ops::tanh_shrink(a)), ops::ravel(ops::gelu(a))},
+                                 0);
+       }},
       {"average, trapezoid, diff and corrcoef",
        [](const Tensor& a, const Tensor&) {
          return ops::concatenate({ops::ravel(ops::average(a, 1)), ops::ravel(ops::trapezoid(a)),

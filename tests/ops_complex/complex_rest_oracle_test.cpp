@@ -36,7 +36,11 @@ GoldenOps complex_rest_ops() {
   const std::pair<const char*, Unary> unary[] = {
       {"logical_not", &ops::logical_not}, {"rsqrt", &ops::rsqrt},     {"deg2rad", &ops::deg2rad},
       {"rad2deg", &ops::rad2deg},         {"sigmoid", &ops::sigmoid}, {"silu", &ops::silu},
-      {"sinc", &ops::sinc},               {"tril", [](const Tensor& x) { return ops::tril(x); }},
+      {"sinc", &ops::sinc},               {"softplus", &ops::softplus},
+      {"log_sigmoid", &ops::log_sigmoid}, {"softsign", &ops::softsign},
+      {"squareplus", [](const Tensor& x) { return ops::squareplus(x); }},
+      {"tanh_shrink", &ops::tanh_shrink},
+      {"gelu", [](const Tensor& x) { return ops::gelu(x); }},               {"tril", [](const Tensor& x) { return ops::tril(x); }},
       {"triu", [](const Tensor& x) { return ops::triu(x); }}};
   for (auto [name, f] : unary)
     g[name] = with_gradients(1, [f](const TensorList& x) { return f(x[0]); });

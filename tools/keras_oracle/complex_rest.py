@@ -4,6 +4,7 @@ maximum/minimum/fmax/fmin (NumPy's and JAX's lexicographic order), the logical o
 reductions (a complex number is true when it is not 0), nonzero, isin, isclose, the NaN-skipping
 reductions, divide_no_nan, rsqrt, sinc, deg2rad/rad2deg, logaddexp/logaddexp2 and logsumexp
 (JAX's formulas: imaginary parts wrapped into one period), softmax, log_softmax, sigmoid, silu,
+softplus, log_sigmoid, softsign, squareplus, tanh_shrink, gelu (its tanh approximation),
 and the shape and difference ops (append, stacks, rot90, tril/triu, diff, cross, average,
 trapezoid, linspace, diagflat), unique (lexicographic), corrcoef and cdist.
 
@@ -56,7 +57,8 @@ def main():
              check_dtype=False)
         case(f, f"isin_{tag}", "isin", ops.isin, [z, w[2]], grad=False)
         case(f, f"divide_no_nan_{tag}", "divide_no_nan", ops.divide_no_nan, [z, w])
-        for op in ("deg2rad", "rad2deg", "sigmoid", "silu"):
+        for op in ("deg2rad", "rad2deg", "sigmoid", "silu", "softplus", "log_sigmoid",
+                   "softsign", "squareplus", "tanh_shrink", "gelu"):
             case(f, f"{op}_{tag}", op, getattr(ops, op), [z])
         # At 0 (z[1, 2]) rsqrt is inf + nan j; jax.grad gives NaN there, keras-cpp 0 (below the
         # division by 0 has no gradient): the gradient away from 0.

@@ -3,6 +3,7 @@
 // compositions. Every one records a single gradient rule.
 
 #include <cmath>
+#include <numbers>
 
 #include "keras/ops/ops.h"
 #include "ops/complex/complex_parts.h"
@@ -96,12 +97,15 @@ Tensor sparse_sigmoid(const Tensor& x) {
 }
 
 Tensor softplus(const Tensor& x) {
+  // JAX's softplus is logaddexp(x, 0), which is defined for complex x too.
+  if (x.defined() && is_complex(x.dtype())) return logaddexp(x, zeros_like(x));
   return unary_kernel(
       "softplus", UnaryOp::Softplus, x, float_dtype(x),
       [](const Tensor& x, const Tensor&, const Tensor& g) { return multiply(g, sigmoid(x)); });
 }
 
 Tensor softsign(const Tensor& x) {
+  if (x.defined() && is_complex(x.dtype())) return divide(x, add(abs(x), 1.0));  // as JAX
   return composite(
       "softsign", x, [](const Tensor& x) { return divide(x, add(abs(x), 1.0)); },
       [](const Tensor& x, const Tensor& g) { return divide(g, square(add(abs(x), 1.0))); });
@@ -147,6 +151,8 @@ Tensor swish(const Tensor& x) {
 }
 
 Tensor squareplus(const Tensor& x, double b) {
+  if (x.defined() && is_complex(x.dtype()))  // JAX's formula, principal square root
+    return multiply(add(x, sqrt(add(square(x), b))), 0.5);
   return composite(
       "squareplus", x,
       [b](const Tensor& x) { return multiply(add(x, sqrt(add(square(x), b))), 0.5); },
@@ -156,6 +162,7 @@ Tensor squareplus(const Tensor& x, double b) {
 }
 
 Tensor log_sigmoid(const Tensor& x) {
+  if (x.defined() && is_complex(x.dtype())) return negative(softplus(negative(x)));  // as JAX
   return unary_kernel("log_sigmoid", UnaryOp::LogSigmoid, x, float_dtype(x),
                       [](const Tensor& x, const Tensor&, const Tensor& g) {
                         return multiply(g, sigmoid(negative(x)));
@@ -222,6 +229,12 @@ Tensor selu(const Tensor& x) {
 }
 
 Tensor gelu(const Tensor& x, bool approximate) {
+  if (approximate && x.defined() && is_complex(x.dtype())) {
+    // JAX's tanh approximation, a complex function too (the exact form needs a complex erf).
+    const double k = std::sqrt(2.0 / std::numbers::pi);
+    Tensor inner = multiply(add(x, multiply(multiply(square(x), x), 0.044715)), k);
+    return multiply(x, multiply(add(tanh(inner), 1.0), 0.5));
+  }
   if (approximate) {
     return unary_kernel("gelu", UnaryOp::GeluTanh, x, float_dtype(x),
                         [](const Tensor& x, const Tensor&, const Tensor& g) {
@@ -288,6 +301,7 @@ Tensor glu(const Tensor& x, int axis) {
 }
 
 Tensor tanh_shrink(const Tensor& x) {
+  if (x.defined() && is_complex(x.dtype())) return subtract(x, tanh(x));  // as Keras
   return composite(
       "tanh_shrink", x, [](const Tensor& x) { return subtract(x, tanh(x)); },
       [](const Tensor& x, const Tensor& g) { return multiply(g, square(tanh(x))); });
