@@ -76,6 +76,10 @@ Tensor restride_adjoint(const Tensor& g, const Shape& x_shape, const StrideMap& 
 }  // namespace
 
 
+Tensor off_diagonal(int64_t n, DType dtype, Backend& be) {
+  return subtract(Tensor(1.0).astype(dtype), eye(n, dtype, be));
+}
+
 Tensor mH(const Tensor& x) { return is_complex(x.dtype()) ? conj(mT(x)) : mT(x); }
 
 Tensor real_embedding(const Tensor& z) {

@@ -21,6 +21,8 @@ using detail::Backend;
 
 /// The n x n identity on `be` (ops::eye uses the current backend).
 Tensor eye(int64_t n, DType dtype, Backend& be);
+/// 1 - eye: zeros on the diagonal, ones elsewhere.
+Tensor off_diagonal(int64_t n, DType dtype, Backend& be);
 /// 0, 1, ..., n-1 as `dtype` on `be`.
 Tensor iota(int64_t n, DType dtype, Backend& be);
 /// `length` entries of `axis` from `start` by `step` (a view); `keep` false drops the axis

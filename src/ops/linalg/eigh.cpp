@@ -35,9 +35,9 @@ std::pair<Tensor, Tensor> eigh(const Tensor& x) {
           const int64_t n = w.shape().back();
           Tensor vtgv = matmul(mH(v), conj(grads[1]));
           Tensor skew = multiply(subtract(vtgv, mH(vtgv)), Tensor(0.5));
-          Tensor eye_n = eye(n, w.dtype(), w.backend());
-          if (is_complex(v.dtype())) skew = multiply(skew, subtract(Tensor(1.0).astype(w.dtype()), eye_n));
-          Tensor e = add(subtract(expand_dims(w, -2), expand_dims(w, -1)), eye_n);
+          if (is_complex(v.dtype())) skew = multiply(skew, off_diagonal(n, w.dtype(), w.backend()));
+          Tensor e = add(subtract(expand_dims(w, -2), expand_dims(w, -1)),
+                         eye(n, w.dtype(), w.backend()));
           Tensor inner = add(divide(skew, e), diag_embed(grads[0]));
           return TensorList{conj(matmul(matmul(v, inner), mH(v)))};
         });

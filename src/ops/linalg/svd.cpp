@@ -23,13 +23,6 @@ double eps_of(DType t) {
   }
 }
 
-// Zeros on the diagonal of x (..., k, k), ones elsewhere: a real mask.
-Tensor off_diagonal(const Tensor& x) {
-  const int64_t k = x.shape().back();
-  const DType part = real_part_dtype(x.dtype());
-  return subtract(Tensor(1.0).astype(part), eye(k, part, x.backend()));
-}
-
 // The gradient of A = U diag(S) Vh for distinct nonzero singular values, in PyTorch's
 // convention (svd_backward; the conjugate of JAX's for complex A): with E_jk = S_k^2 - S_j^2
 // (1 on the diagonal) and skew(X) = X - X^H,
@@ -52,7 +45,7 @@ Tensor svd_grad(const Tensor& u, const Tensor& s, const Tensor& vh, const Tensor
   Tensor off = divide(add(multiply(skew(utgu), s_row), multiply(s_col, skew(vtgv))), e);
   Tensor diag = gs;
   if (is_complex(u.dtype())) {
-    off = multiply(off, off_diagonal(off));
+    off = multiply(off, off_diagonal(k, s.dtype(), s.backend()));
     Tensor turn = divide(imag(diagonal(utgu, 0, -2, -1)), s);
     diag = view_as_complex(stack({gs, turn}, -1));
   }
