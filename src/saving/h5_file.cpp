@@ -317,7 +317,7 @@ Tensor H5File::read(const std::string& path) const {
   // 16-bit floats come in as their bit patterns (HDF5 has no native half type to convert to);
   // complex numbers as h5py's compound in native byte order.
   const bool raw = dtype == DType::Float16 || dtype == DType::BFloat16;
-  Handle memory_type(raw                ? H5Tcopy(type.get())  // the file type: no conversion
+  Handle memory_type(raw                 ? H5Tcopy(type.get())  // the file type: no conversion
                      : is_complex(dtype) ? detail::h5py_complex_type(dtype, /*in_file=*/false)
                                          : -1,
                      H5Tclose);

@@ -52,14 +52,22 @@ inline std::optional<DType> h5py_complex_dtype(hid_t type) {
 inline hid_t h5py_file_type(DType dtype, bool& owned) {
   owned = false;
   switch (dtype) {
-    case DType::Float32: return H5T_IEEE_F32LE;
-    case DType::Float64: return H5T_IEEE_F64LE;
-    case DType::Int64: return H5T_STD_I64LE;
-    case DType::Int32: return H5T_STD_I32LE;
-    case DType::Int16: return H5T_STD_I16LE;
-    case DType::Int8: return H5T_STD_I8LE;
-    case DType::UInt8: return H5T_STD_U8LE;
-    case DType::BFloat16: return H5T_STD_U16LE;  // bit patterns + attribute dtype="bfloat16"
+    case DType::Float32:
+      return H5T_IEEE_F32LE;
+    case DType::Float64:
+      return H5T_IEEE_F64LE;
+    case DType::Int64:
+      return H5T_STD_I64LE;
+    case DType::Int32:
+      return H5T_STD_I32LE;
+    case DType::Int16:
+      return H5T_STD_I16LE;
+    case DType::Int8:
+      return H5T_STD_I8LE;
+    case DType::UInt8:
+      return H5T_STD_U8LE;
+    case DType::BFloat16:
+      return H5T_STD_U16LE;  // bit patterns + attribute dtype="bfloat16"
     case DType::Float16: {
       // h5py's IEEE half: sign bit 15, exponent 10..14 (bias 15), mantissa 0..9.
       hid_t t = H5Tcopy(H5T_IEEE_F32LE);

@@ -105,7 +105,6 @@ void quiet_hdf5() {
   std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
 }
 
-
 void string_attribute(hid_t object, const char* name, const std::string& value) {
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(type.get(), H5T_VARIABLE);

@@ -115,60 +115,81 @@ TEST(ComplexGradcheck, LinearAlgebra) {
   };
   const std::pair<const char*, Fn> square[] = {
       {"det", [&](const Tensor& b) { return ops::det(shifted(b)); }},
-      {"slogdet", [&](const Tensor& b) {
+      {"slogdet",
+       [&](const Tensor& b) {
          auto [sign, log] = ops::slogdet(shifted(b));
          return ops::add(sign, log);
        }},
       {"lu_factor", [&](const Tensor& b) { return ops::lu_factor(shifted(b)).first; }},
-      {"solve_triangular", [&](const Tensor& b) {
+      {"solve_triangular",
+       [&](const Tensor& b) {
          return ops::add(ops::solve_triangular(shifted(b), b, true),
                          ops::solve_triangular(shifted(b), b, false));
        }},
-      {"cholesky", [&](const Tensor& b) {
+      {"cholesky",
+       [&](const Tensor& b) {
          return ops::add(ops::cholesky(hermitian_pd(b)), ops::cholesky(hermitian_pd(b), true));
        }},
-      {"cholesky_inverse", [&](const Tensor& b) {
-         return ops::add(ops::cholesky_inverse(shifted(b)), ops::cholesky_inverse(shifted(b), true));
+      {"cholesky_inverse",
+       [&](const Tensor& b) {
+         return ops::add(ops::cholesky_inverse(shifted(b)),
+                         ops::cholesky_inverse(shifted(b), true));
        }},
       {"eigh", [&](const Tensor& b) {
          Tensor h = ops::multiply(ops::add(b, ops::conj(ops::transpose(b))), 0.5);
          auto [w, v] = ops::eigh(h);
          return ops::concatenate({ops::cast(w, v.dtype()), ops::ravel(weighted(v, w)),
-                                  ops::ravel(ops::cast(ops::abs(v), v.dtype()))}, 0);
+                                  ops::ravel(ops::cast(ops::abs(v), v.dtype()))},
+                                 0);
        }}};
   for (const auto& [name, f] : square)
-    expect_gradcheck(name, [f](const std::vector<Tensor>& x) {
-      return both_parts(ops::ravel(f(complex_of(x, 0))));
-    }, {randn({3, 3}, 31), randn({3, 3}, 32)});
+    expect_gradcheck(
+        name,
+        [f](const std::vector<Tensor>& x) { return both_parts(ops::ravel(f(complex_of(x, 0)))); },
+        {randn({3, 3}, 31), randn({3, 3}, 32)});
   // Tall, wide and square: QR (keras-cpp differentiates the wide QR, JAX does not), SVD,
   // least squares and the pseudo-inverse, and the singular-value norms.
   const std::pair<const char*, Fn> rectangular[] = {
-      {"qr", [](const Tensor& a) {
+      {"qr",
+       [](const Tensor& a) {
          auto [q, r] = ops::qr(a);
          return ops::concatenate({ops::ravel(q), ops::ravel(r)}, 0);
        }},
-      {"svd", [&](const Tensor& a) {
+      {"svd",
+       [&](const Tensor& a) {
          auto [u, s, vh] = ops::svd(a, false);
-         Tensor rebuilt = ops::matmul(ops::multiply(u, ops::expand_dims(ops::cast(ops::multiply(s, ops::linspace(1.0, 2.0, s.shape().back())), u.dtype()), -2)), vh);
+         Tensor rebuilt = ops::matmul(
+             ops::multiply(
+                 u, ops::expand_dims(
+                        ops::cast(ops::multiply(s, ops::linspace(1.0, 2.0, s.shape().back())),
+                                  u.dtype()),
+                        -2)),
+             vh);
          return ops::concatenate({ops::cast(s, u.dtype()), ops::ravel(rebuilt),
                                   ops::ravel(ops::cast(ops::abs(u), u.dtype())),
-                                  ops::ravel(ops::cast(ops::abs(vh), u.dtype()))}, 0);
+                                  ops::ravel(ops::cast(ops::abs(vh), u.dtype()))},
+                                 0);
        }},
-      {"lstsq and pinv", [](const Tensor& a) {
+      {"lstsq and pinv",
+       [](const Tensor& a) {
          Tensor b = ops::cast(ops::arange(a.shape()[0]), a.dtype());
          return ops::concatenate({ops::lstsq(a, b), ops::ravel(ops::pinv(a))}, 0);
        }},
       {"norm 2, -2 and nuc", [](const Tensor& a) {
-         return ops::cast(ops::stack({ops::norm(a, 2), ops::norm(a, -2),
-                                      ops::norm(a, ops::NormOrd("nuc"))}, 0), a.dtype());
+         return ops::cast(
+             ops::stack({ops::norm(a, 2), ops::norm(a, -2), ops::norm(a, ops::NormOrd("nuc"))}, 0),
+             a.dtype());
        }}};
   // randn's rows are shifted sines (matrices of rank 2): 2I makes them full rank with
   // distinct singular values.
   for (const auto& [name, f] : rectangular)
     for (Shape shape : {Shape{4, 3}, Shape{3, 4}, Shape{3, 3}})
-      expect_gradcheck(name, [f, shape](const std::vector<Tensor>& x) {
-        return both_parts(f(ops::add(complex_of(x, 0), ops::multiply(ops::eye(shape[0], shape[1]), 2.0))));
-      }, {randn(shape, 33), randn(shape, 34)});
+      expect_gradcheck(name,
+                       [f, shape](const std::vector<Tensor>& x) {
+                         return both_parts(f(ops::add(
+                             complex_of(x, 0), ops::multiply(ops::eye(shape[0], shape[1]), 2.0))));
+                       },
+                       {randn(shape, 33), randn(shape, 34)});
 }
 
 // The ops complex_rest.py checks against jax.grad, by finite differences too (no ties: the
@@ -194,12 +215,14 @@ TEST(ComplexGradcheck, RestOfTheOps) {
       {"softmax, log_softmax and logsumexp",
        [](const Tensor& a, const Tensor&) {
          return ops::concatenate({ops::ravel(ops::softmax(a)), ops::ravel(ops::log_softmax(a)),
-                                  ops::ravel(ops::logsumexp(a, 1))}, 0);
+                                  ops::ravel(ops::logsumexp(a, 1))},
+                                 0);
        }},
       {"sigmoid, silu, sinc and rsqrt",
        [](const Tensor& a, const Tensor&) {
          return ops::concatenate({ops::ravel(ops::sigmoid(a)), ops::ravel(ops::silu(a)),
-                                  ops::ravel(ops::sinc(a)), ops::ravel(ops::rsqrt(a))}, 0);
+                                  ops::ravel(ops::sinc(a)), ops::ravel(ops::rsqrt(a))},
+                                 0);
        }},
       {"softplus, log_sigmoid, softsign, squareplus, tanh_shrink and gelu",
        [](const Tensor& a, const Tensor&) {
@@ -208,15 +231,18 @@ TEST(ComplexGradcheck, RestOfTheOps) {
                                   ops::ravel(ops::tanh_shrink(a)), ops::ravel(ops::gelu(a))},
                                  0);
        }},
-      {"average, trapezoid, diff and corrcoef",
-       [](const Tensor& a, const Tensor&) {
+      {"average, trapezoid, diff and corrcoef", [](const Tensor& a, const Tensor&) {
          return ops::concatenate({ops::ravel(ops::average(a, 1)), ops::ravel(ops::trapezoid(a)),
-                                  ops::ravel(ops::diff(a)), ops::ravel(ops::corrcoef(a))}, 0);
+                                  ops::ravel(ops::diff(a)), ops::ravel(ops::corrcoef(a))},
+                                 0);
        }}};
   for (const auto& [name, f] : ops2)
-    expect_gradcheck(name, [f](const std::vector<Tensor>& x) {
-      return ops::ravel(both_parts(f(complex_of(x, 0), complex_of(x, 2))));
-    }, {randn({2, 3}, 41), randn({2, 3}, 42), randn({2, 3}, 43, 1.0, 0.3), randn({2, 3}, 44)});
+    expect_gradcheck(
+        name,
+        [f](const std::vector<Tensor>& x) {
+          return ops::ravel(both_parts(f(complex_of(x, 0), complex_of(x, 2))));
+        },
+        {randn({2, 3}, 41), randn({2, 3}, 42), randn({2, 3}, 43, 1.0, 0.3), randn({2, 3}, 44)});
 }
 
 // L(z) = sum of a real function of z; the tape's gradient must be dL/dx - i dL/dy.

@@ -1,8 +1,9 @@
 // keras.ops.linalg on complex matrices against Keras 3.15 itself
 // (tools/keras_oracle/complex_linalg.py -> tests/oracle/fixtures/complex_linalg.npz): values and
 // jax.grad gradients of det, slogdet, cholesky, cholesky_inverse, qr, svd, eigh, lu_factor,
-// solve_triangular, lstsq, pinv and the singular-value norms; values of eig and matrix_rank. Singular and eigen vectors enter through
-// functions of them that do not depend on their free phases (see the generator).
+// solve_triangular, lstsq, pinv and the singular-value norms; values of eig and matrix_rank.
+// Singular and eigen vectors enter through functions of them that do not depend on their free
+// phases (see the generator).
 
 #include <gtest/gtest.h>
 
@@ -41,8 +42,10 @@ GoldenOps complex_linalg_ops() {
       {"qr_q", [](const TensorList& x) { return ops::qr(x[0]).first; }},
       {"qr_r", [](const TensorList& x) { return ops::qr(x[0]).second; }},
       {"svd_values", [](const TensorList& x) { return std::get<1>(ops::svd(x[0], false, false)); }},
-      {"svd_u_moduli", [](const TensorList& x) { return ops::absolute(std::get<0>(ops::svd(x[0], false))); }},
-      {"svd_vh_moduli", [](const TensorList& x) { return ops::absolute(std::get<2>(ops::svd(x[0], false))); }},
+      {"svd_u_moduli",
+       [](const TensorList& x) { return ops::absolute(std::get<0>(ops::svd(x[0], false))); }},
+      {"svd_vh_moduli",
+       [](const TensorList& x) { return ops::absolute(std::get<2>(ops::svd(x[0], false))); }},
       {"eigh_values", [](const TensorList& x) { return ops::eigh(x[0]).first; }},
       {"eigh_moduli", [](const TensorList& x) { return ops::absolute(ops::eigh(x[0]).second); }},
       {"lu", [](const TensorList& x) { return ops::lu_factor(x[0]).first; }},

@@ -2,8 +2,8 @@
 // (tools/keras_oracle/complex_rest.py -> tests/oracle/fixtures/complex_rest.npz): the ordering
 // comparisons and maximum/minimum/fmax/fmin in the lexicographic order, the logical ops and
 // reductions, the NaN-skipping reductions, logaddexp, logsumexp, softmax and the other
-// elementwise functions, the shape and difference ops, unique, corrcoef and cdist; values and jax.grad
-// gradients.
+// elementwise functions, the shape and difference ops, unique, corrcoef and cdist; values and
+// jax.grad gradients.
 
 #include <gtest/gtest.h>
 
@@ -22,25 +22,38 @@ using Fn = std::function<Tensor(const TensorList&)>;
 GoldenOps complex_rest_ops() {
   GoldenOps g;
   using Binary = Tensor (*)(const Tensor&, const Tensor&);
-  const std::pair<const char*, Binary> binary[] = {
-      {"greater", &ops::greater},         {"greater_equal", &ops::greater_equal},
-      {"less", &ops::less},               {"less_equal", &ops::less_equal},
-      {"logical_and", &ops::logical_and}, {"logical_or", &ops::logical_or},
-      {"logical_xor", &ops::logical_xor}, {"maximum", &ops::maximum},
-      {"minimum", &ops::minimum},         {"fmax", &ops::fmax},
-      {"fmin", &ops::fmin},               {"divide_no_nan", &ops::divide_no_nan},
-      {"logaddexp", &ops::logaddexp},     {"logaddexp2", &ops::logaddexp2}};
+  const std::pair<const char*, Binary> binary[] = {{"greater", &ops::greater},
+                                                   {"greater_equal", &ops::greater_equal},
+                                                   {"less", &ops::less},
+                                                   {"less_equal", &ops::less_equal},
+                                                   {"logical_and", &ops::logical_and},
+                                                   {"logical_or", &ops::logical_or},
+                                                   {"logical_xor", &ops::logical_xor},
+                                                   {"maximum", &ops::maximum},
+                                                   {"minimum", &ops::minimum},
+                                                   {"fmax", &ops::fmax},
+                                                   {"fmin", &ops::fmin},
+                                                   {"divide_no_nan", &ops::divide_no_nan},
+                                                   {"logaddexp", &ops::logaddexp},
+                                                   {"logaddexp2", &ops::logaddexp2}};
   for (auto [name, f] : binary)
     g[name] = with_gradients(2, [f](const TensorList& x) { return f(x[0], x[1]); });
   using Unary = Tensor (*)(const Tensor&);
   const std::pair<const char*, Unary> unary[] = {
-      {"logical_not", &ops::logical_not}, {"rsqrt", &ops::rsqrt},     {"deg2rad", &ops::deg2rad},
-      {"rad2deg", &ops::rad2deg},         {"sigmoid", &ops::sigmoid}, {"silu", &ops::silu},
-      {"sinc", &ops::sinc},               {"softplus", &ops::softplus},
-      {"log_sigmoid", &ops::log_sigmoid}, {"softsign", &ops::softsign},
+      {"logical_not", &ops::logical_not},
+      {"rsqrt", &ops::rsqrt},
+      {"deg2rad", &ops::deg2rad},
+      {"rad2deg", &ops::rad2deg},
+      {"sigmoid", &ops::sigmoid},
+      {"silu", &ops::silu},
+      {"sinc", &ops::sinc},
+      {"softplus", &ops::softplus},
+      {"log_sigmoid", &ops::log_sigmoid},
+      {"softsign", &ops::softsign},
       {"squareplus", [](const Tensor& x) { return ops::squareplus(x); }},
       {"tanh_shrink", &ops::tanh_shrink},
-      {"gelu", [](const Tensor& x) { return ops::gelu(x); }},               {"tril", [](const Tensor& x) { return ops::tril(x); }},
+      {"gelu", [](const Tensor& x) { return ops::gelu(x); }},
+      {"tril", [](const Tensor& x) { return ops::tril(x); }},
       {"triu", [](const Tensor& x) { return ops::triu(x); }}};
   for (auto [name, f] : unary)
     g[name] = with_gradients(1, [f](const TensorList& x) { return f(x[0]); });
@@ -61,9 +74,18 @@ GoldenOps complex_rest_ops() {
       {"nanmax_axis1", [](const TensorList& x) { return ops::nanmax(x[0], 1); }},
       {"nanmin_axis1", [](const TensorList& x) { return ops::nanmin(x[0], 1); }},
       {"append", [](const TensorList& x) { return ops::append(x[0], x[1]); }},
-      {"hstack", [](const TensorList& x) { return ops::hstack({x[0], x[1]}); }},
-      {"vstack", [](const TensorList& x) { return ops::vstack({x[0], x[1]}); }},
-      {"dstack", [](const TensorList& x) { return ops::dstack({x[0], x[1]}); }},
+      {"hstack",
+       [](const TensorList& x) {
+         return ops::hstack({x[0], x[1]});
+       }},
+      {"vstack",
+       [](const TensorList& x) {
+         return ops::vstack({x[0], x[1]});
+       }},
+      {"dstack",
+       [](const TensorList& x) {
+         return ops::dstack({x[0], x[1]});
+       }},
       {"rot90", [](const TensorList& x) { return ops::rot90(x[0]); }},
       {"diff", [](const TensorList& x) { return ops::diff(x[0]); }},
       {"cross", [](const TensorList& x) { return ops::cross(x[0], x[1]); }},
@@ -81,8 +103,8 @@ GoldenOps complex_rest_ops() {
       {"corrcoef", [](const TensorList& x) { return ops::corrcoef(x[0]); }},
       {"cdist", [](const TensorList& x) { return ops::cdist(x[0], x[1]); }}};
   // The ops of two inputs among them; the others take one.
-  const std::set<std::string> two = {"isclose", "isin", "append", "hstack", "vstack", "dstack",
-                                     "cross", "average_weights", "linspace_5", "cdist"};
+  const std::set<std::string> two = {"isclose", "isin",  "append",          "hstack",     "vstack",
+                                     "dstack",  "cross", "average_weights", "linspace_5", "cdist"};
   for (const auto& [name, f] : named) g[name] = with_gradients(two.count(name) ? 2 : 1, f);
   return g;
 }

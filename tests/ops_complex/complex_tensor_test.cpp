@@ -127,8 +127,9 @@ TEST(ComplexTensor, OpsWithoutComplexSupportSayWhich) {
             std::string::npos);  // JAX casts the imaginary part away
   EXPECT_NE(message([&] { ops::relu(z); }).find("relu does not take complex64"),
             std::string::npos);  // the activations name themselves, not a kernel
-  EXPECT_NE(message([&] { layers::Dense(2, {.activation = "gelu"})(ops::reshape(z, {1, 2})); })
-                .find("gelu does not take complex64"),
+  EXPECT_NE(message([&] {
+              layers::Dense(2, {.activation = "gelu"})(ops::reshape(z, {1, 2}));
+            }).find("gelu does not take complex64"),
             std::string::npos);
   EXPECT_THROW(ops::view_as_complex(ops::ones({3, 3})), ValueError);
   EXPECT_THROW(ops::view_as_complex(z), TypeError);

@@ -32,14 +32,14 @@ std::string fixture_file(const std::string& relative) {
 
 void register_complex_scale() {
   static std::once_flag once;
-  std::call_once(once, [] {
-    saving::register_keras_serializable<ComplexScale>("oracle", "ComplexScale");
-  });
+  std::call_once(
+      once, [] { saving::register_keras_serializable<ComplexScale>("oracle", "ComplexScale"); });
 }
 
 // complex_scale.py's complex_scale_128(), built here with initial weights.
 ModelPtr<Model> twin() {
-  return Sequential({Input({4}), make_layer<ComplexScale>(DType::Complex64, LayerOptions{.name = "cs64"}),
+  return Sequential({Input({4}),
+                     make_layer<ComplexScale>(DType::Complex64, LayerOptions{.name = "cs64"}),
                      make_layer<ComplexScale>(DType::Complex128, LayerOptions{.name = "cs128"}),
                      layers::Dense(3, {.name = "dense"})});
 }

@@ -20,10 +20,13 @@ class ComplexScale : public Layer {
   std::string class_name() const override { return "ComplexScale"; }
   void build(const Shape& input_shape) override {
     const Shape features{input_shape.back()};
-    scale_ = add_weight({.shape = features, .initializer = "ones", .dtype = DType::Complex64,
-                         .name = "scale"});
-    rotor_ = add_weight({.shape = features, .initializer = "zeros", .trainable = false,
-                         .dtype = rotor_dtype_, .name = "rotor"});
+    scale_ = add_weight(
+        {.shape = features, .initializer = "ones", .dtype = DType::Complex64, .name = "scale"});
+    rotor_ = add_weight({.shape = features,
+                         .initializer = "zeros",
+                         .trainable = false,
+                         .dtype = rotor_dtype_,
+                         .name = "rotor"});
     bias_ = add_weight({.shape = features, .initializer = "zeros", .name = "bias"});
   }
   Tensor call(const Tensor& x, const CallContext&) override {

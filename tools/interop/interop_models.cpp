@@ -28,9 +28,9 @@
 
 #include "../../examples/functional_graph_model.h"
 #include "complex_scale.h"
+#include "float8_files.h"
 #include "layer_files.h"
 #include "lora_files.h"
-#include "float8_files.h"
 #include "quantized_files.h"
 #include "scale_shift.h"
 #include "string_files.h"
@@ -100,11 +100,12 @@ ModelPtr custom() {
 
 // complex_scale.py's complex_scale(): complex64 and complex128 weights.
 ModelPtr complex_scale() {
-  return keras::Sequential(
-      {keras::Input({4}),
-       keras::make_layer<ComplexScale>(keras::DType::Complex64, keras::LayerOptions{.name = "cs64"}),
-       keras::make_layer<ComplexScale>(keras::DType::Complex128, keras::LayerOptions{.name = "cs128"}),
-       layers::Dense(3, {.name = "dense"})});
+  return keras::Sequential({keras::Input({4}),
+                            keras::make_layer<ComplexScale>(keras::DType::Complex64,
+                                                            keras::LayerOptions{.name = "cs64"}),
+                            keras::make_layer<ComplexScale>(keras::DType::Complex128,
+                                                            keras::LayerOptions{.name = "cs128"}),
+                            layers::Dense(3, {.name = "dense"})});
 }
 
 // A subclassed model (models.py's TwoTower), built on a symbolic input as there.
@@ -146,8 +147,8 @@ void randomize_non_trainable(Model& model) {
       }
       keras::Shape pairs = w.shape();
       pairs.push_back(2);
-      values.push_back(ops::cast(ops::view_as_complex(keras::random::uniform(pairs, -1.5, 1.5)),
-                                 w.dtype()));
+      values.push_back(
+          ops::cast(ops::view_as_complex(keras::random::uniform(pairs, -1.5, 1.5)), w.dtype()));
     }
     layer->set_weights(values);
   }
@@ -217,15 +218,42 @@ void write_native(Writer& out) {
     TensorList (*inputs)();
   };
   const Kind kinds[] = {
-      {"mlp", mlp, [] { return normal_inputs({{5, 8}}); }},
-      {"cnn", cnn, [] { return normal_inputs({{3, 8, 8, 2}}); }},
-      {"two_io", two_io, [] { return normal_inputs({{4, 6}, {4, 3}}); }},
-      {"shared", shared, [] { return normal_inputs({{4, 4}, {4, 4}}); }},
-      {"nested", nested, [] { return normal_inputs({{4, 6}}); }},
-      {"lstm", lstm, [] { return TensorList{keras::random::randint({4, 7}, 0, 20)}; }},
-      {"custom", custom, [] { return normal_inputs({{4, 5}}); }},
-      {"complex_scale", complex_scale, [] { return normal_inputs({{4, 4}}); }},
-      {"subclassed", subclassed, [] { return normal_inputs({{4, 5}}); }},
+      {"mlp", mlp,
+       [] {
+         return normal_inputs({{5, 8}});
+       }},
+      {"cnn", cnn,
+       [] {
+         return normal_inputs({{3, 8, 8, 2}});
+       }},
+      {"two_io", two_io,
+       [] {
+         return normal_inputs({{4, 6}, {4, 3}});
+       }},
+      {"shared", shared,
+       [] {
+         return normal_inputs({{4, 4}, {4, 4}});
+       }},
+      {"nested", nested,
+       [] {
+         return normal_inputs({{4, 6}});
+       }},
+      {"lstm", lstm,
+       [] {
+         return TensorList{keras::random::randint({4, 7}, 0, 20)};
+       }},
+      {"custom", custom,
+       [] {
+         return normal_inputs({{4, 5}});
+       }},
+      {"complex_scale", complex_scale,
+       [] {
+         return normal_inputs({{4, 4}});
+       }},
+      {"subclassed", subclassed,
+       [] {
+         return normal_inputs({{4, 5}});
+       }},
   };
   uint64_t seed = 100;
   for (const auto& kind : kinds) {

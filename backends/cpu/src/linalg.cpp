@@ -108,15 +108,19 @@ inline constexpr bool is_complex_v = !std::is_same_v<part_t<T>, T>;
 
 template <typename F>
 bool is_nan(F v) {
-  if constexpr (is_complex_v<F>) return std::isnan(v.real()) || std::isnan(v.imag());
-  else return std::isnan(v);
+  if constexpr (is_complex_v<F>)
+    return std::isnan(v.real()) || std::isnan(v.imag());
+  else
+    return std::isnan(v);
 }
 
 template <typename T>
 void fill_nan(T* dst, int64_t n) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  if constexpr (is_complex_v<T>) std::fill(dst, dst + n, T(nan, nan));
-  else std::fill(dst, dst + n, convert<T>(nan));
+  if constexpr (is_complex_v<T>)
+    std::fill(dst, dst + n, T(nan, nan));
+  else
+    std::fill(dst, dst + n, convert<T>(nan));
 }
 
 template <typename T>
@@ -154,12 +158,13 @@ void visit_float(DType dtype, std::string_view what, const Fn& fn) {
     case DType::Float64: return fn(double{}, double{});
     case DType::Float16: return fn(float16_t{}, float{});
     case DType::BFloat16: return fn(bfloat16_t{}, float{});
-    case DType::Complex64: return fn(c64{}, c64{});
-    case DType::Complex128: return fn(c128{}, c128{});
+    case DType::Complex64:
+      return fn(c64{}, c64{});
+    case DType::Complex128:
+      return fn(c128{}, c128{});
     default:
-      throw TypeError(keras::detail::cat("cpu linalg ", what,
-                                         ": expected a floating or complex dtype, got ", dtype,
-                                         "."));
+      throw TypeError(keras::detail::cat(
+          "cpu linalg ", what, ": expected a floating or complex dtype, got ", dtype, "."));
   }
 }
 
@@ -173,18 +178,26 @@ using real_storage_t = std::conditional_t<is_complex_v<T>, part_t<T>, T>;
 
 template <typename F>
 lapack_int potrf(char uplo, lapack_int n, F* a, lapack_int lda) {
-  if constexpr (std::is_same_v<F, float>) return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
-  else if constexpr (std::is_same_v<F, double>) return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
-  else if constexpr (std::is_same_v<F, c64>) return LAPACKE_cpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
-  else return LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+  if constexpr (std::is_same_v<F, float>)
+    return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+  else if constexpr (std::is_same_v<F, double>)
+    return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+  else if constexpr (std::is_same_v<F, c64>)
+    return LAPACKE_cpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
+  else
+    return LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda);
 }
 
 template <typename F>
 lapack_int getrf(lapack_int m, lapack_int n, F* a, lapack_int lda, lapack_int* ipiv) {
-  if constexpr (std::is_same_v<F, float>) return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
-  else if constexpr (std::is_same_v<F, double>) return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
-  else if constexpr (std::is_same_v<F, c64>) return LAPACKE_cgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
-  else return LAPACKE_zgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+  if constexpr (std::is_same_v<F, float>)
+    return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+  else if constexpr (std::is_same_v<F, double>)
+    return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+  else if constexpr (std::is_same_v<F, c64>)
+    return LAPACKE_cgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+  else
+    return LAPACKE_zgetrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
 }
 
 template <typename F>
@@ -271,11 +284,11 @@ lapack_int geev_complex(char jobvr, lapack_int n, F* a, lapack_int lda, F* w, F*
                         lapack_int ldvr, F* work, lapack_int lwork, part_t<F>* rwork) {
   F* no_vl = nullptr;
   if constexpr (std::is_same_v<F, c64>)
-    return LAPACKE_cgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, no_vl, 1, vr, ldvr,
-                              work, lwork, rwork);
+    return LAPACKE_cgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, no_vl, 1, vr, ldvr, work,
+                              lwork, rwork);
   else
-    return LAPACKE_zgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, no_vl, 1, vr, ldvr,
-                              work, lwork, rwork);
+    return LAPACKE_zgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, no_vl, 1, vr, ldvr, work,
+                              lwork, rwork);
 }
 
 template <typename F>
@@ -323,8 +336,7 @@ bool eig_complex(const Array& values, const Array& vectors, const Array& x, int6
     pack_col_major(a.data(), n64, matrix_at<F>(x, i), n64, n64, xs);
     // The outputs hold pairs of R, laid out as std::complex<R> is.
     F* vo = reinterpret_cast<F*>(out_matrix<R>(values, i, 2 * n64));
-    F* eo = want_vectors ? reinterpret_cast<F*>(out_matrix<R>(vectors, i, 2 * n64 * n64))
-                         : nullptr;
+    F* eo = want_vectors ? reinterpret_cast<F*>(out_matrix<R>(vectors, i, 2 * n64 * n64)) : nullptr;
     const lapack_int info =
         geev_complex<F>(jobvr, n, a.data(), n, w.data(), vr.data(), want_vectors ? n : 1,
                         work.data(), static_cast<lapack_int>(work.size()), rwork.data());
@@ -518,10 +530,10 @@ void CpuBackend::svd(const Array& u, const Array& s, const Array& vt, const Arra
       std::vector<lapack_int> iwork(static_cast<size_t>(std::max<int64_t>(8 * k64, 1)));
       // The complex routine's real workspace (LAPACK 3.7's sizes); unused for real matrices.
       const int64_t mx = std::max(m64, n64);
-      const int64_t lrwork = !is_complex_v<F> ? 1
-                             : jobz == 'N'    ? 7 * k64
-                                              : std::max(5 * k64 * k64 + 5 * k64,
-                                                         2 * mx * k64 + 2 * k64 * k64 + k64);
+      const int64_t lrwork =
+          !is_complex_v<F> ? 1
+          : jobz == 'N'    ? 7 * k64
+                           : std::max(5 * k64 * k64 + 5 * k64, 2 * mx * k64 + 2 * k64 * k64 + k64);
       std::vector<R> rwork(static_cast<size_t>(std::max<int64_t>(lrwork, 1)));
       std::vector<F> work;
       const lapack_int ldu = ld_of(m64), ldvt = want_uv ? ld_of(vrows) : 1;
@@ -546,8 +558,7 @@ void CpuBackend::svd(const Array& u, const Array& s, const Array& vt, const Arra
         pack_col_major(a.data(), m64, matrix_at<T>(x, i), m64, n64, xs);
         const lapack_int info =
             gesdd<F>(jobz, m, n, a.data(), m, sv.data(), ub.data(), ldu, vb.data(), ldvt,
-                     work.data(), static_cast<lapack_int>(work.size()), rwork.data(),
-                     iwork.data());
+                     work.data(), static_cast<lapack_int>(work.size()), rwork.data(), iwork.data());
         if (info != 0) {
           // No convergence (NaN or inf input): NaNs, as NumPy's and JAX's results would hold.
           fill_nan(so, k64);
@@ -588,8 +599,8 @@ void CpuBackend::eigh(const Array& values, const Array& vectors, const Array& x,
       F query = 0;
       R rquery = 0;
       lapack_int iquery = 0;
-      syevd<F>(jobz, lower ? 'L' : 'U', n, a.data(), n, w.data(), &query, -1, &rquery, -1,
-               &iquery, -1);
+      syevd<F>(jobz, lower ? 'L' : 'U', n, a.data(), n, w.data(), &query, -1, &rquery, -1, &iquery,
+               -1);
       std::vector<F> work(static_cast<size_t>(work_size(query)));
       std::vector<R> rwork(static_cast<size_t>(work_size(rquery)));
       std::vector<lapack_int> iwork(static_cast<size_t>(std::max<lapack_int>(iquery, 1)));
@@ -597,11 +608,10 @@ void CpuBackend::eigh(const Array& values, const Array& vectors, const Array& x,
         pack_col_major(a.data(), n64, matrix_at<T>(x, i), n64, n64, xs);
         TS* vo = out_matrix<TS>(values, i, n64);
         T* eo = want_vectors ? out_matrix<T>(vectors, i, n64 * n64) : nullptr;
-        const lapack_int info =
-            syevd<F>(jobz, lower ? 'L' : 'U', n, a.data(), n, w.data(), work.data(),
-                     static_cast<lapack_int>(work.size()), rwork.data(),
-                     static_cast<lapack_int>(rwork.size()), iwork.data(),
-                     static_cast<lapack_int>(iwork.size()));
+        const lapack_int info = syevd<F>(jobz, lower ? 'L' : 'U', n, a.data(), n, w.data(),
+                                         work.data(), static_cast<lapack_int>(work.size()),
+                                         rwork.data(), static_cast<lapack_int>(rwork.size()),
+                                         iwork.data(), static_cast<lapack_int>(iwork.size()));
         if (info != 0) {
           fill_nan(vo, n64);
           if (eo) fill_nan(eo, n64 * n64);
@@ -634,49 +644,49 @@ bool CpuBackend::eig(const Array& values, const Array& vectors, const Array& x) 
       });
       return;
     } else {
-    for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
-      std::vector<F> a(static_cast<size_t>(n64 * n64)), vr(want_vectors ? a.size() : 1);
-      std::vector<F> wr(static_cast<size_t>(n64)), wi(static_cast<size_t>(n64));
-      F query = 0;
-      geev<F>(jobvr, n, a.data(), n, wr.data(), wi.data(), vr.data(), want_vectors ? n : 1,
-              &query, -1);
-      std::vector<F> work(static_cast<size_t>(work_size(query)));
-      for (int64_t i = begin; i < end; ++i) {
-        pack_col_major(a.data(), n64, matrix_at<T>(x, i), n64, n64, xs);
-        T* vo = out_matrix<T>(values, i, 2 * n64);
-        T* eo = want_vectors ? out_matrix<T>(vectors, i, 2 * n64 * n64) : nullptr;
-        const lapack_int info =
-            geev<F>(jobvr, n, a.data(), n, wr.data(), wi.data(), vr.data(), want_vectors ? n : 1,
-                    work.data(), static_cast<lapack_int>(work.size()));
-        if (info != 0) {
-          all_ok = false;
-          fill_nan(vo, 2 * n64);
-          if (eo) fill_nan(eo, 2 * n64 * n64);
-          continue;
-        }
-        for (int64_t j = 0; j < n64; ++j) {
-          vo[2 * j] = convert<T>(wr[j]);
-          vo[2 * j + 1] = convert<T>(wi[j]);
-        }
-        if (!eo) continue;
-        // geev packs a conjugate pair (wi[j] > 0) as columns j (real part) and j + 1
-        // (imaginary part); the vector of j + 1 is the conjugate of j's.
-        for (int64_t j = 0; j < n64; ++j) {
-          const bool pair_first = wi[j] > 0 && j + 1 < n64;
-          for (int64_t k = 0; k < n64; ++k) {
-            F re = vr[k + j * n64], im = 0;
-            if (pair_first) {
-              im = vr[k + (j + 1) * n64];
-            } else if (j > 0 && wi[j] < 0) {
-              re = vr[k + (j - 1) * n64];
-              im = -vr[k + j * n64];
+      for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
+        std::vector<F> a(static_cast<size_t>(n64 * n64)), vr(want_vectors ? a.size() : 1);
+        std::vector<F> wr(static_cast<size_t>(n64)), wi(static_cast<size_t>(n64));
+        F query = 0;
+        geev<F>(jobvr, n, a.data(), n, wr.data(), wi.data(), vr.data(), want_vectors ? n : 1,
+                &query, -1);
+        std::vector<F> work(static_cast<size_t>(work_size(query)));
+        for (int64_t i = begin; i < end; ++i) {
+          pack_col_major(a.data(), n64, matrix_at<T>(x, i), n64, n64, xs);
+          T* vo = out_matrix<T>(values, i, 2 * n64);
+          T* eo = want_vectors ? out_matrix<T>(vectors, i, 2 * n64 * n64) : nullptr;
+          const lapack_int info =
+              geev<F>(jobvr, n, a.data(), n, wr.data(), wi.data(), vr.data(), want_vectors ? n : 1,
+                      work.data(), static_cast<lapack_int>(work.size()));
+          if (info != 0) {
+            all_ok = false;
+            fill_nan(vo, 2 * n64);
+            if (eo) fill_nan(eo, 2 * n64 * n64);
+            continue;
+          }
+          for (int64_t j = 0; j < n64; ++j) {
+            vo[2 * j] = convert<T>(wr[j]);
+            vo[2 * j + 1] = convert<T>(wi[j]);
+          }
+          if (!eo) continue;
+          // geev packs a conjugate pair (wi[j] > 0) as columns j (real part) and j + 1
+          // (imaginary part); the vector of j + 1 is the conjugate of j's.
+          for (int64_t j = 0; j < n64; ++j) {
+            const bool pair_first = wi[j] > 0 && j + 1 < n64;
+            for (int64_t k = 0; k < n64; ++k) {
+              F re = vr[k + j * n64], im = 0;
+              if (pair_first) {
+                im = vr[k + (j + 1) * n64];
+              } else if (j > 0 && wi[j] < 0) {
+                re = vr[k + (j - 1) * n64];
+                im = -vr[k + j * n64];
+              }
+              eo[2 * (k * n64 + j)] = convert<T>(re);
+              eo[2 * (k * n64 + j) + 1] = convert<T>(im);
             }
-            eo[2 * (k * n64 + j)] = convert<T>(re);
-            eo[2 * (k * n64 + j) + 1] = convert<T>(im);
           }
         }
-      }
-    });
+      });
     }
   });
   return all_ok;

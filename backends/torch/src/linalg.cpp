@@ -42,8 +42,8 @@ bool fill_nan_if_not_finite(const at::Tensor& m, std::initializer_list<const Arr
   for (const Array* out : outputs) {
     if (!out->storage) continue;
     const Array target = pairs_of(*out);
-    assign(target, at::full(sizes_of(target), NAN,
-                            at::TensorOptions().dtype(compute_type(target.dtype))));
+    assign(target,
+           at::full(sizes_of(target), NAN, at::TensorOptions().dtype(compute_type(target.dtype))));
   }
   return true;
 }
@@ -60,7 +60,8 @@ bool TorchBackend::cholesky(const Array& out, const Array& x, bool upper) {
 
 void TorchBackend::lu_factor(const Array& lu, const Array& pivots, const Array& x) {
   // The _ex form does not raise on a singular matrix (U has a zero pivot), as LAPACK does not.
-  auto [factor, pivot, info] = at::linalg_lu_factor_ex(matrix_view(x));  // pivots are 1-based, as LAPACK's
+  auto [factor, pivot, info] =
+      at::linalg_lu_factor_ex(matrix_view(x));  // pivots are 1-based, as LAPACK's
   assign_matrix(lu, factor);
   assign_matrix(pivots, pivot);
 }

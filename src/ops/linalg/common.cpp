@@ -75,19 +75,22 @@ Tensor restride_adjoint(const Tensor& g, const Shape& x_shape, const StrideMap& 
 
 }  // namespace
 
-
 Tensor off_diagonal(int64_t n, DType dtype, Backend& be) {
   return subtract(Tensor(1.0).astype(dtype), eye(n, dtype, be));
 }
 
-Tensor mH(const Tensor& x) { return is_complex(x.dtype()) ? conj(mT(x)) : mT(x); }
+Tensor mH(const Tensor& x) {
+  return is_complex(x.dtype()) ? conj(mT(x)) : mT(x);
+}
 
 Tensor real_embedding(const Tensor& z) {
   const Tensor x = real(z), y = imag(z);
   return concatenate({concatenate({x, negative(y)}, -1), concatenate({y, x}, -1)}, -2);
 }
 
-Tensor symmetrize(const Tensor& x) { return multiply(add(x, mH(x)), Tensor(0.5)); }
+Tensor symmetrize(const Tensor& x) {
+  return multiply(add(x, mH(x)), Tensor(0.5));
+}
 
 Tensor restride(const Tensor& x, const Shape& shape, const StrideMap& coef) {
   Strides strides(shape.size(), 0);

@@ -41,7 +41,9 @@ Tensor symmetrize(const Tensor& x);
 Tensor real_embedding(const Tensor& z);
 /// The dtype of a real result (singular values, Hermitian eigenvalues) of x: its part dtype
 /// when x is complex, else x's.
-inline DType real_part_dtype(DType t) { return is_complex(t) ? complex_part_dtype(t) : t; }
+inline DType real_part_dtype(DType t) {
+  return is_complex(t) ? complex_part_dtype(t) : t;
+}
 /// (..., n) -> (..., n, n) with `d` on the diagonal. Differentiable.
 Tensor diag_embed(const Tensor& d);
 /// Sum over `axes` keeping x's dtype (ops::sum widens narrow integers, as Keras does).

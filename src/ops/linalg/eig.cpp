@@ -29,9 +29,9 @@ std::pair<Tensor, Tensor> eig(const Tensor& x) {
         "input), or use eigh for symmetric or Hermitian matrices, which has one.");
   // float64 and complex128 give complex128 results, every other dtype complex64 (computed in
   // float32 or complex64).
-  const DType dtype = is_complex(x.dtype())              ? x.dtype()
+  const DType dtype = is_complex(x.dtype())         ? x.dtype()
                       : x.dtype() == DType::Float64 ? DType::Float64
-                                                     : DType::Float32;
+                                                    : DType::Float32;
   Tensor a = detail::cast(x, dtype);
   auto& be = a.backend();
   // The results as (real, imaginary) pairs of the part dtype.

@@ -64,8 +64,8 @@ std::pair<Tensor, Tensor> qr(const Tensor& x, std::string_view mode) {
           Tensor y = slice_axis(a, rank - 1, m, n - m);
           Tensor gu = slice_axis(gr, rank - 1, 0, m);
           Tensor gv = slice_axis(gr, rank - 1, m, n - m);
-          Tensor gx = qr_grad_tall(q, slice_axis(r, rank - 1, 0, m),
-                                   add(gq, matmul(y, mH(gv))), gu);
+          Tensor gx =
+              qr_grad_tall(q, slice_axis(r, rank - 1, 0, m), add(gq, matmul(y, mH(gv))), gu);
           return TensorList{conj(concatenate({gx, matmul(q, gv)}, -1))};
         });
   }

@@ -108,7 +108,9 @@ Tensor corrcoef(const Tensor& x) {
     Tensor cov = divide(matmul(centered, conj(transpose(centered))), dof);
     Tensor stddev = sqrt(divide(sum(square(abs(centered)), 1), dof));
     Tensor c = divide(divide(cov, expand_dims(stddev, 1)), expand_dims(stddev, 0));
-    auto clipped = [](const Tensor& t) { return where(greater(t, 1), 1, where(less(t, -1), -1, t)); };
+    auto clipped = [](const Tensor& t) {
+      return where(greater(t, 1), 1, where(less(t, -1), -1, t));
+    };
     c = view_as_complex(stack({clipped(real(c)), clipped(imag(c))}, -1));
     return x.ndim() == 1 ? reshape(c, Shape{}) : c;
   }

@@ -73,9 +73,8 @@ Tensor linspace(const Tensor& start, const Tensor& stop, int64_t num,
     LinspaceOptions parts = options;
     parts.dtype = complex_part_dtype(dtype);
     Tensor s = cast(start, dtype), e = cast(stop, dtype);
-    return view_as_complex(stack({linspace(real(s), real(e), num, parts),
-                                  linspace(imag(s), imag(e), num, parts)},
-                                 -1));
+    return view_as_complex(stack(
+        {linspace(real(s), real(e), num, parts), linspace(imag(s), imag(e), num, parts)}, -1));
   }
   return finish(linspace_f64("linspace", start, stop, num, options.endpoint, options.axis),
                 result_dtype(start, stop, options.dtype));

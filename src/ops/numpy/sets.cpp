@@ -126,8 +126,8 @@ UniqueResult complex_unique(const Tensor& x, const UniqueOptions& options) {
     // Padding rows hold fill_value + 0j: the real path filled both parts.
     UniqueOptions unpadded = pairs;
     unpadded.size.reset();
-    const int64_t k = unique(view_as_real(options.axis ? x : reshape(x, {-1})), unpadded)
-                          .values.shape()[axis];
+    const int64_t k =
+        unique(view_as_real(options.axis ? x : reshape(x, {-1})), unpadded).values.shape()[axis];
     Shape at = detail::ones_shape(r.values.ndim());
     at[axis] = r.values.shape()[axis];
     Tensor padding = reshape(greater_equal(arange(at[axis]), k), at);
