@@ -172,6 +172,16 @@ void visit_float(DType dtype, std::string_view what, const Fn& fn) {
 template <typename T>
 using real_storage_t = std::conditional_t<is_complex_v<T>, part_t<T>, T>;
 
+// A buffer for a matrix LAPACK works on, with slack behind it. OpenBLAS 0.3.21's gemv kernels
+// (zgemv_n, in the Householder updates of zlarf) read one element past the last column they are
+// given: AddressSanitizer found it as a SEGV on the page after a 4x3 complex matrix in zgesdd
+// (also with OPENBLAS_CORETYPE=Haswell). The slack is never read into a result.
+constexpr int64_t kLapackSlack = 8;
+template <typename F>
+std::vector<F> lapack_matrix(int64_t elements) {
+  return std::vector<F>(static_cast<size_t>(std::max<int64_t>(elements, 1) + kLapackSlack));
+}
+
 // ---- LAPACK by precision -------------------------------------------------------------------
 // s, d, c and z routines behind one name each; the complex ones are the Hermitian counterparts
 // (unitary Q from ungqr, Hermitian eigenproblems from heevd) and take real workspaces besides.
@@ -324,7 +334,7 @@ bool eig_complex(const Array& values, const Array& vectors, const Array& x, int6
   const bool want_vectors = static_cast<bool>(vectors.storage);
   const char jobvr = want_vectors ? 'V' : 'N';
   const MatrixStrides xs = matrix_strides(x);
-  std::vector<F> a(static_cast<size_t>(n64 * n64)), vr(want_vectors ? a.size() : 1);
+  std::vector<F> a = lapack_matrix<F>(n64 * n64), vr = lapack_matrix<F>(want_vectors ? n64 * n64 : 1);
   std::vector<F> w(static_cast<size_t>(n64));
   std::vector<R> rwork(static_cast<size_t>(2 * n64));
   F query = 0;
@@ -367,7 +377,7 @@ bool CpuBackend::cholesky(const Array& out, const Array& x, bool upper) {
     using F = decltype(f_tag);
     const double flops = static_cast<double>(n64) * n64 * n64 / 3;
     for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
-      std::vector<F> a(static_cast<size_t>(n64 * n64));
+      std::vector<F> a = lapack_matrix<F>(n64 * n64);
       for (int64_t i = begin; i < end; ++i) {
         pack_col_major(a.data(), n64, matrix_at<T>(x, i), n64, n64, xs);
         T* o = out_matrix<T>(out, i, n64 * n64);
@@ -404,7 +414,7 @@ void CpuBackend::lu_factor(const Array& lu, const Array& pivots, const Array& x)
     using F = decltype(f_tag);
     const double flops = static_cast<double>(m64) * n64 * k64;
     for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
-      std::vector<F> a(static_cast<size_t>(m64 * n64));
+      std::vector<F> a = lapack_matrix<F>(m64 * n64);
       std::vector<lapack_int> ipiv(static_cast<size_t>(k64));
       for (int64_t i = begin; i < end; ++i) {
         pack_col_major(a.data(), m64, matrix_at<T>(x, i), m64, n64, xs);
@@ -433,7 +443,7 @@ void CpuBackend::triangular_solve(const Array& out, const Array& a, const Array&
     using F = decltype(f_tag);
     const double flops = static_cast<double>(k64) * k64 * (left ? n64 : m64);
     for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
-      std::vector<F> abuf(static_cast<size_t>(k64 * k64));
+      std::vector<F> abuf = lapack_matrix<F>(k64 * k64);
       std::vector<F> bbuf(std::is_same_v<T, F> ? 0 : static_cast<size_t>(m64 * n64));
       for (int64_t i = begin; i < end; ++i) {
         // Row-major packing: the column-major packer with rows and columns exchanged.
@@ -466,11 +476,11 @@ void CpuBackend::qr(const Array& q, const Array& r_out, const Array& x, bool com
     using F = decltype(f_tag);
     const double flops = 2.0 * static_cast<double>(m64) * n64 * k64;
     for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
-      std::vector<F> a(static_cast<size_t>(std::max<int64_t>(m64 * n64, 1)));
+      std::vector<F> a = lapack_matrix<F>(m64 * n64);
       std::vector<F> tau(static_cast<size_t>(std::max<int64_t>(k64, 1)));
       // Complete Q of a tall matrix needs more columns than the input has.
       const bool separate_q = kq > n64;
-      std::vector<F> qbuf(separate_q ? static_cast<size_t>(m64 * m64) : 0);
+      std::vector<F> qbuf = lapack_matrix<F>(separate_q ? m64 * m64 : 0);
       std::vector<F> work;
       if (k64 > 0) {
         F query1 = 0, query2 = 0;
@@ -521,12 +531,12 @@ void CpuBackend::svd(const Array& u, const Array& s, const Array& vt, const Arra
     using F = decltype(f_tag);
     const double flops = 4.0 * static_cast<double>(m64) * n64 * k64;
     for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
-      std::vector<F> a(static_cast<size_t>(std::max<int64_t>(m64 * n64, 1)));
+      std::vector<F> a = lapack_matrix<F>(m64 * n64);
       using R = part_t<F>;
       using TS = real_storage_t<T>;
       std::vector<R> sv(static_cast<size_t>(std::max<int64_t>(k64, 1)));
-      std::vector<F> ub(want_uv ? static_cast<size_t>(std::max<int64_t>(m64 * ucols, 1)) : 1);
-      std::vector<F> vb(want_uv ? static_cast<size_t>(std::max<int64_t>(vrows * n64, 1)) : 1);
+      std::vector<F> ub = lapack_matrix<F>(want_uv ? m64 * ucols : 1);
+      std::vector<F> vb = lapack_matrix<F>(want_uv ? vrows * n64 : 1);
       std::vector<lapack_int> iwork(static_cast<size_t>(std::max<int64_t>(8 * k64, 1)));
       // The complex routine's real workspace (LAPACK 3.7's sizes); unused for real matrices.
       const int64_t mx = std::max(m64, n64);
@@ -594,7 +604,7 @@ void CpuBackend::eigh(const Array& values, const Array& vectors, const Array& x,
     for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
       using R = part_t<F>;
       using TS = real_storage_t<T>;
-      std::vector<F> a(static_cast<size_t>(n64 * n64));
+      std::vector<F> a = lapack_matrix<F>(n64 * n64);
       std::vector<R> w(static_cast<size_t>(n64));
       F query = 0;
       R rquery = 0;
@@ -645,7 +655,7 @@ bool CpuBackend::eig(const Array& values, const Array& vectors, const Array& x) 
       return;
     } else {
       for_each_matrix(count, flops, [&](int64_t begin, int64_t end) {
-        std::vector<F> a(static_cast<size_t>(n64 * n64)), vr(want_vectors ? a.size() : 1);
+        std::vector<F> a = lapack_matrix<F>(n64 * n64), vr = lapack_matrix<F>(want_vectors ? n64 * n64 : 1);
         std::vector<F> wr(static_cast<size_t>(n64)), wi(static_cast<size_t>(n64));
         F query = 0;
         geev<F>(jobvr, n, a.data(), n, wr.data(), wi.data(), vr.data(), want_vectors ? n : 1,
