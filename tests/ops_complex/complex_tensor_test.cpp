@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include "assertions.h"
 #include "keras/keras.h"
@@ -142,6 +143,17 @@ TEST(ComplexTensor, OpsWithoutComplexSupportSayWhich) {
 
 // The eigen-equation A v = w v for every pair, and unit vectors: the properties that hold on
 // every backend and LAPACK build (MatchesKeras compares the values themselves).
+// scipy.special.logsumexp (so JAX's) of nothing is -inf, for complex input -inf + 0j.
+TEST(ComplexTensor, LogsumexpOfNothingIsMinusInfinity) {
+  Tensor z = ops::cast(ops::zeros({2, 0}), DType::Complex64);
+  const std::vector<C64> got = ops::logsumexp(z, 1).to_vector<C64>();
+  ASSERT_EQ(got.size(), 2u);
+  for (const C64& v : got) {
+    EXPECT_EQ(v.real(), -std::numeric_limits<float>::infinity());
+    EXPECT_EQ(v.imag(), 0.0f);
+  }
+}
+
 TEST(ComplexTensor, EigSatisfiesTheEigenEquation) {
   Tensor a = Tensor::from_vector(std::vector<double>{2, -1, 0, 4, 1, 3, 0, -2, 5, 1, 1, 0,
                                                      0.5, 2, -3, 1},

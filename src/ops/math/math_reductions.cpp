@@ -23,7 +23,8 @@ Tensor logsumexp(const Tensor& x, const Axes& axis, bool keepdims) {
     Tensor shift;
     {
       NoGradScope constant;
-      Tensor m = x.size() > 0 ? max(real(x), axis, true) : zeros_like(real(x));
+      // (An empty reduction has no maximum: shift by 0, in the reduced shape.)
+      Tensor m = x.size() > 0 ? max(real(x), axis, true) : sum(real(x), axis, true);
       shift = where(isfinite(m), m, 0.0);
     }
     Tensor out = add(log(sum(exp(subtract(x, shift)), axis, true)), shift);
