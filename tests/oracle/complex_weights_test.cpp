@@ -23,6 +23,7 @@ namespace keras {
 namespace {
 
 using interop::ComplexScale;
+using interop::complex_scale_model;  // complex_scale.py's complex_scale(), initial weights
 using test::GoldenOps;
 using test::json;
 
@@ -34,14 +35,6 @@ void register_complex_scale() {
   static std::once_flag once;
   std::call_once(
       once, [] { saving::register_keras_serializable<ComplexScale>("oracle", "ComplexScale"); });
-}
-
-// complex_scale.py's complex_scale_128(), built here with initial weights.
-ModelPtr<Model> twin() {
-  return Sequential({Input({4}),
-                     make_layer<ComplexScale>(DType::Complex64, LayerOptions{.name = "cs64"}),
-                     make_layer<ComplexScale>(DType::Complex128, LayerOptions{.name = "cs128"}),
-                     layers::Dense(3, {.name = "dense"})});
 }
 
 // The case's outputs: the predictions, then every weight in model.weights order.
@@ -79,7 +72,7 @@ TEST(ComplexWeights, KerasFileLoadsWithItsComplexWeights) {
 
 TEST(ComplexWeights, KerasWeightsFileLoadsIntoTheTwin) {
   expect_keras_values([] {
-    auto model = twin();
+    auto model = complex_scale_model();
     saving::load_weights(*model, fixture_file("model.weights.h5"));
     return model;
   });
@@ -99,7 +92,7 @@ hid_t dataset_type(const std::string& file, const std::string& dataset) {
 
 TEST(ComplexWeights, KerasCppWritesKerasComplexType) {
   register_complex_scale();
-  auto model = twin();
+  auto model = complex_scale_model();
   saving::load_weights(*model, fixture_file("model.weights.h5"));
   const auto dir = std::filesystem::temp_directory_path() / "keras_complex_weights";
   std::filesystem::create_directories(dir);
@@ -116,7 +109,7 @@ TEST(ComplexWeights, KerasCppWritesKerasComplexType) {
   }
   // And the written values: Keras's predictions from a fresh twin that reads them.
   expect_keras_values([&] {
-    auto fresh = twin();
+    auto fresh = complex_scale_model();
     saving::load_weights(*fresh, written);
     return fresh;
   });
@@ -125,7 +118,7 @@ TEST(ComplexWeights, KerasCppWritesKerasComplexType) {
 
 TEST(ComplexWeights, OptimizersRefuseComplexVariablesWithTheReason) {
   register_complex_scale();
-  auto model = twin();
+  auto model = complex_scale_model();
   model->compile({.optimizer = "sgd", .loss = "mse"});
   try {
     model->train_on_batch(ops::ones({2, 4}), ops::zeros({2, 3}));

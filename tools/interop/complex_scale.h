@@ -50,4 +50,13 @@ class ComplexScale : public Layer {
   Variable scale_, rotor_, bias_;
 };
 
+/// complex_scale.py's complex_scale(): a ComplexScale with complex64 weights, one with a
+/// complex128 rotor, then a Dense layer (initial weights).
+inline ModelPtr<Model> complex_scale_model() {
+  return Sequential({Input({4}),
+                     make_layer<ComplexScale>(DType::Complex64, LayerOptions{.name = "cs64"}),
+                     make_layer<ComplexScale>(DType::Complex128, LayerOptions{.name = "cs128"}),
+                     layers::Dense(3, {.name = "dense"})});
+}
+
 }  // namespace keras::interop

@@ -98,15 +98,6 @@ ModelPtr custom() {
                             keras::make_layer<ScaleShift>(0.5), layers::Dense(2)});
 }
 
-// complex_scale.py's complex_scale(): complex64 and complex128 weights.
-ModelPtr complex_scale() {
-  return keras::Sequential({keras::Input({4}),
-                            keras::make_layer<ComplexScale>(keras::DType::Complex64,
-                                                            keras::LayerOptions{.name = "cs64"}),
-                            keras::make_layer<ComplexScale>(keras::DType::Complex128,
-                                                            keras::LayerOptions{.name = "cs128"}),
-                            layers::Dense(3, {.name = "dense"})});
-}
 
 // A subclassed model (models.py's TwoTower), built on a symbolic input as there.
 ModelPtr subclassed() {
@@ -246,7 +237,7 @@ void write_native(Writer& out) {
        [] {
          return normal_inputs({{4, 5}});
        }},
-      {"complex_scale", complex_scale,
+      {"complex_scale", keras::interop::complex_scale_model,
        [] {
          return normal_inputs({{4, 4}});
        }},

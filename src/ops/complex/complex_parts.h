@@ -50,7 +50,8 @@ Tensor to_complex(const Tensor& x, DType to);
 Tensor unary(std::string_view name, backend::UnaryOp op, const Tensor& x);
 /// y = op(a, b) with broadcasting, promoted together (one of them complex).
 Tensor binary(std::string_view name, backend::BinaryOp op, const Tensor& a, const Tensor& b);
-/// equal / not_equal (a bool tensor); TypeError for the ordering comparisons.
+/// The comparisons (equal, not_equal, and the ordering ones in the lexicographic order) and
+/// the logical ops (a complex number is true when it is not 0), as a bool tensor.
 Tensor predicate(std::string_view name, backend::BinaryOp op, const Tensor& a, const Tensor& b);
 /// a OP b for complex a and b of one dtype, OP one of Greater, GreaterEqual, Less, LessEqual,
 /// in NumPy's and JAX's lexicographic order (real parts first).

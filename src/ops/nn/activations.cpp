@@ -54,6 +54,14 @@ Tensor composite(std::string_view name, const Tensor& x, Forward forward, Rule r
       [xc, rule](const autograd::Context&, const Tensor& g) { return TensorList{rule(xc, g)}; });
 }
 
+// composite() for an activation that is one formula, which JAX also evaluates on complex
+// numbers: complex x runs the formula through the complex ops, which differentiate it.
+template <typename Forward, typename Rule>
+Tensor formula(std::string_view name, const Tensor& x, Forward forward, Rule rule) {
+  if (x.defined() && is_complex(x.dtype())) return forward(x);
+  return composite(name, x, forward, rule);
+}
+
 Tensor zero_outside(const Tensor& inside, const Tensor& g) {
   return where(inside, g, 0.0);
 }
@@ -105,8 +113,7 @@ Tensor softplus(const Tensor& x) {
 }
 
 Tensor softsign(const Tensor& x) {
-  if (x.defined() && is_complex(x.dtype())) return divide(x, add(abs(x), 1.0));  // as JAX
-  return composite(
+  return formula(
       "softsign", x, [](const Tensor& x) { return divide(x, add(abs(x), 1.0)); },
       [](const Tensor& x, const Tensor& g) { return divide(g, square(add(abs(x), 1.0))); });
 }
@@ -151,9 +158,7 @@ Tensor swish(const Tensor& x) {
 }
 
 Tensor squareplus(const Tensor& x, double b) {
-  if (x.defined() && is_complex(x.dtype()))  // JAX's formula, principal square root
-    return multiply(add(x, sqrt(add(square(x), b))), 0.5);
-  return composite(
+  return formula(
       "squareplus", x,
       [b](const Tensor& x) { return multiply(add(x, sqrt(add(square(x), b))), 0.5); },
       [b](const Tensor& x, const Tensor& g) {
@@ -301,8 +306,7 @@ Tensor glu(const Tensor& x, int axis) {
 }
 
 Tensor tanh_shrink(const Tensor& x) {
-  if (x.defined() && is_complex(x.dtype())) return subtract(x, tanh(x));  // as Keras
-  return composite(
+  return formula(
       "tanh_shrink", x, [](const Tensor& x) { return subtract(x, tanh(x)); },
       [](const Tensor& x, const Tensor& g) { return multiply(g, square(tanh(x))); });
 }

@@ -52,15 +52,15 @@ Tensor fmod(const Tensor& x1, const Tensor& x2) {
 }
 
 Tensor divide_no_nan(const Tensor& x1, const Tensor& x2) {
-  if (x1.defined() && x2.defined() && (is_complex(x1.dtype()) || is_complex(x2.dtype()))) {
-    // As Keras: 0 where x2 is 0, x1 / x2 elsewhere (with a safe divisor, so no NaN gradient).
-    Tensor zero = equal(x2, 0.0);
-    return where(zero, 0.0, divide(x1, where(zero, 1.0, x2)));
-  }
-  return detail::composite_binary(
-      "divide_no_nan", x1, x2, Promotion::ToFloat,
-      [](const Tensor& a, const Tensor& b) { return where(equal(b, 0.0), 0.0, divide(a, b)); },
-      divide_no_nan_grad);
+  auto forward = [](const Tensor& a, const Tensor& b) {
+    return where(equal(b, 0.0), 0.0, divide(a, b));
+  };
+  // Complex operands: the composition itself, differentiated through the complex ops (their
+  // division by 0 has no gradient, so none leaks through the unchosen branch).
+  if (x1.defined() && x2.defined() && (is_complex(x1.dtype()) || is_complex(x2.dtype())))
+    return forward(x1, x2);
+  return detail::composite_binary("divide_no_nan", x1, x2, Promotion::ToFloat, forward,
+                                  divide_no_nan_grad);
 }
 
 Tensor gcd(const Tensor& x1, const Tensor& x2) {

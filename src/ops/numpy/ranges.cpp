@@ -76,8 +76,7 @@ Tensor linspace(const Tensor& start, const Tensor& stop, int64_t num,
     return view_as_complex(stack(
         {linspace(real(s), real(e), num, parts), linspace(imag(s), imag(e), num, parts)}, -1));
   }
-  return finish(linspace_f64("linspace", start, stop, num, options.endpoint, options.axis),
-                result_dtype(start, stop, options.dtype));
+  return finish(linspace_f64("linspace", start, stop, num, options.endpoint, options.axis), dtype);
 }
 
 Tensor logspace(const Tensor& start, const Tensor& stop, int64_t num,

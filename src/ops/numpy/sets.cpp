@@ -119,15 +119,15 @@ UniqueResult complex_unique(const Tensor& x, const UniqueOptions& options) {
   UniqueOptions pairs = options;
   const int axis = options.axis ? detail::normalize_axis("unique", *options.axis, x.ndim()) : 0;
   pairs.axis = axis;
-  UniqueResult r = unique(view_as_real(options.axis ? x : reshape(x, {-1})), pairs);
+  const Tensor rows = view_as_real(options.axis ? x : reshape(x, {-1}));
+  UniqueResult r = unique(rows, pairs);
   r.values = view_as_complex(r.values);
   if (r.inverse.defined() && !options.axis) r.inverse = reshape(r.inverse, x.shape());
   if (options.size) {
     // Padding rows hold fill_value + 0j: the real path filled both parts.
     UniqueOptions unpadded = pairs;
     unpadded.size.reset();
-    const int64_t k =
-        unique(view_as_real(options.axis ? x : reshape(x, {-1})), unpadded).values.shape()[axis];
+    const int64_t k = unique(rows, unpadded).values.shape()[axis];
     Shape at = detail::ones_shape(r.values.ndim());
     at[axis] = r.values.shape()[axis];
     Tensor padding = reshape(greater_equal(arange(at[axis]), k), at);
