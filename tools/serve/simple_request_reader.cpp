@@ -1,5 +1,6 @@
 #include "serve/simple_request_reader.h"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -67,7 +68,10 @@ class Scanner {
 
  private:
   void skip_ws() {
-    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    // Every character that is not whitespace and may come next is above ' '.
+    while (p_ < end_ && static_cast<unsigned char>(*p_) <= ' ' &&
+           (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t'))
+      ++p_;
   }
   bool eat(char c) {
     if (p_ == end_ || *p_ != c) return false;
@@ -93,27 +97,49 @@ class Scanner {
     // Deeper than the input's rank cannot fit it (and would recurse without bound).
     if (static_cast<int>(depth) >= max_depth_ || !eat('[')) return false;
     if (dims.size() <= depth) dims.push_back(-1);
-    int64_t count = 0;
     skip_ws();
+    if (p_ < end_ && *p_ != '[' && *p_ != ']') return leaf_array(depth);
+    int64_t count = 0;
     if (p_ < end_ && *p_ != ']') {
       do {
         skip_ws();
-        if (p_ < end_ && *p_ == '[') {
-          if (leaf_depth_ >= 0 && static_cast<int>(depth) + 1 >= leaf_depth_) return false;
-          if (!array(depth + 1)) return false;
-        } else {
-          if (leaf_depth_ < 0) leaf_depth_ = static_cast<int>(depth) + 1;
-          if (leaf_depth_ != static_cast<int>(depth) + 1 || !number()) return false;
-        }
+        if (!next_is('[')) return false;
+        if (leaf_depth_ >= 0 && static_cast<int>(depth) + 1 >= leaf_depth_) return false;
+        if (!array(depth + 1)) return false;
         ++count;
         skip_ws();
       } while (eat(','));
     }
-    if (!eat(']')) return false;
-    if (dims[depth] < 0) dims[depth] = count;
-    return dims[depth] == count;
+    return close(depth, count);
   }
+  // The rest of a list of numbers (the innermost lists, most of a body), from its first one.
+  bool leaf_array(size_t depth) {
+    const int leaf = static_cast<int>(depth) + 1;
+    if (leaf_depth_ < 0) leaf_depth_ = leaf;
+    if (leaf_depth_ != leaf) return false;
+    int64_t count = 0;
+    for (;;) {
+      if (!number()) return false;
+      ++count;
+      skip_ws();
+      if (!eat(',')) break;
+      skip_ws();
+    }
+    return close(depth, count);
+  }
+  // The list's ']', and its length against the others at its depth.
+  bool close(size_t depth, int64_t count) {
+    if (!eat(']')) return false;
+    int64_t& expected = dims[depth];
+    if (expected < 0) expected = count;
+    return expected == count;
+  }
+  // Whether the next character is c (not taking it).
+  bool next_is(char c) const { return p_ < end_ && *p_ == c; }
   bool number() {
+    // Most numbers have few digits and no exponent: read those eight digits at a time (no
+    // branch per digit to mispredict); the rest, and near the end of the text, one by one.
+    if (end_ - p_ >= 8 && short_number()) return true;
     const char* start = p_;
     const bool negative = p_ < end_ && *p_ == '-';
     if (negative) ++p_;
@@ -185,6 +211,87 @@ class Scanner {
     }
     put(value);
     return true;
+  }
+  // A number of at most 18 digits (integer) or 19 (with a fraction), no exponent, whose value
+  // one exact operation gives: the same value as the digit-by-digit path below, or false
+  // (p_ unmoved) to leave it to that path.
+  bool short_number() {
+    if constexpr (std::endian::native != std::endian::little) return false;
+    const char* p = p_;
+    const bool negative = *p == '-';
+    p += negative;
+    uint64_t mantissa = 0;
+    int digits = 0;
+    if (*p == '0') {
+      ++p;  // JSON's integer part is "0" or has no leading zero
+    } else if (!digit_runs(p, mantissa, digits) || digits == 0) {
+      return false;
+    }
+    int scale = 0;
+    bool integer = true;
+    if (p < end_ && *p == '.') {
+      ++p;
+      const int before = digits;
+      if (!digit_runs(p, mantissa, digits) || digits == before) return false;
+      scale = before - digits;
+      integer = false;
+    }
+    if (p < end_ && (*p == 'e' || *p == 'E' || (*p >= '0' && *p <= '9'))) return false;
+    static constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    double value;
+    if (integer) {
+      if (digits > 18) return false;
+      const auto whole = static_cast<int64_t>(mantissa);
+      value = static_cast<double>(negative ? -whole : whole);
+    } else {
+      if (digits > 19 || mantissa > (uint64_t{1} << 53) || scale < -22) return false;
+      value = static_cast<double>(mantissa) / kPowersOf10[-scale];
+      if (negative) value = -value;
+    }
+    put(value);
+    p_ = p;
+    return true;
+  }
+  // Appends the run of digits at p to `mantissa` (`digits` counts them), eight at a time
+  // while eight bytes remain; false when fewer do mid-run or the run passes 19 digits.
+  bool digit_runs(const char*& p, uint64_t& mantissa, int& digits) const {
+    static constexpr uint64_t kScale[] = {1,      10,      100,      1000,     10000,
+                                          100000, 1000000, 10000000, 100000000};
+    int n;
+    do {
+      if (end_ - p < 8) return false;
+      uint64_t value;
+      n = eight_digits(p, value);
+      mantissa = mantissa * kScale[n] + value;
+      digits += n;
+      p += n;
+      if (digits > 19) return false;
+    } while (n == 8);
+    return true;
+  }
+  // The number of leading ASCII digits in the eight bytes at p, and their value.
+  static int eight_digits(const char* p, uint64_t& value) {
+    uint64_t bytes;
+    std::memcpy(&bytes, p, sizeof bytes);
+    const uint64_t d = bytes ^ 0x3030303030303030;  // a digit's byte is now 0..9
+    // A byte's top bit set when it is not a digit; a carry only leaves a byte that is none,
+    // so the lowest flag (the first non-digit character) is right.
+    const uint64_t other = ((d + 0x7676767676767676) | d) & 0x8080808080808080;
+    const int n = other ? std::countr_zero(other) / 8 : 8;
+    if (n == 0) {
+      value = 0;
+      return 0;
+    }
+    // The n digits into the top bytes, zeros below them (leading zeros), then pairs, fours,
+    // eights summed in place: each step's lanes hold at most 99, 9999, 99999999.
+    uint64_t v = d << (8 * (8 - n));
+    v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FF;
+    v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFF;
+    v = (v * 10000 + (v >> 32)) & 0xFFFFFFFF;
+    value = v;
+    return n;
   }
   // from_chars, and for what it calls out of range strtod, as nlohmann::json reads numbers:
   // an underflow becomes a subnormal or zero there, an overflow is an error.
