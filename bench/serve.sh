@@ -4,11 +4,16 @@
 # The shared Fashion-MNIST CNN (../shared/models/fashion_mnist_cnn.keras), one 28x28 test image
 # per request (TF Serving's "instances" format, 256 different images round robin):
 #  1. in process: predict_on_batch of the same rows at batch 32 and batch 1 (bench_serve_inprocess);
-#  2. the server with dynamic batching (--max-batch 32 --batch-timeout-us 1000) and without
-#     (--max-batch 1), wrk at 1, 8 and 64 connections for S seconds each: requests/s, p50, p99,
-#     errors, and the server's CPU time (wrk takes the rest of the 2 cores: requests per
-#     server CPU-second against in-process rows per CPU-second is what a server on cores of its
-#     own would do);
+#  2. the server with dynamic batching (--max-batch 32 --batch-timeout-us 1000), the same with
+#     one backend thread (KERAS_CPU_THREADS=1: the model's layers unsplit, the batches being
+#     the parallelism), and without batching (--max-batch 1), wrk at 1, 8 and 64 connections
+#     for S seconds each: requests/s, p50, p99, errors, and the server's CPU time (wrk takes
+#     the rest of the 2 cores: requests per server CPU-second against in-process rows per
+#     CPU-second is what a server on cores of its own would do), split between the event loop
+#     (HTTP, JSON) and the model's threads;
+#     and the transport's floor: the server's CPU per request for GET /v1/models/NAME (a status
+#     reply: HTTP and the kernel's loopback TCP with no JSON body and no model) at 64
+#     connections;
 #  3. a soak: T seconds at about 80% of the batched peak (64 connections, each pausing between
 #     requests; the pause calibrated by a 10 s run), the server's RSS sampled every 5 s; every
 #     request must succeed and the RSS stay within +-5% of its value after the first 30 s.
@@ -58,18 +63,25 @@ stop_server() {
   wait "$server_pid" || true
   server_pid=
 }
-# The server's CPU time so far (user + system, all threads), in clock ticks.
+# The server's CPU time so far (user + system), in clock ticks: all threads, and the main
+# thread's (the event loop's).
 server_ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
-# wrk CONNECTIONS SECONDS [DELAY_MS]: prints "rps p50_ms p99_ms errors server_cpu_s" parsed
-# from wrk and /proc.
+loop_ticks() { awk '{print $14 + $15}' "/proc/$server_pid/task/$server_pid/stat"; }
+# wrk CONNECTIONS SECONDS [DELAY_MS [URL_PATH]]: prints "rps p50_ms p99_ms errors
+# server_cpu_s loop_cpu_s" parsed from wrk and /proc; POSTs predict bodies unless a path is
+# given (then GETs it).
 run_wrk() {
-  local c=$1 s=$2 threads=2 before after
+  local c=$1 s=$2 threads=2 before after loop_before loop_after script=(-s bench/serve/post.lua)
+  local path=/v1/models/fashion:predict
   [ "$c" -lt 2 ] && threads=1
+  [ -n "${4:-}" ] && { path=$4; script=(); }
   before=$(server_ticks)
+  loop_before=$(loop_ticks)
   KERAS_SERVE_DELAY_MS=${3:-0} wrk -t"$threads" -c"$c" -d"${s}s" --latency --timeout 10s \
-    -s bench/serve/post.lua "http://127.0.0.1:$port/v1/models/fashion:predict" > "$work/wrk.txt"
+    "${script[@]}" "http://127.0.0.1:$port$path" > "$work/wrk.txt"
   after=$(server_ticks)
-  python3 - "$work/wrk.txt" "$(( after - before ))" "$(getconf CLK_TCK)" <<'PY'
+  loop_after=$(loop_ticks)
+  python3 - "$work/wrk.txt" "$(( after - before ))" "$(getconf CLK_TCK)" "$(( loop_after - loop_before ))" <<'PY'
 import re, sys
 t = open(sys.argv[1]).read()
 def ms(v):
@@ -81,20 +93,22 @@ p99 = ms(re.search(r"\s99%\s+(\S+)", t).group(1))
 errors = sum(int(n) for n in re.findall(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", t)[0]) if "Socket errors" in t else 0
 non2xx = int(re.search(r"Non-2xx or 3xx responses: (\d+)", t).group(1)) if "Non-2xx" in t else 0
 cpu = int(sys.argv[2]) / int(sys.argv[3])
-print(f"{rps:.1f} {p50:.3f} {p99:.3f} {errors + non2xx} {cpu:.2f}")
+loop = int(sys.argv[4]) / int(sys.argv[3])
+print(f"{rps:.1f} {p50:.3f} {p99:.3f} {errors + non2xx} {cpu:.2f} {loop:.2f}")
 PY
 }
 
-for mode in batched unbatched; do
-  if [ "$mode" = batched ]; then
-    start_server --max-batch 32 --batch-timeout-us 1000
-  else
-    start_server --max-batch 1 --batch-timeout-us 0
-  fi
+for mode in batched batched1 unbatched; do
+  case $mode in
+    batched) start_server --max-batch 32 --batch-timeout-us 1000 ;;
+    batched1) KERAS_CPU_THREADS=1 start_server --max-batch 32 --batch-timeout-us 1000 ;;
+    unbatched) start_server --max-batch 1 --batch-timeout-us 0 ;;
+  esac
   run_wrk 8 3 > /dev/null  # warm-up
   for c in 1 8 64; do
     echo "server_${mode}_c$c $(run_wrk "$c" "$seconds")" >> "$raw"
   done
+  [ "$mode" = batched ] && echo "status_c64 $(run_wrk 64 "$seconds" 0 /v1/models/fashion)" >> "$raw"
   stop_server
 done
 
@@ -104,7 +118,7 @@ peak=$(awk '/^server_batched_c64 /{print $2}' "$raw")
 start_server --max-batch 32 --batch-timeout-us 1000
 target=$(python3 -c "print($peak * 0.8)")
 delay=$(python3 -c "print(max(1, round(64 / $target * 1000)))")
-read -r rate _ _ _ _ <<< "$(run_wrk 64 10 "$delay")"
+read -r rate _ _ _ _ _ <<< "$(run_wrk 64 10 "$delay")"
 delay=$(python3 -c "
 latency_ms = 64 / $rate * 1000 - $delay
 print(max(1, round(64 / $target * 1000 - latency_ms)))")
@@ -136,16 +150,25 @@ print(f"keras-cpp serve load test: fashion_mnist_cnn, one image per request, wrk
 print(f"in process: batch 32 {ip32:.0f} rows/s ({ip32_cpu:.0f} per CPU-second); batch 1 {ip1:.0f} rows/s, "
       f"p50 {float(rows['inprocess_batch1_p50_ms'][0]):.3f} ms, p99 {float(rows['inprocess_batch1_p99_ms'][0]):.3f} ms")
 print()
-print("| server | connections | requests/s | p50 ms | p99 ms | errors | / in-process batch 32 | server CPU s per s | requests per server CPU-s | / in-process per CPU-s |")
-print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-for mode in ("batched", "unbatched"):
+print("| server | connections | requests/s | p50 ms | p99 ms | errors | / in-process batch 32 | server CPU s per s | requests per server CPU-s | / in-process per CPU-s | event loop µs / request | model threads µs / request |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+names = {"batched": "batched", "batched1": "batched, 1 backend thread", "unbatched": "unbatched"}
+for mode in ("batched", "batched1", "unbatched"):
     for c in (1, 8, 64):
-        rps, p50, p99, err, cpu = rows[f"server_{mode}_c{c}"]
-        per_cpu = float(rps) * float(seconds) / float(cpu)
-        print(f"| {mode} | {c} | {float(rps):.0f} | {float(p50):.2f} | {float(p99):.2f} | {err} | "
+        rps, p50, p99, err, cpu, loop = rows[f"server_{mode}_c{c}"]
+        requests = float(rps) * float(seconds)
+        per_cpu = requests / float(cpu)
+        print(f"| {names[mode]} | {c} | {float(rps):.0f} | {float(p50):.2f} | {float(p99):.2f} | {err} | "
               f"{float(rps) / ip32:.2f} | {float(cpu) / float(seconds):.2f} | {per_cpu:.0f} | "
-              f"{per_cpu / ip32_cpu:.2f} |")
-rps, p50, p99, err, _ = rows["soak"]
+              f"{per_cpu / ip32_cpu:.2f} | {1e6 * float(loop) / requests:.1f} | "
+              f"{1e6 * (float(cpu) - float(loop)) / requests:.1f} |")
+rps, _, _, err, cpu, _ = rows["status_c64"]
+print()
+print(f"transport floor: GET /v1/models/fashion (status, no JSON body, no model) at 64 connections: "
+      f"{float(rps):.0f} requests/s, {1e6 * float(cpu) / (float(rps) * float(seconds)):.1f} µs of "
+      f"server CPU per request, errors {err}; in process the model takes {1e6 / ip32_cpu:.1f} µs "
+      f"of CPU per row at batch 32")
+rps, p50, p99, err, _, _ = rows["soak"]
 rss = [int(v) for v in rows["soak_rss_kb"]]
 settled = rss[6:] if len(rss) > 8 else rss  # after the first 30 s
 base = settled[0]
