@@ -78,6 +78,18 @@ if(NOT Boost_FOUND)
                       "apt-get install -y libboost-dev")
 endif()
 
+# gRPC and protobuf (Debian's libgrpc++-dev, protobuf-compiler, protobuf-compiler-grpc; Apache-2.0
+# and BSD) for keras-cpp serve's gRPC API, TF Serving's (tools/serve/proto).
+pkg_check_modules(KERAS_GRPC QUIET IMPORTED_TARGET grpc++ protobuf)
+find_program(KERAS_PROTOC protoc)
+find_program(KERAS_GRPC_CPP_PLUGIN grpc_cpp_plugin)
+find_path(KERAS_PROTOBUF_WELL_KNOWN google/protobuf/any.proto)
+if(NOT KERAS_GRPC_FOUND OR NOT KERAS_PROTOC OR NOT KERAS_GRPC_CPP_PLUGIN
+   OR NOT KERAS_PROTOBUF_WELL_KNOWN)
+  message(FATAL_ERROR "gRPC not found (keras-cpp serve's gRPC API needs it): "
+                      "apt-get install -y libgrpc++-dev protobuf-compiler protobuf-compiler-grpc")
+endif()
+
 # cpp-httplib (Debian's libcpp-httplib-dev) for keras.callbacks.RemoteMonitor and the HTTP
 # client of the serving tests. Debian's is a compiled library whose header must see the definitions
 # the library was built with (its pkg-config file lists them); an upstream single-header copy

@@ -12,6 +12,7 @@ packages=(
   libzip-dev nlohmann-json3-dev libhdf5-dev zlib1g-dev libcli11-dev
   libcpp-httplib-dev  # RemoteMonitor and the serving tests' HTTP client
   libboost-dev  # keras-cpp serve's event loop and HTTP parser (Boost.Asio, Boost.Beast; header-only)
+  libgrpc++-dev protobuf-compiler protobuf-compiler-grpc  # keras-cpp serve's gRPC API (TF Serving's)
   libpng-dev libjpeg62-turbo-dev libgif-dev libstb-dev  # image files (keras::utils::load_img)
   libsndfile1-dev  # WAV files (keras::utils::audio_dataset_from_directory; LGPL-2.1, linked shared)
   libkissfft-dev  # keras.ops.fft/rfft/stft and the audio layers (KISS FFT, BSD)

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 export KERAS_HOME="$PWD/.cache/keras-home"
 venv=.cache/oracle-venv
 ./scripts/python_env.sh "$venv" requirements-oracle.txt
+# tensorflow-serving-api (grpc_serving.py's client) names `tensorflow` as a dependency, whose
+# modules tensorflow-cpu already holds: installed without its dependencies.
+"$venv/bin/pip" install -q --no-deps tensorflow-serving-api==2.21.0
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then
   # Every generator, in an order that respects their inputs: configs reads the layers_*.npz
@@ -17,7 +20,8 @@ if [ ${#scripts[@]} -eq 0 ]; then
            legacy_h5 training mixed_precision summaries graphs op_nodes ctc layer_files lora
            quantize quantize_int4 quantize_float8 image_io image_ops image_layers image_layers_colour
            image_layers_geometric einops qlora tensorboard_events remote_monitor optimizers_muon_sf
-           multi_optimizer hashing text_lookup string_graphs text_dataset audio_dataset gptq_awq)
+           multi_optimizer hashing text_lookup string_graphs text_dataset audio_dataset gptq_awq
+           grpc_serving)
 fi
 for name in "${scripts[@]}"; do
   echo "== tools/keras_oracle/$name.py"

@@ -7,14 +7,18 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "commands.h"
 #include "common.h"
+#include "serve/grpc_server.h"
 #include "serve/http_server.h"
 #include "serve/model_registry.h"
 #include "serve/request_handler.h"
@@ -24,7 +28,7 @@ namespace {
 
 struct ServeArgs {
   std::string file, name, config, host = "0.0.0.0", backend;
-  int port = 8501;
+  int port = 8501, grpc_port = -1;
   int64_t max_batch = 32, batch_timeout_us = 1000, max_queue = 256;
   int64_t max_body_bytes = int64_t{16} << 20, max_connections = 1024;
   double poll_interval_s = 1;
@@ -123,6 +127,15 @@ void run_serve(const ServeArgs& args) {
                                      .max_connections = static_cast<int>(args.max_connections),
                                      .io_timeout_s = static_cast<int>(args.io_timeout_s)});
   const int port = http.bind();
+  // TF Serving's gRPC API beside the REST API, on the same models (--grpc-port).
+  std::optional<serving::GrpcServer> grpc;
+  if (args.grpc_port >= 0)
+    grpc.emplace(models, serving::GrpcOptions{
+                             .host = args.host,
+                             .port = args.grpc_port,
+                             .request_timeout = std::chrono::milliseconds(args.request_timeout_ms),
+                             .max_message_bytes = static_cast<int>(std::min<int64_t>(
+                                 args.max_body_bytes, std::numeric_limits<int>::max()))});
 
   // The waiter takes SIGINT and SIGTERM (see StopSignals), or reads one from the pipe, and
   // stops the server; the main thread writes 0 to the pipe when listen() ended.
@@ -145,8 +158,13 @@ void run_serve(const ServeArgs& args) {
     models.start_polling(
         std::chrono::milliseconds(static_cast<int64_t>(args.poll_interval_s * 1000)),
         [](const std::string& line) { std::cout << "keras-cpp serve: " << line << std::endl; });
+  if (grpc)
+    std::cout << "keras-cpp serve: gRPC (TF Serving's PredictionService) on " << args.host << ":"
+              << grpc->port() << std::endl
+              << "grpc listening on port " << grpc->port() << std::endl;
   std::cout << "listening on port " << port << std::endl;
   http.listen();
+  if (grpc) grpc->shutdown();  // waits for the calls in flight, which the models still answer
   const unsigned char done = 0;
   if (write(stop_pipe[1], &done, 1) != 1) {  // wakes the waiter if no signal came
   }
@@ -160,7 +178,9 @@ void run_serve(const ServeArgs& args) {
 void add_serve(CLI::App& app) {
   auto args = std::make_shared<ServeArgs>();
   auto* cmd = app.add_subcommand(
-      "serve", "Serve a model over TensorFlow Serving's REST API (predict, status, metadata)");
+      "serve",
+      "Serve a model over TensorFlow Serving's REST API (predict, status, metadata), and its gRPC "
+      "API with --grpc-port");
   cmd->add_option("MODEL", args->file,
                   "Model file (.keras, or legacy .h5), or a folder of numbered version folders "
                   "(TF Serving's layout: MODEL/1/m.keras, MODEL/2/m.keras; the highest serves)");
@@ -181,6 +201,11 @@ void add_serve(CLI::App& app) {
                   "arrive, or whose reply is not taken within it (default 5)")
       ->check(whole_number(1));
   cmd->add_option("--port", args->port, "TCP port (0: any free port, printed)")
+      ->check(CLI::Range(0, 65535));
+  cmd->add_option("--grpc-port", args->grpc_port,
+                  "Also serve TF Serving's gRPC API (PredictionService.Predict, GetModelMetadata; "
+                  "ModelService.GetModelStatus) on this port (TF Serving's is 8500; 0: any free "
+                  "port, printed; default: no gRPC)")
       ->check(CLI::Range(0, 65535));
   cmd->add_option("--host", args->host, "Address to listen on (default 0.0.0.0)");
   cmd->add_option("--max-batch", args->max_batch, "Most rows per predict_on_batch (default 32)")
