@@ -11,6 +11,8 @@
 #     the rest of the 2 cores: requests per server CPU-second against in-process rows per
 #     CPU-second is what a server on cores of its own would do), split between the event loop
 #     (HTTP, JSON) and the model's threads;
+#     the same batching behind TF Serving's gRPC API (bench_grpc_load, one call in flight per
+#     connection, each image a float32 tensor_content) at 1, 8 and 64 connections;
 #     and the transport's floor: the server's CPU per request for GET /v1/models/NAME (a status
 #     reply: HTTP and the kernel's loopback TCP with no JSON body and no model) at 64
 #     connections;
@@ -36,7 +38,7 @@ model=${KERAS_SHARED_DIR:-../shared}/models/fashion_mnist_cnn.keras
 [ -f "$model" ] || { echo "bench/serve.sh: $model is missing" >&2; exit 1; }
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > /dev/null
-cmake --build build -j"$(nproc)" --target keras-cpp bench_serve_inprocess > /dev/null
+cmake --build build -j"$(nproc)" --target keras-cpp bench_serve_inprocess bench_grpc_load > /dev/null
 work=$(mktemp -d)
 server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null; rm -rf "$work"; }
@@ -112,6 +114,20 @@ for mode in batched batched1 unbatched; do
   stop_server
 done
 
+# TF Serving's gRPC API on the same batching: bench_grpc_load's connections, one call in
+# flight each, one image per call as float32 tensor_content.
+start_server --max-batch 32 --batch-timeout-us 1000 --grpc-port 0
+grpc_port=$(sed -n 's/^grpc listening on port \([0-9]*\)$/\1/p' "$work/server.log")
+for c in 1 8 64; do
+  before=$(server_ticks)
+  read -r rps p50 p99 errors <<< "$(./build/bench/serve/bench_grpc_load "127.0.0.1:$grpc_port" \
+    fashion input_layer "$c" "$seconds")"
+  after=$(server_ticks)
+  cpu=$(python3 -c "print(round(($after - $before) / $(getconf CLK_TCK), 2))")
+  echo "server_grpc_c$c $rps $p50 $p99 $errors $cpu -" >> "$raw"
+done
+stop_server
+
 # The soak: 64 connections pausing between requests, the pause set for 80% of the batched
 # peak from a 10 s calibration run (rate = connections / (pause + latency)).
 peak=$(awk '/^server_batched_c64 /{print $2}' "$raw")
@@ -152,16 +168,19 @@ print(f"in process: batch 32 {ip32:.0f} rows/s ({ip32_cpu:.0f} per CPU-second); 
 print()
 print("| server | connections | requests/s | p50 ms | p99 ms | errors | / in-process batch 32 | server CPU s per s | requests per server CPU-s | / in-process per CPU-s | event loop µs / request | model threads µs / request |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-names = {"batched": "batched", "batched1": "batched, 1 backend thread", "unbatched": "unbatched"}
-for mode in ("batched", "batched1", "unbatched"):
+names = {"batched": "batched", "batched1": "batched, 1 backend thread", "unbatched": "unbatched",
+         "grpc": "gRPC, batched"}
+for mode in ("batched", "batched1", "unbatched", "grpc"):
     for c in (1, 8, 64):
         rps, p50, p99, err, cpu, loop = rows[f"server_{mode}_c{c}"]
         requests = float(rps) * float(seconds)
         per_cpu = requests / float(cpu)
+        # gRPC's I/O runs on its own threads: no event-loop split.
+        split = ("- | -" if loop == "-" else f"{1e6 * float(loop) / requests:.1f} | "
+                 f"{1e6 * (float(cpu) - float(loop)) / requests:.1f}")
         print(f"| {names[mode]} | {c} | {float(rps):.0f} | {float(p50):.2f} | {float(p99):.2f} | {err} | "
               f"{float(rps) / ip32:.2f} | {float(cpu) / float(seconds):.2f} | {per_cpu:.0f} | "
-              f"{per_cpu / ip32_cpu:.2f} | {1e6 * float(loop) / requests:.1f} | "
-              f"{1e6 * (float(cpu) - float(loop)) / requests:.1f} |")
+              f"{per_cpu / ip32_cpu:.2f} | {split} |")
 rps, _, _, err, cpu, _ = rows["status_c64"]
 print()
 print(f"transport floor: GET /v1/models/fashion (status, no JSON body, no model) at 64 connections: "

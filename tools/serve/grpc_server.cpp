@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <future>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -128,20 +128,33 @@ class Drain {
   bool draining_ = false;
 };
 
-class PredictionService final : public tfs::PredictionService::Service {
+// Predict answers from the batching worker (gRPC's callback API: no thread waits for the
+// model); the other calls answer at once.
+class PredictionService final
+    : public tfs::PredictionService::WithCallbackMethod_Predict<tfs::PredictionService::Service> {
  public:
   PredictionService(ModelRegistry& models, const GrpcOptions& options, Drain& drain)
       : models_(models), options_(options), drain_(drain) {}
 
-  grpc::Status Predict(grpc::ServerContext* context, const tfs::PredictRequest* request,
-                       tfs::PredictResponse* response) override {
-    if (!drain_.enter()) return {grpc::StatusCode::UNAVAILABLE, "the server is shutting down"};
+  grpc::ServerUnaryReactor* Predict(grpc::CallbackServerContext* context,
+                                    const tfs::PredictRequest* request,
+                                    tfs::PredictResponse* response) override {
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    if (!drain_.enter()) {
+      reactor->Finish({grpc::StatusCode::UNAVAILABLE, "the server is shutting down"});
+      return reactor;
+    }
     const auto arrived = std::chrono::steady_clock::now();
-    grpc::Status status = answer([&] { predict(*context, *request, *response, arrived); });
-    std::chrono::duration<double> took = std::chrono::steady_clock::now() - arrived;
-    models_.metrics().record_latency(took.count());
-    drain_.leave();
-    return status;
+    Finish finish = [this, reactor, arrived](grpc::Status status) {
+      std::chrono::duration<double> took = std::chrono::steady_clock::now() - arrived;
+      models_.metrics().record_latency(took.count());
+      reactor->Finish(std::move(status));
+      drain_.leave();
+    };
+    // Failures before the request is queued end the call here; after, the worker ends it.
+    grpc::Status status = answer([&] { predict(*context, *request, *response, arrived, finish); });
+    if (!status.ok()) finish(std::move(status));
+    return reactor;
   }
 
   grpc::Status GetModelMetadata(grpc::ServerContext*, const tfs::GetModelMetadataRequest* request,
@@ -150,8 +163,12 @@ class PredictionService final : public tfs::PredictionService::Service {
   }
 
  private:
-  void predict(const grpc::ServerContext& context, const tfs::PredictRequest& request,
-               tfs::PredictResponse& response, std::chrono::steady_clock::time_point arrived) {
+  using Finish = std::function<void(grpc::Status)>;
+
+  // Checks and queues the request; `finish` ends the call once the model answered.
+  void predict(const grpc::ServerContextBase& context, const tfs::PredictRequest& request,
+               tfs::PredictResponse& response, std::chrono::steady_clock::time_point arrived,
+               const Finish& finish) {
     const ServedModel model = resolve(models_, request.model_spec());
     check_signature_name(request.model_spec().signature_name());
     const Signature& signature = model.server->signature();
@@ -201,15 +218,19 @@ class PredictionService final : public tfs::PredictionService::Service {
     if (client_left < options_.request_timeout)
       deadline = std::chrono::steady_clock::now() +
                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(client_left);
-    std::future<std::vector<HostArray>> result = model.server->submit(std::move(inputs), deadline);
-    if (result.wait_until(deadline) != std::future_status::ready)
-      throw CallError{grpc::StatusCode::DEADLINE_EXCEEDED,
-                      "the model did not answer within the request's deadline"};
-    std::vector<HostArray> outputs = result.get();
-    auto& out = *response.mutable_outputs();
-    for (size_t i : wanted)
-      out[signature.outputs[i].name] = proto_from_host_array(outputs[i], signature.outputs[i]);
-    set_spec(*response.mutable_model_spec(), model);
+    model.server->submit(std::move(inputs), deadline,
+                         [model, wanted, &response, finish](std::vector<HostArray> outputs,
+                                                            std::exception_ptr error) {
+                           finish(answer([&] {
+                             if (error) std::rethrow_exception(error);
+                             const Signature& signature = model.server->signature();
+                             auto& out = *response.mutable_outputs();
+                             for (size_t i : wanted)
+                               out[signature.outputs[i].name] =
+                                   proto_from_host_array(outputs[i], signature.outputs[i]);
+                             set_spec(*response.mutable_model_spec(), model);
+                           }));
+                         });
   }
 
   void metadata(const tfs::GetModelMetadataRequest& request,
