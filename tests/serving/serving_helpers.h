@@ -30,6 +30,7 @@
 #include "serve/model_registry.h"
 #include "serve/model_server.h"
 #include "serve/request_handler.h"
+#include "serving_models.h"
 
 namespace keras::serving_test {
 
@@ -40,13 +41,6 @@ using serving::HttpOptions;
 inline std::string model_path(const std::string& name) {
   const char* env = std::getenv("KERAS_SHARED_DIR");
   return std::string(env ? env : KERAS_SHARED_DIR) + "/models/" + name;
-}
-
-// (None, 4) -> Dense(3, relu) -> Dense(2), float32.
-inline ModelPtr<Model> small_model() {
-  auto x = Input({4}, {.name = "x"});
-  auto h = layers::Dense(3, {.activation = "relu"})(x);
-  return Functional(x, layers::Dense(2, {.name = "y"})(h));
 }
 
 // Two inputs ("features" float32 (None, 3), "ids" int32 (None, 2)) and two outputs ("score"

@@ -6,17 +6,13 @@
 #include <thread>
 
 #include "grpc_test_helpers.h"
+#include "serving_models.h"
 #include "tensorflow_serving/apis/get_model_metadata.pb.h"
 
 namespace keras::grpc_test {
 namespace {
 
-// (None, 4) -> Dense(3, relu) -> Dense(2), float32.
-ModelPtr<Model> small_model() {
-  auto x = Input({4}, {.name = "x"});
-  auto h = layers::Dense(3, {.activation = "relu"})(x);
-  return Functional(x, layers::Dense(2, {.name = "y"})(h));
-}
+using serving_test::small_model;  // input "x" (None, 4), output "y" (None, 2)
 
 // "features" float32 (None, 3) and "ids" int32 (None, 2); outputs "score" (None, 2) and
 // "rank" int32 (None,) (the argmax of score).
