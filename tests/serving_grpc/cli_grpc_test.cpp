@@ -1,8 +1,11 @@
 // `keras-cpp serve --grpc-port` as a process: it prints its gRPC port beside the REST one,
-// answers Predict with the model's outputs, exits 0 on SIGTERM, and exits 1 with the reason when
-// the gRPC port is taken.
+// answers Predict with the model's outputs (over TLS with --grpc-ssl-cert and --grpc-ssl-key),
+// exits 0 on SIGTERM, and exits 1 with the reason when the gRPC port is taken or TLS files come
+// without --grpc-port.
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "grpc_test_helpers.h"
 #include "serve_process.h"
@@ -49,6 +52,38 @@ TEST(CliGrpc, ServesPredictAndStopsOnSigterm) {
                      std::to_string(holder.server->port()), "--host", "127.0.0.1"});
   EXPECT_EQ(busy.wait_exit(), 1) << busy.text;
   EXPECT_NE(busy.text.find("pick another --grpc-port"), std::string::npos) << busy.text;
+  std::filesystem::remove(file);
+}
+
+TEST(CliGrpc, TlsFlags) {
+  const std::string file = model_file();
+  const std::string tls = std::string(PROJECT_TESTS_DIR) + "/serving_grpc/tls/";
+  ServeProcess p({"serve", file, "--name", "tiny", "--port", "0", "--grpc-port", "0", "--host",
+                  "127.0.0.1", "--poll-interval-s", "0", "--grpc-ssl-cert", tls + "server.crt",
+                  "--grpc-ssl-key", tls + "server.key"});
+  std::smatch m = p.wait_for(std::regex("grpc listening on port (\\d+)"));
+  ASSERT_FALSE(m.empty()) << p.text;
+  std::ifstream ca_file(tls + "server.crt");
+  std::stringstream ca;
+  ca << ca_file.rdbuf();
+  grpc::SslCredentialsOptions trust;
+  trust.pem_root_certs = ca.str();
+  auto stub = tfs::PredictionService::NewStub(
+      grpc::CreateChannel("localhost:" + std::string(m[1]), grpc::SslCredentials(trust)));
+  tfs::PredictRequest request;
+  request.mutable_model_spec()->set_name("tiny");
+  (*request.mutable_inputs())["x"] = float_tensor(ops::ones({2, 4}));
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  tfs::PredictResponse response;
+  grpc::Status status = stub->Predict(&context, request, &response);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  kill(p.pid, SIGTERM);
+  EXPECT_EQ(p.wait_exit(), 0) << p.text;
+  // TLS files without --grpc-port: exit 1, saying so.
+  ServeProcess alone({"serve", file, "--port", "0", "--grpc-ssl-cert", tls + "server.crt"});
+  EXPECT_EQ(alone.wait_exit(), 1) << alone.text;
+  EXPECT_NE(alone.text.find("give --grpc-port too"), std::string::npos) << alone.text;
   std::filesystem::remove(file);
 }
 

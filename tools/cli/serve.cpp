@@ -28,6 +28,7 @@ namespace {
 
 struct ServeArgs {
   std::string file, name, config, host = "0.0.0.0", backend;
+  std::string grpc_ssl_cert, grpc_ssl_key, grpc_ssl_client_ca;
   int port = 8501, grpc_port = -1;
   int64_t max_batch = 32, batch_timeout_us = 1000, max_queue = 256;
   int64_t max_body_bytes = int64_t{16} << 20, max_connections = 1024;
@@ -129,13 +130,21 @@ void run_serve(const ServeArgs& args) {
   const int port = http.bind();
   // TF Serving's gRPC API beside the REST API, on the same models (--grpc-port).
   std::optional<serving::GrpcServer> grpc;
+  if (args.grpc_port < 0 &&
+      !(args.grpc_ssl_cert + args.grpc_ssl_key + args.grpc_ssl_client_ca).empty())
+    throw UserError(
+        "--grpc-ssl-cert, --grpc-ssl-key and --grpc-ssl-client-ca secure the gRPC "
+        "API: give --grpc-port too");
   if (args.grpc_port >= 0)
     grpc.emplace(models, serving::GrpcOptions{
                              .host = args.host,
                              .port = args.grpc_port,
                              .request_timeout = std::chrono::milliseconds(args.request_timeout_ms),
                              .max_message_bytes = static_cast<int>(std::min<int64_t>(
-                                 args.max_body_bytes, std::numeric_limits<int>::max()))});
+                                 args.max_body_bytes, std::numeric_limits<int>::max())),
+                             .ssl_cert_file = args.grpc_ssl_cert,
+                             .ssl_key_file = args.grpc_ssl_key,
+                             .ssl_client_ca_file = args.grpc_ssl_client_ca});
 
   // The waiter takes SIGINT and SIGTERM (see StopSignals), or reads one from the pipe, and
   // stops the server; the main thread writes 0 to the pipe when listen() ended.
@@ -207,6 +216,14 @@ void add_serve(CLI::App& app) {
                   "ModelService.GetModelStatus) on this port (TF Serving's is 8500; 0: any free "
                   "port, printed; default: no gRPC)")
       ->check(CLI::Range(0, 65535));
+  cmd->add_option("--grpc-ssl-cert", args->grpc_ssl_cert,
+                  "gRPC over TLS: the server's certificate chain (PEM; with --grpc-ssl-key)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--grpc-ssl-key", args->grpc_ssl_key, "gRPC over TLS: its private key (PEM)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--grpc-ssl-client-ca", args->grpc_ssl_client_ca,
+                  "gRPC over TLS: accept only clients whose certificate these CAs signed (PEM)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--host", args->host, "Address to listen on (default 0.0.0.0)");
   cmd->add_option("--max-batch", args->max_batch, "Most rows per predict_on_batch (default 32)")
       ->check(whole_number(1));

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <sstream>
 
 #include "keras/core/errors.h"
 #include "serve/tensor_proto.h"
@@ -296,6 +298,36 @@ class ModelService final : public tfs::ModelService::Service {
   ModelRegistry& models_;
 };
 
+std::string read_pem(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in || text.str().find("-----BEGIN") == std::string::npos)
+    throw IOError("cannot read " + what + " '" + path + "' as a PEM file");
+  return text.str();
+}
+
+// Plain TCP, or TLS (with client certificates when client CAs are given).
+std::shared_ptr<grpc::ServerCredentials> server_credentials(const GrpcOptions& o) {
+  if (o.ssl_cert_file.empty() != o.ssl_key_file.empty())
+    throw ValueError(
+        "TLS needs both a certificate and its private key (--grpc-ssl-cert and "
+        "--grpc-ssl-key); one was given without the other");
+  if (o.ssl_cert_file.empty()) {
+    if (!o.ssl_client_ca_file.empty())
+      throw ValueError("--grpc-ssl-client-ca needs TLS: give --grpc-ssl-cert and --grpc-ssl-key");
+    return grpc::InsecureServerCredentials();
+  }
+  const bool verify = !o.ssl_client_ca_file.empty();
+  grpc::SslServerCredentialsOptions ssl(
+      verify ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+             : GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+  if (verify) ssl.pem_root_certs = read_pem(o.ssl_client_ca_file, "the client CA file");
+  ssl.pem_key_cert_pairs.push_back({read_pem(o.ssl_key_file, "the TLS private key"),
+                                    read_pem(o.ssl_cert_file, "the TLS certificate")});
+  return grpc::SslServerCredentials(ssl);
+}
+
 }  // namespace
 
 struct GrpcServer::Impl {
@@ -319,7 +351,7 @@ GrpcServer::GrpcServer(ModelRegistry& models, GrpcOptions options)
   grpc::ServerBuilder builder;
   // IPv6 literals need brackets in a gRPC address.
   const std::string host = o.host.find(':') != std::string::npos ? "[" + o.host + "]" : o.host;
-  builder.AddListeningPort(host + ":" + std::to_string(o.port), grpc::InsecureServerCredentials(),
+  builder.AddListeningPort(host + ":" + std::to_string(o.port), server_credentials(o),
                            &impl_->port);
   builder.SetMaxReceiveMessageSize(o.max_message_bytes);
   // gRPC shares a port with SO_REUSEPORT by default: a second server on a busy port would then
@@ -330,7 +362,12 @@ GrpcServer::GrpcServer(ModelRegistry& models, GrpcOptions options)
   impl_->server = builder.BuildAndStart();
   if (!impl_->server || impl_->port == 0)
     throw IOError("gRPC could not listen on " + host + ":" + std::to_string(o.port) +
-                  " (in use, or not an address of this machine): pick another --grpc-port");
+                  (o.ssl_cert_file.empty()
+                       ? " (in use, or not an address of this machine): pick another --grpc-port"
+                       : " (in use, not an address of this machine, or " + o.ssl_cert_file +
+                             " and " + o.ssl_key_file +
+                             " are not a PEM certificate and its key): pick another "
+                             "--grpc-port, or check the files"));
 }
 
 GrpcServer::~GrpcServer() {

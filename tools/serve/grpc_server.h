@@ -27,12 +27,19 @@ struct GrpcOptions {
   /// The largest request message (gRPC's receive limit) and, four times over, the largest
   /// input a request may make (a short typed list fills its shape).
   int max_message_bytes = 64 << 20;
+  /// TLS (TF Serving's ssl_config): the server's certificate chain and private key, PEM files;
+  /// both empty: plain TCP.
+  std::string ssl_cert_file, ssl_key_file;
+  /// With TLS: a PEM file of the certificate authorities whose client certificates are
+  /// accepted; every client must then present one (mutual TLS). Empty: no client certificate.
+  std::string ssl_client_ca_file;
 };
 
 class GrpcServer {
  public:
   /// Listens on `options.host`:`options.port` and serves until shutdown(). IOError when
-  /// the port cannot be bound.
+  /// the port cannot be bound or a TLS file cannot be read or used; ValueError for a
+  /// certificate without its key (or the reverse), or client CAs without TLS.
   GrpcServer(ModelRegistry& models, GrpcOptions options = {});
   /// shutdown().
   ~GrpcServer();
