@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
+
+#include <netinet/in.h>
+
+#include <arpa/inet.h>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,6 +21,7 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <httplib.h>
@@ -74,6 +81,34 @@ TEST(ServeCommand, AnswersThenStopsOnSigterm) {
   EXPECT_EQ(p.wait_exit(), 0) << p.text;
   EXPECT_NE(p.text.find("SIGTERM: stopping"), std::string::npos) << p.text;
   EXPECT_NE(p.text.find("keras-cpp serve: stopped"), std::string::npos) << p.text;
+  std::filesystem::remove(file);
+}
+
+TEST(ServeCommand, ASecondSignalExitsDuringTheDrain) {
+  const std::string file = small_model_file("_second_signal");
+  ServeProcess p({"serve", file, "--name", "tiny", "--port", "0", "--host", "127.0.0.1",
+                  "--io-timeout-s", "30"});
+  std::smatch m = p.wait_for(std::regex("listening on port ([0-9]+)\n"));
+  ASSERT_FALSE(m.empty()) << p.text;
+  // A request whose body never comes: the drain would wait for it up to --io-timeout-s.
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(std::stoi(m[1])));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  const std::string head =
+      "POST /v1/models/tiny:predict HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{";
+  ASSERT_EQ(write(fd, head.data(), head.size()), static_cast<ssize_t>(head.size()));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(kill(p.pid, SIGTERM), 0);
+  p.wait_for(std::regex("SIGTERM: stopping"));
+  ASSERT_EQ(kill(p.pid, SIGTERM), 0);
+  EXPECT_EQ(p.wait_exit(), 128 + SIGTERM) << p.text;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_NE(p.text.find("a second SIGTERM: exiting"), std::string::npos) << p.text;
+  close(fd);
   std::filesystem::remove(file);
 }
 

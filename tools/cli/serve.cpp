@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -155,8 +156,17 @@ void run_serve(const ServeArgs& args) {
     }
     if (sig == 0) return;
     std::cout << "keras-cpp serve: " << (sig == SIGINT ? "SIGINT" : "SIGTERM")
-              << ": stopping (finishing the queued requests)" << std::endl;
-    http.stop();
+              << ": stopping (finishing the queued requests; a second signal exits at once)"
+              << std::endl;
+    http.request_stop();  // listen() returns once the requests in flight are answered
+    // A second signal while draining: exit now, as a process the signal killed would.
+    sig = 0;
+    while (read(stop_pipe[0], &sig, 1) < 0 && errno == EINTR) {
+    }
+    if (sig == 0) return;  // the drain ended (main writes 0)
+    std::cout << "keras-cpp serve: a second " << (sig == SIGINT ? "SIGINT" : "SIGTERM")
+              << ": exiting without finishing the requests in flight" << std::endl;
+    std::_Exit(128 + sig);
   });
 
   for (const auto& source : sources)

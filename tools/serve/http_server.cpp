@@ -134,10 +134,15 @@ void HttpServer::start() {
   thread_ = std::thread([this] { listen(); });
 }
 
-void HttpServer::stop() {
+void HttpServer::request_stop() {
   Impl& impl = *impl_;
   if (!impl.stop_requested.exchange(true) && impl.listening)
     asio::post(impl.loop.io, [&impl] { impl.begin_stop(); });
+}
+
+void HttpServer::stop() {
+  Impl& impl = *impl_;
+  request_stop();
   if (impl.listening && thread_.get_id() != std::this_thread::get_id())
     while (!impl.done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();

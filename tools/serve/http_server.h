@@ -51,6 +51,9 @@ class HttpServer {
   /// Stops accepting connections; returns once the requests in flight are answered (and the
   /// thread of start() has ended). Safe from any thread, more than once.
   void stop();
+  /// Starts what stop() does and returns at once; listen() returns when it is done. Safe from
+  /// any thread, more than once.
+  void request_stop();
   /// The bound port, or -1 before bind().
   int port() const;
 
