@@ -70,24 +70,26 @@ endif()
 # zlib for the gzipped IDX files of keras::datasets (Debian's dataset-fashion-mnist).
 find_package(ZLIB REQUIRED)
 
-# Boost.Asio and Boost.Beast (Debian's libboost-dev, header-only, Boost Software License) for the
-# event loop and HTTP/1.1 parser of the model server (tools/serve).
-find_package(Boost 1.74 CONFIG QUIET)
-if(NOT Boost_FOUND)
-  message(FATAL_ERROR "Boost not found (keras-cpp serve needs Boost.Asio and Boost.Beast): "
-                      "apt-get install -y libboost-dev")
-endif()
+if(KERAS_BUILD_SERVING)
+  # Boost.Asio and Boost.Beast (Debian's libboost-dev, header-only, Boost Software License) for the
+  # event loop and HTTP/1.1 parser of the model server (tools/serve).
+  find_package(Boost 1.74 CONFIG QUIET)
+  if(NOT Boost_FOUND)
+    message(FATAL_ERROR "Boost not found (keras-cpp serve needs Boost.Asio and Boost.Beast): "
+                        "apt-get install -y libboost-dev")
+  endif()
 
-# gRPC and protobuf (Debian's libgrpc++-dev, protobuf-compiler, protobuf-compiler-grpc; Apache-2.0
-# and BSD) for keras-cpp serve's gRPC API, TF Serving's (tools/serve/proto).
-pkg_check_modules(KERAS_GRPC QUIET IMPORTED_TARGET grpc++ protobuf)
-find_program(KERAS_PROTOC protoc)
-find_program(KERAS_GRPC_CPP_PLUGIN grpc_cpp_plugin)
-find_path(KERAS_PROTOBUF_WELL_KNOWN google/protobuf/any.proto)
-if(NOT KERAS_GRPC_FOUND OR NOT KERAS_PROTOC OR NOT KERAS_GRPC_CPP_PLUGIN
-   OR NOT KERAS_PROTOBUF_WELL_KNOWN)
-  message(FATAL_ERROR "gRPC not found (keras-cpp serve's gRPC API needs it): "
-                      "apt-get install -y libgrpc++-dev protobuf-compiler protobuf-compiler-grpc")
+  # gRPC and protobuf (Debian's libgrpc++-dev, protobuf-compiler, protobuf-compiler-grpc; Apache-2.0
+  # and BSD) for keras-cpp serve's gRPC API, TF Serving's (tools/serve/proto).
+  pkg_check_modules(KERAS_GRPC QUIET IMPORTED_TARGET grpc++ protobuf)
+  find_program(KERAS_PROTOC protoc)
+  find_program(KERAS_GRPC_CPP_PLUGIN grpc_cpp_plugin)
+  find_path(KERAS_PROTOBUF_WELL_KNOWN google/protobuf/any.proto)
+  if(NOT KERAS_GRPC_FOUND OR NOT KERAS_PROTOC OR NOT KERAS_GRPC_CPP_PLUGIN
+     OR NOT KERAS_PROTOBUF_WELL_KNOWN)
+    message(FATAL_ERROR "gRPC not found (keras-cpp serve's gRPC API needs it): "
+                        "apt-get install -y libgrpc++-dev protobuf-compiler protobuf-compiler-grpc")
+  endif()
 endif()
 
 # cpp-httplib (Debian's libcpp-httplib-dev) for keras.callbacks.RemoteMonitor and the HTTP

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 out=.cache/gpu-bundle/debs
 mkdir -p "$out"
 # The library's and the tests' build dependencies (scripts/install_deps.sh less the optional
-# ones: LibTorch, Gloo, Google Benchmark, the dataset).
+# ones: LibTorch, Gloo, Google Benchmark, the dataset; and less the model server's Boost and
+# gRPC, since gpu_check.sh builds with -DKERAS_BUILD_SERVING=OFF).
 packages=(
   libgtest-dev libopenblas-dev liblapacke-dev libzip-dev nlohmann-json3-dev libhdf5-dev
   zlib1g-dev libcli11-dev libcpp-httplib-dev libpng-dev libjpeg62-turbo-dev libgif-dev
