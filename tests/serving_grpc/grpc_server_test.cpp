@@ -180,6 +180,17 @@ TEST(GrpcServer, VersionsLabelsMetadataAndStatus) {
   ASSERT_EQ(status.model_version_status_size(), 1);
   EXPECT_EQ(status.model_version_status(0).version(), 1);
   EXPECT_EQ(status.model_version_status(0).state(), tfs::ModelVersionStatus::AVAILABLE);
+  // Each call counted in /metrics by method and code.
+  const serving::Metrics& metrics = served.models.metrics();
+  EXPECT_EQ(metrics.grpc_calls("Predict", "OK"), 1u);
+  EXPECT_EQ(metrics.grpc_calls("Predict", "NOT_FOUND"), 2u);
+  EXPECT_EQ(metrics.grpc_calls("GetModelMetadata", "OK"), 1u);
+  EXPECT_EQ(metrics.grpc_calls("GetModelMetadata", "INVALID_ARGUMENT"), 1u);
+  EXPECT_EQ(metrics.grpc_calls("GetModelStatus", "OK"), 1u);
+  EXPECT_NE(served.models.prometheus_text().find(
+                "keras_serving_grpc_calls_total{method=\"Predict\",code=\"NOT_FOUND\"} 2\n"),
+            std::string::npos)
+      << served.models.prometheus_text();
 }
 
 TEST(GrpcServer, BadRequestsGetTfServingCodesAndSayWhy) {

@@ -13,6 +13,7 @@
 
 #include "keras/core/errors.h"
 #include "serve/tensor_proto.h"
+#include "tensorflow/core/protobuf/error_codes.pb.h"
 #include "tensorflow_serving/apis/model_service.grpc.pb.h"
 #include "tensorflow_serving/apis/prediction_service.grpc.pb.h"
 
@@ -76,6 +77,13 @@ void set_spec(tfs::ModelSpec& out, const ServedModel& model) {
   out.set_name(model.name);
   out.mutable_version()->set_value(model.version);
   out.set_signature_name("serving_default");
+}
+
+// The name of a gRPC status code ("OK", "NOT_FOUND"): gRPC's codes are TensorFlow's.
+std::string code_name(const grpc::Status& status) {
+  const auto code = static_cast<tensorflow::error::Code>(status.error_code());
+  return tensorflow::error::Code_IsValid(code) ? tensorflow::error::Code_Name(code)
+                                               : std::to_string(status.error_code());
 }
 
 // Runs `body`, turning what it throws into the call's status.
@@ -143,6 +151,7 @@ class PredictionService final
                                     tfs::PredictResponse* response) override {
     grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
     if (!drain_.enter()) {
+      models_.metrics().record_grpc_call("Predict", "UNAVAILABLE");
       reactor->Finish({grpc::StatusCode::UNAVAILABLE, "the server is shutting down"});
       return reactor;
     }
@@ -150,6 +159,7 @@ class PredictionService final
     Finish finish = [this, reactor, arrived](grpc::Status status) {
       std::chrono::duration<double> took = std::chrono::steady_clock::now() - arrived;
       models_.metrics().record_latency(took.count());
+      models_.metrics().record_grpc_call("Predict", code_name(status));
       reactor->Finish(std::move(status));
       drain_.leave();
     };
@@ -161,7 +171,9 @@ class PredictionService final
 
   grpc::Status GetModelMetadata(grpc::ServerContext*, const tfs::GetModelMetadataRequest* request,
                                 tfs::GetModelMetadataResponse* response) override {
-    return answer([&] { metadata(*request, *response); });
+    grpc::Status status = answer([&] { metadata(*request, *response); });
+    models_.metrics().record_grpc_call("GetModelMetadata", code_name(status));
+    return status;
   }
 
  private:
@@ -279,7 +291,7 @@ class ModelService final : public tfs::ModelService::Service {
 
   grpc::Status GetModelStatus(grpc::ServerContext*, const tfs::GetModelStatusRequest* request,
                               tfs::GetModelStatusResponse* response) override {
-    return answer([&] {
+    grpc::Status result = answer([&] {
       const tfs::ModelSpec& spec = request->model_spec();
       const ServedModel model = resolve(models_, spec);
       // A version or a label: that version; neither: every served version.
@@ -292,6 +304,8 @@ class ModelService final : public tfs::ModelService::Service {
         status.mutable_status()->set_error_code(tensorflow::error::OK);
       }
     });
+    models_.metrics().record_grpc_call("GetModelStatus", code_name(result));
+    return result;
   }
 
  private:

@@ -48,6 +48,11 @@ void Metrics::record_request(int status) {
   ++requests_[status];
 }
 
+void Metrics::record_grpc_call(const std::string& method, const std::string& code) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++grpc_calls_[{method, code}];
+}
+
 void Metrics::record_latency(double seconds) {
   std::lock_guard<std::mutex> lock(mutex_);
   latency_.observe(seconds);
@@ -70,6 +75,12 @@ uint64_t Metrics::requests(int status) const {
   return it == requests_.end() ? 0 : it->second;
 }
 
+uint64_t Metrics::grpc_calls(const std::string& method, const std::string& code) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = grpc_calls_.find({method, code});
+  return it == grpc_calls_.end() ? 0 : it->second;
+}
+
 uint64_t Metrics::batches() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return batch_rows_.count();
@@ -88,9 +99,14 @@ std::string Metrics::prometheus_text(size_t queue_size) const {
   for (const auto& [code, n] : requests_)
     out += "keras_serving_requests_total{code=\"" + std::to_string(code) + "\"} " +
            std::to_string(n) + "\n";
+  out += "# HELP keras_serving_grpc_calls_total gRPC calls answered, by method and status code.\n";
+  out += "# TYPE keras_serving_grpc_calls_total counter\n";
+  for (const auto& [key, n] : grpc_calls_)
+    out += "keras_serving_grpc_calls_total{method=\"" + key.first + "\",code=\"" + key.second +
+           "\"} " + std::to_string(n) + "\n";
   out +=
       "# HELP keras_serving_request_duration_seconds Time from a request reaching its "
-      "handler to its response.\n";
+      "handler to its response (REST requests and gRPC Predict calls).\n";
   out += "# TYPE keras_serving_request_duration_seconds histogram\n";
   out += latency_.text("keras_serving_request_duration_seconds");
   out += "# HELP keras_serving_batch_size Rows per predict_on_batch call.\n";

@@ -32,6 +32,8 @@ class Metrics {
   Metrics();
   /// One answered HTTP request.
   void record_request(int status);
+  /// One answered gRPC call: its method ("Predict") and its status code's name ("OK").
+  void record_grpc_call(const std::string& method, const std::string& code);
   /// The time from a request's arrival at its handler to its response.
   void record_latency(double seconds);
   /// One predict_on_batch of `rows` rows made of `requests` requests.
@@ -42,6 +44,8 @@ class Metrics {
 
   /// Requests answered with `status` so far.
   uint64_t requests(int status) const;
+  /// gRPC calls of `method` answered with `code` so far.
+  uint64_t grpc_calls(const std::string& method, const std::string& code) const;
   /// Batches run so far, and those of more than one request.
   uint64_t batches() const;
   uint64_t merged_batches() const;
@@ -52,6 +56,7 @@ class Metrics {
  private:
   mutable std::mutex mutex_;
   std::map<int, uint64_t> requests_;
+  std::map<std::pair<std::string, std::string>, uint64_t> grpc_calls_;  // (method, code)
   Histogram latency_, batch_rows_;
   uint64_t merged_batches_ = 0;
   uint64_t reloads_ok_ = 0, reloads_failed_ = 0;
