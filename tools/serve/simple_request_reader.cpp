@@ -12,6 +12,12 @@
 namespace keras::serving {
 namespace {
 
+// The powers of ten that are exact doubles: one multiplication or division by one of them
+// rounds correctly (Clinger's fast path).
+constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 // A scanner of exactly the simple form's JSON: one object whose keys are "instances" or
 // "inputs" (one of them) and "signature_name", no escapes in strings, the data nested arrays of
 // JSON numbers. Every method returns false on anything else; the caller then falls back to the
@@ -188,9 +194,6 @@ class Scanner {
     // 64 bits as floats. Other numbers as strtod reads them: correctly rounded, which one
     // operation on exact doubles is when the mantissa fits 53 bits and 10^|scale| is exact
     // (at most 10^22); from_chars for the rest.
-    static constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     double value = 0;
     int64_t i = 0;
     uint64_t u = 0;
@@ -237,9 +240,6 @@ class Scanner {
       integer = false;
     }
     if (p < end_ && (*p == 'e' || *p == 'E' || (*p >= '0' && *p <= '9'))) return false;
-    static constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     double value;
     if (integer) {
       if (digits > 18) return false;
