@@ -4,8 +4,6 @@
 // without --grpc-port.
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "grpc_test_helpers.h"
 #include "serve_process.h"
@@ -63,11 +61,8 @@ TEST(CliGrpc, TlsFlags) {
                   "--grpc-ssl-key", tls + "server.key"});
   std::smatch m = p.wait_for(std::regex("grpc listening on port (\\d+)"));
   ASSERT_FALSE(m.empty()) << p.text;
-  std::ifstream ca_file(tls + "server.crt");
-  std::stringstream ca;
-  ca << ca_file.rdbuf();
   grpc::SslCredentialsOptions trust;
-  trust.pem_root_certs = ca.str();
+  trust.pem_root_certs = read_file(tls + "server.crt");
   grpc::ChannelArguments args;
   args.SetSslTargetNameOverride("localhost");  // by address: no DNS resolver (see grpc_tls_test)
   auto stub = tfs::PredictionService::NewStub(grpc::CreateCustomChannel(

@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
 #include <future>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -58,6 +60,15 @@ struct Served {
   std::unique_ptr<tfs::PredictionService::Stub> predictions;
   std::unique_ptr<tfs::ModelService::Stub> model_service;
 };
+
+/// The bytes of a file (a fixture, a certificate).
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << path;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 /// A TensorProto of float32 values in tensor_content.
 inline tensorflow::TensorProto float_tensor(const Tensor& x) {

@@ -4,9 +4,6 @@
 // unreadable file or client CAs without TLS are clear errors. The certificates are test-only
 // (tests/serving_grpc/tls/README.md).
 
-#include <fstream>
-#include <sstream>
-
 #include "grpc_test_helpers.h"
 #include "serving_models.h"
 
@@ -15,13 +12,6 @@ namespace {
 
 std::string tls_file(const std::string& name) {
   return std::string(PROJECT_TESTS_DIR) + "/serving_grpc/tls/" + name;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // Predict of one row through `credentials` to 127.0.0.1:`port`; the status.

@@ -5,9 +5,6 @@
 // predictions for them. (grpc_serving.py also runs tensorflow-serving-api's stubs against
 // `keras-cpp serve --grpc-port`, which checks the replies' side of the wire.)
 
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
 #include "grpc_test_helpers.h"
@@ -20,14 +17,6 @@ std::string fixture(const std::string& name) {
   return std::string(keras::test::paths::oracle_dir) + "/grpc_serving/" + name;
 }
 
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << path;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(GrpcOfficialClient, PredictGivesKerasOutputs) {
   Served served;
   served.models.add("fashion", saving::load_model(std::string(keras::test::paths::shared_dir) +
@@ -35,13 +24,13 @@ TEST(GrpcOfficialClient, PredictGivesKerasOutputs) {
                                                   {.compile = false}));
   served.models.add("two", saving::load_model(fixture("two_inputs.keras"), {.compile = false}));
   served.start();
-  const auto cases = nlohmann::json::parse(read_bytes(fixture("cases.json")));
+  const auto cases = nlohmann::json::parse(read_file(fixture("cases.json")));
   const std::map<std::string, Tensor> expected = utils::load_npz(fixture("expected.npz"));
   ASSERT_EQ(cases.size(), 5u);
   for (const auto& [name, c] : cases.items()) {
     SCOPED_TRACE(name);
     tfs::PredictRequest request;
-    ASSERT_TRUE(request.ParseFromString(read_bytes(fixture(name + ".bin"))));
+    ASSERT_TRUE(request.ParseFromString(read_file(fixture(name + ".bin"))));
     tfs::PredictResponse response;
     grpc::Status status = served.predict(request, response);
     ASSERT_TRUE(status.ok()) << status.error_message();

@@ -171,27 +171,42 @@ void check_uint64_range(const TensorProto& p, const std::string& input) {
                      "': a DT_UINT64 value is above the largest int64, which integer inputs hold");
 }
 
+// TensorFlow's reading of a typed list as n values: the list, its last value repeated to fill
+// the rest (zeros when it is empty); ValueError when it holds more than n.
+template <typename T, typename At>
+std::vector<T> filled(size_t given, At at, size_t n, const std::string& input,
+                      const std::string& shape, const char* values) {
+  if (given > n)
+    throw ValueError("input '" + input + "' holds " + std::to_string(given) + " " + values +
+                     "; its shape " + shape + " has " + std::to_string(n));
+  std::vector<T> out(n);
+  for (size_t i = 0; i < n && given > 0; ++i) out[i] = at(std::min(i, given - 1));
+  return out;
+}
+
+// ValueError unless tensor_content holds n values of its dtype.
+void check_content_size(const TensorProto& p, size_t n, const std::string& input,
+                        const std::string& shape) {
+  const size_t needed = n * content_itemsize(p.dtype());
+  if (p.tensor_content().size() != needed)
+    throw ValueError("input '" + input + "': tensor_content holds " +
+                     std::to_string(p.tensor_content().size()) + " bytes; its shape " + shape +
+                     " of " + data_type_name(p.dtype()) + " needs " + std::to_string(needed));
+}
+
 // n values of T from `p`, TensorFlow's way (see host_array_from_proto).
 template <typename T>
 std::vector<T> numeric_values(const TensorProto& p, size_t n, const std::string& input,
                               const std::string& shape) {
-  std::vector<T> out(n);
-  if (!p.tensor_content().empty()) {
-    const size_t item = content_itemsize(p.dtype());
-    if (p.tensor_content().size() != n * item)
-      throw ValueError("input '" + input + "': tensor_content holds " +
-                       std::to_string(p.tensor_content().size()) + " bytes; its shape " + shape +
-                       " of " + data_type_name(p.dtype()) + " needs " + std::to_string(n * item));
-    for (size_t i = 0; i < n; ++i) out[i] = content_value<T>(p.tensor_content(), p.dtype(), i);
-    return out;
+  if (p.tensor_content().empty()) {
+    const TypedList<T> list{p, p.dtype()};
+    return filled<T>(
+        static_cast<size_t>(list.size()), [&](size_t i) { return list[static_cast<int>(i)]; }, n,
+        input, shape, "values");
   }
-  const TypedList<T> list{p, p.dtype()};
-  const auto given = static_cast<size_t>(list.size());
-  if (given > n)
-    throw ValueError("input '" + input + "' holds " + std::to_string(given) +
-                     " values; its shape " + shape + " has " + std::to_string(n));
-  for (size_t i = 0; i < n; ++i)
-    out[i] = given == 0 ? T{} : list[static_cast<int>(std::min(i, given - 1))];
+  check_content_size(p, n, input, shape);
+  std::vector<T> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = content_value<T>(p.tensor_content(), p.dtype(), i);
   return out;
 }
 
@@ -239,16 +254,17 @@ HostArray host_array_from_proto(const tensorflow::TensorProto& proto, const Tens
   array.dtype = storage_dtype(spec.dtype);
   array.shape = shape;
   // The size, bounded before anything is allocated (a short typed list fills the shape).
+  auto too_large = [&] {
+    return ValueError("input '" + input + "' of shape " + shape.to_string() + " is larger than " +
+                      std::to_string(max_bytes) + " bytes, the most one request may hold");
+  };
   size_t n = 1;
   for (int64_t d : dims) {
-    if (d != 0 && n > max_bytes / static_cast<size_t>(d))
-      throw ValueError("input '" + input + "' of shape " + shape.to_string() + " is larger than " +
-                       std::to_string(max_bytes) + " bytes, the most one request may hold");
+    if (d != 0 && n > max_bytes / static_cast<size_t>(d)) throw too_large();
     n *= static_cast<size_t>(d);
   }
-  if (n * itemsize(array.dtype) > max_bytes)
-    throw ValueError("input '" + input + "' of shape " + shape.to_string() + " is larger than " +
-                     std::to_string(max_bytes) + " bytes, the most one request may hold");
+  if (n * itemsize(array.dtype) > max_bytes) throw too_large();
+  const std::string shape_text = shape.to_string();
   const DataType given = proto.dtype();
   auto refuse = [&](const std::string& takes) {
     return ValueError("input '" + input + "' is " + data_type_name(given) + "; it takes " + takes);
@@ -256,38 +272,30 @@ HostArray host_array_from_proto(const tensorflow::TensorProto& proto, const Tens
   switch (array.dtype) {
     case DType::String: {
       if (given != tensorflow::DT_STRING) throw refuse("DT_STRING");
-      const auto count = static_cast<size_t>(proto.string_val_size());
-      if (count > n)
-        throw ValueError("input '" + input + "' holds " + std::to_string(count) +
-                         " strings; its shape " + shape.to_string() + " has " + std::to_string(n));
-      array.strings.resize(n);
-      for (size_t i = 0; i < n && count > 0; ++i)
-        array.strings[i] = proto.string_val(static_cast<int>(std::min(i, count - 1)));
+      array.strings = filled<std::string>(
+          static_cast<size_t>(proto.string_val_size()),
+          [&](size_t i) { return proto.string_val(static_cast<int>(i)); }, n, input, shape_text,
+          "strings");
       return array;
     }
     case DType::Bool: {
       if (given != tensorflow::DT_BOOL) throw refuse("DT_BOOL");
-      array.data.assign(n, 0);
-      if (!proto.tensor_content().empty()) {
-        if (proto.tensor_content().size() != n)
-          throw ValueError("input '" + input + "': tensor_content holds " +
-                           std::to_string(proto.tensor_content().size()) + " bytes; its shape " +
-                           shape.to_string() + " of DT_BOOL needs " + std::to_string(n));
-        for (size_t i = 0; i < n; ++i) array.data[i] = proto.tensor_content()[i] != 0;
+      if (proto.tensor_content().empty()) {
+        array.data = filled<unsigned char>(
+            static_cast<size_t>(proto.bool_val_size()),
+            [&](size_t i) { return proto.bool_val(static_cast<int>(i)); }, n, input, shape_text,
+            "values");
         return array;
       }
-      const auto count = static_cast<size_t>(proto.bool_val_size());
-      if (count > n)
-        throw ValueError("input '" + input + "' holds " + std::to_string(count) +
-                         " values; its shape " + shape.to_string() + " has " + std::to_string(n));
-      for (size_t i = 0; i < n && count > 0; ++i)
-        array.data[i] = proto.bool_val(static_cast<int>(std::min(i, count - 1)));
+      check_content_size(proto, n, input, shape_text);
+      array.data.resize(n);
+      for (size_t i = 0; i < n; ++i) array.data[i] = proto.tensor_content()[i] != 0;
       return array;
     }
     case DType::Int64: {
       if (!is_integer(given)) throw refuse("an integer dtype (DT_INT32, DT_INT64, ...)");
       if (given == tensorflow::DT_UINT64) check_uint64_range(proto, input);
-      std::vector<int64_t> v = numeric_values<int64_t>(proto, n, input, shape.to_string());
+      std::vector<int64_t> v = numeric_values<int64_t>(proto, n, input, shape_text);
       array.data.resize(n * sizeof(int64_t));
       std::memcpy(array.data.data(), v.data(), array.data.size());
       return array;
@@ -295,7 +303,7 @@ HostArray host_array_from_proto(const tensorflow::TensorProto& proto, const Tens
     default: {
       if (!is_integer(given) && !is_float(given))
         throw refuse("a numeric dtype (DT_FLOAT, DT_DOUBLE, DT_INT32, ...)");
-      std::vector<double> v = numeric_values<double>(proto, n, input, shape.to_string());
+      std::vector<double> v = numeric_values<double>(proto, n, input, shape_text);
       array.data.resize(n * itemsize(array.dtype));
       if (array.dtype == DType::Float64) {
         std::memcpy(array.data.data(), v.data(), array.data.size());
