@@ -55,30 +55,19 @@ TEST(CliGrpc, ServesPredictAndStopsOnSigterm) {
 
 TEST(CliGrpc, TlsFlags) {
   const std::string file = model_file();
-  const std::string tls = std::string(PROJECT_TESTS_DIR) + "/serving_grpc/tls/";
   ServeProcess p({"serve", file, "--name", "tiny", "--port", "0", "--grpc-port", "0", "--host",
-                  "127.0.0.1", "--poll-interval-s", "0", "--grpc-ssl-cert", tls + "server.crt",
-                  "--grpc-ssl-key", tls + "server.key"});
+                  "127.0.0.1", "--poll-interval-s", "0", "--grpc-ssl-cert", tls_file("server.crt"),
+                  "--grpc-ssl-key", tls_file("server.key")});
   std::smatch m = p.wait_for(std::regex("grpc listening on port (\\d+)"));
   ASSERT_FALSE(m.empty()) << p.text;
   grpc::SslCredentialsOptions trust;
-  trust.pem_root_certs = read_file(tls + "server.crt");
-  grpc::ChannelArguments args;
-  args.SetSslTargetNameOverride("localhost");  // by address: no DNS resolver (see grpc_tls_test)
-  auto stub = tfs::PredictionService::NewStub(grpc::CreateCustomChannel(
-      "127.0.0.1:" + std::string(m[1]), grpc::SslCredentials(trust), args));
-  tfs::PredictRequest request;
-  request.mutable_model_spec()->set_name("tiny");
-  (*request.mutable_inputs())["x"] = float_tensor(ops::ones({2, 4}));
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-  tfs::PredictResponse response;
-  grpc::Status status = stub->Predict(&context, request, &response);
+  trust.pem_root_certs = read_file(tls_file("server.crt"));
+  grpc::Status status = predict_through(grpc::SslCredentials(trust), std::stoi(m[1].str()), "tiny");
   EXPECT_TRUE(status.ok()) << status.error_message();
   kill(p.pid, SIGTERM);
   EXPECT_EQ(p.wait_exit(), 0) << p.text;
   // TLS files without --grpc-port: exit 1, saying so.
-  ServeProcess alone({"serve", file, "--port", "0", "--grpc-ssl-cert", tls + "server.crt"});
+  ServeProcess alone({"serve", file, "--port", "0", "--grpc-ssl-cert", tls_file("server.crt")});
   EXPECT_EQ(alone.wait_exit(), 1) << alone.text;
   EXPECT_NE(alone.text.find("give --grpc-port too"), std::string::npos) << alone.text;
   std::filesystem::remove(file);

@@ -10,29 +10,6 @@
 namespace keras::grpc_test {
 namespace {
 
-std::string tls_file(const std::string& name) {
-  return std::string(PROJECT_TESTS_DIR) + "/serving_grpc/tls/" + name;
-}
-
-// Predict of one row through `credentials` to 127.0.0.1:`port`; the status.
-grpc::Status predict_through(std::shared_ptr<grpc::ChannelCredentials> credentials, int port) {
-  // By address, checking the certificate's name "localhost" (a name to resolve would bring in
-  // gRPC's DNS resolver, c-ares, whose allocations LeakSanitizer reports at exit).
-  grpc::ChannelArguments args;
-  args.SetSslTargetNameOverride("localhost");
-  auto channel = grpc::CreateCustomChannel("127.0.0.1:" + std::to_string(port), credentials, args);
-  auto stub = tfs::PredictionService::NewStub(channel);
-  tfs::PredictRequest request;
-  request.mutable_model_spec()->set_name("small");
-  (*request.mutable_inputs())["x"] = float_tensor(ops::ones({1, 4}));
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-  tfs::PredictResponse response;
-  grpc::Status status = stub->Predict(&context, request, &response);
-  if (status.ok()) EXPECT_EQ(shape_of(response.outputs().at("y")), (std::vector<int64_t>{1, 2}));
-  return status;
-}
-
 grpc::SslCredentialsOptions trusting_the_server() {
   grpc::SslCredentialsOptions options;
   options.pem_root_certs = read_file(tls_file("server.crt"));
@@ -46,13 +23,14 @@ TEST(GrpcTls, ServesTrustingClientsOnly) {
                                       .port = 0,
                                       .ssl_cert_file = tls_file("server.crt"),
                                       .ssl_key_file = tls_file("server.key")});
-  grpc::Status ok = predict_through(grpc::SslCredentials(trusting_the_server()), server.port());
+  grpc::Status ok =
+      predict_through(grpc::SslCredentials(trusting_the_server()), server.port(), "small");
   EXPECT_TRUE(ok.ok()) << ok.error_message();
-  EXPECT_FALSE(predict_through(grpc::InsecureChannelCredentials(), server.port()).ok());
+  EXPECT_FALSE(predict_through(grpc::InsecureChannelCredentials(), server.port(), "small").ok());
   // A client that trusts another authority (the client certificate's) refuses the server.
   grpc::SslCredentialsOptions other;
   other.pem_root_certs = read_file(tls_file("client.crt"));
-  EXPECT_FALSE(predict_through(grpc::SslCredentials(other), server.port()).ok());
+  EXPECT_FALSE(predict_through(grpc::SslCredentials(other), server.port(), "small").ok());
 }
 
 TEST(GrpcTls, ClientCertificatesWhenClientCasAreGiven) {
@@ -66,14 +44,15 @@ TEST(GrpcTls, ClientCertificatesWhenClientCasAreGiven) {
   grpc::SslCredentialsOptions with_certificate = trusting_the_server();
   with_certificate.pem_private_key = read_file(tls_file("client.key"));
   with_certificate.pem_cert_chain = read_file(tls_file("client.crt"));
-  grpc::Status ok = predict_through(grpc::SslCredentials(with_certificate), server.port());
+  grpc::Status ok = predict_through(grpc::SslCredentials(with_certificate), server.port(), "small");
   EXPECT_TRUE(ok.ok()) << ok.error_message();
-  EXPECT_FALSE(predict_through(grpc::SslCredentials(trusting_the_server()), server.port()).ok());
+  EXPECT_FALSE(
+      predict_through(grpc::SslCredentials(trusting_the_server()), server.port(), "small").ok());
   // A certificate the client CAs did not sign (the server's own) is refused too.
   grpc::SslCredentialsOptions wrong = trusting_the_server();
   wrong.pem_private_key = read_file(tls_file("server.key"));
   wrong.pem_cert_chain = read_file(tls_file("server.crt"));
-  EXPECT_FALSE(predict_through(grpc::SslCredentials(wrong), server.port()).ok());
+  EXPECT_FALSE(predict_through(grpc::SslCredentials(wrong), server.port(), "small").ok());
 }
 
 TEST(GrpcTls, ConfigurationErrorsSayWhatIsWrong) {
