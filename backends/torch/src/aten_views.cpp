@@ -1,5 +1,9 @@
 #include "aten_views.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <utility>
+
 #include "keras/core/errors.h"
 
 namespace keras::torch_backend {
@@ -22,6 +26,13 @@ at::Tensor forward_view(const Array& a, std::vector<int64_t>& flipped) {
     strides[d] = s;
   }
   return at::from_blob(base, sizes, strides, at::TensorOptions().dtype(scalar_type(a.dtype)));
+}
+
+// Whether the memory blocks of two arrays overlap (interop can wrap one buffer twice).
+bool share_memory(const Array& a, const Array& b) {
+  const char* a0 = static_cast<const char*>(a.storage->data());
+  const char* b0 = static_cast<const char*>(b.storage->data());
+  return a0 < b0 + b.storage->nbytes() && b0 < a0 + a.storage->nbytes();
 }
 
 }  // namespace
@@ -74,6 +85,27 @@ at::Tensor writable_view(const Array& out) {
     if (out.strides[d] < 0) return {};
   std::vector<int64_t> flipped;
   return forward_view(out, flipped);
+}
+
+// With the axes sorted by stride, each stride must clear the span of all the smaller ones.
+bool may_overlap(const Array& a) {
+  std::vector<std::pair<int64_t, int64_t>> axes;  // (|stride|, extent)
+  for (int d = 0; d < a.rank(); ++d)
+    if (a.shape[d] > 1) axes.emplace_back(std::abs(a.strides[d]), a.shape[d]);
+  std::sort(axes.begin(), axes.end());
+  int64_t span = 0;  // reach of the axes so far, in elements
+  for (const auto& [stride, extent] : axes) {
+    if (stride <= span) return true;
+    span += stride * (extent - 1);
+  }
+  return false;
+}
+
+at::Tensor out_view(const Array& out, std::initializer_list<const Array*> inputs) {
+  for (const Array* in : inputs)
+    if (in->storage && share_memory(*in, out)) return {};
+  if (may_overlap(out)) return {};
+  return writable_view(out);
 }
 
 void assign(const Array& out, const at::Tensor& value) {

@@ -33,6 +33,16 @@ void assign(const Array& out, const at::Tensor& value);
 /// needs no dtype conversion; an undefined tensor otherwise (use assign()).
 at::Tensor writable_view(const Array& out);
 
+/// A view of `out` that ATen's `_out` forms may compute into, so that the result needs no copy:
+/// defined when writable_view(out) is, no two elements of out share memory, and out shares no
+/// memory with any of `inputs` (ATen refuses an output that partly overlaps an input); an
+/// undefined tensor otherwise (compute, then assign()).
+at::Tensor out_view(const Array& out, std::initializer_list<const Array*> inputs);
+
+/// True when two elements of `a` may share a storage position (a zero stride, or strides that
+/// interleave).
+bool may_overlap(const Array& a);
+
 /// The sizes of an Array as ATen wants them.
 std::vector<int64_t> sizes_of(const Array& a);
 

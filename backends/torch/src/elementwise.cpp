@@ -246,19 +246,129 @@ at::Tensor storage_positions(const Array& a) {
   return all.as_strided(sizes, strides, -lowest).reshape({-1});
 }
 
-// False when no two elements of `a` share a storage position: with the axes sorted by stride,
-// each stride clears the span of all the smaller ones.
-bool may_overlap(const Array& a) {
-  std::vector<std::pair<int64_t, int64_t>> axes;  // (|stride|, extent)
-  for (int d = 0; d < a.rank(); ++d)
-    if (a.shape[d] > 1) axes.emplace_back(std::abs(a.strides[d]), a.shape[d]);
-  std::sort(axes.begin(), axes.end());
-  int64_t span = 0;  // reach of the axes so far, in elements
-  for (const auto& [stride, extent] : axes) {
-    if (stride <= span) return true;
-    span += stride * (extent - 1);
+// The ops whose ATen `_out` form computes what unary_value() does for a floating x, straight
+// into `dst` (of x's dtype). False for the rest, which compute and copy.
+bool unary_into(UnaryOp op, at::Tensor& dst, const at::Tensor& x) {
+  if (!x.is_floating_point() || dst.scalar_type() != x.scalar_type()) return false;
+  switch (op) {
+    case UnaryOp::Neg:
+      at::neg_out(dst, x);
+      return true;
+    case UnaryOp::Abs:
+      at::abs_out(dst, x);
+      return true;
+    case UnaryOp::Square:
+      at::mul_out(dst, x, x);
+      return true;
+    case UnaryOp::Reciprocal:
+      at::reciprocal_out(dst, x);
+      return true;
+    case UnaryOp::Sqrt:
+      at::sqrt_out(dst, x);
+      return true;
+    case UnaryOp::Rsqrt:
+      at::rsqrt_out(dst, x);
+      return true;
+    case UnaryOp::Exp:
+      at::exp_out(dst, x);
+      return true;
+    case UnaryOp::Expm1:
+      at::expm1_out(dst, x);
+      return true;
+    case UnaryOp::Log:
+      at::log_out(dst, x);
+      return true;
+    case UnaryOp::Log1p:
+      at::log1p_out(dst, x);
+      return true;
+    case UnaryOp::Sin:
+      at::sin_out(dst, x);
+      return true;
+    case UnaryOp::Cos:
+      at::cos_out(dst, x);
+      return true;
+    case UnaryOp::Floor:
+      at::floor_out(dst, x);
+      return true;
+    case UnaryOp::Ceil:
+      at::ceil_out(dst, x);
+      return true;
+    case UnaryOp::Round:
+      at::round_out(dst, x);
+      return true;
+    case UnaryOp::Trunc:
+      at::trunc_out(dst, x);
+      return true;
+    case UnaryOp::Relu:
+      at::clamp_min_out(dst, x, 0);
+      return true;
+    case UnaryOp::Sigmoid:
+      at::sigmoid_out(dst, x);
+      return true;
+    case UnaryOp::Silu:
+      at::silu_out(dst, x);
+      return true;
+    default:
+      return false;
   }
-  return false;
+}
+
+// The ops whose ATen `_out` form computes what binary_value() does, straight into `dst`, for
+// operands of one dtype: the arithmetic (dst of that dtype) and the comparisons (dst bool).
+// False for the rest, which compute and copy.
+bool binary_into(BinaryOp op, at::Tensor& dst, const at::Tensor& a, const at::Tensor& b) {
+  const at::ScalarType t = a.scalar_type();
+  if (b.scalar_type() != t) return false;
+  const bool boolean = t == at::kBool;
+  if (dst.scalar_type() == t) {
+    switch (op) {
+      case BinaryOp::Add:
+        boolean ? at::logical_or_out(dst, a, b) : at::add_out(dst, a, b);
+        return true;
+      case BinaryOp::Mul:
+        boolean ? at::logical_and_out(dst, a, b) : at::mul_out(dst, a, b);
+        return true;
+      case BinaryOp::Sub:
+        if (boolean) return false;
+        at::sub_out(dst, a, b);
+        return true;
+      case BinaryOp::Div:
+        if (!a.is_floating_point()) return false;  // integer_division's NumPy answers
+        at::div_out(dst, a, b);
+        return true;
+      case BinaryOp::Maximum:
+        at::maximum_out(dst, a, b);
+        return true;
+      case BinaryOp::Minimum:
+        at::minimum_out(dst, a, b);
+        return true;
+      default:
+        break;
+    }
+  }
+  if (dst.scalar_type() != at::kBool) return false;
+  switch (op) {
+    case BinaryOp::Equal:
+      at::eq_out(dst, a, b);
+      return true;
+    case BinaryOp::NotEqual:
+      at::ne_out(dst, a, b);
+      return true;
+    case BinaryOp::Less:
+      at::lt_out(dst, a, b);
+      return true;
+    case BinaryOp::LessEqual:
+      at::le_out(dst, a, b);
+      return true;
+    case BinaryOp::Greater:
+      at::gt_out(dst, a, b);
+      return true;
+    case BinaryOp::GreaterEqual:
+      at::ge_out(dst, a, b);
+      return true;
+    default:
+      return false;
+  }
 }
 
 }  // namespace
@@ -315,7 +425,11 @@ void TorchBackend::copy(const Array& dst, const Array& src, backend::CopyMode mo
   // in-place add refuses: then every element is accumulated by its storage position.
   at::Tensor value = compute_view(src);
   if (!may_overlap(dst)) {
-    assign(dst, compute_view(dst) + value);
+    at::Tensor w = out_view(dst, {&src});
+    if (w.defined() && w.scalar_type() == value.scalar_type())
+      w.add_(value);
+    else
+      assign(dst, compute_view(dst) + value);
     return;
   }
   at::Tensor positions = storage_positions(dst);
@@ -342,6 +456,7 @@ void TorchBackend::unary(backend::UnaryOp op, const Array& out, const Array& x, 
   // ATen's arithmetic kernels skip bool: compute in uint8 (assign() turns nonzero to true).
   if (t.scalar_type() == at::kBool && !backend::is_predicate(op) && op != UnaryOp::BitwiseNot)
     t = t.to(at::kByte);
+  if (at::Tensor dst = out_view(out, {&x}); dst.defined() && unary_into(op, dst, t)) return;
   assign(out, unary_value(op, t, p0, p1));
 }
 
@@ -352,7 +467,9 @@ void TorchBackend::binary(backend::BinaryOp op, const Array& out, const Array& a
     assign(out, nextafter_16bit(view(a), view(b)));
     return;
   }
-  assign(out, binary_value(op, compute_view(a), compute_view(b)));
+  at::Tensor x = compute_view(a), y = compute_view(b);
+  if (at::Tensor dst = out_view(out, {&a, &b}); dst.defined() && binary_into(op, dst, x, y)) return;
+  assign(out, binary_value(op, x, y));
 }
 
 void TorchBackend::where(const Array& out, const Array& cond, const Array& a, const Array& b) {

@@ -1,10 +1,13 @@
 // Memory of the torch backend, its registration, and which fused kernels it has.
 //
-// Storage is ATen's own CPU storage (an at::Tensor of bytes kept alive by the Storage), so the
-// interop functions can hand the same buffer to LibTorch code and back without a copy.
+// Storage is a block from ATen's own CPU allocator (its DataPtr kept alive by the Storage), so
+// the interop functions can hand the same buffer to LibTorch code and back without a copy. The
+// block is taken from the allocator directly, not as a tensor of bytes: one allocation per
+// output instead of three (the data, a StorageImpl and a TensorImpl).
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
 
 #include <cstring>
@@ -19,7 +22,9 @@
 namespace keras::torch_backend {
 namespace {
 
-void release_aten_bytes(void* context, void*, size_t) { delete static_cast<at::Tensor*>(context); }
+void release_aten_block(void* context, void*, size_t) {
+  delete static_cast<c10::DataPtr*>(context);
+}
 
 // ATen warns once per process that scatter_reduce is "in beta"; the backend uses it for the
 // scatter primitive's Mul/Max/Min, which ATen 1.13 has in no other form. Every other warning
@@ -47,19 +52,20 @@ TorchBackend::TorchBackend() {
 }
 
 Ref<backend::Storage> TorchBackend::allocate(size_t nbytes) {
-  at::Tensor block;
+  c10::DataPtr block;
   try {
-    block = at::empty({static_cast<int64_t>(nbytes)}, at::kByte);
+    block = c10::GetCPUAllocator()->allocate(nbytes);
   } catch (const c10::Error& e) {  // ATen's allocator: "not enough memory"
     throw ResourceExhaustedError(keras::detail::cat(
         "Out of memory: backend 'torch' cannot allocate ", nbytes, " bytes (ATen: ",
         e.what_without_backtrace(), "). Free what is no longer needed, or raise the limit."));
   }
-  auto* bytes = new at::Tensor(std::move(block));
-  return make_ref<backend::Storage>(this, bytes->data_ptr(), nbytes, &release_aten_bytes, bytes);
+  void* data = block.get();
+  auto* owner = new c10::DataPtr(std::move(block));
+  return make_ref<backend::Storage>(this, data, nbytes, &release_aten_block, owner);
 }
 
-// Never called: every Storage of this backend carries release_aten_bytes as its deleter.
+// Never called: every Storage of this backend carries release_aten_block as its deleter.
 void TorchBackend::deallocate(void*, size_t) {}
 
 void TorchBackend::copy_from_host(backend::Storage& dst, size_t byte_offset, const void* src,

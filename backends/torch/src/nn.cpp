@@ -11,6 +11,7 @@
 
 #include "aten_views.h"
 #include "keras/core/errors.h"
+#include "parallel_gemm.h"
 #include "torch_backend.h"
 
 namespace keras::torch_backend {
@@ -164,6 +165,7 @@ at::Tensor pool_input(const Array& x) {
 void TorchBackend::conv(const Array& out, const Array& x, const Array& kernel,
                         const ConvSpec& spec) {
   if (out.numel() == 0) return;
+  single_threaded_blas();  // ATen splits convolutions over its own pool
   const ConvGeometry g = geometry_of(spec);
   at::Tensor input = channels_first(compute_view(x), spec.channels_last);
   if (g.explicit_pad) input = pad_spatial(input, spec.pad_before, spec.pad_after, 0);
@@ -176,6 +178,7 @@ void TorchBackend::conv(const Array& out, const Array& x, const Array& kernel,
 void TorchBackend::conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
                                        const ConvSpec& spec) {
   if (dx.numel() == 0) return;
+  single_threaded_blas();  // ATen splits convolutions over its own pool
   const ConvGeometry g = geometry_of(spec);
   at::Tensor grad = channels_first(compute_view(dy), spec.channels_last);
   at::Tensor weight = aten_kernel(compute_view(kernel), spec.spatial_dims);
@@ -198,6 +201,7 @@ void TorchBackend::conv_backward_input(const Array& dx, const Array& dy, const A
 void TorchBackend::conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
                                         const ConvSpec& spec) {
   if (dkernel.numel() == 0) return;
+  single_threaded_blas();  // ATen splits convolutions over its own pool
   const ConvGeometry g = geometry_of(spec);
   at::Tensor input = channels_first(compute_view(x), spec.channels_last);
   if (g.explicit_pad) input = pad_spatial(input, spec.pad_before, spec.pad_after, 0);
@@ -275,13 +279,43 @@ at::Tensor activate(const at::Tensor& y, backend::Activation activation) {
   return y;
 }
 
+// Applies the activations ATen has in-place forms of (with activate()'s arithmetic) to `y`;
+// false for the ones activate() computes in float64 (tanh, GELU).
+bool activate_in_place(at::Tensor& y, backend::Activation activation) {
+  switch (activation) {
+    case backend::Activation::None:
+      return true;
+    case backend::Activation::Relu:
+      y.clamp_min_(0);
+      return true;
+    case backend::Activation::Sigmoid:
+      y.sigmoid_();
+      return true;
+    case backend::Activation::Silu:
+      at::silu_(y);
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 void TorchBackend::linear(const Array& out, const Array& x, const Array& w, const Array& bias,
                           backend::Activation activation) {
   if (out.numel() == 0) return;
   at::Tensor a = compute_view(x), b = compute_view(w);
-  at::Tensor y = bias.storage ? at::addmm(compute_view(bias), a, b) : at::mm(a, b);
+  at::Tensor c = bias.storage ? compute_view(bias) : at::Tensor();
+  // The product straight into out when ATen can write there, then the activation in place.
+  const at::ScalarType t = a.scalar_type();
+  if (at::Tensor dst = out_view(out, {&x, &w, &bias}); dst.defined() && dst.scalar_type() == t &&
+                                                       b.scalar_type() == t &&
+                                                       (!c.defined() || c.scalar_type() == t)) {
+    c.defined() ? addmm_into(dst, c, a, b) : matmul_into(dst, a, b);
+    if (!activate_in_place(dst, activation)) assign(out, activate(dst, activation));
+    return;
+  }
+  at::Tensor y = c.defined() ? at::addmm(c, a, b) : at::mm(a, b);
   assign(out, activate(y, activation));
 }
 

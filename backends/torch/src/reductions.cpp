@@ -4,6 +4,7 @@
 
 #include "aten_views.h"
 #include "keras/core/errors.h"
+#include "parallel_gemm.h"
 #include "torch_backend.h"
 
 namespace keras::torch_backend {
@@ -55,8 +56,17 @@ void TorchBackend::reduce(backend::ReduceOp op, const Array& out, const Array& x
         return at::prod(v, d, /*keepdim=*/true);
       });
       break;
-    case ReduceOp::Max: r = at::amax(t, dims, /*keepdim=*/true); break;
-    case ReduceOp::Min: r = at::amin(t, dims, /*keepdim=*/true); break;
+    case ReduceOp::Max:
+    case ReduceOp::Min:
+      if (at::Tensor dst = out_view(out, {&x});
+          dst.defined() && dst.scalar_type() == t.scalar_type()) {
+        op == ReduceOp::Max ? at::amax_out(dst, t, dims, /*keepdim=*/true)
+                            : at::amin_out(dst, t, dims, /*keepdim=*/true);
+        return;
+      }
+      r = op == ReduceOp::Max ? at::amax(t, dims, /*keepdim=*/true)
+                              : at::amin(t, dims, /*keepdim=*/true);
+      break;
     case ReduceOp::Any:
       r = one_axis_at_a_time(t != 0, dims, [](const at::Tensor& v, int64_t d) {
         return at::any(v, d, /*keepdim=*/true);
@@ -136,6 +146,11 @@ void TorchBackend::matmul(const Array& out, const Array& a, const Array& b) {
   if (x.scalar_type() == at::kBool) {
     // ATen has no boolean GEMM: a sum of products is true when any product is.
     assign(out, at::matmul(x.to(at::kInt), y.to(at::kInt)) != 0);
+    return;
+  }
+  if (at::Tensor dst = out_view(out, {&a, &b});
+      dst.defined() && dst.scalar_type() == x.scalar_type() && y.scalar_type() == x.scalar_type()) {
+    matmul_into(dst, x, y);
     return;
   }
   assign(out, at::matmul(x, y));

@@ -1,0 +1,169 @@
+// The torch backend's kernels that write straight into their output (ATen's `_out` forms, and
+// products split into blocks over ATen's threads with a single-threaded BLAS), checked against
+// ATen computing the same thing by itself: the products and the fused linear layer in float64,
+// the elementwise ops with ATen's own float32 kernels. The shapes take every path: a split by
+// rows and by columns, a product too small to split, a stack of row blocks, broadcast batches,
+// a few large products, vectors, strided operands, and outputs that share an input's memory.
+
+#include <gtest/gtest.h>
+
+#include <ATen/ATen.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "keras/keras.h"
+#include "keras/torch/interop.h"
+
+namespace keras {
+namespace {
+
+using torch_interop::from_torch;
+using torch_interop::to_torch;
+
+class TorchDirectOutput : public ::testing::Test {
+ protected:
+  void SetUp() override { at::manual_seed(20261206); }
+};
+
+at::Tensor uniform(std::vector<int64_t> sizes) {
+  return at::rand(sizes, at::kFloat) * 2 - 1;
+}
+
+// |got - want| <= tol * (1 + |want|) everywhere, with the shapes equal.
+void expect_close(const at::Tensor& got, const at::Tensor& want, double tol,
+                  const std::string& what) {
+  ASSERT_EQ(got.sizes().vec(), want.sizes().vec()) << what;
+  at::Tensor g = got.to(at::kDouble), w = want.to(at::kDouble);
+  const double excess = ((g - w).abs() - tol * (1 + w.abs())).max().item<double>();
+  EXPECT_LE(excess, 0.0) << what << ": off by more than " << tol << " (relative)";
+}
+
+std::string text(const std::vector<int64_t>& sizes) {
+  std::string s = "(";
+  for (int64_t v : sizes) s += std::to_string(v) + ",";
+  return s + ")";
+}
+
+TEST_F(TorchDirectOutput, MatmulEqualsATenInFloat64) {
+  struct Case {
+    std::vector<int64_t> a, b;
+  };
+  const std::vector<Case> cases{
+      {{300, 200}, {200, 100}},        // split by rows
+      {{100, 200}, {200, 300}},        // split by columns
+      {{7, 5}, {5, 3}},                // too small to split
+      {{2, 64, 48}, {48, 40}},         // a stack of rows times one matrix
+      {{4, 1, 64, 32}, {3, 32, 48}},   // broadcast batch axes
+      {{1, 256, 128}, {1, 128, 256}},  // fewer products than threads: each split itself
+      {{5}, {5, 7}},                   // vector times matrix
+      {{6, 5}, {5}},                   // matrix times vector
+  };
+  for (const Case& c : cases) {
+    at::Tensor a = uniform(c.a), b = uniform(c.b);
+    Tensor y = ops::matmul(from_torch(a), from_torch(b));
+    EXPECT_EQ(y.array().backend().name(), "torch");
+    expect_close(to_torch(y), at::matmul(a.to(at::kDouble), b.to(at::kDouble)), 1e-5,
+                 text(c.a) + " @ " + text(c.b));
+  }
+}
+
+TEST_F(TorchDirectOutput, MatmulOfStridedOperands) {
+  at::Tensor a = uniform({200, 300}), b = uniform({150, 200});
+  // (300, 200) @ (200, 150), both operands transposed views of their storage.
+  Tensor y = ops::matmul(ops::transpose(from_torch(a)), ops::transpose(from_torch(b)));
+  expect_close(to_torch(y), at::matmul(a.t().to(at::kDouble), b.t().to(at::kDouble)), 1e-5,
+               "transposed operands");
+  at::Tensor every_other = uniform({400, 64}).slice(0, 0, 400, 2);  // rows with a stride of 2
+  at::Tensor w = uniform({64, 96});
+  Tensor z = ops::matmul(from_torch(every_other), from_torch(w));
+  expect_close(to_torch(z), at::matmul(every_other.to(at::kDouble), w.to(at::kDouble)), 1e-5,
+               "every other row");
+}
+
+TEST_F(TorchDirectOutput, LinearWithEachActivation) {
+  backend::Backend& be = backend::get("torch");
+  at::Tensor x = uniform({300, 64}), w = uniform({64, 200}), bias = uniform({200});
+  at::Tensor z = at::addmm(bias.to(at::kDouble), x.to(at::kDouble), w.to(at::kDouble));
+  const std::vector<std::pair<backend::Activation, std::function<at::Tensor(const at::Tensor&)>>>
+      activations{
+          {backend::Activation::None, [](const at::Tensor& v) { return v; }},
+          {backend::Activation::Relu, [](const at::Tensor& v) { return at::relu(v); }},
+          {backend::Activation::Sigmoid, [](const at::Tensor& v) { return at::sigmoid(v); }},
+          {backend::Activation::Tanh, [](const at::Tensor& v) { return at::tanh(v); }},
+          {backend::Activation::Gelu, [](const at::Tensor& v) { return at::gelu(v); }},
+          {backend::Activation::Silu, [](const at::Tensor& v) { return at::silu(v); }},
+      };
+  for (const auto& [activation, reference] : activations) {
+    Tensor out = from_torch(at::empty({300, 200}));
+    be.linear(out.array(), from_torch(x).array(), from_torch(w).array(), from_torch(bias).array(),
+              activation);
+    expect_close(to_torch(out), reference(z), 1e-5,
+                 "activation " + std::to_string(static_cast<int>(activation)));
+  }
+  Tensor no_bias = from_torch(at::empty({300, 200}));
+  be.linear(no_bias.array(), from_torch(x).array(), from_torch(w).array(), backend::Array{},
+            backend::Activation::Relu);
+  expect_close(to_torch(no_bias), at::relu(at::mm(x.to(at::kDouble), w.to(at::kDouble))), 1e-5,
+               "no bias");
+}
+
+TEST_F(TorchDirectOutput, ElementwiseEqualsATen) {
+  at::Tensor a = uniform({33, 64}).t();  // (64, 33), column-major: a strided operand
+  at::Tensor b = uniform({33});          // broadcast along the rows
+  Tensor x = from_torch(a), y = from_torch(b);
+  const std::vector<std::tuple<std::string, Tensor, at::Tensor>> binary{
+      {"add", ops::add(x, y), a + b},
+      {"subtract", ops::subtract(x, y), a - b},
+      {"multiply", ops::multiply(x, y), a * b},
+      {"divide", ops::divide(x, y), a / b},
+      {"maximum", ops::maximum(x, y), at::maximum(a, b)},
+      {"minimum", ops::minimum(x, y), at::minimum(a, b)},
+      {"equal", ops::equal(x, x), at::eq(a, a)},
+      {"less", ops::less(x, y), at::lt(a, b)},
+      {"greater_equal", ops::greater_equal(x, y), at::ge(a, b)},
+      {"logical_or", ops::logical_or(ops::less(x, y), ops::greater_equal(x, y)),
+       at::logical_or(at::lt(a, b), at::ge(a, b))},
+  };
+  for (const auto& [name, got, want] : binary) EXPECT_TRUE(at::equal(to_torch(got), want)) << name;
+  const std::vector<std::tuple<std::string, Tensor, at::Tensor>> unary{
+      {"exp", ops::exp(x), at::exp(a)},
+      {"log", ops::log(ops::abs(x)), at::log(at::abs(a))},
+      {"sqrt", ops::sqrt(ops::abs(x)), at::sqrt(at::abs(a))},
+      {"negative", ops::negative(x), at::neg(a)},
+      {"square", ops::square(x), a * a},
+      {"reciprocal", ops::reciprocal(x), at::reciprocal(a)},
+      {"floor", ops::floor(x), at::floor(a)},
+      {"relu", ops::relu(x), at::relu(a)},
+      {"sigmoid", ops::sigmoid(x), at::sigmoid(a)},
+      {"silu", ops::silu(x), at::silu(a)},
+  };
+  for (const auto& [name, got, want] : unary) expect_close(to_torch(got), want, 1e-6, name);
+}
+
+TEST_F(TorchDirectOutput, OutputsThatShareAnInputsMemory) {
+  // The contract lets an output be an input, or overlap one (the compiler reuses buffers). ATen
+  // refuses an output that partly overlaps an input, and a product cannot be computed in place:
+  // the backend computes those into fresh memory first. Each Array below wraps the same LibTorch
+  // buffer separately, as interop does.
+  backend::Backend& be = backend::get("torch");
+  at::Tensor square = uniform({64, 64});
+  at::Tensor buffer = square.clone();
+  be.binary(backend::BinaryOp::Add, from_torch(buffer).array(), from_torch(buffer).array(),
+            from_torch(buffer.t()).array());
+  expect_close(buffer, square + square.t(), 0, "s = s + s^T");
+  buffer = square.clone();
+  be.matmul(from_torch(buffer).array(), from_torch(buffer).array(), from_torch(buffer).array());
+  expect_close(buffer, at::matmul(square.to(at::kDouble), square.to(at::kDouble)), 1e-5,
+               "s = s @ s");
+  buffer = square.clone();
+  be.unary(backend::UnaryOp::Exp, from_torch(buffer.t()).array(), from_torch(buffer).array(), 0, 0);
+  expect_close(buffer.t(), at::exp(square), 1e-6, "s^T = exp(s)");
+  buffer = square.clone();
+  be.copy(from_torch(buffer).array(), from_torch(buffer.t()).array(), backend::CopyMode::Add);
+  expect_close(buffer, square + square.t(), 0, "s += s^T");
+}
+
+}  // namespace
+}  // namespace keras
