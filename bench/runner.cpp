@@ -241,11 +241,13 @@ int main(int argc, char** argv) {
       }
     }
     const size_t first_libtorch = impls.size();
+    // Debian's LibTorch as installed runs two pools of threads, OpenMP's (spinning when idle)
+    // and OpenBLAS's, which take turns on few cores; either setting below removes the fight,
+    // and each alone was faster than both together on every workload (bench/README.md).
     impls.push_back({"LibTorch default", {torch_bin}, {}, true});
-    impls.push_back({"LibTorch tuned",
-                     {torch_bin},
-                     {{"OMP_WAIT_POLICY", "passive"}, {"OPENBLAS_NUM_THREADS", "1"}},
-                     true});
+    impls.push_back({"LibTorch passive", {torch_bin}, {{"OMP_WAIT_POLICY", "passive"}}, true});
+    impls.push_back({"LibTorch 1 BLAS", {torch_bin}, {{"OPENBLAS_NUM_THREADS", "1"}}, true});
+    const size_t debian_libtorch_end = impls.size();
     // The LibTorch of the PyTorch wheel the Python peers use (built when scripts/bench.sh
     // finds that wheel): today's C++ peer.
     const std::string wheel_bin = dir + "/bench_libtorch_wheel";
@@ -449,12 +451,12 @@ int main(int argc, char** argv) {
     line("peak_rss_ratio_mlp", ratio("mlp_train", 0, "peak_rss_mb", false));
     line("cnn_latency_b1_ms", med("cnn_infer", 0, "latency_ms"));
     line("cnn_latency_b1_ms_libtorch", best_peer("cnn_infer", "latency_ms", false));
-    const size_t lt_default = first_libtorch, lt_tuned = first_libtorch + 1;
     for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"}) {
       std::string n(w);
       line(n + "_samples_per_s", med(w, 0, "samples_per_s"));
-      line(n + "_samples_per_s_libtorch_default", med(w, lt_default, "samples_per_s"));
-      line(n + "_samples_per_s_libtorch_tuned", med(w, lt_tuned, "samples_per_s"));
+      line(n + "_samples_per_s_libtorch_default", med(w, first_libtorch, "samples_per_s"));
+      line(n + "_samples_per_s_libtorch_passive", med(w, first_libtorch + 1, "samples_per_s"));
+      line(n + "_samples_per_s_libtorch_1_blas", med(w, first_libtorch + 2, "samples_per_s"));
     }
     for (const auto& g : {"gemm1024", "gemm4096x256"}) {
       std::string n = std::string(g) + "_gflops";
@@ -473,12 +475,30 @@ int main(int argc, char** argv) {
       line("lstm_train_ratio_torch_backend", ratio("lstm_train", torch_impl, "samples_per_s", true));
       line("op_overhead_us_torch_backend", med("op_overhead", torch_impl, "us"));
       line("autograd_step_us_torch_backend", med("autograd_step", torch_impl, "us"));
+      // The torch backend against the LibTorch it runs on (Debian's 1.13, in its fastest
+      // configuration for each figure): what keras-cpp's front end costs or saves over ATen.
+      auto best_debian = [&](const std::string& w, const std::string& key, bool higher) {
+        double best = std::nan("");
+        for (size_t i = first_libtorch; i < debian_libtorch_end; ++i) {
+          double v = med(w, i, key);
+          if (std::isnan(best) || (higher ? v > best : v < best)) best = v;
+        }
+        return best;
+      };
+      for (const auto& w :
+           {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"})
+        line(std::string(w) + "_ratio_torch_backend_to_libtorch",
+             med(w, torch_impl, "samples_per_s") / best_debian(w, "samples_per_s", true));
+      for (const auto& g : {"gemm1024_gflops", "gemm4096x256_gflops"})
+        line(std::string(g) + "_ratio_torch_backend_to_libtorch",
+             med("gemm", torch_impl, g) / best_debian("gemm", g, true));
+      line("op_overhead_us_libtorch113", best_debian("op_overhead", "us", false));
     }
     // Every Python peer's own figures, named after its column.
-    if (first_python > first_libtorch + 2)  // the wheel's LibTorch
+    if (first_python > debian_libtorch_end)  // the wheel's LibTorch
       for (const auto& w : {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"})
         line(std::string(w) + "_samples_per_s_libtorch_wheel",
-             med(w, first_libtorch + 2, "samples_per_s"));
+             med(w, debian_libtorch_end, "samples_per_s"));
     for (size_t i = first_python; i < impls.size(); ++i) {  // LibTorch's are above
       std::string slug;
       for (char c : impls[i].label) slug += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
