@@ -68,11 +68,13 @@ bool symmetric(const SmallVector<int64_t, 3>& before, const SmallVector<int64_t,
 at::Tensor pad_spatial(const at::Tensor& t, const SmallVector<int64_t, 3>& before,
                        const SmallVector<int64_t, 3>& after, double value) {
   std::vector<int64_t> pads;
+  bool any = false;
   for (int i = static_cast<int>(before.size()) - 1; i >= 0; --i) {
     pads.push_back(before[i]);
     pads.push_back(after[i]);
+    any = any || before[i] != 0 || after[i] != 0;
   }
-  return at::constant_pad_nd(t, pads, value);
+  return any ? at::constant_pad_nd(t, pads, value) : t;  // ATen would copy for no padding
 }
 
 // Removes what pad_spatial added.
@@ -325,8 +327,16 @@ void TorchBackend::conv_bias_activation(const Array& out, const Array& x, const 
   if (!spec.channels_last) unsupported("conv_bias_activation with channels_first");
   conv(out, x, kernel, spec);
   if (out.numel() == 0 || (!bias.storage && activation == backend::Activation::None)) return;
+  at::Tensor c = bias.storage ? compute_view(bias) : at::Tensor();  // channels: the last axis
+  // Bias and activation in place when ATen can write into out.
+  if (at::Tensor dst = out_view(out, {&x, &kernel, &bias});
+      dst.defined() && (!c.defined() || c.scalar_type() == dst.scalar_type())) {
+    if (c.defined()) dst.add_(c);
+    if (!activate_in_place(dst, activation)) assign(out, activate(dst, activation));
+    return;
+  }
   at::Tensor y = compute_view(out);
-  if (bias.storage) y = y + compute_view(bias);  // the channels are the last axis
+  if (c.defined()) y = y + c;
   assign(out, activate(y, activation));
 }
 

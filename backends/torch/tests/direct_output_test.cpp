@@ -1,6 +1,7 @@
 // The torch backend's kernels that write straight into their output (ATen's `_out` forms, and
 // products split into blocks over ATen's threads with a single-threaded BLAS), checked against
-// ATen computing the same thing by itself: the products and the fused linear layer in float64,
+// ATen computing the same thing by itself: the products, the fused linear layer and the fused
+// convolution in float64,
 // the elementwise ops with ATen's own float32 kernels. The shapes take every path: a split by
 // rows and by columns, a product too small to split, a stack of row blocks, broadcast batches,
 // a few large products, vectors, strided operands, and outputs that share an input's memory.
@@ -107,6 +108,35 @@ TEST_F(TorchDirectOutput, LinearWithEachActivation) {
             backend::Activation::Relu);
   expect_close(to_torch(no_bias), at::relu(at::mm(x.to(at::kDouble), w.to(at::kDouble))), 1e-5,
                "no bias");
+}
+
+TEST_F(TorchDirectOutput, ConvolutionWithBiasAndEachActivation) {
+  // Channels-last (2, 9, 9, 3) input, a 3x3 kernel to 8 channels, "valid" and "same" (padding
+  // applied explicitly on one side, and none), the bias and activation applied in place.
+  backend::Backend& be = backend::get("torch");
+  at::Tensor x = uniform({2, 9, 9, 3}), kernel = uniform({3, 3, 3, 8}), bias = uniform({8});
+  at::Tensor x64 = x.permute({0, 3, 1, 2}).to(at::kDouble);
+  at::Tensor w64 = kernel.permute({3, 2, 0, 1}).to(at::kDouble);
+  for (int64_t pad : {0, 1}) {
+    backend::ConvSpec spec;
+    spec.strides = {1, 1};
+    spec.dilation = {1, 1};
+    spec.pad_before = {pad, pad};
+    spec.pad_after = {pad, pad};
+    at::Tensor z = at::conv2d(x64, w64, bias.to(at::kDouble), 1, pad).permute({0, 2, 3, 1});
+    for (auto [activation, reference] : std::vector<std::pair<backend::Activation, at::Tensor>>{
+             {backend::Activation::None, z},
+             {backend::Activation::Relu, at::relu(z)},
+             {backend::Activation::Sigmoid, at::sigmoid(z)},
+             {backend::Activation::Tanh, at::tanh(z)}}) {
+      Tensor out = from_torch(at::empty(z.sizes(), at::kFloat));
+      be.conv_bias_activation(out.array(), from_torch(x).array(), from_torch(kernel).array(),
+                              from_torch(bias).array(), activation, spec);
+      expect_close(to_torch(out), reference, 1e-5,
+                   "pad " + std::to_string(pad) + ", activation " +
+                       std::to_string(static_cast<int>(activation)));
+    }
+  }
 }
 
 TEST_F(TorchDirectOutput, ElementwiseEqualsATen) {
