@@ -2,8 +2,8 @@
 // Matrix products over ATen's intra-op pool, with the BLAS single-threaded inside each part.
 //
 // Debian's LibTorch calls a multi-threaded OpenBLAS, whose threads spin beside ATen's OpenMP
-// threads: with a core each for only one of the two pools, they take turns and every op slows
-// down (LibTorch's own MLP trains 2.8x faster on 2 cores with OPENBLAS_NUM_THREADS=1; see
+// threads: with two pools on cores enough for one, they take turns and every op slows down
+// (LibTorch's own MLP trains 2.6x faster on 2 cores with OPENBLAS_NUM_THREADS=1; see
 // bench/README.md). As the cpu backend does with its pool, the torch backend keeps one pool:
 // OpenBLAS runs single-threaded, and a large product is split into blocks of rows (or of
 // columns, or of batch entries) that ATen's threads compute side by side.
