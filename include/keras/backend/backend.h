@@ -228,11 +228,11 @@ class Backend {
                    bool full_matrices);
   /// Symmetric eigendecomposition: eigenvalues ascending (..., N), vectors (..., N, N).
   virtual void eigh(const Array& values, const Array& vectors, const Array& x, bool lower);
-  /// General (non-symmetric) eigendecomposition of real x (..., N, N), as LAPACK's geev: the
-  /// eigenvalues in LAPACK's order, values (..., N, 2), and the right eigenvectors normalized
-  /// to unit length with the largest component real, vectors (..., N, N, 2), both in x's dtype
-  /// with (real, imaginary) in the last axis (backends see no complex arrays). vectors may be
-  /// empty when only the values are wanted. Returns false when the QR iteration fails.
+  /// General (non-symmetric) eigendecomposition of real or complex x (..., N, N), as LAPACK's
+  /// geev: eigenvalues in LAPACK's order, values (..., N, 2), right eigenvectors of unit length
+  /// with the largest component real, vectors (..., N, N, 2), both in x's real (part) dtype with
+  /// (real, imaginary) in the last axis. vectors may be empty when only values are wanted.
+  /// A matrix whose QR iteration fails gets NaN results, and the call returns false.
   virtual bool eig(const Array& values, const Array& vectors, const Array& x);
 
  protected:
