@@ -207,9 +207,8 @@ int main(int argc, char** argv) {
     }
     std::string keras_bin = dir + "/bench_keras", torch_bin = dir + "/bench_libtorch";
 
-    // Implementations. LibTorch runs twice: as installed, and with its two thread pools tamed
-    // (Debian's build pairs OpenMP with the pthread OpenBLAS; on a small, shared machine their
-    // spinning threads fight, see bench/README.md). Ratios use the faster of the two.
+    // Implementations. Debian's LibTorch runs three times (below: as installed, and with either
+    // of its two thread pools tamed); ratios use the fastest.
     // OPENBLAS_THREAD_TIMEOUT=4 for keras-cpp's programs: their only threaded OpenBLAS calls are
     // the GEMM workload's direct cblas_sgemm, whose worker threads otherwise keep spinning for a
     // long while after each call and take the cores from the ops::matmul timed right after it

@@ -3,7 +3,7 @@
 //
 // Debian's LibTorch calls a multi-threaded OpenBLAS, whose threads spin beside ATen's OpenMP
 // threads: with two pools on cores enough for one, they take turns and every op slows down
-// (LibTorch's own MLP trains 2.6x faster on 2 cores with OPENBLAS_NUM_THREADS=1; see
+// (LibTorch's own MLP trains 2.6-3.9x faster on 2 cores with OPENBLAS_NUM_THREADS=1; see
 // bench/README.md). As the cpu backend does with its pool, the torch backend keeps one pool:
 // OpenBLAS runs single-threaded, and a large product is split into blocks of rows (or of
 // columns, or of batch entries) that ATen's threads compute side by side.
