@@ -345,14 +345,29 @@ void TorchBackend::bias_activation_backward(const Array& dz, const Array& db, co
   if (dz.numel() > 0) {
     // The arithmetic of the ops this replaces, so fused and unfused layers agree.
     at::Tensor yv = compute_view(y), gv = compute_view(g);
-    switch (activation) {
-      case backend::Activation::None: break;
-      case backend::Activation::Relu: gv = at::where(yv > 0, gv, at::zeros_like(gv)); break;
-      case backend::Activation::Sigmoid: gv = gv * (yv * at::rsub(yv, 1)); break;
-      case backend::Activation::Tanh: gv = gv * at::rsub(yv * yv, 1); break;
-      default: unsupported("bias_activation_backward of gelu or silu (their derivatives need z)");
+    at::Tensor dst = out_view(dz, {&y, &g});
+    if (activation == backend::Activation::Relu && dst.defined() &&
+        dst.scalar_type() == gv.scalar_type()) {
+      // Straight into dz: g where y > 0, else 0 (also where y is NaN, as the unfused ops give).
+      at::where_out(dst, yv > 0, gv, at::zeros({}, gv.options()));
+    } else {
+      switch (activation) {
+        case backend::Activation::None:
+          break;
+        case backend::Activation::Relu:
+          gv = at::where(yv > 0, gv, at::zeros_like(gv));
+          break;
+        case backend::Activation::Sigmoid:
+          gv = gv * (yv * at::rsub(yv, 1));
+          break;
+        case backend::Activation::Tanh:
+          gv = gv * at::rsub(yv * yv, 1);
+          break;
+        default:
+          unsupported("bias_activation_backward of gelu or silu (their derivatives need z)");
+      }
+      assign(dz, gv);
     }
-    assign(dz, gv);
   }
   if (!db.storage) return;
   // db sums dz (as stored) over every axis but the last, in float64 like the sums of ops::sum.

@@ -21,6 +21,19 @@ std::vector<int64_t> axes_of(uint64_t mask, int rank) {
   return dims;
 }
 
+// The 1-d index of a take (index_select): one entry per position along `axis`, broadcast over
+// every other axis (stride 0 there), as the front end passes it. Undefined for any other index.
+// ATen's index_select then copies whole rows, where gather would read an index materialized at
+// the output's size element by element.
+at::Tensor index_line(const Array& index, int axis) {
+  for (int d = 0; d < index.rank(); ++d)
+    if (d != axis && index.shape[d] > 1 && index.strides[d] != 0) return {};
+  at::Tensor line = view(index);
+  for (int d = index.rank() - 1; d >= 0; --d)  // from the last axis, so `axis` keeps its number
+    if (d != axis) line = line.select(d, 0);
+  return line;
+}
+
 // ATen's prod/any/all take one axis at a time.
 template <typename F>
 at::Tensor one_axis_at_a_time(at::Tensor x, const std::vector<int64_t>& dims, F&& reduce) {
@@ -116,7 +129,19 @@ void TorchBackend::sort(const Array& values, const Array& indices, const Array& 
 
 void TorchBackend::gather(const Array& out, const Array& x, const Array& index, int axis) {
   if (out.numel() == 0) return;
-  assign(out, at::gather(view(x), axis, view(index).to(at::kLong)));
+  at::Tensor src = view(x);
+  at::Tensor line = index_line(index, axis);
+  if (!line.defined()) {
+    assign(out, at::gather(src, axis, view(index).to(at::kLong)));
+    return;
+  }
+  line = line.to(at::kLong);
+  if (at::Tensor dst = out_view(out, {&x, &index});
+      dst.defined() && dst.scalar_type() == src.scalar_type()) {
+    at::index_select_out(dst, src, axis, line);
+    return;
+  }
+  assign(out, at::index_select(src, axis, line));
 }
 
 void TorchBackend::scatter(const Array& out, const Array& index, const Array& src, int axis,

@@ -1,16 +1,17 @@
 // The torch backend's kernels that write straight into their output (ATen's `_out` forms, and
 // products split into blocks over ATen's threads with a single-threaded BLAS), checked against
 // ATen computing the same thing by itself: the products, the fused linear layer and the fused
-// convolution in float64,
-// the elementwise ops with ATen's own float32 kernels. The shapes take every path: a split by
-// rows and by columns, a product too small to split, a stack of row blocks, broadcast batches,
-// a few large products, vectors, strided operands, and outputs that share an input's memory.
+// convolution in float64; the elementwise ops, take and ReLU's backward pass with ATen's own
+// kernels. The shapes take every path: a split by rows and by columns, a product too small to
+// split, a stack of row blocks, broadcast batches, a few large products, vectors, strided
+// operands, and outputs that share an input's memory.
 
 #include <gtest/gtest.h>
 
 #include <ATen/ATen.h>
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -170,6 +171,44 @@ TEST_F(TorchDirectOutput, ElementwiseEqualsATen) {
       {"silu", ops::silu(x), at::silu(a)},
   };
   for (const auto& [name, got, want] : unary) expect_close(to_torch(got), want, 1e-6, name);
+}
+
+TEST_F(TorchDirectOutput, ReluBackwardWritesItsOutput) {
+  // dz = g where y > 0, else 0 (a NaN in y gives 0, as the unfused where does); db sums dz over
+  // the rows. Called directly, as the compiled step calls it.
+  backend::Backend& be = backend::get("torch");
+  at::Tensor y = at::relu(uniform({70, 33})), g = uniform({70, 33});
+  y[3][4] = std::numeric_limits<float>::quiet_NaN();
+  at::Tensor dz = at::empty({70, 33}), db = at::empty({33});
+  be.bias_activation_backward(from_torch(dz).array(), from_torch(db).array(), from_torch(y).array(),
+                              from_torch(g).array(), backend::Activation::Relu);
+  at::Tensor want = at::where(y > 0, g, at::zeros_like(g));
+  EXPECT_TRUE(at::equal(dz, want));
+  expect_close(db, want.to(at::kDouble).sum(0), 1e-6, "db");
+}
+
+TEST_F(TorchDirectOutput, TakeCopiesRowsAsIndexSelect) {
+  // ops::take hands the backend a 1-d index broadcast over the other axes: the backend copies
+  // whole rows (ATen's index_select) instead of gathering element by element.
+  at::Tensor a = uniform({40, 6, 5});
+  for (int axis = 0; axis < 3; ++axis) {
+    at::Tensor idx = at::randint(0, a.size(axis), {9}, at::kLong);  // repeats, any order
+    for (at::Tensor source : {a, a.transpose(0, 2).contiguous().transpose(0, 2)}) {
+      for (at::ScalarType t : {at::kLong, at::kInt}) {
+        Tensor y = ops::take(from_torch(source), from_torch(idx.to(t)), axis);
+        EXPECT_TRUE(at::equal(to_torch(y), at::index_select(source, axis, idx)))
+            << "take along axis " << axis;
+      }
+    }
+  }
+  // take_along_axis: an index that varies along another axis is gathered element by element;
+  // one broadcast over every other axis is a take.
+  for (std::vector<int64_t> sizes : {std::vector<int64_t>{12, 6, 5}, {12, 1, 5}, {12, 1, 1}}) {
+    at::Tensor idx = at::randint(0, 40, sizes, at::kLong);
+    Tensor y = ops::take_along_axis(from_torch(a), from_torch(idx), 0);
+    EXPECT_TRUE(at::equal(to_torch(y), at::gather(a, 0, idx.expand({12, 6, 5}))))
+        << "take_along_axis with an index of " << text(sizes);
+  }
 }
 
 TEST_F(TorchDirectOutput, OutputsThatShareAnInputsMemory) {
