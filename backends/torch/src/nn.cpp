@@ -6,6 +6,7 @@
 // first; average pooling divides by the count of real inputs in each window, as Keras does,
 // computed by pooling a mask.
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -246,6 +247,16 @@ void TorchBackend::pool_backward(const Array& dx, const Array& dy, const Array& 
                                          -std::numeric_limits<double>::infinity()), v);
     at::Tensor indices = std::get<1>(max_pool_with_indices(padded, v));
     const std::vector<int64_t> zero(v.window.size(), 0), one(v.window.size(), 1);
+    const bool unpadded = padded.sizes() == input.sizes();
+    if (at::Tensor dst = out_view(dx, {&dy, &x}); v.window.size() == 2 && !v.lifted && unpadded &&
+                                                  dst.defined() &&
+                                                  dst.scalar_type() == grad.scalar_type()) {
+      // Straight into dx (through its channels-first view) when nothing is padded or lifted.
+      at::Tensor d = channels_first(dst, spec.channels_last);
+      at::max_pool2d_with_indices_backward_out(d, grad, padded, v.window, v.stride, zero, one,
+                                               false, indices);
+      return;
+    }
     dpadded = v.window.size() == 2
                   ? at::max_pool2d_with_indices_backward(grad, padded, v.window, v.stride, zero,
                                                          one, false, indices)
@@ -279,6 +290,21 @@ at::Tensor activate(const at::Tensor& y, backend::Activation activation) {
     case backend::Activation::Silu: return at::silu(y);
   }
   return y;
+}
+
+// dz summed over every axis but the last in float64, as ops::sum sums float32. ATen's sum with
+// a float64 result converts its whole input first (a copy twice dz's size, written and read
+// back); block by block, each block's float64 copy stays in cache.
+at::Tensor sum_rows_in_float64(const at::Tensor& dz) {
+  const at::Tensor rows = dz.reshape({-1, dz.size(-1)});
+  constexpr int64_t kBlockElements = int64_t{1} << 16;  // 512 KiB of doubles
+  const int64_t n = rows.size(0);
+  const int64_t block = std::max<int64_t>(1, kBlockElements / std::max<int64_t>(1, rows.size(1)));
+  if (n <= block) return rows.to(at::kDouble).sum(0);
+  at::Tensor total = at::zeros({rows.size(1)}, rows.options().dtype(at::kDouble));
+  for (int64_t r = 0; r < n; r += block)
+    total.add_(rows.narrow(0, r, std::min(block, n - r)).to(at::kDouble).sum(0));
+  return total;
 }
 
 // Applies the activations ATen has in-place forms of (with activate()'s arithmetic) to `y`;
@@ -371,10 +397,8 @@ void TorchBackend::bias_activation_backward(const Array& dz, const Array& db, co
   }
   if (!db.storage) return;
   // db sums dz (as stored) over every axis but the last, in float64 like the sums of ops::sum.
-  at::Tensor d = compute_view(dz).to(at::kDouble);
-  std::vector<int64_t> axes;
-  for (int64_t a = 0; a + 1 < d.dim(); ++a) axes.push_back(a);
-  assign(db, axes.empty() ? d : d.sum(axes));
+  at::Tensor d = compute_view(dz);
+  assign(db, d.dim() == 1 ? d.to(at::kDouble) : sum_rows_in_float64(d));
 }
 
 }  // namespace keras::torch_backend

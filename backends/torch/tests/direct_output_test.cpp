@@ -187,6 +187,30 @@ TEST_F(TorchDirectOutput, ReluBackwardWritesItsOutput) {
   expect_close(db, want.to(at::kDouble).sum(0), 1e-6, "db");
 }
 
+TEST_F(TorchDirectOutput, MaxPoolBackwardWritesItsOutput) {
+  // 2x2 windows, stride 2 and 3x3, stride 1, channels last, no padding: the gradient lands in
+  // dx through its channels-first view. Against ATen on the same tensors in its own layout.
+  backend::Backend& be = backend::get("torch");
+  for (int64_t window : {2, 3}) {
+    const int64_t stride = window == 2 ? 2 : 1, out_size = (9 - window) / stride + 1;
+    at::Tensor x = uniform({4, 9, 9, 3}), dy = uniform({4, out_size, out_size, 3});
+    at::Tensor dx = at::full({4, 9, 9, 3}, 7.0f);  // every element overwritten
+    backend::PoolSpec spec;
+    spec.window = {window, window};
+    spec.strides = {stride, stride};
+    spec.pad_before = {0, 0};
+    spec.pad_after = {0, 0};
+    be.pool_backward(from_torch(dx).array(), from_torch(dy).array(), from_torch(x).array(), {},
+                     spec);
+    at::Tensor xf = x.permute({0, 3, 1, 2}), dyf = dy.permute({0, 3, 1, 2});
+    at::Tensor indices =
+        std::get<1>(at::max_pool2d_with_indices(xf, {window, window}, {stride, stride}));
+    at::Tensor want = at::max_pool2d_with_indices_backward(
+        dyf, xf, {window, window}, {stride, stride}, {0, 0}, {1, 1}, false, indices);
+    EXPECT_TRUE(at::equal(dx, want.permute({0, 2, 3, 1}))) << "window " << window;
+  }
+}
+
 TEST_F(TorchDirectOutput, TakeCopiesRowsAsIndexSelect) {
   // ops::take hands the backend a 1-d index broadcast over the other axes: the backend copies
   // whole rows (ATen's index_select) instead of gathering element by element.
