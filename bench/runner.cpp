@@ -316,14 +316,19 @@ int main(int argc, char** argv) {
       }
       return median(v);
     };
-    // The best peer median (the faster, or the smaller) over LibTorch and the Python peers.
-    auto best_peer = [&](const std::string& w, const std::string& key, bool higher_is_better) {
+    // The best median of a figure (the faster, or the smaller) over the implementations
+    // [from, to); best_peer: over LibTorch and the Python peers.
+    auto best_of = [&](const std::string& w, const std::string& key, bool higher_is_better,
+                       size_t from, size_t to) {
       double best = std::nan("");
-      for (size_t i = first_libtorch; i < impls.size(); ++i) {
+      for (size_t i = from; i < to; ++i) {
         double v = med(w, i, key);
         if (std::isnan(best) || (higher_is_better ? v > best : v < best)) best = v;
       }
       return best;
+    };
+    auto best_peer = [&](const std::string& w, const std::string& key, bool higher_is_better) {
+      return best_of(w, key, higher_is_better, first_libtorch, impls.size());
     };
 
     // keras-cpp's faster mode on a figure: the compiled column (0) or the eager one.
@@ -477,12 +482,7 @@ int main(int argc, char** argv) {
       // The torch backend against the LibTorch it runs on (Debian's 1.13, in its fastest
       // configuration for each figure): what keras-cpp's front end costs or saves over ATen.
       auto best_debian = [&](const std::string& w, const std::string& key, bool higher) {
-        double best = std::nan("");
-        for (size_t i = first_libtorch; i < debian_libtorch_end; ++i) {
-          double v = med(w, i, key);
-          if (std::isnan(best) || (higher ? v > best : v < best)) best = v;
-        }
-        return best;
+        return best_of(w, key, higher, first_libtorch, debian_libtorch_end);
       };
       for (const auto& w :
            {"mlp_train", "cnn_train", "cnn_infer", "lstm_train", "transformer_train"})
