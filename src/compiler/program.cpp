@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "compiler/assign_in_place.h"
 #include "compiler/fuse_conv_pool.h"
 #include "compiler/fuse_elementwise.h"
 #include "compiler/fuse_linear.h"
@@ -62,6 +63,7 @@ Program::Program(std::unique_ptr<Trace> trace) : trace_(std::move(trace)) {
   const FusionStats fusion = fuse_elementwise(*trace_);
   stats_.fused_chains = fusion.chains;
   stats_.fused_calls = fusion.fused_calls;
+  stats_.assigns_in_place = assign_in_place(*trace_);
   plan_memory(constant_slot);
   for (const Tensor& t : trace_->inputs) input_homes_.push_back(t.array());
   draw_values_.resize(trace_->draws.size());

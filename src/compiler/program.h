@@ -1,7 +1,8 @@
 #pragma once
 // A Program is a checked Trace made replayable: variables written back to their home memory,
 // constant work and dead work removed, runs of elementwise calls fused into one pass over
-// memory, the step's own buffers planned into a reusable arena.
+// memory, assigned values computed straight into their variables, the step's own buffers
+// planned into a reusable arena.
 // Replay runs the planned backend calls with no front end and no autograd in between, taking
 // the jumps of recorded control flow (ops::cond, ops::while_loop) as their predicates say.
 
@@ -24,6 +25,7 @@ struct ProgramStats {
   size_t fused_linears = 0;              // matmul or conv + bias (+ activation) made one call
   size_t fused_conv_pools = 0;           // conv + max pool pairs made one call
   size_t fused_conv_pool_backwards = 0;  // and their backward chains
+  size_t assigns_in_place = 0;           // assigned values written straight into the variable
   size_t replayed_calls = 0;  // what a replay runs
   size_t traced_bytes = 0;    // the step's own buffers as traced
   size_t arena_bytes = 0;     // the same after planning

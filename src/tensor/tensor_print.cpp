@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "keras/backend/backend.h"
 #include "keras/ops/math/complex.h"
 #include "keras/tensor/tensor.h"
 #include "tensor/print_options.h"

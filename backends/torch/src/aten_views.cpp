@@ -108,6 +108,18 @@ at::Tensor out_view(const Array& out, std::initializer_list<const Array*> inputs
   return writable_view(out);
 }
 
+at::Tensor elementwise_out_view(const Array& out, std::initializer_list<const Array*> inputs) {
+  for (const Array* in : inputs) {
+    if (!in->storage || !share_memory(*in, out)) continue;
+    const bool same = in->storage->data() == out.storage->data() && in->offset == out.offset &&
+                      in->dtype == out.dtype && in->shape == out.shape &&
+                      in->strides == out.strides;
+    if (!same) return {};
+  }
+  if (may_overlap(out)) return {};
+  return writable_view(out);
+}
+
 void assign(const Array& out, const at::Tensor& value) {
   if (out.numel() == 0) return;
   std::vector<int64_t> flipped;

@@ -39,6 +39,11 @@ at::Tensor writable_view(const Array& out);
 /// undefined tensor otherwise (compute, then assign()).
 at::Tensor out_view(const Array& out, std::initializer_list<const Array*> inputs);
 
+/// out_view() for one elementwise ATen kernel: an input may also be `out` itself (the same
+/// memory through the same view), which ATen computes in place, each element read before it is
+/// written (the compiler assigns `m + d` into m that way).
+at::Tensor elementwise_out_view(const Array& out, std::initializer_list<const Array*> inputs);
+
 /// True when two elements of `a` may share a storage position (a zero stride, or strides that
 /// interleave).
 bool may_overlap(const Array& a);

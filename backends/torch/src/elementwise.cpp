@@ -456,7 +456,8 @@ void TorchBackend::unary(backend::UnaryOp op, const Array& out, const Array& x, 
   // ATen's arithmetic kernels skip bool: compute in uint8 (assign() turns nonzero to true).
   if (t.scalar_type() == at::kBool && !backend::is_predicate(op) && op != UnaryOp::BitwiseNot)
     t = t.to(at::kByte);
-  if (at::Tensor dst = out_view(out, {&x}); dst.defined() && unary_into(op, dst, t)) return;
+  if (at::Tensor dst = elementwise_out_view(out, {&x}); dst.defined() && unary_into(op, dst, t))
+    return;
   assign(out, unary_value(op, t, p0, p1));
 }
 
@@ -468,7 +469,9 @@ void TorchBackend::binary(backend::BinaryOp op, const Array& out, const Array& a
     return;
   }
   at::Tensor x = compute_view(a), y = compute_view(b);
-  if (at::Tensor dst = out_view(out, {&a, &b}); dst.defined() && binary_into(op, dst, x, y)) return;
+  if (at::Tensor dst = elementwise_out_view(out, {&a, &b});
+      dst.defined() && binary_into(op, dst, x, y))
+    return;
   assign(out, binary_value(op, x, y));
 }
 

@@ -256,6 +256,28 @@ TEST_F(TorchDirectOutput, OutputsThatShareAnInputsMemory) {
   buffer = square.clone();
   be.copy(from_torch(buffer).array(), from_torch(buffer.t()).array(), backend::CopyMode::Add);
   expect_close(buffer, square + square.t(), 0, "s += s^T");
+  // An elementwise op whose output is exactly one of its inputs runs in place (the compiler
+  // assigns m + d into m that way); one whose other input is a shifted view of the output's
+  // memory still computes into fresh memory first.
+  const at::Tensor other = uniform({64, 64});
+  buffer = square.clone();
+  be.binary(backend::BinaryOp::Sub, from_torch(buffer).array(), from_torch(buffer).array(),
+            from_torch(other).array());
+  expect_close(buffer, square - other, 0, "s = s - o");
+  buffer = square.clone();
+  be.binary(backend::BinaryOp::Mul, from_torch(buffer).array(), from_torch(buffer).array(),
+            from_torch(buffer).array());
+  expect_close(buffer, square * square, 0, "s = s * s");
+  buffer = square.clone();
+  be.unary(backend::UnaryOp::Exp, from_torch(buffer).array(), from_torch(buffer).array(), 0, 0);
+  expect_close(buffer, at::exp(square), 1e-6, "s = exp(s)");
+  const at::Tensor line = uniform({4097});
+  buffer = line.clone();
+  const Tensor head = from_torch(buffer.slice(0, 0, 4096));
+  be.binary(backend::BinaryOp::Add, head.array(), head.array(),
+            from_torch(buffer.slice(0, 1, 4097)).array());
+  expect_close(buffer.slice(0, 0, 4096), line.slice(0, 0, 4096) + line.slice(0, 1, 4097), 0,
+               "l[:-1] = l[:-1] + l[1:]");
 }
 
 }  // namespace
