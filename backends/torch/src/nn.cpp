@@ -13,6 +13,7 @@
 #include "aten_views.h"
 #include "keras/core/errors.h"
 #include "parallel_gemm.h"
+#include "parallel_sums.h"
 #include "torch_backend.h"
 
 namespace keras::torch_backend {
@@ -292,19 +293,12 @@ at::Tensor activate(const at::Tensor& y, backend::Activation activation) {
   return y;
 }
 
-// dz summed over every axis but the last in float64, as ops::sum sums float32. ATen's sum with
-// a float64 result converts its whole input first (a copy twice dz's size, written and read
-// back); block by block, each block's float64 copy stays in cache.
+// dz summed over every axis but the last in float64, as ops::sum sums float32.
 at::Tensor sum_rows_in_float64(const at::Tensor& dz) {
   const at::Tensor rows = dz.reshape({-1, dz.size(-1)});
-  constexpr int64_t kBlockElements = int64_t{1} << 16;  // 512 KiB of doubles
-  const int64_t n = rows.size(0);
-  const int64_t block = std::max<int64_t>(1, kBlockElements / std::max<int64_t>(1, rows.size(1)));
-  if (n <= block) return rows.to(at::kDouble).sum(0);
-  at::Tensor total = at::zeros({rows.size(1)}, rows.options().dtype(at::kDouble));
-  for (int64_t r = 0; r < n; r += block)
-    total.add_(rows.narrow(0, r, std::min(block, n - r)).to(at::kDouble).sum(0));
-  return total;
+  if (rows.scalar_type() == at::kFloat && rows.is_contiguous())
+    return sum_float_rows_in_float64(rows);
+  return rows.to(at::kDouble).sum(0);
 }
 
 // Applies the activations ATen has in-place forms of (with activate()'s arithmetic) to `y`;
@@ -372,6 +366,17 @@ void TorchBackend::bias_activation_backward(const Array& dz, const Array& db, co
     // The arithmetic of the ops this replaces, so fused and unfused layers agree.
     at::Tensor yv = compute_view(y), gv = compute_view(g);
     at::Tensor dst = out_view(dz, {&y, &g});
+    const auto dense_float = [&](const at::Tensor& t) {
+      return t.defined() && t.scalar_type() == at::kFloat && t.is_contiguous() &&
+             t.sizes() == yv.sizes();
+    };
+    if (activation == backend::Activation::Relu && dense_float(dst) && dense_float(yv) &&
+        dense_float(gv)) {
+      // One pass: dz written and, while each row is in cache, summed into db.
+      at::Tensor sums = relu_backward_and_sums(dst, yv, gv, db.storage != nullptr);
+      if (db.storage) assign(db, sums);
+      return;
+    }
     if (activation == backend::Activation::Relu && dst.defined() &&
         dst.scalar_type() == gv.scalar_type()) {
       // Straight into dz: g where y > 0, else 0 (also where y is NaN, as the unfused ops give).

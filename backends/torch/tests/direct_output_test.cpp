@@ -187,6 +187,29 @@ TEST_F(TorchDirectOutput, ReluBackwardWritesItsOutput) {
   expect_close(db, want.to(at::kDouble).sum(0), 1e-6, "db");
 }
 
+TEST_F(TorchDirectOutput, BiasGradientSumsEachColumnInFloat64) {
+  // dz = g (or ReLU's gradient of it) and db = dz summed over every axis but the last, in
+  // blocks of rows on ATen's threads: a convolution's gradient (many short rows, the last block
+  // partial), a single column, a few wide rows, and rows too few for one block.
+  backend::Backend& be = backend::get("torch");
+  for (const std::vector<int64_t>& sizes :
+       std::vector<std::vector<int64_t>>{{8, 13, 13, 32}, {3001, 1}, {7, 5000}, {3, 4}}) {
+    for (backend::Activation activation : {backend::Activation::None, backend::Activation::Relu}) {
+      at::Tensor g = uniform(sizes) + 0.25f;  // a mean away from 0: lost blocks would show
+      at::Tensor y = uniform(sizes), dz = at::empty(sizes), db = at::empty({sizes.back()});
+      y.view({-1})[y.numel() / 2] = std::numeric_limits<float>::quiet_NaN();
+      be.bias_activation_backward(from_torch(dz).array(), from_torch(db).array(),
+                                  from_torch(y).array(), from_torch(g).array(), activation);
+      const bool relu = activation == backend::Activation::Relu;
+      const at::Tensor want = relu ? at::where(y > 0, g, at::zeros_like(g)) : g;
+      const std::string what = (relu ? "relu " : "") + text(sizes);
+      EXPECT_TRUE(at::equal(dz, want)) << what;
+      expect_close(db, want.to(at::kDouble).reshape({-1, sizes.back()}).sum(0), 1e-6,
+                   "db of " + what);
+    }
+  }
+}
+
 TEST_F(TorchDirectOutput, MaxPoolBackwardWritesItsOutput) {
   // 2x2 windows, stride 2 and 3x3, stride 1, channels last, no padding: the gradient lands in
   // dx through its channels-first view. Against ATen on the same tensors in its own layout.
