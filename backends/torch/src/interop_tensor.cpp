@@ -3,6 +3,7 @@
 // Storage made from an at::Tensor owns a copy of that handle.
 
 #include <ATen/ATen.h>
+#include <torch/version.h>
 
 #include <sstream>
 
@@ -141,8 +142,13 @@ Tensor from_torch(const at::Tensor& t, std::string_view backend_name) {
     // The backend itself, not the recording wrapper a compiler trace routes `target` to (the
     // storage outlives the trace).
     backend::Backend& home = target.allocate(0)->owner();
-    a.storage = make_ref<backend::Storage>(&home, storage.data(), storage.nbytes(),
-                                           &release_aten_tensor, owner);
+#if TORCH_VERSION_MAJOR >= 2  // data() is const there; mutable_data() materializes a lazy clone
+    void* data = storage.mutable_data();
+#else
+    void* data = storage.data();
+#endif
+    a.storage =
+        make_ref<backend::Storage>(&home, data, storage.nbytes(), &release_aten_tensor, owner);
     a.offset = src.storage_offset();
   }
   return Tensor(make_ref<keras::detail::TensorImpl>(std::move(a)));

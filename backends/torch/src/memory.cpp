@@ -9,6 +9,7 @@
 #include <ATen/Parallel.h>
 #include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
+#include <torch/version.h>
 
 #include <cstring>
 #include <memory>
@@ -26,15 +27,22 @@ void release_aten_block(void* context, void*, size_t) {
   delete static_cast<c10::DataPtr*>(context);
 }
 
-// ATen warns once per process that scatter_reduce is "in beta"; the backend uses it for the
-// scatter primitive's Mul/Max/Min, which ATen 1.13 has in no other form. Every other warning
-// goes to ATen's default handler.
+// ATen 1.13 warns once per process that scatter_reduce is "in beta"; the backend uses it for
+// the scatter primitive's Mul/Max/Min, which ATen 1.13 has in no other form. Every other
+// warning goes to ATen's default handler.
 class QuietBetaWarnings : public c10::WarningHandler {
  public:
+#if TORCH_VERSION_MAJOR >= 2  // LibTorch 2 passes a c10::Warning
+  void process(const c10::Warning& warning) override {
+    if (warning.msg().find("is in beta") != std::string::npos) return;
+    fallback_.process(warning);
+  }
+#else
   void process(const c10::SourceLocation& where, const std::string& msg, bool verbatim) override {
     if (msg.find("is in beta") != std::string::npos) return;
     fallback_.process(where, msg, verbatim);
   }
+#endif
 
  private:
   c10::WarningHandler fallback_;
@@ -44,7 +52,11 @@ class QuietBetaWarnings : public c10::WarningHandler {
 
 TorchBackend::TorchBackend() {
   static QuietBetaWarnings quiet;
+#if TORCH_VERSION_MAJOR >= 2
+  c10::WarningUtils::set_warning_handler(&quiet);
+#else
   c10::Warning::set_warning_handler(&quiet);
+#endif
   // ATen's intra-op pool starts at one thread in some builds; use every core, as the cpu
   // backend does, so the two backends are compared on the same hardware.
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
