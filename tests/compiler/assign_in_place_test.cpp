@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 
 #include "compiler/assign_in_place.h"
 #include "compiler/fuse_elementwise.h"
@@ -20,14 +19,7 @@ namespace {
 using compiler::detail::AssignInPlaceOff;
 using compiler::detail::ElementwiseFusionOff;
 using test_compiler::compile;
-
-std::vector<float> random_floats(int64_t n, uint32_t seed, float lo, float hi) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(gen);
-  return v;
-}
+using test_compiler::random_floats;
 
 std::vector<double> doubles(const Tensor& t) {
   return t.to_vector<double>();

@@ -11,6 +11,7 @@
 #include "compiler/fuse_elementwise.h"
 #include "compiler/program.h"
 #include "keras/keras.h"
+#include "program_helpers.h"
 
 namespace keras {
 namespace {
@@ -18,17 +19,10 @@ namespace {
 using compiler::detail::ElementwiseFusionOff;
 using compiler::detail::Program;
 using compiler::detail::Trace;
+using test_compiler::random_floats;
 
 bool backend_fuses() {
   return backend::use_fused(backend::current(), backend::Capability::Elementwise);
-}
-
-std::vector<float> random_floats(int64_t n, uint32_t seed, float lo, float hi) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(gen);
-  return v;
 }
 
 // Adam's update of one variable (as the optimizer writes it with ops), traced into a program.

@@ -1,6 +1,6 @@
 #pragma once
-// What the pattern-pass tests share: a Program traced from one call of a step, and the
-// relative difference the passes' documented bounds are stated in.
+// What the pattern-pass tests share: a Program traced from one call of a step, random inputs,
+// and the relative difference the passes' documented bounds are stated in.
 
 #include <gtest/gtest.h>
 
@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <random>
 #include <vector>
 
 #include "compiler/program.h"
@@ -26,6 +27,15 @@ inline std::unique_ptr<compiler::detail::Program> compile(const Step& step,
   trace->set_outputs(out);
   EXPECT_EQ(trace->problem, "");
   return std::make_unique<compiler::detail::Program>(std::move(trace));
+}
+
+/// n floats drawn uniformly from [lo, hi) with `seed`.
+inline std::vector<float> random_floats(int64_t n, uint32_t seed, float lo, float hi) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(gen);
+  return v;
 }
 
 /// max |a - e| over the tensor, relative to e's largest magnitude.
