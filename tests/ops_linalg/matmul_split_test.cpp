@@ -35,9 +35,10 @@ TEST(MatmulSplit, LargeProductsMatchLoops) {
   struct Case {
     int64_t B, M, K, N;
   };
-  // Tall (split by rows), wide (by columns), a part count that does not divide, and a batch.
+  // Tall (split by rows), wide (by columns), a part count that does not divide, a batch, and
+  // sides long enough for two parts per thread (parts of at least 512), the last one partial.
   for (Case c : {Case{1, 300, 200, 70}, Case{1, 70, 200, 300}, Case{1, 129, 257, 131},
-                 Case{3, 100, 90, 80}}) {
+                 Case{3, 100, 90, 80}, Case{1, 2100, 40, 24}, Case{1, 24, 40, 2100}}) {
     std::vector<double> a = uniform(c.B * c.M * c.K, 1), b = uniform(c.B * c.K * c.N, 2);
     Tensor want = ops::convert_to_tensor(reference(a, b, c.B, c.M, c.K, c.N), {c.B, c.M, c.N});
     for (DType dt : {DType::Float32, DType::Float64}) {

@@ -12,8 +12,11 @@ namespace {
 // Parts are multiples of this many rows/columns, so OpenBLAS's micro-kernels see full tiles.
 constexpr int64_t kPartAlign = 16;
 // Every part packs the whole of the other operand again, a cost that shrinks with the part's
-// length: 8% of a 256-row part of a 1024^3 product on a Xeon, 4% at 512 rows. Parts are cut
-// shorter than this only to give each thread one.
+// length: 8% of a 256-row part of a 1024^3 product on a Xeon, 4% at 512 rows. Row parts are cut
+// shorter than this only to give each thread one. Column parts (a short, wide product: a few
+// rows through a wide layer) keep two per thread: with fewer, wider ones a row's bits changed
+// with the batch it was computed in (tests/serving/server_test.cpp compares them bit for bit,
+// as keras-cpp serve's dynamic batching needs), which splitting rows never does.
 constexpr int64_t kMinPartExtent = 512;
 
 inline CBLAS_TRANSPOSE trans(bool t) { return t ? CblasTrans : CblasNoTrans; }
@@ -44,14 +47,15 @@ void split_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const F* a, i
   }
   // Split the longer side of c: each part then re-reads (packs) the shorter operand only.
   // Up to 2 parts per thread, handed out as threads free up, so that a thread the OS runs late
-  // (on a busy machine) does not leave the others waiting, where parts stay kMinPartExtent
-  // long; parts stay above the single-call size and a multiple of kPartAlign.
+  // (on a busy machine) does not leave the others waiting (row parts: where they stay
+  // kMinPartExtent long); parts stay above the single-call size and a multiple of kPartAlign.
   const bool by_rows = m >= n;
   const int64_t extent = by_rows ? m : n;
   const int64_t work = m * n * std::max<int64_t>(k, 1);
-  const int64_t wanted = std::min<int64_t>(
-      std::max<int64_t>(threads, std::min<int64_t>(2 * threads, extent / kMinPartExtent)),
-      work / kSingleThreadGemm);
+  const int64_t per_thread =
+      by_rows ? std::max<int64_t>(threads, std::min<int64_t>(2 * threads, extent / kMinPartExtent))
+              : 2 * threads;
+  const int64_t wanted = std::min<int64_t>(per_thread, work / kSingleThreadGemm);
   int64_t part = (extent + wanted - 1) / wanted;
   part = (part + kPartAlign - 1) / kPartAlign * kPartAlign;
   const int64_t parts = (extent + part - 1) / part;
