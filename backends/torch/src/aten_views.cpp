@@ -101,23 +101,31 @@ bool may_overlap(const Array& a) {
   return false;
 }
 
-at::Tensor out_view(const Array& out, std::initializer_list<const Array*> inputs) {
-  for (const Array* in : inputs)
-    if (in->storage && share_memory(*in, out)) return {};
-  if (may_overlap(out)) return {};
-  return writable_view(out);
-}
+namespace {
 
-at::Tensor elementwise_out_view(const Array& out, std::initializer_list<const Array*> inputs) {
+// out_view() and elementwise_out_view(): an input sharing out's memory rules out a view, unless
+// `same_view_ok` and it is out itself (same memory, same view).
+at::Tensor output_view(const Array& out, std::initializer_list<const Array*> inputs,
+                       bool same_view_ok) {
   for (const Array* in : inputs) {
     if (!in->storage || !share_memory(*in, out)) continue;
     const bool same = in->storage->data() == out.storage->data() && in->offset == out.offset &&
                       in->dtype == out.dtype && in->shape == out.shape &&
                       in->strides == out.strides;
-    if (!same) return {};
+    if (!same_view_ok || !same) return {};
   }
   if (may_overlap(out)) return {};
   return writable_view(out);
+}
+
+}  // namespace
+
+at::Tensor out_view(const Array& out, std::initializer_list<const Array*> inputs) {
+  return output_view(out, inputs, false);
+}
+
+at::Tensor elementwise_out_view(const Array& out, std::initializer_list<const Array*> inputs) {
+  return output_view(out, inputs, true);
 }
 
 void assign(const Array& out, const at::Tensor& value) {

@@ -377,28 +377,22 @@ void TorchBackend::bias_activation_backward(const Array& dz, const Array& db, co
       if (db.storage) assign(db, sums);
       return;
     }
-    if (activation == backend::Activation::Relu && dst.defined() &&
-        dst.scalar_type() == gv.scalar_type()) {
-      // Straight into dz: g where y > 0, else 0 (also where y is NaN, as the unfused ops give).
-      at::where_out(dst, yv > 0, gv, at::zeros({}, gv.options()));
-    } else {
-      switch (activation) {
-        case backend::Activation::None:
-          break;
-        case backend::Activation::Relu:
-          gv = at::where(yv > 0, gv, at::zeros_like(gv));
-          break;
-        case backend::Activation::Sigmoid:
-          gv = gv * (yv * at::rsub(yv, 1));
-          break;
-        case backend::Activation::Tanh:
-          gv = gv * at::rsub(yv * yv, 1);
-          break;
-        default:
-          unsupported("bias_activation_backward of gelu or silu (their derivatives need z)");
-      }
-      assign(dz, gv);
+    switch (activation) {
+      case backend::Activation::None:
+        break;
+      case backend::Activation::Relu:  // 0 also where y is NaN, as the unfused ops give
+        gv = at::where(yv > 0, gv, at::zeros_like(gv));
+        break;
+      case backend::Activation::Sigmoid:
+        gv = gv * (yv * at::rsub(yv, 1));
+        break;
+      case backend::Activation::Tanh:
+        gv = gv * at::rsub(yv * yv, 1);
+        break;
+      default:
+        unsupported("bias_activation_backward of gelu or silu (their derivatives need z)");
     }
+    assign(dz, gv);
   }
   if (!db.storage) return;
   // db sums dz (as stored) over every axis but the last, in float64 like the sums of ops::sum.
