@@ -4,11 +4,14 @@
 #   1. installs the Debian packages this machine lacks from .cache/gpu-bundle/debs (made by
 #      scripts/gpu_bundle.sh on a machine with the archive; carried with the checkout);
 #   2. builds the library, the cuda backend and its tests in build-gpu (Release, every core);
+#      With the machine's own PyTorch (python3 -c 'import torch' with CUDA), the torch backend is
+#      built against its LibTorch too, so "torch:cuda" runs beside "cuda";
 #   3. runs the cuda backend's tests (host logic, and each primitive family against cpu on the
-#      device) and the conformance suite (every case on "cuda" against cpu: its table shows what
-#      passes, what differs and by how much, and which primitives the backend still lacks).
+#      device), the torch backend's device tests (torch:cuda against ATen on the CPU) and the
+#      conformance suite (every case on "cuda", "torch" and "torch:cuda" against cpu: its table
+#      shows what passes, what differs and by how much, and which primitives a backend lacks).
 # Everything it prints goes to OUT_DIR (summary.txt first). Sized to finish in under 8 minutes on
-# 16 cores. Not yet here: the torch backend on CUDA and a GPU benchmark (issue 22).
+# 16 cores. Not yet here: a GPU benchmark (issue 22).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu_check.sh OUT_DIR}
@@ -35,20 +38,41 @@ nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || log "nvidia-smi failed (no driver?)"
 generator=()
 command -v ninja > /dev/null && generator=(-G Ninja)
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
-log "configuring build-gpu"
-# Without the model server (tools/serve): the bundle carries no Boost or gRPC, which would pass
-# the carry limit, and the GPU run needs neither.
-if ! cmake -S . -B build-gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DKERAS_WITH_CUDA=ON \
-     -DKERAS_BUILD_SERVING=OFF \
-     -DKERAS_WITH_TORCH=OFF -DKERAS_BUILD_EXAMPLES=OFF > "$out/configure.log" 2>&1; then
+# The LibTorch of the machine's PyTorch, when it is a CUDA build.
+torch_prefix=$(python3 -c 'import torch; assert torch.version.cuda; print(torch.utils.cmake_prefix_path)' \
+               2> /dev/null || true)
+configure() {  # $1: ON or OFF for the torch backend
+  local torch=(-DKERAS_WITH_TORCH=OFF)
+  [ "$1" = ON ] && torch=(-DKERAS_WITH_TORCH=ON -DCMAKE_PREFIX_PATH="$torch_prefix")
+  rm -f build-gpu/CMakeCache.txt
+  # Without the model server (tools/serve): the bundle carries no Boost or gRPC, which would
+  # pass the carry limit, and the GPU run needs neither.
+  TORCH_CUDA_ARCH_LIST=9.0 cmake -S . -B build-gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DKERAS_WITH_CUDA=ON -DKERAS_BUILD_SERVING=OFF -DKERAS_BUILD_EXAMPLES=OFF "${torch[@]}" \
+    > "$out/configure.log" 2>&1
+}
+with_torch=OFF
+if [ -n "$torch_prefix" ]; then
+  log "configuring build-gpu with the torch backend (LibTorch of $torch_prefix)"
+  if configure ON; then
+    with_torch=ON
+  else
+    cp "$out/configure.log" "$out/configure-torch.log"
+    log "configure with LibTorch failed (configure-torch.log); going on without the torch backend"
+  fi
+else
+  log "no CUDA PyTorch on this machine: the torch backend is left out"
+fi
+if [ "$with_torch" = OFF ] && ! configure OFF; then
   log "configure failed (configure.log)"
   exit 1
 fi
 grep -q "keras_cuda" build-gpu/backends/cuda/Makefile build-gpu/build.ninja 2>/dev/null ||
   log "warning: the cuda backend is not configured (no CUDA compiler found?)"
 log "building (-j$(nproc))"
-if ! cmake --build build-gpu -j"$(nproc)" --target test_backend_cuda test_conformance \
-     > "$out/build.log" 2>&1; then
+targets=(test_backend_cuda test_conformance)
+[ "$with_torch" = ON ] && targets+=(test_torch_interop keras-cpp)
+if ! cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" > "$out/build.log" 2>&1; then
   log "build failed (build.log)"
   exit 1
 fi
@@ -57,9 +81,17 @@ log "cuda backend tests"
 build-gpu/backends/cuda/test_backend_cuda > "$out/test_backend_cuda.txt" 2>&1 || status=1
 grep -E "^\[ +(PASSED|FAILED|SKIPPED) +\] [0-9]+ test" "$out/test_backend_cuda.txt" |
   tee -a "$out/summary.txt"
-log "conformance suite (cpu against every backend in the program, cuda among them)"
+if [ "$with_torch" = ON ]; then
+  build-gpu/tools/cli/keras-cpp info 2>&1 | tee "$out/info.txt" | grep -E "^devices|^torch on" |
+    tee -a "$out/summary.txt"
+  log "torch backend device and interop tests"
+  build-gpu/backends/torch/tests/test_torch_interop > "$out/test_torch_interop.txt" 2>&1 || status=1
+  grep -E "^\[ +(PASSED|FAILED|SKIPPED) +\] [0-9]+ test" "$out/test_torch_interop.txt" |
+    tee -a "$out/summary.txt"
+fi
+log "conformance suite (cpu against every backend in the program: cuda, torch, torch:cuda)"
 build-gpu/tests/test_conformance --gtest_brief=1 > "$out/conformance.txt" 2>&1 || status=1
-grep -E "^\| cuda|^\[ +(PASSED|FAILED|SKIPPED) +\] [0-9]+ test" "$out/conformance.txt" |
+grep -E "^\| (cuda|torch)|^\[ +(PASSED|FAILED|SKIPPED) +\] [0-9]+ test" "$out/conformance.txt" |
   tee -a "$out/summary.txt"
 log "done (status $status)"
 exit "$status"

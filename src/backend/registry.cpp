@@ -1,5 +1,6 @@
 #include "keras/backend/registry.h"
 
+#include <algorithm>
 #include <atomic>
 #include <iostream>
 #include <map>
@@ -20,6 +21,7 @@ struct Entry {
 struct Registry {
   std::mutex mutex;
   std::map<std::string, Entry, std::less<>> entries;
+  std::map<std::string, std::string, std::less<>> aliases;  // alias -> entry name
   std::atomic<Backend*> default_backend{nullptr};
   std::string default_source;
 };
@@ -30,6 +32,7 @@ Registry& registry() {
     auto* fresh = new Registry();
     for (auto& [name, factory] : detail::builtin_backends())
       fresh->entries[name] = Entry{std::move(factory), nullptr};
+    fresh->aliases["cpu:0"] = "cpu";  // the device's own name, as list_devices() gives it
     return fresh;
   }();
   return *r;
@@ -46,6 +49,10 @@ std::string list_available(Registry& r) {
 
 Backend& get_locked(Registry& r, std::string_view name) {
   auto it = r.entries.find(name);
+  if (it == r.entries.end()) {
+    if (auto alias = r.aliases.find(name); alias != r.aliases.end())
+      it = r.entries.find(alias->second);
+  }
   if (it == r.entries.end())
     throw ValueError("Unknown backend '" + std::string(name) +
                      "'. Available backends: " + list_available(r) + ".");
@@ -89,9 +96,21 @@ thread_local std::vector<Backend*> scopes;
 void register_backend(const std::string& name, BackendFactory factory) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  if (r.entries.count(name))
+  if (r.entries.count(name) || r.aliases.count(name))
     throw ValueError("A backend named '" + name + "' is already registered.");
   r.entries[name] = Entry{std::move(factory), nullptr};
+}
+
+void register_alias(const std::string& alias, const std::string& target) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.entries.count(alias) || r.aliases.count(alias))
+    throw ValueError("A backend named '" + alias + "' is already registered.");
+  if (!r.entries.count(target))
+    throw ValueError("Cannot register '" + alias + "' as another name for '" + target +
+                     "': no backend of that name is registered (available: " + list_available(r) +
+                     ").");
+  r.aliases[alias] = target;
 }
 
 std::vector<std::string> available() {
@@ -100,6 +119,18 @@ std::vector<std::string> available() {
   std::vector<std::string> names;
   for (const auto& [name, entry] : r.entries) names.push_back(name);
   return names;
+}
+
+std::vector<std::string> list_devices() {
+  std::vector<std::string> devices;
+  for (const std::string& name : available()) {
+    Backend& b = get(name);
+    if (b.is_symbolic()) continue;  // shapes only: no memory anywhere
+    std::string device = b.device();
+    if (std::find(devices.begin(), devices.end(), device) == devices.end())
+      devices.push_back(std::move(device));
+  }
+  return devices;
 }
 
 Backend& get(std::string_view name) {

@@ -29,6 +29,45 @@ TEST(Registry, UnknownBackendListsAvailable) {
   EXPECT_THROW(backend::register_backend("cpu", nullptr), ValueError);
 }
 
+TEST(Registry, AliasesNameTheSameBackend) {
+  backend::register_alias("stub:0", "stub");
+  EXPECT_EQ(&backend::get("stub:0"), &backend::get("stub"));
+  EXPECT_EQ(&backend::get("cpu:0"), &backend::get("cpu"));
+  auto names = backend::available();
+  EXPECT_EQ(std::find(names.begin(), names.end(), "stub:0"), names.end())
+      << "aliases are not listed";
+  {
+    backend::BackendScope scope("stub:0");
+    EXPECT_EQ(backend::backend(), "stub");
+  }
+  Tensor t = Tensor::from_vector(std::vector<float>{1, 2}, Shape{2}).to("cpu:0");
+  EXPECT_EQ(t.backend_name(), "cpu");
+  EXPECT_THROW(backend::register_alias("stub:0", "cpu"), ValueError);  // taken
+  EXPECT_THROW(backend::register_backend("stub:0", nullptr), ValueError);
+  EXPECT_THROW(backend::register_alias("cpu", "stub"), ValueError);  // a backend's own name
+  try {
+    backend::register_alias("tpu:0", "tpu");
+    FAIL() << "an alias of an unknown backend was registered";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("'tpu'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(backend::get("tpu:0"), ValueError);
+}
+
+TEST(Registry, ListDevicesNamesEachDeviceOnce) {
+  std::vector<std::string> devices = backend::list_devices();
+  ASSERT_FALSE(devices.empty());
+  EXPECT_EQ(devices.front(), "cpu:0");  // "cpu" sorts first among the backends
+  EXPECT_EQ(std::count(devices.begin(), devices.end(), "cpu:0"), 1);  // cpu, stub, torch share it
+  EXPECT_EQ(std::find(devices.begin(), devices.end(), "none"), devices.end());  // symbolic
+  for (const std::string& name : backend::available()) {
+    const backend::Backend& b = backend::get(name);
+    if (!b.is_symbolic()) {
+      EXPECT_NE(std::find(devices.begin(), devices.end(), b.device()), devices.end()) << name;
+    }
+  }
+}
+
 TEST(Registry, ScopeSelectsBackendForNewTensors) {
   EXPECT_EQ(backend::backend(), "cpu");
   {

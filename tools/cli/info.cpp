@@ -1,12 +1,18 @@
-// keras-cpp info: the version, the backends with their devices, and which one is the default.
+// keras-cpp info: the version, the backends with their devices, which one is the default, the
+// machine's devices, and why the torch backend has no GPU where it has none.
 
 #include <algorithm>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "keras/backend/registry.h"
 #include "keras/core/config.h"
 #include "keras/saving/save_model.h"
+#ifdef KERAS_WITH_TORCH
+#include "keras/torch/cuda.h"
+#endif
 
 namespace keras::cli {
 namespace {
@@ -32,6 +38,14 @@ void run_info() {
               << std::string(width - name.size(), ' ') << "  device " << device
               << (symbolic ? "  (shapes only: the Functional API's internal backend)" : "") << "\n";
   }
+  std::cout << "devices: ";
+  const std::vector<std::string> devices = backend::list_devices();
+  for (size_t i = 0; i < devices.size(); ++i) std::cout << (i ? ", " : "") << devices[i];
+  std::cout << "\n";
+#ifdef KERAS_WITH_TORCH  // keras::torch's definition: the CLI links the torch backend
+  if (std::string why = torch_interop::torch_cuda_unavailable_reason(); !why.empty())
+    std::cout << "torch on GPUs: no (" << why << ")\n";
+#endif
   std::cout << "floatx: " << dtype_name(config::floatx())
             << ", image_data_format: " << config::image_data_format()
             << ", keras home: " << config::keras_home() << "\n";

@@ -127,6 +127,7 @@ class CudaBackend final : public backend::Backend {
  public:
   explicit CudaBackend(int device)
       : device_(device),
+        name_(backend_name_of_device(device)),
         allocator_(
             [this](size_t n) -> void* {
               select_device();
@@ -145,7 +146,7 @@ class CudaBackend final : public backend::Backend {
   }
   ~CudaBackend() override { cublasDestroy(cublas_); }
 
-  std::string_view name() const override { return "cuda"; }
+  std::string_view name() const override { return name_; }
   std::string device() const override { return "cuda:" + std::to_string(device_); }
   bool is_host() const override { return false; }
 
@@ -154,43 +155,56 @@ class CudaBackend final : public backend::Backend {
   }
   void deallocate(void* data, size_t) override { allocator_.deallocate(data); }
   void copy_from_host(backend::Storage& dst, size_t off, const void* src, size_t n) override {
+    select_device();
     if (n) check(cudaMemcpy(static_cast<char*>(dst.data()) + off, src, n, cudaMemcpyHostToDevice),
                  "copy to the device");
   }
   void copy_to_host(void* dst, const backend::Storage& src, size_t off, size_t n) override {
+    select_device();
     if (n)
       check(cudaMemcpy(dst, static_cast<const char*>(src.data()) + off, n, cudaMemcpyDeviceToHost),
             "copy to the host");
   }
-  void synchronize() override { check(cudaDeviceSynchronize(), "synchronize"); }
+  void synchronize() override {
+    select_device();
+    check(cudaDeviceSynchronize(), "synchronize");
+  }
 
   void fill(const Array& out, const Scalar& value) override {
+    select_device();
     unsigned char bytes[8] = {};
     scalar_bytes(value, out.dtype, bytes);
     launch_fill(dims_of(out.shape), operand(out), bytes, static_cast<int>(itemsize(out.dtype)));
   }
   void arange(const Array& out, double start, double step) override {
+    select_device();
     launch_arange(operand(out), out.numel(), start, step);
   }
   void random(const Array& out, backend::RandomKind kind, uint64_t seed,
               uint64_t counter) override {
+    select_device();
     launch_random(kind, operand(out), out.numel(), seed, counter);
   }
   void copy(const Array& dst, const Array& src, backend::CopyMode mode) override {
+    select_device();
     launch_copy(dims_of(dst.shape), operand(dst), operand(src), mode == backend::CopyMode::Add);
   }
   void unary(backend::UnaryOp op, const Array& out, const Array& x, double p0,
              double p1) override {
+    select_device();
     launch_unary(op, dims_of(out.shape), operand(out), operand(x), p0, p1);
   }
   void binary(backend::BinaryOp op, const Array& out, const Array& a, const Array& b) override {
+    select_device();
     launch_binary(op, dims_of(out.shape), operand(out), operand(a), operand(b));
   }
   void where(const Array& out, const Array& cond, const Array& a, const Array& b) override {
+    select_device();
     launch_where(dims_of(out.shape), operand(out), operand(cond), operand(a), operand(b));
   }
 
   void reduce(backend::ReduceOp op, const Array& out, const Array& x, uint64_t axes) override {
+    select_device();
     // out has x's rank, extent 1 on the reduced axes.
     Dims kept, reduced;
     Operand o = operand(out), xk = operand(x), xr = operand(x);
@@ -207,6 +221,7 @@ class CudaBackend final : public backend::Backend {
   }
 
   void arg_reduce(backend::ArgReduceOp op, const Array& out, const Array& x, int axis) override {
+    select_device();
     launch_arg_reduce(op == backend::ArgReduceOp::ArgMax, dims_without(x.shape, axis),
                       operand_without(out, axis), operand_without(x, axis), x.shape[axis],
                       x.strides[axis]);
@@ -215,10 +230,12 @@ class CudaBackend final : public backend::Backend {
   void matmul(const Array& out, const Array& a, const Array& b) override;
 
   void scan(backend::ScanOp op, const Array& out, const Array& x, int axis) override {
+    select_device();
     launch_scan(op, dims_without(x.shape, axis), operand_without(out, axis),
                 operand_without(x, axis), x.shape[axis], out.strides[axis], x.strides[axis]);
   }
   void sort(const Array& values, const Array& indices, const Array& x, bool descending) override {
+    select_device();
     // Lines along the last axis; values and indices (when wanted) have x's shape.
     const int axis = x.rank() - 1;
     Operand vo, io;
@@ -229,6 +246,7 @@ class CudaBackend final : public backend::Backend {
                 indices.storage ? indices.strides[axis] : 0, x.strides[axis], descending);
   }
   void gather(const Array& out, const Array& x, const Array& index, int axis) override {
+    select_device();
     // x read at out's index along every axis but `axis`, where index says.
     Operand xo = operand(x);
     const int64_t axis_stride = x.strides[axis];
@@ -237,6 +255,7 @@ class CudaBackend final : public backend::Backend {
   }
   void scatter(const Array& out, const Array& index, const Array& src, int axis,
                backend::ScatterReduce reduce) override {
+    select_device();
     // Lines of src (and index, its shape) along `axis`; out has src's shape but along it.
     launch_scatter(reduce, dims_without(src.shape, axis), operand_without(out, axis),
                    operand_without(index, axis), operand_without(src, axis), src.shape[axis],
@@ -271,6 +290,7 @@ class CudaBackend final : public backend::Backend {
   }
 
   int device_;
+  std::string name_;
   CachingAllocator allocator_;
   cublasHandle_t cublas_ = nullptr;
 };
@@ -280,6 +300,7 @@ class CudaBackend final : public backend::Backend {
 // one strided-batched cuBLAS product (row-major as the transposed column-major product), and a
 // copy into out when it is not contiguous float32/float64 itself.
 void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
+  select_device();
   const int r = out.rank();
   const int64_t M = out.shape[r - 2], N = out.shape[r - 1], K = a.shape[r - 1];
   int64_t batch = 1;
@@ -308,20 +329,31 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
   if (!direct) copy(out, c, backend::CopyMode::Assign);
 }
 
-// Linking this object (the keras_cuda target) makes "cuda" a backend name where a device is.
+// Linking this object (the keras_cuda target) makes "cuda" (the first GPU, also "cuda:0"),
+// "cuda:1", ... backend names where devices are.
 [[maybe_unused]] const bool registered = [] {
-  if (device_present())
-    backend::register_backend("cuda", [] { return std::make_unique<CudaBackend>(0); });
+  for (int d = 0; d < device_count(); ++d)
+    backend::register_backend(backend_name_of_device(d),
+                              [d] { return std::make_unique<CudaBackend>(d); });
+  if (device_present()) backend::register_alias("cuda:0", "cuda");
   return true;
 }();
 
 }  // namespace
 
-bool device_present() {
+int device_count() {
   int devices = 0;
-  const bool ok = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
   cudaGetLastError();  // no driver or no device: clear the error, leave "cuda" out
-  return ok;
+  return devices;
+}
+
+bool device_present() {
+  return device_count() > 0;
+}
+
+std::string backend_name_of_device(int device) {
+  return device == 0 ? "cuda" : "cuda:" + std::to_string(device);
 }
 
 }  // namespace keras::cuda

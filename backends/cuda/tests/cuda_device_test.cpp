@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "cuda_device.h"
@@ -123,6 +125,23 @@ TEST(CudaDevice, TensorsMoveBetweenCpuAndCuda) {
   EXPECT_EQ(std::string(on_gpu.backend_name()), "cuda");
   EXPECT_EQ(on_gpu.to("cpu").to_vector<float>(), x.to_vector<float>());
   EXPECT_EQ(backend::get("cuda").device(), "cuda:0");
+  EXPECT_EQ(&backend::get("cuda:0"), &backend::get("cuda"));
+}
+
+TEST(CudaDevice, EveryDeviceIsABackendAndADevice) {
+  KERAS_REQUIRE_GPU();
+  const std::vector<std::string> devices = backend::list_devices();
+  for (int d = 0; d < device_count(); ++d) {
+    backend::Backend& b = backend::get(backend_name_of_device(d));
+    const std::string device = "cuda:" + std::to_string(d);
+    EXPECT_EQ(b.device(), device);
+    EXPECT_FALSE(b.is_host());
+    EXPECT_NE(std::find(devices.begin(), devices.end(), device), devices.end()) << device;
+    // Each device computes on its own memory (a backend that forgot to select its device would
+    // launch on the previous one's and fail or read garbage).
+    Tensor x = ops::arange(0, 1000, 1, DType::Float32).to(backend_name_of_device(d));
+    EXPECT_FLOAT_EQ(ops::sum(ops::multiply(x, x)).to("cpu").item<float>(), 332833500.0f);
+  }
 }
 
 }  // namespace

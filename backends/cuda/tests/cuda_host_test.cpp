@@ -3,14 +3,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
-#include <string>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "caching_allocator.h"
+#include "cuda_device.h"
 #include "device_layout.h"
+#include "keras/backend/registry.h"
 #include "keras/core/errors.h"
 #include "launch.h"
 
@@ -126,6 +129,19 @@ TEST(CudaLayout, OffsetsFollowTheStridesInRowMajorOrder) {
   EXPECT_EQ(element_bytes(DType::BFloat16), 2);
   EXPECT_EQ(element_bytes(DType::Bool), 1);
   EXPECT_EQ(element_bytes(DType::Int64), 8);
+}
+
+TEST(CudaHost, BackendNamesFollowTheDevices) {
+  EXPECT_EQ(backend_name_of_device(0), "cuda");
+  EXPECT_EQ(backend_name_of_device(3), "cuda:3");
+  const std::vector<std::string> names = backend::available();
+  const bool listed = std::find(names.begin(), names.end(), "cuda") != names.end();
+  EXPECT_EQ(listed, device_present());  // registered exactly where a device is
+  if (!device_present()) {
+    EXPECT_THROW(backend::get("cuda:0"), ValueError);
+    const std::vector<std::string> devices = backend::list_devices();
+    EXPECT_EQ(std::find(devices.begin(), devices.end(), "cuda:0"), devices.end());
+  }
 }
 
 }  // namespace

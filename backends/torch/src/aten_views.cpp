@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "keras/core/errors.h"
+#include "torch_backend.h"
 
 namespace keras::torch_backend {
 namespace {
@@ -25,7 +26,7 @@ at::Tensor forward_view(const Array& a, std::vector<int64_t>& flipped) {
     }
     strides[d] = s;
   }
-  return at::from_blob(base, sizes, strides, at::TensorOptions().dtype(scalar_type(a.dtype)));
+  return at::from_blob(base, sizes, strides, options_beside(a, scalar_type(a.dtype)));
 }
 
 // Whether the memory blocks of two arrays overlap (interop can wrap one buffer twice).
@@ -58,6 +59,20 @@ at::ScalarType scalar_type(DType dtype) {
   throw RuntimeError("torch backend: unknown dtype");
 }
 
+at::Device device_of(const Array& a) {
+  if (!a.storage) return at::kCPU;
+  const backend::Backend& owner = a.storage->owner();
+  if (owner.is_host()) return at::kCPU;  // one virtual call on the CPU's path
+  const auto* torch = dynamic_cast<const TorchBackend*>(&owner);
+  check(torch != nullptr, "torch backend: an array of backend '", owner.name(),
+        "' reached it; move the tensor with .to(\"torch\") first.");
+  return torch->aten_device();
+}
+
+at::TensorOptions options_beside(const Array& a, at::ScalarType type) {
+  return at::TensorOptions().dtype(type).device(device_of(a));
+}
+
 at::ScalarType compute_type(DType dtype) {
   return dtype == DType::Float16 || dtype == DType::BFloat16 ? at::kFloat : scalar_type(dtype);
 }
@@ -67,7 +82,7 @@ std::vector<int64_t> sizes_of(const Array& a) {
 }
 
 at::Tensor view(const Array& a) {
-  if (a.numel() == 0) return at::empty(sizes_of(a), at::TensorOptions().dtype(scalar_type(a.dtype)));
+  if (a.numel() == 0) return at::empty(sizes_of(a), options_beside(a, scalar_type(a.dtype)));
   std::vector<int64_t> flipped;
   at::Tensor t = forward_view(a, flipped);
   return flipped.empty() ? t : t.flip(flipped);

@@ -1,5 +1,7 @@
 #pragma once
-// Arrays seen as at::Tensors without copying, and results written back into Arrays.
+// Arrays seen as at::Tensors without copying, and results written back into Arrays, on the CPU
+// or on the GPU of a torch backend on CUDA (its memory is then device memory, which ATen's CUDA
+// kernels read and write through the same views).
 //
 // ATen has no negative strides: an axis that runs backwards is presented forwards and flipped
 // (a copy) when read, and flipped before it is written. Float16 and bfloat16 are computed in
@@ -16,6 +18,12 @@ using backend::Array;
 
 /// ATen's name for a keras-cpp dtype.
 at::ScalarType scalar_type(DType dtype);
+
+/// The ATen device of an Array's memory: its torch backend's device (CPU for host memory).
+at::Device device_of(const Array& a);
+
+/// Options for a new tensor of `type` beside `a` (on a's device).
+at::TensorOptions options_beside(const Array& a, at::ScalarType type);
 
 /// The Array as an at::Tensor over the same memory (a copy only for negative strides).
 at::Tensor view(const Array& a);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <vector>
 
@@ -242,7 +243,7 @@ at::Tensor storage_positions(const Array& a) {
     const int64_t reach = (a.shape[d] - 1) * a.strides[d];
     (reach < 0 ? lowest : highest) += reach;
   }
-  at::Tensor all = at::arange(lowest, highest + 1, at::kLong);
+  at::Tensor all = at::arange(lowest, highest + 1, options_beside(a, at::kLong));
   return all.as_strided(sizes, strides, -lowest).reshape({-1});
 }
 
@@ -382,37 +383,64 @@ void TorchBackend::fill(const Array& out, const Scalar& value) {
     w.fill_(s);
     return;
   }
-  assign(out, at::full(sizes_of(out), s, at::TensorOptions().dtype(compute_type(out.dtype))));
+  assign(out, at::full(sizes_of(out), s, options_beside(out, compute_type(out.dtype))));
 }
 
 void TorchBackend::arange(const Array& out, double start, double step) {
   // start + i * step computed in float64 and rounded once, as the cpu backend does.
-  at::Tensor i = at::arange(out.numel(), at::kDouble);
+  at::Tensor i = at::arange(out.numel(), options_beside(out, at::kDouble));
   assign(out, i * step + start);
 }
 
 void TorchBackend::random(const Array& out, backend::RandomKind kind, uint64_t seed,
                           uint64_t counter) {
   // The counter-based generator is ours (the same bits on every backend), so the stream is
-  // computed by the shared Philox code straight into the output's host memory.
+  // computed by the shared Philox code into the output's host memory; on a GPU into a host
+  // buffer, then copied over.
   if (out.numel() == 0) return;
   const auto k = static_cast<random::philox::Kind>(kind);
   const auto n = static_cast<uint64_t>(out.numel());
+  const size_t nbytes = n * itemsize(out.dtype);
+  std::vector<std::byte> staging(is_host() ? 0 : nbytes);
+  void* dst = is_host() ? out.data() : staging.data();
   switch (out.dtype) {
-    case DType::Float32: random::philox::generate<float>(k, out.data_as<float>(), 0, n, seed, counter); return;
-    case DType::Float64: random::philox::generate<double>(k, out.data_as<double>(), 0, n, seed, counter); return;
-    case DType::Float16: random::philox::generate<float16_t>(k, out.data_as<float16_t>(), 0, n, seed, counter); return;
-    case DType::BFloat16: random::philox::generate<bfloat16_t>(k, out.data_as<bfloat16_t>(), 0, n, seed, counter); return;
-    case DType::Int8: random::philox::generate<int8_t>(k, out.data_as<int8_t>(), 0, n, seed, counter); return;
-    case DType::Int16: random::philox::generate<int16_t>(k, out.data_as<int16_t>(), 0, n, seed, counter); return;
-    case DType::Int32: random::philox::generate<int32_t>(k, out.data_as<int32_t>(), 0, n, seed, counter); return;
-    case DType::Int64: random::philox::generate<int64_t>(k, out.data_as<int64_t>(), 0, n, seed, counter); return;
-    case DType::UInt8: random::philox::generate<uint8_t>(k, out.data_as<uint8_t>(), 0, n, seed, counter); return;
-    case DType::Bool: random::philox::generate<bool>(k, out.data_as<bool>(), 0, n, seed, counter); return;
+    case DType::Float32:
+      random::philox::generate<float>(k, static_cast<float*>(dst), 0, n, seed, counter);
+      break;
+    case DType::Float64:
+      random::philox::generate<double>(k, static_cast<double*>(dst), 0, n, seed, counter);
+      break;
+    case DType::Float16:
+      random::philox::generate<float16_t>(k, static_cast<float16_t*>(dst), 0, n, seed, counter);
+      break;
+    case DType::BFloat16:
+      random::philox::generate<bfloat16_t>(k, static_cast<bfloat16_t*>(dst), 0, n, seed, counter);
+      break;
+    case DType::Int8:
+      random::philox::generate<int8_t>(k, static_cast<int8_t*>(dst), 0, n, seed, counter);
+      break;
+    case DType::Int16:
+      random::philox::generate<int16_t>(k, static_cast<int16_t*>(dst), 0, n, seed, counter);
+      break;
+    case DType::Int32:
+      random::philox::generate<int32_t>(k, static_cast<int32_t*>(dst), 0, n, seed, counter);
+      break;
+    case DType::Int64:
+      random::philox::generate<int64_t>(k, static_cast<int64_t*>(dst), 0, n, seed, counter);
+      break;
+    case DType::UInt8:
+      random::philox::generate<uint8_t>(k, static_cast<uint8_t*>(dst), 0, n, seed, counter);
+      break;
+    case DType::Bool:
+      random::philox::generate<bool>(k, static_cast<bool*>(dst), 0, n, seed, counter);
+      break;
     case DType::Complex64:
     case DType::Complex128: keras::detail::throw_complex_not_supported(out.dtype);
     case DType::String: keras::detail::throw_string_not_supported();
   }
+  if (!is_host())
+    copy_from_host(*out.storage, static_cast<size_t>(out.offset) * itemsize(out.dtype),
+                   staging.data(), nbytes);
 }
 
 void TorchBackend::copy(const Array& dst, const Array& src, backend::CopyMode mode) {

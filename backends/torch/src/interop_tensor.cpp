@@ -5,17 +5,28 @@
 #include <ATen/ATen.h>
 #include <torch/version.h>
 
+#include <optional>
 #include <sstream>
 
 #include "keras/backend/backend.h"
 #include "keras/backend/registry.h"
 #include "keras/torch/interop.h"
+#include "torch_backend.h"
 
 namespace keras::torch_interop {
 namespace {
 
 void release_aten_tensor(void* context, void*, size_t) {
   delete static_cast<at::Tensor*>(context);
+}
+
+// Where ATen sees `b`'s memory: the CPU for a host backend, a torch backend's GPU; none for
+// device memory of another library (the cuda backend's).
+std::optional<c10::Device> aten_device_of(const backend::Backend& b) {
+  if (b.is_host()) return c10::Device(at::kCPU);
+  if (const auto* torch = dynamic_cast<const torch_backend::TorchBackend*>(&b))
+    return torch->aten_device();
+  return std::nullopt;
 }
 
 std::string aten_name(at::ScalarType type) {
@@ -96,10 +107,15 @@ at::ScalarType dtype_to_torch(DType dtype) {
 
 at::Tensor to_torch(const Tensor& x) {
   check(x.defined(), "to_torch: the tensor is undefined.");
-  check(x.backend().is_host(), "to_torch: the tensor lives on backend '", x.backend_name(),
-        "', whose memory is not host memory; move it with .to(\"cpu\") first.");
+  const backend::Array& array = x.array();
+  const std::optional<c10::Device> device =
+      aten_device_of(array.storage ? array.storage->owner() : x.backend());
+  check(device.has_value(), "to_torch: the tensor lives on backend '", x.backend_name(),
+        "', whose memory ATen cannot see; move it with .to(\"torch:cuda\") or .to(\"cpu\") "
+        "first.");
   const backend::Array& a = x.array();
-  const at::TensorOptions options = at::TensorOptions().dtype(dtype_to_torch(a.dtype));
+  const at::TensorOptions options =
+      at::TensorOptions().dtype(dtype_to_torch(a.dtype)).device(*device);
   std::vector<int64_t> sizes(a.shape.begin(), a.shape.end());
   if (a.numel() == 0) return at::empty(sizes, options);
   for (int64_t s : a.strides)
@@ -114,16 +130,18 @@ at::Tensor to_torch(const Tensor& x) {
 Tensor from_torch(const at::Tensor& t, std::string_view backend_name) {
   check(t.defined(), "from_torch: the at::Tensor is undefined.");
   backend::Backend& target = backend::get(backend_name);
-  check(target.is_host(), "from_torch: backend '", backend_name,
-        "' does not keep tensors in host memory; use a host backend (\"torch\", \"cpu\") and "
-        "move the result with .to().");
+  const std::optional<c10::Device> home_device = aten_device_of(target);
+  check(home_device.has_value(), "from_torch: backend '", backend_name,
+        "' keeps tensors in memory ATen cannot see; use \"torch\", \"torch:cuda\" or a host "
+        "backend (\"cpu\") and move the result with .to().");
   // Memory ATen wrote is no backend call a compiled step could replay.
   backend::mark_untraceable("it imports a LibTorch tensor (from_torch)");
   at::Tensor src = t;
-  // Copies happen only here: memory that is not a dense CPU buffer, or a quantized encoding.
+  // Copies happen only here: memory that is not a dense buffer on the backend's device, or a
+  // quantized encoding.
   if (src.is_quantized()) src = src.dequantize();
   if (src.layout() != at::kStrided) src = src.to_dense();
-  if (!src.is_cpu()) src = src.cpu();
+  if (src.device() != *home_device) src = src.to(*home_device);
   src = src.resolve_conj().resolve_neg();  // lazy flags of views are materialized
   const DType dtype = dtype_from_torch(src.scalar_type());
 

@@ -43,7 +43,7 @@ bool fill_nan_if_not_finite(const at::Tensor& m, std::initializer_list<const Arr
     if (!out->storage) continue;
     const Array target = pairs_of(*out);
     assign(target,
-           at::full(sizes_of(target), NAN, at::TensorOptions().dtype(compute_type(target.dtype))));
+           at::full(sizes_of(target), NAN, options_beside(target, compute_type(target.dtype))));
   }
   return true;
 }

@@ -296,7 +296,7 @@ at::Tensor activate(const at::Tensor& y, backend::Activation activation) {
 // dz summed over every axis but the last in float64, as ops::sum sums float32.
 at::Tensor sum_rows_in_float64(const at::Tensor& dz) {
   const at::Tensor rows = dz.reshape({-1, dz.size(-1)});
-  if (rows.scalar_type() == at::kFloat && rows.is_contiguous())
+  if (rows.scalar_type() == at::kFloat && rows.is_contiguous() && rows.is_cpu())
     return sum_float_rows_in_float64(rows);
   return rows.to(at::kDouble).sum(0);
 }
@@ -367,7 +367,7 @@ void TorchBackend::bias_activation_backward(const Array& dz, const Array& db, co
     at::Tensor yv = compute_view(y), gv = compute_view(g);
     at::Tensor dst = out_view(dz, {&y, &g});
     const auto dense_float = [&](const at::Tensor& t) {
-      return t.defined() && t.scalar_type() == at::kFloat && t.is_contiguous() &&
+      return t.defined() && t.is_cpu() && t.scalar_type() == at::kFloat && t.is_contiguous() &&
              t.sizes() == yv.sizes();
     };
     if (activation == backend::Activation::Relu && dense_float(dst) && dense_float(yv) &&

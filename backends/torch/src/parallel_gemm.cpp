@@ -57,6 +57,10 @@ void single_threaded_blas() {
 }
 
 void matmul_into(at::Tensor& dst, const at::Tensor& a, const at::Tensor& b) {
+  if (!dst.is_cpu()) {  // a GPU's product is one kernel: nothing to split
+    at::matmul_out(dst, a, b);
+    return;
+  }
   single_threaded_blas();
   if (a.dim() == 2 && b.dim() == 2) return mm_2d(dst, {}, a, b);
   // Vectors (ATen's gemv and dot) and outputs that cannot be seen as one stack of matrices.
@@ -91,7 +95,7 @@ void matmul_into(at::Tensor& dst, const at::Tensor& a, const at::Tensor& b) {
 
 void addmm_into(at::Tensor& dst, const at::Tensor& bias, const at::Tensor& a, const at::Tensor& b) {
   single_threaded_blas();
-  if (bias.dim() != 1) {
+  if (bias.dim() != 1 || !dst.is_cpu()) {
     at::addmm_out(dst, bias, a, b);
     return;
   }

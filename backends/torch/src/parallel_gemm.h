@@ -6,7 +6,8 @@
 // (LibTorch's own MLP trains 2.6-3.9x faster on 2 cores with OPENBLAS_NUM_THREADS=1; see
 // bench/README.md). As the cpu backend does with its pool, the torch backend keeps one pool:
 // OpenBLAS runs single-threaded, and a large product is split into blocks of rows (or of
-// columns, or of batch entries) that ATen's threads compute side by side.
+// columns, or of batch entries) that ATen's threads compute side by side. Products on a GPU
+// (the torch backend on CUDA) go to ATen whole.
 
 #include <ATen/ATen.h>
 

@@ -1,8 +1,14 @@
 #pragma once
-// The torch backend: LibTorch (ATen) as a kernel library. Memory is ATen's CPU storage, so a
-// keras-cpp tensor and an at::Tensor can share one buffer (see keras/torch/interop.h); every
-// primitive and fused capability maps to ATen ops run under no-grad: autograd stays ours, so
-// gradients are the same rules on every backend.
+// The torch backend: LibTorch (ATen) as a kernel library. Memory is ATen's storage (its CPU
+// allocator, or on a GPU its CUDA caching allocator), so a keras-cpp tensor and an at::Tensor can
+// share one buffer (see keras/torch/interop.h); every primitive and fused capability maps to ATen
+// ops run under no-grad: autograd stays ours, so gradients are the same rules on every backend.
+// One instance per device: "torch" on the CPU, "torch:cuda", "torch:cuda:1", ... on the GPUs of a
+// CUDA LibTorch (torch_cuda.h).
+
+#include <c10/core/Device.h>
+
+#include <string>
 
 #include "keras/backend/backend.h"
 
@@ -12,11 +18,15 @@ using backend::Array;
 
 class TorchBackend final : public backend::Backend {
  public:
-  TorchBackend();
+  /// The backend on `device` (the CPU, or a CUDA device of a CUDA LibTorch), named `name`.
+  TorchBackend(c10::Device device, std::string name);
 
-  std::string_view name() const override { return "torch"; }
-  std::string device() const override { return "cpu:0"; }
-  bool is_host() const override { return true; }
+  std::string_view name() const override { return name_; }
+  std::string device() const override;
+  bool is_host() const override { return device_.is_cpu(); }
+  void synchronize() override;
+  /// Where its memory is, as ATen names it.
+  const c10::Device& aten_device() const { return device_; }
 
   Ref<backend::Storage> allocate(size_t nbytes) override;
   void deallocate(void* data, size_t nbytes) override;
@@ -72,6 +82,10 @@ class TorchBackend final : public backend::Backend {
            bool full_matrices) override;
   void eigh(const Array& values, const Array& vectors, const Array& x, bool lower) override;
   bool eig(const Array& values, const Array& vectors, const Array& x) override;
+
+ private:
+  c10::Device device_;
+  std::string name_;
 };
 
 }  // namespace keras::torch_backend

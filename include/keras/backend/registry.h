@@ -10,6 +10,11 @@
 // Python-only backend names ("jax", "tensorflow", "numpy", "openvino") in 3 or 4 are skipped
 // with one warning on stderr, so that a machine set up for Python Keras still works; any
 // other unknown name is a ValueError listing the available backends.
+//
+// A backend on a device other than its default one has the device in its name: "cuda:1" (the
+// cuda backend on the second GPU), "torch:cuda" (the torch backend on the first GPU). Names
+// that spell out the default device are aliases: "cuda:0" for "cuda", "torch:cpu" for "torch",
+// "torch:cuda:0" for "torch:cuda".
 
 #include <functional>
 #include <memory>
@@ -28,8 +33,17 @@ using BackendFactory = std::function<std::unique_ptr<Backend>()>;
 /// Adds a backend under `name` (replacing none: a second registration of a name is an error).
 void register_backend(const std::string& name, BackendFactory factory);
 
-/// Names of the registered backends, sorted.
+/// Another name for the registered backend `target` ("cuda:0" for "cuda"); get(), BackendScope,
+/// set_default and Tensor::to accept it. ValueError when `alias` is taken or `target` unknown.
+void register_alias(const std::string& alias, const std::string& target);
+
+/// Names of the registered backends, sorted (aliases not included).
 std::vector<std::string> available();
+
+/// The devices the available backends keep memory on, each once, in the order of available():
+/// "cpu:0", and "cuda:0", "cuda:1", ... where a GPU backend is built in and a GPU present. These
+/// are the names Backend::device() and the distribution API's device lists use.
+std::vector<std::string> list_devices();
 
 /// The backend registered as `name`; ValueError listing the available ones otherwise.
 Backend& get(std::string_view name);

@@ -27,15 +27,17 @@ namespace keras::torch_interop {
 
 // ---- tensors ----------------------------------------------------------------------------------
 
-/// An at::Tensor over the same memory as `x` (any host backend, any strides), which keeps x's
-/// storage alive; a write through one is seen by the other. Tensors with negative strides (a
-/// flipped view) are copied, since ATen has no negative strides.
+/// An at::Tensor over the same memory as `x` (any host backend, or the torch backend on a GPU:
+/// then a CUDA tensor; any strides), which keeps x's storage alive; a write through one is seen
+/// by the other. Tensors with negative strides (a flipped view) are copied, since ATen has no
+/// negative strides. The cuda backend's tensors are an error (move them first).
 at::Tensor to_torch(const Tensor& x);
 
 /// A keras-cpp tensor over the same memory as `t` (its storage stays alive through a copy of
 /// the at::Tensor handle), on `backend` ("torch" by default; any host backend works, so the
-/// result can meet tensors of a model on "cpu"). Copies only when `t` is not a dense CPU
-/// tensor (sparse, MKLDNN, another device) or is quantized (then dequantized to float32);
+/// result can meet tensors of a model on "cpu"; "torch:cuda" takes a CUDA tensor). Copies only
+/// when `t` is not a dense tensor on that backend's device (sparse, MKLDNN, another device) or
+/// is quantized (then dequantized to float32);
 /// TypeError naming the dtype when it has no keras-cpp equivalent (complex).
 Tensor from_torch(const at::Tensor& t, std::string_view backend = "torch");
 
