@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "device_emulator.h"
 #include "keras/random/random.h"
 
 namespace {
@@ -42,5 +43,11 @@ int main(int argc, char** argv) {
   const char* mix = std::getenv("KERAS_TEST_SEED");
   const uint64_t value = mix && *mix ? fnv1a(mix) : 0;
   testing::UnitTest::GetInstance()->listeners().Append(new SeedEachTest(value));
+  // KERAS_BACKEND=device_emulator runs a suite on a backend the host cannot read (a GPU's view
+  // of the front end: tests/support/device_emulator.h). Registered only then: tests that list
+  // the backends compare them with the keras-cpp command's, which has no emulator.
+  const char* backend = std::getenv("KERAS_BACKEND");
+  if (backend && backend == keras::testing::kDeviceEmulator)
+    keras::testing::register_device_emulator();
   return RUN_ALL_TESTS();
 }

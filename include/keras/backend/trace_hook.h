@@ -112,7 +112,9 @@ inline void note_host_access(const Array& array) {
 /// Runs `kernel` on `arrays`, a loop the front end writes itself over their host memory (the
 /// first `num_outputs` are written, the rest read; an empty Array stands for an absent one).
 /// Under a trace it is recorded as one instruction; a replay calls `kernel` again with the
-/// arrays where the program keeps them (its memory planning may move them).
+/// arrays where the program keeps them (its memory planning may move them). Arrays in device
+/// memory (a backend whose is_host() is false) reach the kernel as host copies, and the outputs
+/// are copied back after it.
 void run_host_kernel(std::string_view name, std::span<const Array> arrays, size_t num_outputs,
                      const HostKernel& kernel);
 

@@ -16,11 +16,21 @@ void check_take_backends(std::string_view op, const Tensor& x, const Tensor& ind
   detail::common_backend(op, {&x, &indices});
 }
 
+// Strings stay on the host; indices from device memory (a model's backend on a GPU, whose fit
+// shuffles string inputs too) come to the host to pick them.
+Tensor indices_for(const Tensor& x, const Tensor& indices) {
+  if (x.dtype() == DType::String && indices.defined() && !indices.backend().is_host() &&
+      !indices.backend().is_symbolic())
+    return indices.to("cpu");
+  return indices;
+}
+
 }  // namespace
 
-Tensor take(const Tensor& x, const Tensor& indices, std::optional<int> axis) {
+Tensor take(const Tensor& x, const Tensor& indices_anywhere, std::optional<int> axis) {
   constexpr std::string_view op = "take";
   check(x.defined(), op, ": the input is an undefined tensor.");
+  const Tensor indices = indices_for(x, indices_anywhere);
   check_take_backends(op, x, indices);
   const Tensor source = axis ? x : ravel(x);
   const int a = axis ? detail::normalize_axis(op, *axis, x.ndim()) : 0;
@@ -33,9 +43,10 @@ Tensor take(const Tensor& x, const Tensor& indices, std::optional<int> axis) {
   return reshape(picked, shape);
 }
 
-Tensor take_along_axis(const Tensor& x, const Tensor& indices, std::optional<int> axis) {
+Tensor take_along_axis(const Tensor& x, const Tensor& indices_anywhere, std::optional<int> axis) {
   constexpr std::string_view op = "take_along_axis";
-  check(x.defined() && indices.defined(), op, ": an input is an undefined tensor.");
+  check(x.defined() && indices_anywhere.defined(), op, ": an input is an undefined tensor.");
+  const Tensor indices = indices_for(x, indices_anywhere);
   check_take_backends(op, x, indices);
   const Tensor source = axis ? x : ravel(x);
   check(indices.ndim() == source.ndim(), op, ": indices must have the rank of ",

@@ -1,0 +1,19 @@
+#pragma once
+// A backend that looks to the front end as a GPU backend does, on a machine without a GPU: its
+// memory is not host memory (is_host() is false) and its addresses fault when the host reads
+// them, so any code above the backend contract that reads a tensor's memory directly instead of
+// through copy_to_host crashes at that read. Its kernels are cpu's, called on the real
+// addresses, so its results are cpu's bit for bit. Tests run models, training, saving and the
+// conformance suite on it to keep the front end device-agnostic (issue 22) where no GPU runs.
+
+#include <string>
+
+namespace keras::testing {
+
+/// The emulator's backend name ("device_emulator"); its device is "emulated:0".
+inline const std::string kDeviceEmulator = "device_emulator";
+
+/// Registers the emulator under kDeviceEmulator (the first call; later calls do nothing).
+void register_device_emulator();
+
+}  // namespace keras::testing
