@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -18,6 +20,11 @@
 
 #include "common/bench_cnn.h"
 #include "common/bench_common.h"
+#ifdef KERAS_BENCH_CUDA
+#include <keras/cuda/memory.h>
+
+#include "gpu/cublas_sgemm.h"
+#endif
 
 namespace ops = keras::ops;
 namespace layers = keras::layers;
@@ -51,28 +58,35 @@ void compile(keras::Model& model, const Args& a) {
 keras::ModelPtr<keras::SequentialModel> mlp() { return bench::fashion_mlp(); }
 keras::ModelPtr<keras::SequentialModel> cnn() { return bench::fashion_cnn(); }
 
+// Waits for the kernels a device backend queued (host backends run them before returning).
+void sync() {
+  keras::backend::current().synchronize();
+}
+
 void mlp_train(const Args& a) {
+  const int64_t batch = bench::train_batch(a, bench::kTrainBatch);
   int64_t batches = bench::kWarmupSteps + bench::mlp_steps(a);
-  auto data = bench::fashion_mnist(true, batches * bench::kTrainBatch);
+  auto data = bench::fashion_mnist(true, batches * batch);
   auto x = images_tensor(data, true);
   auto y = labels_tensor(data.y);
   data = {};
   auto model = mlp();
   compile(*model, a);
-  report("samples_per_s", bench::fit_samples_per_s(*model, x, y, bench::kTrainBatch,
-                                            bench::kWarmupSteps, bench::mlp_steps(a)));
+  report("samples_per_s",
+         bench::fit_samples_per_s(*model, x, y, batch, bench::kWarmupSteps, bench::mlp_steps(a)));
 }
 
 void cnn_train(const Args& a) {
+  const int64_t batch = bench::train_batch(a, bench::kTrainBatch);
   int64_t batches = bench::kWarmupSteps + bench::cnn_steps(a);
-  auto data = bench::fashion_mnist(true, batches * bench::kTrainBatch);
+  auto data = bench::fashion_mnist(true, batches * batch);
   auto x = images_tensor(data, false);
   auto y = labels_tensor(data.y);
   data = {};
   auto model = cnn();
   compile(*model, a);
-  report("samples_per_s", bench::fit_samples_per_s(*model, x, y, bench::kTrainBatch,
-                                            bench::kWarmupSteps, bench::cnn_steps(a)));
+  report("samples_per_s",
+         bench::fit_samples_per_s(*model, x, y, batch, bench::kWarmupSteps, bench::cnn_steps(a)));
 }
 
 // predict() over the 10000 test images at batch 1024, then predict_on_batch latency at batch 1.
@@ -84,24 +98,30 @@ void cnn_infer(const Args& a) {
   compile(*model, a);
   keras::Tensor first = x.slice({{0, bench::kInferBatch}});
   model->predict(first, {.batch_size = bench::kInferBatch, .verbose = 0});  // warm-up
+  sync();
   double t0 = bench::now();
   model->predict(x, {.batch_size = bench::kInferBatch, .verbose = 0});
+  sync();
   double t1 = bench::now();
   report("samples_per_s", static_cast<double>(x.shape()[0]) / (t1 - t0));
 
   keras::Tensor one = x.slice({{0, 1}});
   for (int i = 0; i < 10; ++i) model->predict_on_batch(one);
   int64_t iters = bench::latency_iters(a);
+  sync();
   t0 = bench::now();
   for (int64_t i = 0; i < iters; ++i) model->predict_on_batch(one);
+  sync();
   report("latency_ms", (bench::now() - t0) * 1e3 / static_cast<double>(iters));
 }
 
 // predict_on_batch(x) `iters` times after a warm-up: seconds per call.
 double seconds_per_predict(keras::Model& model, const keras::Tensor& x, int64_t iters) {
   for (int i = 0; i < 5; ++i) model.predict_on_batch(x);
+  sync();
   const double t0 = bench::now();
   for (int64_t i = 0; i < iters; ++i) model.predict_on_batch(x);
+  sync();
   return (bench::now() - t0) / static_cast<double>(iters);
 }
 
@@ -163,8 +183,9 @@ void lstm_train(const Args& a) {
 // A Transformer encoder block (post-norm, as Keras's examples write it) trained on synthetic
 // sequences.
 void transformer_train(const Args& a) {
+  const int64_t batch = bench::train_batch(a, bench::kTfBatch);
   int64_t warmup = 2, steps = bench::transformer_steps(a);
-  auto [x, y] = sequence_tensors((warmup + steps) * bench::kTfBatch, bench::kTfSeq, bench::kTfWidth);
+  auto [x, y] = sequence_tensors((warmup + steps) * batch, bench::kTfSeq, bench::kTfWidth);
   using KT = keras::KerasTensor;
   auto add = [](const KT& a, const KT& b) { return layers::Add()(std::vector<KT>{a, b})[0]; };
   KT inputs = keras::Input({bench::kTfSeq, bench::kTfWidth});
@@ -177,7 +198,7 @@ void transformer_train(const Args& a) {
   KT outputs = layers::Dense(10)(layers::GlobalAveragePooling1D()(h));
   auto model = keras::Functional(inputs, outputs);
   compile(*model, a);
-  report("samples_per_s", bench::fit_samples_per_s(*model, x, y, bench::kTfBatch, warmup, steps));
+  report("samples_per_s", bench::fit_samples_per_s(*model, x, y, batch, warmup, steps));
 }
 
 // One training step of Dense(10) on one 784-feature sample (train_on_batch): the fixed cost of a
@@ -201,8 +222,10 @@ void op_overhead(const Args& a) {
   keras::Tensor z;
   for (int i = 0; i < 1000; ++i) z = ops::add(x, y);
   int64_t iters = bench::overhead_iters(a);
+  sync();
   double t0 = bench::now();
   for (int64_t i = 0; i < iters; ++i) z = ops::add(x, y);
+  sync();
   report("us", (bench::now() - t0) * 1e6 / static_cast<double>(iters));
 }
 
@@ -229,39 +252,63 @@ void direct_sgemm(int threads, int64_t m, int64_t k, int64_t n, const float* a, 
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
 }
 
-// ops::matmul against cblas_sgemm on the same operands, interleaved: GFLOP/s medians, and the
-// median of the paired ratios (each pair ran back to back, so load changes cancel out).
+// ops::matmul against the library the backend's products are measured by, called directly on
+// the same operands, interleaved: OpenBLAS on host backends, cuBLAS on CUDA devices
+// (bench_keras_gpu only). GFLOP/s medians, and the median of the paired ratios (each pair ran
+// back to back, so load changes cancel out). Figures: <name>_gflops, <name>_gflops_<peer>,
+// <name>_ratio_<peer>; without a peer for the device, ours alone.
 void gemm_shape(const Args& a, int threads, int64_t m, int64_t k, int64_t n, const std::string& name) {
   std::mt19937 gen(7);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<float> ha(static_cast<size_t>(m * k)), hb(static_cast<size_t>(k * n));
   for (float& v : ha) v = u(gen);
   for (float& v : hb) v = u(gen);
-  std::vector<float> hc(static_cast<size_t>(m * n));
+  std::vector<float> hc;
+  std::function<void()> direct;
+  std::string peer;
+  const std::string device = keras::backend::current().device();
+#ifdef KERAS_BENCH_CUDA
+  std::unique_ptr<bench::CublasSgemm> cublas;
+  if (device.rfind("cuda:", 0) == 0) {
+    cublas = std::make_unique<bench::CublasSgemm>(std::stoi(device.substr(5)), m, k, n, ha.data(),
+                                                  hb.data());
+    direct = [&] { cublas->run(); };
+    peer = "cublas";
+  }
+#endif
+  if (keras::backend::current().is_host()) {
+    hc.resize(static_cast<size_t>(m * n));
+    direct = [&] { direct_sgemm(threads, m, k, n, ha.data(), hb.data(), hc.data()); };
+    peer = "openblas";
+  }
   auto ta = ops::convert_to_tensor(ha, {m, k});
   auto tb = ops::convert_to_tensor(hb, {k, n});
   double flop = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   int reps = a.quick ? 1 : 9, inner = a.quick ? 1 : 3;
-  std::vector<double> ours, blas;
+  std::vector<double> ours, theirs, ratios;
   keras::Tensor c = ops::matmul(ta, tb);  // warm-up both
-  direct_sgemm(threads, m, k, n, ha.data(), hb.data(), hc.data());
-  std::vector<double> ratios;
+  sync();
+  if (direct) direct();
   for (int r = 0; r < reps; ++r) {
     double t0 = bench::now();
     for (int i = 0; i < inner; ++i) c = ops::matmul(ta, tb);
+    sync();
     double t1 = bench::now();
-    for (int i = 0; i < inner; ++i) direct_sgemm(threads, m, k, n, ha.data(), hb.data(), hc.data());
+    if (direct)
+      for (int i = 0; i < inner; ++i) direct();
     double t2 = bench::now();
     ours.push_back(flop * inner / (t1 - t0) / 1e9);
-    blas.push_back(flop * inner / (t2 - t1) / 1e9);
+    theirs.push_back(flop * inner / (t2 - t1) / 1e9);
     ratios.push_back((t2 - t1) / (t1 - t0));
   }
-  std::sort(ratios.begin(), ratios.end());
-  std::sort(ours.begin(), ours.end());
-  std::sort(blas.begin(), blas.end());
-  report(name + "_gflops", ours[ours.size() / 2]);
-  report(name + "_gflops_openblas", blas[blas.size() / 2]);
-  report(name + "_ratio_openblas", ratios[ratios.size() / 2]);
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  report(name + "_gflops", median(ours));
+  if (!direct) return;
+  report(name + "_gflops_" + peer, median(theirs));
+  report(name + "_ratio_" + peer, median(ratios));
 }
 
 void gemm(const Args& a, int threads) {
@@ -296,6 +343,14 @@ int main(int argc, char** argv) {
     else if (a.workload == "shared_models") shared_models(a);
     else if (a.workload == "cnn_sweep") cnn_sweep(a);
     else throw std::invalid_argument("unknown workload " + a.workload);
+#ifdef KERAS_BENCH_CUDA
+    // The most device memory tensors held at once (the peer's torch.cuda.max_memory_allocated).
+    if (keras::backend::backend().rfind("cuda", 0) == 0)  // the cuda backend (not torch:cuda)
+      report("peak_device_mb",
+             static_cast<double>(
+                 keras::cuda::memory_stats(keras::backend::backend()).peak_allocated_bytes) /
+                 (1 << 20));
+#endif
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "bench_keras: " << e.what() << "\n";

@@ -9,9 +9,12 @@
 #   3. runs the cuda backend's tests (host logic, and each primitive family against cpu on the
 #      device), the torch backend's device tests (torch:cuda against ATen on the CPU) and the
 #      conformance suite (every case on "cuda", "torch" and "torch:cuda" against cpu: its table
-#      shows what passes, what differs and by how much, and which primitives a backend lacks).
+#      shows what passes, what differs and by how much, and which primitives a backend lacks);
+#   4. runs the GPU benchmark (bench/gpu/gpu_bench.py: keras-cpp on cuda and torch:cuda against
+#      PyTorch eager and torch.compile on the same GPU, GEMM against cuBLAS) in what is left of
+#      the time budget (no new process after it; gpu_bench.txt says what was left out).
 # Everything it prints goes to OUT_DIR (summary.txt first). Sized to finish in under 8 minutes on
-# 16 cores. Not yet here: a GPU benchmark (issue 22).
+# 16 cores (KERAS_GPU_CHECK_BUDGET seconds, default 450, bounds the benchmark's start times).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu_check.sh OUT_DIR}
@@ -41,6 +44,7 @@ export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 # The LibTorch of the machine's PyTorch, when it is a CUDA build.
 torch_prefix=$(python3 -c 'import torch; assert torch.version.cuda; print(torch.utils.cmake_prefix_path)' \
                2> /dev/null || true)
+budget=${KERAS_GPU_CHECK_BUDGET:-450}
 configure() {  # $1: ON or OFF for the torch backend
   local torch=(-DKERAS_WITH_TORCH=OFF)
   [ "$1" = ON ] && torch=(-DKERAS_WITH_TORCH=ON -DCMAKE_PREFIX_PATH="$torch_prefix")
@@ -48,7 +52,8 @@ configure() {  # $1: ON or OFF for the torch backend
   # Without the model server (tools/serve): the bundle carries no Boost or gRPC, which would
   # pass the carry limit, and the GPU run needs neither.
   TORCH_CUDA_ARCH_LIST=9.0 cmake -S . -B build-gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DKERAS_WITH_CUDA=ON -DKERAS_BUILD_SERVING=OFF -DKERAS_BUILD_EXAMPLES=OFF "${torch[@]}" \
+    -DKERAS_WITH_CUDA=ON -DKERAS_BUILD_SERVING=OFF -DKERAS_BUILD_EXAMPLES=OFF \
+    -DKERAS_BUILD_BENCH=ON "${torch[@]}" \
     > "$out/configure.log" 2>&1
 }
 with_torch=OFF
@@ -70,7 +75,7 @@ fi
 grep -q "keras_cuda" build-gpu/backends/cuda/Makefile build-gpu/build.ninja 2>/dev/null ||
   log "warning: the cuda backend is not configured (no CUDA compiler found?)"
 log "building (-j$(nproc))"
-targets=(test_backend_cuda test_conformance)
+targets=(test_backend_cuda test_conformance bench_keras_gpu)
 [ "$with_torch" = ON ] && targets+=(test_torch_interop keras-cpp)
 if ! cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" > "$out/build.log" 2>&1; then
   log "build failed (build.log)"
@@ -93,5 +98,15 @@ log "conformance suite (cpu against every backend in the program: cuda, torch, t
 build-gpu/tests/test_conformance --gtest_brief=1 > "$out/conformance.txt" 2>&1 || status=1
 grep -E "^\| (cuda|torch)|^\[ +(PASSED|FAILED|SKIPPED) +\] [0-9]+ test" "$out/conformance.txt" |
   tee -a "$out/summary.txt"
+left=$(( budget - ($(date +%s) - start) ))
+if [ "$left" -gt 20 ]; then
+  log "GPU benchmark (new processes for ${left} s more)"
+  python3 bench/gpu/gpu_bench.py --build build-gpu --runs 2 --deadline "$left" \
+    > "$out/gpu_bench.txt" 2> "$out/gpu_bench.log" || status=1
+  sed -n '/^keras-cpp vs PyTorch/,/^$/p' "$out/gpu_bench.txt" | tee -a "$out/summary.txt"
+  grep -E "^problem: " "$out/gpu_bench.txt" | head -20 | tee -a "$out/summary.txt"
+else
+  log "no time left for the GPU benchmark (KERAS_GPU_CHECK_BUDGET=$budget)"
+fi
 log "done (status $status)"
 exit "$status"

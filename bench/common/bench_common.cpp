@@ -22,6 +22,10 @@ Args parse_args(int argc, char** argv) {
       a.backend = argv[++i];
     } else if (arg == "--jit" && i + 1 < argc) {
       a.jit = argv[++i];
+    } else if (arg == "--device" && i + 1 < argc) {
+      a.device = argv[++i];
+    } else if (arg == "--batch" && i + 1 < argc) {
+      a.batch = std::atoll(argv[++i]);
     } else if (arg == "--quick") {
       a.quick = true;
     } else if (a.workload.empty()) {
@@ -34,7 +38,28 @@ Args parse_args(int argc, char** argv) {
   return a;
 }
 
+namespace {
+
+// Uniform pixels in [0, 1) and labels in [0, 10) from a fixed seed (peers.py draws the same
+// distribution, not the same values: the figures only need the shapes).
+ImageData synthetic_images(int64_t n) {
+  ImageData d;
+  d.n = n;
+  std::mt19937 gen(4321);
+  std::uniform_real_distribution<float> pixel(0.0f, 1.0f);
+  d.x.resize(static_cast<size_t>(n) * 784);
+  for (float& v : d.x) v = pixel(gen);
+  d.y.resize(static_cast<size_t>(n));
+  for (int64_t& v : d.y) v = static_cast<int64_t>(gen() % 10);
+  return d;
+}
+
+}  // namespace
+
 ImageData fashion_mnist(bool train, int64_t n) {
+  if (const char* synthetic = std::getenv("KERAS_BENCH_SYNTHETIC_IMAGES");
+      synthetic && std::string(synthetic) == "1")
+    return synthetic_images(std::min<int64_t>(n, train ? 60000 : 10000));
   const char* env = std::getenv("KERAS_DATASETS_DIR");
   std::string dir = env && *env ? std::string(env) + "/fashion-mnist"
                                 : std::string("/usr/share/datasets/fashion-mnist");

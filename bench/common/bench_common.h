@@ -9,16 +9,23 @@
 
 namespace bench {
 
-/// The arguments every child program takes:
-/// `<workload> [--threads N] [--backend NAME] [--jit auto|true|false]`.
+/// The arguments every child program takes: `<workload> [--threads N] [--backend NAME]
+/// [--jit auto|true|false] [--device cpu|cuda] [--batch N] [--quick]`.
 struct Args {
   std::string workload;
   int threads = 0;        // 0: all cores
-  std::string backend;    // keras child only: "cpu" or "torch"
+  std::string backend;    // keras child only: "cpu", "torch", "cuda", "torch:cuda", ...
   std::string jit = "auto";  // keras child only: compile()'s jit_compile ("false": eager)
+  std::string device = "cpu";  // LibTorch child only: where its tensors live
+  int64_t batch = 0;           // the training workloads' batch size (0: the workload's own, below)
   bool quick = false;     // fewer steps, for a smoke test of the suite itself
 };
 Args parse_args(int argc, char** argv);
+
+/// The batch of a training workload: --batch when given, else `workload_default`.
+inline int64_t train_batch(const Args& a, int64_t workload_default) {
+  return a.batch > 0 ? a.batch : workload_default;
+}
 
 /// Images as float32 in [0, 1] (n, 28, 28) row-major, and int64 labels.
 struct ImageData {
@@ -27,7 +34,10 @@ struct ImageData {
   std::vector<int64_t> y;
 };
 /// The first `n` images of Fashion-MNIST's train (or test) split, read with
-/// keras::datasets::load_idx from Debian's dataset-fashion-mnist in both programs.
+/// keras::datasets::load_idx from Debian's dataset-fashion-mnist in both programs. With
+/// KERAS_BENCH_SYNTHETIC_IMAGES=1, fixed pseudo-random images and labels of the same shapes
+/// instead: for the GPU machine, which lacks the dataset (its 30 MB would not fit the carry
+/// limit) and whose figures do not depend on pixel values.
 ImageData fashion_mnist(bool train, int64_t n);
 
 /// A fixed synthetic sequence set: x (n, steps, features) standard normal, y in [0, classes).

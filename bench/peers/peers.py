@@ -2,7 +2,7 @@
 engine writes them, one workload per process, printing `key: value` lines for bench_runner.
 
     python peers.py <workload> --peer torch_eager|torch_compile|jax|keras_jax|onnxruntime
-                    [--threads N] [--quick]
+                    [--threads N] [--quick] [--device cpu|cuda] [--batch N]
 
 Workloads and sizes are bench/common's (bench/README.md): the MLP 784-256-128-10 and the CNN
 (Conv2D 32 -> MaxPool -> Conv2D 64 -> MaxPool -> Flatten -> Dropout 0.5 -> Dense 10) on
@@ -12,6 +12,12 @@ test images at batch 1024, then batch-1 latency. ONNX Runtime runs the inference
 PyTorch CNN exported to ONNX, the same CNN over batch sizes 1 to 1024 (cnn_sweep), and the models
 of KERAS_BENCH_MODELS (../shared/models, loaded by Keras on its torch backend and exported to
 ONNX) at batch 1 and 128 (shared_models).
+
+On a GPU (bench/gpu/gpu_bench.py): --device cuda runs the PyTorch peers there (TF32 off, as
+keras-cpp computes float32), --batch sets the training batch, and two more workloads measure
+PyTorch eager alone: op_overhead (a one-element add) and gemm (torch.mm, float32).
+KERAS_BENCH_SYNTHETIC_IMAGES=1 draws images instead of reading Fashion-MNIST (the GPU machine
+lacks the dataset; the figures depend on shapes only).
 """
 
 import argparse
@@ -40,6 +46,11 @@ def report(key, value):
 
 
 def fashion_mnist(train, n):
+    if os.environ.get("KERAS_BENCH_SYNTHETIC_IMAGES") == "1":
+        rng = np.random.default_rng(4321)
+        n = min(n, 60000 if train else 10000)
+        return (rng.random((n, 28, 28), dtype=np.float32),
+                rng.integers(0, 10, n).astype(np.int64))
     root = os.environ.get("KERAS_DATASETS_DIR")
     folder = os.path.join(root, "fashion-mnist") if root else "/usr/share/datasets/fashion-mnist"
     prefix = os.path.join(folder, "train" if train else "t10k")
@@ -64,22 +75,26 @@ def workload_data(args):
         x, y = sequences((warm + timed) * LSTM_BATCH)
         return x, y, LSTM_BATCH, warm, timed
     if w == "transformer_train":
-        timed, warm = steps(args, "transformer"), 2
-        x, y = sequences((warm + timed) * TF_BATCH, TF_SEQ, TF_WIDTH)
-        return x, y, TF_BATCH, warm, timed
+        timed, warm, batch = steps(args, "transformer"), 2, args.batch or TF_BATCH
+        x, y = sequences((warm + timed) * batch, TF_SEQ, TF_WIDTH)
+        return x, y, batch, warm, timed
     timed = steps(args, "mlp" if w == "mlp_train" else "cnn")
-    x, y = fashion_mnist(True, (WARMUP + timed) * TRAIN_BATCH)
+    batch = args.batch or TRAIN_BATCH
+    x, y = fashion_mnist(True, (WARMUP + timed) * batch)
     x = x.reshape(-1, 784) if w == "mlp_train" else x.reshape(-1, 28, 28, 1)
-    return x, y, TRAIN_BATCH, WARMUP, timed
+    return x, y, batch, WARMUP, timed
 
 
-def timed_loop(step, batches, warmup):
-    """Runs step over every batch; samples/s over those after the warm-up."""
+def timed_loop(step, batches, warmup, sync=lambda: None):
+    """Runs step over every batch; the clock's start after the warm-up ones. `sync` waits for a
+    device's queued work (at the start, and at the end before the caller reads the clock)."""
     start = None
     for i, (xb, yb) in enumerate(batches):
         step(xb, yb)
         if i == warmup - 1:
+            sync()
             start = time.perf_counter()
+    sync()
     return start
 
 
@@ -117,6 +132,19 @@ def torch_models(torch, w):
                          nn.Linear(64 * 5 * 5, 10))
 
 
+def torch_device(torch, args):
+    """The device of --device; on a GPU, float32 as keras-cpp computes it (no TF32 anywhere)."""
+    if args.device == "cpu":
+        return torch.device("cpu"), lambda: None
+    if not torch.cuda.is_available():
+        raise SystemExit(f"peers.py: --device {args.device}: this PyTorch sees no GPU")
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+    device = torch.device(args.device)
+    return device, lambda: torch.cuda.synchronize(device)
+
+
 def run_torch(args, compiled):
     capped_avx2 = os.environ.get("ATEN_CPU_CAPABILITY") == "avx2"
     if compiled and capped_avx2:
@@ -130,27 +158,37 @@ def run_torch(args, compiled):
         torch._inductor.config.cpp.simdlen = 256
     torch.set_num_threads(args.threads)
     torch.manual_seed(1337)
+    device, sync = torch_device(torch, args)
+    if args.workload in ("op_overhead", "gemm"):
+        return torch_primitives(torch, args, device, sync)
     model = torch_models(torch, "cnn_train" if args.workload == "cnn_infer" else args.workload)
+    model.to(device)
     fn = torch.compile(model) if compiled else model
-    to_nchw = (lambda a: torch.from_numpy(a).permute(0, 3, 1, 2).contiguous()) \
-        if args.workload.startswith("cnn") else torch.from_numpy
+    on_device = lambda a: torch.from_numpy(a).to(device)
+    to_nchw = (lambda a: torch.from_numpy(a).permute(0, 3, 1, 2).contiguous().to(device)) \
+        if args.workload.startswith("cnn") else on_device
     if args.workload == "cnn_infer":
         model.eval()
         x, _ = fashion_mnist(False, INFER_BATCH if args.quick else INFER_IMAGES)
         x = to_nchw(x.reshape(-1, 28, 28, 1))
         with torch.no_grad():
             fn(x[:INFER_BATCH])
+            sync()
             t0 = time.perf_counter()
             torch.cat([fn(x[i:i + INFER_BATCH]) for i in range(0, len(x), INFER_BATCH)])
+            sync()
             report("samples_per_s", len(x) / (time.perf_counter() - t0))
             one = x[:1]
             for _ in range(10):
                 fn(one)
             n = steps(args, "latency")
+            sync()
             t0 = time.perf_counter()
             for _ in range(n):
                 fn(one)
+            sync()
             report("latency_ms", (time.perf_counter() - t0) * 1e3 / n)
+        report_device_memory(torch, device)
         return
     x, y, batch, warmup, timed = workload_data(args)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
@@ -164,10 +202,50 @@ def run_torch(args, compiled):
         opt.step()
 
     order = np.random.default_rng(0).permutation(len(x))
-    batches = [(to_nchw(x[order[i:i + batch]]), torch.from_numpy(y[order[i:i + batch]]))
+    batches = [(to_nchw(x[order[i:i + batch]]), on_device(y[order[i:i + batch]]))
                for i in range(0, len(x), batch)]
-    start = timed_loop(step, batches, warmup)
+    start = timed_loop(step, batches, warmup, sync)
     report("samples_per_s", timed * batch / (time.perf_counter() - start))
+    report_device_memory(torch, device)
+
+
+def report_device_memory(torch, device):
+    """The most memory tensors held at once (keras-cpp's cuda backend reports the same)."""
+    if device.type == "cuda":
+        report("peak_device_mb", torch.cuda.max_memory_allocated(device) / 2**20)
+
+
+def torch_primitives(torch, args, device, sync):
+    """op_overhead and gemm as bench_keras measures them, for PyTorch eager."""
+    if args.workload == "op_overhead":
+        x = torch.ones(1, device=device)
+        y = torch.full((1,), 2.0, device=device)
+        with torch.no_grad():
+            for _ in range(1000):
+                z = x + y
+            n = 1000 if args.quick else 200000
+            sync()
+            t0 = time.perf_counter()
+            for _ in range(n):
+                z = x + y
+            sync()
+        del z
+        report("us", (time.perf_counter() - t0) * 1e6 / n)
+        return
+    for m, k, n, name in ((1024, 1024, 1024, "gemm1024"), (4096, 256, 4096, "gemm4096x256")):
+        a = torch.rand(m, k, device=device) * 2 - 1
+        b = torch.rand(k, n, device=device) * 2 - 1
+        torch.mm(a, b)
+        reps, inner = (1, 1) if args.quick else (9, 3)
+        rates = []
+        for _ in range(reps):
+            sync()
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                torch.mm(a, b)
+            sync()
+            rates.append(2.0 * m * n * k * inner / (time.perf_counter() - t0) / 1e9)
+        report(name + "_gflops", sorted(rates)[len(rates) // 2])
 
 
 # ---- JAX with jax.jit and optax ---------------------------------------------------------------
@@ -462,7 +540,13 @@ def versions():
     """One line naming every peer and its version (bench_runner prints it)."""
     import importlib.metadata as md
     names = ["torch", "jax", "jaxlib", "optax", "keras", "onnxruntime", "onnx"]
-    return ", ".join(f"{n} {md.version(n)}" for n in names)
+
+    def version(name):
+        try:
+            return md.version(name)
+        except md.PackageNotFoundError:  # the GPU machine has PyTorch alone
+            return "absent"
+    return ", ".join(f"{n} {version(n)}" for n in names)
 
 
 def main():
@@ -471,6 +555,8 @@ def main():
     p.add_argument("--peer", default="torch_eager")
     p.add_argument("--threads", type=int, default=os.cpu_count())
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--batch", type=int, default=0)
     args = p.parse_args()
     if args.workload == "versions":
         print("peers: " + versions())

@@ -40,6 +40,8 @@ class CachingAllocator {
     int64_t cache_hits = 0;
   };
   Stats stats() const;
+  /// Starts peak_in_use_bytes over from in_use_bytes.
+  void reset_peak();
 
   /// The size a request of `nbytes` is served with.
   static size_t rounded_size(size_t nbytes);

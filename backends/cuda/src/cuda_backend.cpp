@@ -20,6 +20,7 @@
 #include "keras/backend/registry.h"
 #include "keras/core/errors.h"
 #include "keras/core/half.h"
+#include "keras/cuda/memory.h"
 #include "kernels.h"
 
 namespace keras::cuda {
@@ -154,6 +155,7 @@ class CudaBackend final : public backend::Backend {
     return make_ref<backend::Storage>(this, allocator_.allocate(nbytes), nbytes);
   }
   void deallocate(void* data, size_t) override { allocator_.deallocate(data); }
+  CachingAllocator& allocator() { return allocator_; }
   void copy_from_host(backend::Storage& dst, size_t off, const void* src, size_t n) override {
     select_device();
     if (n) check(cudaMemcpy(static_cast<char*>(dst.data()) + off, src, n, cudaMemcpyHostToDevice),
@@ -339,7 +341,37 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
   return true;
 }();
 
+// The backend `name` names, when it is a cuda backend.
+CudaBackend& cuda_backend(std::string_view name) {
+  backend::Backend* named = nullptr;
+  try {
+    named = &backend::get(name);
+  } catch (const ValueError&) {  // not registered: answered below
+  }
+  if (auto* b = dynamic_cast<CudaBackend*>(named)) return *b;
+  throw ValueError(
+      "keras::cuda memory functions: '" + std::string(name) + "' is not a cuda backend (" +
+      (device_present() ? "use \"cuda\", \"cuda:1\", ..." : "this machine has no GPU") + ").");
+}
+
 }  // namespace
+
+MemoryStats memory_stats(std::string_view backend) {
+  const CachingAllocator::Stats s = cuda_backend(backend).allocator().stats();
+  return {.allocated_bytes = s.in_use_bytes,
+          .reserved_bytes = s.in_use_bytes + s.cached_bytes,
+          .peak_allocated_bytes = s.peak_in_use_bytes,
+          .device_allocations = s.raw_allocations,
+          .cache_hits = s.cache_hits};
+}
+
+void reset_peak_memory_stats(std::string_view backend) {
+  cuda_backend(backend).allocator().reset_peak();
+}
+
+void empty_cache(std::string_view backend) {
+  cuda_backend(backend).allocator().empty_cache();
+}
 
 int device_count() {
   int devices = 0;

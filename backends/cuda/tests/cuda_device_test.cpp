@@ -11,6 +11,7 @@
 
 #include "cuda_device.h"
 #include "keras/backend/registry.h"
+#include "keras/cuda/memory.h"
 #include "keras/keras.h"
 
 namespace keras::cuda {
@@ -142,6 +143,29 @@ TEST(CudaDevice, EveryDeviceIsABackendAndADevice) {
     Tensor x = ops::arange(0, 1000, 1, DType::Float32).to(backend_name_of_device(d));
     EXPECT_FLOAT_EQ(ops::sum(ops::multiply(x, x)).to("cpu").item<float>(), 332833500.0f);
   }
+}
+
+// What memory_stats reports against the sizes the tensors have (1 MiB and 3 MiB of float32,
+// which the cache serves as 1 MiB and 4 MiB blocks).
+TEST(CudaDevice, MemoryStatsFollowTheTensors) {
+  KERAS_REQUIRE_GPU();
+  backend::BackendScope scope("cuda");
+  empty_cache();
+  const MemoryStats before = memory_stats();
+  reset_peak_memory_stats();
+  {
+    Tensor a = ops::zeros({1 << 18}, DType::Float32);
+    Tensor b = ops::zeros({3 << 18}, DType::Float32);
+    const MemoryStats during = memory_stats();
+    EXPECT_EQ(during.allocated_bytes - before.allocated_bytes, size_t{5} << 20);
+    EXPECT_GE(during.reserved_bytes, during.allocated_bytes);
+  }
+  const MemoryStats after = memory_stats();
+  EXPECT_EQ(after.allocated_bytes, before.allocated_bytes);
+  EXPECT_EQ(after.peak_allocated_bytes, before.allocated_bytes + (size_t{5} << 20));
+  EXPECT_GE(after.reserved_bytes - after.allocated_bytes, size_t{5} << 20);  // cached
+  empty_cache();
+  EXPECT_EQ(memory_stats().reserved_bytes, memory_stats().allocated_bytes);
 }
 
 }  // namespace

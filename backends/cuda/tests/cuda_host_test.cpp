@@ -15,6 +15,7 @@
 #include "device_layout.h"
 #include "keras/backend/registry.h"
 #include "keras/core/errors.h"
+#include "keras/cuda/memory.h"
 #include "launch.h"
 
 namespace keras::cuda {
@@ -79,6 +80,35 @@ TEST(CudaCachingAllocator, ReusesFreedBlocksWithoutTheDevice) {
   // The destructor gives the cache back.
   EXPECT_EQ(dev.used, 0u);
   EXPECT_EQ(dev.frees, dev.allocs);
+}
+
+TEST(CudaCachingAllocator, PeakStartsOverFromWhatIsInUse) {
+  FakeDevice dev{.capacity = 64 << 20};
+  CachingAllocator a = dev.make();
+  void* big = a.allocate(3 << 20);  // 4 MiB class
+  void* small = a.allocate(1000);   // 1 KiB class
+  a.deallocate(big);
+  EXPECT_EQ(a.stats().peak_in_use_bytes, (size_t{4} << 20) + 1024);
+  a.reset_peak();
+  EXPECT_EQ(a.stats().peak_in_use_bytes, 1024u);
+  void* again = a.allocate(3 << 20);  // from the cache: counts towards the new peak
+  EXPECT_EQ(a.stats().peak_in_use_bytes, (size_t{4} << 20) + 1024);
+  a.deallocate(again);
+  a.deallocate(small);
+}
+
+TEST(CudaMemory, NamesWhatIsNotACudaBackend) {
+  for (const char* name : {"cpu", "no_such_backend"}) {
+    try {
+      memory_stats(name);
+      FAIL() << "expected ValueError for " << name;
+    } catch (const ValueError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("'") + name + "' is not a cuda backend"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  if (!device_present()) EXPECT_THROW(memory_stats(), ValueError);
 }
 
 TEST(CudaCachingAllocator, EmptiesTheCacheBeforeReportingOutOfMemory) {
