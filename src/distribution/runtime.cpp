@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -12,6 +13,8 @@
 
 #include "distribution/job.h"
 #include "distribution/rendezvous.h"
+#include "keras/backend/backend.h"
+#include "keras/backend/registry.h"
 #include "keras/core/errors.h"
 #ifdef KERAS_WITH_GLOO
 #include "distribution/gloo_collectives.h"
@@ -166,21 +169,42 @@ bool is_multi_process() { return detail::job().size > 1; }
 int process_id() { return detail::job().rank; }
 int num_processes() { return detail::job().size; }
 
+namespace {
+
+// The kind of device this process computes on: "cpu" on a host backend (cpu, torch), else the
+// kind in its backend's device name ("cuda" of "cuda:1"): the job's devices are named after it.
+std::string device_kind() {
+  backend::Backend& b = backend::current_real();
+  if (b.is_host()) return "cpu";
+  const std::string device = b.device();
+  return device.substr(0, device.find(':'));
+}
+
+// Whether list_devices(device_type) asks for devices of `kind` ("" for all; "gpu", Keras's
+// and JAX's name, for CUDA devices; upper case as Keras accepts it).
+bool asks_for(std::string device_type, const std::string& kind) {
+  for (char& c : device_type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return device_type.empty() || device_type == kind || (device_type == "gpu" && kind == "cuda");
+}
+
+}  // namespace
+
 int local_device_count() {
-  static const int count = [] {
+  static const int virtual_cpus = [] {
     auto text = env("KERAS_CPU_DEVICES_PER_PROCESS");
     int k = text ? env_int("KERAS_CPU_DEVICES_PER_PROCESS", *text) : 1;
     check(k >= 1, "KERAS_CPU_DEVICES_PER_PROCESS must be >= 1; got ", k, ".");
     return k;
   }();
-  return count;
+  return device_kind() == "cpu" ? virtual_cpus : 1;  // a process drives one GPU
 }
 
 std::vector<std::string> list_devices(const std::string& device_type) {
   std::vector<std::string> out;
-  if (!device_type.empty() && device_type != "cpu" && device_type != "CPU") return out;
+  const std::string kind = device_kind();
+  if (!asks_for(device_type, kind)) return out;
   const int total = num_processes() * local_device_count();
-  for (int i = 0; i < total; ++i) out.push_back("cpu:" + std::to_string(i));
+  for (int i = 0; i < total; ++i) out.push_back(kind + ":" + std::to_string(i));
   return out;
 }
 
@@ -189,19 +213,20 @@ int get_device_count(const std::string& device_type) {
 }
 
 int process_of_device(const std::string& device) {
+  const std::string prefix = device_kind() + ":";
   const int total = num_processes() * local_device_count();
   int index = -1;
-  if (device.rfind("cpu:", 0) == 0) {
+  if (device.rfind(prefix, 0) == 0) {
     try {
       size_t used = 0;
-      index = std::stoi(device.substr(4), &used);
-      if (used != device.size() - 4) index = -1;
+      index = std::stoi(device.substr(prefix.size()), &used);
+      if (used != device.size() - prefix.size()) index = -1;
     } catch (const std::exception&) {
       index = -1;
     }
   }
-  check(index >= 0 && index < total, "'", device, "' is not a device of this job; its devices are "
-        "cpu:0 ... cpu:", total - 1, " (list_devices()).");
+  check(index >= 0 && index < total, "'", device, "' is not a device of this job; its devices are ",
+        prefix, "0 ... ", prefix, total - 1, " (list_devices()).");
   return index / local_device_count();
 }
 

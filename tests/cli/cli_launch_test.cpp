@@ -243,6 +243,25 @@ TEST(CliLaunch, HostsStartRemoteRanksOverSsh) {
                                              expected("node-b", 1)}));
 }
 
+// One GPU per rank: the first rank on a machine gets the backend's first device, the next ones
+// NAME:1, NAME:2, ... (round-robin over --hosts: ranks 0 and 2 are node-a's first and second).
+TEST(CliLaunch, DeviceBackendGivesEachRankOfAMachineItsOwnDevice) {
+  auto r = run_cli({"launch", "-n", "3", "--device-backend", "torch:cuda", "sh", "-c",
+                    "echo $KERAS_DISTRIBUTION_PROCESS_ID $KERAS_BACKEND"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(sorted_lines(r.out),
+            (std::vector<std::string>{"0 torch:cuda", "1 torch:cuda:1", "2 torch:cuda:2"}));
+
+  const std::string log = pid_file("fake_ssh_log_devices.txt");
+  r = run_cli(
+      {"launch", "-n", "3", "--hosts", "node-a,node-b", "--port", "29513", "--device-backend",
+       "cuda", "sh", "-c", "echo $KERAS_DISTRIBUTION_PROCESS_ID $KERAS_BACKEND"},
+      {{"KERAS_LAUNCH_SSH", write_fake_ssh(log)}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(sorted_lines(r.out), (std::vector<std::string>{"0 cuda", "1 cuda", "2 cuda:1"}));
+  EXPECT_NE(read_text(log).find("'KERAS_BACKEND=cuda:1'"), std::string::npos) << read_text(log);
+}
+
 TEST(CliLaunch, ThisMachineInHostsRunsWithoutSsh) {
   char name[256] = {};
   ASSERT_EQ(::gethostname(name, sizeof name - 1), 0);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "device_emulator.h"
 #include "job_runner.h"
 #include "keras/distribution/distribution.h"
 #include "keras/keras.h"
@@ -41,6 +42,31 @@ TEST(DistributionRuntime, AnUnreachableCoordinatorTimesOut) {
                "could not reach the coordinator at 127.0.0.1:1");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   EXPECT_FALSE(dist::is_multi_process());
+}
+
+// The job's devices are named after the kind of device the backend computes on: virtual cpu
+// devices on a host backend, one device per process on a device backend (the emulator stands
+// for a GPU here: its device is "emulated:0", a cuda backend's "cuda:N").
+TEST(DistributionRuntime, DevicesAreNamedAfterTheBackendsDevice) {
+  {
+    backend::BackendScope scope("cpu");
+    EXPECT_EQ(dist::list_devices(), std::vector<std::string>{"cpu:0"});
+    EXPECT_EQ(dist::list_devices("CPU"), std::vector<std::string>{"cpu:0"});
+    EXPECT_TRUE(dist::list_devices("gpu").empty());
+    EXPECT_EQ(dist::process_of_device("cpu:0"), 0);
+  }
+  testing::register_device_emulator();
+  backend::BackendScope scope(testing::kDeviceEmulator);
+  EXPECT_EQ(dist::list_devices(), std::vector<std::string>{"emulated:0"});
+  EXPECT_EQ(dist::list_devices("emulated"), std::vector<std::string>{"emulated:0"});
+  EXPECT_TRUE(dist::list_devices("cpu").empty());
+  EXPECT_EQ(dist::get_device_count(), 1);
+  EXPECT_EQ(dist::local_device_count(), 1);
+  EXPECT_EQ(dist::process_of_device("emulated:0"), 0);
+  expect_error([] { dist::process_of_device("cpu:0"); },
+               "'cpu:0' is not a device of this job; its devices are emulated:0 ... emulated:0");
+  // The default mesh of DataParallel is over those devices.
+  EXPECT_EQ(dist::DataParallel().device_mesh()->devices(), std::vector<std::string>{"emulated:0"});
 }
 
 TEST(DistributionRuntime, ReplicaStreamsDifferAndReplicaZeroKeepsTheSingleProcessStream) {

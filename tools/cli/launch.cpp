@@ -28,6 +28,7 @@ constexpr std::chrono::seconds kGrace{5};
 struct LaunchArgs {
   int64_t processes = 0;
   std::string hosts, timeout;
+  std::string device_backend;  // each rank on its own device of this backend
   int port = 0;
   int64_t devices_per_process = 0;
   bool tag_output = false;
@@ -96,6 +97,13 @@ ChildCommand ssh_command(const std::string& host, const std::vector<std::string>
   return {{ssh && *ssh ? ssh : "ssh", "-o", "BatchMode=yes", host, remote}, {}};
 }
 
+// The backend of the `local`-th rank on its machine with --device-backend NAME: NAME for the
+// first (its first device: "cuda", "torch:cuda"), NAME:1, NAME:2, ... for the next, as the
+// backends name their devices.
+std::string rank_backend(const std::string& name, int64_t local) {
+  return local == 0 ? name : name + ":" + std::to_string(local);
+}
+
 int run_launch(const LaunchArgs& args, std::vector<std::string> program) {
   // CLI11 leaves PROGRAM and what follows (an unknown option too) unparsed, after the "--"
   // that may separate them from launch's own options.
@@ -148,6 +156,10 @@ int run_launch(const LaunchArgs& args, std::vector<std::string> program) {
     if (args.devices_per_process > 0)
       env.push_back("KERAS_CPU_DEVICES_PER_PROCESS=" + std::to_string(args.devices_per_process));
     if (!args.timeout.empty()) env.push_back("KERAS_DISTRIBUTION_TIMEOUT=" + args.timeout);
+    // Ranks go round-robin over the hosts, so rank r is the (r / hosts)-th on its machine.
+    const int64_t local = hosts.empty() ? rank : rank / static_cast<int64_t>(hosts.size());
+    if (!args.device_backend.empty())
+      env.push_back("KERAS_BACKEND=" + rank_backend(args.device_backend, local));
     const std::string host = hosts.empty() ? "" : hosts[rank % hosts.size()];
     if (host.empty() || is_this_machine(host)) {
       if (!threads.empty()) env.push_back("KERAS_CPU_THREADS=" + threads);
@@ -180,6 +192,9 @@ void add_launch(CLI::App& app) {
   cmd->add_option("--devices-per-process", args->devices_per_process,
                   "Virtual cpu devices per process (KERAS_CPU_DEVICES_PER_PROCESS)")
       ->check(whole_number(1));
+  cmd->add_option("--device-backend", args->device_backend,
+                  "Each rank on its own device of this backend (KERAS_BACKEND): NAME for the "
+                  "first rank on a machine, NAME:1, NAME:2, ... for the next (cuda, torch:cuda)");
   cmd->add_option("--timeout", args->timeout,
                   "Seconds a collective waits for the other ranks (KERAS_DISTRIBUTION_TIMEOUT)")
       ->check(CLI::Validator(
