@@ -104,7 +104,7 @@ if [ "$left" -gt 20 ]; then
   python3 bench/gpu/gpu_bench.py --build build-gpu --runs 2 --deadline "$left" \
     > "$out/gpu_bench.txt" 2> "$out/gpu_bench.log" || status=1
   sed -n '/^keras-cpp vs PyTorch/,/^$/p' "$out/gpu_bench.txt" | tee -a "$out/summary.txt"
-  grep -E "^problem: " "$out/gpu_bench.txt" | head -20 | tee -a "$out/summary.txt"
+  grep -E "^(problem|gpu_bench): " "$out/gpu_bench.txt" | head -20 | tee -a "$out/summary.txt"
 else
   log "no time left for the GPU benchmark (KERAS_GPU_CHECK_BUDGET=$budget)"
 fi
