@@ -44,6 +44,11 @@ export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 # The LibTorch of the machine's PyTorch, when it is a CUDA build.
 torch_prefix=$(python3 -c 'import torch; assert torch.version.cuda; print(torch.utils.cmake_prefix_path)' \
                2> /dev/null || true)
+# cuDNN for the cuda backend's convolutions: the toolkit's when it has one, else the one that
+# came with that PyTorch (its nvidia-cudnn package: include/ and lib/).
+cudnn_root=$(python3 -c 'import nvidia.cudnn as c; print(list(c.__path__)[0])' 2> /dev/null || true)
+# (cuDNN opens its sub-libraries, libcudnn_cnn.so.9 ..., by name at run time.)
+[ -n "$cudnn_root" ] && export LD_LIBRARY_PATH="$cudnn_root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 budget=${KERAS_GPU_CHECK_BUDGET:-450}
 configure() {  # $1: ON or OFF for the torch backend
   local torch=(-DKERAS_WITH_TORCH=OFF)
@@ -53,7 +58,7 @@ configure() {  # $1: ON or OFF for the torch backend
   # pass the carry limit, and the GPU run needs neither.
   TORCH_CUDA_ARCH_LIST=9.0 cmake -S . -B build-gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DKERAS_WITH_CUDA=ON -DKERAS_BUILD_SERVING=OFF -DKERAS_BUILD_EXAMPLES=OFF \
-    -DKERAS_BUILD_BENCH=ON "${torch[@]}" \
+    -DKERAS_BUILD_BENCH=ON -DKERAS_CUDNN_ROOT="$cudnn_root" "${torch[@]}" \
     > "$out/configure.log" 2>&1
 }
 with_torch=OFF
@@ -74,6 +79,8 @@ if [ "$with_torch" = OFF ] && ! configure OFF; then
 fi
 grep -q "keras_cuda" build-gpu/backends/cuda/Makefile build-gpu/build.ninja 2>/dev/null ||
   log "warning: the cuda backend is not configured (no CUDA compiler found?)"
+grep -E "^-- cuda backend: (cuDNN|no cuDNN)" "$out/configure.log" | sed 's/^-- //' |
+  tee -a "$out/summary.txt"
 log "building (-j$(nproc))"
 targets=(test_backend_cuda test_conformance bench_keras_gpu)
 [ "$with_torch" = ON ] && targets+=(test_torch_interop keras-cpp)

@@ -1,7 +1,8 @@
 // The cuda backend: storage in device memory (a caching allocator over cudaMalloc), every
 // primitive of the contract as a kernel (kernels.cu) or cuBLAS (float matmul), on the default
-// stream of device 0. Host reads copy back with cudaMemcpy, which waits for the kernels before
-// it. The fused capabilities are not provided yet: the front end runs their decompositions.
+// stream of its device. Host reads copy back with cudaMemcpy, which waits for the kernels before
+// it. Of the fused capabilities, convolutions run through cuDNN when it was found at build time
+// (cudnn_conv.h); the front end runs the others' decompositions.
 //
 // Linking keras_cuda registers "cuda" when the machine has a CUDA device; elsewhere the name is
 // absent and programs run on the other backends.
@@ -16,6 +17,10 @@
 
 #include "caching_allocator.h"
 #include "cuda_device.h"
+#ifdef KERAS_CUDA_WITH_CUDNN
+#include "conv_geometry.h"
+#include "cudnn_conv.h"
+#endif
 #include "keras/backend/backend.h"
 #include "keras/backend/registry.h"
 #include "keras/core/errors.h"
@@ -264,6 +269,20 @@ class CudaBackend final : public backend::Backend {
                    out.strides[axis], index.strides[axis], src.strides[axis]);
   }
 
+#ifdef KERAS_CUDA_WITH_CUDNN
+  // Convolutions through cuDNN (cudnn_conv.h); the other fused capabilities run their
+  // decompositions.
+  bool supports(backend::Capability cap) const override {
+    return cap == backend::Capability::Conv;
+  }
+  void conv(const Array& out, const Array& x, const Array& kernel,
+            const backend::ConvSpec& spec) override;
+  void conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
+                           const backend::ConvSpec& spec) override;
+  void conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
+                            const backend::ConvSpec& spec) override;
+#endif
+
  private:
   void select_device() const { check(cudaSetDevice(device_), "cudaSetDevice"); }
 
@@ -291,6 +310,51 @@ class CudaBackend final : public backend::Backend {
     return c;
   }
 
+  // `a` as is when it is packed and of `dtype`, else a packed copy in `dtype`.
+  Array packed(const Array& a, DType dtype) {
+    return a.dtype == dtype && a.is_contiguous() ? a : contiguous(a, a.shape, dtype);
+  }
+
+#ifdef KERAS_CUDA_WITH_CUDNN
+  // The dtype cuDNN computes a convolution of `dtype` in: float64 as is, the others in float32
+  // (float16 and bfloat16 as the cpu backend computes them).
+  static DType conv_work(DType dtype) {
+    return dtype == DType::Float64 ? DType::Float64 : DType::Float32;
+  }
+  // The part of the explicitly padded `padded` that holds an unpadded array of `shape`.
+  static Array interior(const Array& padded, const Shape& shape, const backend::ConvSpec& spec) {
+    Array v = padded;
+    v.shape = shape;
+    const int first = spec.channels_last ? 1 : 2;
+    for (int i = 0; i < spec.spatial_dims; ++i)
+      v.offset += spec.pad_before[i] * padded.strides[first + i];
+    return v;
+  }
+  // x packed in `work`; written into a zero-padded copy when cuDNN cannot pad it itself.
+  Array conv_input(const Array& x, const backend::ConvSpec& spec, DType work) {
+    if (symmetric_padding(spec)) return packed(x, work);
+    Array p = empty(padded_input_shape(x.shape, spec), work);
+    fill(p, Scalar(0));
+    copy(interior(p, x.shape, spec), x, backend::CopyMode::Assign);
+    return p;
+  }
+  // The kernel (*k, C/g, O) packed in the filter's memory order, in `work`.
+  Array conv_filter(const Array& kernel, const backend::ConvSpec& spec, DType work) {
+    Array view = kernel;
+    view.strides = filter_view_strides(kernel.shape, kernel.strides, spec, &view.shape);
+    return contiguous(view, view.shape, work);
+  }
+  // Scratch memory for cuDNN, held by `scratch` until the caller returns (later kernels on the
+  // same stream may reuse it: they run after cuDNN's).
+  Workspace workspace(Ref<backend::Storage>& scratch) {
+    return [this, &scratch](size_t n) {
+      scratch = allocate(n);
+      return scratch->data();
+    };
+  }
+
+  Cudnn cudnn_;
+#endif
   int device_;
   std::string name_;
   CachingAllocator allocator_;
@@ -330,6 +394,59 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
   }
   if (!direct) copy(out, c, backend::CopyMode::Assign);
 }
+
+#ifdef KERAS_CUDA_WITH_CUDNN
+// out (N, *o, O) = conv(x, kernel): cuDNN on packed operands in the work dtype (the output
+// written directly when it is packed and of that dtype).
+void CudaBackend::conv(const Array& out, const Array& x, const Array& kernel,
+                       const backend::ConvSpec& spec) {
+  select_device();
+  const DType work = conv_work(out.dtype);
+  const Array in = conv_input(x, spec, work), w = conv_filter(kernel, spec, work);
+  const bool direct = out.dtype == work && out.is_contiguous();
+  const Array y = direct ? out : empty(out.shape, work);
+  const CudnnConv c = cudnn_conv(in.shape, in.strides, kernel.shape, y.shape, y.strides, spec,
+                                 !symmetric_padding(spec));
+  Ref<backend::Storage> scratch;
+  cudnn_.forward(c, work, operand(in).base, operand(w).base, operand(y).base, workspace(scratch));
+  if (!direct) copy(out, y, backend::CopyMode::Assign);
+}
+
+// dx from dy and the kernel; with explicit padding cuDNN writes the padded gradient, whose
+// interior is dx.
+void CudaBackend::conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
+                                      const backend::ConvSpec& spec) {
+  select_device();
+  const DType work = conv_work(dx.dtype);
+  const bool pad = !symmetric_padding(spec);
+  const Array g = packed(dy, work), w = conv_filter(kernel, spec, work);
+  const bool direct = !pad && dx.dtype == work && dx.is_contiguous();
+  const Array d = direct ? dx : empty(pad ? padded_input_shape(dx.shape, spec) : dx.shape, work);
+  const CudnnConv c = cudnn_conv(d.shape, d.strides, kernel.shape, g.shape, g.strides, spec, pad);
+  Ref<backend::Storage> scratch;
+  cudnn_.backward_data(c, work, operand(g).base, operand(w).base, operand(d).base,
+                       workspace(scratch));
+  if (!direct) copy(dx, pad ? interior(d, dx.shape, spec) : d, backend::CopyMode::Assign);
+}
+
+// dkernel from x and dy: cuDNN writes the filter in its memory order, copied into dkernel's
+// (*k, C/g, O) through a view in that order.
+void CudaBackend::conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
+                                       const backend::ConvSpec& spec) {
+  select_device();
+  const DType work = conv_work(dkernel.dtype);
+  const Array in = conv_input(x, spec, work), g = packed(dy, work);
+  Array target = dkernel;
+  target.strides = filter_view_strides(dkernel.shape, dkernel.strides, spec, &target.shape);
+  const Array dw = empty(target.shape, work);
+  const CudnnConv c = cudnn_conv(in.shape, in.strides, dkernel.shape, g.shape, g.strides, spec,
+                                 !symmetric_padding(spec));
+  Ref<backend::Storage> scratch;
+  cudnn_.backward_filter(c, work, operand(in).base, operand(g).base, operand(dw).base,
+                         workspace(scratch));
+  copy(target, dw, backend::CopyMode::Assign);
+}
+#endif
 
 // Linking this object (the keras_cuda target) makes "cuda" (the first GPU, also "cuda:0"),
 // "cuda:1", ... backend names where devices are.

@@ -119,6 +119,44 @@ TEST(CudaDevice, MatmulAgreesWithCpu) {
   }
 }
 
+// cuDNN's convolutions (when built with it; the decomposition otherwise) against cpu: output and
+// both gradients, for the layouts, paddings (asymmetric "same" at stride 2 is padded
+// explicitly), dilation, groups, 1-D to 3-D and the float dtypes.
+TEST(CudaDevice, ConvolutionsAndTheirGradientsAgreeWithCpu) {
+  KERAS_REQUIRE_GPU();
+  struct Case {
+    Shape x, kernel;
+    ops::ConvOptions options;
+    DType dtype;
+  };
+  const std::vector<Case> cases{
+      {{2, 9, 8, 3}, {3, 3, 3, 5}, {.strides = 2, .padding = "same"}, DType::Float32},
+      {{2, 4, 11},
+       {3, 4, 6},
+       {.padding = "same", .data_format = "channels_first", .dilation_rate = 2},
+       DType::Float32},
+      {{1, 7, 7, 4}, {3, 3, 2, 6}, {}, DType::Float32},  // 2 groups
+      {{1, 5, 5, 5, 2}, {2, 2, 2, 2, 3}, {}, DType::Float64},
+      {{2, 8, 8, 3}, {3, 3, 3, 4}, {.padding = "same"}, DType::Float16},
+  };
+  for (const Case& t : cases) {
+    auto [c, g] = on_both([&] {
+      Tensor x = random::normal(t.x, 0.0, 1.0, t.dtype, 1);
+      Tensor k = random::normal(t.kernel, 0.0, 1.0, t.dtype, 2);
+      Tensor y = ops::conv(x, k, t.options);
+      Tensor r = random::normal(y.shape(), 0.0, 1.0, t.dtype, 3);
+      std::vector<Tensor> grads = keras::grad(
+          [&](const std::vector<Tensor>& in) {
+            return ops::sum(ops::multiply(ops::conv(in[0], in[1], t.options), r));
+          },
+          {x, k});
+      return ops::concatenate(
+          {ops::reshape(y, {-1}), ops::reshape(grads[0], {-1}), ops::reshape(grads[1], {-1})});
+    });
+    expect_close(c, g, t.dtype == DType::Float16 ? 3e-2 : t.dtype == DType::Float64 ? 1e-10 : 1e-4);
+  }
+}
+
 TEST(CudaDevice, TensorsMoveBetweenCpuAndCuda) {
   KERAS_REQUIRE_GPU();
   Tensor x = ops::arange(0, 12, 1, DType::Float32);

@@ -1,5 +1,6 @@
 // The cuda backend's host-side logic, on any machine: the caching allocator's bookkeeping (with
-// a fake device allocator), launch configurations and the strided offsets the kernels compute.
+// a fake device allocator), launch configurations, the strided offsets the kernels compute and
+// the descriptors convolutions give cuDNN.
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,11 @@
 #include <vector>
 
 #include "caching_allocator.h"
+#include "conv_geometry.h"
 #include "cuda_device.h"
+#ifdef KERAS_CUDA_WITH_CUDNN
+#include "cudnn_conv.h"
+#endif
 #include "device_layout.h"
 #include "keras/backend/registry.h"
 #include "keras/core/errors.h"
@@ -108,7 +113,9 @@ TEST(CudaMemory, NamesWhatIsNotACudaBackend) {
           << e.what();
     }
   }
-  if (!device_present()) EXPECT_THROW(memory_stats(), ValueError);
+  if (!device_present()) {
+    EXPECT_THROW(memory_stats(), ValueError);
+  }
 }
 
 TEST(CudaCachingAllocator, EmptiesTheCacheBeforeReportingOutOfMemory) {
@@ -160,6 +167,120 @@ TEST(CudaLayout, OffsetsFollowTheStridesInRowMajorOrder) {
   EXPECT_EQ(element_bytes(DType::Bool), 1);
   EXPECT_EQ(element_bytes(DType::Int64), 8);
 }
+
+// ---- convolutions as cuDNN's descriptors take them (conv_geometry.h) -------------------------
+
+backend::ConvSpec spec_of(int d, bool channels_last, std::vector<int64_t> before = {},
+                          std::vector<int64_t> after = {}) {
+  backend::ConvSpec s;
+  s.spatial_dims = d;
+  s.channels_last = channels_last;
+  for (int i = 0; i < d; ++i) {
+    s.strides.push_back(1);
+    s.dilation.push_back(1);
+    s.pad_before.push_back(before.empty() ? 0 : before[i]);
+    s.pad_after.push_back(after.empty() ? 0 : after[i]);
+  }
+  return s;
+}
+
+TEST(CudaConvGeometry, ChannelsLastTensorsAreNchwDimsWithNhwcStrides) {
+  backend::ConvSpec s = spec_of(2, true, {1, 1}, {1, 1});
+  s.strides = {2, 1};
+  s.dilation = {1, 2};
+  // x (2, 5, 7, 3), kernel (3, 3, 3, 4), y (2, 3, 3, 4), all packed.
+  const CudnnConv c = cudnn_conv({2, 5, 7, 3}, {105, 21, 3, 1}, {3, 3, 3, 4}, {2, 3, 3, 4},
+                                 {36, 12, 4, 1}, s, false);
+  EXPECT_EQ(c.spatial, 2);
+  EXPECT_EQ(c.x.rank, 4);
+  EXPECT_EQ(std::vector<int>(c.x.dims, c.x.dims + 4), (std::vector<int>{2, 3, 5, 7}));
+  EXPECT_EQ(std::vector<int>(c.x.strides, c.x.strides + 4), (std::vector<int>{105, 1, 21, 3}));
+  EXPECT_EQ(std::vector<int>(c.y.dims, c.y.dims + 4), (std::vector<int>{2, 4, 3, 3}));
+  EXPECT_EQ(std::vector<int>(c.y.strides, c.y.strides + 4), (std::vector<int>{36, 1, 12, 4}));
+  EXPECT_EQ(std::vector<int>(c.filter, c.filter + 4), (std::vector<int>{4, 3, 3, 3}));
+  EXPECT_TRUE(c.filter_channels_last);
+  EXPECT_EQ(std::vector<int>(c.pad, c.pad + 2), (std::vector<int>{1, 1}));
+  EXPECT_EQ(std::vector<int>(c.stride, c.stride + 2), (std::vector<int>{2, 1}));
+  EXPECT_EQ(std::vector<int>(c.dilation, c.dilation + 2), (std::vector<int>{1, 2}));
+  EXPECT_EQ(c.groups, 1);
+}
+
+TEST(CudaConvGeometry, OneDimensionalRunsWithAUnitHeight) {
+  backend::ConvSpec s = spec_of(1, false);
+  s.strides = {3};
+  s.groups = 3;
+  // x (2, 6, 10) channels_first, kernel (4, 2, 9): 3 groups of 2 channels, 9 outputs.
+  const CudnnConv c =
+      cudnn_conv({2, 6, 10}, {60, 10, 1}, {4, 2, 9}, {2, 9, 3}, {27, 3, 1}, s, false);
+  EXPECT_EQ(c.spatial, 2);
+  EXPECT_EQ(std::vector<int>(c.x.dims, c.x.dims + 4), (std::vector<int>{2, 6, 1, 10}));
+  EXPECT_EQ(std::vector<int>(c.x.strides, c.x.strides + 4), (std::vector<int>{60, 10, 10, 1}));
+  EXPECT_EQ(std::vector<int>(c.y.dims, c.y.dims + 4), (std::vector<int>{2, 9, 1, 3}));
+  EXPECT_EQ(std::vector<int>(c.filter, c.filter + 4), (std::vector<int>{9, 2, 1, 4}));
+  EXPECT_FALSE(c.filter_channels_last);
+  EXPECT_EQ(std::vector<int>(c.stride, c.stride + 2), (std::vector<int>{1, 3}));
+  EXPECT_EQ(c.groups, 3);
+}
+
+TEST(CudaConvGeometry, AsymmetricPaddingIsWrittenIntoTheInput) {
+  const backend::ConvSpec s = spec_of(2, true, {0, 1}, {1, 1});
+  EXPECT_FALSE(symmetric_padding(s));
+  EXPECT_TRUE(symmetric_padding(spec_of(2, true, {2, 1}, {2, 1})));
+  EXPECT_EQ(padded_input_shape({2, 5, 7, 3}, s), (Shape{2, 6, 9, 3}));
+  EXPECT_EQ(padded_input_shape({2, 3, 5, 7}, spec_of(2, false, {0, 1}, {1, 1})),
+            (Shape{2, 3, 6, 9}));
+  const CudnnConv c = cudnn_conv({2, 6, 9, 3}, {162, 27, 3, 1}, {3, 3, 3, 4}, {2, 4, 7, 4},
+                                 {112, 28, 4, 1}, s, true);
+  EXPECT_EQ(std::vector<int>(c.pad, c.pad + 2), (std::vector<int>{0, 0}));
+}
+
+TEST(CudaConvGeometry, TheFilterViewFollowsTheInputsLayout) {
+  // kernel (3, 3, 2, 4) packed: strides (24, 8, 4, 1).
+  Shape shape;
+  const Strides last = filter_view_strides({3, 3, 2, 4}, {24, 8, 4, 1}, spec_of(2, true), &shape);
+  EXPECT_EQ(shape, (Shape{4, 3, 3, 2}));  // (O, kh, kw, C/g): cuDNN's NHWC filter
+  EXPECT_EQ(std::vector<int64_t>(last.begin(), last.end()), (std::vector<int64_t>{1, 24, 8, 4}));
+  const Strides first = filter_view_strides({3, 3, 2, 4}, {24, 8, 4, 1}, spec_of(2, false), &shape);
+  EXPECT_EQ(shape, (Shape{4, 2, 3, 3}));  // (O, C/g, kh, kw): NCHW
+  EXPECT_EQ(std::vector<int64_t>(first.begin(), first.end()), (std::vector<int64_t>{1, 4, 24, 8}));
+}
+
+TEST(CudaConvGeometry, SizesPastThirtyTwoBitsAreNamed) {
+  const int64_t huge = int64_t{1} << 32;
+  try {
+    cudnn_conv({1, huge, 1}, {huge, 1, 1}, {1, 1, 1}, {1, huge, 1}, {huge, 1, 1}, spec_of(1, true),
+               false);
+    FAIL() << "expected NotImplementedError";
+  } catch (const NotImplementedError& e) {
+    EXPECT_NE(std::string(e.what()).find("32-bit"), std::string::npos) << e.what();
+  }
+}
+
+#ifdef KERAS_CUDA_WITH_CUDNN
+// cuDNN itself accepts the descriptors (layouts, filter order, groups, the 1-D lift, explicit
+// padding) and derives the output size Keras's arithmetic gives: out = (in + before + after -
+// dilation * (k - 1) - 1) / stride + 1 along each axis.
+TEST(CudaConvGeometry, CudnnDerivesKerasOutputSizes) {
+  // "same" at stride 2 on (9, 8) with a 3x3 kernel: pads (1, 1) and (0, 1), so padded
+  // explicitly to (11, 9): output (5, 4), 5 channels.
+  backend::ConvSpec same2 = spec_of(2, true, {1, 0}, {1, 1});
+  same2.strides = {2, 2};
+  CudnnConv c = cudnn_conv(padded_input_shape({2, 9, 8, 3}, same2), {297, 27, 3, 1}, {3, 3, 3, 5},
+                           {2, 5, 4, 5}, {100, 20, 5, 1}, same2, true);
+  EXPECT_EQ(cudnn_output_dims(c, DType::Float32), (std::vector<int>{2, 5, 5, 4}));
+  // 1-D channels_first, dilation 2 (an effective kernel of 5), "same": pads (2, 2).
+  backend::ConvSpec dilated = spec_of(1, false, {2}, {2});
+  dilated.dilation = {2};
+  c = cudnn_conv({2, 4, 11}, {44, 11, 1}, {3, 4, 6}, {2, 6, 11}, {66, 11, 1}, dilated, false);
+  EXPECT_EQ(cudnn_output_dims(c, DType::Float32), (std::vector<int>{2, 6, 1, 11}));
+  // 3-D, 2 groups of 2 channels, float64, valid.
+  backend::ConvSpec grouped = spec_of(3, true);
+  grouped.groups = 2;
+  c = cudnn_conv({1, 5, 5, 5, 4}, {500, 100, 20, 4, 1}, {2, 2, 2, 2, 6}, {1, 4, 4, 4, 6},
+                 {384, 96, 24, 6, 1}, grouped, false);
+  EXPECT_EQ(cudnn_output_dims(c, DType::Float64), (std::vector<int>{1, 6, 4, 4, 4}));
+}
+#endif
 
 TEST(CudaHost, BackendNamesFollowTheDevices) {
   EXPECT_EQ(backend_name_of_device(0), "cuda");
