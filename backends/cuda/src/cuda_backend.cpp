@@ -10,13 +10,16 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <climits>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
 #include "caching_allocator.h"
 #include "cuda_device.h"
+#include "gemm_layout.h"
 #ifdef KERAS_CUDA_WITH_CUDNN
 #include "conv_geometry.h"
 #include "cudnn_conv.h"
@@ -110,22 +113,28 @@ void scalar_bytes(const Scalar& value, DType dtype, unsigned char* out) {
   }
 }
 
-// c (batch, M, N) = a (batch, M, K) @ b (batch, K, N), contiguous and row-major, as the
-// column-major product c^T = b^T a^T: cuBLAS's S/DGEMM in plain FP32/FP64 math.
+// c (batch, M, N) packed = a (batch, M, K) @ b (batch, K, N), each operand as cuBLAS reads it
+// in place (gemm_layout.h): cuBLAS's S/DGEMM in plain FP32/FP64 math.
 template <typename T>
-void strided_batched_gemm(cublasHandle_t handle, const Operand& a, const Operand& b,
-                          const Operand& c, int64_t batch, int64_t M, int64_t N, int64_t K) {
+void strided_batched_gemm(cublasHandle_t handle, const GemmMatrix& ma, const char* a,
+                          const GemmMatrix& mb, const char* b, char* c, int64_t batch, int64_t M,
+                          int64_t N, int64_t K) {
+  const GemmCall g = gemm_call(ma, mb, M, N, K);
   const T one = 1, zero = 0;
-  const T* bp = reinterpret_cast<const T*>(b.base);
-  const T* ap = reinterpret_cast<const T*>(a.base);
-  T* cp = reinterpret_cast<T*>(c.base);
+  const cublasOperation_t op_first = g.trans_first ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t op_second = g.trans_second ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const T* first = reinterpret_cast<const T*>(b);
+  const T* second = reinterpret_cast<const T*>(a);
+  T* cp = reinterpret_cast<T*>(c);
   if constexpr (std::is_same_v<T, double>)
-    check(cublasDgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, bp, N, K * N,
-                                    ap, K, M * K, &zero, cp, N, M * N, batch),
+    check(cublasDgemmStridedBatched(handle, op_first, op_second, g.m, g.n, g.k, &one, first,
+                                    g.ld_first, g.stride_first, second, g.ld_second,
+                                    g.stride_second, &zero, cp, g.ldc, g.stride_c, batch),
           "cublasDgemmStridedBatched");
   else
-    check(cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, bp, N, K * N,
-                                    ap, K, M * K, &zero, cp, N, M * N, batch),
+    check(cublasSgemmStridedBatched(handle, op_first, op_second, g.m, g.n, g.k, &one, first,
+                                    g.ld_first, g.stride_first, second, g.ld_second,
+                                    g.stride_second, &zero, cp, g.ldc, g.stride_c, batch),
           "cublasSgemmStridedBatched");
 }
 
@@ -376,21 +385,36 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
   const bool f64 = out.dtype == DType::Float64;
   const bool floating = is_floating(out.dtype);
   const DType work = f64 ? DType::Float64 : floating ? DType::Float32 : out.dtype;
-  Shape a_shape(out.shape.begin(), out.shape.end() - 2), b_shape = a_shape;
-  a_shape.push_back(M);
-  a_shape.push_back(K);
-  b_shape.push_back(K);
-  b_shape.push_back(N);
-  const Array ac = contiguous(a, a_shape, work), bc = contiguous(b, b_shape, work);
+  const Shape batch_shape(out.shape.begin(), out.shape.end() - 2);
+  // `x` as a batch of rows x cols matrices over the product's batch axes (its own extent-1
+  // batch axes broadcast), read in place when cuBLAS can, else packed into `held`.
+  auto prepare = [&](const Array& x, int64_t rows, int64_t cols, Array& held) {
+    Array view = x;
+    view.shape = batch_shape;
+    view.shape.push_back(rows);
+    view.shape.push_back(cols);
+    for (int d = 0; d < r - 2; ++d)
+      if (x.shape[d] == 1) view.strides[d] = 0;
+    std::optional<GemmMatrix> m;
+    if (floating && x.dtype == work) m = gemm_matrix(batch_shape, rows, cols, view.strides);
+    held = m ? view : contiguous(view, view.shape, work);
+    if (!m) m = gemm_matrix(batch_shape, rows, cols, held.strides);
+    return *m;
+  };
+  Array ah, bh;
+  const GemmMatrix ma = prepare(a, M, K, ah), mb = prepare(b, K, N, bh);
   const bool direct = out.dtype == work && out.is_contiguous();
   Array c = direct ? out : empty(out.shape, work);
-  const Operand co = operand(c), ao = operand(ac), bo = operand(bc);
+  const Operand co = operand(c), ao = operand(ah), bo = operand(bh);
   if (!floating) {
-    launch_matmul_integer(co, ao, bo, batch, M, N, K);
+    launch_matmul_integer(co, ao, bo, batch, M, N, K);  // (packed operands: see prepare)
+  } else if (batch > INT_MAX) {
+    throw NotImplementedError("cuda backend: a product of " + std::to_string(batch) +
+                              " batches (cuBLAS takes at most 2^31 - 1)");
   } else if (f64) {
-    strided_batched_gemm<double>(cublas_, ao, bo, co, batch, M, N, K);
+    strided_batched_gemm<double>(cublas_, ma, ao.base, mb, bo.base, co.base, batch, M, N, K);
   } else {
-    strided_batched_gemm<float>(cublas_, ao, bo, co, batch, M, N, K);
+    strided_batched_gemm<float>(cublas_, ma, ao.base, mb, bo.base, co.base, batch, M, N, K);
   }
   if (!direct) copy(out, c, backend::CopyMode::Assign);
 }

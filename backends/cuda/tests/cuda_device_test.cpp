@@ -119,6 +119,21 @@ TEST(CudaDevice, MatmulAgreesWithCpu) {
   }
 }
 
+// Operands cuBLAS reads in place (gemm_layout.h): transposed views, as a product's gradients
+// pass them, a matrix broadcast over the batch, columns sliced out of wider rows.
+TEST(CudaDevice, MatmulOfViewsAgreesWithCpu) {
+  KERAS_REQUIRE_GPU();
+  auto [c, g] = on_both([&] {
+    Tensor a = random::normal({3, 65, 33}, 0.0, 1.0, DType::Float32, 8);
+    Tensor b = random::normal({17, 65}, 0.0, 1.0, DType::Float32, 9);
+    Tensor wide = random::normal({65, 40}, 0.0, 1.0, DType::Float32, 10);
+    Tensor t = ops::matmul(ops::transpose(a, {0, 2, 1}), ops::transpose(b));  // (3, 33, 17)
+    Tensor sliced = ops::matmul(ops::transpose(a, {0, 2, 1}), wide.slice({{}, {3, 20}}));
+    return ops::concatenate({ops::reshape(t, {-1}), ops::reshape(sliced, {-1})});
+  });
+  expect_close(c, g, 1e-5);
+}
+
 // cuDNN's convolutions (when built with it; the decomposition otherwise) against cpu: output and
 // both gradients, for the layouts, paddings (asymmetric "same" at stride 2 is padded
 // explicitly), dilation, groups, 1-D to 3-D and the float dtypes.

@@ -1,6 +1,6 @@
 // The cuda backend's host-side logic, on any machine: the caching allocator's bookkeeping (with
-// a fake device allocator), launch configurations, the strided offsets the kernels compute and
-// the descriptors convolutions give cuDNN.
+// a fake device allocator), launch configurations, the strided offsets the kernels compute, how
+// products hand their operands to cuBLAS and the descriptors convolutions give cuDNN.
 
 #include <gtest/gtest.h>
 
@@ -18,6 +18,7 @@
 #include "cudnn_conv.h"
 #endif
 #include "device_layout.h"
+#include "gemm_layout.h"
 #include "keras/backend/registry.h"
 #include "keras/core/errors.h"
 #include "keras/cuda/memory.h"
@@ -281,6 +282,101 @@ TEST(CudaConvGeometry, CudnnDerivesKerasOutputSizes) {
   EXPECT_EQ(cudnn_output_dims(c, DType::Float64), (std::vector<int>{1, 6, 4, 4, 4}));
 }
 #endif
+
+// ---- products as cuBLAS reads their operands (gemm_layout.h) ---------------------------------
+
+TEST(CudaGemmLayout, ReadsPackedTransposedSlicedAndBroadcastOperandsInPlace) {
+  // Packed (2, 3, 4, 5): row-major, rows 5 apart, matrices 20 apart.
+  auto m = gemm_matrix({2, 3}, 4, 5, {60, 20, 5, 1});
+  ASSERT_TRUE(m);
+  EXPECT_FALSE(m->transposed);
+  EXPECT_EQ(m->ld, 5);
+  EXPECT_EQ(m->batch_stride, 20);
+  // The transpose of a packed (3, 5, 4): column-major, columns 4 apart.
+  m = gemm_matrix({3}, 4, 5, {20, 1, 4});
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(m->transposed);
+  EXPECT_EQ(m->ld, 4);
+  EXPECT_EQ(m->batch_stride, 20);
+  // Columns sliced out of wider rows; one matrix broadcast over the batch.
+  m = gemm_matrix({6}, 4, 5, {0, 8, 1});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->ld, 8);
+  EXPECT_EQ(m->batch_stride, 0);
+  // A single row reads as row-major whatever its row stride.
+  m = gemm_matrix({}, 1, 7, {3, 1});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->ld, 7);
+  // What needs a packed copy: an inner stride, batch axes that do not step as one, negative
+  // strides, rows overlapping.
+  EXPECT_FALSE(gemm_matrix({}, 4, 5, {10, 2}));
+  EXPECT_FALSE(gemm_matrix({2, 3}, 4, 5, {100, 20, 5, 1}));
+  EXPECT_FALSE(gemm_matrix({}, 4, 5, {-5, 1}));
+  EXPECT_FALSE(gemm_matrix({}, 4, 5, {3, 1}));
+}
+
+// cublas<T>gemmStridedBatched as its documentation defines it (column-major, op N or T, leading
+// dimensions, batch strides), on the host.
+void reference_cublas(const GemmCall& g, const std::vector<double>& first,
+                      const std::vector<double>& second, std::vector<double>& c, int64_t batch) {
+  for (int64_t p = 0; p < batch; ++p)
+    for (int64_t i = 0; i < g.m; ++i)
+      for (int64_t j = 0; j < g.n; ++j) {
+        double sum = 0;
+        for (int64_t l = 0; l < g.k; ++l) {
+          const double f =
+              first[p * g.stride_first + (g.trans_first ? l + i * g.ld_first : i + l * g.ld_first)];
+          const double s = second[p * g.stride_second +
+                                  (g.trans_second ? j + l * g.ld_second : l + j * g.ld_second)];
+          sum += f * s;
+        }
+        c[p * g.stride_c + i + j * g.ldc] = sum;
+      }
+}
+
+// A view of a (batch, rows, cols) operand over memory: each matrix row-major with rows `ld`
+// apart, or (transposed) column-major with columns `ld` apart; batches `batch_stride` apart.
+struct View {
+  bool transposed;
+  int64_t ld, batch_stride;
+  double at(const std::vector<double>& mem, int64_t p, int64_t r, int64_t c) const {
+    return mem[p * batch_stride + (transposed ? r + c * ld : r * ld + c)];
+  }
+  Strides strides(int64_t) const {
+    return transposed ? Strides{batch_stride, 1, ld} : Strides{batch_stride, ld, 1};
+  }
+};
+
+TEST(CudaGemmLayout, TheCallComputesTheRowMajorProductOfTheViews) {
+  const int64_t batch = 3, M = 4, N = 5, K = 6;
+  std::vector<double> amem(400), bmem(400);
+  for (size_t i = 0; i < amem.size(); ++i) {
+    amem[i] = static_cast<double>(static_cast<int>(i * 7 % 11) - 5);
+    bmem[i] = static_cast<double>(static_cast<int>(i * 5 % 13) - 6);
+  }
+  // a (M, K) and b (K, N) each packed, transposed, with wider rows, or broadcast.
+  const std::vector<View> a_views{
+      {false, K, M * K}, {true, M, M * K}, {false, 9, 40}, {true, 7, 0}};
+  const std::vector<View> b_views{
+      {false, N, K * N}, {true, K, K * N}, {true, 8, 50}, {false, 6, 0}};
+  for (const View& av : a_views)
+    for (const View& bv : b_views) {
+      const auto ma = gemm_matrix({batch}, M, K, av.strides(K));
+      const auto mb = gemm_matrix({batch}, K, N, bv.strides(N));
+      ASSERT_TRUE(ma && mb);
+      std::vector<double> c(static_cast<size_t>(batch * M * N));
+      reference_cublas(gemm_call(*ma, *mb, M, N, K), bmem, amem, c, batch);
+      for (int64_t p = 0; p < batch; ++p)
+        for (int64_t i = 0; i < M; ++i)
+          for (int64_t j = 0; j < N; ++j) {
+            double expected = 0;
+            for (int64_t l = 0; l < K; ++l) expected += av.at(amem, p, i, l) * bv.at(bmem, p, l, j);
+            ASSERT_EQ(c[static_cast<size_t>((p * M + i) * N + j)], expected)
+                << "a transposed " << av.transposed << " ld " << av.ld << ", b transposed "
+                << bv.transposed << " ld " << bv.ld << " at " << p << "," << i << "," << j;
+          }
+    }
+}
 
 TEST(CudaHost, BackendNamesFollowTheDevices) {
   EXPECT_EQ(backend_name_of_device(0), "cuda");
