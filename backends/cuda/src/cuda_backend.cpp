@@ -278,12 +278,63 @@ class CudaBackend final : public backend::Backend {
                    out.strides[axis], index.strides[axis], src.strides[axis]);
   }
 
-#ifdef KERAS_CUDA_WITH_CUDNN
-  // Convolutions through cuDNN (cudnn_conv.h); the other fused capabilities run their
-  // decompositions.
+  // Fused capabilities: linear (a cuBLAS product, then the epilogue kernel), the epilogue and
+  // its backward pass, softmax (fused_kernels.cu), convolutions through cuDNN when built with
+  // it (cudnn_conv.h). Pooling, linear algebra and elementwise chains run as decompositions.
   bool supports(backend::Capability cap) const override {
-    return cap == backend::Capability::Conv;
+    using backend::Capability;
+    switch (cap) {
+      case Capability::Linear:
+      case Capability::Epilogue:
+      case Capability::Softmax:
+        return true;
+#ifdef KERAS_CUDA_WITH_CUDNN
+      case Capability::Conv:
+        return true;
+#endif
+      default:
+        return false;
+    }
   }
+  void softmax(const Array& out, const Array& x, int axis, bool log) override {
+    select_device();
+    launch_softmax(dims_without(x.shape, axis), operand_without(out, axis),
+                   operand_without(x, axis), x.shape[axis], x.strides[axis], out.strides[axis],
+                   log);
+  }
+  void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
+              backend::Activation activation) override {
+    matmul(out, x, w);
+    if (bias.storage || activation != backend::Activation::None)
+      launch_bias_activation(activation, dims_of(out.shape), operand(out),
+                             last_axis_operand(bias, out.rank()));
+  }
+  void conv_bias_activation(const Array& out, const Array& x, const Array& kernel,
+                            const Array& bias, backend::Activation activation,
+                            const backend::ConvSpec& spec) override {
+    if (!spec.channels_last) unsupported("conv_bias_activation with channels_first");
+    conv(out, x, kernel, spec);  // (cuDNN's; the base class's refuses without it)
+    if (bias.storage || activation != backend::Activation::None)
+      launch_bias_activation(activation, dims_of(out.shape), operand(out),
+                             last_axis_operand(bias, out.rank()));
+  }
+  void bias_activation_backward(const Array& dz, const Array& db, const Array& y, const Array& g,
+                                backend::Activation activation) override {
+    select_device();
+    if (activation == backend::Activation::Gelu || activation == backend::Activation::Silu)
+      unsupported("bias_activation_backward of gelu or silu (their derivatives need z)");
+    launch_activation_grad(activation, dims_of(y.shape), operand(dz), operand(y), operand(g));
+    if (!db.storage || dz.rank() == 0) return;
+    // db (O) = dz summed over every axis but the last: the reduce primitive (sums in double),
+    // db viewed with dz's rank.
+    Array sums = db;
+    sums.shape = dz.shape;
+    sums.strides = Strides(static_cast<size_t>(dz.rank()), 0);
+    for (int d = 0; d + 1 < dz.rank(); ++d) sums.shape[d] = 1;
+    if (dz.rank() > 0) sums.strides[dz.rank() - 1] = db.strides[0];
+    reduce(backend::ReduceOp::Sum, sums, dz, (uint64_t{1} << (dz.rank() - 1)) - 1);
+  }
+#ifdef KERAS_CUDA_WITH_CUDNN
   void conv(const Array& out, const Array& x, const Array& kernel,
             const backend::ConvSpec& spec) override;
   void conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
@@ -317,6 +368,15 @@ class CudaBackend final : public backend::Backend {
     view.shape = shape;
     copy(c, view, backend::CopyMode::Assign);
     return c;
+  }
+
+  // A bias (O) as an operand over an array of `rank` axes whose last is O: broadcast along the
+  // others; no base when there is no bias.
+  static Operand last_axis_operand(const Array& bias, int rank) {
+    Operand op = operand(bias);
+    for (int d = 0; d < rank; ++d) op.stride[d] = 0;
+    if (bias.storage && rank > 0) op.stride[rank - 1] = bias.strides[0];
+    return op;
   }
 
   // `a` as is when it is packed and of `dtype`, else a packed copy in `dtype`.

@@ -12,9 +12,10 @@
 #include <type_traits>
 
 #include "backend/elementwise_math.h"
-#include "kernels.h"
+#include "element_access.cuh"
 #include "keras/core/errors.h"
 #include "keras/random/philox.h"
+#include "kernels.h"
 #include "launch.h"
 
 namespace keras::cuda {
@@ -23,100 +24,6 @@ namespace {
 using backend::BinaryOp;
 using backend::ReduceOp;
 using backend::UnaryOp;
-
-void check_launch(const char* kernel) {
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess)
-    throw RuntimeError(std::string("cuda backend: kernel ") + kernel + " failed: " +
-                       cudaGetErrorString(e));
-}
-
-bool is_float(DType t) {
-  return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 ||
-         t == DType::Float64;
-}
-
-#define KERAS_GRID_STRIDE(i, n)                                                        \
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
-
-__device__ char* address(const Operand& op, const Dims& dims, int64_t i) {
-  return op.base + element_offset(dims, op, i) * element_bytes(op.dtype);
-}
-
-// ---- loads and stores with cpu's conversions --------------------------------------------------
-
-__device__ double load_double(const char* p, DType t) {
-  switch (t) {
-    case DType::Bool: return *reinterpret_cast<const bool*>(p) ? 1.0 : 0.0;
-    case DType::Int8: return *reinterpret_cast<const int8_t*>(p);
-    case DType::Int16: return *reinterpret_cast<const int16_t*>(p);
-    case DType::Int32: return *reinterpret_cast<const int32_t*>(p);
-    case DType::Int64: return static_cast<double>(*reinterpret_cast<const int64_t*>(p));
-    case DType::UInt8: return *reinterpret_cast<const uint8_t*>(p);
-    case DType::Float16: return __half2float(*reinterpret_cast<const __half*>(p));
-    case DType::BFloat16: return __bfloat162float(*reinterpret_cast<const __nv_bfloat16*>(p));
-    case DType::Float32: return *reinterpret_cast<const float*>(p);
-    case DType::Float64: return *reinterpret_cast<const double*>(p);
-  }
-  return 0;
-}
-
-__device__ int64_t load_int(const char* p, DType t) {
-  switch (t) {
-    case DType::Bool: return *reinterpret_cast<const bool*>(p) ? 1 : 0;
-    case DType::Int8: return *reinterpret_cast<const int8_t*>(p);
-    case DType::Int16: return *reinterpret_cast<const int16_t*>(p);
-    case DType::Int32: return *reinterpret_cast<const int32_t*>(p);
-    case DType::Int64: return *reinterpret_cast<const int64_t*>(p);
-    case DType::UInt8: return *reinterpret_cast<const uint8_t*>(p);
-    default: return static_cast<int64_t>(load_double(p, t));
-  }
-}
-
-// A value in compute type C: float, double, int64_t or bool.
-template <typename C>
-__device__ C load(const char* p, DType t) {
-  if constexpr (std::is_same_v<C, int64_t>) return load_int(p, t);
-  else if constexpr (std::is_same_v<C, bool>) return load_int(p, t) != 0;
-  else if constexpr (std::is_same_v<C, float>) {
-    if (t == DType::Float32) return *reinterpret_cast<const float*>(p);
-    if (t == DType::Int64) return static_cast<float>(*reinterpret_cast<const int64_t*>(p));
-    return static_cast<float>(load_double(p, t));
-  } else {
-    if (t == DType::Int64) return static_cast<double>(*reinterpret_cast<const int64_t*>(p));
-    return load_double(p, t);
-  }
-}
-
-// Floats to integers narrower than 32 bits go through int32 (NumPy on x86 keeps the low bits).
-template <typename I, typename C>
-__device__ I to_integer(C v) {
-  if constexpr (std::is_floating_point_v<C>) {
-    if constexpr (sizeof(I) < 4) return static_cast<I>(static_cast<int32_t>(v));
-    return static_cast<I>(v);
-  } else {
-    return static_cast<I>(v);
-  }
-}
-
-template <typename C>
-__device__ void store(char* p, DType t, C v) {
-  switch (t) {
-    case DType::Bool: *reinterpret_cast<bool*>(p) = v != C(0); return;
-    case DType::Int8: *reinterpret_cast<int8_t*>(p) = to_integer<int8_t>(v); return;
-    case DType::Int16: *reinterpret_cast<int16_t*>(p) = to_integer<int16_t>(v); return;
-    case DType::Int32: *reinterpret_cast<int32_t*>(p) = to_integer<int32_t>(v); return;
-    case DType::Int64: *reinterpret_cast<int64_t*>(p) = to_integer<int64_t>(v); return;
-    case DType::UInt8: *reinterpret_cast<uint8_t*>(p) = to_integer<uint8_t>(v); return;
-    case DType::Float16: *reinterpret_cast<__half*>(p) = __float2half_rn(static_cast<float>(v)); return;
-    case DType::BFloat16:
-      *reinterpret_cast<__nv_bfloat16*>(p) = __float2bfloat16_rn(static_cast<float>(v));
-      return;
-    case DType::Float32: *reinterpret_cast<float*>(p) = static_cast<float>(v); return;
-    case DType::Float64: *reinterpret_cast<double*>(p) = static_cast<double>(v); return;
-  }
-}
 
 // ---- fill, arange, copy ------------------------------------------------------------------------
 
@@ -167,25 +74,11 @@ __global__ void copy_add_kernel(Dims dims, Operand dst, Operand src) {
 // ---- unary and binary ------------------------------------------------------------------------
 
 template <UnaryOp Op, typename C>
-__device__ auto unary_value(C x, C a, C b) {
-  if constexpr (std::is_same_v<C, bool>) return backend::math::unary_bool<Op>(x);
-  else if constexpr (std::is_same_v<C, int64_t>) return backend::math::unary_integer<Op>(x, a, b);
-  else return backend::math::unary_float<Op>(x, a, b);
-}
-
-template <UnaryOp Op, typename C>
 __global__ void unary_kernel(Dims dims, Operand out, Operand x, C a, C b) {
   KERAS_GRID_STRIDE(i, dims.numel) {
     const auto r = unary_value<Op, C>(load<C>(address(x, dims, i), x.dtype), a, b);
     store(address(out, dims, i), out.dtype, r);
   }
-}
-
-template <BinaryOp Op, typename C>
-__device__ auto binary_value(C x, C y) {
-  if constexpr (std::is_same_v<C, bool>) return backend::math::binary_bool<Op>(x, y);
-  else if constexpr (std::is_same_v<C, int64_t>) return backend::math::binary_integer<Op>(x, y);
-  else return backend::math::binary_float<Op>(x, y);
 }
 
 template <BinaryOp Op, typename C>

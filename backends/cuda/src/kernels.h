@@ -58,4 +58,17 @@ void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, uint
 void launch_matmul_integer(const Operand& out, const Operand& a, const Operand& b, int64_t batch,
                            int64_t m, int64_t n, int64_t k);
 
+// ---- fused kernels (fused_kernels.cu) ----
+/// out = activation(out + bias) in place over `dims`, bias broadcast by its strides (its base
+/// null: no bias); float dtypes.
+void launch_bias_activation(backend::Activation act, const Dims& dims, const Operand& out,
+                            const Operand& bias);
+/// dz = g * activation'(z), written with y = activation(z) (None, Relu, Sigmoid or Tanh).
+void launch_activation_grad(backend::Activation act, const Dims& dims, const Operand& dz,
+                            const Operand& y, const Operand& g);
+/// softmax (log: log_softmax) of each line of n elements along an axis, `x_step` and
+/// `out_step` apart; `lines` and the operands index the other axes.
+void launch_softmax(const Dims& lines, const Operand& out, const Operand& x, int64_t n,
+                    int64_t x_step, int64_t out_step, bool log);
+
 }  // namespace keras::cuda

@@ -13,6 +13,7 @@
 #include "keras/backend/registry.h"
 #include "keras/cuda/memory.h"
 #include "keras/keras.h"
+#include "ops/nn/linear.h"
 
 namespace keras::cuda {
 namespace {
@@ -169,6 +170,42 @@ TEST(CudaDevice, ConvolutionsAndTheirGradientsAgreeWithCpu) {
           {ops::reshape(y, {-1}), ops::reshape(grads[0], {-1}), ops::reshape(grads[1], {-1})});
     });
     expect_close(c, g, t.dtype == DType::Float16 ? 3e-2 : t.dtype == DType::Float64 ? 1e-10 : 1e-4);
+  }
+}
+
+// The fused linear (a product, then the bias-and-activation epilogue kernel) with its gradients
+// (the epilogue's backward kernel and the bias sums), and softmax along every axis, against cpu.
+TEST(CudaDevice, FusedLinearEpilogueAndSoftmaxAgreeWithCpu) {
+  KERAS_REQUIRE_GPU();
+  ASSERT_TRUE(backend::get("cuda").supports(backend::Capability::Linear));
+  using backend::Activation;
+  for (Activation act : {Activation::None, Activation::Relu, Activation::Sigmoid, Activation::Tanh,
+                         Activation::Gelu, Activation::Silu}) {
+    auto [c, g] = on_both([&] {
+      Tensor x = random::normal({7, 33}, 0.0, 1.0, DType::Float32, 1);
+      Tensor w = random::normal({33, 9}, 0.0, 1.0, DType::Float32, 2);
+      Tensor b = random::normal({9}, 0.0, 1.0, DType::Float32, 3);
+      Tensor r = random::normal({7, 9}, 0.0, 1.0, DType::Float32, 4);
+      std::vector<Tensor> grads = keras::grad(
+          [&](const std::vector<Tensor>& in) {
+            return ops::sum(
+                ops::multiply(ops::detail::linear_bias_activation(in[0], in[1], in[2], act), r));
+          },
+          {x, w, b});
+      Tensor y = ops::detail::linear_bias_activation(x, w, b, act);
+      return ops::concatenate({ops::reshape(y, {-1}), ops::reshape(grads[0], {-1}),
+                               ops::reshape(grads[1], {-1}), grads[2]});
+    });
+    expect_close(c, g, 1e-5);
+  }
+  for (int axis : {0, 1, 2}) {
+    for (bool log : {false, true}) {
+      auto [c, g] = on_both([&] {
+        Tensor x = random::normal({4, 5, 6}, 0.0, 3.0, DType::Float32, 5);
+        return log ? ops::log_softmax(x, axis) : ops::softmax(x, axis);
+      });
+      expect_close(c, g, 1e-6);
+    }
   }
 }
 
