@@ -279,14 +279,16 @@ class CudaBackend final : public backend::Backend {
   }
 
   // Fused capabilities: linear (a cuBLAS product, then the epilogue kernel), the epilogue and
-  // its backward pass, softmax (fused_kernels.cu), convolutions through cuDNN when built with
-  // it (cudnn_conv.h). Pooling, linear algebra and elementwise chains run as decompositions.
+  // its backward pass, softmax (fused_kernels.cu), pooling (pool_kernels.cu), convolutions
+  // through cuDNN when built with it (cudnn_conv.h). Linear algebra and elementwise chains run
+  // as decompositions.
   bool supports(backend::Capability cap) const override {
     using backend::Capability;
     switch (cap) {
       case Capability::Linear:
       case Capability::Epilogue:
       case Capability::Softmax:
+      case Capability::Pool:
         return true;
 #ifdef KERAS_CUDA_WITH_CUDNN
       case Capability::Conv:
@@ -295,6 +297,19 @@ class CudaBackend final : public backend::Backend {
       default:
         return false;
     }
+  }
+  void pool(const Array& out, const Array& x, const backend::PoolSpec& spec) override {
+    select_device();
+    launch_pool(pool_geometry(x.shape, out.shape, spec), operand(x), pool_strides(x.strides, spec),
+                operand(out), pool_strides(out.strides, spec));
+  }
+  void pool_backward(const Array& dx, const Array& dy, const Array& x, const Array& out,
+                     const backend::PoolSpec& spec) override {
+    select_device();
+    launch_pool_backward(pool_geometry(x.shape, dy.shape, spec), operand(dx),
+                         pool_strides(dx.strides, spec), operand(dy),
+                         pool_strides(dy.strides, spec), operand(x), pool_strides(x.strides, spec),
+                         operand(out), pool_strides(out.strides, spec));
   }
   void softmax(const Array& out, const Array& x, int axis, bool log) override {
     select_device();

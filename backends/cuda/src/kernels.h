@@ -8,6 +8,7 @@
 
 #include "device_layout.h"
 #include "keras/backend/primitives.h"
+#include "pool_geometry.h"
 
 namespace keras::cuda {
 
@@ -70,5 +71,14 @@ void launch_activation_grad(backend::Activation act, const Dims& dims, const Ope
 /// `out_step` apart; `lines` and the operands index the other axes.
 void launch_softmax(const Dims& lines, const Operand& out, const Operand& x, int64_t n,
                     int64_t x_step, int64_t out_step, bool log);
+
+// ---- pooling (pool_kernels.cu) ----
+/// y = max or average pooling of x (operands' bases, geometry and strides as pool_geometry.h).
+void launch_pool(const PoolGeometry& g, const Operand& x, const PoolStrides& xs, const Operand& y,
+                 const PoolStrides& ys);
+/// dx = the gradient of that pooling for dy, from x and its output y; floating dtypes.
+void launch_pool_backward(const PoolGeometry& g, const Operand& dx, const PoolStrides& dxs,
+                          const Operand& dy, const PoolStrides& dys, const Operand& x,
+                          const PoolStrides& xs, const Operand& y, const PoolStrides& ys);
 
 }  // namespace keras::cuda

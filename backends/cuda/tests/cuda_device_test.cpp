@@ -209,6 +209,43 @@ TEST(CudaDevice, FusedLinearEpilogueAndSoftmaxAgreeWithCpu) {
   }
 }
 
+// Max and average pooling with their gradients against cpu: overlapping windows, "same"
+// padding (padded taps never counted), both layouts, 1-D to 3-D, ties after a ReLU (the first
+// maximum takes the gradient).
+TEST(CudaDevice, PoolingAndItsGradientAgreeWithCpu) {
+  KERAS_REQUIRE_GPU();
+  struct Case {
+    Shape x;
+    int pool;
+    int stride;
+    std::string padding, format;
+    bool max;
+  };
+  const std::vector<Case> cases{
+      {{2, 7, 9, 3}, 3, 2, "same", "channels_last", true},
+      {{2, 7, 9, 3}, 3, 2, "same", "channels_last", false},
+      {{2, 3, 8, 8}, 2, 2, "valid", "channels_first", true},
+      {{2, 11, 4}, 3, 1, "same", "channels_last", false},
+      {{1, 5, 6, 7, 2}, 2, 2, "valid", "channels_last", true},
+  };
+  for (const Case& t : cases) {
+    auto [c, g] = on_both([&] {
+      Tensor x = ops::relu(random::normal(t.x, 0.0, 1.0, DType::Float32, 6));  // ties at 0
+      auto pool = [&](const Tensor& in) {
+        const ops::PoolOptions options{
+            .strides = t.stride, .padding = t.padding, .data_format = t.format};
+        return t.max ? ops::max_pool(in, t.pool, options) : ops::average_pool(in, t.pool, options);
+      };
+      Tensor y = pool(x);
+      Tensor r = random::normal(y.shape(), 0.0, 1.0, DType::Float32, 7);
+      Tensor dx =
+          keras::grad([&](const Tensor& in) { return ops::sum(ops::multiply(pool(in), r)); }, x);
+      return ops::concatenate({ops::reshape(y, {-1}), ops::reshape(dx, {-1})});
+    });
+    expect_close(c, g, 1e-6);
+  }
+}
+
 TEST(CudaDevice, TensorsMoveBetweenCpuAndCuda) {
   KERAS_REQUIRE_GPU();
   Tensor x = ops::arange(0, 12, 1, DType::Float32);

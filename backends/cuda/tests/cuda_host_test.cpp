@@ -1,6 +1,7 @@
 // The cuda backend's host-side logic, on any machine: the caching allocator's bookkeeping (with
 // a fake device allocator), launch configurations, the strided offsets the kernels compute, how
-// products hand their operands to cuBLAS and the descriptors convolutions give cuDNN.
+// products hand their operands to cuBLAS, the descriptors convolutions give cuDNN and the
+// pooling windows.
 
 #include <gtest/gtest.h>
 
@@ -23,6 +24,7 @@
 #include "keras/core/errors.h"
 #include "keras/cuda/memory.h"
 #include "launch.h"
+#include "pool_geometry.h"
 
 namespace keras::cuda {
 namespace {
@@ -376,6 +378,76 @@ TEST(CudaGemmLayout, TheCallComputesTheRowMajorProductOfTheViews) {
                 << bv.transposed << " ld " << bv.ld << " at " << p << "," << i << "," << j;
           }
     }
+}
+
+// ---- pooling windows (pool_geometry.h) -------------------------------------------------------
+
+// The window arithmetic against enumeration: for every window o and tap t, input index
+// o * stride - pad + t is inside [0, in) exactly for the taps taps_inside gives, and each input
+// index lies in exactly the windows windows_holding gives.
+TEST(CudaPoolGeometry, WindowsAndTapsMatchEnumeration) {
+  for (int64_t in = 1; in <= 9; ++in)
+    for (int64_t window = 1; window <= 4; ++window)
+      for (int64_t stride = 1; stride <= 3; ++stride)
+        for (int64_t pad = 0; pad < window; ++pad) {
+          const int64_t out = (in + 2 * pad - window) / stride + 1;
+          if (out < 1) continue;
+          std::vector<std::set<int64_t>> holders(static_cast<size_t>(in));
+          for (int64_t o = 0; o < out; ++o) {
+            int64_t t0 = 0, t1 = 0;
+            taps_inside(o, in, window, stride, pad, t0, t1);
+            for (int64_t t = 0; t < window; ++t) {
+              const int64_t i = o * stride - pad + t;
+              const bool inside = i >= 0 && i < in;
+              EXPECT_EQ(inside, t >= t0 && t < t1)
+                  << in << " " << window << " " << stride << " " << pad;
+              if (inside) holders[static_cast<size_t>(i)].insert(o);
+            }
+          }
+          for (int64_t i = 0; i < in; ++i) {
+            int64_t lo = 0, hi = 0;
+            windows_holding(i, out, window, stride, pad, lo, hi);
+            std::set<int64_t> got;
+            for (int64_t o = lo; o <= hi; ++o) got.insert(o);
+            EXPECT_EQ(got, holders[static_cast<size_t>(i)])
+                << "i " << i << " in " << in << " window " << window << " stride " << stride
+                << " pad " << pad;
+          }
+        }
+}
+
+TEST(CudaPoolGeometry, LayoutsMapToImageSpaceAndChannel) {
+  backend::PoolSpec s;
+  s.spatial_dims = 1;
+  s.channels_last = false;
+  s.window = {3};
+  s.strides = {2};
+  s.pad_before = {1};
+  s.pad_after = {1};
+  // x (2, 5, 9) channels_first pooled to (2, 5, 5): the one spatial axis is the last slot.
+  const PoolGeometry g = pool_geometry({2, 5, 9}, {2, 5, 5}, s);
+  EXPECT_EQ(g.n, 2);
+  EXPECT_EQ(g.c, 5);
+  EXPECT_EQ(std::vector<int64_t>(g.in, g.in + 3), (std::vector<int64_t>{1, 1, 9}));
+  EXPECT_EQ(std::vector<int64_t>(g.out, g.out + 3), (std::vector<int64_t>{1, 1, 5}));
+  EXPECT_EQ(std::vector<int64_t>(g.window, g.window + 3), (std::vector<int64_t>{1, 1, 3}));
+  EXPECT_EQ(std::vector<int64_t>(g.stride, g.stride + 3), (std::vector<int64_t>{1, 1, 2}));
+  EXPECT_EQ(std::vector<int64_t>(g.pad, g.pad + 3), (std::vector<int64_t>{0, 0, 1}));
+  const PoolStrides st = pool_strides({45, 9, 1}, s);
+  EXPECT_EQ(st.n, 45);
+  EXPECT_EQ(st.c, 9);
+  EXPECT_EQ(std::vector<int64_t>(st.s, st.s + 3), (std::vector<int64_t>{0, 0, 1}));
+  // channels_last 2-D: (n, h, w, c).
+  s.spatial_dims = 2;
+  s.channels_last = true;
+  s.window = {2, 2};
+  s.strides = {2, 2};
+  s.pad_before = {0, 0};
+  s.pad_after = {0, 0};
+  const PoolStrides cl = pool_strides({96, 24, 4, 1}, s);
+  EXPECT_EQ(cl.c, 1);
+  EXPECT_EQ(std::vector<int64_t>(cl.s, cl.s + 3), (std::vector<int64_t>{0, 24, 4}));
+  EXPECT_TRUE(pool_geometry({2, 4, 6, 4}, {2, 2, 3, 4}, s).is_max);
 }
 
 TEST(CudaHost, BackendNamesFollowTheDevices) {
