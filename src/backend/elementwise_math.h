@@ -261,7 +261,7 @@ constexpr bool defined_for_bool(BinaryOp op) {
 
 /// Calls f(std::integral_constant<UnaryOp, op>{}): a runtime op to the templates above.
 template <typename F>
-inline void visit(UnaryOp op, F&& f) {
+KERAS_HOST_DEVICE inline void visit(UnaryOp op, F&& f) {
   switch (op) {
     case UnaryOp::Neg: return f(std::integral_constant<UnaryOp, UnaryOp::Neg>{});
     case UnaryOp::Abs: return f(std::integral_constant<UnaryOp, UnaryOp::Abs>{});
@@ -325,7 +325,7 @@ inline void visit(UnaryOp op, F&& f) {
 
 /// Calls f(std::integral_constant<BinaryOp, op>{}): a runtime op to the templates above.
 template <typename F>
-inline void visit(BinaryOp op, F&& f) {
+KERAS_HOST_DEVICE inline void visit(BinaryOp op, F&& f) {
   switch (op) {
     case BinaryOp::Add: return f(std::integral_constant<BinaryOp, BinaryOp::Add>{});
     case BinaryOp::Sub: return f(std::integral_constant<BinaryOp, BinaryOp::Sub>{});

@@ -14,10 +14,13 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "caching_allocator.h"
+#include "chain_program.h"
 #include "cuda_device.h"
 #include "gemm_layout.h"
 #ifdef KERAS_CUDA_WITH_CUDNN
@@ -279,9 +282,9 @@ class CudaBackend final : public backend::Backend {
   }
 
   // Fused capabilities: linear (a cuBLAS product, then the epilogue kernel), the epilogue and
-  // its backward pass, softmax (fused_kernels.cu), pooling (pool_kernels.cu), convolutions
-  // through cuDNN when built with it (cudnn_conv.h). Linear algebra and elementwise chains run
-  // as decompositions.
+  // its backward pass, softmax and elementwise chains (fused_kernels.cu), pooling
+  // (pool_kernels.cu), convolutions through cuDNN when built with it (cudnn_conv.h). Linear
+  // algebra runs as decompositions.
   bool supports(backend::Capability cap) const override {
     using backend::Capability;
     switch (cap) {
@@ -289,6 +292,7 @@ class CudaBackend final : public backend::Backend {
       case Capability::Epilogue:
       case Capability::Softmax:
       case Capability::Pool:
+      case Capability::Elementwise:
         return true;
 #ifdef KERAS_CUDA_WITH_CUDNN
       case Capability::Conv:
@@ -310,6 +314,14 @@ class CudaBackend final : public backend::Backend {
                          pool_strides(dx.strides, spec), operand(dy),
                          pool_strides(dy.strides, spec), operand(x), pool_strides(x.strides, spec),
                          operand(out), pool_strides(out.strides, spec));
+  }
+  // A chain in one kernel when it fits the fused kernel (chain_program.h), else step by step.
+  void elementwise(const backend::ElementwiseChain& chain, std::span<const Array> arrays) override {
+    select_device();
+    if (chain.numel == 0 || chain.steps.empty()) return;
+    ChainProgram program;
+    if (make_chain_program(chain, arrays, program)) return launch_chain(program);
+    run_chain_by_steps(chain, arrays);
   }
   void softmax(const Array& out, const Array& x, int axis, bool log) override {
     select_device();
@@ -383,6 +395,50 @@ class CudaBackend final : public backend::Backend {
     view.shape = shape;
     copy(c, view, backend::CopyMode::Assign);
     return c;
+  }
+
+  // The chain's steps as primitive calls over (rows, row_length) views of its arrays, with
+  // whole temporaries: what a chain the fused kernel does not take costs.
+  void run_chain_by_steps(const backend::ElementwiseChain& chain, std::span<const Array> arrays) {
+    using backend::ChainLayout;
+    using backend::ElementwiseStep;
+    const int64_t p = chain.row_length, rows = chain.numel / p;
+    std::vector<Array> regs(arrays.begin(), arrays.end());
+    for (size_t r = 0; r < arrays.size(); ++r) {
+      Array& a = regs[r];
+      a.shape = Shape{rows, p};
+      switch (chain.layouts[r]) {
+        case ChainLayout::Dense:
+          a.strides = Strides{p, 1};
+          break;
+        case ChainLayout::Scalar:
+          a.strides = Strides{0, 0};
+          break;
+        case ChainLayout::Row:
+          a.strides = Strides{1, 0};
+          break;
+        case ChainLayout::Column:
+          a.strides = Strides{0, 1};
+          break;
+      }
+    }
+    for (DType t : chain.temp_dtypes) regs.push_back(empty(Shape{rows, p}, t));
+    for (const ElementwiseStep& s : chain.steps) {
+      switch (s.kind) {
+        case ElementwiseStep::Kind::Unary:
+          unary(static_cast<backend::UnaryOp>(s.op), regs[s.out], regs[s.in[0]], s.p0, s.p1);
+          break;
+        case ElementwiseStep::Kind::Binary:
+          binary(static_cast<backend::BinaryOp>(s.op), regs[s.out], regs[s.in[0]], regs[s.in[1]]);
+          break;
+        case ElementwiseStep::Kind::Where:
+          where(regs[s.out], regs[s.in[0]], regs[s.in[1]], regs[s.in[2]]);
+          break;
+        case ElementwiseStep::Kind::Copy:
+          copy(regs[s.out], regs[s.in[0]], static_cast<backend::CopyMode>(s.op));
+          break;
+      }
+    }
   }
 
   // A bias (O) as an operand over an array of `rank` axes whose last is O: broadcast along the

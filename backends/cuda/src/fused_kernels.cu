@@ -1,5 +1,6 @@
 // The cuda backend's fused kernels: the bias-and-activation epilogue of linear and
-// conv_bias_activation, its backward pass, and softmax along one axis. Each computes what the
+// conv_bias_activation, its backward pass, softmax along one axis, and elementwise chains
+// (chain_program.h). Each computes what the
 // cpu backend's fused kernel computes, with the same element functions (element_access.cuh):
 // activations are the unary primitives', derivatives are written with the output y as the
 // cpu's are, softmax subtracts the line's max (NaN skipped, -inf lines shifted by 0) and sums
@@ -7,6 +8,7 @@
 
 #include <cmath>
 
+#include "chain_program.h"
 #include "element_access.cuh"
 #include "kernels.h"
 #include "launch.h"
@@ -70,6 +72,12 @@ __global__ void softmax_kernel(Dims lines, Operand out, Operand x, int64_t n, in
       store(op + k * os, out.dtype,
             log ? static_cast<C>(v - factor) : static_cast<C>(exp(v) * factor));
     }
+  }
+}
+
+__global__ void chain_kernel(ChainProgram program) {
+  KERAS_GRID_STRIDE(i, program.numel) {
+    run_chain_element(program, i);
   }
 }
 
@@ -150,6 +158,13 @@ void launch_softmax(const Dims& lines, const Operand& out, const Operand& x, int
     softmax_kernel<C><<<blocks, kThreads>>>(lines, out, x, n, x_step, out_step, log);
   });
   check_launch("softmax");
+}
+
+void launch_chain(const ChainProgram& program) {
+  const int64_t blocks = blocks_for(program.numel);
+  if (!blocks || program.num_steps == 0) return;
+  chain_kernel<<<blocks, kThreads>>>(program);
+  check_launch("elementwise chain");
 }
 
 }  // namespace keras::cuda

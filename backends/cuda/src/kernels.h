@@ -72,6 +72,10 @@ void launch_activation_grad(backend::Activation act, const Dims& dims, const Ope
 void launch_softmax(const Dims& lines, const Operand& out, const Operand& x, int64_t n,
                     int64_t x_step, int64_t out_step, bool log);
 
+struct ChainProgram;
+/// Runs an elementwise chain's program (chain_program.h): one thread per flat index.
+void launch_chain(const ChainProgram& program);
+
 // ---- pooling (pool_kernels.cu) ----
 /// y = max or average pooling of x (operands' bases, geometry and strides as pool_geometry.h).
 void launch_pool(const PoolGeometry& g, const Operand& x, const PoolStrides& xs, const Operand& y,

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "caching_allocator.h"
+#include "chain_program.h"
 #include "conv_geometry.h"
 #include "cuda_device.h"
 #ifdef KERAS_CUDA_WITH_CUDNN
@@ -23,6 +26,7 @@
 #include "keras/backend/registry.h"
 #include "keras/core/errors.h"
 #include "keras/cuda/memory.h"
+#include "keras/keras.h"
 #include "launch.h"
 #include "pool_geometry.h"
 
@@ -448,6 +452,161 @@ TEST(CudaPoolGeometry, LayoutsMapToImageSpaceAndChannel) {
   EXPECT_EQ(cl.c, 1);
   EXPECT_EQ(std::vector<int64_t>(cl.s, cl.s + 3), (std::vector<int64_t>{0, 24, 4}));
   EXPECT_TRUE(pool_geometry({2, 4, 6, 4}, {2, 2, 3, 4}, s).is_max);
+}
+
+// ---- elementwise chains (chain_program.h) ----------------------------------------------------
+
+using backend::ChainLayout;
+using backend::ElementwiseChain;
+using backend::ElementwiseStep;
+
+ElementwiseStep step(ElementwiseStep::Kind kind, uint8_t op, int out, std::array<int, 3> in,
+                     double p0 = 0, double p1 = 0) {
+  ElementwiseStep s;
+  s.kind = kind;
+  s.op = op;
+  s.out = out;
+  s.in = in;
+  s.p0 = p0;
+  s.p1 = p1;
+  return s;
+}
+
+template <typename Op>
+uint8_t code(Op op) {
+  return static_cast<uint8_t>(op);
+}
+
+// A chain as compiled training steps make them: a bias over rows (Column), a scale (Scalar), a
+// per-row value (Row), comparisons into bool, where, clip with parameters, accumulating copies,
+// logical ops computed in bool.
+// Registers 0-5 are arrays: 0 out (dense float), 1 x (dense), 2 bias (column), 3 scale
+// (scalar), 4 per-row (row), 5 mask out (dense bool); 6-11 temporaries.
+ElementwiseChain training_like_chain(int64_t rows, int64_t p) {
+  using K = ElementwiseStep::Kind;
+  using backend::BinaryOp;
+  using backend::UnaryOp;
+  ElementwiseChain c;
+  c.num_arrays = 6;
+  c.numel = rows * p;
+  c.row_length = p;
+  c.layouts = {ChainLayout::Dense,  ChainLayout::Dense, ChainLayout::Column,
+               ChainLayout::Scalar, ChainLayout::Row,   ChainLayout::Dense};
+  c.temp_dtypes = {DType::Float32, DType::Float32, DType::Bool,
+                   DType::Float32, DType::Float32, DType::Float32};
+  c.steps = {
+      step(K::Binary, code(BinaryOp::Add), 6, {1, 2, -1}),
+      step(K::Binary, code(BinaryOp::Mul), 7, {6, 3, -1}),
+      step(K::Binary, code(BinaryOp::Greater), 8, {7, 4, -1}),
+      step(K::Unary, code(UnaryOp::Exp), 9, {7, -1, -1}),
+      step(K::Where, 0, 10, {8, 9, 4}),
+      step(K::Unary, code(UnaryOp::Clip), 11, {10, -1, -1}, -0.5, 2.0),
+      step(K::Copy, code(backend::CopyMode::Assign), 0, {10, -1, -1}),
+      step(K::Copy, code(backend::CopyMode::Add), 0, {11, -1, -1}),
+      step(K::Unary, code(UnaryOp::IsNan), 5, {1, -1, -1}),
+      step(K::Binary, code(BinaryOp::LogicalOr), 5, {5, 8, -1}),
+      step(K::Unary, code(UnaryOp::LogicalNot), 8, {8, -1, -1}),    // computed in bool
+      step(K::Copy, code(backend::CopyMode::Add), 0, {8, -1, -1}),  // bool into float
+  };
+  return c;
+}
+
+// The fused kernel's per-element program, run on the host, against the cpu backend's own
+// chain on the same arrays: the same values bit for bit (one element function per op).
+TEST(CudaChainProgram, RunsAChainAsTheCpuBackendDoes) {
+  const int64_t rows = 37, p = 29;
+  ElementwiseChain chain = training_like_chain(rows, p);
+  // Input x has NaNs and values on both sides of the comparisons.
+  auto inputs = [&] {
+    std::vector<Tensor> t{ops::zeros({rows, p}, DType::Float32),
+                          random::normal({rows, p}, 0.0, 2.0, DType::Float32, 1),
+                          random::normal({p}, 0.0, 1.0, DType::Float32, 2),
+                          ops::convert_to_tensor(std::vector<float>{0.75f}, Shape{1}),
+                          random::normal({rows}, 0.0, 1.0, DType::Float32, 3),
+                          ops::zeros({rows, p}, DType::Bool)};
+    t[1] = ops::where(ops::less(random::uniform({rows, p}, 0.0, 1.0, DType::Float32, 4), 0.05),
+                      std::nanf(""), t[1]);
+    return t;
+  };
+  backend::BackendScope scope("cpu");
+  std::vector<Tensor> theirs = inputs(), ours = inputs();
+  std::vector<backend::Array> a_theirs, a_ours;
+  for (auto& t : theirs) a_theirs.push_back(t.array());
+  for (auto& t : ours) a_ours.push_back(t.array());
+  backend::get("cpu").elementwise(chain, a_theirs);
+  ChainProgram program;
+  ASSERT_TRUE(make_chain_program(chain, a_ours, program));
+  for (int64_t i = 0; i < chain.numel; ++i) run_chain_element(program, i);
+  const auto expected = theirs[0].to_vector<float>(), got = ours[0].to_vector<float>();
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (std::isnan(expected[i])) {
+      EXPECT_TRUE(std::isnan(got[i])) << i;
+      continue;
+    }
+    EXPECT_EQ(got[i], expected[i]) << i;
+  }
+  EXPECT_EQ(ours[5].to_vector<bool>(), theirs[5].to_vector<bool>());
+}
+
+// The same chain through the cuda backend on a GPU (the fused kernel) and through a chain the
+// kernel does not take (an int32 temporary: step by step), against cpu.
+TEST(CudaChainProgram, TheCudaBackendRunsChainsAsCpu) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device on this machine: GPU test skipped";
+  const int64_t rows = 37, p = 29;
+  for (bool fused : {true, false}) {
+    ElementwiseChain chain = training_like_chain(rows, p);
+    if (!fused) {  // an int32 round trip of the clipped value (truncating, on both backends)
+      chain.temp_dtypes.push_back(DType::Int32);
+      chain.steps.insert(chain.steps.begin() + 6,
+                         step(ElementwiseStep::Kind::Copy, 0, 12, {11, -1, -1}));
+      chain.steps.insert(chain.steps.begin() + 7,
+                         step(ElementwiseStep::Kind::Copy, 0, 11, {12, -1, -1}));
+    }
+    std::vector<Tensor> cpu{ops::zeros({rows, p}, DType::Float32),
+                            random::normal({rows, p}, 0.0, 2.0, DType::Float32, 1),
+                            random::normal({p}, 0.0, 1.0, DType::Float32, 2),
+                            ops::convert_to_tensor(std::vector<float>{0.75f}, Shape{1}),
+                            random::normal({rows}, 0.0, 1.0, DType::Float32, 3),
+                            ops::zeros({rows, p}, DType::Bool)};
+    std::vector<Tensor> gpu;
+    std::vector<backend::Array> a_cpu, a_gpu;
+    for (auto& t : cpu) {
+      gpu.push_back(t.to("cuda"));
+      a_cpu.push_back(t.array());
+      a_gpu.push_back(gpu.back().array());
+    }
+    backend::get("cpu").elementwise(chain, a_cpu);
+    backend::get("cuda").elementwise(chain, a_gpu);
+    const auto expected = cpu[0].to_vector<float>(), got = gpu[0].to("cpu").to_vector<float>();
+    for (size_t i = 0; i < expected.size(); ++i)
+      EXPECT_NEAR(got[i], expected[i], 1e-6f * std::max(1.0f, std::abs(expected[i]))) << i;
+    EXPECT_EQ(gpu[5].to("cpu").to_vector<bool>(), cpu[5].to_vector<bool>());
+  }
+}
+
+TEST(CudaChainProgram, LeavesWhatTheKernelDoesNotTakeToTheSteps) {
+  std::vector<Tensor> t{ops::zeros({4, 3}, DType::Float32), ops::ones({4, 3}, DType::Float32),
+                        ops::ones({3}, DType::Float32),     ops::ones({1}, DType::Float32),
+                        ops::ones({4}, DType::Float32),     ops::zeros({4, 3}, DType::Bool)};
+  std::vector<backend::Array> arrays;
+  for (auto& x : t) arrays.push_back(x.array());
+  ChainProgram program;
+  ElementwiseChain chain = training_like_chain(4, 3);
+  EXPECT_TRUE(make_chain_program(chain, arrays, program));
+  ElementwiseChain int_temp = chain;  // an int32 register
+  int_temp.temp_dtypes[0] = DType::Int32;
+  EXPECT_FALSE(make_chain_program(int_temp, arrays, program));
+  ElementwiseChain broadcast_out = chain;  // writing a column array would race
+  broadcast_out.steps.push_back(step(ElementwiseStep::Kind::Copy, 0, 2, {6, -1, -1}));
+  EXPECT_FALSE(make_chain_program(broadcast_out, arrays, program));
+  ElementwiseChain bitwise = chain;  // an op floats do not have
+  bitwise.steps.push_back(
+      step(ElementwiseStep::Kind::Unary, code(backend::UnaryOp::BitwiseNot), 7, {7, -1, -1}));
+  EXPECT_FALSE(make_chain_program(bitwise, arrays, program));
+  ElementwiseChain long_chain = chain;
+  while (static_cast<int>(long_chain.steps.size()) <= kMaxChainSteps)
+    long_chain.steps.push_back(chain.steps[0]);
+  EXPECT_FALSE(make_chain_program(long_chain, arrays, program));
 }
 
 TEST(CudaHost, BackendNamesFollowTheDevices) {
