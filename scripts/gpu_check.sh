@@ -89,10 +89,25 @@ if ! cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" > "$out/build
   exit 1
 fi
 
-log "cuda backend tests"
-build-gpu/backends/cuda/test_backend_cuda > "$out/test_backend_cuda.txt" 2>&1 || status=1
-grep -E "^\[ +(PASSED|FAILED|SKIPPED) +\] [0-9]+ test" "$out/test_backend_cuda.txt" |
-  tee -a "$out/summary.txt"
+# Each test in a process of its own, kernels launched synchronously: a kernel that faults
+# leaves a sticky error that would fail every later test of the process, and a launch that
+# waits names the kernel that faulted.
+each_test() {  # $1: test binary, $2: output file; the failures and the counts in the summary
+  local name passed=0 skipped=0 failed=0
+  : > "$2"
+  for name in $("$1" --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / {print suite $1}'); do
+    if CUDA_LAUNCH_BLOCKING=1 timeout 300 "$1" --gtest_filter="$name" >> "$2" 2>&1; then
+      if tail -n 5 "$2" | grep -q "^\[  SKIPPED \]"; then skipped=$((skipped + 1)); else passed=$((passed + 1)); fi
+    else
+      failed=$((failed + 1))
+      status=1
+      log "  FAILED: $name"
+    fi
+  done
+  log "  $passed passed, $skipped skipped, $failed failed"
+}
+log "cuda backend tests (one process each)"
+each_test build-gpu/backends/cuda/test_backend_cuda "$out/test_backend_cuda.txt"
 if [ "$with_torch" = ON ]; then
   build-gpu/tools/cli/keras-cpp info 2>&1 | tee "$out/info.txt" | grep -E "^devices|^torch on" |
     tee -a "$out/summary.txt"
@@ -102,7 +117,8 @@ if [ "$with_torch" = ON ]; then
     tee -a "$out/summary.txt"
 fi
 log "conformance suite (cpu against every backend in the program: cuda, torch, torch:cuda)"
-build-gpu/tests/test_conformance --gtest_brief=1 > "$out/conformance.txt" 2>&1 || status=1
+CUDA_LAUNCH_BLOCKING=1 build-gpu/tests/test_conformance --gtest_brief=1 > "$out/conformance.txt" 2>&1 ||
+  status=1
 grep -E "^\| (cuda|torch)|^\[ +(PASSED|FAILED|SKIPPED) +\] [0-9]+ test" "$out/conformance.txt" |
   tee -a "$out/summary.txt"
 left=$(( budget - ($(date +%s) - start) ))
