@@ -260,9 +260,14 @@ class CudaBackend final : public backend::Backend {
     Operand vo, io;
     if (values.storage) vo = operand_without(values, axis);
     if (indices.storage) io = operand_without(indices, axis);
+    std::vector<Ref<backend::Storage>> held;  // the radix sort's scratch, until we return
     launch_sort(dims_without(x.shape, axis), vo, io, operand_without(x, axis), x.shape[axis],
                 values.storage ? values.strides[axis] : 0,
-                indices.storage ? indices.strides[axis] : 0, x.strides[axis], descending);
+                indices.storage ? indices.strides[axis] : 0, x.strides[axis], descending,
+                [this, &held](size_t n) {
+                  held.push_back(allocate(n));
+                  return held.back()->data();
+                });
   }
   void gather(const Array& out, const Array& x, const Array& index, int axis) override {
     select_device();
@@ -486,7 +491,7 @@ class CudaBackend final : public backend::Backend {
   }
   // Scratch memory for cuDNN, held by `scratch` until the caller returns (later kernels on the
   // same stream may reuse it: they run after cuDNN's).
-  Workspace workspace(Ref<backend::Storage>& scratch) {
+  Scratch workspace(Ref<backend::Storage>& scratch) {
     return [this, &scratch](size_t n) {
       scratch = allocate(n);
       return scratch->data();

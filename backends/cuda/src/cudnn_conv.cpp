@@ -88,7 +88,7 @@ std::vector<Perf> usable(const Perf* perf, int count) {
 // Runs the first algorithm that accepts the problem (one may still refuse FMA math or the
 // layout: CUDNN_STATUS_NOT_SUPPORTED moves on to the next).
 template <typename Perf, typename Size, typename Run>
-void run_first(const std::vector<Perf>& algorithms, const Workspace& workspace, Size size, Run run,
+void run_first(const std::vector<Perf>& algorithms, const Scratch& workspace, Size size, Run run,
                const char* what) {
   for (const Perf& p : algorithms) {
     size_t bytes = 0;
@@ -128,7 +128,7 @@ cudnnHandle_t handle_of(cudnnHandle_t& h) {
 }  // namespace
 
 void Cudnn::forward(const CudnnConv& c, DType dtype, const void* x, const void* w, void* y,
-                    const Workspace& workspace) {
+                    const Scratch& workspace) {
   cudnnHandle_t h = handle_of(state_->handle);
   Described d(c, dtype);
   cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
@@ -149,7 +149,7 @@ void Cudnn::forward(const CudnnConv& c, DType dtype, const void* x, const void* 
 }
 
 void Cudnn::backward_data(const CudnnConv& c, DType dtype, const void* dy, const void* w, void* dx,
-                          const Workspace& workspace) {
+                          const Scratch& workspace) {
   cudnnHandle_t h = handle_of(state_->handle);
   Described d(c, dtype);
   cudnnConvolutionBwdDataAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
@@ -171,7 +171,7 @@ void Cudnn::backward_data(const CudnnConv& c, DType dtype, const void* dy, const
 }
 
 void Cudnn::backward_filter(const CudnnConv& c, DType dtype, const void* x, const void* dy,
-                            void* dw, const Workspace& workspace) {
+                            void* dw, const Scratch& workspace) {
   cudnnHandle_t h = handle_of(state_->handle);
   Described d(c, dtype);
   cudnnConvolutionBwdFilterAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];

@@ -6,17 +6,14 @@
 // step gives the same bits every run.
 
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <vector>
 
 #include "conv_geometry.h"
 #include "keras/core/dtype.h"
+#include "kernels.h"  // Scratch
 
 namespace keras::cuda {
-
-/// Gives device scratch memory of at least n bytes that stays valid until the next call.
-using Workspace = std::function<void*(size_t n)>;
 
 /// The output dims (N, C, *spatial) cuDNN derives from `c`'s descriptors, which it validates
 /// (host only: no device or handle needed, so tests run it anywhere).
@@ -32,13 +29,13 @@ class Cudnn {
 
   /// y = conv(x, w).
   void forward(const CudnnConv& c, DType dtype, const void* x, const void* w, void* y,
-               const Workspace& workspace);
+               const Scratch& workspace);
   /// dx = the gradient of conv(., w) applied to dy.
   void backward_data(const CudnnConv& c, DType dtype, const void* dy, const void* w, void* dx,
-                     const Workspace& workspace);
+                     const Scratch& workspace);
   /// dw = the gradient of conv(x, .) applied to dy.
   void backward_filter(const CudnnConv& c, DType dtype, const void* x, const void* dy, void* dw,
-                       const Workspace& workspace);
+                       const Scratch& workspace);
 
  private:
   struct State;

@@ -171,5 +171,35 @@ inline __device__ auto binary_value(C x, C y) {
     return backend::math::binary_float<Op>(x, y);
 }
 
+// The compute type a kernel uses for dtype t: 0 float, 1 double, 2 int64, 3 bool.
+enum class Mode { Float, Double, Integer, Bool };
+inline Mode mode_of(DType t) {
+  if (t == DType::Float64) return Mode::Double;
+  if (is_float(t)) return Mode::Float;
+  if (t == DType::Bool) return Mode::Bool;
+  return Mode::Integer;
+}
+
+// The compute type of comparisons and accumulations (reductions, arg max/min, sorts): bool is
+// read as 0/1 in int64 there, as cpu orders and sums it.
+inline Mode ordering_mode(DType t) {
+  return mode_of(t) == Mode::Bool ? Mode::Integer : mode_of(t);
+}
+
+// Calls f(C{}) for the compute type of `mode`.
+template <typename F>
+void with_compute_type(Mode mode, F&& f) {
+  switch (mode) {
+    case Mode::Float:
+      return f(float{});
+    case Mode::Double:
+      return f(double{});
+    case Mode::Integer:
+      return f(int64_t{});
+    case Mode::Bool:
+      return f(bool{});
+  }
+}
+
 }  // namespace
 }  // namespace keras::cuda

@@ -100,30 +100,6 @@ __global__ void where_kernel(Dims dims, Operand out, Operand cond, Operand a, Op
   }
 }
 
-// The compute type a kernel uses for dtype t: 0 float, 1 double, 2 int64, 3 bool.
-enum class Mode { Float, Double, Integer, Bool };
-Mode mode_of(DType t) {
-  if (t == DType::Float64) return Mode::Double;
-  if (is_float(t)) return Mode::Float;
-  if (t == DType::Bool) return Mode::Bool;
-  return Mode::Integer;
-}
-
-// The compute type of comparisons and accumulations (reductions, arg max/min, sorts): bool is
-// read as 0/1 in int64 there, as cpu orders and sums it.
-Mode ordering_mode(DType t) { return mode_of(t) == Mode::Bool ? Mode::Integer : mode_of(t); }
-
-// Calls f(C{}) for the compute type of `mode`.
-template <typename F>
-void with_compute_type(Mode mode, F&& f) {
-  switch (mode) {
-    case Mode::Float: return f(float{});
-    case Mode::Double: return f(double{});
-    case Mode::Integer: return f(int64_t{});
-    case Mode::Bool: return f(bool{});
-  }
-}
-
 [[noreturn]] void undefined(std::string_view what, std::string_view op, DType t) {
   throw NotImplementedError("cuda backend: " + std::string(what) + " " + std::string(op) +
                             " is not defined for " + std::string(dtype_name(t)));
@@ -265,41 +241,7 @@ __global__ void gather_kernel(Dims dims, Operand out, Operand x, Operand index,
   }
 }
 
-// ---- sort and scatter --------------------------------------------------------------------------
-
-// One thread per element: its place in the sorted line is the number of keys before it (smaller,
-// or equal and earlier): a stable sort in O(n) per element, for lines of moderate length.
-template <typename C>
-__global__ void sort_kernel(Dims elements, Operand values, Operand indices, Operand x, int64_t n,
-                            int64_t values_step, int64_t indices_step, int64_t x_step,
-                            bool descending) {
-  const int64_t xs = element_bytes(x.dtype);
-  KERAS_GRID_STRIDE(e, elements.numel) {
-    const int64_t line = e / n, i = e % n;
-    Dims lines = elements;  // the line axes: every axis of `elements` but the last
-    lines.rank -= 1;
-    lines.numel = elements.numel / n;
-    const char* p = address(x, lines, line);
-    auto key = [&](int64_t j) {
-      const auto k = backend::math::sort_key<C>(load<C>(p + j * x_step * xs, x.dtype));
-      return descending ? ~k : k;
-    };
-    const auto mine = key(i);
-    int64_t rank = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      const auto k = key(j);
-      rank += k < mine || (k == mine && j < i);
-    }
-    if (values.base) {
-      char* to = address(values, lines, line) + rank * values_step * xs;
-      const char* from = p + i * x_step * xs;
-      for (int64_t b = 0; b < xs; ++b) to[b] = from[b];
-    }
-    if (indices.base)
-      store<int64_t>(address(indices, lines, line) + rank * indices_step * element_bytes(indices.dtype),
-                     indices.dtype, i);
-  }
-}
+// ---- scatter (sorts: sort_kernels.cu) -----------------------------------------------------------
 
 template <typename C>
 __global__ void scatter_kernel(backend::ScatterReduce reduce, Dims lines, Operand out,
@@ -574,29 +516,6 @@ void launch_gather(const Dims& dims, const Operand& out, const Operand& x, const
     gather_kernel<<<blocks, kThreads>>>(dims, out, x, index, axis_stride);
     check_launch("gather");
   }
-}
-
-void launch_sort(const Dims& lines, const Operand& values, const Operand& indices,
-                 const Operand& x, int64_t n, int64_t values_step, int64_t indices_step,
-                 int64_t x_step, bool descending) {
-  // The index space: the lines, then the position along the sorted axis.
-  Dims elements = lines;
-  if (elements.rank + 1 > kMaxDims)
-    throw NotImplementedError("cuda backend: sort of arrays of rank " +
-                              std::to_string(elements.rank + 1) + " (at most " +
-                              std::to_string(kMaxDims) + ")");
-  elements.size[elements.rank++] = n;
-  elements.numel = lines.numel * n;
-  const int64_t blocks = blocks_for(elements.numel);
-  if (!blocks) return;
-  const Mode mode = ordering_mode(x.dtype);
-  with_compute_type(mode, [&](auto c) {
-    using C = decltype(c);
-    if constexpr (!std::is_same_v<C, bool>)
-      sort_kernel<C><<<blocks, kThreads>>>(elements, values, indices, x, n, values_step,
-                                           indices_step, x_step, descending);
-  });
-  check_launch("sort");
 }
 
 void launch_scatter(backend::ScatterReduce reduce, const Dims& lines, const Operand& out,

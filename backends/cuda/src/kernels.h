@@ -4,7 +4,9 @@
 // RuntimeError naming the kernel when the launch fails. cuda_backend.cpp turns Arrays into
 // these arguments.
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "device_layout.h"
 #include "keras/backend/primitives.h"
@@ -39,12 +41,16 @@ void launch_scan(backend::ScanOp op, const Dims& lines, const Operand& out, cons
 /// `axis_stride`, and 0 in `x`).
 void launch_gather(const Dims& dims, const Operand& out, const Operand& x, const Operand& index,
                    int64_t axis_stride);
+/// Device scratch memory of at least n bytes, valid until the calling primitive returns.
+using Scratch = std::function<void*(size_t n)>;
+
 /// Stable sorts of `lines` lines of n elements (x_step apart in x) into values and/or indices
 /// (either may have a null base: not wanted), ascending with NaN last or descending with NaN
-/// first, in cpu's order (backend::math::sort_key, ties by position).
-void launch_sort(const Dims& lines, const Operand& values, const Operand& indices,
-                 const Operand& x, int64_t n, int64_t values_step, int64_t indices_step,
-                 int64_t x_step, bool descending);
+/// first, in cpu's order (backend::math::sort_key, ties by position); sort_kernels.cu. Long
+/// lines take scratch for CUB's radix sort.
+void launch_sort(const Dims& lines, const Operand& values, const Operand& indices, const Operand& x,
+                 int64_t n, int64_t values_step, int64_t indices_step, int64_t x_step,
+                 bool descending, const Scratch& scratch);
 /// For every line of src (all axes but the scattered one) and j in [0, n), in order:
 /// out[line, index[line, j]] op= src[line, j] (one thread per line, so repeated indices combine
 /// in cpu's order).

@@ -108,6 +108,30 @@ TEST(CudaDevice, SortsAndScattersAgreeWithCpu) {
   expect_close(c, g, 1e-5);
 }
 
+// Lines longer than the counting sort takes (256) go to CUB's radix sort: one line over the
+// device, several as segments; ties, NaN, -0 and +0, float64 and int64 keys, top_k.
+TEST(CudaDevice, LongSortsAgreeWithCpu) {
+  KERAS_REQUIRE_GPU();
+  for (DType d : {DType::Float32, DType::Float64, DType::Int64}) {
+    auto [c, g] = on_both([&] {
+      Tensor x = ops::floor(random::normal({3, 5000}, 0.0, 40.0, DType::Float64, 12));
+      if (d != DType::Int64) {
+        x = ops::where(ops::equal(x, 7.0), ops::full_like(x, std::nan("")), x);
+        x = ops::where(ops::equal(x, 3.0), ops::full_like(x, -0.0), x);
+      }
+      x = x.astype(d);
+      Tensor one_line = ops::reshape(x, {-1});
+      return ops::concatenate(
+          {ops::reshape(ops::argsort(x, -1), {-1}).astype(DType::Float64),
+           ops::reshape(ops::sort(x, -1), {-1}).astype(DType::Float64),
+           ops::argsort(ops::negative(one_line), -1).astype(DType::Float64),
+           ops::reshape(ops::math::top_k(x, 300).second, {-1}).astype(DType::Float64)},
+          0);
+    });
+    expect_close(c, g, 0);
+  }
+}
+
 TEST(CudaDevice, MatmulAgreesWithCpu) {
   KERAS_REQUIRE_GPU();
   for (DType d : {DType::Float32, DType::Float64, DType::Float16}) {
