@@ -58,7 +58,8 @@ configure() {  # $1: ON or OFF for the torch backend
   # pass the carry limit, and the GPU run needs neither.
   TORCH_CUDA_ARCH_LIST=9.0 cmake -S . -B build-gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DKERAS_WITH_CUDA=ON -DKERAS_BUILD_SERVING=OFF -DKERAS_BUILD_EXAMPLES=OFF \
-    -DKERAS_BUILD_BENCH=ON -DKERAS_CUDNN_ROOT="$cudnn_root" "${torch[@]}" \
+    -DKERAS_BUILD_BENCH=ON -DKERAS_CUDNN_ROOT="$cudnn_root" -DKERAS_CLI_WITH_CUDA=ON \
+    "${torch[@]}" \
     > "$out/configure.log" 2>&1
 }
 with_torch=OFF
@@ -82,8 +83,8 @@ grep -q "keras_cuda" build-gpu/backends/cuda/Makefile build-gpu/build.ninja 2>/d
 grep -E "^-- cuda backend: (cuDNN|no cuDNN)" "$out/configure.log" | sed 's/^-- //' |
   tee -a "$out/summary.txt"
 log "building (-j$(nproc))"
-targets=(test_backend_cuda test_conformance bench_keras_gpu)
-[ "$with_torch" = ON ] && targets+=(test_torch_interop keras-cpp)
+targets=(test_backend_cuda test_conformance bench_keras_gpu keras-cpp)
+[ "$with_torch" = ON ] && targets+=(test_torch_interop)
 if ! cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" > "$out/build.log" 2>&1; then
   log "build failed (build.log)"
   exit 1
@@ -108,9 +109,9 @@ each_test() {  # $1: test binary, $2: output file; the failures and the counts i
 }
 log "cuda backend tests (one process each)"
 each_test build-gpu/backends/cuda/test_backend_cuda "$out/test_backend_cuda.txt"
+build-gpu/tools/cli/keras-cpp info 2>&1 | tee "$out/info.txt" | grep -E "^devices|^torch on" |
+  tee -a "$out/summary.txt"
 if [ "$with_torch" = ON ]; then
-  build-gpu/tools/cli/keras-cpp info 2>&1 | tee "$out/info.txt" | grep -E "^devices|^torch on" |
-    tee -a "$out/summary.txt"
   log "torch backend device and interop tests"
   build-gpu/backends/torch/tests/test_torch_interop > "$out/test_torch_interop.txt" 2>&1 || status=1
   grep -E "^\[ +(PASSED|FAILED|SKIPPED) +\] [0-9]+ test" "$out/test_torch_interop.txt" |
