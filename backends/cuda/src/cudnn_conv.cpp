@@ -3,6 +3,8 @@
 #include <cudnn.h>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -76,27 +78,50 @@ struct Described {
 // The algorithms cuDNN's heuristics found usable, deterministic ones first (stable: in the
 // heuristics' order otherwise).
 template <typename Perf>
-std::vector<Perf> usable(const Perf* perf, int count) {
-  std::vector<Perf> out;
+auto usable(const Perf* perf, int count) {
+  std::vector<Perf> found;
   for (int i = 0; i < count; ++i)
-    if (perf[i].status == CUDNN_STATUS_SUCCESS) out.push_back(perf[i]);
-  std::stable_partition(out.begin(), out.end(),
+    if (perf[i].status == CUDNN_STATUS_SUCCESS) found.push_back(perf[i]);
+  std::stable_partition(found.begin(), found.end(),
                         [](const Perf& p) { return p.determinism == CUDNN_DETERMINISTIC; });
+  std::vector<decltype(perf->algo)> out;
+  for (const Perf& p : found) out.push_back(p.algo);
   return out;
 }
 
-// Runs the first algorithm that accepts the problem (one may still refuse FMA math or the
-// layout: CUDNN_STATUS_NOT_SUPPORTED moves on to the next).
-template <typename Perf, typename Size, typename Run>
-void run_first(const std::vector<Perf>& algorithms, const Scratch& workspace, Size size, Run run,
-               const char* what) {
-  for (const Perf& p : algorithms) {
+// A problem's key in the algorithm cache: its direction, dtype and every descriptor field.
+std::vector<int> cache_key(char direction, const CudnnConv& c, DType dtype) {
+  std::vector<int> k{direction, static_cast<int>(dtype),        c.spatial,
+                     c.groups,  c.filter_channels_last ? 1 : 0, c.x.rank,
+                     c.y.rank};
+  auto add = [&](const int* v, int n) { k.insert(k.end(), v, v + n); };
+  for (const int* v : {c.x.dims, c.x.strides, c.y.dims, c.y.strides, c.filter}) add(v, 5);
+  for (const int* v : {c.pad, c.stride, c.dilation}) add(v, 3);
+  return k;
+}
+
+// Runs the problem with the algorithm that ran it before, else the first of `find()` that
+// accepts it (one may still refuse FMA math or the layout: CUDNN_STATUS_NOT_SUPPORTED moves on
+// to the next), remembered for the next call: the heuristics are asked once per shape.
+template <typename Algo, typename Find, typename Size, typename Run>
+void run_cached(std::map<std::vector<int>, int>& cache, const std::vector<int>& key, Find find,
+                Size size, Run run, const Scratch& workspace, const char* what) {
+  auto attempt = [&](Algo algo) {
     size_t bytes = 0;
-    cudnnStatus_t s = size(p.algo, &bytes);
-    if (s == CUDNN_STATUS_SUCCESS) s = run(p.algo, bytes ? workspace(bytes) : nullptr, bytes);
-    if (s == CUDNN_STATUS_SUCCESS) return;
-    if (s != CUDNN_STATUS_NOT_SUPPORTED) check(s, what);
+    cudnnStatus_t s = size(algo, &bytes);
+    if (s == CUDNN_STATUS_SUCCESS) s = run(algo, bytes ? workspace(bytes) : nullptr, bytes);
+    if (s != CUDNN_STATUS_SUCCESS && s != CUDNN_STATUS_NOT_SUPPORTED) check(s, what);
+    return s == CUDNN_STATUS_SUCCESS;
+  };
+  if (auto it = cache.find(key); it != cache.end()) {
+    if (attempt(static_cast<Algo>(it->second))) return;
+    cache.erase(it);
   }
+  for (Algo a : find())
+    if (attempt(a)) {
+      cache[key] = static_cast<int>(a);
+      return;
+    }
   throw NotImplementedError(std::string("cuda backend: cuDNN has no algorithm for this ") + what);
 }
 
@@ -112,6 +137,10 @@ std::vector<int> cudnn_output_dims(const CudnnConv& c, DType dtype) {
 
 struct Cudnn::State {
   cudnnHandle_t handle = nullptr;
+  // One caller at a time: a cuDNN handle is not to be used by two threads at once (inference
+  // from many threads shares the backend).
+  std::mutex mutex;
+  std::map<std::vector<int>, int> algorithms;  // cache_key -> the algorithm that ran it
 };
 
 Cudnn::Cudnn() : state_(std::make_unique<State>()) {}
@@ -129,15 +158,19 @@ cudnnHandle_t handle_of(cudnnHandle_t& h) {
 
 void Cudnn::forward(const CudnnConv& c, DType dtype, const void* x, const void* w, void* y,
                     const Scratch& workspace) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
   cudnnHandle_t h = handle_of(state_->handle);
   Described d(c, dtype);
-  cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-  int count = 0;
-  check(cudnnGetConvolutionForwardAlgorithm_v7(h, d.x.d, d.w.d, d.conv.d, d.y.d,
-                                               CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &count, perf),
-        "choosing a forward algorithm");
-  run_first(
-      usable(perf, count), workspace,
+  run_cached<cudnnConvolutionFwdAlgo_t>(
+      state_->algorithms, cache_key('f', c, dtype),
+      [&] {
+        cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+        int count = 0;
+        check(cudnnGetConvolutionForwardAlgorithm_v7(
+                  h, d.x.d, d.w.d, d.conv.d, d.y.d, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &count, perf),
+              "choosing a forward algorithm");
+        return usable(perf, count);
+      },
       [&](cudnnConvolutionFwdAlgo_t a, size_t* bytes) {
         return cudnnGetConvolutionForwardWorkspaceSize(h, d.x.d, d.w.d, d.conv.d, d.y.d, a, bytes);
       },
@@ -145,20 +178,25 @@ void Cudnn::forward(const CudnnConv& c, DType dtype, const void* x, const void* 
         return cudnnConvolutionForward(h, d.one, d.x.d, x, d.w.d, w, d.conv.d, a, ws, bytes, d.zero,
                                        d.y.d, y);
       },
-      "convolution");
+      workspace, "convolution");
 }
 
 void Cudnn::backward_data(const CudnnConv& c, DType dtype, const void* dy, const void* w, void* dx,
                           const Scratch& workspace) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
   cudnnHandle_t h = handle_of(state_->handle);
   Described d(c, dtype);
-  cudnnConvolutionBwdDataAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
-  int count = 0;
-  check(cudnnGetConvolutionBackwardDataAlgorithm_v7(
-            h, d.w.d, d.y.d, d.conv.d, d.x.d, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &count, perf),
-        "choosing an input-gradient algorithm");
-  run_first(
-      usable(perf, count), workspace,
+  run_cached<cudnnConvolutionBwdDataAlgo_t>(
+      state_->algorithms, cache_key('d', c, dtype),
+      [&] {
+        cudnnConvolutionBwdDataAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+        int count = 0;
+        check(cudnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w.d, d.y.d, d.conv.d, d.x.d,
+                                                          CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT,
+                                                          &count, perf),
+              "choosing an input-gradient algorithm");
+        return usable(perf, count);
+      },
       [&](cudnnConvolutionBwdDataAlgo_t a, size_t* bytes) {
         return cudnnGetConvolutionBackwardDataWorkspaceSize(h, d.w.d, d.y.d, d.conv.d, d.x.d, a,
                                                             bytes);
@@ -167,21 +205,25 @@ void Cudnn::backward_data(const CudnnConv& c, DType dtype, const void* dy, const
         return cudnnConvolutionBackwardData(h, d.one, d.w.d, w, d.y.d, dy, d.conv.d, a, ws, bytes,
                                             d.zero, d.x.d, dx);
       },
-      "convolution's input gradient");
+      workspace, "convolution's input gradient");
 }
 
 void Cudnn::backward_filter(const CudnnConv& c, DType dtype, const void* x, const void* dy,
                             void* dw, const Scratch& workspace) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
   cudnnHandle_t h = handle_of(state_->handle);
   Described d(c, dtype);
-  cudnnConvolutionBwdFilterAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
-  int count = 0;
-  check(
-      cudnnGetConvolutionBackwardFilterAlgorithm_v7(
-          h, d.x.d, d.y.d, d.conv.d, d.w.d, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &count, perf),
-      "choosing a kernel-gradient algorithm");
-  run_first(
-      usable(perf, count), workspace,
+  run_cached<cudnnConvolutionBwdFilterAlgo_t>(
+      state_->algorithms, cache_key('w', c, dtype),
+      [&] {
+        cudnnConvolutionBwdFilterAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
+        int count = 0;
+        check(cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x.d, d.y.d, d.conv.d, d.w.d,
+                                                            CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT,
+                                                            &count, perf),
+              "choosing a kernel-gradient algorithm");
+        return usable(perf, count);
+      },
       [&](cudnnConvolutionBwdFilterAlgo_t a, size_t* bytes) {
         return cudnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x.d, d.y.d, d.conv.d, d.w.d, a,
                                                               bytes);
@@ -190,7 +232,7 @@ void Cudnn::backward_filter(const CudnnConv& c, DType dtype, const void* x, cons
         return cudnnConvolutionBackwardFilter(h, d.one, d.x.d, x, d.y.d, dy, d.conv.d, a, ws, bytes,
                                               d.zero, d.w.d, dw);
       },
-      "convolution's kernel gradient");
+      workspace, "convolution's kernel gradient");
 }
 
 }  // namespace keras::cuda
