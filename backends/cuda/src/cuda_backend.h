@@ -1,0 +1,232 @@
+#pragma once
+// The cuda backend (see cuda_backend.cpp): the class, shared by the files that define its
+// parts: cuda_backend.cpp (memory, the primitives, products, registration), cuda_fused.cpp (the
+// fused capabilities), cuda_conv.cpp (convolutions through cuDNN). Internal to keras_cuda.
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "caching_allocator.h"
+#include "cuda_arrays.h"
+#include "cuda_device.h"
+#include "keras/backend/backend.h"
+#include "kernels.h"
+#ifdef KERAS_CUDA_WITH_CUDNN
+#include "cudnn_conv.h"
+#endif
+
+namespace keras::cuda {
+
+/// The bytes of `value` in `dtype`, as the cpu backend's fill writes them.
+void scalar_bytes(const Scalar& value, DType dtype, unsigned char* out);
+
+class CudaBackend final : public backend::Backend {
+ public:
+  /// The backend of GPU `device`: a cuBLAS handle on it, memory through the caching allocator.
+  explicit CudaBackend(int device);
+  ~CudaBackend() override;
+
+  std::string_view name() const override { return name_; }
+  std::string device() const override { return "cuda:" + std::to_string(device_); }
+  bool is_host() const override { return false; }
+
+  Ref<backend::Storage> allocate(size_t nbytes) override {
+    return make_ref<backend::Storage>(this, allocator_.allocate(nbytes), nbytes);
+  }
+  void deallocate(void* data, size_t) override { allocator_.deallocate(data); }
+  CachingAllocator& allocator() { return allocator_; }
+  void copy_from_host(backend::Storage& dst, size_t off, const void* src, size_t n) override {
+    select_device();
+    if (n)
+      check(cudaMemcpy(static_cast<char*>(dst.data()) + off, src, n, cudaMemcpyHostToDevice),
+            "copy to the device");
+  }
+  void copy_to_host(void* dst, const backend::Storage& src, size_t off, size_t n) override {
+    select_device();
+    if (n)
+      check(cudaMemcpy(dst, static_cast<const char*>(src.data()) + off, n, cudaMemcpyDeviceToHost),
+            "copy to the host");
+  }
+  void synchronize() override {
+    select_device();
+    check(cudaDeviceSynchronize(), "synchronize");
+  }
+
+  void fill(const Array& out, const Scalar& value) override {
+    select_device();
+    unsigned char bytes[8] = {};
+    scalar_bytes(value, out.dtype, bytes);
+    launch_fill(dims_of(out.shape), operand(out), bytes, static_cast<int>(itemsize(out.dtype)));
+  }
+  void arange(const Array& out, double start, double step) override {
+    select_device();
+    launch_arange(operand(out), out.numel(), start, step);
+  }
+  void random(const Array& out, backend::RandomKind kind, uint64_t seed,
+              uint64_t counter) override {
+    select_device();
+    launch_random(kind, operand(out), out.numel(), seed, counter);
+  }
+  void copy(const Array& dst, const Array& src, backend::CopyMode mode) override {
+    select_device();
+    launch_copy(dims_of(dst.shape), operand(dst), operand(src), mode == backend::CopyMode::Add);
+  }
+  void unary(backend::UnaryOp op, const Array& out, const Array& x, double p0, double p1) override {
+    select_device();
+    launch_unary(op, dims_of(out.shape), operand(out), operand(x), p0, p1);
+  }
+  void binary(backend::BinaryOp op, const Array& out, const Array& a, const Array& b) override {
+    select_device();
+    launch_binary(op, dims_of(out.shape), operand(out), operand(a), operand(b));
+  }
+  void where(const Array& out, const Array& cond, const Array& a, const Array& b) override {
+    select_device();
+    launch_where(dims_of(out.shape), operand(out), operand(cond), operand(a), operand(b));
+  }
+
+  void reduce(backend::ReduceOp op, const Array& out, const Array& x, uint64_t axes) override {
+    select_device();
+    // out has x's rank, extent 1 on the reduced axes.
+    Dims kept, reduced;
+    Operand o = operand(out), xk = operand(x), xr = operand(x);
+    for (int d = 0; d < x.rank(); ++d) {
+      const bool r = (axes >> d) & 1;
+      Dims& dims = r ? reduced : kept;
+      Operand& xo = r ? xr : xk;
+      if (!r) o.stride[kept.rank] = out.strides[d];
+      xo.stride[dims.rank] = x.strides[d];
+      dims.size[dims.rank++] = x.shape[d];
+      dims.numel *= x.shape[d];
+    }
+    launch_reduce(op, kept, o, xk, reduced, xr);
+  }
+
+  void arg_reduce(backend::ArgReduceOp op, const Array& out, const Array& x, int axis) override {
+    select_device();
+    launch_arg_reduce(op == backend::ArgReduceOp::ArgMax, dims_without(x.shape, axis),
+                      operand_without(out, axis), operand_without(x, axis), x.shape[axis],
+                      x.strides[axis]);
+  }
+
+  void matmul(const Array& out, const Array& a, const Array& b) override;
+
+  void scan(backend::ScanOp op, const Array& out, const Array& x, int axis) override {
+    select_device();
+    launch_scan(op, dims_without(x.shape, axis), operand_without(out, axis),
+                operand_without(x, axis), x.shape[axis], out.strides[axis], x.strides[axis]);
+  }
+  void sort(const Array& values, const Array& indices, const Array& x, bool descending) override {
+    select_device();
+    // Lines along the last axis; values and indices (when wanted) have x's shape.
+    const int axis = x.rank() - 1;
+    Operand vo, io;
+    if (values.storage) vo = operand_without(values, axis);
+    if (indices.storage) io = operand_without(indices, axis);
+    std::vector<Ref<backend::Storage>> held;  // the radix sort's scratch, until we return
+    launch_sort(dims_without(x.shape, axis), vo, io, operand_without(x, axis), x.shape[axis],
+                values.storage ? values.strides[axis] : 0,
+                indices.storage ? indices.strides[axis] : 0, x.strides[axis], descending,
+                [this, &held](size_t n) {
+                  held.push_back(allocate(n));
+                  return held.back()->data();
+                });
+  }
+  void gather(const Array& out, const Array& x, const Array& index, int axis) override {
+    select_device();
+    // x read at out's index along every axis but `axis`, where index says.
+    Operand xo = operand(x);
+    const int64_t axis_stride = x.strides[axis];
+    xo.stride[axis] = 0;
+    launch_gather(dims_of(out.shape), operand(out), xo, operand(index), axis_stride);
+  }
+  void scatter(const Array& out, const Array& index, const Array& src, int axis,
+               backend::ScatterReduce reduce) override {
+    select_device();
+    // Lines of src (and index, its shape) along `axis`; out has src's shape but along it.
+    launch_scatter(reduce, dims_without(src.shape, axis), operand_without(out, axis),
+                   operand_without(index, axis), operand_without(src, axis), src.shape[axis],
+                   out.strides[axis], index.strides[axis], src.strides[axis]);
+  }
+
+  // Fused capabilities (cuda_fused.cpp): linear (a cuBLAS product, then the epilogue kernel),
+  // the epilogue and its backward pass, softmax and elementwise chains (fused_kernels.cu),
+  // pooling (pool_kernels.cu); convolutions through cuDNN when built with it (cuda_conv.cpp).
+  // Linear algebra runs as decompositions.
+  bool supports(backend::Capability cap) const override;
+  void pool(const Array& out, const Array& x, const backend::PoolSpec& spec) override;
+  void pool_backward(const Array& dx, const Array& dy, const Array& x, const Array& out,
+                     const backend::PoolSpec& spec) override;
+  void elementwise(const backend::ElementwiseChain& chain, std::span<const Array> arrays) override;
+  void softmax(const Array& out, const Array& x, int axis, bool log) override;
+  void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
+              backend::Activation activation) override;
+  void conv_bias_activation(const Array& out, const Array& x, const Array& kernel,
+                            const Array& bias, backend::Activation activation,
+                            const backend::ConvSpec& spec) override;
+  void bias_activation_backward(const Array& dz, const Array& db, const Array& y, const Array& g,
+                                backend::Activation activation) override;
+#ifdef KERAS_CUDA_WITH_CUDNN
+  void conv(const Array& out, const Array& x, const Array& kernel,
+            const backend::ConvSpec& spec) override;
+  void conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
+                           const backend::ConvSpec& spec) override;
+  void conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
+                            const backend::ConvSpec& spec) override;
+#endif
+
+ private:
+  void select_device() const {
+    check(cudaSetDevice(device_), "cudaSetDevice");
+  }
+
+  // A new contiguous device array of `shape` and `dtype` (its values unset).
+  Array empty(const Shape& shape, DType dtype) {
+    Array c;
+    c.dtype = dtype;
+    c.shape = shape;
+    c.strides = Strides(static_cast<size_t>(shape.rank()), 0);
+    int64_t s = 1;
+    for (int d = shape.rank() - 1; d >= 0; --d) {
+      c.strides[d] = s;
+      s *= shape[d];
+    }
+    c.storage = allocate(static_cast<size_t>(shape.numel()) * itemsize(dtype));
+    return c;
+  }
+
+  // A contiguous device copy of `src` with `shape` (its broadcast axes written out) in `dtype`.
+  Array contiguous(const Array& src, const Shape& shape, DType dtype) {
+    Array c = empty(shape, dtype);
+    Array view = src;
+    view.shape = shape;
+    copy(c, view, backend::CopyMode::Assign);
+    return c;
+  }
+
+  // The chain's steps as primitive calls (cuda_fused.cpp).
+  void run_chain_by_steps(const backend::ElementwiseChain& chain, std::span<const Array> arrays);
+
+  // `a` as is when it is packed and of `dtype`, else a packed copy in `dtype`.
+  Array packed(const Array& a, DType dtype) {
+    return a.dtype == dtype && a.is_contiguous() ? a : contiguous(a, a.shape, dtype);
+  }
+
+#ifdef KERAS_CUDA_WITH_CUDNN
+  // The operands of a cuDNN convolution (cuda_conv.cpp).
+  Array conv_input(const Array& x, const backend::ConvSpec& spec, DType work);
+  Array conv_filter(const Array& kernel, const backend::ConvSpec& spec, DType work);
+  Scratch workspace(Ref<backend::Storage>& scratch);
+
+  Cudnn cudnn_;
+#endif
+  int device_;
+  std::string name_;
+  CachingAllocator allocator_;
+  cublasHandle_t cublas_ = nullptr;
+};
+
+}  // namespace keras::cuda
