@@ -1,8 +1,11 @@
 // The same workloads written directly in LibTorch C++ (Debian's libtorch-dev), the way a
 // LibTorch user writes them: nn modules, torch::optim::Adam, a shuffled epoch loop, NoGradGuard
-// for inference. One workload per process, `key: value` lines, as bench_keras.
+// for inference. One workload per process, `key: value` lines, as bench_keras. With
+// `--device cuda` (built against a CUDA LibTorch: the GPU benchmark, bench/gpu) the model and
+// the data live on the GPU, TF32 is off, and every timed region waits for the device.
 //
 //   bench_libtorch cnn_train --threads 2
+//   bench_libtorch mlp_train --device cuda --batch 256
 
 #include <algorithm>
 #include <iostream>
@@ -10,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include <torch/cuda.h>
 #include <torch/torch.h>
 
 #include "common/bench_common.h"
@@ -19,15 +23,24 @@ using bench::report;
 
 namespace {
 
+// Where the model and the data live (--device).
+torch::Device device = torch::kCPU;
+
+// Waits for the device's queued kernels (the CPU runs them before returning).
+void sync() {
+  if (device.is_cuda()) torch::cuda::synchronize();
+}
+
 torch::Tensor images(const bench::ImageData& d, bool flat) {
   auto t = torch::from_blob(const_cast<float*>(d.x.data()), {d.n, 1, 28, 28}, torch::kFloat32);
-  return (flat ? t.reshape({d.n, 784}) : t).clone();
+  return (flat ? t.reshape({d.n, 784}) : t).clone().to(device);
 }
 
 torch::Tensor labels(const std::vector<int64_t>& y) {
   return torch::from_blob(const_cast<int64_t*>(y.data()), {static_cast<int64_t>(y.size())},
                           torch::kInt64)
-      .clone();
+      .clone()
+      .to(device);
 }
 
 struct MlpImpl : torch::nn::Module {
@@ -99,7 +112,7 @@ TORCH_MODULE(Transformer);
 // The fixed synthetic sequence set as (x, labels).
 std::pair<torch::Tensor, torch::Tensor> sequence_tensors(int64_t n, int64_t steps, int64_t features) {
   auto data = bench::synthetic_sequences(n, steps, features, 10);
-  return {torch::from_blob(data.x.data(), {data.n, data.steps, data.features}).clone(),
+  return {torch::from_blob(data.x.data(), {data.n, data.steps, data.features}).clone().to(device),
           labels(data.y)};
 }
 
@@ -107,9 +120,10 @@ std::pair<torch::Tensor, torch::Tensor> sequence_tensors(int64_t n, int64_t step
 template <typename Model>
 double train_samples_per_s(Model& model, const torch::Tensor& x, const torch::Tensor& y,
                            int64_t batch, int64_t warmup, int64_t steps) {
+  model->to(device);
   model->train();
   torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(1e-3));
-  auto order = torch::randperm(x.size(0), torch::kInt64);
+  auto order = torch::randperm(x.size(0), torch::kInt64).to(device);
   double start = 0;
   for (int64_t b = 0; b < warmup + steps; ++b) {
     auto idx = order.slice(0, b * batch, (b + 1) * batch);
@@ -118,31 +132,37 @@ double train_samples_per_s(Model& model, const torch::Tensor& x, const torch::Te
     auto loss = torch::nn::functional::cross_entropy(model->forward(xb), yb);
     loss.backward();
     opt.step();
-    if (b == warmup - 1) start = bench::now();
+    if (b == warmup - 1) {
+      sync();
+      start = bench::now();
+    }
   }
+  sync();
   return static_cast<double>(steps * batch) / (bench::now() - start);
 }
 
 void mlp_train(const Args& a) {
-  int64_t n = (bench::kWarmupSteps + bench::mlp_steps(a)) * bench::kTrainBatch;
+  const int64_t batch = bench::train_batch(a, bench::kTrainBatch);
+  int64_t n = (bench::kWarmupSteps + bench::mlp_steps(a)) * batch;
   auto data = bench::fashion_mnist(true, n);
   auto x = images(data, true);
   auto y = labels(data.y);
   data = {};
   Mlp model;
-  report("samples_per_s", train_samples_per_s(model, x, y, bench::kTrainBatch,
-                                              bench::kWarmupSteps, bench::mlp_steps(a)));
+  report("samples_per_s",
+         train_samples_per_s(model, x, y, batch, bench::kWarmupSteps, bench::mlp_steps(a)));
 }
 
 void cnn_train(const Args& a) {
-  int64_t n = (bench::kWarmupSteps + bench::cnn_steps(a)) * bench::kTrainBatch;
+  const int64_t batch = bench::train_batch(a, bench::kTrainBatch);
+  int64_t n = (bench::kWarmupSteps + bench::cnn_steps(a)) * batch;
   auto data = bench::fashion_mnist(true, n);
   auto x = images(data, false);
   auto y = labels(data.y);
   data = {};
   Cnn model;
-  report("samples_per_s", train_samples_per_s(model, x, y, bench::kTrainBatch,
-                                              bench::kWarmupSteps, bench::cnn_steps(a)));
+  report("samples_per_s",
+         train_samples_per_s(model, x, y, batch, bench::kWarmupSteps, bench::cnn_steps(a)));
 }
 
 void cnn_infer(const Args& a) {
@@ -150,6 +170,7 @@ void cnn_infer(const Args& a) {
   auto x = images(data, false);
   data = {};
   Cnn model;
+  model->to(device);
   model->eval();
   torch::NoGradGuard no_grad;
   auto predict = [&](const torch::Tensor& in) {
@@ -159,16 +180,20 @@ void cnn_infer(const Args& a) {
     return torch::cat(outs);
   };
   predict(x.slice(0, 0, bench::kInferBatch));  // warm-up
+  sync();
   double t0 = bench::now();
   predict(x);
+  sync();
   double t1 = bench::now();
   report("samples_per_s", static_cast<double>(x.size(0)) / (t1 - t0));
 
   auto one = x.slice(0, 0, 1);
   for (int i = 0; i < 10; ++i) model->forward(one);
   int64_t iters = bench::latency_iters(a);
+  sync();
   t0 = bench::now();
   for (int64_t i = 0; i < iters; ++i) model->forward(one);
+  sync();
   report("latency_ms", (bench::now() - t0) * 1e3 / static_cast<double>(iters));
 }
 
@@ -181,19 +206,22 @@ void lstm_train(const Args& a) {
 }
 
 void transformer_train(const Args& a) {
+  const int64_t batch = bench::train_batch(a, bench::kTfBatch);
   int64_t warmup = 2, steps = bench::transformer_steps(a);
-  auto [x, y] = sequence_tensors((warmup + steps) * bench::kTfBatch, bench::kTfSeq, bench::kTfWidth);
+  auto [x, y] = sequence_tensors((warmup + steps) * batch, bench::kTfSeq, bench::kTfWidth);
   Transformer model;
-  report("samples_per_s", train_samples_per_s(model, x, y, bench::kTfBatch, warmup, steps));
+  report("samples_per_s", train_samples_per_s(model, x, y, batch, warmup, steps));
 }
 
 void op_overhead(const Args& a) {
-  auto x = torch::ones({1}), y = torch::full({1}, 2.0);
+  auto x = torch::ones({1}, device), y = torch::full({1}, 2.0, device);
   torch::Tensor z;
   for (int i = 0; i < 1000; ++i) z = torch::add(x, y);
   int64_t iters = bench::overhead_iters(a);
+  sync();
   double t0 = bench::now();
   for (int64_t i = 0; i < iters; ++i) z = torch::add(x, y);
+  sync();
   report("us", (bench::now() - t0) * 1e6 / static_cast<double>(iters));
 }
 
@@ -214,14 +242,16 @@ void autograd_step(const Args& a) {
 
 void gemm_shape(const Args& a, int64_t m, int64_t k, int64_t n, const std::string& name) {
   torch::manual_seed(7);
-  auto ta = torch::rand({m, k}) * 2 - 1, tb = torch::rand({k, n}) * 2 - 1;
+  auto ta = (torch::rand({m, k}) * 2 - 1).to(device), tb = (torch::rand({k, n}) * 2 - 1).to(device);
   double flop = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   int reps = a.quick ? 1 : 7, inner = a.quick ? 1 : 3;
   torch::Tensor c = torch::mm(ta, tb);
   std::vector<double> rates;
   for (int r = 0; r < reps; ++r) {
+    sync();
     double t0 = bench::now();
     for (int i = 0; i < inner; ++i) c = torch::mm(ta, tb);
+    sync();
     rates.push_back(flop * inner / (bench::now() - t0) / 1e9);
   }
   std::sort(rates.begin(), rates.end());
@@ -240,6 +270,11 @@ int main(int argc, char** argv) {
     Args a = bench::parse_args(argc, argv);
     int threads = a.threads > 0 ? a.threads : static_cast<int>(std::thread::hardware_concurrency());
     at::set_num_threads(threads);
+    device = torch::Device(a.device);
+    if (device.is_cuda()) {  // float32 as keras-cpp computes it: no TF32
+      at::globalContext().setAllowTF32CuBLAS(false);
+      at::globalContext().setAllowTF32CuDNN(false);
+    }
     torch::manual_seed(1337);
     if (a.workload == "mlp_train") mlp_train(a);
     else if (a.workload == "cnn_train") cnn_train(a);

@@ -89,6 +89,12 @@ if ! cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" > "$out/build
   log "build failed (build.log)"
   exit 1
 fi
+# The LibTorch C++ peer of the GPU benchmark: optional (it links LibTorch's CUDA library, whose
+# own dependencies the machine's PyTorch may lay out otherwise), so its failure stops nothing.
+if [ "$with_torch" = ON ] &&
+   ! cmake --build build-gpu -j"$(nproc)" --target bench_libtorch > "$out/build-libtorch.log" 2>&1; then
+  log "bench_libtorch did not build (build-libtorch.log): the benchmark goes on without it"
+fi
 
 # Each test in a process of its own, kernels launched synchronously: a kernel that faults
 # leaves a sticky error that would fail every later test of the process, and a launch that

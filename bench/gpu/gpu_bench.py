@@ -1,7 +1,8 @@
 """The GPU benchmark (issue 22): keras-cpp on `cuda` and `torch:cuda` against PyTorch eager and
-torch.compile on the same GPU, same models, batch 256 for training; GEMM against cuBLAS called
-directly. One workload per process, alternating implementations, medians of --runs; prints a
-table and then `name: value` lines (as bench_runner does for the CPU suite).
+torch.compile on the same GPU (and LibTorch C++, when the GPU build has it), same models, batch
+256 for training; GEMM against cuBLAS called directly. One workload per process, alternating
+implementations, medians of --runs; prints a table and then `name: value` lines (as
+bench_runner does for the CPU suite).
 
     python3 bench/gpu/gpu_bench.py --build build-gpu [--runs 3] [--deadline 240] [--quick]
                                    [--backends cuda,torch:cuda] [--device cuda]
@@ -78,6 +79,10 @@ def implementations(args):
                               runs=1))
     else:
         print(f"gpu_bench: {keras_bin} is not built: keras-cpp's columns are left out")
+    libtorch_bin = os.path.join(args.build, "bench", "bench_libtorch")
+    if os.access(libtorch_bin, os.X_OK):  # LibTorch C++ on the GPU: the C++ peer
+        impls.append(Impl("LibTorch C++", [libtorch_bin, "{w}", "--device", args.device],
+                          WORKLOADS, False))
     python = args.python
     probe = subprocess.run(
         [python, "-c", "import numpy, torch; d = torch.device('%s'); "
@@ -174,23 +179,26 @@ def main():
     def peer(label):
         return next((i for i, impl in enumerate(impls) if impl.label == label), None)
 
-    eager, compiled = peer("PyTorch eager"), peer("torch.compile")
-    print(f"\nkeras-cpp vs PyTorch on the GPU: medians of {args.runs} runs (eager and torch.compile: 1)"
+    peers = [(p, suffix, column) for p, suffix, column in (
+        (peer("PyTorch eager"), "ratio_eager", "/eager"),
+        (peer("torch.compile"), "ratio_compile", "/compile"),
+        (peer("LibTorch C++"), "ratio_libtorch", "/LibTorch")) if p is not None]
+    print(f"\nkeras-cpp vs PyTorch on the GPU: medians of {args.runs} runs (keras-cpp eager and torch.compile: 1)"
           f"{' (QUICK: not a measurement)' if args.quick else ''}; ratios: keras-cpp's best column"
           " over the peer's (higher is better for rates, lower for times and memory)")
     print(f"{'figure':42}" + "".join(f" {impl.label:>18}" for impl in impls) +
-          f" {'/eager':>8} {'/compile':>8}")
+          "".join(f" {column:>9}" for _, _, column in peers))
     lines = []
     for w, key, label, higher in ROWS:
         cells = [med(w, i, key) for i in range(len(impls))]
         if all(c != c for c in cells):
             continue
         ours = best_keras(w, key, higher)
-        ratios = [ours / med(w, p, key) for p in (eager, compiled)]
+        ratios = [ours / med(w, p, key) for p, _, _ in peers]
         print(f"{label:42}" + "".join(f" {c:18.4g}" for c in cells) +
-              "".join(f" {r:8.3f}" for r in ratios))
+              "".join(f" {r:9.3f}" for r in ratios))
         slug = key if w == "gemm" else w + ("" if key == "samples_per_s" else "_" + key)
-        for suffix, r in zip(("ratio_eager", "ratio_compile"), ratios):
+        for (_, suffix, _), r in zip(peers, ratios):
             if r == r:
                 lines.append((f"{slug}_{suffix}", r))
         for i, impl in enumerate(impls):
