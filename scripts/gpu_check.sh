@@ -124,10 +124,20 @@ if [ "$with_torch" = ON ]; then
     tee -a "$out/summary.txt"
 fi
 log "conformance suite (cpu against every backend in the program: cuda, torch, torch:cuda)"
+conformance_ok=1
 CUDA_LAUNCH_BLOCKING=1 build-gpu/tests/test_conformance --gtest_brief=1 > "$out/conformance.txt" 2>&1 ||
-  status=1
+  { status=1; conformance_ok=0; }
 grep -E "^\| (cuda|torch)|^\[ +(PASSED|FAILED|SKIPPED) +\] [0-9]+ test" "$out/conformance.txt" |
   tee -a "$out/summary.txt"
+# On a failure, once more with the cuda backend's fused kernels off (the front end's
+# decompositions on its primitives): tells a fused kernel's fault from a primitive's.
+if [ "$conformance_ok" = 0 ] && [ $(( budget - ($(date +%s) - start) )) -gt 120 ]; then
+  log "conformance again with KERAS_CUDA_DISABLE=all"
+  KERAS_CUDA_DISABLE=all CUDA_LAUNCH_BLOCKING=1 build-gpu/tests/test_conformance --gtest_brief=1 \
+    > "$out/conformance-unfused.txt" 2>&1
+  grep -E "^\| cuda|^\[ +(PASSED|FAILED) +\] [0-9]+ test" "$out/conformance-unfused.txt" |
+    sed 's/^/  unfused: /' | tee -a "$out/summary.txt"
+fi
 left=$(( budget - ($(date +%s) - start) ))
 if [ "$left" -gt 20 ]; then
   log "GPU benchmark (new processes for ${left} s more)"

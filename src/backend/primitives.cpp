@@ -69,9 +69,9 @@ std::string_view name_of(RandomKind kind) {
 }
 
 std::string_view name_of(Capability cap) {
-  static constexpr std::array<std::string_view, 9> names = {
-      "conv",     "pool",      "softmax",     "linear",          "linalg",
-      "epilogue", "conv_pool", "elementwise", "quantized_matmul"};
+  static constexpr std::array<std::string_view, static_cast<size_t>(Capability::kCount)> names = {
+      "conv",     "pool",      "softmax",     "linear",           "linalg",
+      "epilogue", "conv_pool", "elementwise", "quantized_matmul", "int4_matmul"};
   return lookup(cap, names);
 }
 

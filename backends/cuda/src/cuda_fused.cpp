@@ -1,9 +1,11 @@
 // The cuda backend's fused capabilities (Backend::supports): the kernels are in
 // fused_kernels.cu and pool_kernels.cu, convolutions in cuda_conv.cpp.
 
+#include <cstdlib>
 #include <span>
 #include <vector>
 
+#include "capability_switch.h"
 #include "chain_program.h"
 #include "cuda_backend.h"
 #include "pool_geometry.h"
@@ -24,6 +26,8 @@ Operand last_axis_operand(const Array& bias, int rank) {
 
 bool CudaBackend::supports(backend::Capability cap) const {
   using backend::Capability;
+  static const uint32_t disabled = disabled_capabilities(std::getenv("KERAS_CUDA_DISABLE"));
+  if ((disabled >> static_cast<int>(cap)) & 1) return false;
   switch (cap) {
     case Capability::Linear:
     case Capability::Epilogue:

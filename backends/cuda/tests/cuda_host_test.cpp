@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "caching_allocator.h"
+#include "capability_switch.h"
 #include "chain_program.h"
 #include "conv_geometry.h"
 #include "cuda_device.h"
@@ -607,6 +608,25 @@ TEST(CudaChainProgram, LeavesWhatTheKernelDoesNotTakeToTheSteps) {
   while (static_cast<int>(long_chain.steps.size()) <= kMaxChainSteps)
     long_chain.steps.push_back(chain.steps[0]);
   EXPECT_FALSE(make_chain_program(long_chain, arrays, program));
+}
+
+TEST(CudaCapabilitySwitch, NamesTheCapabilitiesToLeaveToDecompositions) {
+  using backend::Capability;
+  auto bit = [](Capability c) { return uint32_t{1} << static_cast<int>(c); };
+  EXPECT_EQ(disabled_capabilities(nullptr), 0u);
+  EXPECT_EQ(disabled_capabilities(""), 0u);
+  EXPECT_EQ(disabled_capabilities("conv,elementwise"),
+            bit(Capability::Conv) | bit(Capability::Elementwise));
+  EXPECT_EQ(disabled_capabilities("all"),
+            (uint32_t{1} << static_cast<int>(Capability::kCount)) - 1);
+  try {
+    disabled_capabilities("conv,bogus");
+    FAIL() << "expected ValueError";
+  } catch (const ValueError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'bogus' is not a capability"), std::string::npos) << what;
+    EXPECT_NE(what.find("int4_matmul"), std::string::npos) << what;  // every name listed
+  }
 }
 
 TEST(CudaHost, BackendNamesFollowTheDevices) {
