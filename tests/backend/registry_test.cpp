@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "assertions.h"
+#include "device_emulator.h"
 #include "keras/keras.h"
 
 namespace keras {
@@ -114,6 +115,16 @@ TEST(Backends, MixingIsAnErrorAndToMoves) {
     std::string m = e.what();
     EXPECT_NE(m.find("different backends"), std::string::npos) << m;
     EXPECT_NE(m.find(".to("), std::string::npos) << m;
+  }
+  // Devices are named too: a GPU's tensors (the emulator stands for one) with the host's.
+  testing::register_device_emulator();
+  Tensor on_device = a.to(testing::kDeviceEmulator);
+  try {
+    ops::multiply(a, on_device);
+    FAIL();
+  } catch (const ValueError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("'cpu' on cpu:0 and 'device_emulator' on emulated:0"), std::string::npos) << m;
   }
   Tensor moved = b.to("cpu");
   EXPECT_EQ(moved.backend_name(), "cpu");

@@ -80,9 +80,9 @@ namespace {
                                        "numbers: strings go to the text layers "
                                        "(TextVectorization, StringLookup, Hashing), which turn "
                                        "them into numbers (docs/strings.md)."));
-  throw ValueError(keras::detail::cat(op, ": the inputs live on different backends ('", a.name(),
-                               "' and '", b.name(), "'). Move one explicitly with .to(\"",
-                               a.name(), "\") first."));
+  throw ValueError(keras::detail::cat(
+      op, ": the inputs live on different backends ('", a.name(), "' on ", a.device(), " and '",
+      b.name(), "' on ", b.device(), "). Move one explicitly with .to(\"", a.name(), "\") first."));
 }
 
 }  // namespace
