@@ -1,6 +1,17 @@
 #include "chain_program.h"
 
 namespace keras::cuda {
+namespace {
+
+// Whether unary or binary `op` is an op and defined on floats (float input) or on bool: the
+// kind its step computes in.
+template <typename Op>
+bool defined_on(Op op, bool float_input) {
+  if (op >= Op::kCount) return false;
+  return float_input ? backend::math::defined_for_floats(op) : backend::math::defined_for_bool(op);
+}
+
+}  // namespace
 
 bool make_chain_program(const backend::ElementwiseChain& chain,
                         std::span<const backend::Array> arrays, ChainProgram& program) {
@@ -46,22 +57,12 @@ bool make_chain_program(const backend::ElementwiseChain& chain,
         chain.layouts[static_cast<size_t>(e.out)] != backend::ChainLayout::Dense)
       return false;
     switch (e.kind) {
-      case ElementwiseStep::Kind::Unary: {
-        if (e.op >= static_cast<uint8_t>(backend::UnaryOp::kCount)) return false;
-        const auto op = static_cast<backend::UnaryOp>(e.op);
-        if (!(is_float(e.in[0]) ? backend::math::defined_for_floats(op)
-                                : backend::math::defined_for_bool(op)))
-          return false;
+      case ElementwiseStep::Kind::Unary:
+        if (!defined_on(static_cast<backend::UnaryOp>(e.op), is_float(e.in[0]))) return false;
         break;
-      }
-      case ElementwiseStep::Kind::Binary: {
-        if (e.op >= static_cast<uint8_t>(backend::BinaryOp::kCount)) return false;
-        const auto op = static_cast<backend::BinaryOp>(e.op);
-        if (!(is_float(e.in[0]) ? backend::math::defined_for_floats(op)
-                                : backend::math::defined_for_bool(op)))
-          return false;
+      case ElementwiseStep::Kind::Binary:
+        if (!defined_on(static_cast<backend::BinaryOp>(e.op), is_float(e.in[0]))) return false;
         break;
-      }
       case ElementwiseStep::Kind::Where:
         if (dtype_of(e.in[0]) != DType::Bool || dtype_of(e.in[1]) != dtype_of(e.out) ||
             dtype_of(e.in[2]) != dtype_of(e.out))

@@ -130,10 +130,7 @@ class CudaBackend final : public backend::Backend {
     launch_sort(dims_without(x.shape, axis), vo, io, operand_without(x, axis), x.shape[axis],
                 values.storage ? values.strides[axis] : 0,
                 indices.storage ? indices.strides[axis] : 0, x.strides[axis], descending,
-                [this, &held](size_t n) {
-                  held.push_back(allocate(n));
-                  return held.back()->data();
-                });
+                scratch_into(held));
   }
   void gather(const Array& out, const Array& x, const Array& index, int axis) override {
     select_device();
@@ -210,6 +207,16 @@ class CudaBackend final : public backend::Backend {
   // The chain's steps as primitive calls (cuda_fused.cpp).
   void run_chain_by_steps(const backend::ElementwiseChain& chain, std::span<const Array> arrays);
 
+  // Device scratch for a library call (cuDNN's workspace, CUB's temporaries), kept in `held`
+  // until the calling primitive returns; later kernels on the same stream may then reuse it,
+  // since they run after the call's.
+  Scratch scratch_into(std::vector<Ref<backend::Storage>>& held) {
+    return [this, &held](size_t n) {
+      held.push_back(allocate(n));
+      return held.back()->data();
+    };
+  }
+
   // `a` as is when it is packed and of `dtype`, else a packed copy in `dtype`.
   Array packed(const Array& a, DType dtype) {
     return a.dtype == dtype && a.is_contiguous() ? a : contiguous(a, a.shape, dtype);
@@ -219,7 +226,6 @@ class CudaBackend final : public backend::Backend {
   // The operands of a cuDNN convolution (cuda_conv.cpp).
   Array conv_input(const Array& x, const backend::ConvSpec& spec, DType work);
   Array conv_filter(const Array& kernel, const backend::ConvSpec& spec, DType work);
-  Scratch workspace(Ref<backend::Storage>& scratch);
 
   Cudnn cudnn_;
 #endif

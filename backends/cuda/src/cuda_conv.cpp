@@ -4,6 +4,8 @@
 
 #include "cuda_backend.h"
 
+#include <vector>
+
 #ifdef KERAS_CUDA_WITH_CUDNN
 #include "conv_geometry.h"
 
@@ -44,15 +46,6 @@ Array CudaBackend::conv_filter(const Array& kernel, const backend::ConvSpec& spe
   return contiguous(view, view.shape, work);
 }
 
-// Scratch memory for cuDNN, held by `scratch` until the caller returns (later kernels on the
-// same stream may reuse it: they run after cuDNN's).
-Scratch CudaBackend::workspace(Ref<backend::Storage>& scratch) {
-  return [this, &scratch](size_t n) {
-    scratch = allocate(n);
-    return scratch->data();
-  };
-}
-
 // out (N, *o, O) = conv(x, kernel): cuDNN on packed operands in the work dtype (the output
 // written directly when it is packed and of that dtype).
 void CudaBackend::conv(const Array& out, const Array& x, const Array& kernel,
@@ -64,8 +57,9 @@ void CudaBackend::conv(const Array& out, const Array& x, const Array& kernel,
   const Array y = direct ? out : empty(out.shape, work);
   const CudnnConv c = cudnn_conv(in.shape, in.strides, kernel.shape, y.shape, y.strides, spec,
                                  !symmetric_padding(spec));
-  Ref<backend::Storage> scratch;
-  cudnn_.forward(c, work, operand(in).base, operand(w).base, operand(y).base, workspace(scratch));
+  std::vector<Ref<backend::Storage>> scratch;
+  cudnn_.forward(c, work, operand(in).base, operand(w).base, operand(y).base,
+                 scratch_into(scratch));
   if (!direct) copy(out, y, backend::CopyMode::Assign);
 }
 
@@ -80,9 +74,9 @@ void CudaBackend::conv_backward_input(const Array& dx, const Array& dy, const Ar
   const bool direct = !pad && dx.dtype == work && dx.is_contiguous();
   const Array d = direct ? dx : empty(pad ? padded_input_shape(dx.shape, spec) : dx.shape, work);
   const CudnnConv c = cudnn_conv(d.shape, d.strides, kernel.shape, g.shape, g.strides, spec, pad);
-  Ref<backend::Storage> scratch;
+  std::vector<Ref<backend::Storage>> scratch;
   cudnn_.backward_data(c, work, operand(g).base, operand(w).base, operand(d).base,
-                       workspace(scratch));
+                       scratch_into(scratch));
   if (!direct) copy(dx, pad ? interior(d, dx.shape, spec) : d, backend::CopyMode::Assign);
 }
 
@@ -98,9 +92,9 @@ void CudaBackend::conv_backward_kernel(const Array& dkernel, const Array& x, con
   const Array dw = empty(target.shape, work);
   const CudnnConv c = cudnn_conv(in.shape, in.strides, dkernel.shape, g.shape, g.strides, spec,
                                  !symmetric_padding(spec));
-  Ref<backend::Storage> scratch;
+  std::vector<Ref<backend::Storage>> scratch;
   cudnn_.backward_filter(c, work, operand(in).base, operand(g).base, operand(dw).base,
-                         workspace(scratch));
+                         scratch_into(scratch));
   copy(target, dw, backend::CopyMode::Assign);
 }
 

@@ -106,7 +106,7 @@ void CudaBackend::bias_activation_backward(const Array& dz, const Array& db, con
   sums.shape = dz.shape;
   sums.strides = Strides(static_cast<size_t>(dz.rank()), 0);
   for (int d = 0; d + 1 < dz.rank(); ++d) sums.shape[d] = 1;
-  if (dz.rank() > 0) sums.strides[dz.rank() - 1] = db.strides[0];
+  sums.strides[dz.rank() - 1] = db.strides[0];
   reduce(backend::ReduceOp::Sum, sums, dz, (uint64_t{1} << (dz.rank() - 1)) - 1);
 }
 

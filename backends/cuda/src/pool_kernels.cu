@@ -37,6 +37,20 @@ __device__ int64_t offset_of(const PoolStrides& s, int64_t n, int64_t c, const i
   return n * s.n + c * s.c + p[0] * s.s[0] + p[1] * s.s[1] + p[2] * s.s[2];
 }
 
+// The taps of window o inside the input, [t0, t1) along each axis.
+__device__ void window_taps(const PoolGeometry& g, const int64_t (&o)[3], int64_t (&t0)[3],
+                            int64_t (&t1)[3]) {
+  for (int d = 0; d < 3; ++d)
+    taps_inside(o[d], g.in[d], g.window[d], g.stride[d], g.pad[d], t0[d], t1[d]);
+}
+
+// The input position of tap (a, b, e) of window o.
+__device__ void tap_position(const PoolGeometry& g, const int64_t (&o)[3], int64_t a, int64_t b,
+                             int64_t e, int64_t (&at)[3]) {
+  const int64_t t[3] = {a, b, e};
+  for (int d = 0; d < 3; ++d) at[d] = o[d] * g.stride[d] - g.pad[d] + t[d];
+}
+
 // (n, p0, p1, p2, c) of flat index i over (n, extents, c), row-major.
 __device__ void decode(int64_t i, const PoolGeometry& g, const int64_t (&extent)[3], int64_t& n,
                        int64_t (&p)[3], int64_t& c) {
@@ -56,16 +70,14 @@ __global__ void pool_kernel(PoolGeometry g, Operand x, PoolStrides xs, Operand y
   KERAS_GRID_STRIDE(i, total) {
     int64_t n, c, o[3], t0[3], t1[3];
     decode(i, g, g.out, n, o, c);
-    for (int d = 0; d < 3; ++d)
-      taps_inside(o[d], g.in[d], g.window[d], g.stride[d], g.pad[d], t0[d], t1[d]);
+    window_taps(g, o, t0, t1);
     C acc = g.is_max ? lowest_value<C>() : C(0);
     int64_t count = 0;
     for (int64_t a = t0[0]; a < t1[0]; ++a)
       for (int64_t b = t0[1]; b < t1[1]; ++b)
         for (int64_t e = t0[2]; e < t1[2]; ++e) {
-          const int64_t at[3] = {o[0] * g.stride[0] - g.pad[0] + a,
-                                 o[1] * g.stride[1] - g.pad[1] + b,
-                                 o[2] * g.stride[2] - g.pad[2] + e};
+          int64_t at[3];
+          tap_position(g, o, a, b, e, at);
           const C v = load<C>(x.base + offset_of(xs, n, c, at) * xsize, x.dtype);
           acc = g.is_max ? max_step(acc, v) : static_cast<C>(acc + v);
           ++count;
@@ -93,8 +105,7 @@ __global__ void pool_backward_kernel(PoolGeometry g, Operand dx, PoolStrides dxs
         for (int64_t o2 = lo[2]; o2 <= hi[2]; ++o2) {
           const int64_t o[3] = {o0, o1, o2};
           int64_t t0[3], t1[3];
-          for (int d = 0; d < 3; ++d)
-            taps_inside(o[d], g.in[d], g.window[d], g.stride[d], g.pad[d], t0[d], t1[d]);
+          window_taps(g, o, t0, t1);
           const C gy = load<C>(dy.base + offset_of(dys, n, c, o) * dysize, dy.dtype);
           if (!g.is_max) {
             const int64_t count = (t1[0] - t0[0]) * (t1[1] - t0[1]) * (t1[2] - t0[2]);
@@ -107,9 +118,8 @@ __global__ void pool_backward_kernel(PoolGeometry g, Operand dx, PoolStrides dxs
           for (int64_t a = t0[0]; a < t1[0] && !found; ++a)
             for (int64_t b = t0[1]; b < t1[1] && !found; ++b)
               for (int64_t e = t0[2]; e < t1[2] && !found; ++e) {
-                const int64_t at[3] = {o0 * g.stride[0] - g.pad[0] + a,
-                                       o1 * g.stride[1] - g.pad[1] + b,
-                                       o2 * g.stride[2] - g.pad[2] + e};
+                int64_t at[3];
+                tap_position(g, o, a, b, e, at);
                 const C v = load<C>(x.base + offset_of(xs, n, c, at) * xsize, x.dtype);
                 if (v == peak || (v != v && peak != peak)) {
                   found = true;
