@@ -38,11 +38,14 @@ struct Instruction {
   bool reads_outputs = false;
   /// A guard (a host check of input values): kept even though it writes nothing.
   bool guard = false;
+  /// A host kernel (backend::run_host_kernel): its runner works on the host itself.
+  bool host_kernel = false;
   /// The copy that brings a reassigned variable's final value back to its home memory.
   bool write_back = false;
   /// A random primitive tied to a draw: which draw, and which stream k of it.
   int draw = -1;
   uint64_t stream = 0;
+  std::optional<backend::RandomKind> random_kind;  // of a random primitive
   /// For an elementwise primitive (unary, binary, where, copy): what it computes, so that the
   /// fusion pass can make a chain of them one call (registers unset here).
   std::optional<backend::ElementwiseStep> elementwise;

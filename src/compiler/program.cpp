@@ -69,6 +69,11 @@ Program::Program(std::unique_ptr<Trace> trace) : trace_(std::move(trace)) {
   draw_values_.resize(trace_->draws.size());
   stats_.replayed_calls = trace_->instructions.size();
   bind_backends_and_homes();
+  if (auto* recorder =
+          dynamic_cast<backend::GraphCapture*>(backends_.empty() ? nullptr : backends_[0])) {
+    stats_.graph_problem = prepare_recording();
+    if (stats_.graph_problem.empty()) recorder_ = recorder;
+  }
 }
 
 // A variable an assign rebound to new memory goes back to the memory the step read it from:
@@ -383,7 +388,7 @@ TensorList Program::traced_results() const { return copies_of_outputs(); }
 void Program::follow_variable(size_t v) {
   Trace& t = *trace_;
   Home& h = homes_[v];
-  const Tensor value = h.variable.value();
+  const Tensor& value = h.variable.stored_value();
   const backend::Array& now = value.array();
   if (now.storage.get() == h.array.storage.get() && now.offset == h.array.offset) return;
   backend::Backend& be = h.array.storage->owner();
@@ -410,7 +415,11 @@ void Program::follow_variable(size_t v) {
 
 TensorList Program::replay(const TensorList& inputs) {
   Trace& t = *trace_;
-  bind_inputs(inputs);
+  const bool recordable = recorder_ && recorder_->capture_enabled();
+  if (recordable)
+    copy_inputs(inputs);
+  else
+    bind_inputs(inputs);
   // Copy on write, as an eager assign does: when someone else holds the memory of a variable the
   // step writes (or an eager assign moved the variable), the program moves to fresh memory
   // first.
@@ -420,7 +429,8 @@ TensorList Program::replay(const TensorList& inputs) {
       follow_variable(v);
       continue;
     }
-    const Tensor& value = h.variable.value();
+    // The stored tensor itself (value() returns a new handle, which would count as a holder).
+    const Tensor& value = h.variable.stored_value();
     const int refs = h.array.storage->use_count();
     if (value.array().storage.get() == h.array.storage.get() && value.impl()->use_count() == 1 &&
         refs <= h.expected_refs) {
@@ -444,25 +454,169 @@ TensorList Program::replay(const TensorList& inputs) {
     h.expected_refs = fresh.storage->use_count();
   }
   for (size_t d = 0; d < t.draws.size(); ++d) draw_values_[d] = t.draws[d].redraw();
+  if (recordable) return replay_recorded();
   try {
-    for (size_t i = 0; i < t.instructions.size(); ++i) {
-      const Instruction& instr = t.instructions[i];
-      if (instr.control) {
-        const bool jump = *instr.control == backend::ControlOp::Jump ||
-                          (*instr.control == backend::ControlOp::JumpIfFalse &&
-                           is_false(*backends_[i], instr.arrays[0]));
-        if (jump) i = static_cast<size_t>(targets_[i]);  // the Label, a no-op
-        continue;
-      }
-      instr.run(*backends_[i], instr.arrays.data(),
-                instr.draw >= 0 ? &draw_values_[instr.draw] : nullptr);
-    }
+    run_instructions();
     TensorList results = copies_of_outputs();
     unbind_inputs();
     return results;
   } catch (...) {  // a guard that throws: the next call starts from the private copies too
     unbind_inputs();
     throw;
+  }
+}
+
+void Program::run_instructions(bool recording) {
+  Trace& t = *trace_;
+  for (size_t i = 0; i < t.instructions.size(); ++i) {
+    const Instruction& instr = t.instructions[i];
+    if (instr.guard && recording) continue;
+    if (instr.draw >= 0 && recording) {
+      backend::Array key = draw_keys_;
+      key.shape = Shape{2};
+      key.offset = 2 * instr.draw;
+      recorder_->random_from(instr.arrays[0], *instr.random_kind, key, instr.stream << 48);
+      continue;
+    }
+    if (instr.control) {
+      const bool jump = *instr.control == backend::ControlOp::Jump ||
+                        (*instr.control == backend::ControlOp::JumpIfFalse &&
+                         is_false(*backends_[i], instr.arrays[0]));
+      if (jump) i = static_cast<size_t>(targets_[i]);  // the Label, a no-op
+      continue;
+    }
+    instr.run(*backends_[i], instr.arrays.data(),
+              instr.draw >= 0 ? &draw_values_[instr.draw] : nullptr);
+  }
+}
+
+// ---- recording the step (backend/capture.h) ----------------------------------------------------
+
+// A recording replays the calls with the arguments they were recorded with, so everything the
+// host decides per replay rules it out.
+std::string Program::prepare_recording() {
+  const Trace& t = *trace_;
+  if (t.instructions.empty()) return "it makes no backend calls";
+  for (size_t i = 0; i < t.instructions.size(); ++i) {
+    const Instruction& instr = t.instructions[i];
+    if (backends_[i] != backends_[0])
+      return "it runs on more than one backend ('" + std::string(backends_[0]->name()) + "' and '" +
+             std::string(backends_[i]->name()) + "')";
+    if (instr.control) return "it has control flow (ops::cond, ops::while_loop)";
+    if (instr.host_kernel)
+      return "it runs a host kernel (" + instr.key.substr(0, instr.key.find('\0')) + ")";
+    if (instr.draw >= 0 && !instr.random_kind)
+      return "it draws random numbers outside a random primitive";
+  }
+  if (!t.draws.empty()) {
+    draw_keys_.dtype = DType::Int64;
+    draw_keys_.shape = Shape{static_cast<int64_t>(2 * t.draws.size())};
+    draw_keys_.strides = Strides{1};
+    draw_keys_.storage = backends_[0]->allocate(2 * t.draws.size() * sizeof(int64_t));
+  }
+  for (const backend::Array& home : input_homes_)
+    if (&home.storage->owner() != backends_[0]) return "an input lives on another backend";
+  return plan_guard_prefix();
+}
+
+// The guards with every call they depend on, in program order: run before a launch they check
+// this replay's inputs. They may read only what exists before the step (inputs, constants,
+// variables the step does not write), so running them first sees what the step would.
+std::string Program::plan_guard_prefix() {
+  const Trace& t = *trace_;
+  const auto& code = t.instructions;
+  std::vector<bool> needed(t.slots.size(), false), in_prefix(code.size(), false);
+  for (size_t i = code.size(); i-- > 0;) {
+    const Instruction& instr = code[i];
+    bool include = instr.guard;
+    for (int k = 0; k < instr.num_outputs && !include; ++k)
+      include = instr.slots[k] >= 0 && needed[instr.slots[k]];
+    if (!include) continue;
+    in_prefix[i] = true;
+    for (size_t k = instr.guard ? 0 : static_cast<size_t>(instr.num_outputs);
+         k < instr.slots.size(); ++k)
+      if (instr.slots[k] >= 0) needed[instr.slots[k]] = true;
+  }
+  for (size_t v = 0; v < homes_.size(); ++v)
+    if (homes_[v].written && needed[t.variables[v].slot])
+      return "it checks on the host values computed from variable '" + homes_[v].variable.path() +
+             "', which it also writes";
+  guard_prefix_.clear();
+  for (size_t i = 0; i < code.size(); ++i)
+    if (in_prefix[i]) guard_prefix_.push_back(i);
+  return "";
+}
+
+// The copies the trace made of the inputs stay the program's memory for the inputs: a
+// recording reads them there.
+void Program::copy_inputs(const TensorList& inputs) {
+  for (size_t i = 0; i < input_homes_.size(); ++i)
+    ops::detail::copy_into(input_homes_[i].storage->owner(), input_homes_[i], inputs[i].array());
+}
+
+// Where the variables are now: the only memory of a replay that can move between calls (the
+// arena, the inputs' copies and the constants stay where the program put them).
+std::vector<std::pair<const void*, int64_t>> Program::bindings() const {
+  std::vector<std::pair<const void*, int64_t>> at;
+  at.reserve(homes_.size());
+  for (const Home& h : homes_) at.emplace_back(h.array.storage->data(), h.array.offset);
+  return at;
+}
+
+// One plain replay at the current addresses first (it warms what cannot be recorded, such as
+// cuDNN's choice of algorithm), then a recording, launched now and by every later replay until
+// a variable moves. A step whose variables keep moving stops recording after a few tries.
+TensorList Program::replay_recorded() {
+  constexpr size_t kMaxRecordings = 8;
+  const auto at = bindings();
+  if (recording_ && at != recorded_at_) recording_.reset();
+  if (!recording_ && last_plain_at_ == at && stats_.graph_captures >= kMaxRecordings) {
+    stats_.graph_problem = "its variables moved to new memory between calls " +
+                           std::to_string(kMaxRecordings) + " times";
+    recorder_ = nullptr;
+  }
+  if (!recording_ && last_plain_at_ == at && recorder_) {
+    bool recording = false;
+    try {
+      recorder_->begin_capture();
+      recording = true;
+      run_instructions(/*recording=*/true);
+      recording = false;
+      recording_ = recorder_->end_capture();
+      recorded_at_ = at;
+      ++stats_.graph_captures;
+    } catch (const std::exception& e) {  // nothing ran: the calls run one by one below
+      if (recording) recorder_->abort_capture();
+      stats_.graph_problem = e.what();
+      recorder_ = nullptr;
+    }
+  }
+  if (recording_) {
+    for (size_t i : guard_prefix_) {  // a guard throws before the step changes anything
+      const Instruction& instr = trace_->instructions[i];
+      instr.run(*backends_[i], instr.arrays.data(), nullptr);
+    }
+    write_draw_keys();
+    recording_->launch();
+    ++stats_.graph_launches;
+  } else {
+    run_instructions();
+    last_plain_at_ = at;
+  }
+  return copies_of_outputs();
+}
+
+// This replay's draws where the recording's random calls read them (queued before the launch,
+// as fills: no wait for the device).
+void Program::write_draw_keys() {
+  backend::Backend& be = *backends_[0];
+  backend::Array word = draw_keys_;
+  word.shape = Shape{1};
+  for (size_t d = 0; d < draw_values_.size(); ++d) {
+    word.offset = static_cast<int64_t>(2 * d);
+    be.fill(word, Scalar(static_cast<int64_t>(draw_values_[d].first)));
+    word.offset += 1;
+    be.fill(word, Scalar(static_cast<int64_t>(draw_values_[d].second)));
   }
 }
 

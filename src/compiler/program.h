@@ -4,13 +4,21 @@
 // memory, assigned values computed straight into their variables, the step's own buffers
 // planned into a reusable arena.
 // Replay runs the planned backend calls with no front end and no autograd in between, taking
-// the jumps of recorded control flow (ops::cond, ops::while_loop) as their predicates say.
+// the jumps of recorded control flow (ops::cond, ops::while_loop) as their predicates say. On a
+// backend that can record its calls (backend/capture.h: the cuda backend's CUDA graphs), a step
+// without host work (control flow, host kernels) is recorded once its memory has
+// stayed put for one replay, and later replays launch the recording: inputs are copied into the
+// program's own buffers instead of read in place, guards (host checks of input values, such as
+// a label range) run with the calls they read from before the launch, random draws read their
+// keys from device memory written before it, and a variable that moved makes it record again.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "compiler/trace.h"
+#include "keras/backend/capture.h"
 
 namespace keras::compiler::detail {
 
@@ -29,6 +37,9 @@ struct ProgramStats {
   size_t replayed_calls = 0;  // what a replay runs
   size_t traced_bytes = 0;    // the step's own buffers as traced
   size_t arena_bytes = 0;     // the same after planning
+  size_t graph_captures = 0;  // recordings of the whole step made (backend/capture.h)
+  size_t graph_launches = 0;  // replays that were one launch of a recording
+  std::string graph_problem;  // why a backend that records runs this step call by call
 };
 
 class Program {
@@ -75,6 +86,16 @@ class Program {
   };
 
   void bind_inputs(const TensorList& inputs);
+  void copy_inputs(const TensorList& inputs);
+  // Runs the program's calls; while recording, without the guards and with random calls
+  // reading their keys from draw_keys_.
+  void run_instructions(bool recording = false);
+  std::string plan_guard_prefix();
+  // Recording the step (capture.h): whether it can be (the reason it cannot, or ""; plans the
+  // guard prefix), the addresses a recording depends on, and a replay through one.
+  std::string prepare_recording();
+  std::vector<std::pair<const void*, int64_t>> bindings() const;
+  TensorList replay_recorded();
   void unbind_inputs();
   void adopt_home(Home& home, const Tensor& current);
   void follow_variable(size_t v);
@@ -89,6 +110,18 @@ class Program {
   std::vector<std::pair<uint64_t, uint64_t>> draw_values_;
   bool read_only_ = false;
   ProgramStats stats_;
+  backend::GraphCapture* recorder_ = nullptr;  // the backend, while the step may be recorded
+  std::unique_ptr<backend::CapturedWork> recording_;
+  std::vector<std::pair<const void*, int64_t>> recorded_at_;  // bindings() of recording_
+  // bindings() of the last plain replay (none before the first)
+  std::optional<std::vector<std::pair<const void*, int64_t>>> last_plain_at_;
+  // The guards and the calls they read from, run call by call before each launch, so that a
+  // replay that must fail fails before the recording changes anything (plan_guard_prefix).
+  std::vector<size_t> guard_prefix_;
+  // Per random draw, its (seed, counter) in device memory (two int64 each), written before each
+  // launch: a recording reads them there, so every launch draws new numbers.
+  backend::Array draw_keys_;
+  void write_draw_keys();
 };
 
 }  // namespace keras::compiler::detail

@@ -112,6 +112,7 @@ void Trace::on_host_kernel(std::string_view name, std::span<const backend::Array
   }
   instr.num_outputs = static_cast<int>(num_outputs);
   instr.region = region_depth_;
+  instr.host_kernel = true;
   instr.run = [kernel](backend::Backend&, const backend::Array* a,
                        const std::pair<uint64_t, uint64_t>*) { kernel(a); };
   instructions.push_back(instr);
@@ -278,6 +279,7 @@ void Trace::record_random(const backend::Array& out, backend::RandomKind kind, u
          });
   instructions.back().draw = draw;
   instructions.back().stream = stream;
+  instructions.back().random_kind = kind;
 }
 
 void Trace::note_allocated(const Ref<backend::Storage>& storage) {

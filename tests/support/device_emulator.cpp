@@ -1,16 +1,21 @@
 #include "device_emulator.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "keras/backend/backend.h"
+#include "keras/backend/capture.h"
 #include "keras/backend/registry.h"
 #include "keras/core/errors.h"
 #include "keras/core/runtime_errors.h"
@@ -34,7 +39,9 @@ void* real(const void* p) {
 
 void borrowed(void*, void*, size_t) {}  // the emulator's storage owns the memory
 
-class DeviceEmulator final : public backend::Backend {
+std::atomic<bool> fail_next{false};  // fail_next_recording()
+
+class DeviceEmulator final : public backend::Backend, public backend::GraphCapture {
  public:
   explicit DeviceEmulator(backend::Backend& cpu) : cpu_(cpu) {}
 
@@ -52,194 +59,234 @@ class DeviceEmulator final : public backend::Backend {
   }
   void deallocate(void* data, size_t) override { std::free(real(data)); }
   void copy_from_host(Storage& dst, size_t off, const void* src, size_t n) override {
+    refuse_while_recording("a copy from the host");
     if (n) std::memcpy(static_cast<char*>(real(dst.data())) + off, src, n);
   }
   void copy_to_host(void* dst, const Storage& src, size_t off, size_t n) override {
+    refuse_while_recording("a copy to the host");
     if (n) std::memcpy(dst, static_cast<const char*>(real(src.data())) + off, n);
   }
 
-  void fill(const Array& out, const Scalar& value) override { cpu_.fill(Host(*this)(out), value); }
+  // Recording (backend/capture.h), as CUDA stream capture does it: the recording thread's calls
+  // are kept with their arguments (the real addresses, not the storages: memory freed while a
+  // recording still uses it is a use after free that AddressSanitizer reports) and run at each
+  // launch. Its kernels take no scratch, so it needs no memory of its own for a recording.
+  bool capture_enabled() const override { return true; }
+  void begin_capture() override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [this] { return !recording_; });
+    recording_ = std::make_unique<Recording>();
+    recording_thread_ = std::this_thread::get_id();
+  }
+  std::unique_ptr<backend::CapturedWork> end_capture() override {
+    std::unique_ptr<Recording> done = finish_recording();
+    if (fail_next.exchange(false))
+      throw RuntimeError("device_emulator: told to fail this recording (fail_next_recording)");
+    if (done->calls.empty()) throw RuntimeError("device_emulator: an empty recording");
+    return done;
+  }
+  void abort_capture() noexcept override { finish_recording(); }
+  // The key is read when the call runs, as a kernel reading it from device memory would.
+  void random_from(const Array& out, backend::RandomKind kind, const Array& key,
+                   uint64_t counter_offset) override {
+    Host h(*this);
+    submit([this, o = h(out), k = h(key), kind, counter_offset] {
+      const auto* words = static_cast<const uint64_t*>(k.storage->data()) + k.offset;
+      cpu_.random(o, kind, words[0], words[1] + counter_offset);
+    });
+  }
+
+  void fill(const Array& out, const Scalar& value) override { on_cpu(&Backend::fill, out, value); }
   void arange(const Array& out, double start, double step) override {
-    cpu_.arange(Host(*this)(out), start, step);
+    on_cpu(&Backend::arange, out, start, step);
   }
   void random(const Array& out, backend::RandomKind kind, uint64_t seed,
               uint64_t counter) override {
-    cpu_.random(Host(*this)(out), kind, seed, counter);
+    on_cpu(&Backend::random, out, kind, seed, counter);
   }
   void copy(const Array& dst, const Array& src, backend::CopyMode mode) override {
-    Host h(*this);
-    cpu_.copy(h(dst), h(src), mode);
+    on_cpu(&Backend::copy, dst, src, mode);
   }
   void unary(backend::UnaryOp op, const Array& out, const Array& x, double p0, double p1) override {
-    Host h(*this);
-    cpu_.unary(op, h(out), h(x), p0, p1);
+    on_cpu(&Backend::unary, op, out, x, p0, p1);
   }
   void binary(backend::BinaryOp op, const Array& out, const Array& a, const Array& b) override {
-    Host h(*this);
-    cpu_.binary(op, h(out), h(a), h(b));
+    on_cpu(&Backend::binary, op, out, a, b);
   }
   void where(const Array& out, const Array& cond, const Array& a, const Array& b) override {
-    Host h(*this);
-    cpu_.where(h(out), h(cond), h(a), h(b));
+    on_cpu(&Backend::where, out, cond, a, b);
   }
   void reduce(backend::ReduceOp op, const Array& out, const Array& x, uint64_t axes) override {
-    Host h(*this);
-    cpu_.reduce(op, h(out), h(x), axes);
+    on_cpu(&Backend::reduce, op, out, x, axes);
   }
   void arg_reduce(backend::ArgReduceOp op, const Array& out, const Array& x, int axis) override {
-    Host h(*this);
-    cpu_.arg_reduce(op, h(out), h(x), axis);
+    on_cpu(&Backend::arg_reduce, op, out, x, axis);
   }
   void scan(backend::ScanOp op, const Array& out, const Array& x, int axis) override {
-    Host h(*this);
-    cpu_.scan(op, h(out), h(x), axis);
+    on_cpu(&Backend::scan, op, out, x, axis);
   }
   void sort(const Array& values, const Array& indices, const Array& x, bool descending) override {
-    Host h(*this);
-    cpu_.sort(h(values), h(indices), h(x), descending);
+    on_cpu(&Backend::sort, values, indices, x, descending);
   }
   void gather(const Array& out, const Array& x, const Array& index, int axis) override {
-    Host h(*this);
-    cpu_.gather(h(out), h(x), h(index), axis);
+    on_cpu(&Backend::gather, out, x, index, axis);
   }
   void scatter(const Array& out, const Array& index, const Array& src, int axis,
                backend::ScatterReduce reduce) override {
-    Host h(*this);
-    cpu_.scatter(h(out), h(index), h(src), axis, reduce);
+    on_cpu(&Backend::scatter, out, index, src, axis, reduce);
   }
   void matmul(const Array& out, const Array& a, const Array& b) override {
-    Host h(*this);
-    cpu_.matmul(h(out), h(a), h(b));
+    on_cpu(&Backend::matmul, out, a, b);
   }
 
   // The fused capabilities: cpu's, so the front end's fused paths run on a device too.
   bool supports(backend::Capability cap) const override { return cpu_.supports(cap); }
   void conv(const Array& out, const Array& x, const Array& kernel,
             const backend::ConvSpec& spec) override {
-    Host h(*this);
-    cpu_.conv(h(out), h(x), h(kernel), spec);
+    on_cpu(&Backend::conv, out, x, kernel, spec);
   }
   void conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
                            const backend::ConvSpec& spec) override {
-    Host h(*this);
-    cpu_.conv_backward_input(h(dx), h(dy), h(kernel), spec);
+    on_cpu(&Backend::conv_backward_input, dx, dy, kernel, spec);
   }
   void conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
                             const backend::ConvSpec& spec) override {
-    Host h(*this);
-    cpu_.conv_backward_kernel(h(dkernel), h(x), h(dy), spec);
+    on_cpu(&Backend::conv_backward_kernel, dkernel, x, dy, spec);
   }
   void pool(const Array& out, const Array& x, const backend::PoolSpec& spec) override {
-    Host h(*this);
-    cpu_.pool(h(out), h(x), spec);
+    on_cpu(&Backend::pool, out, x, spec);
   }
   void pool_backward(const Array& dx, const Array& dy, const Array& x, const Array& out,
                      const backend::PoolSpec& spec) override {
-    Host h(*this);
-    cpu_.pool_backward(h(dx), h(dy), h(x), h(out), spec);
+    on_cpu(&Backend::pool_backward, dx, dy, x, out, spec);
   }
   void softmax(const Array& out, const Array& x, int axis, bool log) override {
-    Host h(*this);
-    cpu_.softmax(h(out), h(x), axis, log);
+    on_cpu(&Backend::softmax, out, x, axis, log);
   }
   void linear(const Array& out, const Array& x, const Array& w, const Array& bias,
               backend::Activation activation) override {
-    Host h(*this);
-    cpu_.linear(h(out), h(x), h(w), h(bias), activation);
+    on_cpu(&Backend::linear, out, x, w, bias, activation);
   }
   void int8_matmul(const Array& out, const Array& a, const Array& b) override {
-    Host h(*this);
-    cpu_.int8_matmul(h(out), h(a), h(b));
+    on_cpu(&Backend::int8_matmul, out, a, b);
   }
   void quantize_rows_int8(const Array& q, const Array& scale, const Array& x, float lo, float hi,
                           float epsilon) override {
-    Host h(*this);
-    cpu_.quantize_rows_int8(h(q), h(scale), h(x), lo, hi, epsilon);
+    on_cpu(&Backend::quantize_rows_int8, q, scale, x, lo, hi, epsilon);
   }
   void int8_linear(const Array& out, const Array& a, const Array& b, const Array& a_scale,
                    const Array& b_scale, const Array& bias,
                    backend::Activation activation) override {
-    Host h(*this);
-    cpu_.int8_linear(h(out), h(a), h(b), h(a_scale), h(b_scale), h(bias), activation);
+    on_cpu(&Backend::int8_linear, out, a, b, a_scale, b_scale, bias, activation);
   }
   void int4_matmul(const Array& out, const Array& x, const Array& packed, const Array& scale,
                    const Array& zero, const Array& g_idx) override {
-    Host h(*this);
-    cpu_.int4_matmul(h(out), h(x), h(packed), h(scale), h(zero), h(g_idx));
+    on_cpu(&Backend::int4_matmul, out, x, packed, scale, zero, g_idx);
   }
   void conv_bias_activation(const Array& out, const Array& x, const Array& kernel,
                             const Array& bias, backend::Activation activation,
                             const backend::ConvSpec& spec) override {
-    Host h(*this);
-    cpu_.conv_bias_activation(h(out), h(x), h(kernel), h(bias), activation, spec);
+    on_cpu(&Backend::conv_bias_activation, out, x, kernel, bias, activation, spec);
   }
   void bias_activation_backward(const Array& dz, const Array& db, const Array& y, const Array& g,
                                 backend::Activation activation) override {
-    Host h(*this);
-    cpu_.bias_activation_backward(h(dz), h(db), h(y), h(g), activation);
+    on_cpu(&Backend::bias_activation_backward, dz, db, y, g, activation);
   }
   void conv_bias_activation_max_pool(const Array& out, const Array& argmax, const Array& x,
                                      const Array& kernel, const Array& bias,
                                      backend::Activation activation,
                                      const backend::ConvSpec& spec) override {
-    Host h(*this);
-    cpu_.conv_bias_activation_max_pool(h(out), h(argmax), h(x), h(kernel), h(bias), activation,
-                                       spec);
+    on_cpu(&Backend::conv_bias_activation_max_pool, out, argmax, x, kernel, bias, activation, spec);
   }
   void conv_bias_activation_max_pool_backward(const Array& dx, const Array& dkernel,
                                               const Array& db, const Array& x, const Array& kernel,
                                               const Array& y, const Array& g, const Array& argmax,
                                               backend::Activation activation,
                                               const backend::ConvSpec& spec) override {
-    Host h(*this);
-    cpu_.conv_bias_activation_max_pool_backward(h(dx), h(dkernel), h(db), h(x), h(kernel), h(y),
-                                                h(g), h(argmax), activation, spec);
+    on_cpu(&Backend::conv_bias_activation_max_pool_backward, dx, dkernel, db, x, kernel, y, g,
+           argmax, activation, spec);
   }
   void elementwise(const backend::ElementwiseChain& chain, std::span<const Array> arrays) override {
     Host h(*this);
     std::vector<Array> on_host;
     on_host.reserve(arrays.size());
     for (const Array& a : arrays) on_host.push_back(h(a));
-    cpu_.elementwise(chain, on_host);
+    submit([this, chain, on_host] { cpu_.elementwise(chain, on_host); });
   }
 
   bool cholesky(const Array& out, const Array& x, bool upper) override {
+    refuse_while_recording("cholesky (its result is read on the host)");
     Host h(*this);
     return cpu_.cholesky(h(out), h(x), upper);
   }
   void lu_factor(const Array& lu, const Array& pivots, const Array& x) override {
-    Host h(*this);
-    cpu_.lu_factor(h(lu), h(pivots), h(x));
+    on_cpu(&Backend::lu_factor, lu, pivots, x);
   }
   void triangular_solve(const Array& out, const Array& a, const Array& b, bool lower, bool left,
                         bool transpose_a, bool unit_diagonal) override {
-    Host h(*this);
-    cpu_.triangular_solve(h(out), h(a), h(b), lower, left, transpose_a, unit_diagonal);
+    on_cpu(&Backend::triangular_solve, out, a, b, lower, left, transpose_a, unit_diagonal);
   }
   void qr(const Array& q, const Array& r, const Array& x, bool complete) override {
-    Host h(*this);
-    cpu_.qr(h(q), h(r), h(x), complete);
+    on_cpu(&Backend::qr, q, r, x, complete);
   }
   void svd(const Array& u, const Array& s, const Array& vt, const Array& x,
            bool full_matrices) override {
-    Host h(*this);
-    cpu_.svd(h(u), h(s), h(vt), h(x), full_matrices);
+    on_cpu(&Backend::svd, u, s, vt, x, full_matrices);
   }
   void eigh(const Array& values, const Array& vectors, const Array& x, bool lower) override {
-    Host h(*this);
-    cpu_.eigh(h(values), h(vectors), h(x), lower);
+    on_cpu(&Backend::eigh, values, vectors, x, lower);
   }
   bool eig(const Array& values, const Array& vectors, const Array& x) override {
+    refuse_while_recording("eig (its result is read on the host)");
     Host h(*this);
     return cpu_.eig(h(values), h(vectors), h(x));
   }
 
  private:
+  struct Recording final : backend::CapturedWork {
+    std::vector<std::function<void()>> calls;
+    void launch() override {
+      for (const auto& call : calls) call();
+    }
+  };
+
+  bool recording_here() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return recording_ && recording_thread_ == std::this_thread::get_id();
+  }
+  void refuse_while_recording(const char* what) const {
+    if (recording_here())
+      throw RuntimeError(keras::detail::cat("device_emulator: ", what, " cannot be recorded"));
+  }
+  std::unique_ptr<Recording> finish_recording() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_ptr<Recording> done = std::move(recording_);
+    idle_.notify_all();
+    return done;
+  }
+  // Runs the call now, or records it while this thread records.
+  void submit(std::function<void()> call) {
+    if (!recording_here()) return call();
+    std::lock_guard<std::mutex> lock(mutex_);
+    recording_->calls.push_back(std::move(call));
+  }
+  // cpu's `method` on the host views of the arrays among `args` (other arguments as given).
+  template <typename... Params, typename... Args>
+  void on_cpu(void (Backend::*method)(Params...), const Args&... args) {
+    Host h(*this);
+    submit([this, method, ... host = h.view(args)] { (cpu_.*method)(host...); });
+  }
+
   // One call's arrays as cpu sees them: the same views over the real addresses. Arrays that
   // share a storage get one host storage, so cpu's checks for shared memory still see it.
   class Host {
    public:
     explicit Host(DeviceEmulator& emulator) : emulator_(emulator) {}
+    template <typename T>
+    const T& view(const T& value) {
+      return value;
+    }
+    Array view(const Array& a) { return (*this)(a); }
     Array operator()(const Array& a) {
       if (!a.storage || &a.storage->owner() != &emulator_) return a;
       Array view = a;
@@ -261,9 +308,17 @@ class DeviceEmulator final : public backend::Backend {
   };
 
   backend::Backend& cpu_;
+  mutable std::mutex mutex_;
+  std::condition_variable idle_;
+  std::unique_ptr<Recording> recording_;
+  std::thread::id recording_thread_;
 };
 
 }  // namespace
+
+void fail_next_recording() {
+  fail_next = true;
+}
 
 void register_device_emulator() {
   static std::once_flag once;

@@ -5,6 +5,8 @@
 // through copy_to_host crashes at that read. Its kernels are cpu's, called on the real
 // addresses, so its results are cpu's bit for bit. Tests run models, training, saving and the
 // conformance suite on it to keep the front end device-agnostic (issue 22) where no GPU runs.
+// It records calls as CUDA stream capture does (backend/capture.h), so compiled steps run on it
+// as on the cuda backend: one launch of a recording per replay.
 
 #include <string>
 
@@ -15,5 +17,9 @@ inline const std::string kDeviceEmulator = "device_emulator";
 
 /// Registers the emulator under kDeviceEmulator (the first call; later calls do nothing).
 void register_device_emulator();
+
+/// Makes the emulator's next end_capture() throw, as a recording the device cannot launch
+/// would: for tests of what callers do then (backend/capture.h).
+void fail_next_recording();
 
 }  // namespace keras::testing
