@@ -16,12 +16,16 @@ uint32_t disabled_capabilities(const char* text) {
   std::string name;
   while (std::getline(list, name, ',')) {
     if (name.empty()) continue;
-    if (name == "all") return (uint32_t{1} << count) - 1;
+    if (name == "all") return ((uint32_t{1} << count) - 1) | kGraphsBit;
+    if (name == "graphs") {
+      bits |= kGraphsBit;
+      continue;
+    }
     int found = -1;
     for (int c = 0; c < count; ++c)
       if (backend::name_of(static_cast<Capability>(c)) == name) found = c;
     if (found < 0) {
-      std::string known = "all";
+      std::string known = "all, graphs";
       for (int c = 0; c < count; ++c)
         known += ", " + std::string(backend::name_of(static_cast<Capability>(c)));
       throw ValueError("KERAS_CUDA_DISABLE: '" + name + "' is not a capability; use a comma-" +

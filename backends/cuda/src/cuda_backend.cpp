@@ -1,7 +1,8 @@
 // The cuda backend: storage in device memory (a caching allocator over cudaMalloc), every
-// primitive of the contract as a kernel (kernels.cu) or cuBLAS (float matmul), on the default
-// stream of its device. Host reads copy back with cudaMemcpy, which waits for the kernels before
-// it. The fused capabilities are in cuda_fused.cpp and cuda_conv.cpp.
+// primitive of the contract as a kernel (kernels.cu) or cuBLAS (float matmul), in order on one
+// stream of its device. Host reads copy back with cudaMemcpy on the legacy default stream,
+// which waits for the backend's stream. The fused capabilities are in cuda_fused.cpp and
+// cuda_conv.cpp; compiled steps become CUDA graphs in cuda_graphs.cpp.
 //
 // Linking keras_cuda registers "cuda" when the machine has a CUDA device; elsewhere the name is
 // absent and programs run on the other backends.
@@ -47,12 +48,6 @@ void scalar_bytes(const Scalar& value, DType dtype, unsigned char* out) {
 
 namespace {
 
-inline void check(cublasStatus_t s, const char* what) {
-  if (s != CUBLAS_STATUS_SUCCESS)
-    throw RuntimeError(std::string("cuda backend: ") + what + ": cuBLAS status " +
-                       std::to_string(static_cast<int>(s)));
-}
-
 // c (batch, M, N) packed = a (batch, M, K) @ b (batch, K, N), each operand as cuBLAS reads it
 // in place (gemm_layout.h): cuBLAS's S/DGEMM in plain FP32/FP64 math.
 template <typename T>
@@ -94,14 +89,21 @@ CudaBackend::CudaBackend(int device)
             return p;
           },
           [](void* p) { cudaFree(p); }) {
-  select_device();
+  check(cudaSetDevice(device_), "cudaSetDevice");
+  // Blocking (the default flags): the legacy stream's copies order with it.
+  check(cudaStreamCreate(&stream_), "cudaStreamCreate");
   check(cublasCreate(&cublas_), "cublasCreate");
+  check(cublasSetStream(cublas_, stream_), "cublasSetStream");
   // Plain float32 products (no TF32), as the cpu backend computes them.
   check(cublasSetMathMode(cublas_, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
 }
 
 CudaBackend::~CudaBackend() {
   cublasDestroy(cublas_);
+  if (capture_cublas_) cublasDestroy(capture_cublas_);
+  if (capture_workspace_) cudaFree(capture_workspace_);
+  if (capture_stream_) cudaStreamDestroy(capture_stream_);
+  cudaStreamDestroy(stream_);
 }
 
 // out (..., M, N) = a (..., M, K) @ b (..., K, N), batch axes broadcast by strides: each operand
@@ -146,9 +148,9 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
     throw NotImplementedError("cuda backend: a product of " + std::to_string(batch) +
                               " batches (cuBLAS takes at most 2^31 - 1)");
   } else if (f64) {
-    strided_batched_gemm<double>(cublas_, ma, ao.base, mb, bo.base, co.base, batch, M, N, K);
+    strided_batched_gemm<double>(cublas(), ma, ao.base, mb, bo.base, co.base, batch, M, N, K);
   } else {
-    strided_batched_gemm<float>(cublas_, ma, ao.base, mb, bo.base, co.base, batch, M, N, K);
+    strided_batched_gemm<float>(cublas(), ma, ao.base, mb, bo.base, co.base, batch, M, N, K);
   }
   if (!direct) copy(out, c, backend::CopyMode::Assign);
 }

@@ -1,32 +1,47 @@
 #pragma once
 // The cuda backend (see cuda_backend.cpp): the class, shared by the files that define its
 // parts: cuda_backend.cpp (memory, the primitives, products, registration), cuda_fused.cpp (the
-// fused capabilities), cuda_conv.cpp (convolutions through cuDNN). Internal to keras_cuda.
+// fused capabilities), cuda_conv.cpp (convolutions through cuDNN), cuda_graphs.cpp (recording
+// compiled steps as CUDA graphs). Internal to keras_cuda.
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "caching_allocator.h"
 #include "cuda_arrays.h"
 #include "cuda_device.h"
 #include "keras/backend/backend.h"
+#include "keras/backend/capture.h"
 #include "kernels.h"
+#include "stream.h"
 #ifdef KERAS_CUDA_WITH_CUDNN
 #include "cudnn_conv.h"
 #endif
 
 namespace keras::cuda {
 
+inline void check(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw RuntimeError(std::string("cuda backend: ") + what + ": cuBLAS status " +
+                       std::to_string(static_cast<int>(s)));
+}
+
 /// The bytes of `value` in `dtype`, as the cpu backend's fill writes them.
 void scalar_bytes(const Scalar& value, DType dtype, unsigned char* out);
 
-class CudaBackend final : public backend::Backend {
+class CudaBackend final : public backend::Backend, public backend::GraphCapture {
  public:
-  /// The backend of GPU `device`: a cuBLAS handle on it, memory through the caching allocator.
+  /// The backend of GPU `device`: its own stream (kernels, cuBLAS and cuDNN run on it, in
+  /// order), a cuBLAS handle on it, memory through the caching allocator.
   explicit CudaBackend(int device);
   ~CudaBackend() override;
 
@@ -39,21 +54,37 @@ class CudaBackend final : public backend::Backend {
   }
   void deallocate(void* data, size_t) override { allocator_.deallocate(data); }
   CachingAllocator& allocator() { return allocator_; }
+  // Host copies go through the legacy default stream, which waits for the backend's stream
+  // (created blocking) and is waited for by it.
   void copy_from_host(backend::Storage& dst, size_t off, const void* src, size_t n) override {
     select_device();
+    refuse_while_recording("a copy from the host");
     if (n)
       check(cudaMemcpy(static_cast<char*>(dst.data()) + off, src, n, cudaMemcpyHostToDevice),
             "copy to the device");
   }
   void copy_to_host(void* dst, const backend::Storage& src, size_t off, size_t n) override {
     select_device();
+    refuse_while_recording("a copy to the host");
     if (n)
       check(cudaMemcpy(dst, static_cast<const char*>(src.data()) + off, n, cudaMemcpyDeviceToHost),
             "copy to the host");
   }
   void synchronize() override {
     select_device();
-    check(cudaDeviceSynchronize(), "synchronize");
+    check(cudaStreamSynchronize(stream_), "synchronize");
+  }
+
+  // Recording compiled steps as CUDA graphs (keras/backend/capture.h; cuda_graphs.cpp).
+  bool capture_enabled() const override;
+  void begin_capture() override;
+  std::unique_ptr<backend::CapturedWork> end_capture() override;
+  void abort_capture() noexcept override;
+  void random_from(const Array& out, backend::RandomKind kind, const Array& key,
+                   uint64_t counter_offset) override {
+    select_device();
+    const auto* words = reinterpret_cast<const uint64_t*>(operand(key).base);
+    launch_random(kind, operand(out), out.numel(), DrawKey{0, counter_offset, words});
   }
 
   void fill(const Array& out, const Scalar& value) override {
@@ -69,7 +100,7 @@ class CudaBackend final : public backend::Backend {
   void random(const Array& out, backend::RandomKind kind, uint64_t seed,
               uint64_t counter) override {
     select_device();
-    launch_random(kind, operand(out), out.numel(), seed, counter);
+    launch_random(kind, operand(out), out.numel(), DrawKey{seed, counter});
   }
   void copy(const Array& dst, const Array& src, backend::CopyMode mode) override {
     select_device();
@@ -176,9 +207,28 @@ class CudaBackend final : public backend::Backend {
 #endif
 
  private:
+  friend class CudaGraph;
+
+  // Every primitive starts here: the device current, and this thread's launches on the
+  // backend's stream, or on the capture stream while this thread records.
   void select_device() const {
     check(cudaSetDevice(device_), "cudaSetDevice");
+    set_launch_stream(recording_here() ? capture_stream_ : stream_);
   }
+  bool recording_here() const {
+    return capture_thread_.load(std::memory_order_acquire) == std::this_thread::get_id();
+  }
+  void refuse_while_recording(const char* what) const {
+    if (recording_here())
+      throw RuntimeError(std::string("cuda backend: ") + what +
+                         " cannot be recorded into a CUDA graph");
+  }
+  // The cuBLAS handle of this thread's stream.
+  cublasHandle_t cublas() const {
+    return recording_here() ? capture_cublas_ : cublas_;
+  }
+  // The end of a recording, made or not: the pool closed, the next recording allowed.
+  uint64_t finish_recording();
 
   // A new contiguous device array of `shape` and `dtype` (its values unset).
   Array empty(const Shape& shape, DType dtype) {
@@ -232,7 +282,17 @@ class CudaBackend final : public backend::Backend {
   int device_;
   std::string name_;
   CachingAllocator allocator_;
+  cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
+  // Recording: one thread at a time, on its own stream and cuBLAS handle (with a workspace of
+  // its own, as cuBLAS asks for graph capture); made on the first recording.
+  cudaStream_t capture_stream_ = nullptr;
+  cublasHandle_t capture_cublas_ = nullptr;
+  void* capture_workspace_ = nullptr;
+  std::mutex capture_mutex_;
+  std::condition_variable capture_idle_;
+  bool capturing_ = false;
+  std::atomic<std::thread::id> capture_thread_{};
 };
 
 }  // namespace keras::cuda

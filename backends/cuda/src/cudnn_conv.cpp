@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "keras/core/errors.h"
+#include "stream.h"
 
 // cuDNN 9 marks the descriptor API deprecated in favour of its graph API; it is present in
 // every cuDNN 9 and is the API PyTorch's own convolutions still fall back to.
@@ -150,8 +151,10 @@ Cudnn::~Cudnn() {
 }
 
 namespace {
+// The handle (made on first use, on the current device), set to the calling thread's stream.
 cudnnHandle_t handle_of(cudnnHandle_t& h) {
-  if (!h) check(cudnnCreate(&h), "cudnnCreate");  // on the current device, the default stream
+  if (!h) check(cudnnCreate(&h), "cudnnCreate");
+  check(cudnnSetStream(h, launch_stream()), "cudnnSetStream");
   return h;
 }
 }  // namespace

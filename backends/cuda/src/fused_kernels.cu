@@ -12,6 +12,7 @@
 #include "element_access.cuh"
 #include "kernels.h"
 #include "launch.h"
+#include "stream.h"
 
 namespace keras::cuda {
 namespace {
@@ -99,7 +100,8 @@ void launch_bias_activation(Activation act, const Dims& dims, const Operand& out
   with_float_type(out.dtype, "a bias-and-activation epilogue", [&](auto c) {
     using C = decltype(c);
     auto go = [&]<UnaryOp Op, bool Activate>() {
-      bias_activation_kernel<C, Op, Activate><<<blocks, kThreads>>>(dims, out, bias);
+      bias_activation_kernel<C, Op, Activate>
+          <<<blocks, kThreads, 0, launch_stream()>>>(dims, out, bias);
     };
     switch (act) {
       case Activation::None:
@@ -133,16 +135,20 @@ void launch_activation_grad(Activation act, const Dims& dims, const Operand& dz,
     using C = decltype(c);
     switch (act) {
       case Activation::Relu:
-        activation_grad_kernel<C, Activation::Relu><<<blocks, kThreads>>>(dims, dz, y, g);
+        activation_grad_kernel<C, Activation::Relu>
+            <<<blocks, kThreads, 0, launch_stream()>>>(dims, dz, y, g);
         break;
       case Activation::Sigmoid:
-        activation_grad_kernel<C, Activation::Sigmoid><<<blocks, kThreads>>>(dims, dz, y, g);
+        activation_grad_kernel<C, Activation::Sigmoid>
+            <<<blocks, kThreads, 0, launch_stream()>>>(dims, dz, y, g);
         break;
       case Activation::Tanh:
-        activation_grad_kernel<C, Activation::Tanh><<<blocks, kThreads>>>(dims, dz, y, g);
+        activation_grad_kernel<C, Activation::Tanh>
+            <<<blocks, kThreads, 0, launch_stream()>>>(dims, dz, y, g);
         break;
       default:
-        activation_grad_kernel<C, Activation::None><<<blocks, kThreads>>>(dims, dz, y, g);
+        activation_grad_kernel<C, Activation::None>
+            <<<blocks, kThreads, 0, launch_stream()>>>(dims, dz, y, g);
         break;
     }
   });
@@ -155,7 +161,8 @@ void launch_softmax(const Dims& lines, const Operand& out, const Operand& x, int
   if (!blocks || n == 0) return;
   with_float_type(x.dtype, "softmax", [&](auto c) {
     using C = decltype(c);
-    softmax_kernel<C><<<blocks, kThreads>>>(lines, out, x, n, x_step, out_step, log);
+    softmax_kernel<C>
+        <<<blocks, kThreads, 0, launch_stream()>>>(lines, out, x, n, x_step, out_step, log);
   });
   check_launch("softmax");
 }
@@ -163,7 +170,7 @@ void launch_softmax(const Dims& lines, const Operand& out, const Operand& x, int
 void launch_chain(const ChainProgram& program) {
   const int64_t blocks = blocks_for(program.numel);
   if (!blocks || program.num_steps == 0) return;
-  chain_kernel<<<blocks, kThreads>>>(program);
+  chain_kernel<<<blocks, kThreads, 0, launch_stream()>>>(program);
   check_launch("elementwise chain");
 }
 

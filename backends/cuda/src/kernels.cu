@@ -17,6 +17,7 @@
 #include "keras/random/philox.h"
 #include "kernels.h"
 #include "launch.h"
+#include "stream.h"
 
 namespace keras::cuda {
 namespace {
@@ -281,9 +282,17 @@ __global__ void scatter_kernel(backend::ScatterReduce reduce, Dims lines, Operan
 
 namespace philox = keras::random::philox;
 
+// The draw's seed and counter, read from device memory by a call recorded into a CUDA graph.
+__device__ void resolve(const DrawKey& key, uint64_t& seed, uint64_t& counter) {
+  seed = key.on_device ? key.on_device[0] : key.seed;
+  counter = key.on_device ? key.on_device[1] + key.counter : key.counter;
+}
+
 // Box-Muller pairs: thread j writes elements 2j and 2j + 1.
 template <typename T>
-__global__ void normal_kernel(Operand out, int64_t n, uint64_t seed, uint64_t counter) {
+__global__ void normal_kernel(Operand out, int64_t n, DrawKey key) {
+  uint64_t seed, counter;
+  resolve(key, seed, counter);
   KERAS_GRID_STRIDE(j, (n + 1) / 2) {
     T z0, z1;
     philox::normal_pair<T>(seed, counter, static_cast<uint64_t>(j), z0, z1);
@@ -297,8 +306,9 @@ __global__ void normal_kernel(Operand out, int64_t n, uint64_t seed, uint64_t co
 // their uniforms from the top 11 or 8 bits of a word (philox.h); their other draws are the
 // float32 ones rounded.
 template <typename T>
-__global__ void words_kernel(Operand out, int64_t n, philox::Kind kind, uint64_t seed,
-                             uint64_t counter) {
+__global__ void words_kernel(Operand out, int64_t n, philox::Kind kind, DrawKey key) {
+  uint64_t seed, counter;
+  resolve(key, seed, counter);
   KERAS_GRID_STRIDE(i, n) {
     char* p = out.base + i * element_bytes(out.dtype);
     philox::WordStream s(seed, counter, static_cast<uint64_t>(i) * philox::words_per_element<T>());
@@ -334,14 +344,15 @@ void launch_fill(const Dims& dims, const Operand& out, const unsigned char* valu
   for (int b = 0; b < itemsize; ++b) v.bytes[b] = value[b];
   v.itemsize = itemsize;
   if (const int64_t blocks = blocks_for(dims.numel)) {
-    fill_kernel<<<blocks, kThreads>>>(dims, out, v);
+    fill_kernel<<<blocks, kThreads, 0, launch_stream()>>>(dims, out, v);
     check_launch("fill");
   }
 }
 
 void launch_arange(const Operand& out, int64_t n, double start, double step) {
   if (const int64_t blocks = blocks_for(n)) {
-    arange_kernel<<<blocks, kThreads>>>(out, n, start, step, !is_float(out.dtype));
+    arange_kernel<<<blocks, kThreads, 0, launch_stream()>>>(out, n, start, step,
+                                                            !is_float(out.dtype));
     check_launch("arange");
   }
 }
@@ -357,11 +368,13 @@ void launch_copy(const Dims& dims, const Operand& dst, const Operand& src, bool 
   if (!add) {
     // Floats travel as double (every float dtype's values are doubles exactly), the rest as
     // int64, so each conversion is cpu's one step.
-    if (is_float(src.dtype)) copy_kernel<double><<<blocks, threads>>>(dims, dst, src);
-    else copy_kernel<int64_t><<<blocks, threads>>>(dims, dst, src);
+    if (is_float(src.dtype))
+      copy_kernel<double><<<blocks, threads, 0, launch_stream()>>>(dims, dst, src);
+    else
+      copy_kernel<int64_t><<<blocks, threads, 0, launch_stream()>>>(dims, dst, src);
   } else {
     with_compute_type(mode_of(dst.dtype), [&](auto c) {
-      copy_add_kernel<decltype(c)><<<blocks, threads>>>(dims, dst, src);
+      copy_add_kernel<decltype(c)><<<blocks, threads, 0, launch_stream()>>>(dims, dst, src);
     });
   }
   check_launch("copy");
@@ -382,15 +395,16 @@ void launch_unary(UnaryOp op, const Dims& dims, const Operand& out, const Operan
       constexpr UnaryOp kOp = decltype(tag)::value;
       if constexpr (std::is_same_v<C, bool>) {
         if constexpr (backend::math::defined_for_bool(kOp))
-          unary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, x, false, false);
+          unary_kernel<kOp, C>
+              <<<blocks, kThreads, 0, launch_stream()>>>(dims, out, x, false, false);
       } else if constexpr (std::is_same_v<C, int64_t>) {
         if constexpr (backend::math::defined_for_integers(kOp))
-          unary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, x, static_cast<C>(p0),
-                                                     static_cast<C>(p1));
+          unary_kernel<kOp, C><<<blocks, kThreads, 0, launch_stream()>>>(
+              dims, out, x, static_cast<C>(p0), static_cast<C>(p1));
       } else {
         if constexpr (backend::math::defined_for_floats(kOp))
-          unary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, x, static_cast<C>(p0),
-                                                     static_cast<C>(p1));
+          unary_kernel<kOp, C><<<blocks, kThreads, 0, launch_stream()>>>(
+              dims, out, x, static_cast<C>(p0), static_cast<C>(p1));
       }
     });
   });
@@ -415,13 +429,13 @@ void launch_binary(BinaryOp op, const Dims& dims, const Operand& out, const Oper
       constexpr BinaryOp kOp = decltype(tag)::value;
       if constexpr (std::is_same_v<C, bool>) {
         if constexpr (backend::math::defined_for_bool(kOp))
-          binary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, a, b);
+          binary_kernel<kOp, C><<<blocks, kThreads, 0, launch_stream()>>>(dims, out, a, b);
       } else if constexpr (std::is_same_v<C, int64_t>) {
         if constexpr (backend::math::defined_for_integers(kOp))
-          binary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, a, b);
+          binary_kernel<kOp, C><<<blocks, kThreads, 0, launch_stream()>>>(dims, out, a, b);
       } else {
         if constexpr (backend::math::defined_for_floats(kOp))
-          binary_kernel<kOp, C><<<blocks, kThreads>>>(dims, out, a, b);
+          binary_kernel<kOp, C><<<blocks, kThreads, 0, launch_stream()>>>(dims, out, a, b);
       }
     });
   });
@@ -431,7 +445,7 @@ void launch_binary(BinaryOp op, const Dims& dims, const Operand& out, const Oper
 void launch_where(const Dims& dims, const Operand& out, const Operand& cond, const Operand& a,
                   const Operand& b) {
   if (const int64_t blocks = blocks_for(dims.numel)) {
-    where_kernel<<<blocks, kThreads>>>(dims, out, cond, a, b);
+    where_kernel<<<blocks, kThreads, 0, launch_stream()>>>(dims, out, cond, a, b);
     check_launch("where");
   }
 }
@@ -449,10 +463,10 @@ void launch_reduce(ReduceOp op, const Dims& kept, const Operand& out, const Oper
     using C = decltype(c);
     if constexpr (!std::is_same_v<C, bool>) {
       switch (op) {
-#define KERAS_REDUCE_CASE(OP)                                                               \
-  case ReduceOp::OP:                                                                        \
-    reduce_kernel<ReduceOp::OP, C><<<blocks, kThreads>>>(kept, out, x, reduced, x_reduced, \
-                                                         lowest, highest);                  \
+#define KERAS_REDUCE_CASE(OP)                                                 \
+  case ReduceOp::OP:                                                          \
+    reduce_kernel<ReduceOp::OP, C><<<blocks, kThreads, 0, launch_stream()>>>( \
+        kept, out, x, reduced, x_reduced, lowest, highest);                   \
     break;
         KERAS_REDUCE_CASE(Sum)
         KERAS_REDUCE_CASE(Mean)
@@ -477,7 +491,8 @@ void launch_arg_reduce(bool is_max, const Dims& lines, const Operand& out, const
   with_compute_type(mode, [&](auto c) {
     using C = decltype(c);
     if constexpr (!std::is_same_v<C, bool>)
-      arg_reduce_kernel<C><<<blocks, kThreads>>>(is_max, lines, out, x, n, step);
+      arg_reduce_kernel<C>
+          <<<blocks, kThreads, 0, launch_stream()>>>(is_max, lines, out, x, n, step);
   });
   check_launch("arg_reduce");
 }
@@ -491,16 +506,20 @@ void launch_scan(backend::ScanOp op, const Dims& lines, const Operand& out, cons
     using backend::ScanOp;
     switch (op) {
       case ScanOp::CumSum:
-        scan_kernel<ScanOp::CumSum, Acc><<<blocks, kThreads>>>(lines, out, x, n, out_step, x_step);
+        scan_kernel<ScanOp::CumSum, Acc>
+            <<<blocks, kThreads, 0, launch_stream()>>>(lines, out, x, n, out_step, x_step);
         break;
       case ScanOp::CumProd:
-        scan_kernel<ScanOp::CumProd, Acc><<<blocks, kThreads>>>(lines, out, x, n, out_step, x_step);
+        scan_kernel<ScanOp::CumProd, Acc>
+            <<<blocks, kThreads, 0, launch_stream()>>>(lines, out, x, n, out_step, x_step);
         break;
       case ScanOp::CumMax:
-        scan_kernel<ScanOp::CumMax, Acc><<<blocks, kThreads>>>(lines, out, x, n, out_step, x_step);
+        scan_kernel<ScanOp::CumMax, Acc>
+            <<<blocks, kThreads, 0, launch_stream()>>>(lines, out, x, n, out_step, x_step);
         break;
       case ScanOp::CumMin:
-        scan_kernel<ScanOp::CumMin, Acc><<<blocks, kThreads>>>(lines, out, x, n, out_step, x_step);
+        scan_kernel<ScanOp::CumMin, Acc>
+            <<<blocks, kThreads, 0, launch_stream()>>>(lines, out, x, n, out_step, x_step);
         break;
       case ScanOp::kCount: break;
     }
@@ -513,7 +532,7 @@ void launch_scan(backend::ScanOp op, const Dims& lines, const Operand& out, cons
 void launch_gather(const Dims& dims, const Operand& out, const Operand& x, const Operand& index,
                    int64_t axis_stride) {
   if (const int64_t blocks = blocks_for(dims.numel)) {
-    gather_kernel<<<blocks, kThreads>>>(dims, out, x, index, axis_stride);
+    gather_kernel<<<blocks, kThreads, 0, launch_stream()>>>(dims, out, x, index, axis_stride);
     check_launch("gather");
   }
 }
@@ -524,14 +543,13 @@ void launch_scatter(backend::ScatterReduce reduce, const Dims& lines, const Oper
   const int64_t blocks = blocks_for(lines.numel);
   if (!blocks || n == 0) return;
   with_compute_type(mode_of(out.dtype), [&](auto c) {
-    scatter_kernel<decltype(c)><<<blocks, kThreads>>>(reduce, lines, out, index, src, n, out_step,
-                                                     index_step, src_step);
+    scatter_kernel<decltype(c)><<<blocks, kThreads, 0, launch_stream()>>>(
+        reduce, lines, out, index, src, n, out_step, index_step, src_step);
   });
   check_launch("scatter");
 }
 
-void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, uint64_t seed,
-                   uint64_t counter) {
+void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, const DrawKey& key) {
   const auto k = static_cast<philox::Kind>(kind);
   const bool half = out.dtype == DType::Float16 || out.dtype == DType::BFloat16;
   if (half && k == philox::Kind::Bits) undefined("random", "Bits", out.dtype);
@@ -540,8 +558,10 @@ void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, uint
   if (!blocks) return;
   auto launch = [&](auto t) {
     using T = decltype(t);
-    if (k == philox::Kind::Normal) normal_kernel<T><<<blocks, kThreads>>>(out, n, seed, counter);
-    else words_kernel<T><<<blocks, kThreads>>>(out, n, k, seed, counter);
+    if (k == philox::Kind::Normal)
+      normal_kernel<T><<<blocks, kThreads, 0, launch_stream()>>>(out, n, key);
+    else
+      words_kernel<T><<<blocks, kThreads, 0, launch_stream()>>>(out, n, k, key);
   };
   switch (out.dtype) {
     case DType::Float16: case DType::BFloat16: case DType::Float32: launch(float{}); break;
@@ -559,7 +579,7 @@ void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, uint
 void launch_matmul_integer(const Operand& out, const Operand& a, const Operand& b, int64_t batch,
                            int64_t m, int64_t n, int64_t k) {
   if (const int64_t blocks = blocks_for(batch * m * n)) {
-    matmul_integer_kernel<<<blocks, kThreads>>>(out, a, b, batch, m, n, k);
+    matmul_integer_kernel<<<blocks, kThreads, 0, launch_stream()>>>(out, a, b, batch, m, n, k);
     check_launch("matmul");
   }
 }

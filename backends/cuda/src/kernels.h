@@ -1,8 +1,8 @@
 #pragma once
 // The cuda backend's kernels as plain C++ calls (defined in the .cu files): each takes the index
-// space and the strided operands (device_layout.h), launches on the default stream, and throws
-// RuntimeError naming the kernel when the launch fails. cuda_backend.cpp turns Arrays into
-// these arguments.
+// space and the strided operands (device_layout.h), launches on the calling thread's stream
+// (stream.h), and throws RuntimeError naming the kernel when the launch fails. cuda_backend.cpp
+// turns Arrays into these arguments.
 
 #include <cstddef>
 #include <cstdint>
@@ -57,9 +57,14 @@ void launch_sort(const Dims& lines, const Operand& values, const Operand& indice
 void launch_scatter(backend::ScatterReduce reduce, const Dims& lines, const Operand& out,
                     const Operand& index, const Operand& src, int64_t n, int64_t out_step,
                     int64_t index_step, int64_t src_step);
+/// A draw's Philox seed and counter: the values, or (a call recorded into a CUDA graph) two
+/// words in device memory read when the kernel runs, the counter then advanced by `counter`.
+struct DrawKey {
+  uint64_t seed = 0, counter = 0;
+  const uint64_t* on_device = nullptr;
+};
 /// Elements [0, n) of a Philox draw (keras/random/philox.h) into contiguous `out`.
-void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, uint64_t seed,
-                   uint64_t counter);
+void launch_random(backend::RandomKind kind, const Operand& out, int64_t n, const DrawKey& key);
 /// out (batch, M, N) = a (batch, M, K) @ b (batch, K, N), all contiguous, for integer and bool
 /// dtypes (wrapping, as cpu); float products go to cuBLAS.
 void launch_matmul_integer(const Operand& out, const Operand& a, const Operand& b, int64_t batch,

@@ -12,6 +12,7 @@
 #include "kernels.h"
 #include "launch.h"
 #include "pool_geometry.h"
+#include "stream.h"
 
 namespace keras::cuda {
 namespace {
@@ -143,11 +144,11 @@ void launch_pool(const PoolGeometry& g, const Operand& x, const PoolStrides& xs,
         "cuda backend: average pooling of integers and pooling of bool "
         "(the front end casts them)");
   if (x.dtype == DType::Float64)
-    pool_kernel<double><<<blocks, kThreads>>>(g, x, xs, y, ys);
+    pool_kernel<double><<<blocks, kThreads, 0, launch_stream()>>>(g, x, xs, y, ys);
   else if (is_float(x.dtype))
-    pool_kernel<float><<<blocks, kThreads>>>(g, x, xs, y, ys);
+    pool_kernel<float><<<blocks, kThreads, 0, launch_stream()>>>(g, x, xs, y, ys);
   else
-    pool_kernel<int64_t><<<blocks, kThreads>>>(g, x, xs, y, ys);
+    pool_kernel<int64_t><<<blocks, kThreads, 0, launch_stream()>>>(g, x, xs, y, ys);
   check_launch("pool");
 }
 
@@ -160,9 +161,11 @@ void launch_pool_backward(const PoolGeometry& g, const Operand& dx, const PoolSt
     throw NotImplementedError("cuda backend: pool_backward of " +
                               std::string(dtype_name(dy.dtype)) + " (floating dtypes only)");
   if (dy.dtype == DType::Float64)
-    pool_backward_kernel<double><<<blocks, kThreads>>>(g, dx, dxs, dy, dys, x, xs, y, ys);
+    pool_backward_kernel<double>
+        <<<blocks, kThreads, 0, launch_stream()>>>(g, dx, dxs, dy, dys, x, xs, y, ys);
   else
-    pool_backward_kernel<float><<<blocks, kThreads>>>(g, dx, dxs, dy, dys, x, xs, y, ys);
+    pool_backward_kernel<float>
+        <<<blocks, kThreads, 0, launch_stream()>>>(g, dx, dxs, dy, dys, x, xs, y, ys);
   check_launch("pool_backward");
 }
 

@@ -14,6 +14,7 @@
 #include "element_access.cuh"
 #include "kernels.h"
 #include "launch.h"
+#include "stream.h"
 
 namespace keras::cuda {
 namespace {
@@ -112,34 +113,35 @@ void radix_sort(const Dims& lines, const Operand& values, const Operand& indices
   K* keys_out = static_cast<K*>(scratch(sizeof(K) * total));
   int32_t* pos_in = static_cast<int32_t*>(scratch(sizeof(int32_t) * total));
   int32_t* pos_out = static_cast<int32_t*>(scratch(sizeof(int32_t) * total));
-  sort_keys_kernel<C>
-      <<<blocks_for(total), kThreads>>>(lines, x, n, x_step, descending, total, keys_in, pos_in);
+  sort_keys_kernel<C><<<blocks_for(total), kThreads, 0, launch_stream()>>>(
+      lines, x, n, x_step, descending, total, keys_in, pos_in);
   check_launch("sort keys");
   size_t bytes = 0;
   if (segments == 1) {
-    check_cub(
-        cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, pos_in, pos_out, items),
-        "cub::DeviceRadixSort (size)");
+    check_cub(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, pos_in, pos_out,
+                                              items, 0, int(sizeof(K) * CHAR_BIT), launch_stream()),
+              "cub::DeviceRadixSort (size)");
     void* temp = scratch(bytes ? bytes : 1);
-    check_cub(
-        cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, pos_in, pos_out, items),
-        "cub::DeviceRadixSort");
+    check_cub(cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, pos_in, pos_out,
+                                              items, 0, int(sizeof(K) * CHAR_BIT), launch_stream()),
+              "cub::DeviceRadixSort");
   } else {
     int32_t* offsets = static_cast<int32_t*>(scratch(sizeof(int32_t) * (lines.numel + 1)));
-    segment_offsets_kernel<<<blocks_for(lines.numel + 1), kThreads>>>(offsets, lines.numel + 1, n);
+    segment_offsets_kernel<<<blocks_for(lines.numel + 1), kThreads, 0, launch_stream()>>>(
+        offsets, lines.numel + 1, n);
     check_launch("sort offsets");
-    check_cub(
-        cub::DeviceSegmentedRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, pos_in, pos_out,
-                                                 items, segments, offsets, offsets + 1),
-        "cub::DeviceSegmentedRadixSort (size)");
+    check_cub(cub::DeviceSegmentedRadixSort::SortPairs(
+                  nullptr, bytes, keys_in, keys_out, pos_in, pos_out, items, segments, offsets,
+                  offsets + 1, 0, int(sizeof(K) * CHAR_BIT), launch_stream()),
+              "cub::DeviceSegmentedRadixSort (size)");
     void* temp = scratch(bytes ? bytes : 1);
-    check_cub(
-        cub::DeviceSegmentedRadixSort::SortPairs(temp, bytes, keys_in, keys_out, pos_in, pos_out,
-                                                 items, segments, offsets, offsets + 1),
-        "cub::DeviceSegmentedRadixSort");
+    check_cub(cub::DeviceSegmentedRadixSort::SortPairs(
+                  temp, bytes, keys_in, keys_out, pos_in, pos_out, items, segments, offsets,
+                  offsets + 1, 0, int(sizeof(K) * CHAR_BIT), launch_stream()),
+              "cub::DeviceSegmentedRadixSort");
   }
-  sort_gather_kernel<<<blocks_for(total), kThreads>>>(lines, values, indices, x, n, values_step,
-                                                      indices_step, x_step, total, pos_out);
+  sort_gather_kernel<<<blocks_for(total), kThreads, 0, launch_stream()>>>(
+      lines, values, indices, x, n, values_step, indices_step, x_step, total, pos_out);
   check_launch("sort gather");
 }
 
@@ -168,8 +170,8 @@ void launch_sort(const Dims& lines, const Operand& values, const Operand& indice
         radix_sort<C>(lines, values, indices, x, n, values_step, indices_step, x_step, descending,
                       scratch);
       else
-        sort_kernel<C><<<blocks, kThreads>>>(elements, values, indices, x, n, values_step,
-                                             indices_step, x_step, descending);
+        sort_kernel<C><<<blocks, kThreads, 0, launch_stream()>>>(
+            elements, values, indices, x, n, values_step, indices_step, x_step, descending);
     }
   });
   check_launch("sort");

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/program.h"
 #include "cuda_device.h"
 #include "keras/backend/registry.h"
 #include "keras/cuda/memory.h"
@@ -317,6 +318,47 @@ TEST(CudaDevice, MemoryStatsFollowTheTensors) {
   EXPECT_GE(after.reserved_bytes - after.allocated_bytes, size_t{5} << 20);  // cached
   empty_cache();
   EXPECT_EQ(memory_stats().reserved_bytes, memory_stats().allocated_bytes);
+}
+
+// A compiled training step on cuda becomes a CUDA graph (cuda_graphs.cpp) after one replay, and
+// every launch sees its new inputs and updates the variables as cpu's replays do.
+TEST(CudaDevice, ACompiledStepLaunchedAsACudaGraphAgreesWithCpu) {
+  KERAS_REQUIRE_GPU();
+  constexpr int64_t n = 64, d = 16;
+  std::vector<double> results[2];
+  size_t launches[2] = {0, 0};
+  const char* names[2] = {"cpu", "cuda"};
+  for (int k = 0; k < 2; ++k) {
+    backend::BackendScope scope(names[k]);
+    Variable w(Tensor::from_vector(std::vector<float>(d, 0.1f), {d, 1}));
+    auto step = [&](const TensorList& in) {
+      const Tensor err = ops::subtract(ops::matmul(in[0], w.value()), in[1]);
+      w.assign_sub(ops::multiply(ops::matmul(ops::transpose(in[0]), err), 0.01 / n));
+      return TensorList{ops::mean(ops::square(err))};
+    };
+    auto batch = [&](int call) {
+      std::vector<float> x(n * d), y(n);
+      for (int64_t i = 0; i < n * d; ++i) x[i] = std::sin(0.37 * i + call);
+      for (int64_t i = 0; i < n; ++i) y[i] = std::cos(0.11 * i * (call + 1));
+      return TensorList{Tensor::from_vector(x, {n, d}).to(names[k]),
+                        Tensor::from_vector(y, {n, 1}).to(names[k])};
+    };
+    auto trace = std::make_unique<compiler::detail::Trace>(batch(0));
+    TensorList traced = step(trace->inputs);
+    trace->stop();
+    trace->set_outputs(traced);
+    compiler::detail::Program program(std::move(trace));
+    for (int call = 1; call <= 6; ++call)
+      results[k].push_back(program.replay(batch(call))[0].to_vector<double>()[0]);
+    for (double v : w.value().to_vector<double>()) results[k].push_back(v);
+    launches[k] = program.stats().graph_launches;
+    if (k == 1) {
+      EXPECT_EQ(program.stats().graph_problem, "");
+    }
+  }
+  EXPECT_EQ(launches[0], 0u);
+  EXPECT_EQ(launches[1], 5u);  // one plain replay, then the graph
+  expect_close(results[0], results[1], 1e-5);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "caching_allocator.h"
@@ -108,6 +109,74 @@ TEST(CudaCachingAllocator, PeakStartsOverFromWhatIsInUse) {
   EXPECT_EQ(a.stats().peak_in_use_bytes, (size_t{4} << 20) + 1024);
   a.deallocate(again);
   a.deallocate(small);
+}
+
+// A CUDA graph's memory (caching_allocator.h): what a recording allocates stays its pool's,
+// reused only by the pool, until the graph goes; other threads never get those blocks.
+TEST(CudaCachingAllocator, APoolKeepsAGraphsBlocksUntilItIsReleased) {
+  FakeDevice dev{.capacity = 64 << 20};
+  CachingAllocator a = dev.make();
+  void* cached = a.allocate(4000);
+  a.deallocate(cached);  // in the cache before the recording starts
+  a.begin_pool();
+  EXPECT_TRUE(a.pool_open_here());
+  void* scratch = a.allocate(4000);  // the pool takes the cached block
+  EXPECT_EQ(scratch, cached);
+  a.deallocate(scratch);
+  EXPECT_EQ(a.allocate(3900), scratch);  // reused within the pool (recorded order)
+  a.deallocate(scratch);
+  void* other_thread = nullptr;
+  std::thread([&] {
+    EXPECT_FALSE(a.pool_open_here());
+    other_thread = a.allocate(4000);  // not the pool's block
+  }).join();
+  EXPECT_NE(other_thread, scratch);
+  const uint64_t pool = a.end_pool();
+  EXPECT_FALSE(a.pool_open_here());
+  EXPECT_EQ(a.stats().pooled_bytes, 4096u);
+  void* after = a.allocate(4000);  // the graph still owns its block
+  EXPECT_NE(after, scratch);
+  EXPECT_NE(after, other_thread);
+  a.release_pool(pool);
+  EXPECT_EQ(a.stats().pooled_bytes, 0u);
+  EXPECT_EQ(a.allocate(4000), scratch);  // back in the cache
+  for (void* p : {scratch, after, other_thread}) a.deallocate(p);
+  EXPECT_EQ(a.stats().in_use_bytes, 0u);
+}
+
+TEST(CudaCachingAllocator, APoolBlockStillInUseAtReleaseReturnsToTheCacheWhenFreed) {
+  FakeDevice dev{.capacity = 64 << 20};
+  CachingAllocator a = dev.make();
+  a.begin_pool();
+  void* kept = a.allocate(10000);
+  a.release_pool(a.end_pool());
+  a.deallocate(kept);
+  EXPECT_EQ(a.stats().cached_bytes, CachingAllocator::rounded_size(10000));
+  EXPECT_EQ(a.stats().pooled_bytes, 0u);
+  EXPECT_EQ(a.allocate(10000), kept);
+  a.deallocate(kept);
+  EXPECT_THROW(
+      {
+        a.begin_pool();
+        a.begin_pool();
+      },
+      RuntimeError);
+  a.release_pool(a.end_pool());
+}
+
+// Out of memory while recording: no cudaFree (not allowed during capture); the error names it.
+TEST(CudaCachingAllocator, OutOfMemoryInAPoolLeavesTheCacheAlone) {
+  FakeDevice dev{.capacity = 5 << 20};
+  CachingAllocator a = dev.make();
+  a.deallocate(a.allocate(2 << 20));  // 2 MiB cached; 3 MiB requests take 4 MiB blocks
+  a.begin_pool();
+  EXPECT_THROW(a.allocate(3 << 20), RuntimeError);
+  EXPECT_EQ(dev.frees, 0);
+  a.release_pool(a.end_pool());
+  void* p = a.allocate(3 << 20);  // outside the pool the cache is emptied and it fits
+  EXPECT_NE(p, nullptr);
+  EXPECT_EQ(dev.frees, 1);
+  a.deallocate(p);
 }
 
 TEST(CudaMemory, NamesWhatIsNotACudaBackend) {
@@ -618,7 +687,10 @@ TEST(CudaCapabilitySwitch, NamesTheCapabilitiesToLeaveToDecompositions) {
   EXPECT_EQ(disabled_capabilities("conv,elementwise"),
             bit(Capability::Conv) | bit(Capability::Elementwise));
   EXPECT_EQ(disabled_capabilities("all"),
-            (uint32_t{1} << static_cast<int>(Capability::kCount)) - 1);
+            ((uint32_t{1} << static_cast<int>(Capability::kCount)) - 1) | kGraphsBit);
+  EXPECT_EQ(disabled_capabilities("graphs"), kGraphsBit);
+  EXPECT_EQ(disabled_capabilities("pool,graphs"), bit(Capability::Pool) | kGraphsBit);
+  EXPECT_EQ(kGraphsBit & ((uint32_t{1} << static_cast<int>(Capability::kCount)) - 1), 0u);
   try {
     disabled_capabilities("conv,bogus");
     FAIL() << "expected ValueError";
@@ -626,6 +698,7 @@ TEST(CudaCapabilitySwitch, NamesTheCapabilitiesToLeaveToDecompositions) {
     const std::string what = e.what();
     EXPECT_NE(what.find("'bogus' is not a capability"), std::string::npos) << what;
     EXPECT_NE(what.find("int4_matmul"), std::string::npos) << what;  // every name listed
+    EXPECT_NE(what.find("graphs"), std::string::npos) << what;
   }
 }
 
