@@ -133,7 +133,8 @@ class CudaBackend final : public backend::Backend, public backend::GraphCapture 
       dims.size[dims.rank++] = x.shape[d];
       dims.numel *= x.shape[d];
     }
-    launch_reduce(op, kept, o, xk, reduced, xr);
+    std::vector<Ref<backend::Storage>> held;  // the chunks' partials, until we return
+    launch_reduce(op, kept, o, xk, reduced, xr, scratch_into(held));
   }
 
   void arg_reduce(backend::ArgReduceOp op, const Array& out, const Array& x, int axis) override {

@@ -142,6 +142,28 @@ struct Reduction {
       return Op == ReduceOp::Prod ? acc * static_cast<Acc>(x) : acc + static_cast<Acc>(x);
     }
   }
+  // Two partial accumulators (of consecutive chunks, first then second) as one.
+  __device__ static Acc combine(Acc first, Acc second) {
+    if constexpr (Op == ReduceOp::Any)
+      return first || second;
+    else if constexpr (Op == ReduceOp::All)
+      return first && second;
+    else if constexpr (Op == ReduceOp::Max || Op == ReduceOp::Min)
+      return step(first, second);
+    else if constexpr (std::is_integral_v<Acc>) {
+      const uint64_t a = static_cast<uint64_t>(first), b = static_cast<uint64_t>(second);
+      return static_cast<Acc>(Op == ReduceOp::Prod ? a * b : a + b);
+    } else {
+      return Op == ReduceOp::Prod ? first * second : first + second;
+    }
+  }
+  // The output of a whole reduction of `count` elements.
+  __device__ static void store_result(char* o, DType dtype, Acc acc, int64_t count) {
+    if constexpr (Op == ReduceOp::Mean)
+      store<double>(o, dtype, static_cast<double>(acc) / static_cast<double>(count));
+    else
+      store(o, dtype, acc);
+  }
 };
 
 // The range of integer dtype t as int64 (the identities of Max and Min over no elements).
@@ -166,11 +188,38 @@ __global__ void reduce_kernel(Dims kept, Operand out, Operand x, Dims reduced, O
     typename R::Acc acc = R::identity(lowest, highest);
     for (int64_t r = 0; r < reduced.numel; ++r)
       acc = R::step(acc, load<C>(base + element_offset(reduced, xr, r) * xsize, x.dtype));
-    char* o = address(out, kept, m);
-    if constexpr (Op == ReduceOp::Mean)
-      store<double>(o, out.dtype, static_cast<double>(acc) / static_cast<double>(reduced.numel));
-    else
-      store(o, out.dtype, acc);
+    R::store_result(address(out, kept, m), out.dtype, acc, reduced.numel);
+  }
+}
+
+// Chunk blockIdx.y of every output (a thread per output, consecutive outputs in a block, so
+// outputs that are neighbours in memory are read together): its partial accumulator.
+template <ReduceOp Op, typename C>
+__global__ void reduce_chunk_kernel(Dims kept, Operand x, Dims reduced, Operand xr, int64_t lowest,
+                                    int64_t highest, int64_t chunk,
+                                    typename Reduction<Op, C>::Acc* partial) {
+  using R = Reduction<Op, C>;
+  const int64_t m = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (m >= kept.numel) return;
+  const int64_t xsize = element_bytes(x.dtype);
+  const char* base = address(x, kept, m);
+  const int64_t begin = static_cast<int64_t>(blockIdx.y) * chunk;
+  const int64_t end = begin + chunk < reduced.numel ? begin + chunk : reduced.numel;
+  typename R::Acc acc = R::identity(lowest, highest);
+  for (int64_t r = begin; r < end; ++r)
+    acc = R::step(acc, load<C>(base + element_offset(reduced, xr, r) * xsize, x.dtype));
+  partial[static_cast<int64_t>(blockIdx.y) * kept.numel + m] = acc;
+}
+
+// Each output's partials combined in chunk order.
+template <ReduceOp Op, typename C>
+__global__ void reduce_partials_kernel(Dims kept, Operand out, int64_t splits, int64_t count,
+                                       const typename Reduction<Op, C>::Acc* partial) {
+  using R = Reduction<Op, C>;
+  KERAS_GRID_STRIDE(m, kept.numel) {
+    typename R::Acc acc = partial[m];
+    for (int64_t s = 1; s < splits; ++s) acc = R::combine(acc, partial[s * kept.numel + m]);
+    R::store_result(address(out, kept, m), out.dtype, acc, count);
   }
 }
 
@@ -450,12 +499,37 @@ void launch_where(const Dims& dims, const Operand& out, const Operand& cond, con
   }
 }
 
+// A reduction in chunks (reduce_split): the chunks' partials, then their combination.
+template <ReduceOp Op, typename C>
+void reduce_in_chunks(const Dims& kept, const Operand& out, const Operand& x, const Dims& reduced,
+                      const Operand& xr, int64_t lowest, int64_t highest, const ReduceSplit& split,
+                      const Scratch& scratch) {
+  using Acc = typename Reduction<Op, C>::Acc;
+  auto* partial = static_cast<Acc*>(scratch(sizeof(Acc) * kept.numel * split.splits));
+  const dim3 grid(static_cast<unsigned>((kept.numel + kThreads - 1) / kThreads),
+                  static_cast<unsigned>(split.splits));
+  reduce_chunk_kernel<Op, C><<<grid, kThreads, 0, launch_stream()>>>(kept, x, reduced, xr, lowest,
+                                                                     highest, split.chunk, partial);
+  reduce_partials_kernel<Op, C><<<blocks_for(kept.numel), kThreads, 0, launch_stream()>>>(
+      kept, out, split.splits, reduced.numel, partial);
+}
+
+// One reduction, in one pass or in chunks as reduce_split says.
+template <ReduceOp Op, typename C>
+void reduce_with(const Dims& kept, const Operand& out, const Operand& x, const Dims& reduced,
+                 const Operand& xr, int64_t lowest, int64_t highest, const Scratch& scratch) {
+  const ReduceSplit split = reduce_split(kept.numel, reduced.numel);
+  if (split.splits > 1)
+    return reduce_in_chunks<Op, C>(kept, out, x, reduced, xr, lowest, highest, split, scratch);
+  reduce_kernel<Op, C><<<blocks_for(kept.numel), kThreads, 0, launch_stream()>>>(
+      kept, out, x, reduced, xr, lowest, highest);
+}
+
 void launch_reduce(ReduceOp op, const Dims& kept, const Operand& out, const Operand& x,
-                   const Dims& reduced, const Operand& x_reduced) {
+                   const Dims& reduced, const Operand& x_reduced, const Scratch& scratch) {
   if (op == ReduceOp::Mean && !is_float(x.dtype))
     undefined("reduce", backend::name_of(op), x.dtype);  // the front end means in float
-  const int64_t blocks = blocks_for(kept.numel);
-  if (!blocks) return;
+  if (kept.numel == 0) return;
   int64_t lowest = 0, highest = 0;
   integer_range(x.dtype, lowest, highest);
   const Mode mode = ordering_mode(x.dtype);
@@ -463,10 +537,9 @@ void launch_reduce(ReduceOp op, const Dims& kept, const Operand& out, const Oper
     using C = decltype(c);
     if constexpr (!std::is_same_v<C, bool>) {
       switch (op) {
-#define KERAS_REDUCE_CASE(OP)                                                 \
-  case ReduceOp::OP:                                                          \
-    reduce_kernel<ReduceOp::OP, C><<<blocks, kThreads, 0, launch_stream()>>>( \
-        kept, out, x, reduced, x_reduced, lowest, highest);                   \
+#define KERAS_REDUCE_CASE(OP)                                                                 \
+  case ReduceOp::OP:                                                                          \
+    reduce_with<ReduceOp::OP, C>(kept, out, x, reduced, x_reduced, lowest, highest, scratch); \
     break;
         KERAS_REDUCE_CASE(Sum)
         KERAS_REDUCE_CASE(Mean)

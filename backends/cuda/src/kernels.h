@@ -26,10 +26,14 @@ void launch_binary(backend::BinaryOp op, const Dims& dims, const Operand& out, c
                    const Operand& b);
 void launch_where(const Dims& dims, const Operand& out, const Operand& cond, const Operand& a,
                   const Operand& b);
+/// Device scratch memory of at least n bytes, valid until the calling primitive returns.
+using Scratch = std::function<void*(size_t n)>;
+
 /// One output per index of `kept` (out's and x's strides over those axes), reducing x over
-/// `reduced` (x's strides over the reduced axes, in `x_reduced`).
+/// `reduced` (x's strides over the reduced axes, in `x_reduced`); few long reductions in
+/// chunks (launch.h's reduce_split), whose partials take scratch.
 void launch_reduce(backend::ReduceOp op, const Dims& kept, const Operand& out, const Operand& x,
-                   const Dims& reduced, const Operand& x_reduced);
+                   const Dims& reduced, const Operand& x_reduced, const Scratch& scratch);
 /// Arg max/min along one axis of n elements `step` apart, one output per index of `lines`.
 void launch_arg_reduce(bool is_max, const Dims& lines, const Operand& out, const Operand& x,
                        int64_t n, int64_t step);
@@ -41,9 +45,6 @@ void launch_scan(backend::ScanOp op, const Dims& lines, const Operand& out, cons
 /// `axis_stride`, and 0 in `x`).
 void launch_gather(const Dims& dims, const Operand& out, const Operand& x, const Operand& index,
                    int64_t axis_stride);
-/// Device scratch memory of at least n bytes, valid until the calling primitive returns.
-using Scratch = std::function<void*(size_t n)>;
-
 /// Stable sorts of `lines` lines of n elements (x_step apart in x) into values and/or indices
 /// (either may have a null base: not wanted), ascending with NaN last or descending with NaN
 /// first, in cpu's order (backend::math::sort_key, ties by position); sort_kernels.cu. Long

@@ -77,6 +77,27 @@ TEST(CudaDevice, ElementwiseAndBroadcastingAgreeWithCpu) {
   EXPECT_EQ(ci, gi);
 }
 
+// Few long reductions run in chunks (launch.h's reduce_split): sums and means in double as cpu,
+// NaN winning max, integers wrapping, over the leading axis and over all but one.
+TEST(CudaDevice, LongReductionsInChunksAgreeWithCpu) {
+  KERAS_REQUIRE_GPU();
+  auto [c, g] = on_both([] {
+    Tensor x = random::normal({40000, 3, 8}, 0.0, 1.0, DType::Float32, 7);
+    Tensor with_nan =
+        ops::where(ops::equal(ops::arange(24).astype(DType::Float32), ops::full({24}, 5.0f)),
+                   ops::full({24}, NAN), ops::zeros({24}));
+    Tensor xn = ops::add(x, ops::reshape(with_nan, {3, 8}));
+    Tensor i = ops::multiply(ops::arange(300000), 123457).astype(DType::Int32);
+    return ops::concatenate(
+        {ops::reshape(ops::sum(x, 0), {-1}), ops::reshape(ops::mean(x, {0, 1}), {-1}),
+         ops::reshape(ops::max(xn, 0), {-1}), ops::reshape(ops::min(x, {0, 2}), {-1}),
+         ops::reshape(ops::prod(ops::add(ops::multiply(x, 1e-4), 1.0), 0), {-1}),
+         ops::reshape(ops::sum(i).astype(DType::Float32), {-1})},
+        0);
+  });
+  expect_close(c, g, 1e-5);
+}
+
 TEST(CudaDevice, ReductionsScansAndGathersAgreeWithCpu) {
   KERAS_REQUIRE_GPU();
   auto [c, g] = on_both([] {

@@ -222,6 +222,30 @@ TEST(CudaLaunch, BlocksCoverEveryElementUpToTheCap) {
   EXPECT_EQ(blocks_for(int64_t{1} << 40), kMaxBlocks);  // the rest by grid-stride loops
 }
 
+// Few long reductions are cut into chunks that cover every element once, in order; many short
+// ones stay one pass (a thread per output).
+TEST(CudaLaunch, ReductionChunksCoverEveryElementOnce) {
+  for (int64_t outputs : {int64_t{1}, int64_t{3}, int64_t{32}, int64_t{1000}, int64_t{300000}})
+    for (int64_t reduced : {int64_t{0}, int64_t{1}, int64_t{255}, int64_t{256}, int64_t{257},
+                            int64_t{4096}, int64_t{173056}, int64_t{10000019}}) {
+      SCOPED_TRACE(::testing::Message() << outputs << " outputs of " << reduced);
+      const ReduceSplit s = reduce_split(outputs, reduced);
+      ASSERT_GE(s.splits, 1);
+      ASSERT_LE(s.splits, kMaxBlocks);
+      if (s.splits == 1) {
+        EXPECT_EQ(s.chunk, reduced);
+        continue;
+      }
+      EXPECT_GE(s.chunk, 128);
+      EXPECT_GE(s.splits * s.chunk, reduced);        // every element in some chunk
+      EXPECT_LT((s.splits - 1) * s.chunk, reduced);  // and no chunk empty
+      EXPECT_LE(outputs * s.splits, int64_t{262144} + outputs);
+    }
+  EXPECT_EQ(reduce_split(32, 173056).splits, 1352);  // a bias gradient: 32 channels
+  EXPECT_EQ(reduce_split(300000, 4096).splits, 1);   // plenty of outputs
+  EXPECT_EQ(reduce_split(1000, 255).splits, 1);      // short
+}
+
 // element_offset against the offsets a plain nested loop visits, for a transposed view with a
 // broadcast axis and a flipped one.
 TEST(CudaLayout, OffsetsFollowTheStridesInRowMajorOrder) {
