@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <array>
 #include <string>
 
 #include "device_layout.h"
@@ -41,6 +42,19 @@ inline Operand operand(const Array& a) {
   op.dtype = a.dtype;
   for (int i = 0; i < a.rank(); ++i) op.stride[i] = a.strides[i];
   return op;
+}
+
+// The index space of `shape` and the arrays indexed by it, neighbouring axes merged (coalesce).
+template <size_t N>
+struct Space {
+  Dims dims;
+  std::array<Operand, N> ops;
+};
+template <typename... A>
+Space<sizeof...(A)> space(const Shape& shape, const A&... arrays) {
+  Space<sizeof...(A)> s{dims_of(shape), {operand(arrays)...}};
+  coalesce(s.dims, s.ops.data(), static_cast<int>(s.ops.size()));
+  return s;
 }
 
 // The axes of `shape` but `axis` as a kernel's index space (the lines along `axis`).

@@ -91,7 +91,8 @@ class CudaBackend final : public backend::Backend, public backend::GraphCapture 
     select_device();
     unsigned char bytes[8] = {};
     scalar_bytes(value, out.dtype, bytes);
-    launch_fill(dims_of(out.shape), operand(out), bytes, static_cast<int>(itemsize(out.dtype)));
+    const auto s = space(out.shape, out);
+    launch_fill(s.dims, s.ops[0], bytes, static_cast<int>(itemsize(out.dtype)));
   }
   void arange(const Array& out, double start, double step) override {
     select_device();
@@ -104,19 +105,23 @@ class CudaBackend final : public backend::Backend, public backend::GraphCapture 
   }
   void copy(const Array& dst, const Array& src, backend::CopyMode mode) override {
     select_device();
-    launch_copy(dims_of(dst.shape), operand(dst), operand(src), mode == backend::CopyMode::Add);
+    const auto s = space(dst.shape, dst, src);
+    launch_copy(s.dims, s.ops[0], s.ops[1], mode == backend::CopyMode::Add);
   }
   void unary(backend::UnaryOp op, const Array& out, const Array& x, double p0, double p1) override {
     select_device();
-    launch_unary(op, dims_of(out.shape), operand(out), operand(x), p0, p1);
+    const auto s = space(out.shape, out, x);
+    launch_unary(op, s.dims, s.ops[0], s.ops[1], p0, p1);
   }
   void binary(backend::BinaryOp op, const Array& out, const Array& a, const Array& b) override {
     select_device();
-    launch_binary(op, dims_of(out.shape), operand(out), operand(a), operand(b));
+    const auto s = space(out.shape, out, a, b);
+    launch_binary(op, s.dims, s.ops[0], s.ops[1], s.ops[2]);
   }
   void where(const Array& out, const Array& cond, const Array& a, const Array& b) override {
     select_device();
-    launch_where(dims_of(out.shape), operand(out), operand(cond), operand(a), operand(b));
+    const auto s = space(out.shape, out, cond, a, b);
+    launch_where(s.dims, s.ops[0], s.ops[1], s.ops[2], s.ops[3]);
   }
 
   void reduce(backend::ReduceOp op, const Array& out, const Array& x, uint64_t axes) override {

@@ -30,6 +30,7 @@ struct Operand {
 
 /// The element offset (in elements, from base) of flat index i of `dims` in `op`.
 KERAS_HOST_DEVICE inline int64_t element_offset(const Dims& dims, const Operand& op, int64_t i) {
+  if (dims.rank == 1) return i * op.stride[0];  // contiguous after coalesce(): no division
   int64_t off = 0;
   for (int d = dims.rank - 1; d >= 0; --d) {
     const int64_t k = i % dims.size[d];
@@ -37,6 +38,26 @@ KERAS_HOST_DEVICE inline int64_t element_offset(const Dims& dims, const Operand&
     off += k * op.stride[d];
   }
   return off;
+}
+
+/// Merges neighbouring axes that every operand steps through as one (the outer axis's stride is
+/// the inner's times the inner's extent) and drops unit axes, so that a kernel indexes arrays
+/// that are contiguous, or broadcast along whole blocks, with few divisions per element (none
+/// for one axis) instead of one per axis per operand. Flat index i then addresses the same
+/// element of every operand as before.
+inline void coalesce(Dims& dims, Operand* ops, int count) {
+  Dims merged;
+  merged.numel = dims.numel;
+  for (int d = 0; d < dims.rank; ++d) {
+    if (dims.size[d] == 1) continue;  // its index is always 0
+    bool joins = merged.rank > 0;
+    for (int k = 0; k < count && joins; ++k)
+      joins = ops[k].stride[merged.rank - 1] == ops[k].stride[d] * dims.size[d];
+    const int to = joins ? merged.rank - 1 : merged.rank++;
+    merged.size[to] = joins ? merged.size[to] * dims.size[d] : dims.size[d];
+    for (int k = 0; k < count; ++k) ops[k].stride[to] = ops[k].stride[d];
+  }
+  dims = merged;
 }
 
 /// Bytes per element of `dtype` (itemsize, usable on the device).

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -267,6 +268,60 @@ TEST(CudaLayout, OffsetsFollowTheStridesInRowMajorOrder) {
   EXPECT_EQ(element_bytes(DType::BFloat16), 2);
   EXPECT_EQ(element_bytes(DType::Bool), 1);
   EXPECT_EQ(element_bytes(DType::Int64), 8);
+}
+
+// Merging axes (coalesce) keeps every operand's element at every flat index; contiguous arrays
+// become one axis. Random shapes with contiguous, broadcast, transposed, flipped and sliced
+// operands, against the offsets before merging.
+TEST(CudaLayout, CoalescedAxesAddressTheSameElements) {
+  std::mt19937 gen(11);
+  int merged_to_one = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    Dims dims;
+    dims.rank = 1 + static_cast<int>(gen() % 5);
+    dims.numel = 1;
+    for (int d = 0; d < dims.rank; ++d) {
+      dims.size[d] = 1 + static_cast<int64_t>(gen() % 4);
+      dims.numel *= dims.size[d];
+    }
+    Operand ops[3];
+    for (Operand& op : ops) {
+      int64_t step = 1;  // row-major contiguous, then some axes changed
+      for (int d = dims.rank - 1; d >= 0; --d) {
+        op.stride[d] = step;
+        step *= dims.size[d] + (gen() % 7 == 0 ? 1 : 0);  // sometimes a sliced (wider) row
+      }
+      for (int d = 0; d < dims.rank; ++d) {
+        const unsigned pick = gen() % 10;
+        if (pick == 0) op.stride[d] = 0;              // broadcast
+        if (pick == 1) op.stride[d] = -op.stride[d];  // flipped
+      }
+      if (gen() % 8 == 0 && dims.rank >= 2) std::swap(op.stride[0], op.stride[1]);  // transposed
+    }
+    Dims merged = dims;
+    Operand after[3] = {ops[0], ops[1], ops[2]};
+    coalesce(merged, after, 3);
+    ASSERT_EQ(merged.numel, dims.numel);
+    ASSERT_LE(merged.rank, dims.rank);
+    merged_to_one += merged.rank <= 1;
+    for (int k = 0; k < 3; ++k)
+      for (int64_t i = 0; i < dims.numel; ++i)
+        ASSERT_EQ(element_offset(merged, after[k], i), element_offset(dims, ops[k], i))
+            << "trial " << trial << " operand " << k << " index " << i;
+  }
+  EXPECT_GT(merged_to_one, 40);  // the contiguous cases do collapse
+  // Contiguous (2, 3, 4) with a bias broadcast over the first two axes: two axes remain.
+  Dims dims;
+  dims.rank = 3;
+  dims.size[0] = 2, dims.size[1] = 3, dims.size[2] = 4;
+  dims.numel = 24;
+  Operand ops[2];
+  ops[0].stride[0] = 12, ops[0].stride[1] = 4, ops[0].stride[2] = 1;
+  ops[1].stride[0] = 0, ops[1].stride[1] = 0, ops[1].stride[2] = 1;
+  coalesce(dims, ops, 2);
+  EXPECT_EQ(dims.rank, 2);
+  EXPECT_EQ(dims.size[0], 6);
+  EXPECT_EQ(dims.size[1], 4);
 }
 
 // ---- convolutions as cuDNN's descriptors take them (conv_geometry.h) -------------------------
