@@ -22,6 +22,14 @@ Operand last_axis_operand(const Array& bias, int rank) {
   return op;
 }
 
+// out = activation(out + bias) in place, over out's index space with its axes merged.
+void bias_activation_in_place(backend::Activation activation, const Array& out, const Array& bias) {
+  Dims dims = dims_of(out.shape);
+  Operand ops[2] = {operand(out), last_axis_operand(bias, out.rank())};
+  coalesce(dims, ops, 2);
+  launch_bias_activation(activation, dims, ops[0], ops[1]);
+}
+
 }  // namespace
 
 bool CudaBackend::supports(backend::Capability cap) const {
@@ -79,8 +87,7 @@ void CudaBackend::linear(const Array& out, const Array& x, const Array& w, const
                          backend::Activation activation) {
   matmul(out, x, w);
   if (bias.storage || activation != backend::Activation::None)
-    launch_bias_activation(activation, dims_of(out.shape), operand(out),
-                           last_axis_operand(bias, out.rank()));
+    bias_activation_in_place(activation, out, bias);
 }
 
 void CudaBackend::conv_bias_activation(const Array& out, const Array& x, const Array& kernel,
@@ -89,8 +96,7 @@ void CudaBackend::conv_bias_activation(const Array& out, const Array& x, const A
   if (!spec.channels_last) unsupported("conv_bias_activation with channels_first");
   conv(out, x, kernel, spec);  // (cuDNN's; the base class's refuses without it)
   if (bias.storage || activation != backend::Activation::None)
-    launch_bias_activation(activation, dims_of(out.shape), operand(out),
-                           last_axis_operand(bias, out.rank()));
+    bias_activation_in_place(activation, out, bias);
 }
 
 void CudaBackend::bias_activation_backward(const Array& dz, const Array& db, const Array& y,
@@ -98,7 +104,8 @@ void CudaBackend::bias_activation_backward(const Array& dz, const Array& db, con
   select_device();
   if (activation == backend::Activation::Gelu || activation == backend::Activation::Silu)
     unsupported("bias_activation_backward of gelu or silu (their derivatives need z)");
-  launch_activation_grad(activation, dims_of(y.shape), operand(dz), operand(y), operand(g));
+  const auto s = space(y.shape, dz, y, g);
+  launch_activation_grad(activation, s.dims, s.ops[0], s.ops[1], s.ops[2]);
   if (!db.storage || dz.rank() == 0) return;
   // db (O) = dz summed over every axis but the last: the reduce primitive (sums in double),
   // db viewed with dz's rank.
