@@ -45,11 +45,12 @@ TRAINING = ("mlp_train", "cnn_train", "transformer_train")
 
 
 class Impl:
-    def __init__(self, label, command, workloads, keras, runs=None, timeout=180):
+    def __init__(self, label, command, workloads, keras, runs=None, timeout=180, env=None):
         self.label, self.command, self.workloads = label, command, workloads
         self.keras = keras    # a keras-cpp column (ratios divide these by the peers)
         self.runs = runs      # None: --runs
         self.timeout = timeout
+        self.env = env or {}  # added to the environment of its processes
 
 
 def keras_backends(binary):
@@ -77,6 +78,10 @@ def implementations(args):
             impls.append(Impl(f"{name} eager", [keras_bin, "{w}", "--backend", name, "--jit",
                                                "false"], list(TRAINING) + ["cnn_infer"], True,
                               runs=1))
+            if name == "cuda":  # compiled steps replayed call by call: what CUDA graphs bring
+                impls.append(Impl("cuda no graphs", [keras_bin, "{w}", "--backend", name],
+                                  list(TRAINING), True, runs=1,
+                                  env={"KERAS_CUDA_DISABLE": "graphs"}))
     else:
         print(f"gpu_bench: {keras_bin} is not built: keras-cpp's columns are left out")
     libtorch_bin = os.path.join(args.build, "bench", "bench_libtorch")
@@ -108,7 +113,8 @@ def run_one(impl, workload, args, env, timeout):
     if args.quick:
         cmd.append("--quick")
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                           env={**env, **impl.env})
     except subprocess.TimeoutExpired:
         return None, f"timed out after {timeout:.0f} s"
     if p.returncode != 0:

@@ -508,15 +508,16 @@ std::string Program::prepare_recording() {
     if (instr.draw >= 0 && !instr.random_kind)
       return "it draws random numbers outside a random primitive";
   }
+  for (const backend::Array& home : input_homes_)
+    if (&home.storage->owner() != backends_[0]) return "an input lives on another backend";
+  if (std::string problem = plan_guard_prefix(); !problem.empty()) return problem;
   if (!t.draws.empty()) {
     draw_keys_.dtype = DType::Int64;
     draw_keys_.shape = Shape{static_cast<int64_t>(2 * t.draws.size())};
     draw_keys_.strides = Strides{1};
     draw_keys_.storage = backends_[0]->allocate(2 * t.draws.size() * sizeof(int64_t));
   }
-  for (const backend::Array& home : input_homes_)
-    if (&home.storage->owner() != backends_[0]) return "an input lives on another backend";
-  return plan_guard_prefix();
+  return "";
 }
 
 // The guards with every call they depend on, in program order: run before a launch they check
@@ -542,8 +543,11 @@ std::string Program::plan_guard_prefix() {
       return "it checks on the host values computed from variable '" + homes_[v].variable.path() +
              "', which it also writes";
   guard_prefix_.clear();
-  for (size_t i = 0; i < code.size(); ++i)
-    if (in_prefix[i]) guard_prefix_.push_back(i);
+  for (size_t i = 0; i < code.size(); ++i) {
+    if (!in_prefix[i]) continue;
+    if (code[i].draw >= 0) return "it checks random numbers on the host";
+    guard_prefix_.push_back(i);
+  }
   return "";
 }
 

@@ -25,11 +25,12 @@
 #pragma GCC visibility push(default)
 namespace keras::backend {
 
-/// Work a backend recorded: launch() runs the recorded calls in order, after the backend's
-/// earlier work and before its later work. Destroying it releases its memory.
+/// Work a backend recorded. Destroying it releases its memory.
 class CapturedWork {
  public:
   virtual ~CapturedWork() = default;
+  /// Runs the recorded calls in order, after the backend's earlier work and before its later
+  /// work.
   virtual void launch() = 0;
 };
 
