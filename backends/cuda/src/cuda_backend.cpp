@@ -73,6 +73,22 @@ void strided_batched_gemm(cublasHandle_t handle, const GemmMatrix& ma, const cha
           "cublasSgemmStridedBatched");
 }
 
+// The same for float16 or bfloat16 operands and result (`type`), accumulating in float32
+// (CUBLAS_COMPUTE_32F: the products of half values are exact in float32, as cpu computes them;
+// the sum is rounded once into the result's dtype), on tensor cores.
+void strided_batched_gemm_half(cublasHandle_t handle, cudaDataType type, const GemmMatrix& ma,
+                               const char* a, const GemmMatrix& mb, const char* b, char* c,
+                               int64_t batch, int64_t M, int64_t N, int64_t K) {
+  const GemmCall g = gemm_call(ma, mb, M, N, K);
+  const float one = 1, zero = 0;
+  check(cublasGemmStridedBatchedEx(handle, g.trans_first ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                   g.trans_second ? CUBLAS_OP_T : CUBLAS_OP_N, g.m, g.n, g.k, &one,
+                                   b, type, g.ld_first, g.stride_first, a, type, g.ld_second,
+                                   g.stride_second, &zero, c, type, g.ldc, g.stride_c, batch,
+                                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmStridedBatchedEx");
+}
+
 }  // namespace
 
 CudaBackend::CudaBackend(int device)
@@ -107,9 +123,9 @@ CudaBackend::~CudaBackend() {
 }
 
 // out (..., M, N) = a (..., M, K) @ b (..., K, N), batch axes broadcast by strides: each operand
-// read in place when cuBLAS can (gemm_layout.h), else packed (float16 and bfloat16 as float32,
-// as the cpu backend computes them); one strided-batched cuBLAS product, and a copy into out
-// when it is not packed float32/float64 itself.
+// read in place when cuBLAS can (gemm_layout.h), else packed in out's dtype; one strided-batched
+// cuBLAS product (float16 and bfloat16 accumulating in float32, as cpu computes them), and a
+// copy into out when out is not packed.
 void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
   select_device();
   const int r = out.rank();
@@ -118,9 +134,8 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
   for (int d = 0; d < r - 2; ++d) batch *= out.shape[d];
   if (M == 0 || N == 0 || batch == 0) return;
   if (K == 0) return fill(out, Scalar(0));
-  const bool f64 = out.dtype == DType::Float64;
-  const bool floating = is_floating(out.dtype);
-  const DType work = f64 ? DType::Float64 : floating ? DType::Float32 : out.dtype;
+  const DType work = out.dtype;
+  const bool floating = is_floating(work);
   const Shape batch_shape(out.shape.begin(), out.shape.end() - 2);
   // `x` as a batch of rows x cols matrices over the product's batch axes (its own extent-1
   // batch axes broadcast), read in place when cuBLAS can, else packed into `held`.
@@ -139,7 +154,7 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
   };
   Array ah, bh;
   const GemmMatrix ma = prepare(a, M, K, ah), mb = prepare(b, K, N, bh);
-  const bool direct = out.dtype == work && out.is_contiguous();
+  const bool direct = out.is_contiguous();
   Array c = direct ? out : empty(out.shape, work);
   const Operand co = operand(c), ao = operand(ah), bo = operand(bh);
   if (!floating) {
@@ -147,8 +162,11 @@ void CudaBackend::matmul(const Array& out, const Array& a, const Array& b) {
   } else if (batch > INT_MAX) {
     throw NotImplementedError("cuda backend: a product of " + std::to_string(batch) +
                               " batches (cuBLAS takes at most 2^31 - 1)");
-  } else if (f64) {
+  } else if (work == DType::Float64) {
     strided_batched_gemm<double>(cublas(), ma, ao.base, mb, bo.base, co.base, batch, M, N, K);
+  } else if (work != DType::Float32) {
+    strided_batched_gemm_half(cublas(), work == DType::Float16 ? CUDA_R_16F : CUDA_R_16BF, ma,
+                              ao.base, mb, bo.base, co.base, batch, M, N, K);
   } else {
     strided_batched_gemm<float>(cublas(), ma, ao.base, mb, bo.base, co.base, batch, M, N, K);
   }
