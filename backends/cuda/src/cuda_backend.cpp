@@ -203,7 +203,7 @@ CudaBackend& cuda_backend(std::string_view name) {
 MemoryStats memory_stats(std::string_view backend) {
   const CachingAllocator::Stats s = cuda_backend(backend).allocator().stats();
   return {.allocated_bytes = s.in_use_bytes,
-          .reserved_bytes = s.in_use_bytes + s.cached_bytes,
+          .reserved_bytes = s.in_use_bytes + s.cached_bytes + s.pooled_bytes,
           .peak_allocated_bytes = s.peak_in_use_bytes,
           .device_allocations = s.raw_allocations,
           .cache_hits = s.cache_hits};

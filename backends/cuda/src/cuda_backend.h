@@ -279,7 +279,13 @@ class CudaBackend final : public backend::Backend, public backend::GraphCapture 
   }
 
 #ifdef KERAS_CUDA_WITH_CUDNN
-  // The operands of a cuDNN convolution (cuda_conv.cpp).
+  // The three directions in a given work dtype, and their operands (cuda_conv.cpp).
+  void conv_in(const Array& out, const Array& x, const Array& kernel, const backend::ConvSpec& spec,
+               DType work);
+  void conv_backward_input_in(const Array& dx, const Array& dy, const Array& kernel,
+                              const backend::ConvSpec& spec, DType work);
+  void conv_backward_kernel_in(const Array& dkernel, const Array& x, const Array& dy,
+                               const backend::ConvSpec& spec, DType work);
   Array conv_input(const Array& x, const backend::ConvSpec& spec, DType work);
   Array conv_filter(const Array& kernel, const backend::ConvSpec& spec, DType work);
 

@@ -12,10 +12,18 @@
 namespace keras::cuda {
 namespace {
 
-// The dtype cuDNN computes a convolution of `dtype` in: float64 as is, the others in float32
-// (float16 and bfloat16 as the cpu backend computes them).
-DType conv_work(DType dtype) {
-  return dtype == DType::Float64 ? DType::Float64 : DType::Float32;
+// Runs a convolution direction with the dtype cuDNN computes `dtype` in: its own for floating
+// dtypes (float16 and bfloat16 accumulate in float32, as the cpu backend computes them), float32
+// for the rest; a half-precision problem cuDNN has no algorithm for runs in float32.
+template <typename Run>
+void with_conv_work(DType dtype, Run run) {
+  const bool half = dtype == DType::Float16 || dtype == DType::BFloat16;
+  if (!half) return run(dtype == DType::Float64 ? DType::Float64 : DType::Float32);
+  try {
+    run(dtype);
+  } catch (const NotImplementedError&) {  // no algorithm wrote anything
+    run(DType::Float32);
+  }
 }
 
 // The part of the explicitly padded `padded` that holds an unpadded array of `shape`.
@@ -51,7 +59,11 @@ Array CudaBackend::conv_filter(const Array& kernel, const backend::ConvSpec& spe
 void CudaBackend::conv(const Array& out, const Array& x, const Array& kernel,
                        const backend::ConvSpec& spec) {
   select_device();
-  const DType work = conv_work(out.dtype);
+  with_conv_work(out.dtype, [&](DType work) { conv_in(out, x, kernel, spec, work); });
+}
+
+void CudaBackend::conv_in(const Array& out, const Array& x, const Array& kernel,
+                          const backend::ConvSpec& spec, DType work) {
   const Array in = conv_input(x, spec, work), w = conv_filter(kernel, spec, work);
   const bool direct = out.dtype == work && out.is_contiguous();
   const Array y = direct ? out : empty(out.shape, work);
@@ -68,7 +80,11 @@ void CudaBackend::conv(const Array& out, const Array& x, const Array& kernel,
 void CudaBackend::conv_backward_input(const Array& dx, const Array& dy, const Array& kernel,
                                       const backend::ConvSpec& spec) {
   select_device();
-  const DType work = conv_work(dx.dtype);
+  with_conv_work(dx.dtype, [&](DType work) { conv_backward_input_in(dx, dy, kernel, spec, work); });
+}
+
+void CudaBackend::conv_backward_input_in(const Array& dx, const Array& dy, const Array& kernel,
+                                         const backend::ConvSpec& spec, DType work) {
   const bool pad = !symmetric_padding(spec);
   const Array g = packed(dy, work), w = conv_filter(kernel, spec, work);
   const bool direct = !pad && dx.dtype == work && dx.is_contiguous();
@@ -85,7 +101,12 @@ void CudaBackend::conv_backward_input(const Array& dx, const Array& dy, const Ar
 void CudaBackend::conv_backward_kernel(const Array& dkernel, const Array& x, const Array& dy,
                                        const backend::ConvSpec& spec) {
   select_device();
-  const DType work = conv_work(dkernel.dtype);
+  with_conv_work(dkernel.dtype,
+                 [&](DType work) { conv_backward_kernel_in(dkernel, x, dy, spec, work); });
+}
+
+void CudaBackend::conv_backward_kernel_in(const Array& dkernel, const Array& x, const Array& dy,
+                                          const backend::ConvSpec& spec, DType work) {
   const Array in = conv_input(x, spec, work), g = packed(dy, work);
   Array target = dkernel;
   target.strides = filter_view_strides(dkernel.shape, dkernel.strides, spec, &target.shape);

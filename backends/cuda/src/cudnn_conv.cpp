@@ -24,10 +24,19 @@ void check(cudnnStatus_t s, const char* what) {
 }
 
 cudnnDataType_t data_type(DType dtype) {
-  if (dtype == DType::Float64) return CUDNN_DATA_DOUBLE;
-  if (dtype == DType::Float32) return CUDNN_DATA_FLOAT;
-  throw NotImplementedError(std::string("cuda backend: cuDNN convolution in ") +
-                            std::string(dtype_name(dtype)) + " (float32 and float64 only)");
+  switch (dtype) {
+    case DType::Float64:
+      return CUDNN_DATA_DOUBLE;
+    case DType::Float32:
+      return CUDNN_DATA_FLOAT;
+    case DType::Float16:
+      return CUDNN_DATA_HALF;
+    case DType::BFloat16:
+      return CUDNN_DATA_BFLOAT16;
+    default:
+      throw NotImplementedError(std::string("cuda backend: cuDNN convolution in ") +
+                                std::string(dtype_name(dtype)) + " (floating dtypes only)");
+  }
 }
 
 // A cuDNN descriptor owned for the length of one call.
@@ -41,7 +50,7 @@ struct Owned {
 };
 
 // The descriptors of a convolution, and alpha = 1, beta = 0 in its scaling type (double for
-// float64 data, float otherwise).
+// float64 data, float otherwise, half-precision data included).
 struct Described {
   Owned<cudnnTensorDescriptor_t, cudnnCreateTensorDescriptor, cudnnDestroyTensorDescriptor> x, y;
   Owned<cudnnFilterDescriptor_t, cudnnCreateFilterDescriptor, cudnnDestroyFilterDescriptor> w;
@@ -65,13 +74,18 @@ struct Described {
                                      c.filter_channels_last ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW,
                                      c.spatial + 2, c.filter),
           "filter descriptor");
+    // Half-precision data accumulates in float32 (cuDNN's "pseudo half" configuration), as
+    // the cpu backend computes it.
+    const cudnnDataType_t compute = t == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
     check(cudnnSetConvolutionNdDescriptor(conv.d, c.spatial, c.pad, c.stride, c.dilation,
-                                          CUDNN_CROSS_CORRELATION, t),
+                                          CUDNN_CROSS_CORRELATION, compute),
           "convolution descriptor");
     check(cudnnSetConvolutionGroupCount(conv.d, c.groups), "group count");
-    // FMA math: no TF32 tensor cores for float32 (CUDNN_DEFAULT_MATH would allow them).
-    check(cudnnSetConvolutionMathType(conv.d,
-                                      t == CUDNN_DATA_FLOAT ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH),
+    // FMA math: no TF32 tensor cores for float32 (CUDNN_DEFAULT_MATH would allow them); tensor
+    // cores for half-precision data.
+    check(cudnnSetConvolutionMathType(conv.d, t == CUDNN_DATA_FLOAT    ? CUDNN_FMA_MATH
+                                              : t == CUDNN_DATA_DOUBLE ? CUDNN_DEFAULT_MATH
+                                                                       : CUDNN_TENSOR_OP_MATH),
           "math type");
   }
 };

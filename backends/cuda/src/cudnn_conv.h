@@ -2,9 +2,10 @@
 // The cuda backend's convolutions through cuDNN (built when CMake finds it): forward, gradient
 // of the input, gradient of the filter, on packed device arrays described by CudnnConv. Float32
 // runs in FMA math (no TF32: the cpu backend's arithmetic, as PyTorch with allow_tf32 off);
-// float64 in double. The algorithm is cuDNN's heuristic choice, deterministic ones first, so a
-// step gives the same bits every run; it is asked once per problem shape and remembered. Calls
-// are serialized (a cuDNN handle serves one thread at a time).
+// float64 in double; float16 and bfloat16 data on tensor cores accumulating in float32. The
+// algorithm is cuDNN's heuristic choice, deterministic ones first, so a step gives the same bits
+// every run; it is asked once per problem shape and remembered. Calls are serialized (a cuDNN
+// handle serves one thread at a time).
 
 #include <cstddef>
 #include <memory>

@@ -424,6 +424,9 @@ TEST(CudaConvGeometry, CudnnDerivesKerasOutputSizes) {
   CudnnConv c = cudnn_conv(padded_input_shape({2, 9, 8, 3}, same2), {297, 27, 3, 1}, {3, 3, 3, 5},
                            {2, 5, 4, 5}, {100, 20, 5, 1}, same2, true);
   EXPECT_EQ(cudnn_output_dims(c, DType::Float32), (std::vector<int>{2, 5, 5, 4}));
+  // Half-precision data with float32 accumulation: cuDNN accepts the descriptors too.
+  EXPECT_EQ(cudnn_output_dims(c, DType::BFloat16), (std::vector<int>{2, 5, 5, 4}));
+  EXPECT_EQ(cudnn_output_dims(c, DType::Float16), (std::vector<int>{2, 5, 5, 4}));
   // 1-D channels_first, dilation 2 (an effective kernel of 5), "same": pads (2, 2).
   backend::ConvSpec dilated = spec_of(1, false, {2}, {2});
   dilated.dilation = {2};

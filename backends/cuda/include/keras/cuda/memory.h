@@ -11,7 +11,8 @@ namespace keras::cuda {
 
 struct MemoryStats {
   size_t allocated_bytes = 0;       // held by live tensors (sizes as the cache rounds them)
-  size_t reserved_bytes = 0;        // allocated plus cached free blocks: what cudaMalloc gave
+  size_t reserved_bytes = 0;        // allocated plus cached free blocks, CUDA graphs' pools
+                                    // included: what cudaMalloc gave
   size_t peak_allocated_bytes = 0;  // the most allocated_bytes since start or the last reset
   int64_t device_allocations = 0;   // cudaMalloc calls (each synchronizes the device)
   int64_t cache_hits = 0;           // requests served from the cache
