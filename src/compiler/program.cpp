@@ -1,5 +1,7 @@
 #include "compiler/program.h"
 
+#include <atomic>
+#include <iostream>
 #include <map>
 
 #include "compiler/assign_in_place.h"
@@ -593,6 +595,10 @@ TensorList Program::replay_recorded() {
       if (recording) recorder_->abort_capture();
       stats_.graph_problem = e.what();
       recorder_ = nullptr;
+      static std::atomic<bool> warned{false};  // unexpected: once per process
+      if (!warned.exchange(true))
+        std::cerr << "UserWarning: keras::jit: a compiled step could not be recorded on '"
+                  << backends_[0]->name() << "' and replays call by call: " << e.what() << "\n";
     }
   }
   if (recording_) {
