@@ -4,10 +4,10 @@
 // memory, assigned values computed straight into their variables, the step's own buffers
 // planned into a reusable arena.
 // Replay runs the planned backend calls with no front end and no autograd in between, taking
-// the jumps of recorded control flow (ops::cond, ops::while_loop) as their predicates say. On a
-// backend that can record its calls (backend/capture.h: the cuda backend's CUDA graphs), a step
-// without host work (control flow, host kernels) is recorded once its memory has
-// stayed put for one replay, and later replays launch the recording: inputs are copied into the
+// the jumps of recorded control flow (ops::cond, ops::while_loop) as their predicates say.
+// On a backend that can record its calls (backend/capture.h: the cuda backend's CUDA graphs), a
+// step without host work (control flow, host kernels) is recorded once its memory has stayed
+// put for one replay, and later replays launch the recording: inputs are copied into the
 // program's own buffers instead of read in place, guards (host checks of input values, such as
 // a label range) run with the calls they read from before the launch, random draws read their
 // keys from device memory written before it, and a variable that moved makes it record again.
@@ -96,6 +96,7 @@ class Program {
   std::string prepare_recording();
   std::vector<std::pair<const void*, int64_t>> bindings() const;
   TensorList replay_recorded();
+  void write_draw_keys();
   void unbind_inputs();
   void adopt_home(Home& home, const Tensor& current);
   void follow_variable(size_t v);
@@ -111,17 +112,17 @@ class Program {
   bool read_only_ = false;
   ProgramStats stats_;
   backend::GraphCapture* recorder_ = nullptr;  // the backend, while the step may be recorded
-  std::unique_ptr<backend::CapturedWork> recording_;
-  std::vector<std::pair<const void*, int64_t>> recorded_at_;  // bindings() of recording_
-  // bindings() of the last plain replay (none before the first)
-  std::optional<std::vector<std::pair<const void*, int64_t>>> last_plain_at_;
   // The guards and the calls they read from, run call by call before each launch, so that a
   // replay that must fail fails before the recording changes anything (plan_guard_prefix).
   std::vector<size_t> guard_prefix_;
   // Per random draw, its (seed, counter) in device memory (two int64 each), written before each
   // launch: a recording reads them there, so every launch draws new numbers.
   backend::Array draw_keys_;
-  void write_draw_keys();
+  std::vector<std::pair<const void*, int64_t>> recorded_at_;  // bindings() of recording_
+  // bindings() of the last plain replay (none before the first)
+  std::optional<std::vector<std::pair<const void*, int64_t>>> last_plain_at_;
+  // Declared last, so destroyed first: before the memory it reads.
+  std::unique_ptr<backend::CapturedWork> recording_;
 };
 
 }  // namespace keras::compiler::detail
