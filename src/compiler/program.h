@@ -91,8 +91,9 @@ class Program {
   // reading their keys from draw_keys_.
   void run_instructions(bool recording = false);
   std::string plan_guard_prefix();
-  // Recording the step (capture.h): whether it can be (the reason it cannot, or ""; plans the
-  // guard prefix), the addresses a recording depends on, and a replay through one.
+  // Recording the step (capture.h; program_recording.cpp): whether it can be (the reason it
+  // cannot, or ""; plans the guard prefix), the addresses a recording depends on, and a replay
+  // through one.
   std::string prepare_recording();
   std::vector<std::pair<const void*, int64_t>> bindings() const;
   TensorList replay_recorded();
