@@ -332,8 +332,9 @@ void Program::bind_backends_and_homes() {
 
 // Zero copy where possible: the private copies the trace made are contiguous, so a caller's
 // contiguous tensor on the same backend can stand in for one, unless it is memory the step
-// writes (a variable's value passed in as an input).
-void Program::bind_inputs(const TensorList& inputs) {
+// writes (a variable's value passed in as an input). A recording (program_recording.cpp) reads
+// the private copies only (in_place false): its calls keep the addresses they were made with.
+void Program::bind_inputs(const TensorList& inputs, bool in_place) {
   for (size_t i = 0; i < input_homes_.size(); ++i) {
     const backend::Array& given = inputs[i].array();
     const backend::Array& home = input_homes_[i];
@@ -341,7 +342,7 @@ void Program::bind_inputs(const TensorList& inputs) {
     bool written_by_step = false;
     for (const Home& h : homes_)
       written_by_step = written_by_step || h.array.storage.get() == given.storage.get();
-    if (in.read_only && !written_by_step && given.storage &&
+    if (in_place && in.read_only && !written_by_step && given.storage &&
         &given.storage->owner() == &home.storage->owner() && given.is_contiguous()) {
       for (size_t k = 0; k < in.uses.size(); ++k) {
         in.uses[k]->storage = given.storage;
@@ -416,10 +417,7 @@ void Program::follow_variable(size_t v) {
 TensorList Program::replay(const TensorList& inputs) {
   Trace& t = *trace_;
   const bool recordable = recorder_ && recorder_->capture_enabled();
-  if (recordable)
-    copy_inputs(inputs);
-  else
-    bind_inputs(inputs);
+  bind_inputs(inputs, /*in_place=*/!recordable);
   // Copy on write, as an eager assign does: when someone else holds the memory of a variable the
   // step writes (or an eager assign moved the variable), the program moves to fresh memory
   // first.

@@ -85,8 +85,7 @@ class Program {
     bool read_only = true;
   };
 
-  void bind_inputs(const TensorList& inputs);
-  void copy_inputs(const TensorList& inputs);
+  void bind_inputs(const TensorList& inputs, bool in_place);
   // Runs the program's calls; while recording, without the guards and with random calls
   // reading their keys from draw_keys_.
   void run_instructions(bool recording = false);

@@ -70,13 +70,6 @@ std::string Program::plan_guard_prefix() {
   return "";
 }
 
-// The copies the trace made of the inputs stay the program's memory for the inputs: a
-// recording reads them there.
-void Program::copy_inputs(const TensorList& inputs) {
-  for (size_t i = 0; i < input_homes_.size(); ++i)
-    ops::detail::copy_into(input_homes_[i].storage->owner(), input_homes_[i], inputs[i].array());
-}
-
 // Where the variables are now: the only memory of a replay that can move between calls (the
 // arena, the inputs' copies and the constants stay where the program put them).
 std::vector<std::pair<const void*, int64_t>> Program::bindings() const {

@@ -1,5 +1,6 @@
 #include "capability_switch.h"
 
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -33,6 +34,11 @@ uint32_t disabled_capabilities(const char* text) {
     }
     bits |= uint32_t{1} << found;
   }
+  return bits;
+}
+
+uint32_t disabled_by_environment() {
+  static const uint32_t bits = disabled_capabilities(std::getenv("KERAS_CUDA_DISABLE"));
   return bits;
 }
 

@@ -15,4 +15,7 @@ inline constexpr uint32_t kGraphsBit = uint32_t{1} << 31;
 /// text. Throws ValueError naming an unknown name and the known ones.
 uint32_t disabled_capabilities(const char* text);
 
+/// disabled_capabilities() of the environment's KERAS_CUDA_DISABLE, read once per process.
+uint32_t disabled_by_environment();
+
 }  // namespace keras::cuda

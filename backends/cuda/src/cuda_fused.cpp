@@ -1,7 +1,6 @@
 // The cuda backend's fused capabilities (Backend::supports): the kernels are in
 // fused_kernels.cu and pool_kernels.cu, convolutions in cuda_conv.cpp.
 
-#include <cstdlib>
 #include <span>
 #include <vector>
 
@@ -34,8 +33,7 @@ void bias_activation_in_place(backend::Activation activation, const Array& out, 
 
 bool CudaBackend::supports(backend::Capability cap) const {
   using backend::Capability;
-  static const uint32_t disabled = disabled_capabilities(std::getenv("KERAS_CUDA_DISABLE"));
-  if ((disabled >> static_cast<int>(cap)) & 1) return false;
+  if ((disabled_by_environment() >> static_cast<int>(cap)) & 1) return false;
   switch (cap) {
     case Capability::Linear:
     case Capability::Epilogue:

@@ -5,7 +5,6 @@
 // graph owns. Capture runs in relaxed mode, so the allocator may still call cudaMalloc while
 // recording (it is not captured; the block simply becomes the pool's).
 
-#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -38,9 +37,7 @@ class CudaGraph final : public backend::CapturedWork {
 };
 
 bool CudaBackend::capture_enabled() const {
-  static const bool disabled =
-      (disabled_capabilities(std::getenv("KERAS_CUDA_DISABLE")) & kGraphsBit) != 0;
-  return !disabled;
+  return (disabled_by_environment() & kGraphsBit) == 0;
 }
 
 void CudaBackend::begin_capture() {
