@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "backend/float_math.h"
 #include "backend/scalar_math.h"
 #include "keras/backend/primitives.h"
 #include "keras/core/host_device.h"
@@ -58,6 +59,8 @@ KERAS_HOST_DEVICE inline auto unary_float(C x, C a, C b) {
   else if constexpr (Op == U::Atan) return std::atan(x);
   else if constexpr (Op == U::Sinh) return std::sinh(x);
   else if constexpr (Op == U::Cosh) return std::cosh(x);
+  else if constexpr (Op == U::Tanh && std::is_same_v<C, float>)
+    return fmath::tanh(x);
   else if constexpr (Op == U::Tanh) return std::tanh(x);
   else if constexpr (Op == U::Asinh) return std::asinh(x);
   else if constexpr (Op == U::Acosh) return std::acosh(x);
@@ -73,10 +76,17 @@ KERAS_HOST_DEVICE inline auto unary_float(C x, C a, C b) {
   else if constexpr (Op == U::Digamma) return static_cast<C>(digamma(x));
   else if constexpr (Op == U::I0) return static_cast<C>(i0(x));
   else if constexpr (Op == U::Relu) return x <= 0 ? C(0) : x;  // NaN propagates, as max(x, 0)
+  // float32's sigmoid, tanh, silu and gelu_tanh: the branchless forms (float_math.h).
+  else if constexpr (Op == U::Sigmoid && std::is_same_v<C, float>)
+    return fmath::sigmoid(x);
   else if constexpr (Op == U::Sigmoid) return sigmoid(x);
   else if constexpr (Op == U::Softplus) return softplus(x);
+  else if constexpr (Op == U::Silu && std::is_same_v<C, float>)
+    return fmath::silu(x);
   else if constexpr (Op == U::Silu) return x * sigmoid(x);
   else if constexpr (Op == U::Gelu) return gelu(x);
+  else if constexpr (Op == U::GeluTanh && std::is_same_v<C, float>)
+    return fmath::gelu_tanh(x);
   else if constexpr (Op == U::GeluTanh) return gelu_tanh(x);
   else if constexpr (Op == U::LogSigmoid) return log_sigmoid(x);
   else if constexpr (Op == U::Elu) return x > 0 ? x : a * std::expm1(x);

@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "dtype_traits.h"
-#include "keras/backend/backend.h"
 #include "backend/scalar_math.h"
+#include "dtype_traits.h"
+#include "float_unary.h"
+#include "keras/backend/backend.h"
 #include "thread_pool.h"
 
 namespace keras::cpu {
@@ -44,11 +45,42 @@ struct EpilogueBias {
   }
 };
 
+/// The unary op of float_unary_rows that computes activation `act`, or Relu when it has none.
+constexpr backend::UnaryOp float_rows_op(backend::Activation act) {
+  switch (act) {
+    case backend::Activation::Sigmoid:
+      return backend::UnaryOp::Sigmoid;
+    case backend::Activation::Tanh:
+      return backend::UnaryOp::Tanh;
+    case backend::Activation::Silu:
+      return backend::UnaryOp::Silu;
+    default:
+      return backend::UnaryOp::Relu;
+  }
+}
+
 // Bias and activation over one row of n values. ACT is a template argument so the loop has no
-// branch per element and vectorizes for None and Relu.
+// branch per element and vectorizes for None and Relu. Types computed in float take sigmoid,
+// tanh and silu from float_unary_rows, as the unary primitives do.
 template <typename T, backend::Activation ACT>
 void epilogue_row(T* row, EpilogueBias bias, int64_t n) {
   using C = compute_t<T>;
+  constexpr backend::UnaryOp kRowsOp = float_rows_op(ACT);
+  if constexpr (std::is_same_v<C, float> && has_float_unary_rows(kRowsOp)) {
+    constexpr int64_t kChunk = 256;
+    float buf[kChunk];
+    for (int64_t j0 = 0; j0 < n; j0 += kChunk) {
+      const int64_t m = std::min(kChunk, n - j0);
+      for (int64_t k = 0; k < m; ++k) {
+        buf[k] = convert<float>(row[j0 + k]);
+        if (bias.data)
+          buf[k] += convert<float>(*reinterpret_cast<const T*>(bias.data + (j0 + k) * bias.stride));
+      }
+      float_unary_rows(kRowsOp, buf, buf, m);
+      for (int64_t k = 0; k < m; ++k) row[j0 + k] = convert<T>(buf[k]);
+    }
+    return;
+  }
   for (int64_t j = 0; j < n; ++j) {
     C v = convert<C>(row[j]);
     if (bias.data) v += convert<C>(*reinterpret_cast<const T*>(bias.data + j * bias.stride));

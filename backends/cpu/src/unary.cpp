@@ -1,13 +1,15 @@
 // Elementwise functions of one input.
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "backend/elementwise_math.h"
 #include "cpu_backend.h"
 #include "dtype_traits.h"
+#include "float_unary.h"
 #include "keras/core/errors.h"
 #include "loops.h"
-#include "backend/elementwise_math.h"
 
 namespace keras::cpu {
 namespace {
@@ -36,10 +38,37 @@ void map_unary(const StridedLoop<2>& loop, F f) {
                             " is not defined for " + std::string(dtype_name(t)));
 }
 
-// Each op's value comes from backend/elementwise_math.h, instantiated per op inside the loop.
+// The ops of float_unary_rows on a float storage type T: contiguous float32 directly, other
+// layouts and types through a float buffer, so that every value comes from the same function.
+template <typename T>
+void map_float_unary_rows(UnaryOp op, const StridedLoop<2>& loop) {
+  run_loop(loop, [op](char** p, const int64_t* s, int64_t n) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (s[0] == sizeof(float) && s[1] == sizeof(float))
+        return float_unary_rows(op, reinterpret_cast<float*>(p[0]),
+                                reinterpret_cast<const float*>(p[1]), n);
+    }
+    constexpr int64_t kChunk = 256;
+    float buf[kChunk];
+    for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
+      const int64_t m = std::min(kChunk, n - i0);
+      for (int64_t k = 0; k < m; ++k)
+        buf[k] = convert<float>(*reinterpret_cast<const T*>(p[1] + (i0 + k) * s[1]));
+      float_unary_rows(op, buf, buf, m);
+      for (int64_t k = 0; k < m; ++k)
+        *reinterpret_cast<T*>(p[0] + (i0 + k) * s[0]) = convert<T>(buf[k]);
+    }
+  });
+}
+
+// Each op's value comes from backend/elementwise_math.h, instantiated per op inside the loop
+// (float_unary_rows' ops on types computed in float excepted).
 template <typename T>
 void unary_float(UnaryOp op, const StridedLoop<2>& loop, double p0, double p1) {
   using C = compute_t<T>;
+  if constexpr (std::is_same_v<C, float>) {
+    if (has_float_unary_rows(op)) return map_float_unary_rows<T>(op, loop);
+  }
   const C a = static_cast<C>(p0), b = static_cast<C>(p1);
   if (!backend::math::defined_for_floats(op)) bad_dtype(op, dtype_v<T>);
   backend::math::visit(op, [&](auto tag) {

@@ -2,13 +2,13 @@
 
 #include <cmath>
 
+#include "backend/float_math.h"
 #include "keras/autograd/node.h"
 #include "keras/backend/backend.h"
 #include "keras/backend/trace_hook.h"
 #include "keras/ops/ops.h"
 #include "keras/tensor/tensor_impl.h"
 #include "ops/detail/op_utils.h"
-#include "layers/rnn/vector_math.h"
 
 namespace keras::layers::detail {
 namespace {
@@ -72,9 +72,18 @@ T* mptr(const Tensor& t) {
 }
 int64_t ld(const Tensor& t) { return t.shape()[1] <= 1 ? t.shape()[1] : t.strides()[0]; }
 
-template <typename T>
-inline T sig(T x) {
-  return vmath::sigmoid(x);
+// float: the branchless forms (vectorized loops); double: libm.
+inline float sig(float x) {
+  return backend::fmath::sigmoid(x);
+}
+inline double sig(double x) {
+  return 1.0 / (1.0 + std::exp(-x));
+}
+inline float tanh_of(float x) {
+  return backend::fmath::tanh(x);
+}
+inline double tanh_of(double x) {
+  return std::tanh(x);
 }
 
 // Gates saved per row: i, f, g, o, tanh(c) (5 units). Always inlined into the per-ISA clones
@@ -94,12 +103,12 @@ template <typename T>
     T* cr = c0 + b * u;
     for (int64_t j = 0; j < 4 * u; ++j) g[j] = x[j] + r[j];
     for (int64_t j = 0; j < 2 * u; ++j) g[j] = sig(g[j]);
-    for (int64_t j = 2 * u; j < 3 * u; ++j) g[j] = vmath::tanh(g[j]);
+    for (int64_t j = 2 * u; j < 3 * u; ++j) g[j] = tanh_of(g[j]);
     for (int64_t j = 3 * u; j < 4 * u; ++j) g[j] = sig(g[j]);
     for (int64_t j = 0; j < u; ++j) {
       T cn = g[u + j] * cp[j] + g[j] * g[2 * u + j];
       cr[j] = cn;
-      g[4 * u + j] = vmath::tanh(cn);
+      g[4 * u + j] = tanh_of(cn);
     }
     for (int64_t j = 0; j < u; ++j) hr[j] = g[3 * u + j] * g[4 * u + j];
   }
@@ -175,7 +184,7 @@ void gru_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
     for (int64_t j = 0; j < u; ++j) {
       const T hhr = r[2 * u + j] + (bb ? bb[2 * u + j] : T(0));
       s[3 * u + j] = hhr;
-      s[2 * u + j] = vmath::tanh(x[2 * u + j] + s[u + j] * hhr);
+      s[2 * u + j] = tanh_of(x[2 * u + j] + s[u + j] * hhr);
     }
     for (int64_t j = 0; j < u; ++j) {
       const T z = s[j];

@@ -1,0 +1,246 @@
+// The branchless float functions of backend/float_math.h against double-precision libm (the
+// error bounds their header states), their special values, and the cpu backend's vectorized
+// rows of them (float_unary_rows, each instruction set this CPU runs) against the scalar
+// functions bit for bit, through the unary primitives and the fused bias-and-activation
+// epilogue too: a fused layer must give the same bits as its ops.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../../backends/cpu/src/epilogue.h"
+#include "../../backends/cpu/src/float_unary.h"
+#include "../../backends/cpu/src/isa.h"
+#include "backend/float_math.h"
+#include "keras/keras.h"
+
+namespace keras {
+namespace {
+
+namespace fm = backend::fmath;
+using backend::UnaryOp;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+double sigmoid_ref(double x) {
+  return x >= 0 ? 1 / (1 + std::exp(-x)) : std::exp(x) / (1 + std::exp(x));
+}
+
+// |got - ref| in units of the float spacing at ref (the smallest subnormal below FLT_MIN); a
+// result that should overflow (or should not) counts as a huge error.
+double ulp_error(float got, double ref) {
+  const float rf = static_cast<float>(ref);
+  if (std::isinf(rf) || std::isinf(got)) return got == rf ? 0 : 1e30;
+  const float a = std::fabs(rf);
+  const double spacing = a < std::numeric_limits<float>::min()
+                             ? std::numeric_limits<float>::denorm_min()
+                             : std::nextafter(a, kInf) - a;
+  return std::fabs(got - ref) / spacing;
+}
+
+// The argument of gelu_tanh's sigmoid, as the formula computes it in float32.
+float gelu_tanh_argument(float x) {
+  return 2.0f * 0.79788456080286535588f * (x + 0.044715f * x * x * x);
+}
+
+struct Case {
+  std::string name;
+  float (*f)(float);
+  double (*ref)(float);
+  double bound_ulp;
+  // The argument of the sigmoid a product takes (silu's x, gelu_tanh's u), or none: below
+  // log(FLT_MIN) that factor is subnormal and keeps few digits however it is computed.
+  float (*sigmoid_argument)(float) = nullptr;
+};
+
+std::vector<Case> cases() {
+  return {
+      {"exp", [](float x) { return fm::exp(x); }, [](float x) { return std::exp(double(x)); }, 1.0},
+      {"sigmoid", [](float x) { return fm::sigmoid(x); }, [](float x) { return sigmoid_ref(x); },
+       2.5},
+      {"tanh", [](float x) { return fm::tanh(x); }, [](float x) { return std::tanh(double(x)); },
+       1.5},
+      {"silu", [](float x) { return fm::silu(x); },
+       [](float x) { return double(x) * sigmoid_ref(x); }, 3.5, [](float x) { return x; }},
+      // From the float32 argument the formula computes (its own rounding is the formula's).
+      {"gelu_tanh", [](float x) { return fm::gelu_tanh(x); },
+       [](float x) { return double(x) * sigmoid_ref(gelu_tanh_argument(x)); }, 3.5,
+       gelu_tanh_argument},
+  };
+}
+
+float from_bits(uint32_t bits) {
+  float x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+TEST(FloatMath, WithinTheStatedUlpOfDoublePrecisionOverTheFloatRange) {
+  for (const Case& c : cases()) {
+    double worst = 0;
+    float worst_at = 0;
+    auto check = [&](float x) {
+      if (std::isnan(x)) return;
+      const double ref = c.ref(x);
+      if (c.sigmoid_argument && c.sigmoid_argument(x) < -87.33f) return;
+      const double e = ulp_error(c.f(x), ref);
+      if (e > worst) worst = e, worst_at = x;
+    };
+    // Every 4093rd float of both signs, then densely over [-20, 20] where the functions bend.
+    for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 4093) check(from_bits(uint32_t(b)));
+    for (uint32_t b = 0; b <= 0x41A00000u; b += 1021) {
+      check(from_bits(b));
+      check(from_bits(b | 0x80000000u));
+    }
+    std::cout << "[ measured ] " << c.name << ": " << worst << " ulp at " << worst_at << "\n";
+    EXPECT_LE(worst, c.bound_ulp) << c.name << " at x = " << worst_at;
+  }
+}
+
+TEST(FloatMath, SpecialValues) {
+  EXPECT_EQ(fm::exp(0.0f), 1.0f);
+  EXPECT_EQ(fm::exp(-kInf), 0.0f);
+  EXPECT_EQ(fm::exp(kInf), kInf);
+  EXPECT_EQ(fm::exp(88.72283935546875f), static_cast<float>(std::exp(88.72283935546875)));
+  EXPECT_EQ(fm::exp(88.7229f), kInf);
+  EXPECT_EQ(fm::exp(-104.0f), 0.0f);
+  // Subnormal results round once, as the exact value does.
+  for (float x : {-87.5f, -90.0f, -95.25f, -100.0f, -103.0f})
+    EXPECT_EQ(fm::exp(x), static_cast<float>(std::exp(double(x)))) << x;
+  EXPECT_EQ(fm::sigmoid(kInf), 1.0f);
+  EXPECT_EQ(fm::sigmoid(-kInf), 0.0f);
+  EXPECT_EQ(fm::sigmoid(0.0f), 0.5f);
+  EXPECT_EQ(fm::tanh(kInf), 1.0f);
+  EXPECT_EQ(fm::tanh(-kInf), -1.0f);
+  EXPECT_EQ(fm::tanh(100.0f), 1.0f);
+  EXPECT_TRUE(std::signbit(fm::tanh(-0.0f)) && fm::tanh(-0.0f) == 0.0f);
+  EXPECT_EQ(fm::silu(kInf), kInf);
+  for (float (*f)(float) :
+       {+[](float x) { return fm::exp(x); }, +[](float x) { return fm::sigmoid(x); },
+        +[](float x) { return fm::tanh(x); }, +[](float x) { return fm::silu(x); },
+        +[](float x) { return fm::gelu_tanh(x); }})
+    EXPECT_TRUE(std::isnan(f(kNaN)));
+}
+
+bool same_bits(float a, float b) {
+  return std::isnan(a) ? std::isnan(b) : std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+std::vector<float> random_inputs(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 6.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = normal(rng);
+  for (float special : {0.0f, -0.0f, kInf, -kInf, kNaN, 95.0f, -120.0f, 1e-30f})
+    v[rng() % n] = special;
+  return v;
+}
+
+float scalar_of(UnaryOp op, float x) {
+  switch (op) {
+    case UnaryOp::Sigmoid:
+      return fm::sigmoid(x);
+    case UnaryOp::Tanh:
+      return fm::tanh(x);
+    case UnaryOp::Silu:
+      return fm::silu(x);
+    default:
+      return fm::gelu_tanh(x);
+  }
+}
+
+constexpr UnaryOp kRowsOps[] = {UnaryOp::Sigmoid, UnaryOp::Tanh, UnaryOp::Silu, UnaryOp::GeluTanh};
+
+// Every vector width, the tail and in-place calls: each element as the scalar function.
+TEST(FloatUnaryRows, EveryInstructionSetEqualsTheScalarFunctionsBitForBit) {
+  const std::vector<float> in = random_inputs(1037, 1);
+  for (cpu::Isa level : {cpu::Isa::Baseline, cpu::Isa::Avx2, cpu::Isa::Avx512}) {
+    if (level > cpu::supported_isa()) continue;
+    cpu::detail::IsaOverride scope(level);
+    for (UnaryOp op : kRowsOps) {
+      std::vector<float> out(in.size()), in_place = in;
+      cpu::float_unary_rows(op, out.data(), in.data(), int64_t(in.size()));
+      cpu::float_unary_rows(op, in_place.data(), in_place.data(), int64_t(in.size()));
+      for (size_t i = 0; i < in.size(); ++i) {
+        ASSERT_TRUE(same_bits(out[i], scalar_of(op, in[i])))
+            << cpu::name_of(level) << " " << backend::name_of(op) << " x = " << in[i];
+        ASSERT_TRUE(same_bits(in_place[i], out[i])) << backend::name_of(op);
+      }
+    }
+  }
+}
+
+// The primitives on float32 (contiguous and strided), float16 and bfloat16 take their values
+// from the same functions (float16 and bfloat16 computed in float, then rounded).
+TEST(FloatUnaryRows, UnaryPrimitivesOfEveryFloatTypeAndLayout) {
+  const std::vector<float> values = random_inputs(2 * 300, 2);
+  const Tensor x = Tensor::from_vector(values, {300, 2});
+  for (UnaryOp op : kRowsOps) {
+    auto apply = [&](const Tensor& t) {
+      switch (op) {
+        case UnaryOp::Sigmoid:
+          return ops::sigmoid(t);
+        case UnaryOp::Tanh:
+          return ops::tanh(t);
+        case UnaryOp::Silu:
+          return ops::silu(t);
+        default:
+          return ops::gelu(t, /*approximate=*/true);
+      }
+    };
+    const std::vector<float> dense = apply(x).to_vector<float>();
+    const std::vector<float> strided =
+        apply(ops::transpose(x, {1, 0})).contiguous().to_vector<float>();
+    for (size_t i = 0; i < values.size(); ++i) {
+      ASSERT_TRUE(same_bits(dense[i], scalar_of(op, values[i])))
+          << backend::name_of(op) << " x = " << values[i];
+      const size_t r = i / 2, c = i % 2;
+      ASSERT_TRUE(same_bits(strided[c * 300 + r], dense[i])) << backend::name_of(op);
+    }
+    for (DType t : {DType::Float16, DType::BFloat16}) {
+      const Tensor xt = x.astype(t);
+      const std::vector<float> got = apply(xt).astype(DType::Float32).to_vector<float>();
+      const std::vector<float> rounded_in = xt.astype(DType::Float32).to_vector<float>();
+      for (size_t i = 0; i < values.size(); ++i) {
+        const float want =
+            Tensor::from_vector(std::vector<float>{scalar_of(op, rounded_in[i])}, {1})
+                .astype(t)
+                .astype(DType::Float32)
+                .to_vector<float>()[0];
+        ASSERT_TRUE(same_bits(got[i], want))
+            << backend::name_of(op) << " " << dtype_name(t) << " x = " << rounded_in[i];
+      }
+    }
+  }
+}
+
+// Dense and convolution layers fused with sigmoid, tanh or silu (the epilogue) give the bits of
+// the bias add followed by the unary primitive.
+TEST(FloatUnaryRows, FusedEpilogueEqualsBiasAddThenTheUnaryOp) {
+  const int64_t rows = 7, n = 301;
+  const std::vector<float> z = random_inputs(rows * n, 3), b = random_inputs(n, 4);
+  const Tensor zt = Tensor::from_vector(z, {rows, n}), bt = Tensor::from_vector(b, {n});
+  const std::pair<backend::Activation, Tensor (*)(const Tensor&)> acts[] = {
+      {backend::Activation::Sigmoid, +[](const Tensor& t) { return ops::sigmoid(t); }},
+      {backend::Activation::Tanh, +[](const Tensor& t) { return ops::tanh(t); }},
+      {backend::Activation::Silu, +[](const Tensor& t) { return ops::silu(t); }}};
+  for (const auto& [act, op] : acts) {
+    std::vector<float> fused = z;
+    cpu::apply_epilogue<float>(
+        fused.data(), rows, n,
+        cpu::EpilogueBias{reinterpret_cast<const char*>(b.data()), sizeof(float)}, act);
+    const std::vector<float> want = op(ops::add(zt, bt)).to_vector<float>();
+    for (size_t i = 0; i < fused.size(); ++i)
+      ASSERT_TRUE(same_bits(fused[i], want[i])) << int(act) << " at " << i;
+  }
+}
+
+}  // namespace
+}  // namespace keras
