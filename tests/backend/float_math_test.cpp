@@ -17,6 +17,7 @@
 #include "../../backends/cpu/src/epilogue.h"
 #include "../../backends/cpu/src/float_unary.h"
 #include "../../backends/cpu/src/isa.h"
+#include "backend/elementwise_math.h"
 #include "backend/float_math.h"
 #include "keras/keras.h"
 
@@ -143,38 +144,64 @@ std::vector<float> random_inputs(size_t n, uint32_t seed) {
   return v;
 }
 
-float scalar_of(UnaryOp op, float x) {
-  switch (op) {
-    case UnaryOp::Sigmoid:
-      return fm::sigmoid(x);
-    case UnaryOp::Tanh:
-      return fm::tanh(x);
-    case UnaryOp::Silu:
-      return fm::silu(x);
-    default:
-      return fm::gelu_tanh(x);
-  }
+// An op of float_unary_rows with its parameters, and the primitive that runs it.
+struct RowsOp {
+  UnaryOp op;
+  float a = 0, b = 0;
+  Tensor (*primitive)(const Tensor&);
+};
+
+const RowsOp kRowsOps[] = {
+    {UnaryOp::Sigmoid, 0, 0, [](const Tensor& t) { return ops::sigmoid(t); }},
+    {UnaryOp::Tanh, 0, 0, [](const Tensor& t) { return ops::tanh(t); }},
+    {UnaryOp::Silu, 0, 0, [](const Tensor& t) { return ops::silu(t); }},
+    {UnaryOp::GeluTanh, 0, 0, [](const Tensor& t) { return ops::gelu(t, /*approximate=*/true); }},
+    {UnaryOp::Relu, 0, 0, [](const Tensor& t) { return ops::relu(t); }},
+    {UnaryOp::LeakyRelu, 0.25f, 0, [](const Tensor& t) { return ops::leaky_relu(t, 0.25); }},
+    {UnaryOp::Clip, 0, 6, [](const Tensor& t) { return ops::relu6(t); }},
+    {UnaryOp::Clip, -1.5f, 0.5f, [](const Tensor& t) { return ops::clip(t, -1.5, 0.5); }},
+};
+
+// The value every backend computes with (backend/elementwise_math.h).
+float scalar_of(const RowsOp& r, float x) {
+  float y = 0;
+  backend::math::visit(r.op, [&](auto tag) {
+    constexpr UnaryOp kOp = decltype(tag)::value;
+    if constexpr (backend::math::defined_for_floats(kOp)) {
+      if constexpr (std::is_same_v<decltype(backend::math::unary_float<kOp>(x, x, x)), float>)
+        y = backend::math::unary_float<kOp>(x, r.a, r.b);
+    }
+  });
+  return y;
 }
 
-constexpr UnaryOp kRowsOps[] = {UnaryOp::Sigmoid, UnaryOp::Tanh, UnaryOp::Silu, UnaryOp::GeluTanh};
+std::string name_of(const RowsOp& r) {
+  return std::string(backend::name_of(r.op)) + "(" + std::to_string(r.a) + ", " +
+         std::to_string(r.b) + ")";
+}
 
-// Every vector width, the tail and in-place calls: each element as the scalar function.
-TEST(FloatUnaryRows, EveryInstructionSetEqualsTheScalarFunctionsBitForBit) {
+// Every vector width, the tail and in-place calls: each element as elementwise_math.h's scalar
+// definition (the branchless functions for sigmoid, tanh, silu and gelu_tanh; NaN-propagating
+// selects for relu, leaky_relu and clip).
+TEST(FloatUnaryRows, EveryInstructionSetEqualsTheScalarDefinitionsBitForBit) {
   const std::vector<float> in = random_inputs(1037, 1);
   for (cpu::Isa level : {cpu::Isa::Baseline, cpu::Isa::Avx2, cpu::Isa::Avx512}) {
     if (level > cpu::supported_isa()) continue;
     cpu::detail::IsaOverride scope(level);
-    for (UnaryOp op : kRowsOps) {
+    for (const RowsOp& r : kRowsOps) {
+      ASSERT_TRUE(cpu::has_float_unary_rows(r.op, r.a, r.b)) << name_of(r);
       std::vector<float> out(in.size()), in_place = in;
-      cpu::float_unary_rows(op, out.data(), in.data(), int64_t(in.size()));
-      cpu::float_unary_rows(op, in_place.data(), in_place.data(), int64_t(in.size()));
+      cpu::float_unary_rows(r.op, out.data(), in.data(), int64_t(in.size()), r.a, r.b);
+      cpu::float_unary_rows(r.op, in_place.data(), in_place.data(), int64_t(in.size()), r.a, r.b);
       for (size_t i = 0; i < in.size(); ++i) {
-        ASSERT_TRUE(same_bits(out[i], scalar_of(op, in[i])))
-            << cpu::name_of(level) << " " << backend::name_of(op) << " x = " << in[i];
-        ASSERT_TRUE(same_bits(in_place[i], out[i])) << backend::name_of(op);
+        ASSERT_TRUE(same_bits(out[i], scalar_of(r, in[i])))
+            << cpu::name_of(level) << " " << name_of(r) << " x = " << in[i];
+        ASSERT_TRUE(same_bits(in_place[i], out[i])) << name_of(r);
       }
     }
   }
+  EXPECT_FALSE(cpu::has_float_unary_rows(UnaryOp::Clip, kNaN, 1.0f));
+  EXPECT_FALSE(cpu::has_float_unary_rows(UnaryOp::Exp));
 }
 
 // The primitives on float32 (contiguous and strided), float16 and bfloat16 take their values
@@ -182,52 +209,41 @@ TEST(FloatUnaryRows, EveryInstructionSetEqualsTheScalarFunctionsBitForBit) {
 TEST(FloatUnaryRows, UnaryPrimitivesOfEveryFloatTypeAndLayout) {
   const std::vector<float> values = random_inputs(2 * 300, 2);
   const Tensor x = Tensor::from_vector(values, {300, 2});
-  for (UnaryOp op : kRowsOps) {
-    auto apply = [&](const Tensor& t) {
-      switch (op) {
-        case UnaryOp::Sigmoid:
-          return ops::sigmoid(t);
-        case UnaryOp::Tanh:
-          return ops::tanh(t);
-        case UnaryOp::Silu:
-          return ops::silu(t);
-        default:
-          return ops::gelu(t, /*approximate=*/true);
-      }
-    };
-    const std::vector<float> dense = apply(x).to_vector<float>();
+  for (const RowsOp& r : kRowsOps) {
+    const std::vector<float> dense = r.primitive(x).to_vector<float>();
     const std::vector<float> strided =
-        apply(ops::transpose(x, {1, 0})).contiguous().to_vector<float>();
+        r.primitive(ops::transpose(x, {1, 0})).contiguous().to_vector<float>();
     for (size_t i = 0; i < values.size(); ++i) {
-      ASSERT_TRUE(same_bits(dense[i], scalar_of(op, values[i])))
-          << backend::name_of(op) << " x = " << values[i];
-      const size_t r = i / 2, c = i % 2;
-      ASSERT_TRUE(same_bits(strided[c * 300 + r], dense[i])) << backend::name_of(op);
+      ASSERT_TRUE(same_bits(dense[i], scalar_of(r, values[i])))
+          << name_of(r) << " x = " << values[i];
+      const size_t row = i / 2, col = i % 2;
+      ASSERT_TRUE(same_bits(strided[col * 300 + row], dense[i])) << name_of(r);
     }
     for (DType t : {DType::Float16, DType::BFloat16}) {
       const Tensor xt = x.astype(t);
-      const std::vector<float> got = apply(xt).astype(DType::Float32).to_vector<float>();
+      const std::vector<float> got = r.primitive(xt).astype(DType::Float32).to_vector<float>();
       const std::vector<float> rounded_in = xt.astype(DType::Float32).to_vector<float>();
       for (size_t i = 0; i < values.size(); ++i) {
-        const float want =
-            Tensor::from_vector(std::vector<float>{scalar_of(op, rounded_in[i])}, {1})
-                .astype(t)
-                .astype(DType::Float32)
-                .to_vector<float>()[0];
+        const float want = Tensor::from_vector(std::vector<float>{scalar_of(r, rounded_in[i])}, {1})
+                               .astype(t)
+                               .astype(DType::Float32)
+                               .to_vector<float>()[0];
         ASSERT_TRUE(same_bits(got[i], want))
-            << backend::name_of(op) << " " << dtype_name(t) << " x = " << rounded_in[i];
+            << name_of(r) << " " << dtype_name(t) << " x = " << rounded_in[i];
       }
     }
   }
 }
 
-// Dense and convolution layers fused with sigmoid, tanh or silu (the epilogue) give the bits of
-// the bias add followed by the unary primitive.
+// Dense and convolution layers fused with an activation (the epilogue) give the bits of the bias
+// add followed by the unary primitive.
 TEST(FloatUnaryRows, FusedEpilogueEqualsBiasAddThenTheUnaryOp) {
   const int64_t rows = 7, n = 301;
   const std::vector<float> z = random_inputs(rows * n, 3), b = random_inputs(n, 4);
   const Tensor zt = Tensor::from_vector(z, {rows, n}), bt = Tensor::from_vector(b, {n});
   const std::pair<backend::Activation, Tensor (*)(const Tensor&)> acts[] = {
+      {backend::Activation::None, +[](const Tensor& t) { return t; }},
+      {backend::Activation::Relu, +[](const Tensor& t) { return ops::relu(t); }},
       {backend::Activation::Sigmoid, +[](const Tensor& t) { return ops::sigmoid(t); }},
       {backend::Activation::Tanh, +[](const Tensor& t) { return ops::tanh(t); }},
       {backend::Activation::Silu, +[](const Tensor& t) { return ops::silu(t); }}};

@@ -45,7 +45,8 @@ struct EpilogueBias {
   }
 };
 
-/// The unary op of float_unary_rows that computes activation `act`, or Relu when it has none.
+/// The unary op of float_unary_rows that computes activation `act` (sigmoid, tanh, silu), or
+/// UnaryOp::kCount (none: ReLU has its own loops, GELU is erfc's).
 constexpr backend::UnaryOp float_rows_op(backend::Activation act) {
   switch (act) {
     case backend::Activation::Sigmoid:
@@ -55,7 +56,7 @@ constexpr backend::UnaryOp float_rows_op(backend::Activation act) {
     case backend::Activation::Silu:
       return backend::UnaryOp::Silu;
     default:
-      return backend::UnaryOp::Relu;
+      return backend::UnaryOp::kCount;
   }
 }
 

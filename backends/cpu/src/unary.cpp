@@ -41,12 +41,12 @@ void map_unary(const StridedLoop<2>& loop, F f) {
 // The ops of float_unary_rows on a float storage type T: contiguous float32 directly, other
 // layouts and types through a float buffer, so that every value comes from the same function.
 template <typename T>
-void map_float_unary_rows(UnaryOp op, const StridedLoop<2>& loop) {
-  run_loop(loop, [op](char** p, const int64_t* s, int64_t n) {
+void map_float_unary_rows(UnaryOp op, const StridedLoop<2>& loop, float a, float b) {
+  run_loop(loop, [op, a, b](char** p, const int64_t* s, int64_t n) {
     if constexpr (std::is_same_v<T, float>) {
       if (s[0] == sizeof(float) && s[1] == sizeof(float))
         return float_unary_rows(op, reinterpret_cast<float*>(p[0]),
-                                reinterpret_cast<const float*>(p[1]), n);
+                                reinterpret_cast<const float*>(p[1]), n, a, b);
     }
     constexpr int64_t kChunk = 256;
     float buf[kChunk];
@@ -54,7 +54,7 @@ void map_float_unary_rows(UnaryOp op, const StridedLoop<2>& loop) {
       const int64_t m = std::min(kChunk, n - i0);
       for (int64_t k = 0; k < m; ++k)
         buf[k] = convert<float>(*reinterpret_cast<const T*>(p[1] + (i0 + k) * s[1]));
-      float_unary_rows(op, buf, buf, m);
+      float_unary_rows(op, buf, buf, m, a, b);
       for (int64_t k = 0; k < m; ++k)
         *reinterpret_cast<T*>(p[0] + (i0 + k) * s[0]) = convert<T>(buf[k]);
     }
@@ -66,10 +66,10 @@ void map_float_unary_rows(UnaryOp op, const StridedLoop<2>& loop) {
 template <typename T>
 void unary_float(UnaryOp op, const StridedLoop<2>& loop, double p0, double p1) {
   using C = compute_t<T>;
-  if constexpr (std::is_same_v<C, float>) {
-    if (has_float_unary_rows(op)) return map_float_unary_rows<T>(op, loop);
-  }
   const C a = static_cast<C>(p0), b = static_cast<C>(p1);
+  if constexpr (std::is_same_v<C, float>) {
+    if (has_float_unary_rows(op, a, b)) return map_float_unary_rows<T>(op, loop, a, b);
+  }
   if (!backend::math::defined_for_floats(op)) bad_dtype(op, dtype_v<T>);
   backend::math::visit(op, [&](auto tag) {
     constexpr UnaryOp kOp = decltype(tag)::value;
