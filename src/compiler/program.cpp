@@ -3,6 +3,7 @@
 #include <map>
 
 #include "compiler/assign_in_place.h"
+#include "compiler/fold_batch_norm.h"
 #include "compiler/fuse_conv_pool.h"
 #include "compiler/fuse_elementwise.h"
 #include "compiler/fuse_linear.h"
@@ -54,6 +55,7 @@ Program::Program(std::unique_ptr<Trace> trace) : trace_(std::move(trace)) {
   std::vector<bool> constant_slot(trace_->slots.size(), false);
   fold_constants(constant_slot);
   remove_dead_calls();
+  stats_.folded_batch_norms = fold_batch_norm(*trace_).folds;
   const LinearFusionStats linear = fuse_linear(*trace_);
   stats_.fused_linears = linear.linear + linear.conv;
   const ConvPoolFusionStats conv_pool = fuse_conv_pool(*trace_);

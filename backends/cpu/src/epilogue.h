@@ -101,6 +101,18 @@ void epilogue_rows(T* rows, int64_t count, int64_t n, EpilogueBias bias, bool pa
         return bias_relu_rows_f32(rows + b * n, e - b, n,
                                   reinterpret_cast<const float*>(bias.data));
     }
+    if constexpr (std::is_same_v<T, float> && has_float_unary_rows(float_rows_op(ACT))) {
+      // The rows are contiguous: the bias row by row, then the activation over all of them in
+      // one call (rows of a few channels each would be short vector loops).
+      float* first = rows + b * n;
+      if (bias.data)
+        for (int64_t i = b; i < e; ++i) {
+          float* row = rows + i * n;
+          for (int64_t j = 0; j < n; ++j)
+            row[j] += *reinterpret_cast<const float*>(bias.data + j * bias.stride);
+        }
+      return float_unary_rows(float_rows_op(ACT), first, first, (e - b) * n);
+    }
     for (int64_t i = b; i < e; ++i) epilogue_row<T, ACT>(rows + i * n, bias, n);
   };
   if (parallel)
