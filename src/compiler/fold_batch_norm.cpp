@@ -63,20 +63,6 @@ Instruction binary(BinaryOp op, const Array& out, int out_slot, const Array& a, 
   return instr;
 }
 
-// A new contiguous float32 buffer of the step.
-Array new_buffer(Trace& t, backend::Backend& be, const Shape& shape, int& slot) {
-  Array a;
-  a.dtype = DType::Float32;
-  a.shape = shape;
-  a.strides = contiguous_strides(shape);
-  a.storage = be.allocate(static_cast<size_t>(a.numel()) * sizeof(float));
-  slot = static_cast<int>(t.slots.size());
-  t.slots.push_back(a.storage);
-  t.kinds.push_back(SlotKind::Allocated);
-  t.owner.push_back(-1);
-  return a;
-}
-
 class FoldMatcher {
  public:
   explicit FoldMatcher(const Trace& trace) : t_(trace), code_(trace.instructions) {
@@ -193,7 +179,7 @@ std::vector<Instruction> folded(Trace& t, const FoldMatch& m) {
   std::vector<Instruction> out;
 
   int w_slot = -1;
-  const Array folded_w = new_buffer(t, be, w.shape, w_slot);
+  const Array folded_w = new_step_buffer(t, be, DType::Float32, w.shape, w_slot);
   out.push_back(binary(BinaryOp::Mul, folded_w, w_slot, w, conv.slots[2],
                        channel_view(inv, w.shape), inv_slot));
 
@@ -201,10 +187,10 @@ std::vector<Instruction> folded(Trace& t, const FoldMatch& m) {
   int bias_slot = add.slots[m.k_res];
   if (m.bias.storage) {
     int scaled_slot = -1, sum_slot = -1;
-    const Array scaled = new_buffer(t, be, channels, scaled_slot);
+    const Array scaled = new_step_buffer(t, be, DType::Float32, channels, scaled_slot);
     out.push_back(binary(BinaryOp::Mul, scaled, scaled_slot, channel_view(m.bias, channels),
                          m.bias_slot, channel_view(inv, channels), inv_slot));
-    const Array sum = new_buffer(t, be, channels, sum_slot);
+    const Array sum = new_step_buffer(t, be, DType::Float32, channels, sum_slot);
     out.push_back(binary(BinaryOp::Add, sum, sum_slot, scaled, scaled_slot,
                          channel_view(bias, channels), bias_slot));
     bias = sum;

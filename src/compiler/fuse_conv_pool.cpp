@@ -180,16 +180,7 @@ class ConvPoolMatcher {
 
 // A new uint8 buffer of the step for the argmax of a pooled output `y`.
 Array new_argmax(Trace& t, const Array& y, int& slot) {
-  Array a;
-  a.storage = y.storage->owner().allocate(static_cast<size_t>(y.numel()));
-  a.dtype = DType::UInt8;
-  a.shape = y.shape;
-  a.strides = contiguous_strides(y.shape);
-  slot = static_cast<int>(t.slots.size());
-  t.slots.push_back(a.storage);
-  t.kinds.push_back(SlotKind::Allocated);
-  t.owner.push_back(-1);
-  return a;
+  return new_step_buffer(t, y.storage->owner(), DType::UInt8, y.shape, slot);
 }
 
 Instruction fused_forward(const Instruction& conv, const Instruction& pool, const Array& argmax,

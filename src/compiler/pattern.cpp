@@ -32,6 +32,20 @@ bool private_whole_buffer(const Trace& trace, int s, const backend::Array& a) {
          a.nbytes() == trace.slots[s]->nbytes();
 }
 
+backend::Array new_step_buffer(Trace& trace, backend::Backend& be, DType dtype, const Shape& shape,
+                               int& slot) {
+  backend::Array a;
+  a.dtype = dtype;
+  a.shape = shape;
+  a.strides = contiguous_strides(shape);
+  a.storage = be.allocate(static_cast<size_t>(a.numel()) * itemsize(dtype));
+  slot = static_cast<int>(trace.slots.size());
+  trace.slots.push_back(a.storage);
+  trace.kinds.push_back(SlotKind::Allocated);
+  trace.owner.push_back(-1);
+  return a;
+}
+
 bool can_run_together(const std::vector<Instruction>& code, const std::vector<int>& group) {
   std::vector<int> reads, writes;
   for (int g : group) {

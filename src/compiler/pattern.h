@@ -23,6 +23,11 @@ SlotUses slot_uses(const std::vector<Instruction>& code, size_t num_slots);
 /// buffer can disappear when the calls that write and read it are fused.
 bool private_whole_buffer(const Trace& trace, int s, const backend::Array& a);
 
+/// A new contiguous buffer of the step on `be` (an Allocated slot, planned into the arena like
+/// the traced ones), for the calls a pass adds; sets `slot`.
+backend::Array new_step_buffer(Trace& trace, backend::Backend& be, DType dtype, const Shape& shape,
+                               int& slot);
+
 /// True when the calls `group` (indices, ascending) may all run at the place of any one of
 /// them: no call between the first and the last writes what the group reads or touches what it
 /// writes, none of them is control flow, and no call of the group is inside a region.
