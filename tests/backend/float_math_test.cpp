@@ -1,8 +1,9 @@
 // The branchless float functions of backend/float_math.h against double-precision libm (the
-// error bounds their header states), their special values, and the cpu backend's vectorized
-// rows of them (float_unary_rows, each instruction set this CPU runs) against the scalar
-// functions bit for bit, through the unary primitives and the fused bias-and-activation
-// epilogue too: a fused layer must give the same bits as its ops.
+// error bounds their header states) and their special values; the cpu backend's vector rows
+// (float_unary_rows: those functions plus relu, leaky_relu and clip, each instruction set this
+// CPU runs) against elementwise_math.h's scalar definitions bit for bit, through the unary
+// primitives and the fused bias-and-activation epilogue too: a fused layer must give the same
+// bits as its ops.
 
 #include <gtest/gtest.h>
 
