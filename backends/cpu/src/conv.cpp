@@ -7,11 +7,13 @@
 //   of patches) is gathered by the thread pool into a column buffer, then multiplied by gemm()
 //   (gemm.h), which splits it over the pool.
 // Short patches (a first layer's 3x3 over 1 or 3 channels) and depthwise convolutions skip
-// im2col and GEMM altogether (conv_short_patch.h, conv_depthwise.h). The backward passes reuse the schedules: the input gradient multiplies
-// by the transposed kernel and scatters the patches back (col2im, one image per task so writes
-// never collide), the kernel gradient accumulates patches^T @ dy. Any input strides are read
-// directly; float16/bfloat16 compute in float32. conv_bias_activation adds the bias and the
-// activation to each chunk of output rows as soon as its GEMM is done (epilogue.h).
+// im2col and GEMM altogether (conv_short_patch.h, conv_depthwise.h); float32 3x3 convolutions of
+// stride 1 over enough channels and tiles run by Winograd's F(2x2, 3x3) (conv_winograd.h). The
+// backward passes reuse the schedules: the input gradient multiplies by the transposed kernel
+// and scatters the patches back (col2im, one image per task so writes never collide), the
+// kernel gradient accumulates patches^T @ dy. Any input strides are read directly;
+// float16/bfloat16 compute in float32. conv_bias_activation adds the bias and the activation to
+// each chunk of output rows as soon as its GEMM is done (epilogue.h).
 
 #include <algorithm>
 #include <cstring>
@@ -20,6 +22,7 @@
 #include "conv_depthwise.h"
 #include "conv_im2col.h"
 #include "conv_short_patch.h"
+#include "conv_winograd.h"
 #include "cpu_backend.h"
 #include "dtype_traits.h"
 #include "epilogue.h"
@@ -153,6 +156,11 @@ void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kern
     if (short_patch_conv(g, g.groups)) {
       short_patch_forward(g, g.o, xp, w, y, fuse ? bias : EpilogueBias{},
                           fuse ? ep.act : backend::Activation::None);
+      finish();
+      return;
+    }
+    if (winograd_applies(g)) {
+      winograd_conv(be, g, xp, w, y, [&](int64_t r0, int64_t r1) { finish_rows(r0, r1, false); });
       finish();
       return;
     }

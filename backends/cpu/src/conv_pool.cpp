@@ -8,7 +8,8 @@
 // - otherwise: dz scattered in full, then the convolution's own gradients (conv.cpp).
 //
 // The forward products are the ones conv.cpp computes for the same rows (short patches by the
-// direct loops, others by im2col and a single-threaded GEMM), and the bias, activation and
+// direct loops, 3x3 windows of stride 1 by Winograd's F(2x2, 3x3), whose tiles are the pooling
+// windows, others by im2col and a single-threaded GEMM), and the bias, activation and
 // pooling use the same scalar arithmetic as the separate kernels, so fused and unfused layers
 // agree.
 
@@ -18,6 +19,7 @@
 #include "conv_im2col.h"
 #include "conv_pool_sparse.h"
 #include "conv_short_patch.h"
+#include "conv_winograd.h"
 #include "cpu_backend.h"
 #include "epilogue.h"
 #include "pool_2x2.h"
@@ -59,10 +61,20 @@ void forward(CpuBackend& be, const Array& out, const Array& argmax, const Array&
   const int64_t ph = out.shape[1], pw = out.shape[2], ow = g.out[2], o = g.o;
   if (g.n == 0 || ph == 0 || pw == 0 || o == 0) return;
   const int64_t unit = 2 * ow;  // conv rows under one row of windows
-  bool short_patch = false;
-  if constexpr (std::is_same_v<T, float>) short_patch = short_patch_conv(g, g.groups);
-  const int64_t target =
-      short_patch ? kShortBandRows : std::max(kMinTileRows, tile_rows(g, sizeof(T)));
+  bool short_patch = false, winograd = false;
+  if constexpr (std::is_same_v<T, float>) {
+    short_patch = short_patch_conv(g, g.groups);
+    winograd = !short_patch && winograd_applies(g);
+  }
+  Array u_buffer;  // Winograd's transformed kernel
+  if constexpr (std::is_same_v<T, float>)
+    if (winograd) {
+      u_buffer = scratch(be, DType::Float32, Shape{winograd_kernel_floats(g)});
+      winograd_kernel(g, w, static_cast<float*>(u_buffer.data()));
+    }
+  const int64_t target = short_patch ? kShortBandRows
+                         : winograd  ? winograd_band_positions(g)
+                                     : std::max(kMinTileRows, tile_rows(g, sizeof(T)));
   // A task takes a band of window rows of one image or, when a whole image is less than the
   // target, several whole images (their rows concatenated, so one GEMM covers them all).
   const int64_t image_rows = ph * unit;
@@ -73,22 +85,29 @@ void forward(CpuBackend& be, const Array& out, const Array& argmax, const Array&
   parallel_for(image_groups * bands, 1, [&](int64_t b, int64_t e) {
     const int64_t capacity = images * band * unit;
     Array z_buffer = scratch(be, dtype_of<T>(), Shape{capacity, o});
-    Array col_buffer = short_patch ? Array{} : patch_buffer<T>(be, g, capacity);
+    const bool gathers = !short_patch && !winograd;
+    Array col_buffer = gathers ? patch_buffer<T>(be, g, capacity) : Array{};
     T* z = static_cast<T*>(z_buffer.data());
-    T* col = short_patch ? nullptr : static_cast<T*>(col_buffer.data());
+    T* col = gathers ? static_cast<T*>(col_buffer.data()) : nullptr;
     for (int64_t item = b; item < e; ++item) {
       const int64_t n0 = item / bands * images, n1 = std::min(g.n, n0 + images);
       const int64_t py0 = item % bands * band, py1 = std::min(ph, py0 + band);
       const int64_t rows = (py1 - py0) * unit;  // per image: consecutive output positions
-      for (int64_t n = n0; n < n1; ++n) {
-        const int64_t r0 = n * g.positions() + py0 * unit, at = (n - n0) * rows;
-        if constexpr (std::is_same_v<T, float>) {
-          if (short_patch) short_patch_rows(g, o, xp, w, r0, r0 + rows, z + at * o);
+      if (winograd) {
+        if constexpr (std::is_same_v<T, float>)
+          winograd_rows(be, g, xp, static_cast<const float*>(u_buffer.data()), n0, n1, 2 * py0,
+                        2 * py1, z);
+      } else {
+        for (int64_t n = n0; n < n1; ++n) {
+          const int64_t r0 = n * g.positions() + py0 * unit, at = (n - n0) * rows;
+          if constexpr (std::is_same_v<T, float>) {
+            if (short_patch) short_patch_rows(g, o, xp, w, r0, r0 + rows, z + at * o);
+          }
+          if (gathers) im2col<T, T>(g, xp, r0, r0 + rows, col + at * g.kc);
         }
-        if (!short_patch) im2col<T, T>(g, xp, r0, r0 + rows, col + at * g.kc);
       }
       const int64_t total = (n1 - n0) * rows;
-      if (!short_patch) multiply_kernel(g, 0, total, col, w, z);
+      if (gathers) multiply_kernel(g, 0, total, col, w, z);
       apply_epilogue<T>(z, total, o, eb, act, false);
       for (int64_t n = n0; n < n1; ++n)
         for (int64_t py = py0; py < py1; ++py) {
