@@ -232,8 +232,10 @@ Instruction fused_backward(const std::vector<Instruction>& code, const ConvPoolM
 // was, the backward call where pool_backward was.
 void apply(Trace& t, const ConvPoolMatch& m, ConvPoolFusionStats& stats) {
   std::vector<Instruction>& code = t.instructions;
+  // The argmax only where a backward call reads it: an inference step pools without one.
   int argmax_slot = -1;
-  const Array argmax = new_argmax(t, code[m.pool].arrays[0], argmax_slot);
+  const Array argmax =
+      m.pool_backward >= 0 ? new_argmax(t, code[m.pool].arrays[0], argmax_slot) : Array{};
   Instruction forward = fused_forward(code[m.conv], code[m.pool], argmax, argmax_slot);
   std::optional<Instruction> backward;
   if (m.pool_backward >= 0) backward = fused_backward(code, m, argmax, argmax_slot);

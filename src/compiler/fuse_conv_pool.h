@@ -3,7 +3,8 @@
 // too, gets it when compiled): a 2-d channels_last conv_bias_activation (activation None, Relu,
 // Sigmoid or Tanh; float32 or float64) whose output z only a 2x2, stride 2, unpadded max pool
 // reads becomes one conv_bias_activation_max_pool (Capability::ConvPool), which never writes z
-// and keeps each window's argmax in a new uint8 buffer of the step. In a training step the
+// and, in a training step, keeps each window's argmax in a new uint8 buffer of the step (an
+// inference step computes none). In a training step the
 // chain autograd recorded for the pair, pool_backward then bias_activation_backward (or, with
 // no activation, the bias gradient's sum) then conv_backward_input / conv_backward_kernel,
 // becomes one conv_bias_activation_max_pool_backward reading the pooled output, its gradient
@@ -34,7 +35,8 @@ struct ConvPoolFusionStats {
   size_t backward = 0;  // their backward chains made one call
 };
 
-/// Rewrites `trace.instructions` in place (and adds the argmax buffers to the trace's slots).
+/// Rewrites `trace.instructions` in place (and adds the training steps' argmax buffers to the
+/// trace's slots).
 /// Runs after dead-code removal and before elementwise fusion and memory planning.
 ConvPoolFusionStats fuse_conv_pool(Trace& trace);
 

@@ -102,21 +102,38 @@ TEST(FuseConvPool, TrainingStepFusesEachPairAndItsBackward) {
 
 // Without a backward pass the fused forward call computes the very products, bias,
 // activation and pooling of the separate calls (bit for bit where the BLAS rounds a row the same
-// in any product: blas_invariance.h).
+// in any product: blas_invariance.h), with no argmax (an inference step computes none): in
+// float32 and float64, with a NaN in the input (its windows are NaN in both).
 TEST(FuseConvPool, PredictionsEqualTheEagerOnesBitForBit) {
-  for (const char* act : {"linear", "relu", "sigmoid", "tanh"}) {
-    auto model = cnn(act, true, DType::Float32);
-    const Step predict = [model](const TensorList& in) { return TensorList{(*model)(in[0])}; };
-    auto program = compile(predict, {batch(DType::Float32, 1)[0]});
-    EXPECT_EQ(program->stats().fused_conv_pools, backend_fuses() ? 2u : 0u);
-    EXPECT_EQ(program->stats().fused_conv_pool_backwards, 0u);
-    const Tensor x = batch(DType::Float32, 5)[0];
-    if (test::matmul_rows_are_invariant())
-      EXPECT_EQ(program->replay({x})[0].to_vector<float>(), predict({x})[0].to_vector<float>())
-          << act;
-    else
-      EXPECT_TRUE(test::tensors_near(program->replay({x})[0], predict({x})[0], 1e-5, 1e-6)) << act;
-  }
+  for (DType dtype : {DType::Float32, DType::Float64})
+    for (const char* act : {"linear", "relu", "sigmoid", "tanh"}) {
+      auto model = cnn(act, true, dtype);
+      const Step predict = [model](const TensorList& in) { return TensorList{(*model)(in[0])}; };
+      auto program = compile(predict, {batch(dtype, 1)[0]});
+      EXPECT_EQ(program->stats().fused_conv_pools, backend_fuses() ? 2u : 0u);
+      EXPECT_EQ(program->stats().fused_conv_pool_backwards, 0u);
+      std::vector<double> values =
+          ops::cast(batch(dtype, 5)[0], DType::Float64).to_vector<double>();
+      values[7] = std::nan("");
+      const Tensor x = ops::cast(Tensor::from_vector(values, {4, 12, 12, 3}), dtype);
+      const auto got = ops::cast(program->replay({x})[0], DType::Float64).to_vector<double>();
+      const auto want = ops::cast(predict({x})[0], DType::Float64).to_vector<double>();
+      ASSERT_EQ(got.size(), want.size());
+      int nans = 0;
+      const bool exact = test::matmul_rows_are_invariant();
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(std::isnan(got[i]), std::isnan(want[i])) << act << " at " << i;
+        if (std::isnan(got[i])) {
+          ++nans;
+        } else if (exact) {
+          ASSERT_EQ(got[i], want[i]) << act << " " << dtype_name(dtype) << " at " << i;
+        } else {
+          ASSERT_NEAR(got[i], want[i], 1e-5 * std::max(1.0, std::abs(want[i])))
+              << act << " at " << i;
+        }
+      }
+      EXPECT_GT(nans, 0) << act;
+    }
 }
 
 size_t fused_pairs(const std::shared_ptr<Layer>& pool) {

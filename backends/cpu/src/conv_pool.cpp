@@ -1,7 +1,8 @@
 // Conv2D followed by MaxPooling2D() as one pass (Capability::ConvPool). The conv output z is
 // computed a band of window rows at a time into a buffer that stays in cache, gets its bias and
-// activation there, and is pooled at once, keeping each window's argmax (one byte): z itself is
-// never written to memory. The backward pass starts from the pooled gradient and the argmax:
+// activation there, and is pooled at once, keeping each window's argmax (one byte) where the
+// caller asks for it (a training step): z itself is never written to memory. The backward pass
+// starts from the pooled gradient and the argmax:
 // - short patches without an input gradient (a first layer): the kernel gradient row band by
 //   row band, each band's dz scattered into an L1 buffer;
 // - float32, one group: only the argmax positions' windows (conv_pool_sparse.h);
@@ -56,7 +57,7 @@ void forward(CpuBackend& be, const Array& out, const Array& argmax, const Array&
   const T* w = kernel_matrix<T, T>(be, kernel, w_holder);
   const T* xp = static_cast<const T*>(x.data());
   T* yp = static_cast<T*>(out.data());
-  uint8_t* ap = static_cast<uint8_t*>(argmax.data());
+  uint8_t* ap = argmax.storage ? static_cast<uint8_t*>(argmax.data()) : nullptr;
   const EpilogueBias eb = EpilogueBias::of(bias);
   const int64_t ph = out.shape[1], pw = out.shape[2], ow = g.out[2], o = g.o;
   if (g.n == 0 || ph == 0 || pw == 0 || o == 0) return;
@@ -113,7 +114,10 @@ void forward(CpuBackend& be, const Array& out, const Array& argmax, const Array&
         for (int64_t py = py0; py < py1; ++py) {
           const T* top = z + ((n - n0) * rows + (py - py0) * unit) * o;
           const int64_t at = ((n * ph + py) * pw) * o;
-          max_pool_2x2_argmax_row(top, top + ow * o, yp + at, ap + at, pw, o);
+          if (ap)
+            max_pool_2x2_argmax_row(top, top + ow * o, yp + at, ap + at, pw, o);
+          else
+            max_pool_2x2_row(top, top + ow * o, yp + at, pw, o);
         }
     }
   });
@@ -157,10 +161,10 @@ void CpuBackend::conv_bias_activation_max_pool(const Array& out, const Array& ar
   if (x.dtype != DType::Float32 && x.dtype != DType::Float64)
     unsupported("conv_bias_activation_max_pool outside float32 and float64");
   if (spec.spatial_dims != 2 || !spec.channels_last || !out.is_contiguous() ||
-      !argmax.is_contiguous() || argmax.dtype != DType::UInt8)
+      (argmax.storage && (!argmax.is_contiguous() || argmax.dtype != DType::UInt8)))
     unsupported(
         "conv_bias_activation_max_pool other than 2-d channels_last into contiguous "
-        "outputs with uint8 argmax");
+        "outputs with uint8 argmax (or none)");
   if (x.dtype == DType::Float32)
     forward<float>(*this, out, argmax, x, kernel, bias, activation, spec);
   else

@@ -12,7 +12,8 @@ namespace keras::cpu {
 namespace {
 
 // pool.cpp's max_step: NaN wins and stays; branch-free so the channel loops vectorize.
-inline float max_step(float acc, float v) {
+template <typename T>
+inline T max_step(T acc, T v) {
   return ((v > acc) | (v != v)) ? v : acc;
 }
 
@@ -295,6 +296,24 @@ void max_pool_2x2_argmax_row(const T* a, const T* b, T* out, uint8_t* argmax, in
     argmax_row_scalar(a, b, out, argmax, out_w, c);
 }
 
+template <typename T>
+void max_pool_2x2_row(const T* a, const T* b, T* out, int64_t out_w, int64_t c) {
+  if constexpr (std::is_same_v<T, float>) {
+    forward_row_f32(a, b, out, out_w, c);
+  } else {
+    for (int64_t ox = 0; ox < out_w; ++ox)
+      for (int64_t j = 0; j < c; ++j) {
+        const int64_t at = 2 * ox * c + j;
+        T m = -__builtin_inf();
+        m = max_step(m, a[at]);
+        m = max_step(m, a[at + c]);
+        m = max_step(m, b[at]);
+        m = max_step(m, b[at + c]);
+        out[ox * c + j] = m;
+      }
+  }
+}
+
 void max_pool_2x2_scatter_row(const float* gz, const uint8_t* argmax, float* d0, float* d1,
                               int64_t out_w, int64_t w, int64_t c) {
   scatter_row_f32(gz, argmax, d0, d1, out_w, w, c);
@@ -324,6 +343,8 @@ template void max_pool_2x2_argmax_row<float>(const float*, const float*, float*,
                                              int64_t);
 template void max_pool_2x2_argmax_row<double>(const double*, const double*, double*, uint8_t*,
                                               int64_t, int64_t);
+template void max_pool_2x2_row<float>(const float*, const float*, float*, int64_t, int64_t);
+template void max_pool_2x2_row<double>(const double*, const double*, double*, int64_t, int64_t);
 template void max_pool_2x2_scatter<float>(int64_t, int64_t, int64_t, int64_t, const float*,
                                           const uint8_t*, float*);
 template void max_pool_2x2_scatter<double>(int64_t, int64_t, int64_t, int64_t, const double*,

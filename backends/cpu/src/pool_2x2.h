@@ -28,6 +28,11 @@ template <typename T>
 void max_pool_2x2_argmax_row(const T* a, const T* b, T* out, uint8_t* argmax, int64_t out_w,
                              int64_t c);
 
+/// The same row without the argmax (where no gradient will read it): forward_row's values, as
+/// max_pool_2x2 computes them, so a fused layer pools as the separate one does.
+template <typename T>
+void max_pool_2x2_row(const T* a, const T* b, T* out, int64_t out_w, int64_t c);
+
 /// One row of windows of max_pool_2x2_scatter (float32): rows d0, d1 (w positions of c values)
 /// from gz and argmax (out_w, c).
 void max_pool_2x2_scatter_row(const float* gz, const uint8_t* argmax, float* d0, float* d1,

@@ -192,7 +192,8 @@ class Backend {
   /// + bias), a 2-d channels_last convolution (spec.channels_last) with output (N, H, W, O):
   /// MaxPooling2D() after Conv2D, without writing z (rows and columns of z under no window are
   /// not computed). argmax (uint8, out's shape) gets each window's first maximum (a NaN wins):
-  /// 0, 1 in its top row, 2, 3 in its bottom row. bias may be empty. (ConvPool)
+  /// 0, 1 in its top row, 2, 3 in its bottom row; an empty argmax (no storage: an inference
+  /// step, where no gradient reads it) is not computed. bias may be empty. (ConvPool)
   virtual void conv_bias_activation_max_pool(const Array& out, const Array& argmax,
                                              const Array& x, const Array& kernel,
                                              const Array& bias, Activation activation,
