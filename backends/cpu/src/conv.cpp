@@ -165,25 +165,34 @@ void forward(CpuBackend& be, const Array& out, const Array& x, const Array& kern
       return;
     }
   }
+  // A 1x1 convolution of stride 1 over a contiguous channels-last x multiplies x's rows in
+  // place: the same products as through a gathered copy, without the copy.
+  const F* x_rows = nullptr;
+  if constexpr (std::is_same_v<T, F>)
+    if (s.channels_last && x.is_contiguous() && patches_are_positions(g)) x_rows = xp;
+  auto patches = [&](int64_t r0, int64_t r1, F* col) -> const F* {
+    if (x_rows) return x_rows + r0 * g.kc;
+    im2col<T, F>(g, xp, r0, r1, col);
+    return col;
+  };
+  auto buffer = [&](int64_t rows) { return x_rows ? Array{} : patch_buffer<F>(be, g, rows); };
   if (const int64_t tile = tile_rows(g, sizeof(F))) {
     parallel_for((g.rows + tile - 1) / tile, 1, [&](int64_t b, int64_t e) {
-      Array col_buffer = patch_buffer<F>(be, g, tile);
-      F* col = static_cast<F*>(col_buffer.data());
+      Array col_buffer = buffer(tile);
+      F* col = col_buffer.storage ? static_cast<F*>(col_buffer.data()) : nullptr;
       for (int64_t t = b; t < e; ++t) {
         const int64_t r0 = t * tile, r1 = std::min(g.rows, r0 + tile);
-        im2col<T, F>(g, xp, r0, r1, col);
-        multiply_kernel(g, r0, r1, col, w, y);
+        multiply_kernel(g, r0, r1, patches(r0, r1, col), w, y);
         finish_rows(r0, r1, false);
       }
     });
   } else {
     const int64_t chunk = chunk_rows(g, sizeof(F));
-    Array col_buffer = patch_buffer<F>(be, g, chunk);
-    F* col = static_cast<F*>(col_buffer.data());
+    Array col_buffer = buffer(chunk);
+    F* col = col_buffer.storage ? static_cast<F*>(col_buffer.data()) : nullptr;
     for (int64_t r0 = 0; r0 < g.rows; r0 += chunk) {
       const int64_t r1 = std::min(g.rows, r0 + chunk);
-      im2col<T, F>(g, xp, r0, r1, col);
-      multiply_kernel(g, r0, r1, col, w, y);
+      multiply_kernel(g, r0, r1, patches(r0, r1, col), w, y);
       finish_rows(r0, r1, true);
     }
   }

@@ -91,6 +91,15 @@ inline bool lines_are_runs(const ConvGeometry& g, int64_t channel_stride, const 
   return g.groups == 1 && channel_stride == 1 && g.dilation[2] == 1 && s[2] == g.c;
 }
 
+// True when each output position's patch is its own input position's channels: a 1x1 window
+// of stride 1 without padding. Over a contiguous channels-last x the patches are then x's rows,
+// and the product reads them in place.
+inline bool patches_are_positions(const ConvGeometry& g) {
+  for (int i = 0; i < 3; ++i)
+    if (g.window[i] != 1 || g.stride[i] != 1 || g.pad[i] != 0 || g.out[i] != g.in[i]) return false;
+  return true;
+}
+
 // Patches of rows [r0, r1) into col (r1 - r0, kc), laid out [group][tap][channel].
 template <typename T, typename F>
 void im2col(const ConvGeometry& g, const T* x, int64_t r0, int64_t r1, F* col) {
