@@ -25,6 +25,9 @@ std::optional<Activation> activation_of(const Instruction& instr) {
     case backend::UnaryOp::Tanh: return Activation::Tanh;
     case backend::UnaryOp::Gelu: return Activation::Gelu;
     case backend::UnaryOp::Silu: return Activation::Silu;
+    case backend::UnaryOp::Clip:  // ops::relu6 (ReLU(max_value=6)); other bounds stay a call
+      if (instr.elementwise->p0 == 0.0 && instr.elementwise->p1 == 6.0) return Activation::Relu6;
+      return std::nullopt;
     default: return std::nullopt;
   }
 }

@@ -7,10 +7,11 @@
 //   where the backend has Capability::Linear;
 // - a channels_last conv followed the same way by an Add of a bias broadcast along its last
 //   axis becomes conv_bias_activation where the backend has Capability::Epilogue.
-// When the only reader of the sum is a unary Relu, Sigmoid, Tanh, Gelu (exact) or Silu (the
-// formulas of backend::Activation), the activation joins the call; when the sum is read by
-// anything else (a backward pass that reads it), only the product and the bias are fused
-// (activation None) and the unary call stays.
+// When the only reader of the sum is a unary Relu, Sigmoid, Tanh, Gelu (exact), Silu or Clip
+// with bounds 0 and 6 (ops::relu6: MobileNet's ReLU6) (the formulas of backend::Activation),
+// the activation joins the call; when the sum is read by anything else (a backward pass that
+// reads it), only the product and the bias are fused (activation None) and the unary call
+// stays.
 //
 // Safe because the product's output, and the sum when the activation joins, are the step's own
 // buffers, written whole by one call and read by nothing but the fused calls; the calls

@@ -56,6 +56,7 @@ Tensor activate(const std::string& act, const Tensor& z) {
   if (act == "tanh") return ops::tanh(z);
   if (act == "gelu") return ops::gelu(z, false);
   if (act == "silu") return ops::silu(z);
+  if (act == "relu6") return ops::relu6(z);
   return z;
 }
 
@@ -65,11 +66,12 @@ double host_activation(const std::string& act, double z) {
   if (act == "tanh") return std::tanh(z);
   if (act == "gelu") return 0.5 * z * (1 + std::erf(z / std::sqrt(2.0)));
   if (act == "silu") return z / (1 + std::exp(-z));
+  if (act == "relu6") return std::min(std::max(z, 0.0), 6.0);
   return z;
 }
 
 TEST(FuseLinear, MatmulAddActivationIsOneLinearCall) {
-  for (const std::string act : {"none", "relu", "sigmoid", "tanh", "gelu", "silu"}) {
+  for (const std::string act : {"none", "relu", "sigmoid", "tanh", "gelu", "silu", "relu6"}) {
     Dense d;
     const Step step = [&](const TensorList& in) {
       return TensorList{activate(act, ops::add(ops::matmul(in[0], d.kernel.value()), d.bias.value()))};
@@ -91,11 +93,11 @@ TEST(FuseLinear, MatmulAddActivationIsOneLinearCall) {
   }
 }
 
-// In a training step relu's gradient reads its input, so the sum is written and relu stays;
-// sigmoid's reads its output, so it joins the call.
+// In a training step relu's and relu6's gradients read their input, so the sum is written and
+// the activation stays; sigmoid's reads its output, so it joins the call.
 TEST(FuseLinear, TrainingStepKeepsWhatTheBackwardReads) {
   double worst = 0;
-  for (const std::string act : {"relu", "sigmoid"}) {
+  for (const std::string act : {"relu", "sigmoid", "relu6"}) {
     Dense d;
     const Step step = [&](const TensorList& in) {
       GradientTape tape;
@@ -135,6 +137,49 @@ TEST(FuseLinear, ConvAddActivationIsOneConvBiasActivationCall) {
   EXPECT_LE(diff, kTolerance);
   std::cout << "[ measured ] max relative difference conv_bias_activation vs eager: " << diff
             << "\n";
+}
+
+// ReLU(max_value=6) after a convolution and its bias (MobileNet's block: Conv2D,
+// BatchNormalization folded into it, ReLU6) is one conv_bias_activation call; relu6 is clip with
+// bounds 0 and 6, and clip with other bounds stays its own call.
+TEST(FuseLinear, ConvBiasRelu6IsOneCall) {
+  Variable kernel(random::normal({3, 3, 8, 16}, 0.0, 1.0, DType::Float32, 1));
+  Variable bias(random::normal({16}, 0.0, 1.0, DType::Float32, 2));
+  for (const double high : {6.0, 5.0}) {
+    const Step step = [&](const TensorList& in) {
+      Tensor z = ops::add(ops::conv(in[0], kernel.value()), bias.value());
+      return TensorList{high == 6.0 ? ops::relu6(z) : ops::clip(z, 0.0, high)};
+    };
+    auto program = compile(step, {random::normal({2, 9, 8, 8}, 0.0, 1.0, DType::Float32, 3)});
+    EXPECT_EQ(program->stats().fused_linears, fuses_conv() ? 1u : 0u) << high;
+    if (fuses_conv()) {
+      EXPECT_EQ(program->stats().replayed_calls, high == 6.0 ? 1u : 2u) << high;
+    }
+    const std::vector<float> xv = random_floats(2 * 9 * 8 * 8, 4);
+    const Tensor x = Tensor::from_vector(xv, {2, 9, 8, 8});
+    const Tensor fused = program->replay({x})[0];
+    EXPECT_LE(relative_difference(fused, step({x})[0]), kTolerance) << high;
+    const std::vector<float> got = fused.to_vector<float>(), w = kernel.value().to_vector<float>(),
+                             b = bias.value().to_vector<float>();
+    int below = 0, above = 0;
+    for (int64_t n = 0; n < 2; ++n)
+      for (int64_t i = 0; i < 7; ++i)
+        for (int64_t j = 0; j < 6; ++j)
+          for (int64_t o = 0; o < 16; ++o) {
+            double z = b[o];
+            for (int64_t a = 0; a < 3; ++a)
+              for (int64_t c = 0; c < 3; ++c)
+                for (int64_t k = 0; k < 8; ++k)
+                  z += double(xv[((n * 9 + i + a) * 8 + j + c) * 8 + k]) *
+                       w[((a * 3 + c) * 8 + k) * 16 + o];
+            below += z<0, above += z> high;
+            ASSERT_NEAR(got[((n * 7 + i) * 6 + j) * 16 + o], std::min(std::max(z, 0.0), high),
+                        1e-5 * (1 + std::abs(z)))
+                << high << " at " << n << "," << i << "," << j << "," << o;
+          }
+    EXPECT_GT(below, 0);
+    EXPECT_GT(above, 0);
+  }
 }
 
 TEST(FuseLinear, OnlyAPrivateProductAndARowBiasFuse) {

@@ -27,6 +27,10 @@ inline C activate(C v, backend::Activation act) {
       return backend::math::gelu(v);
     case backend::Activation::Silu:
       return v * backend::math::sigmoid(v);
+    case backend::Activation::Relu6: {  // clip's selects: NaN propagates
+      const C y = v <= C(0) ? C(0) : v;
+      return y >= C(6) ? C(6) : y;
+    }
     case backend::Activation::None:
       break;
   }
@@ -45,10 +49,12 @@ struct EpilogueBias {
   }
 };
 
-/// The unary op of float_unary_rows that computes activation `act` (sigmoid, tanh, silu), or
-/// UnaryOp::kCount (none: ReLU has its own loops, GELU is erfc's).
+/// The unary op of float_unary_rows that computes activation `act` (sigmoid, tanh, silu; relu6
+/// as clip with kRelu6Bounds), or UnaryOp::kCount (none: ReLU has its own loops, GELU is erfc's).
 constexpr backend::UnaryOp float_rows_op(backend::Activation act) {
   switch (act) {
+    case backend::Activation::Relu6:
+      return backend::UnaryOp::Clip;
     case backend::Activation::Sigmoid:
       return backend::UnaryOp::Sigmoid;
     case backend::Activation::Tanh:
@@ -60,6 +66,9 @@ constexpr backend::UnaryOp float_rows_op(backend::Activation act) {
   }
 }
 
+/// Clip's bounds for Relu6 (float_unary_rows' a and b; unused by the other ops).
+inline constexpr float kRelu6Low = 0, kRelu6High = 6;
+
 // Bias and activation over one row of n values. ACT is a template argument so the loop has no
 // branch per element and vectorizes for None and Relu. Types computed in float take sigmoid,
 // tanh and silu from float_unary_rows, as the unary primitives do.
@@ -67,7 +76,7 @@ template <typename T, backend::Activation ACT>
 void epilogue_row(T* row, EpilogueBias bias, int64_t n) {
   using C = compute_t<T>;
   constexpr backend::UnaryOp kRowsOp = float_rows_op(ACT);
-  if constexpr (std::is_same_v<C, float> && has_float_unary_rows(kRowsOp)) {
+  if constexpr (std::is_same_v<C, float> && has_float_unary_rows(kRowsOp, kRelu6Low, kRelu6High)) {
     constexpr int64_t kChunk = 256;
     float buf[kChunk];
     for (int64_t j0 = 0; j0 < n; j0 += kChunk) {
@@ -77,7 +86,7 @@ void epilogue_row(T* row, EpilogueBias bias, int64_t n) {
         if (bias.data)
           buf[k] += convert<float>(*reinterpret_cast<const T*>(bias.data + (j0 + k) * bias.stride));
       }
-      float_unary_rows(kRowsOp, buf, buf, m);
+      float_unary_rows(kRowsOp, buf, buf, m, kRelu6Low, kRelu6High);
       for (int64_t k = 0; k < m; ++k) row[j0 + k] = convert<T>(buf[k]);
     }
     return;
@@ -101,7 +110,8 @@ void epilogue_rows(T* rows, int64_t count, int64_t n, EpilogueBias bias, bool pa
         return bias_relu_rows_f32(rows + b * n, e - b, n,
                                   reinterpret_cast<const float*>(bias.data));
     }
-    if constexpr (std::is_same_v<T, float> && has_float_unary_rows(float_rows_op(ACT))) {
+    if constexpr (std::is_same_v<T, float> &&
+                  has_float_unary_rows(float_rows_op(ACT), kRelu6Low, kRelu6High)) {
       // The rows are contiguous: the bias row by row, then the activation over all of them in
       // one call (rows of a few channels each would be short vector loops).
       float* first = rows + b * n;
@@ -111,7 +121,7 @@ void epilogue_rows(T* rows, int64_t count, int64_t n, EpilogueBias bias, bool pa
           for (int64_t j = 0; j < n; ++j)
             row[j] += *reinterpret_cast<const float*>(bias.data + j * bias.stride);
         }
-      return float_unary_rows(float_rows_op(ACT), first, first, (e - b) * n);
+      return float_unary_rows(float_rows_op(ACT), first, first, (e - b) * n, kRelu6Low, kRelu6High);
     }
     for (int64_t i = b; i < e; ++i) epilogue_row<T, ACT>(rows + i * n, bias, n);
   };
@@ -141,6 +151,8 @@ void apply_epilogue(T* rows, int64_t count, int64_t n, EpilogueBias bias,
       return epilogue_rows<T, Activation::Gelu>(rows, count, n, bias, parallel);
     case Activation::Silu:
       return epilogue_rows<T, Activation::Silu>(rows, count, n, bias, parallel);
+    case Activation::Relu6:
+      return epilogue_rows<T, Activation::Relu6>(rows, count, n, bias, parallel);
   }
 }
 

@@ -72,8 +72,9 @@ Array contiguous(CpuBackend& be, const Array& a) {
 void CpuBackend::bias_activation_backward(const Array& dz, const Array& db, const Array& y,
                                           const Array& g, Activation activation) {
   if (!is_floating(y.dtype)) unsupported("bias_activation_backward on integer tensors");
-  if (activation == Activation::Gelu || activation == Activation::Silu)
-    unsupported("bias_activation_backward of gelu or silu (their derivatives need z)");
+  if (activation == Activation::Gelu || activation == Activation::Silu ||
+      activation == Activation::Relu6)
+    unsupported("bias_activation_backward of gelu, silu or relu6 (inference-only activations)");
   const int64_t n = y.rank() == 0 ? 1 : y.shape[y.rank() - 1];
   const int64_t rows = n == 0 ? 0 : y.numel() / n;
   const Array yc = contiguous(*this, y), gc = contiguous(*this, g);

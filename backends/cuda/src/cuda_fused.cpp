@@ -100,8 +100,9 @@ void CudaBackend::conv_bias_activation(const Array& out, const Array& x, const A
 void CudaBackend::bias_activation_backward(const Array& dz, const Array& db, const Array& y,
                                            const Array& g, backend::Activation activation) {
   select_device();
-  if (activation == backend::Activation::Gelu || activation == backend::Activation::Silu)
-    unsupported("bias_activation_backward of gelu or silu (their derivatives need z)");
+  if (activation == backend::Activation::Gelu || activation == backend::Activation::Silu ||
+      activation == backend::Activation::Relu6)
+    unsupported("bias_activation_backward of gelu, silu or relu6 (inference-only activations)");
   const auto s = space(y.shape, dz, y, g);
   launch_activation_grad(activation, s.dims, s.ops[0], s.ops[1], s.ops[2]);
   if (!db.storage || dz.rank() == 0) return;

@@ -26,7 +26,9 @@ __global__ void bias_activation_kernel(Dims dims, Operand out, Operand bias) {
     char* p = address(out, dims, i);
     C v = load<C>(p, out.dtype);
     if (bias.base) v = static_cast<C>(v + load<C>(address(bias, dims, i), bias.dtype));
-    if constexpr (Activate) v = static_cast<C>(unary_value<Op, C>(v, C(0), C(0)));
+    // (Clip is Relu6: bounds 0 and 6; the other activations have no parameters.)
+    if constexpr (Activate)
+      v = static_cast<C>(unary_value<Op, C>(v, C(0), Op == UnaryOp::Clip ? C(6) : C(0)));
     store(p, out.dtype, v);
   }
 }
@@ -121,6 +123,9 @@ void launch_bias_activation(Activation act, const Dims& dims, const Operand& out
         break;
       case Activation::Silu:
         go.template operator()<UnaryOp::Silu, true>();
+        break;
+      case Activation::Relu6:
+        go.template operator()<UnaryOp::Clip, true>();
         break;
     }
   });

@@ -289,6 +289,8 @@ at::Tensor activate(const at::Tensor& y, backend::Activation activation) {
     case backend::Activation::Tanh: return at::tanh(y);
     case backend::Activation::Gelu: return exact_gelu(y);
     case backend::Activation::Silu: return at::silu(y);
+    case backend::Activation::Relu6:
+      return at::clamp(y, 0, 6);  // NaN propagates
   }
   return y;
 }
@@ -315,6 +317,9 @@ bool activate_in_place(at::Tensor& y, backend::Activation activation) {
       return true;
     case backend::Activation::Silu:
       at::silu_(y);
+      return true;
+    case backend::Activation::Relu6:
+      y.clamp_(0, 6);
       return true;
     default:
       return false;
@@ -390,7 +395,7 @@ void TorchBackend::bias_activation_backward(const Array& dz, const Array& db, co
         gv = gv * at::rsub(yv * yv, 1);
         break;
       default:
-        unsupported("bias_activation_backward of gelu or silu (their derivatives need z)");
+        unsupported("bias_activation_backward of gelu, silu or relu6 (inference-only activations)");
     }
     assign(dz, gv);
   }

@@ -114,8 +114,11 @@ struct ElementwiseStep {
   std::array<int, 3> in{-1, -1, -1};  // Unary/Copy: x; Binary: a, b; Where: cond, a, b
 };
 
-/// Activations a Linear or Epilogue kernel can apply.
-enum class Activation : uint8_t { None, Relu, Sigmoid, Tanh, Gelu, Silu };
+/// Activations a Linear or Epilogue kernel can apply. Relu6 is min(max(x, 0), 6), as
+/// ops::relu6 (UnaryOp::Clip with bounds 0 and 6). Gelu, Silu and Relu6 come from the compiler
+/// (compiler/fuse_linear.h) where no gradient reads the activation's input, so no backend
+/// computes their bias_activation_backward.
+enum class Activation : uint8_t { None, Relu, Sigmoid, Tanh, Gelu, Silu, Relu6 };
 
 /// A convolution with explicit padding, for 1, 2 or 3 spatial dimensions.
 struct ConvSpec {

@@ -27,6 +27,8 @@ Tensor bias_activation(const Tensor& z, const Tensor& bias, Activation activatio
     case Activation::Tanh: return tanh(y);
     case Activation::Gelu: return gelu(y, false);
     case Activation::Silu: return silu(y);
+    case Activation::Relu6:
+      return relu6(y);
     case Activation::None: break;
   }
   return y;
