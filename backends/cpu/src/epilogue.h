@@ -50,7 +50,8 @@ struct EpilogueBias {
 };
 
 /// The unary op of float_unary_rows that computes activation `act` (sigmoid, tanh, silu; relu6
-/// as clip with kRelu6Bounds), or UnaryOp::kCount (none: ReLU has its own loops, GELU is erfc's).
+/// as clip from kRelu6Low to kRelu6High), or UnaryOp::kCount (none: ReLU has its own loops, GELU
+/// is erfc's).
 constexpr backend::UnaryOp float_rows_op(backend::Activation act) {
   switch (act) {
     case backend::Activation::Relu6:
@@ -71,7 +72,7 @@ inline constexpr float kRelu6Low = 0, kRelu6High = 6;
 
 // Bias and activation over one row of n values. ACT is a template argument so the loop has no
 // branch per element and vectorizes for None and Relu. Types computed in float take sigmoid,
-// tanh and silu from float_unary_rows, as the unary primitives do.
+// tanh, silu and relu6 from float_unary_rows, as the unary primitives do.
 template <typename T, backend::Activation ACT>
 void epilogue_row(T* row, EpilogueBias bias, int64_t n) {
   using C = compute_t<T>;
