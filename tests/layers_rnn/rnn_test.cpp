@@ -9,7 +9,9 @@
 
 #include "assertions.h"
 #include "gradcheck_helpers.h"
+#include "keras/autograd/node.h"
 #include "keras/keras.h"
+#include "layers/rnn/lstm_sequence.h"
 #include "layers/rnn/recurrent_ops.h"
 
 namespace keras {
@@ -680,6 +682,101 @@ TEST(RnnGradients, SecondOrderThroughFusedSteps) {
     return ops::add(ops::add(ops::sum(ops::square(g[0])), ops::sum(ops::multiply(g[1], bias))),
                     ops::sum(ops::sin(g[2])));
   }, {gx, gh, gb, gp});
+}
+
+// The recurrence stepped with lstm_step (h_{t-1} R as its own matmul): what lstm_sequence
+// computes in one op.
+layers::detail::LstmSequence stepped_lstm(const Tensor& xz, const Tensor& r, const Tensor& h0,
+                                          const Tensor& c0, bool go_backwards) {
+  const int64_t steps = xz.shape()[1];
+  TensorList x = ops::unstack(xz, steps, 1), outputs;
+  Tensor h = h0, c = c0;
+  for (int64_t k = 0; k < steps; ++k) {
+    const int64_t t = go_backwards ? steps - 1 - k : k;
+    std::tie(h, c) = layers::detail::lstm_step(x[static_cast<size_t>(t)], ops::matmul(h, r), c);
+    outputs.push_back(h);
+  }
+  return {ops::stack(outputs, 1), h, c};
+}
+
+TEST(RnnGradients, FusedLstmSequence) {
+  if (!layers::detail::fused_rnn_enabled(randn({1, 4}, 1)))
+    GTEST_SKIP() << "the fused recurrent loops run on host backends only";
+  // One op for the whole recurrence: against the steps' values (in float32 and float64, where
+  // the steps' ops are the decomposed ones), and finite differences of every input, both ways.
+  for (bool backwards : {false, true}) {
+    SCOPED_TRACE(backwards ? "go_backwards" : "forwards");
+    Tensor xz = randn({3, 5, 8}, 41), r = randn({2, 8}, 42, 0.5), h0 = randn({3, 2}, 43),
+           c0 = randn({3, 2}, 44);
+    for (DType dt : {DType::Float64, DType::Float32}) {
+      auto fused = layers::detail::lstm_sequence(ops::cast(xz, dt), ops::cast(r, dt),
+                                                 ops::cast(h0, dt), ops::cast(c0, dt), backwards);
+      ASSERT_TRUE(fused.has_value());
+      backend::DecomposeScope decompose;
+      ASSERT_FALSE(layers::detail::lstm_sequence(xz, r, h0, c0, backwards).has_value());
+      auto ref = stepped_lstm(ops::cast(xz, dt), ops::cast(r, dt), ops::cast(h0, dt),
+                              ops::cast(c0, dt), backwards);
+      const double tol = dt == DType::Float64 ? 1e-14 : 1e-6;
+      EXPECT_TENSOR_NEAR(fused->outputs, ref.outputs, tol, tol);
+      EXPECT_TENSOR_NEAR(fused->h, ref.h, tol, tol);
+      EXPECT_TENSOR_NEAR(fused->c, ref.c, tol, tol);
+    }
+    Tensor uo = randn({3, 5, 2}, 45), uh = randn({3, 2}, 46), uc = randn({3, 2}, 47);
+    expect_gradcheck(
+        backwards ? "lstm_sequence_backwards" : "lstm_sequence",
+        [&](const std::vector<Tensor>& in) {
+          auto s = layers::detail::lstm_sequence(in[0], in[1], in[2], in[3], backwards).value();
+          return ops::add(
+              ops::add(ops::sum(ops::multiply(s.outputs, uo)), ops::sum(ops::multiply(s.h, uh))),
+              ops::sum(ops::multiply(s.c, uc)));
+        },
+        {xz, r, h0, c0});
+  }
+}
+
+TEST(RnnGradients, SecondOrderThroughFusedSequence) {
+  if (!layers::detail::fused_rnn_enabled(randn({1, 4}, 1)))
+    GTEST_SKIP() << "the fused recurrent loops run on host backends only";
+  // The sequence's gradient rule as differentiable ops, when a higher-order graph is built.
+  Tensor xz = randn({2, 3, 8}, 51), r = randn({2, 8}, 52, 0.5), h0 = randn({2, 2}, 53),
+         c0 = randn({2, 2}, 54), u = randn({2, 3, 2}, 55);
+  expect_gradcheck(
+      "lstm_sequence_grad",
+      [&](const std::vector<Tensor>& in) {
+        GradientTape inner;
+        Tensor a = in[0], b = in[1], h = in[2], c = in[3];
+        for (Tensor* t : {&a, &b, &h, &c}) inner.watch(*t);
+        auto s = layers::detail::lstm_sequence(a, b, h, c, true).value();
+        Tensor y = ops::add(ops::sum(ops::multiply(s.outputs, u)), ops::sum(ops::square(s.c)));
+        auto g = inner.gradient(y, std::vector<Tensor>{a, b, h, c});
+        return ops::add(ops::add(ops::sum(ops::square(g[0])), ops::sum(ops::multiply(g[1], b))),
+                        ops::add(ops::sum(ops::sin(g[2])), ops::sum(ops::square(g[3]))));
+      },
+      {xz, r, h0, c0});
+}
+
+TEST(RnnGradients, LstmLayersRunTheSequenceAsOneOp) {
+  if (!layers::detail::fused_rnn_enabled(randn({1, 4}, 1)))
+    GTEST_SKIP() << "the fused recurrent loops run on host backends only";
+  // Where the fused sequence applies (no mask, default activations, no recurrent dropout),
+  // the layer's output is the sequence op's; elsewhere the steps'.
+  auto node = [](const Tensor& t) {
+    return t.impl()->grad_fn ? std::string(t.impl()->grad_fn->name()) : std::string();
+  };
+  Tensor x = randn({2, 4, 3}, 61);
+  GradientTape tape;
+  auto lstm = layers::LSTM(3, {.return_sequences = true});
+  EXPECT_EQ(node((*lstm)(x)), "lstm_sequence");
+  auto rnn = layers::RNN(layers::LSTMCell(3), {.return_sequences = true});
+  EXPECT_EQ(node((*rnn)(x)), "lstm_sequence");
+  auto dropped = layers::LSTM(3, {.recurrent_dropout = 0.5, .return_sequences = true});
+  EXPECT_NE(node((*dropped)(x, {.training = true})), "lstm_sequence");
+  EXPECT_EQ(node((*dropped)(x, {.training = false})), "lstm_sequence");
+  auto relu = layers::LSTM(3, {.activation = "relu", .return_sequences = true});
+  EXPECT_NE(node((*relu)(x)), "lstm_sequence");
+  Tensor mask = Tensor::from_vector(
+      std::vector<bool>{true, true, false, true, true, true, true, false}, {2, 4});
+  EXPECT_NE(node((*lstm)({x}, {.mask = mask})[0]), "lstm_sequence");
 }
 
 // The layer's output (and states) as a function of the sequence and the initial states.

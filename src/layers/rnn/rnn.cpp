@@ -4,8 +4,11 @@
 #include "keras/backend/registry.h"
 #include "keras/backend/trace_hook.h"
 #include "keras/layers/registry.h"
+#include "keras/layers/rnn/lstm.h"
 #include "keras/layers/rnn/stacked_rnn_cells.h"
 #include "keras/ops/ops.h"
+#include "layers/rnn/cell_utils.h"
+#include "layers/rnn/lstm_sequence.h"
 
 namespace keras::layers {
 namespace {
@@ -22,6 +25,21 @@ Tensor mask_for(const Tensor& m, int rank) {
   Shape s = m.shape();
   while (s.rank() < rank) s.push_back(1);
   return ops::reshape(m, s);
+}
+
+// An LSTM cell with the default activations and no recurrent dropout (whose masks change each
+// step's h) runs the whole sequence as one op (lstm_sequence.h), where the backend allows.
+std::optional<detail::LstmSequence> fused_lstm(RecurrentCell& cell, const Tensor& projected,
+                                               const TensorList& states, bool go_backwards,
+                                               bool training) {
+  const auto* lstm = dynamic_cast<const LSTMCellLayer*>(&cell);
+  if (!lstm || states.size() != 2) return std::nullopt;
+  const LSTMCellOptions& o = lstm->options();
+  if (!detail::default_lstm_activations(o.activation, o.recurrent_activation) ||
+      (training && o.recurrent_dropout > 0))
+    return std::nullopt;
+  return detail::lstm_sequence(projected, lstm->recurrent_kernel(), states[0], states[1],
+                               go_backwards);
 }
 
 }  // namespace
@@ -172,32 +190,42 @@ TensorList RNNLayer::call_list(const TensorList& inputs, const CallContext& ctx)
   cell_->begin_sequence(ops::moveaxis(x, 1, 0)[0], states, ctx);
   SequenceGuard guard{*cell_};
   // The work every timestep shares (the input projection) runs once on the whole sequence.
-  TensorList steps = ops::unstack(cell_->project_inputs(x, ctx), timesteps, 1);
-
+  Tensor projected = cell_->project_inputs(x, ctx);
   const bool keep_all = options_.return_sequences;
-  TensorList outputs;
-  if (keep_all) outputs.reserve(static_cast<size_t>(timesteps));
-  Tensor last, previous;
-  for (int64_t k = 0; k < timesteps; ++k) {
-    const int64_t t = options_.go_backwards ? timesteps - 1 - k : k;
-    auto [out, next] = cell_->step(steps[static_cast<size_t>(t)], states, ctx);
-    check(next.size() == states.size(), "Cell '", cell_->name(), "' returned ", next.size(),
-          " states from a step; it has ", states.size(), ".");
-    if (!step_masks.empty()) {
-      // Masked timesteps keep the previous states, and the previous output (or zeros).
-      const Tensor& m = step_masks[static_cast<size_t>(t)];
-      Tensor m_out = mask_for(m, out.ndim());
-      if (options_.zero_output_for_mask) out = ops::where(m_out, out, 0.0);
-      else out = ops::where(m_out, out, previous.defined() ? previous : ops::zeros_like(out));
-      for (size_t s = 0; s < next.size(); ++s)
-        next[s] = ops::where(mask_for(m, next[s].ndim()), next[s], states[s]);
-      previous = out;
+  Tensor output;
+  if (auto fused = mask.defined() ? std::nullopt
+                                  : fused_lstm(*cell_, projected, states, options_.go_backwards,
+                                               ctx.training.value_or(false))) {
+    output = keep_all ? fused->outputs : fused->h;
+    states = {fused->h, fused->c};
+  } else {
+    TensorList steps = ops::unstack(projected, timesteps, 1);
+    TensorList outputs;
+    if (keep_all) outputs.reserve(static_cast<size_t>(timesteps));
+    Tensor last, previous;
+    for (int64_t k = 0; k < timesteps; ++k) {
+      const int64_t t = options_.go_backwards ? timesteps - 1 - k : k;
+      auto [out, next] = cell_->step(steps[static_cast<size_t>(t)], states, ctx);
+      check(next.size() == states.size(), "Cell '", cell_->name(), "' returned ", next.size(),
+            " states from a step; it has ", states.size(), ".");
+      if (!step_masks.empty()) {
+        // Masked timesteps keep the previous states, and the previous output (or zeros).
+        const Tensor& m = step_masks[static_cast<size_t>(t)];
+        Tensor m_out = mask_for(m, out.ndim());
+        if (options_.zero_output_for_mask)
+          out = ops::where(m_out, out, 0.0);
+        else
+          out = ops::where(m_out, out, previous.defined() ? previous : ops::zeros_like(out));
+        for (size_t s = 0; s < next.size(); ++s)
+          next[s] = ops::where(mask_for(m, next[s].ndim()), next[s], states[s]);
+        previous = out;
+      }
+      states = std::move(next);
+      if (keep_all) outputs.push_back(out);
+      last = out;
     }
-    states = std::move(next);
-    if (keep_all) outputs.push_back(out);
-    last = out;
+    output = keep_all ? ops::stack(outputs, 1) : last;
   }
-  Tensor output = keep_all ? ops::stack(outputs, 1) : last;
 
   if (options_.stateful && !symbolic) {
     // The states are tensors of this layer, not variables: a compiled step could not update
