@@ -1,84 +1,30 @@
 #include "layers/rnn/lstm_sequence.h"
 
-#include <cstring>
 #include <utility>
 #include <vector>
 
 #include "keras/autograd/node.h"
 #include "keras/backend/backend.h"
 #include "keras/ops/ops.h"
-#include "keras/tensor/tensor_impl.h"
 #include "layers/rnn/recurrent_kernels.h"
 #include "layers/rnn/recurrent_ops.h"
+#include "layers/rnn/sequence_views.h"
 #include "ops/detail/op_utils.h"
 
 namespace keras::layers::detail {
 namespace {
 
-// ---- views of the loops' arrays (host memory; the loops' own tensors, never recorded) --------
-
-Tensor view(const backend::Array& a, int64_t offset, Shape shape, Strides strides) {
-  backend::Array v = a;
-  v.offset = a.offset + offset;
-  v.shape = std::move(shape);
-  v.strides = std::move(strides);
-  return Tensor(make_ref<keras::detail::TensorImpl>(v));
-}
-
-// Timestep t of a (batch, timesteps, n) tensor: a (batch, n) view.
-Tensor at_time(const Tensor& x, int64_t t) {
-  const backend::Array& a = x.array();
-  return view(a, t * a.strides[1], Shape{a.shape[0], a.shape[2]},
-              Strides{a.strides[0], a.strides[2]});
-}
-
-// The transpose of a matrix (a view).
-Tensor transposed(const Tensor& x) {
-  const backend::Array& a = x.array();
-  return view(a, 0, Shape{a.shape[1], a.shape[0]}, Strides{a.strides[1], a.strides[0]});
-}
-
-// A (batch, timesteps, n) tensor whose rows follow each other (as the loops allocate them) as
-// the (batch * timesteps, n) matrix of those rows.
-Tensor rows_of(const Tensor& x) {
-  const backend::Array& a = x.array();
-  return view(a, 0, Shape{a.shape[0] * a.shape[1], a.shape[2]},
-              Strides{a.strides[1], a.strides[2]});
-}
-
-// out = a @ b by the arrays' own backend: inside a recorded host loop a backend call is not
-// recorded again (the loop is one call of the program).
-void matmul(const Tensor& out, const Tensor& a, const Tensor& b) {
-  out.array().storage->owner().matmul(out.array(), a.array(), b.array());
-}
-
-// Copies the rows of `from` into `to` (same shape, unit inner strides).
-void copy_rows(const Tensor& from, const Tensor& to) {
-  const backend::Array &f = from.array(), &t = to.array();
-  const int64_t size = static_cast<int64_t>(itemsize(f.dtype));
-  const auto* src = static_cast<const char*>(f.data());
-  auto* dst = static_cast<char*>(t.data());
-  for (int64_t b = 0; b < f.shape[0]; ++b)
-    std::memcpy(dst + b * t.strides[0] * size, src + b * f.strides[0] * size,
-                static_cast<size_t>(f.shape[1] * size));
-}
+using namespace sequence;
 
 // ---- the gradient as differentiable ops (when a higher-order graph is being built) ---------
-
-Tensor dsig(const Tensor& s) {
-  return ops::multiply(s, ops::subtract(1.0, s));
-}
-Tensor dtanh(const Tensor& t) {
-  return ops::subtract(1.0, ops::square(t));
-}
 
 // The forward pass again, step by step, then back through time: gradients of xz, the recurrent
 // kernel, h0 and c0 given those of the outputs (in step order) and of the last c.
 TensorList gradient_ops(const Tensor& xz, const Tensor& r, const Tensor& h0, const Tensor& c0,
                         const Tensor& d_outputs, const Tensor& dc_last, bool go_backwards) {
-  const int64_t steps = xz.shape()[1];
+  const int64_t steps = xz.shape()[0];
   auto time = [&](int64_t k) { return go_backwards ? steps - 1 - k : k; };
-  TensorList x = ops::unstack(xz, steps, 1), dh_out = ops::unstack(d_outputs, steps, 1);
+  TensorList x = ops::unstack(xz, steps, 0), dh_out = ops::unstack(d_outputs, steps, 0);
   struct Step {
     Tensor h_prev, c_prev, i, f, g, o, tc;
   };
@@ -110,11 +56,7 @@ TensorList gradient_ops(const Tensor& xz, const Tensor& r, const Tensor& h0, con
     dh = ops::matmul(dz, ops::transpose(r));
     dc = ops::multiply(dct, s.f);
   }
-  return {ops::stack(dx, 1), dr, dh, dc};
-}
-
-bool same_kind(const Tensor& a, const Tensor& b) {
-  return &a.backend() == &b.backend() && a.dtype() == b.dtype() && !b.is_weak();
+  return {ops::stack(dx, 0), dr, dh, dc};
 }
 
 }  // namespace
@@ -125,7 +67,7 @@ std::optional<LstmSequence> lstm_sequence(const Tensor& xz_in, const Tensor& r_i
   if (!fused_rnn_enabled(xz_in) || xz_in.ndim() != 3 || r_in.ndim() != 2 ||
       !same_kind(xz_in, r_in) || !same_kind(xz_in, h0_in) || !same_kind(xz_in, c0_in))
     return std::nullopt;
-  const int64_t batch = xz_in.shape()[0], steps = xz_in.shape()[1], u = r_in.shape()[0];
+  const int64_t steps = xz_in.shape()[0], batch = xz_in.shape()[1], u = r_in.shape()[0];
   if (batch < 1 || steps < 1 || xz_in.shape()[2] != 4 * u || r_in.shape()[1] != 4 * u ||
       h0_in.shape() != Shape{batch, u} || c0_in.shape() != Shape{batch, u})
     return std::nullopt;
@@ -136,12 +78,12 @@ std::optional<LstmSequence> lstm_sequence(const Tensor& xz_in, const Tensor& r_i
   auto time = [steps, go_backwards](int64_t k) { return go_backwards ? steps - 1 - k : k; };
   const bool record = autograd::should_record(xz_in, r_in, h0_in, c0_in);
 
-  Tensor outputs = empty({batch, steps, u}), c = empty({batch, u}), hz = empty({batch, 4 * u});
+  Tensor outputs = empty({steps, batch, u}), c = empty({batch, u}), hz = empty({batch, 4 * u});
   // What the backward pass reads, in time order: every step's gates, and the states it read.
   // Inference keeps one step's gates and the c of two steps.
-  Tensor gates = empty({batch, record ? steps : 1, 5 * u});
-  Tensor h_prev = record ? empty({batch, steps, u}) : Tensor();
-  Tensor c_prev = empty({batch, record ? steps : 2, u});
+  Tensor gates = empty({record ? steps : 1, batch, 5 * u});
+  Tensor h_prev = record ? empty({steps, batch, u}) : Tensor();
+  Tensor c_prev = empty({record ? steps : 2, batch, u});
   host_loop("lstm_sequence", {outputs, c, gates, h_prev, c_prev, hz}, {xz, r_in, h0, c0},
             [=](const TensorList& a) {
               const Tensor &outputs = a[0], &c_last = a[1], &gates = a[2], &h_prev = a[3],
@@ -151,23 +93,21 @@ std::optional<LstmSequence> lstm_sequence(const Tensor& xz_in, const Tensor& r_i
               for (int64_t k = 0; k < steps; ++k) {
                 const int64_t t = time(k);
                 if (saving) {
-                  copy_rows(h_in, at_time(h_prev, t));
-                  if (k == 0) copy_rows(c_in, at_time(c_prev, t));  // later: written there
+                  copy_rows(h_in, step_of(h_prev, t));
+                  if (k == 0) copy_rows(c_in, step_of(c_prev, t));  // later: written there
                 }
                 matmul(hz, h_in, r);
-                const Tensor h_out = at_time(outputs, k);
+                const Tensor h_out = step_of(outputs, k);
                 const Tensor c_out = k + 1 == steps ? c_last
-                                     : saving       ? at_time(c_prev, time(k + 1))
-                                                    : at_time(c_prev, (k + 1) % 2);
-                lstm_forward_rows(batch, u, at_time(xz, t), hz, c_in, h_out, c_out,
-                                  at_time(gates, saving ? t : 0));
+                                     : saving       ? step_of(c_prev, time(k + 1))
+                                                    : step_of(c_prev, (k + 1) % 2);
+                lstm_forward_rows(batch, u, step_of(xz, t), hz, c_in, h_out, c_out,
+                                  step_of(gates, saving ? t : 0));
                 h_in = h_out;
                 c_in = c_out;
               }
             });
-  auto last_h = [steps](const Tensor& all) {
-    return all.slice({{}, {steps - 1, steps}}).squeeze(1);
-  };
+  auto last_h = [steps](const Tensor& all) { return all.slice({{steps - 1, steps}}).squeeze(0); };
   if (!record) return LstmSequence{outputs, last_h(outputs), c};
 
   Tensor ins[4] = {xz_in, r_in, h0_in, c0_in};
@@ -178,11 +118,11 @@ std::optional<LstmSequence> lstm_sequence(const Tensor& xz_in, const Tensor& r_i
           return gradient_ops(xz_in, r_in, h0_in, c0_in, grads[0], grads[1], go_backwards);
         const Tensor d_outputs = ops::cast(grads[0], dt).contiguous();
         const Tensor dc_last = ops::cast(grads[1], dt).contiguous();
-        Tensor dxz = empty({batch, steps, 4 * u});
+        Tensor dxz = empty({steps, batch, 4 * u});
         Tensor dr = ctx.needs_input_grad(1) ? empty({u, 4 * u}) : Tensor();
         Tensor dh0 = empty({batch, u}), dc0 = empty({batch, u});
         // The gradient of h flowing back from the next step, and dc of two steps.
-        Tensor dh = empty({batch, u}), dc = empty({batch, 2, u});
+        Tensor dh = empty({batch, u}), dc = empty({2, batch, u});
         host_loop("lstm_sequence_backward", {dxz, dr, dh0, dc0, dh, dc},
                   {gates, c_prev, h_prev, r_in, d_outputs, dc_last}, [=](const TensorList& a) {
                     const Tensor &dxz = a[0], &dr = a[1], &dh0 = a[2], &dc0 = a[3], &dh = a[4],
@@ -190,11 +130,11 @@ std::optional<LstmSequence> lstm_sequence(const Tensor& xz_in, const Tensor& r_i
                                  &r = a[9], &d_outputs = a[10], &dc_last = a[11];
                     for (int64_t k = steps - 1; k >= 0; --k) {
                       const int64_t t = time(k);
-                      const Tensor dz = at_time(dxz, t);
-                      lstm_backward_rows(batch, u, at_time(gates, t), at_time(c_prev, t),
-                                         at_time(d_outputs, k), k + 1 == steps ? Tensor() : dh,
-                                         k + 1 == steps ? dc_last : at_time(dc, (k + 1) % 2), dz,
-                                         k == 0 ? dc0 : at_time(dc, k % 2));
+                      const Tensor dz = step_of(dxz, t);
+                      lstm_backward_rows(batch, u, step_of(gates, t), step_of(c_prev, t),
+                                         step_of(d_outputs, k), k + 1 == steps ? Tensor() : dh,
+                                         k + 1 == steps ? dc_last : step_of(dc, (k + 1) % 2), dz,
+                                         k == 0 ? dc0 : step_of(dc, k % 2));
                       matmul(k == 0 ? dh0 : dh, dz, transposed(r));
                     }
                     // One product over every step: sum_t h_{t-1}^T dz_t.

@@ -13,17 +13,18 @@ namespace keras::layers::detail {
 
 /// What lstm_sequence returns.
 struct LstmSequence {
-  /// The h of every step, in the order the steps ran (batch, timesteps, units).
+  /// The h of every step, in the order the steps ran (timesteps, batch, units).
   Tensor outputs;
   /// The last step's h and c (batch, units).
   Tensor h, c;
 };
 
-/// The LSTM recurrence over xz (batch, timesteps, 4 units) = x W + b, with the recurrent kernel
-/// (units, 4 units) and the initial states h0, c0 (batch, units), over the timesteps in order
-/// or, with `go_backwards`, from the last one back: h_t, c_t = lstm_step(xz_t, h_{t-1} R,
-/// c_{t-1}). nullopt where the fused loops do not run for these tensors (fused_rnn_enabled, one
-/// backend and dtype, those shapes).
+/// The LSTM recurrence over xz (timesteps, batch, 4 units) = x W + b, time-major as cuDNN's
+/// (each step's rows follow each other), with the recurrent kernel (units, 4 units) and the
+/// initial states h0, c0 (batch, units), over the timesteps in order or, with `go_backwards`,
+/// from the last one back: h_t, c_t = lstm_step(xz_t, h_{t-1} R, c_{t-1}). nullopt where the
+/// fused loops do not run for these tensors (fused_rnn_enabled, one backend and dtype, those
+/// shapes).
 std::optional<LstmSequence> lstm_sequence(const Tensor& xz, const Tensor& recurrent_kernel,
                                           const Tensor& h0, const Tensor& c0, bool go_backwards);
 

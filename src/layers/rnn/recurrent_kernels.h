@@ -29,4 +29,9 @@ void lstm_backward_rows(int64_t batch, int64_t u, const Tensor& gates, const Ten
                         const Tensor& dh, const Tensor& dh_extra, const Tensor& dc,
                         const Tensor& dz, const Tensor& dcp);
 
+/// d/dx sigmoid from its value s, and d/dx tanh from its value t, as ops (the gradient rules
+/// written differentiably, for higher-order graphs).
+Tensor dsig(const Tensor& s);
+Tensor dtanh(const Tensor& t);
+
 }  // namespace keras::layers::detail

@@ -34,10 +34,6 @@ Tensor gru_ops(const Tensor& xz, const Tensor& hz, const Tensor& bias, const Ten
   return ops::add(ops::multiply(z, h_prev), ops::multiply(ops::subtract(1.0, z), hh));
 }
 
-// d/dx sigmoid from its value s, and d/dx tanh from its value t.
-Tensor dsig(const Tensor& s) { return ops::multiply(s, ops::subtract(1.0, s)); }
-Tensor dtanh(const Tensor& t) { return ops::subtract(1.0, ops::square(t)); }
-
 // ---- host loops --------------------------------------------------------------------------------
 
 bool unit_inner_stride(const Tensor& t) {
@@ -183,14 +179,14 @@ void gru_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
                  const Tensor& bias, const Tensor& h_prev, const Tensor& h, const Tensor& saved) {
   const T *x0 = cptr<T>(xz), *r0 = cptr<T>(hz), *hp0 = cptr<T>(h_prev);
   const T* bb = bias.defined() ? cptr<T>(bias) : nullptr;
-  const int64_t lx = ld(xz), lr = ld(hz), lp = ld(h_prev);
+  const int64_t lx = ld(xz), lr = ld(hz), lp = ld(h_prev), lh = ld(h), ls = ld(saved);
   T *h0 = mptr<T>(h), *s0 = mptr<T>(saved);
   for (int64_t b = 0; b < batch; ++b) {
     const T* x = x0 + b * lx;
     const T* r = r0 + b * lr;
     const T* hp = hp0 + b * lp;
-    T* s = s0 + b * 4 * u;
-    T* hr = h0 + b * u;
+    T* s = s0 + b * ls;
+    T* hr = h0 + b * lh;
     for (int64_t j = 0; j < 2 * u; ++j) s[j] = sig(x[j] + r[j] + (bb ? bb[j] : T(0)));
     for (int64_t j = 0; j < u; ++j) {
       const T hhr = r[2 * u + j] + (bb ? bb[2 * u + j] : T(0));
@@ -209,18 +205,19 @@ void gru_backward(int64_t batch, int64_t u, const Tensor& saved, const Tensor& h
                   const Tensor& dh, const Tensor& dxz, const Tensor& dhz, const Tensor& db,
                   const Tensor& dhp) {
   const T *s0 = cptr<T>(saved), *hp0 = cptr<T>(h_prev), *dh0 = cptr<T>(dh);
-  const int64_t lp = ld(h_prev), lh = ld(dh);
+  const int64_t lp = ld(h_prev), lh = ld(dh), ls = ld(saved), lx = ld(dxz), lr = ld(dhz),
+                lhp = ld(dhp);
   T *dx0 = mptr<T>(dxz), *dr0 = mptr<T>(dhz), *dhp0 = mptr<T>(dhp);
   T* dbb = db.defined() ? mptr<T>(db) : nullptr;
   if (dbb)
     for (int64_t j = 0; j < 3 * u; ++j) dbb[j] = T(0);
   for (int64_t b = 0; b < batch; ++b) {
-    const T* s = s0 + b * 4 * u;
+    const T* s = s0 + b * ls;
     const T* hp = hp0 + b * lp;
     const T* dhr = dh0 + b * lh;
-    T* dx = dx0 + b * 3 * u;
-    T* dr = dr0 + b * 3 * u;
-    T* dhpr = dhp0 + b * u;
+    T* dx = dx0 + b * lx;
+    T* dr = dr0 + b * lr;
+    T* dhpr = dhp0 + b * lhp;
     for (int64_t j = 0; j < u; ++j) {
       const T z = s[j], r = s[u + j], hh = s[2 * u + j], hhr = s[3 * u + j];
       const T dhv = dhr[j];
@@ -258,6 +255,13 @@ void host_loop(std::string_view name, std::initializer_list<Tensor> outs,
                                      : Tensor());
     loop(tensors);
   });
+}
+
+Tensor dsig(const Tensor& s) {
+  return ops::multiply(s, ops::subtract(1.0, s));
+}
+Tensor dtanh(const Tensor& t) {
+  return ops::subtract(1.0, ops::square(t));
 }
 
 void lstm_forward_rows(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
