@@ -146,64 +146,100 @@ template <typename T>
   }
 }
 
-// The float32 steps compiled for x86-64-v4 (AVX-512), v3 (AVX2, FMA) and the baseline, chosen
-// at run time (DESIGN.md section 6: no -march=native). The AVX-512 version took the benchmark
-// LSTM's training from 2 380 to 2 920 samples/s on the 2-core Xeon (the gate math was a fifth
-// of the step with AVX2 alone).
-// target_clones' resolver runs while the dynamic loader relocates the program, before a
-// sanitizer's runtime starts; instrumented, it crashes every program at start-up, so sanitizer
-// builds (scripts/sanitize.sh) compile the baseline version only.
+// The float32 steps (LSTM and GRU) compiled for x86-64-v4 (AVX-512), v3 (AVX2, FMA) and the
+// baseline, chosen at run time (DESIGN.md section 6: no -march=native). The AVX-512 version took
+// the benchmark LSTM's training from 2 380 to 2 920 samples/s on the 2-core Xeon (the gate math was
+// a fifth of the step with AVX2 alone). target_clones' resolver runs while the dynamic loader
+// relocates the program, before a sanitizer's runtime starts; instrumented, it crashes every
+// program at start-up, so sanitizer builds (scripts/sanitize.sh) compile the baseline version only.
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define KERAS_LSTM_STEP_CLONES
+#define KERAS_RNN_STEP_CLONES
 #else
-#define KERAS_LSTM_STEP_CLONES \
+#define KERAS_RNN_STEP_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #endif
 
-KERAS_LSTM_STEP_CLONES void lstm_forward_f32(
-    int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz, const Tensor& c_prev,
-    const Tensor& h, const Tensor& c, const Tensor& gates) {
+KERAS_RNN_STEP_CLONES void lstm_forward_f32(int64_t batch, int64_t u, const Tensor& xz,
+                                            const Tensor& hz, const Tensor& c_prev, const Tensor& h,
+                                            const Tensor& c, const Tensor& gates) {
   lstm_forward<float>(batch, u, xz, hz, c_prev, h, c, gates);
 }
 
-KERAS_LSTM_STEP_CLONES void lstm_backward_f32(int64_t batch, int64_t u, const Tensor& gates,
-                                              const Tensor& c_prev, const Tensor& dh,
-                                              const Tensor& dh_extra, const Tensor& dc,
-                                              const Tensor& dz, const Tensor& dcp) {
+KERAS_RNN_STEP_CLONES void lstm_backward_f32(int64_t batch, int64_t u, const Tensor& gates,
+                                             const Tensor& c_prev, const Tensor& dh,
+                                             const Tensor& dh_extra, const Tensor& dc,
+                                             const Tensor& dz, const Tensor& dcp) {
   lstm_backward<float>(batch, u, gates, c_prev, dh, dh_extra, dc, dz, dcp);
 }
 
-// Saved per row: z, r, hh, and the recurrent candidate part hz_h + b_h (4 units).
+// One row of a GRU step: z, r, hh, and the recurrent candidate part hz_h + b_h saved (4 units).
+// Restrict parameters and the bias as a template choice, so that the loops vectorize.
+template <typename T, bool kBias>
+[[gnu::always_inline]] inline void gru_forward_row(int64_t u, const T* __restrict x,
+                                                   const T* __restrict r, const T* __restrict bias,
+                                                   const T* __restrict hp, T* __restrict s,
+                                                   T* __restrict h) {
+  for (int64_t j = 0; j < 2 * u; ++j) {
+    T v = x[j] + r[j];
+    if constexpr (kBias) v += bias[j];
+    s[j] = sig(v);
+  }
+  for (int64_t j = 0; j < u; ++j) {
+    T hhr = r[2 * u + j];
+    if constexpr (kBias) hhr += bias[2 * u + j];
+    s[3 * u + j] = hhr;
+    s[2 * u + j] = tanh_of(x[2 * u + j] + s[u + j] * hhr);
+  }
+  for (int64_t j = 0; j < u; ++j) h[j] = s[j] * hp[j] + (T(1) - s[j]) * s[2 * u + j];
+}
+
 template <typename T>
-void gru_forward(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
-                 const Tensor& bias, const Tensor& h_prev, const Tensor& h, const Tensor& saved) {
+[[gnu::always_inline]] inline void gru_forward(int64_t batch, int64_t u, const Tensor& xz,
+                                               const Tensor& hz, const Tensor& bias,
+                                               const Tensor& h_prev, const Tensor& h,
+                                               const Tensor& saved) {
   const T *x0 = cptr<T>(xz), *r0 = cptr<T>(hz), *hp0 = cptr<T>(h_prev);
   const T* bb = bias.defined() ? cptr<T>(bias) : nullptr;
   const int64_t lx = ld(xz), lr = ld(hz), lp = ld(h_prev), lh = ld(h), ls = ld(saved);
   T *h0 = mptr<T>(h), *s0 = mptr<T>(saved);
   for (int64_t b = 0; b < batch; ++b) {
-    const T* x = x0 + b * lx;
-    const T* r = r0 + b * lr;
-    const T* hp = hp0 + b * lp;
-    T* s = s0 + b * ls;
-    T* hr = h0 + b * lh;
-    for (int64_t j = 0; j < 2 * u; ++j) s[j] = sig(x[j] + r[j] + (bb ? bb[j] : T(0)));
-    for (int64_t j = 0; j < u; ++j) {
-      const T hhr = r[2 * u + j] + (bb ? bb[2 * u + j] : T(0));
-      s[3 * u + j] = hhr;
-      s[2 * u + j] = tanh_of(x[2 * u + j] + s[u + j] * hhr);
-    }
-    for (int64_t j = 0; j < u; ++j) {
-      const T z = s[j];
-      hr[j] = z * hp[j] + (T(1) - z) * s[2 * u + j];
-    }
+    if (bb)
+      gru_forward_row<T, true>(u, x0 + b * lx, r0 + b * lr, bb, hp0 + b * lp, s0 + b * ls,
+                               h0 + b * lh);
+    else
+      gru_forward_row<T, false>(u, x0 + b * lx, r0 + b * lr, nullptr, hp0 + b * lp, s0 + b * ls,
+                                h0 + b * lh);
+  }
+}
+
+// One row of the GRU step's gradient; each gate's block of dxz and dhz its own restrict
+// pointer (as lstm_backward_row's).
+template <typename T>
+[[gnu::always_inline]] inline void gru_backward_row(int64_t u, const T* __restrict s,
+                                                    const T* __restrict hp, const T* __restrict dh,
+                                                    T* __restrict dx_z, T* __restrict dx_r,
+                                                    T* __restrict dx_h, T* __restrict dr_z,
+                                                    T* __restrict dr_r, T* __restrict dr_h,
+                                                    T* __restrict dhp) {
+  for (int64_t j = 0; j < u; ++j) {
+    const T z = s[j], r = s[u + j], hh = s[2 * u + j], hhr = s[3 * u + j];
+    const T dhv = dh[j];
+    const T dph = dhv * (T(1) - z) * (T(1) - hh * hh);
+    const T dpz = dhv * (hp[j] - hh) * z * (T(1) - z);
+    const T dpr = dph * hhr * r * (T(1) - r);
+    dx_z[j] = dr_z[j] = dpz;
+    dx_r[j] = dr_r[j] = dpr;
+    dx_h[j] = dph;
+    dr_h[j] = dph * r;
+    dhp[j] = dhv * z;
   }
 }
 
 template <typename T>
-void gru_backward(int64_t batch, int64_t u, const Tensor& saved, const Tensor& h_prev,
-                  const Tensor& dh, const Tensor& dxz, const Tensor& dhz, const Tensor& db,
-                  const Tensor& dhp) {
+[[gnu::always_inline]] inline void gru_backward(int64_t batch, int64_t u, const Tensor& saved,
+                                                const Tensor& h_prev, const Tensor& dh,
+                                                const Tensor& dxz, const Tensor& dhz,
+                                                const Tensor& db, const Tensor& dhp) {
   const T *s0 = cptr<T>(saved), *hp0 = cptr<T>(h_prev), *dh0 = cptr<T>(dh);
   const int64_t lp = ld(h_prev), lh = ld(dh), ls = ld(saved), lx = ld(dxz), lr = ld(dhz),
                 lhp = ld(dhp);
@@ -212,27 +248,27 @@ void gru_backward(int64_t batch, int64_t u, const Tensor& saved, const Tensor& h
   if (dbb)
     for (int64_t j = 0; j < 3 * u; ++j) dbb[j] = T(0);
   for (int64_t b = 0; b < batch; ++b) {
-    const T* s = s0 + b * ls;
-    const T* hp = hp0 + b * lp;
-    const T* dhr = dh0 + b * lh;
     T* dx = dx0 + b * lx;
     T* dr = dr0 + b * lr;
-    T* dhpr = dhp0 + b * lhp;
-    for (int64_t j = 0; j < u; ++j) {
-      const T z = s[j], r = s[u + j], hh = s[2 * u + j], hhr = s[3 * u + j];
-      const T dhv = dhr[j];
-      const T dph = dhv * (T(1) - z) * (T(1) - hh * hh);
-      const T dpz = dhv * (hp[j] - hh) * z * (T(1) - z);
-      const T dpr = dph * hhr * r * (T(1) - r);
-      dx[j] = dr[j] = dpz;
-      dx[u + j] = dr[u + j] = dpr;
-      dx[2 * u + j] = dph;
-      dr[2 * u + j] = dph * r;
-      dhpr[j] = dhv * z;
-    }
+    gru_backward_row<T>(u, s0 + b * ls, hp0 + b * lp, dh0 + b * lh, dx, dx + u, dx + 2 * u, dr,
+                        dr + u, dr + 2 * u, dhp0 + b * lhp);
     if (dbb)
       for (int64_t j = 0; j < 3 * u; ++j) dbb[j] += dr[j];
   }
+}
+
+KERAS_RNN_STEP_CLONES void gru_forward_f32(int64_t batch, int64_t u, const Tensor& xz,
+                                           const Tensor& hz, const Tensor& bias,
+                                           const Tensor& h_prev, const Tensor& h,
+                                           const Tensor& saved) {
+  gru_forward<float>(batch, u, xz, hz, bias, h_prev, h, saved);
+}
+
+KERAS_RNN_STEP_CLONES void gru_backward_f32(int64_t batch, int64_t u, const Tensor& saved,
+                                            const Tensor& h_prev, const Tensor& dh,
+                                            const Tensor& dxz, const Tensor& dhz, const Tensor& db,
+                                            const Tensor& dhp) {
+  gru_backward<float>(batch, u, saved, h_prev, dh, dxz, dhz, db, dhp);
 }
 
 bool same_kind(const Tensor& a, const Tensor& b) {
@@ -364,8 +400,10 @@ Tensor gru_step(const Tensor& xz_in, const Tensor& hz_in, const Tensor& bias_in,
   Tensor h = ops::detail::empty(Shape{batch, u}, dt, be);
   Tensor saved = ops::detail::empty(Shape{batch, 4 * u}, dt, be);
   host_loop("gru_forward", {h, saved}, {xz, hz, bias, h_prev}, [=](const TensorList& t) {
-    if (dt == DType::Float32) gru_forward<float>(batch, u, t[2], t[3], t[4], t[5], t[0], t[1]);
-    else gru_forward<double>(batch, u, t[2], t[3], t[4], t[5], t[0], t[1]);
+    if (dt == DType::Float32)
+      gru_forward_f32(batch, u, t[2], t[3], t[4], t[5], t[0], t[1]);
+    else
+      gru_forward<double>(batch, u, t[2], t[3], t[4], t[5], t[0], t[1]);
   });
 
   if (autograd::should_record(xz_in, hz_in, bias_in, h_prev_in)) {
@@ -403,7 +441,7 @@ Tensor gru_step(const Tensor& xz_in, const Tensor& hz_in, const Tensor& bias_in,
           host_loop("gru_backward", {dxz, dhz, db, dhp}, {saved, h_prev, dh},
                     [=, f32 = saved.dtype() == DType::Float32](const TensorList& t) {
                       if (f32)
-                        gru_backward<float>(batch, u, t[4], t[5], t[6], t[0], t[1], t[2], t[3]);
+                        gru_backward_f32(batch, u, t[4], t[5], t[6], t[0], t[1], t[2], t[3]);
                       else
                         gru_backward<double>(batch, u, t[4], t[5], t[6], t[0], t[1], t[2], t[3]);
                     });
