@@ -29,9 +29,9 @@ Tensor mask_for(const Tensor& m, int rank) {
 
 // An LSTM cell with the default activations and no recurrent dropout (whose masks change each
 // step's h) runs the whole sequence as one op (lstm_sequence.h) where the fused loops run for
-// these tensors. GRU keeps its fused steps: a sequence op written the same way measured 10%
-// slower than the compiled steps on the benchmark LSTM's shapes (its gate loops, not
-// vectorized, dominate either way).
+// these tensors. GRU keeps its fused steps: a sequence op written the same way trained a GRU of
+// the benchmark LSTM's shapes 4% slower than the compiled steps (9% faster than the eager
+// ones), and compiled is the default.
 bool fused_sequence_fits(const RecurrentCell& cell, const Tensor& x, const TensorList& states,
                          bool training) {
   const auto* lstm = dynamic_cast<const LSTMCellLayer*>(&cell);
