@@ -1,7 +1,5 @@
 #include "layers/rnn/recurrent_ops.h"
 
-#include "layers/rnn/recurrent_kernels.h"
-
 #include <cmath>
 
 #include "backend/float_math.h"
@@ -10,6 +8,7 @@
 #include "keras/backend/trace_hook.h"
 #include "keras/ops/ops.h"
 #include "keras/tensor/tensor_impl.h"
+#include "layers/rnn/recurrent_kernels.h"
 #include "ops/detail/op_utils.h"
 
 namespace keras::layers::detail {
@@ -34,7 +33,7 @@ Tensor gru_ops(const Tensor& xz, const Tensor& hz, const Tensor& bias, const Ten
   return ops::add(ops::multiply(z, h_prev), ops::multiply(ops::subtract(1.0, z), hh));
 }
 
-// ---- host loops --------------------------------------------------------------------------------
+// ---- host loops (the gate math over rows; host_loop, which runs them, follows this namespace)
 
 bool unit_inner_stride(const Tensor& t) {
   return t.ndim() == 2 && (t.strides()[1] == 1 || t.shape()[1] <= 1) && t.strides()[0] >= 0;
