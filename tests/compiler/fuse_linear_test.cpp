@@ -172,7 +172,8 @@ TEST(FuseLinear, ConvBiasRelu6IsOneCall) {
                 for (int64_t k = 0; k < 8; ++k)
                   z += double(xv[((n * 9 + i + a) * 8 + j + c) * 8 + k]) *
                        w[((a * 3 + c) * 8 + k) * 16 + o];
-            below += z<0, above += z> high;
+            if (z < 0) ++below;
+            if (z > high) ++above;
             ASSERT_NEAR(got[((n * 7 + i) * 6 + j) * 16 + o], std::min(std::max(z, 0.0), high),
                         1e-5 * (1 + std::abs(z)))
                 << high << " at " << n << "," << i << "," << j << "," << o;

@@ -26,16 +26,16 @@ TensorList gradient_ops(const Tensor& xz, const Tensor& r, const Tensor& h0, con
   auto time = [&](int64_t k) { return go_backwards ? steps - 1 - k : k; };
   TensorList x = ops::unstack(xz, steps, 0), dh_out = ops::unstack(d_outputs, steps, 0);
   struct Step {
-    Tensor h_prev, c_prev, i, f, g, o, tc;
+    Tensor h_prev, c_prev;
+    LstmGateOps gates;
   };
   std::vector<Step> saved;
   Tensor h = h0, c = c0;
   for (int64_t k = 0; k < steps; ++k) {
-    TensorList z = ops::split(ops::add(x[static_cast<size_t>(time(k))], ops::matmul(h, r)), 4, 1);
-    Step s{h, c, ops::sigmoid(z[0]), ops::sigmoid(z[1]), ops::tanh(z[2]), ops::sigmoid(z[3]), {}};
-    c = ops::add(ops::multiply(s.f, c), ops::multiply(s.i, s.g));
-    s.tc = ops::tanh(c);
-    h = ops::multiply(s.o, s.tc);
+    Tensor z = ops::add(x[static_cast<size_t>(time(k))], ops::matmul(h, r));
+    Step s{h, c, lstm_gates_ops(z, c)};
+    c = s.gates.c;
+    h = ops::multiply(s.gates.o, s.gates.tc);
     saved.push_back(std::move(s));
   }
   TensorList dx(static_cast<size_t>(steps));
@@ -43,18 +43,13 @@ TensorList gradient_ops(const Tensor& xz, const Tensor& r, const Tensor& h0, con
   for (int64_t k = steps - 1; k >= 0; --k) {
     const Step& s = saved[static_cast<size_t>(k)];
     const Tensor& out_grad = dh_out[static_cast<size_t>(k)];
-    Tensor dhk = dh.defined() ? ops::add(out_grad, dh) : out_grad;
-    Tensor dct = ops::add(dc, ops::multiply(ops::multiply(dhk, s.o), dtanh(s.tc)));
-    Tensor dz = ops::concatenate({ops::multiply(ops::multiply(dct, s.g), dsig(s.i)),
-                                  ops::multiply(ops::multiply(dct, s.c_prev), dsig(s.f)),
-                                  ops::multiply(ops::multiply(dct, s.i), dtanh(s.g)),
-                                  ops::multiply(ops::multiply(dhk, s.tc), dsig(s.o))},
-                                 1);
+    auto [dz, dc_prev] =
+        lstm_step_grad_ops(s.gates, s.c_prev, dh.defined() ? ops::add(out_grad, dh) : out_grad, dc);
     dx[static_cast<size_t>(time(k))] = dz;
     Tensor dr_k = ops::matmul(ops::transpose(s.h_prev), dz);
     dr = dr.defined() ? ops::add(dr, dr_k) : dr_k;
     dh = ops::matmul(dz, ops::transpose(r));
-    dc = ops::multiply(dct, s.f);
+    dc = dc_prev;
   }
   return {ops::stack(dx, 0), dr, dh, dc};
 }

@@ -5,6 +5,7 @@
 #include <functional>
 #include <initializer_list>
 #include <string_view>
+#include <utility>
 
 #include "keras/tensor/tensor.h"
 
@@ -29,9 +30,16 @@ void lstm_backward_rows(int64_t batch, int64_t u, const Tensor& gates, const Ten
                         const Tensor& dh, const Tensor& dh_extra, const Tensor& dc,
                         const Tensor& dz, const Tensor& dcp);
 
-/// d/dx sigmoid from its value s, and d/dx tanh from its value t, as ops (the gradient rules
-/// written differentiably, for higher-order graphs).
-Tensor dsig(const Tensor& s);
-Tensor dtanh(const Tensor& t);
+/// One LSTM step's gates as differentiable ops (the gradient rules' form for higher-order
+/// graphs), from z = xz + hz and c_prev: i, f, g, o, the new c and tanh(c).
+struct LstmGateOps {
+  Tensor i, f, g, o, c, tc;
+};
+LstmGateOps lstm_gates_ops(const Tensor& z, const Tensor& c_prev);
+
+/// The step's gradient as differentiable ops, given dh and dc: dz (the gradient of xz and of
+/// hz) and dc_prev.
+std::pair<Tensor, Tensor> lstm_step_grad_ops(const LstmGateOps& gates, const Tensor& c_prev,
+                                             const Tensor& dh, const Tensor& dc);
 
 }  // namespace keras::layers::detail

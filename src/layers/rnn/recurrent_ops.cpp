@@ -9,6 +9,7 @@
 #include "keras/ops/ops.h"
 #include "keras/tensor/tensor_impl.h"
 #include "layers/rnn/recurrent_kernels.h"
+#include "layers/rnn/sequence_views.h"
 #include "ops/detail/op_utils.h"
 
 namespace keras::layers::detail {
@@ -31,6 +32,14 @@ Tensor gru_ops(const Tensor& xz, const Tensor& hz, const Tensor& bias, const Ten
   Tensor reset = ops::sigmoid(ops::add(x[1], r[1]));
   Tensor hh = ops::tanh(ops::add(x[2], ops::multiply(reset, r[2])));
   return ops::add(ops::multiply(z, h_prev), ops::multiply(ops::subtract(1.0, z), hh));
+}
+
+// d/dx sigmoid from its value s, and d/dx tanh from its value t.
+Tensor dsig(const Tensor& s) {
+  return ops::multiply(s, ops::subtract(1.0, s));
+}
+Tensor dtanh(const Tensor& t) {
+  return ops::subtract(1.0, ops::square(t));
 }
 
 // ---- host loops (the gate math over rows; host_loop, which runs them, follows this namespace)
@@ -270,8 +279,9 @@ KERAS_RNN_STEP_CLONES void gru_backward_f32(int64_t batch, int64_t u, const Tens
   gru_backward<float>(batch, u, saved, h_prev, dh, dxz, dhz, db, dhp);
 }
 
+// b undefined, or a tensor the loops can read beside a.
 bool same_kind(const Tensor& a, const Tensor& b) {
-  return !b.defined() || (&a.backend() == &b.backend() && a.dtype() == b.dtype() && !b.is_weak());
+  return !b.defined() || sequence::same_kind(a, b);
 }
 
 }  // namespace
@@ -292,11 +302,24 @@ void host_loop(std::string_view name, std::initializer_list<Tensor> outs,
   });
 }
 
-Tensor dsig(const Tensor& s) {
-  return ops::multiply(s, ops::subtract(1.0, s));
+LstmGateOps lstm_gates_ops(const Tensor& z, const Tensor& c_prev) {
+  TensorList zs = ops::split(z, 4, 1);
+  LstmGateOps g{
+      ops::sigmoid(zs[0]), ops::sigmoid(zs[1]), ops::tanh(zs[2]), ops::sigmoid(zs[3]), {}, {}};
+  g.c = ops::add(ops::multiply(g.f, c_prev), ops::multiply(g.i, g.g));
+  g.tc = ops::tanh(g.c);
+  return g;
 }
-Tensor dtanh(const Tensor& t) {
-  return ops::subtract(1.0, ops::square(t));
+
+std::pair<Tensor, Tensor> lstm_step_grad_ops(const LstmGateOps& s, const Tensor& c_prev,
+                                             const Tensor& dh, const Tensor& dc) {
+  Tensor dct = ops::add(dc, ops::multiply(ops::multiply(dh, s.o), dtanh(s.tc)));
+  Tensor dz = ops::concatenate({ops::multiply(ops::multiply(dct, s.g), dsig(s.i)),
+                                ops::multiply(ops::multiply(dct, c_prev), dsig(s.f)),
+                                ops::multiply(ops::multiply(dct, s.i), dtanh(s.g)),
+                                ops::multiply(ops::multiply(dh, s.tc), dsig(s.o))},
+                               1);
+  return {dz, ops::multiply(dct, s.f)};
 }
 
 void lstm_forward_rows(int64_t batch, int64_t u, const Tensor& xz, const Tensor& hz,
@@ -352,19 +375,10 @@ std::pair<Tensor, Tensor> lstm_step(const Tensor& xz_in, const Tensor& hz_in,
           const bool need_z = ctx.needs_input_grad(0) || ctx.needs_input_grad(1);
           if (autograd::is_recording()) {
             // A higher-order graph: the rule in differentiable ops, from the recomputed gates.
-            TensorList z = ops::split(ops::add(xz_in, hz_in), 4, 1);
-            Tensor i = ops::sigmoid(z[0]), f = ops::sigmoid(z[1]), g = ops::tanh(z[2]),
-                   o = ops::sigmoid(z[3]);
-            Tensor tc = ops::tanh(ops::add(ops::multiply(f, c_prev), ops::multiply(i, g)));
-            Tensor dct = ops::add(grads[1], ops::multiply(ops::multiply(grads[0], o), dtanh(tc)));
-            Tensor dz = ops::concatenate(
-                {ops::multiply(ops::multiply(dct, g), dsig(i)),
-                 ops::multiply(ops::multiply(dct, c_prev), dsig(f)),
-                 ops::multiply(ops::multiply(dct, i), dtanh(g)),
-                 ops::multiply(ops::multiply(grads[0], tc), dsig(o))},
-                1);
+            auto [dz, dcp] = lstm_step_grad_ops(lstm_gates_ops(ops::add(xz_in, hz_in), c_prev),
+                                                c_prev, grads[0], grads[1]);
             return TensorList{need_z ? dz : Tensor(), need_z ? dz : Tensor(),
-                              ctx.needs_input_grad(2) ? ops::multiply(dct, f) : Tensor()};
+                              ctx.needs_input_grad(2) ? dcp : Tensor()};
           }
           Tensor dh = ops::cast(grads[0], gates.dtype()), dc = ops::cast(grads[1], gates.dtype());
           dh = as_rows(dh);

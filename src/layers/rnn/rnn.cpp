@@ -9,6 +9,7 @@
 #include "keras/ops/ops.h"
 #include "layers/rnn/cell_utils.h"
 #include "layers/rnn/lstm_sequence.h"
+#include "layers/rnn/sequence_views.h"
 
 namespace keras::layers {
 namespace {
@@ -37,7 +38,7 @@ bool fused_sequence_fits(const RecurrentCell& cell, const Tensor& x, const Tenso
   const auto* lstm = dynamic_cast<const LSTMCellLayer*>(&cell);
   if (!lstm || states.size() != 2 || !detail::fused_rnn_enabled(x)) return false;
   for (const Tensor& s : states)
-    if (!s.defined() || &s.backend() != &x.backend() || s.dtype() != x.dtype()) return false;
+    if (!detail::sequence::same_kind(x, s)) return false;
   const LSTMCellOptions& o = lstm->options();
   return detail::default_lstm_activations(o.activation, o.recurrent_activation) &&
          !(training && o.recurrent_dropout > 0);
