@@ -1,5 +1,6 @@
 #include "compiler/fuse_elementwise.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -202,6 +203,46 @@ void share_temporaries(ElementwiseChain& chain) {
   chain.temp_dtypes = std::move(shared_dtypes);
 }
 
+// A temporary that a step computes only for the next step to copy into another register (an
+// assign of the value just computed) is not needed: the step writes that register itself, one
+// pass over memory fewer (Adam's update: three of fifteen). The same values: the copy converts
+// nothing (one dtype), and a step may write a register it reads (element i before element i).
+size_t write_copied_values_in_place(ElementwiseChain& chain,
+                                    const std::vector<DType>& external_dtypes) {
+  using Kind = ElementwiseStep::Kind;
+  const int first_temp = chain.num_arrays;
+  auto dtype_of = [&](int r) {
+    return r < first_temp ? external_dtypes[r] : chain.temp_dtypes[r - first_temp];
+  };
+  auto used_after = [&](size_t i, int r) {
+    for (size_t j = i; j < chain.steps.size(); ++j) {
+      const ElementwiseStep& s = chain.steps[j];
+      if (s.out == r || std::find(s.in.begin(), s.in.end(), r) != s.in.end()) return true;
+    }
+    return false;
+  };
+  std::vector<ElementwiseStep> kept;
+  size_t removed = 0;
+  for (size_t i = 0; i < chain.steps.size(); ++i) {
+    ElementwiseStep step = chain.steps[i];
+    if (i + 1 < chain.steps.size()) {
+      const ElementwiseStep& next = chain.steps[i + 1];
+      if (step.out >= first_temp && next.kind == Kind::Copy &&
+          next.op == static_cast<uint8_t>(backend::CopyMode::Assign) && next.in[0] == step.out &&
+          dtype_of(next.out) == dtype_of(step.out) && !used_after(i + 2, step.out)) {
+        step.out = next.out;
+        kept.push_back(step);
+        ++i;
+        ++removed;
+        continue;
+      }
+    }
+    kept.push_back(step);
+  }
+  chain.steps = std::move(kept);
+  return removed;
+}
+
 class ChainBuilder {
  public:
   ChainBuilder(const Trace& trace, const std::vector<int>& total_refs,
@@ -252,6 +293,9 @@ class ChainBuilder {
       for (size_t k = 1; k < code[i].arrays.size(); ++k) step.in[k - 1] = reg(code[i], k);
       chain->steps.push_back(step);
     }
+    std::vector<DType> external_dtypes;
+    for (const Array& a : regs.arrays) external_dtypes.push_back(a.dtype);
+    stats.copies_in_place += write_copied_values_in_place(*chain, external_dtypes);
     share_temporaries(*chain);
     for (int r = 0; r < regs.num_written; ++r)
       reads_outputs = reads_outputs || run.uses().at(regs.slots[r]).read_first;

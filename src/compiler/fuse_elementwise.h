@@ -14,6 +14,7 @@ namespace keras::compiler::detail {
 struct FusionStats {
   size_t chains = 0;        // fused calls made
   size_t fused_calls = 0;   // elementwise calls they replaced
+  size_t copies_in_place = 0;  // copies of a value just computed, made unnecessary in a chain
 };
 
 /// Rewrites `trace.instructions` in place. Runs after dead-code removal and before memory

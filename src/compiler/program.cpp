@@ -65,6 +65,7 @@ Program::Program(std::unique_ptr<Trace> trace) : trace_(std::move(trace)) {
   const FusionStats fusion = fuse_elementwise(*trace_);
   stats_.fused_chains = fusion.chains;
   stats_.fused_calls = fusion.fused_calls;
+  stats_.chain_copies_in_place = fusion.copies_in_place;
   stats_.assigns_in_place = assign_in_place(*trace_);
   plan_memory(constant_slot);
   for (const Tensor& t : trace_->inputs) input_homes_.push_back(t.array());

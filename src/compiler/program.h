@@ -30,6 +30,7 @@ struct ProgramStats {
   size_t dead_calls = 0;      // work nothing reads
   size_t fused_chains = 0;    // elementwise calls made of runs of them
   size_t fused_calls = 0;     // elementwise calls those replaced
+  size_t chain_copies_in_place = 0;      // copies in chains: the step before writes the target
   size_t folded_batch_norms = 0;         // inference normalizations folded into a conv
   size_t fused_linears = 0;              // matmul or conv + bias (+ activation) made one call
   size_t fused_conv_pools = 0;           // conv + max pool pairs made one call

@@ -1,9 +1,10 @@
 // The branchless float functions of backend/float_math.h against double-precision libm (the
 // error bounds their header states) and their special values; the cpu backend's vector rows
-// (float_unary_rows: those functions plus relu, leaky_relu and clip, each instruction set this
-// CPU runs) against elementwise_math.h's scalar definitions bit for bit, through the unary
-// primitives and the fused bias-and-activation epilogue too: a fused layer must give the same
-// bits as its ops.
+// (float_unary_rows: those functions plus relu, leaky_relu, clip and the exact ops, each
+// instruction set this CPU runs) against elementwise_math.h's scalar definitions bit for bit,
+// through the unary primitives and the fused bias-and-activation epilogue too: a fused layer must
+// give the same bits as its ops; float_binary_rows against the IEEE operations, alone and through
+// the binary primitives.
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "../../backends/cpu/src/epilogue.h"
+#include "../../backends/cpu/src/float_binary.h"
 #include "../../backends/cpu/src/float_unary.h"
 #include "../../backends/cpu/src/isa.h"
 #include "backend/elementwise_math.h"
@@ -161,7 +163,30 @@ const RowsOp kRowsOps[] = {
     {UnaryOp::LeakyRelu, 0.25f, 0, [](const Tensor& t) { return ops::leaky_relu(t, 0.25); }},
     {UnaryOp::Clip, 0, 6, [](const Tensor& t) { return ops::relu6(t); }},
     {UnaryOp::Clip, -1.5f, 0.5f, [](const Tensor& t) { return ops::clip(t, -1.5, 0.5); }},
+    {UnaryOp::Neg, 0, 0, [](const Tensor& t) { return ops::negative(t); }},
+    {UnaryOp::Abs, 0, 0, [](const Tensor& t) { return ops::abs(t); }},
+    {UnaryOp::Square, 0, 0, [](const Tensor& t) { return ops::square(t); }},
+    {UnaryOp::Sqrt, 0, 0, [](const Tensor& t) { return ops::sqrt(t); }},
+    {UnaryOp::Reciprocal, 0, 0, [](const Tensor& t) { return ops::reciprocal(t); }},
 };
+
+// The exact ops are one IEEE operation each: the C++ expression is the definition too.
+float ieee_of(UnaryOp op, float x) {
+  switch (op) {
+    case UnaryOp::Neg:
+      return -x;
+    case UnaryOp::Abs:
+      return std::fabs(x);
+    case UnaryOp::Square:
+      return x * x;
+    case UnaryOp::Sqrt:
+      return std::sqrt(x);
+    case UnaryOp::Reciprocal:
+      return 1.0f / x;
+    default:
+      return std::numeric_limits<float>::quiet_NaN();
+  }
+}
 
 // The value every backend computes with (backend/elementwise_math.h).
 float scalar_of(const RowsOp& r, float x) {
@@ -198,6 +223,12 @@ TEST(FloatUnaryRows, EveryInstructionSetEqualsTheScalarDefinitionsBitForBit) {
         ASSERT_TRUE(same_bits(out[i], scalar_of(r, in[i])))
             << cpu::name_of(level) << " " << name_of(r) << " x = " << in[i];
         ASSERT_TRUE(same_bits(in_place[i], out[i])) << name_of(r);
+        const bool exact = r.op == UnaryOp::Neg || r.op == UnaryOp::Abs ||
+                           r.op == UnaryOp::Square || r.op == UnaryOp::Sqrt ||
+                           r.op == UnaryOp::Reciprocal;
+        if (exact) {
+          ASSERT_TRUE(same_bits(out[i], ieee_of(r.op, in[i]))) << name_of(r) << " x = " << in[i];
+        }
       }
     }
   }
@@ -233,6 +264,122 @@ TEST(FloatUnaryRows, UnaryPrimitivesOfEveryFloatTypeAndLayout) {
             << name_of(r) << " " << dtype_name(t) << " x = " << rounded_in[i];
       }
     }
+  }
+}
+
+// The binary ops of float_binary_rows, each a C++ expression on floats: add, subtract,
+// multiply and divide are one IEEE operation each; maximum and minimum propagate NaN (the first
+// operand's when both are), as backend/scalar_math.h's nan_max and nan_min.
+using backend::BinaryOp;
+const BinaryOp kBinaryRowsOps[] = {BinaryOp::Add, BinaryOp::Sub,     BinaryOp::Mul,
+                                   BinaryOp::Div, BinaryOp::Maximum, BinaryOp::Minimum};
+
+float ieee_of(BinaryOp op, float x, float y) {
+  switch (op) {
+    case BinaryOp::Add:
+      return x + y;
+    case BinaryOp::Sub:
+      return x - y;
+    case BinaryOp::Mul:
+      return x * y;
+    case BinaryOp::Div:
+      return x / y;
+    case BinaryOp::Maximum:
+      return std::isnan(x) ? x : std::isnan(y) ? y : (x > y ? x : y);
+    case BinaryOp::Minimum:
+      return std::isnan(x) ? x : std::isnan(y) ? y : (x < y ? x : y);
+    default:
+      return std::numeric_limits<float>::quiet_NaN();
+  }
+}
+
+Tensor binary_primitive(BinaryOp op, const Tensor& a, const Tensor& b) {
+  switch (op) {
+    case BinaryOp::Add:
+      return ops::add(a, b);
+    case BinaryOp::Sub:
+      return ops::subtract(a, b);
+    case BinaryOp::Mul:
+      return ops::multiply(a, b);
+    case BinaryOp::Div:
+      return ops::divide(a, b);
+    case BinaryOp::Maximum:
+      return ops::maximum(a, b);
+    default:
+      return ops::minimum(a, b);
+  }
+}
+
+// Every vector width and the tail; both operands dense, either one a broadcast scalar (a NaN,
+// a zero of either sign among them), both scalars; in place on either operand.
+TEST(FloatBinaryRows, EveryInstructionSetEqualsTheIeeeOperationBitForBit) {
+  const size_t n = 1037;
+  const std::vector<float> a = random_inputs(n, 5), b = random_inputs(n, 6);
+  for (cpu::Isa level : {cpu::Isa::Baseline, cpu::Isa::Avx2, cpu::Isa::Avx512}) {
+    if (level > cpu::supported_isa()) continue;
+    cpu::detail::IsaOverride scope(level);
+    for (BinaryOp op : kBinaryRowsOps) {
+      ASSERT_TRUE(cpu::has_float_binary_rows(op));
+      const std::string what =
+          std::string(cpu::name_of(level)) + " " + std::string(backend::name_of(op));
+      std::vector<float> out(n);
+      cpu::float_binary_rows(op, out.data(), a.data(), 1, b.data(), 1, int64_t(n));
+      for (size_t i = 0; i < n; ++i)
+        ASSERT_TRUE(same_bits(out[i], ieee_of(op, a[i], b[i])))
+            << what << " " << a[i] << ", " << b[i];
+      for (float s : {2.5f, -0.0f, 0.0f, kNaN, -kInf}) {
+        cpu::float_binary_rows(op, out.data(), a.data(), 1, &s, 0, int64_t(n));
+        for (size_t i = 0; i < n; ++i)
+          ASSERT_TRUE(same_bits(out[i], ieee_of(op, a[i], s))) << what << " " << a[i] << ", " << s;
+        cpu::float_binary_rows(op, out.data(), &s, 0, b.data(), 1, int64_t(n));
+        for (size_t i = 0; i < n; ++i)
+          ASSERT_TRUE(same_bits(out[i], ieee_of(op, s, b[i]))) << what << " " << s << ", " << b[i];
+        cpu::float_binary_rows(op, out.data(), &s, 0, &b[3], 0, 5);
+        for (size_t i = 0; i < 5; ++i) ASSERT_TRUE(same_bits(out[i], ieee_of(op, s, b[3]))) << what;
+      }
+      std::vector<float> on_a = a, on_b = b;
+      cpu::float_binary_rows(op, on_a.data(), on_a.data(), 1, b.data(), 1, int64_t(n));
+      cpu::float_binary_rows(op, on_b.data(), a.data(), 1, on_b.data(), 1, int64_t(n));
+      for (size_t i = 0; i < n; ++i) {
+        ASSERT_TRUE(same_bits(on_a[i], ieee_of(op, a[i], b[i]))) << what;
+        ASSERT_TRUE(same_bits(on_b[i], ieee_of(op, a[i], b[i]))) << what;
+      }
+    }
+  }
+  EXPECT_FALSE(cpu::has_float_binary_rows(BinaryOp::Pow));
+}
+
+// The float32 binary primitives on every layout take these values: dense, a broadcast scalar
+// and row, a transposed (strided) operand, and an output that is one of its inputs.
+TEST(FloatBinaryRows, BinaryPrimitivesOnEveryLayout) {
+  const int64_t rows = 37, cols = 29;
+  const std::vector<float> av = random_inputs(rows * cols, 7), bv = random_inputs(rows * cols, 8);
+  const Tensor a = Tensor::from_vector(av, {rows, cols}), b = Tensor::from_vector(bv, {rows, cols});
+  const Tensor b_row =
+      Tensor::from_vector(std::vector<float>(bv.begin(), bv.begin() + cols), {cols});
+  const Tensor b_t = Tensor::from_vector(bv, {cols, rows});  // read transposed: strided
+  for (BinaryOp op : kBinaryRowsOps) {
+    const std::string what(backend::name_of(op));
+    const std::vector<float> dense = binary_primitive(op, a, b).to_vector<float>();
+    const std::vector<float> scalar =
+        binary_primitive(op, a, Tensor::from_vector(std::vector<float>{bv[4]}, {}))
+            .to_vector<float>();
+    const std::vector<float> row = binary_primitive(op, a, b_row).to_vector<float>();
+    const std::vector<float> strided =
+        binary_primitive(op, a, ops::transpose(b_t, {1, 0})).to_vector<float>();
+    for (int64_t i = 0; i < rows * cols; ++i) {
+      const int64_t r = i / cols, c = i % cols;
+      ASSERT_TRUE(same_bits(dense[i], ieee_of(op, av[i], bv[i]))) << what << " at " << i;
+      ASSERT_TRUE(same_bits(scalar[i], ieee_of(op, av[i], bv[4]))) << what << " at " << i;
+      ASSERT_TRUE(same_bits(row[i], ieee_of(op, av[i], bv[c]))) << what << " at " << i;
+      ASSERT_TRUE(same_bits(strided[i], ieee_of(op, av[i], bv[c * rows + r])))
+          << what << " at " << i;
+    }
+    Variable v(a);
+    v.assign_add(b);
+    const std::vector<float> added = v.value().to_vector<float>();
+    for (int64_t i = 0; i < rows * cols; ++i)
+      ASSERT_TRUE(same_bits(added[i], av[i] + bv[i])) << "assign_add at " << i;
   }
 }
 

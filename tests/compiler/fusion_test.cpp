@@ -62,6 +62,8 @@ TEST(ElementwiseFusion, AdamsUpdateIsOneCallWithTheUnfusedBits) {
   if (backend_fuses()) {
     EXPECT_GE(fused->stats().fused_chains, 1u);
     EXPECT_GE(fused->stats().fused_calls, 10u);
+    // Each assign copies a value the step before computed (m, v, w): written in place.
+    EXPECT_EQ(fused->stats().chain_copies_in_place, 3u);
     EXPECT_LT(fused->stats().replayed_calls, plain->stats().replayed_calls);
     EXPECT_LT(fused->stats().arena_bytes, plain->stats().arena_bytes);
   }
@@ -90,6 +92,51 @@ TEST(ElementwiseFusion, AdamsUpdateIsOneCallWithTheUnfusedBits) {
   EXPECT_EQ(fused_step.v.value().to_vector<float>(), plain_step.v.value().to_vector<float>());
   const std::vector<float> got = fused_step.w.value().to_vector<float>();
   for (int64_t i = 0; i < AdamStep::n; ++i) ASSERT_NEAR(got[i], w[i], 1e-5 * (1 + std::abs(w[i]))) << i;
+}
+
+// A value assigned to a variable and read again afterwards keeps its own register: only a
+// copy whose source nothing reads later becomes the step before it writing the target. The
+// fused program gives the unfused bits and a host computation's values.
+TEST(ElementwiseFusion, AssignedValuesReadAgainKeepTheirCopies) {
+  const int64_t n = 4099;
+  const std::vector<float> w0 = random_floats(n, 3, -1, 1), gv = random_floats(n, 4, -1, 1);
+  struct Step {
+    Variable w, u;
+    TensorList run(const TensorList& in) {
+      Tensor t = ops::add(w.value(), in[0]);
+      w.assign(t);                                          // t is read again below
+      u.assign(ops::multiply(ops::subtract(t, 0.5), 3.0));  // this copy's source is not
+      return {ops::multiply(t, 2.0), ops::sum(u.value())};
+    }
+  };
+  auto program = [&](Step& step, bool fuse) {
+    auto trace = std::make_unique<Trace>(TensorList{Tensor::from_vector(gv, {n})});
+    TensorList out = step.run(trace->inputs);
+    trace->stop();
+    trace->set_outputs(out);
+    if (fuse) return std::make_unique<Program>(std::move(trace));
+    ElementwiseFusionOff off;
+    return std::make_unique<Program>(std::move(trace));
+  };
+  Step fused_step{Variable(Tensor::from_vector(w0, {n})), Variable(ops::zeros({n}))};
+  Step plain_step{Variable(Tensor::from_vector(w0, {n})), Variable(ops::zeros({n}))};
+  auto fused = program(fused_step, true), plain = program(plain_step, false);
+  if (backend_fuses()) {
+    EXPECT_EQ(fused->stats().chain_copies_in_place, 1u);
+  }
+  const Tensor g = Tensor::from_vector(gv, {n});
+  const std::vector<float> start = fused_step.w.value().to_vector<float>();
+  TensorList a = fused->replay({g}), b = plain->replay({g});
+  EXPECT_EQ(a[0].to_vector<float>(), b[0].to_vector<float>());
+  EXPECT_EQ(fused_step.w.value().to_vector<float>(), plain_step.w.value().to_vector<float>());
+  EXPECT_EQ(fused_step.u.value().to_vector<float>(), plain_step.u.value().to_vector<float>());
+  const std::vector<float> doubled = a[0].to_vector<float>();
+  const std::vector<float> u = fused_step.u.value().to_vector<float>();
+  for (int64_t i = 0; i < n; ++i) {
+    const double t = double(start[i]) + gv[i];
+    ASSERT_NEAR(doubled[i], 2 * t, 1e-5) << i;
+    ASSERT_NEAR(u[i], (t - 0.5) * 3, 1e-5) << i;
+  }
 }
 
 // Random chains of unary, binary, comparison, where and cast calls over dense operands and

@@ -4,11 +4,12 @@
 #include <cstdint>
 #include <string>
 
+#include "backend/elementwise_math.h"
 #include "cpu_backend.h"
 #include "dtype_traits.h"
+#include "float_binary.h"
 #include "keras/core/errors.h"
 #include "loops.h"
-#include "backend/elementwise_math.h"
 
 namespace keras::cpu {
 namespace {
@@ -46,6 +47,36 @@ void map_binary(const StridedLoop<3>& loop, F f) {
   });
 }
 
+// True when a row of n floats at `out` and the operand at `in` (n floats, or one with step 0)
+// are the same memory or apart: float_binary_rows' condition.
+bool same_or_apart(const char* out, const char* in, int64_t step, int64_t n) {
+  const auto o = reinterpret_cast<uintptr_t>(out), i = reinterpret_cast<uintptr_t>(in);
+  const auto out_bytes = sizeof(float) * static_cast<uintptr_t>(n);
+  const auto in_bytes = sizeof(float) * static_cast<uintptr_t>(step ? n : 1);
+  return o == i || o + out_bytes <= i || i + in_bytes <= o;
+}
+
+// The float32 ops of float_binary_rows, whose vector loops run rows with dense or broadcast
+// operands; other layouts take map_binary's loops (the same values).
+void map_float_binary_rows(BinaryOp op, const StridedLoop<3>& loop) {
+  run_loop(loop, [op](char** p, const int64_t* s, int64_t n) {
+    constexpr int64_t f = sizeof(float);
+    if (s[0] == f && (s[1] == f || s[1] == 0) && (s[2] == f || s[2] == 0) &&
+        same_or_apart(p[0], p[1], s[1], n) && same_or_apart(p[0], p[2], s[2], n))
+      return float_binary_rows(op, reinterpret_cast<float*>(p[0]),
+                               reinterpret_cast<const float*>(p[1]), s[1] / f,
+                               reinterpret_cast<const float*>(p[2]), s[2] / f, n);
+    backend::math::visit(op, [&](auto tag) {
+      constexpr BinaryOp kOp = decltype(tag)::value;
+      if constexpr (has_float_binary_rows(kOp))
+        for (int64_t i = 0; i < n; ++i)
+          *reinterpret_cast<float*>(p[0] + i * s[0]) =
+              backend::math::binary_float<kOp>(*reinterpret_cast<const float*>(p[1] + i * s[1]),
+                                               *reinterpret_cast<const float*>(p[2] + i * s[2]));
+    });
+  });
+}
+
 [[noreturn]] void bad_dtype(BinaryOp op, DType t) {
   throw NotImplementedError("cpu backend: binary " + std::string(backend::name_of(op)) +
                             " is not defined for " + std::string(dtype_name(t)));
@@ -71,6 +102,9 @@ void binary_float(BinaryOp op, const StridedLoop<3>& loop) {
         return static_cast<C>(T::from_bits(bits));
       });
     }
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    if (has_float_binary_rows(op)) return map_float_binary_rows(op, loop);
   }
   backend::math::visit(op, [&](auto tag) {
     constexpr BinaryOp kOp = decltype(tag)::value;

@@ -1,5 +1,7 @@
 #include "float_unary.h"
 
+#include <cmath>
+
 #include "backend/float_math.h"
 #include "isa.h"
 
@@ -40,6 +42,16 @@ template <typename F>
       return map_rows(out, in, n, [](float x) { return m::silu(x); });
     case UnaryOp::GeluTanh:
       return map_rows(out, in, n, [](float x) { return m::gelu_tanh(x); });
+    case UnaryOp::Neg:
+      return map_rows(out, in, n, [](float x) { return -x; });
+    case UnaryOp::Abs:
+      return map_rows(out, in, n, [](float x) { return std::abs(x); });
+    case UnaryOp::Square:
+      return map_rows(out, in, n, [](float x) { return x * x; });
+    case UnaryOp::Sqrt:
+      return map_rows(out, in, n, [](float x) { return std::sqrt(x); });
+    case UnaryOp::Reciprocal:
+      return map_rows(out, in, n, [](float x) { return 1.0f / x; });
     default:
       break;
   }
