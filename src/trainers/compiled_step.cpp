@@ -3,7 +3,6 @@
 #include <mutex>
 #include <string>
 
-
 namespace keras::trainers {
 namespace {
 
