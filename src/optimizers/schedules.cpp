@@ -250,8 +250,18 @@ Tensor CosineDecayRestarts::operator()(const Tensor& step) const {
     i_restart = ops::floor(ops::divide(
         ops::log(ops::subtract(1.0, ops::multiply(fraction, ops::subtract(1.0, t_mul)))),
         ops::log(t_mul)));
-    Tensor sum_r =
-        ops::divide(ops::subtract(1.0, ops::power(t_mul, i_restart)), ops::subtract(1.0, t_mul));
+    // Where a cycle starts, the quotient of logarithms is an integer that the last bit of each
+    // log can put on either side (log(2.25) / log(1.5): 2.0000002 with glibc's logf, 1.9999999
+    // with ATen's vector log), and the floor picks the cycle. The start of the next cycle, a sum
+    // of powers of t_mul, settles it on every backend (Keras takes the floor as it comes).
+    auto cycle_start = [&](const Tensor& i) {
+      return ops::divide(ops::subtract(1.0, ops::power(t_mul, i)), ops::subtract(1.0, t_mul));
+    };
+    i_restart = ops::where(ops::greater_equal(fraction, cycle_start(ops::add(i_restart, 1.0))),
+                           ops::add(i_restart, 1.0), i_restart);
+    i_restart = ops::where(ops::less(fraction, cycle_start(i_restart)),
+                           ops::subtract(i_restart, 1.0), i_restart);
+    Tensor sum_r = cycle_start(i_restart);
     fraction = ops::divide(ops::subtract(fraction, sum_r), ops::power(t_mul, i_restart));
   }
   Tensor m_fac = ops::power(f32(m_mul_), i_restart);

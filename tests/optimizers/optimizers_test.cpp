@@ -335,6 +335,34 @@ TEST(Optimizers, ScheduleRoundTripsAndErrors) {
                ValueError);
 }
 
+// CosineDecayRestarts against its closed form in double, the cycle found by summing powers of
+// t_mul: at every cycle's first step too, where the quotient of logarithms Keras floors is an
+// integer that a backend's log can put a bit below (ATen's: log(2.25) / log(1.5) = 1.9999999;
+// glibc's: log(20.796875) / log(2.75) = 2.9999998, step 181 of the last case).
+TEST(Optimizers, CosineDecayRestartsStartsEachCycleOnEveryBackend) {
+  struct Case {
+    double initial, first, t_mul, m_mul, alpha;
+  };
+  for (const Case& c :
+       {Case{0.2, 2, 1.5, 0.8, 0.05}, Case{0.1, 20, 2.0, 0.9, 0.01}, Case{0.3, 4, 1.25, 0.7, 0.0},
+        Case{0.1, 3, 1.0, 0.5, 0.1}, Case{0.1, 16, 2.75, 0.9, 0.0}}) {
+    sch::CosineDecayRestarts schedule(c.initial, c.first, c.t_mul, c.m_mul, c.alpha);
+    for (int64_t step = 0; step <= 200; ++step) {
+      const double fraction = static_cast<double>(step) / c.first;
+      int i = 0;
+      double start = 0, length = 1;
+      while (start + length <= fraction) start += length, length *= c.t_mul, ++i;
+      const double within = (fraction - start) / length;
+      const double cosine = 0.5 * std::pow(c.m_mul, i) * (1 + std::cos(M_PI * within));
+      const double want = c.initial * ((1 - c.alpha) * cosine + c.alpha);
+      const double got = schedule(Tensor::from_vector<int64_t>({step}, Shape{}))
+                             .astype(DType::Float64)
+                             .item<double>();
+      ASSERT_NEAR(got, want, 1e-5 * c.initial) << "t_mul " << c.t_mul << " step " << step;
+    }
+  }
+}
+
 // ---- learning rate --------------------------------------------------------------------------
 
 TEST(Optimizers, LearningRateFollowsTheSchedule) {
