@@ -16,35 +16,39 @@ namespace {
 
 using backend::BinaryOp;
 
-// out[i] = f(a[i], b[i]); fast paths for dense operands and for a broadcast scalar operand.
+// out[i] = f(a[i], b[i]) over one run of a strided loop; fast paths for dense operands and for
+// a broadcast scalar operand.
+template <typename O, typename T, typename F>
+void map_binary_run(F f, char** p, const int64_t* s, int64_t n) {
+  using C = compute_t<T>;
+  O* o = reinterpret_cast<O*>(p[0]);
+  const T* a = reinterpret_cast<const T*>(p[1]);
+  const T* b = reinterpret_cast<const T*>(p[2]);
+  if (s[0] == sizeof(O)) {
+    if (s[1] == sizeof(T) && s[2] == sizeof(T)) {
+      for (int64_t i = 0; i < n; ++i) o[i] = convert<O>(f(convert<C>(a[i]), convert<C>(b[i])));
+      return;
+    }
+    if (s[1] == sizeof(T) && s[2] == 0) {
+      const C bv = convert<C>(*b);
+      for (int64_t i = 0; i < n; ++i) o[i] = convert<O>(f(convert<C>(a[i]), bv));
+      return;
+    }
+    if (s[1] == 0 && s[2] == sizeof(T)) {
+      const C av = convert<C>(*a);
+      for (int64_t i = 0; i < n; ++i) o[i] = convert<O>(f(av, convert<C>(b[i])));
+      return;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i)
+    *reinterpret_cast<O*>(p[0] + i * s[0]) =
+        convert<O>(f(convert<C>(*reinterpret_cast<const T*>(p[1] + i * s[1])),
+                     convert<C>(*reinterpret_cast<const T*>(p[2] + i * s[2]))));
+}
+
 template <typename O, typename T, typename F>
 void map_binary(const StridedLoop<3>& loop, F f) {
-  using C = compute_t<T>;
-  run_loop(loop, [f](char** p, const int64_t* s, int64_t n) {
-    O* o = reinterpret_cast<O*>(p[0]);
-    const T* a = reinterpret_cast<const T*>(p[1]);
-    const T* b = reinterpret_cast<const T*>(p[2]);
-    if (s[0] == sizeof(O)) {
-      if (s[1] == sizeof(T) && s[2] == sizeof(T)) {
-        for (int64_t i = 0; i < n; ++i) o[i] = convert<O>(f(convert<C>(a[i]), convert<C>(b[i])));
-        return;
-      }
-      if (s[1] == sizeof(T) && s[2] == 0) {
-        const C bv = convert<C>(*b);
-        for (int64_t i = 0; i < n; ++i) o[i] = convert<O>(f(convert<C>(a[i]), bv));
-        return;
-      }
-      if (s[1] == 0 && s[2] == sizeof(T)) {
-        const C av = convert<C>(*a);
-        for (int64_t i = 0; i < n; ++i) o[i] = convert<O>(f(av, convert<C>(b[i])));
-        return;
-      }
-    }
-    for (int64_t i = 0; i < n; ++i)
-      *reinterpret_cast<O*>(p[0] + i * s[0]) =
-          convert<O>(f(convert<C>(*reinterpret_cast<const T*>(p[1] + i * s[1])),
-                       convert<C>(*reinterpret_cast<const T*>(p[2] + i * s[2]))));
-  });
+  run_loop(loop, [f](char** p, const int64_t* s, int64_t n) { map_binary_run<O, T>(f, p, s, n); });
 }
 
 // True when a row of n floats at `out` and the operand at `in` (n floats, or one with step 0)
@@ -69,10 +73,8 @@ void map_float_binary_rows(BinaryOp op, const StridedLoop<3>& loop) {
     backend::math::visit(op, [&](auto tag) {
       constexpr BinaryOp kOp = decltype(tag)::value;
       if constexpr (has_float_binary_rows(kOp))
-        for (int64_t i = 0; i < n; ++i)
-          *reinterpret_cast<float*>(p[0] + i * s[0]) =
-              backend::math::binary_float<kOp>(*reinterpret_cast<const float*>(p[1] + i * s[1]),
-                                               *reinterpret_cast<const float*>(p[2] + i * s[2]));
+        map_binary_run<float, float>(
+            [](float x, float y) { return backend::math::binary_float<kOp>(x, y); }, p, s, n);
     });
   });
 }

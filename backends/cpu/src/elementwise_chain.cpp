@@ -206,13 +206,13 @@ void CpuBackend::elementwise(const ElementwiseChain& chain, std::span<const Arra
   if (n == 0 || chain.steps.empty()) return;
   const size_t num_arrays = arrays.size();
   const size_t num_regs = num_arrays + chain.temp_dtypes.size();
+  // Decided per call, not cached in the chain: a few comparisons per step, and a chain is
+  // shared by every thread that calls its compiled function.
+  auto step_on_rows = [&](const ElementwiseStep& s) { return runs_on_rows(s, chain, arrays); };
+  if (std::all_of(chain.steps.begin(), chain.steps.end(), step_on_rows))
+    return run_chain_on_rows(*this, chain, arrays);
   std::vector<uint8_t> on_rows(chain.steps.size());
-  bool all_on_rows = true;
-  for (size_t i = 0; i < chain.steps.size(); ++i) {
-    on_rows[i] = runs_on_rows(chain.steps[i], chain, arrays);
-    all_on_rows = all_on_rows && on_rows[i];
-  }
-  if (all_on_rows) return run_chain_on_rows(*this, chain, arrays);
+  std::transform(chain.steps.begin(), chain.steps.end(), on_rows.begin(), step_on_rows);
   const int64_t rows = n / p, block_rows = std::max<int64_t>(1, block_elements(n) / p);
   // Temporaries share one block-sized scratch buffer per task, each at a 64-byte boundary.
   std::vector<int64_t> temp_byte_offset;
