@@ -7,6 +7,7 @@
 #include "backend/elementwise_math.h"
 #include "cpu_backend.h"
 #include "dtype_traits.h"
+#include "elementwise_loops.h"
 #include "float_binary.h"
 #include "keras/core/errors.h"
 #include "loops.h"
@@ -138,9 +139,8 @@ void binary_bool(BinaryOp op, const StridedLoop<3>& loop) {
 
 }  // namespace
 
-void CpuBackend::binary(BinaryOp op, const Array& out, const Array& a, const Array& b) {
-  auto loop = make_loop<3>(out.shape, {&out, &a, &b});
-  visit_dtype(a.dtype, [&](auto tag) {
+void binary_on_loop(BinaryOp op, DType dtype, const StridedLoop<3>& loop) {
+  visit_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, bool>) {
       binary_bool(op, loop);
@@ -152,9 +152,12 @@ void CpuBackend::binary(BinaryOp op, const Array& out, const Array& a, const Arr
   });
 }
 
-void CpuBackend::where(const Array& out, const Array& cond, const Array& a, const Array& b) {
-  auto loop = make_loop<4>(out.shape, {&out, &cond, &a, &b});
-  visit_dtype(out.dtype, [&](auto tag) {
+void CpuBackend::binary(BinaryOp op, const Array& out, const Array& a, const Array& b) {
+  binary_on_loop(op, a.dtype, make_loop<3>(out.shape, {&out, &a, &b}));
+}
+
+void where_on_loop(DType dtype, const StridedLoop<4>& loop) {
+  visit_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
     run_loop(loop, [](char** p, const int64_t* s, int64_t n) {
       // Fast paths for a dense output and mask with each value operand dense or a broadcast
@@ -198,6 +201,10 @@ void CpuBackend::where(const Array& out, const Array& cond, const Array& a, cons
       }
     });
   });
+}
+
+void CpuBackend::where(const Array& out, const Array& cond, const Array& a, const Array& b) {
+  where_on_loop(out.dtype, make_loop<4>(out.shape, {&out, &cond, &a, &b}));
 }
 
 }  // namespace keras::cpu

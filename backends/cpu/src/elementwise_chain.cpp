@@ -6,9 +6,14 @@
 // scratch buffer instead of whole arrays, and wakes the thread pool once instead of k times.
 // Float32 steps on dense or broadcast-scalar registers call the row functions the primitives
 // use (float_unary_rows, float_binary_rows) on plain pointers; a chain made only of those
-// (Adam's update, an optimizer's scalar arithmetic) runs without any array views at all.
+// (Adam's update) runs on float pointers alone. Other steps run the primitives' own loops
+// (elementwise_loops.h) on loops built from the registers' pointers and strides, without the
+// array views and make_loop of a primitive's call: an optimizer's one-element chains (its
+// step count, bias corrections) cost a fraction of a microsecond each.
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -17,6 +22,7 @@
 
 #include "core/out_of_memory.h"
 #include "cpu_backend.h"
+#include "elementwise_loops.h"
 #include "float_binary.h"
 #include "float_unary.h"
 #include "thread_pool.h"
@@ -44,16 +50,81 @@ int64_t block_elements(int64_t n) {
   return std::clamp(per_thread, kMinBlock, kMaxBlock);
 }
 
-void run_step(CpuBackend& be, const ElementwiseStep& s, const std::vector<Array>& r) {
+// Where a register's part of a block starts, and its byte strides over the block's grid of
+// rows by row_length elements.
+struct BlockOperand {
+  char* ptr;
+  int64_t row_stride, col_stride;
+};
+
+BlockOperand block_of(char* base, ChainLayout layout, int64_t item, int64_t r0, int64_t p) {
+  switch (layout) {
+    case ChainLayout::Dense:
+      return {base + r0 * p * item, p * item, item};
+    case ChainLayout::Scalar:
+      return {base, 0, 0};
+    case ChainLayout::Row:
+      return {base + r0 * item, item, 0};
+    case ChainLayout::Column:
+      return {base, 0, item};
+  }
+  return {base, 0, 0};
+}
+
+// A step's loop over `rows` rows of `p` elements: one dimension where every operand's rows
+// follow each other, as make_loop would merge them.
+template <int N>
+StridedLoop<N> block_loop(const BlockOperand* regs, const std::array<int, N>& which, int64_t rows,
+                          int64_t p) {
+  StridedLoop<N> loop;
+  bool flat = rows == 1;
+  if (!flat) {
+    flat = true;
+    for (int r : which) flat = flat && regs[r].row_stride == regs[r].col_stride * p;
+  }
+  loop.ndim = flat || p == 1 ? 1 : 2;
+  for (int k = 0; k < N; ++k) {
+    const BlockOperand& o = regs[which[k]];
+    loop.base[k] = o.ptr;
+    if (p == 1 && !flat) {
+      loop.strides[k][0] = o.row_stride;
+    } else if (flat) {
+      loop.strides[k][0] = o.col_stride;
+    } else {
+      loop.strides[k][0] = o.row_stride, loop.strides[k][1] = o.col_stride;
+    }
+  }
+  if (loop.ndim == 1) {
+    loop.shape[0] = rows * p;
+  } else {
+    loop.shape[0] = rows, loop.shape[1] = p;
+  }
+  return loop;
+}
+
+// One step on a block through the primitives' own loops (elementwise_loops.h).
+void run_step(const ElementwiseStep& s, const BlockOperand* regs, const DType* dtype_of,
+              int64_t rows, int64_t p) {
   using Kind = ElementwiseStep::Kind;
   switch (s.kind) {
     case Kind::Unary:
-      return be.unary(static_cast<backend::UnaryOp>(s.op), r[s.out], r[s.in[0]], s.p0, s.p1);
+      return unary_on_loop(static_cast<backend::UnaryOp>(s.op), dtype_of[s.in[0]],
+                           block_loop<2>(regs, {s.out, s.in[0]}, rows, p), s.p0, s.p1);
     case Kind::Binary:
-      return be.binary(static_cast<backend::BinaryOp>(s.op), r[s.out], r[s.in[0]], r[s.in[1]]);
-    case Kind::Where: return be.where(r[s.out], r[s.in[0]], r[s.in[1]], r[s.in[2]]);
-    case Kind::Copy:
-      return be.copy(r[s.out], r[s.in[0]], static_cast<backend::CopyMode>(s.op));
+      return binary_on_loop(static_cast<backend::BinaryOp>(s.op), dtype_of[s.in[0]],
+                            block_loop<3>(regs, {s.out, s.in[0], s.in[1]}, rows, p));
+    case Kind::Where:
+      return where_on_loop(dtype_of[s.out],
+                           block_loop<4>(regs, {s.out, s.in[0], s.in[1], s.in[2]}, rows, p));
+    case Kind::Copy: {
+      // Summing into a destination that overlaps itself must not race (as CpuBackend::copy).
+      const BlockOperand& dst = regs[s.out];
+      const bool accumulate = static_cast<backend::CopyMode>(s.op) == backend::CopyMode::Add;
+      const bool overlaps = (rows > 1 && dst.row_stride == 0) || (p > 1 && dst.col_stride == 0);
+      return copy_on_loop(dtype_of[s.out], dtype_of[s.in[0]],
+                          block_loop<2>(regs, {s.out, s.in[0]}, rows, p), accumulate,
+                          accumulate && overlaps ? INT64_MAX : kElementwiseGrain);
+    }
   }
 }
 
@@ -111,17 +182,6 @@ void run_rows(const ElementwiseStep& s, float* const* ptr, const int64_t* step_o
       return;
     case Kind::Where:
       return;
-  }
-}
-
-// A block of `rows` rows starting at row r0, as a (rows, P) view of an array of `layout`.
-void place(Array& a, ChainLayout layout, int64_t base, int64_t r0, int64_t rows, int64_t p) {
-  a.shape = Shape{rows, p};
-  switch (layout) {
-    case ChainLayout::Dense: a.strides = Strides{p, 1}, a.offset = base + r0 * p; break;
-    case ChainLayout::Scalar: a.strides = Strides{0, 0}, a.offset = base; break;
-    case ChainLayout::Row: a.strides = Strides{1, 0}, a.offset = base + r0; break;
-    case ChainLayout::Column: a.strides = Strides{0, 1}, a.offset = base; break;
   }
 }
 
@@ -204,55 +264,53 @@ void run_chain_on_rows(CpuBackend& be, const ElementwiseChain& chain,
 void CpuBackend::elementwise(const ElementwiseChain& chain, std::span<const Array> arrays) {
   const int64_t n = chain.numel, p = chain.row_length;
   if (n == 0 || chain.steps.empty()) return;
-  const size_t num_arrays = arrays.size();
-  const size_t num_regs = num_arrays + chain.temp_dtypes.size();
+  const size_t num_arrays = arrays.size(), num_temps = chain.temp_dtypes.size();
+  const size_t num_regs = num_arrays + num_temps;
   // Decided per call, not cached in the chain: a few comparisons per step, and a chain is
   // shared by every thread that calls its compiled function.
   auto step_on_rows = [&](const ElementwiseStep& s) { return runs_on_rows(s, chain, arrays); };
   if (std::all_of(chain.steps.begin(), chain.steps.end(), step_on_rows))
     return run_chain_on_rows(*this, chain, arrays);
-  std::vector<uint8_t> on_rows(chain.steps.size());
-  std::transform(chain.steps.begin(), chain.steps.end(), on_rows.begin(), step_on_rows);
+  RegisterFile<uint8_t> on_rows(chain.steps.size());
+  std::transform(chain.steps.begin(), chain.steps.end(), on_rows.data(), step_on_rows);
+  RegisterFile<DType> dtype_of(num_regs);
+  RegisterFile<int64_t> item(num_regs);
+  for (size_t r = 0; r < num_regs; ++r) {
+    dtype_of[r] = r < num_arrays ? arrays[r].dtype : chain.temp_dtypes[r - num_arrays];
+    item[r] = static_cast<int64_t>(itemsize(dtype_of[r]));
+  }
   const int64_t rows = n / p, block_rows = std::max<int64_t>(1, block_elements(n) / p);
   // Temporaries share one block-sized scratch buffer per task, each at a 64-byte boundary.
-  std::vector<int64_t> temp_byte_offset;
+  RegisterFile<int64_t> temp_byte_offset(num_temps);
   size_t scratch_bytes = 0;
-  for (DType t : chain.temp_dtypes) {
-    temp_byte_offset.push_back(static_cast<int64_t>(scratch_bytes));
-    scratch_bytes += (static_cast<size_t>(block_rows * p) * itemsize(t) + 63) / 64 * 64;
+  for (size_t t = 0; t < num_temps; ++t) {
+    temp_byte_offset[t] = static_cast<int64_t>(scratch_bytes);
+    scratch_bytes += (static_cast<size_t>(block_rows * p * item[num_arrays + t]) + 63) / 64 * 64;
   }
   const int64_t blocks = (rows + block_rows - 1) / block_rows;
   auto run_blocks = [&](int64_t first, int64_t last) {
-    std::vector<Array> regs(num_regs);
-    std::vector<float*> ptr(num_regs);
-    std::vector<int64_t> step_of(num_regs, 1);
-    for (size_t r = 0; r < num_arrays; ++r) {
-      regs[r].storage = arrays[r].storage;
-      regs[r].dtype = arrays[r].dtype;
-      step_of[r] = chain.layouts[r] == ChainLayout::Scalar ? 0 : 1;
-    }
-    const Ref<backend::Storage>& scratch = scratch_of_this_thread(*this, scratch_bytes);
-    for (size_t t = 0; t < chain.temp_dtypes.size(); ++t) {
-      Array& a = regs[num_arrays + t];
-      a.storage = scratch;
-      a.dtype = chain.temp_dtypes[t];
-    }
+    RegisterFile<BlockOperand> regs(num_regs);
+    RegisterFile<float*> ptr(num_regs);
+    RegisterFile<int64_t> step_of(num_regs);
+    char* scratch = num_temps
+                        ? static_cast<char*>(scratch_of_this_thread(*this, scratch_bytes)->data())
+                        : nullptr;
+    for (size_t r = 0; r < num_regs; ++r)
+      step_of[r] = r < num_arrays && chain.layouts[r] == ChainLayout::Scalar ? 0 : 1;
     for (int64_t b = first; b < last; ++b) {
       const int64_t r0 = b * block_rows, nrows = std::min(block_rows, rows - r0);
       for (size_t r = 0; r < num_arrays; ++r)
-        place(regs[r], chain.layouts[r], arrays[r].offset, r0, nrows, p);
-      for (size_t t = 0; t < chain.temp_dtypes.size(); ++t) {
-        Array& a = regs[num_arrays + t];
-        place(a, ChainLayout::Dense, temp_byte_offset[t] / static_cast<int64_t>(itemsize(a.dtype)),
-              0, nrows, p);
+        regs[r] = block_of(static_cast<char*>(arrays[r].data()), chain.layouts[r], item[r], r0, p);
+      for (size_t t = 0; t < num_temps; ++t) {
+        const int64_t it = item[num_arrays + t];
+        regs[num_arrays + t] = {scratch + temp_byte_offset[t], p * it, it};
       }
-      for (size_t r = 0; r < num_regs; ++r)
-        ptr[r] = regs[r].dtype == DType::Float32 ? static_cast<float*>(regs[r].data()) : nullptr;
+      for (size_t r = 0; r < num_regs; ++r) ptr[r] = reinterpret_cast<float*>(regs[r].ptr);
       for (size_t i = 0; i < chain.steps.size(); ++i) {
         if (on_rows[i])
           run_rows(chain.steps[i], ptr.data(), step_of.data(), nrows * p);
         else
-          run_step(*this, chain.steps[i], regs);
+          run_step(chain.steps[i], regs.data(), dtype_of.data(), nrows, p);
       }
     }
   };

@@ -5,6 +5,7 @@
 #include "allocator.h"
 #include "cpu_backend.h"
 #include "dtype_traits.h"
+#include "elementwise_loops.h"
 #include "loops.h"
 
 namespace keras::cpu {
@@ -122,16 +123,20 @@ void copy_typed(const StridedLoop<2>& loop, bool accumulate, int64_t grain) {
 
 }  // namespace
 
+void copy_on_loop(DType to, DType from, const StridedLoop<2>& loop, bool accumulate,
+                  int64_t grain) {
+  visit_dtype(to, [&](auto to_tag) {
+    visit_dtype(from, [&](auto from_tag) {
+      copy_typed<decltype(to_tag), decltype(from_tag)>(loop, accumulate, grain);
+    });
+  });
+}
+
 void CpuBackend::copy(const Array& dst, const Array& src, backend::CopyMode mode) {
   bool accumulate = mode == backend::CopyMode::Add;
   // Summing into a destination that overlaps itself must not race: one thread.
   int64_t grain = accumulate && has_internal_overlap(dst) ? INT64_MAX : kElementwiseGrain;
-  auto loop = make_loop<2>(dst.shape, {&dst, &src});
-  visit_dtype(dst.dtype, [&](auto to_tag) {
-    visit_dtype(src.dtype, [&](auto from_tag) {
-      copy_typed<decltype(to_tag), decltype(from_tag)>(loop, accumulate, grain);
-    });
-  });
+  copy_on_loop(dst.dtype, src.dtype, make_loop<2>(dst.shape, {&dst, &src}), accumulate, grain);
 }
 
 }  // namespace keras::cpu

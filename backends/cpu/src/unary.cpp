@@ -7,6 +7,7 @@
 #include "backend/elementwise_math.h"
 #include "cpu_backend.h"
 #include "dtype_traits.h"
+#include "elementwise_loops.h"
 #include "float_unary.h"
 #include "keras/core/errors.h"
 #include "loops.h"
@@ -107,9 +108,8 @@ void unary_bool(UnaryOp op, const StridedLoop<2>& loop) {
 
 }  // namespace
 
-void CpuBackend::unary(UnaryOp op, const Array& out, const Array& x, double p0, double p1) {
-  auto loop = make_loop<2>(out.shape, {&out, &x});
-  visit_dtype(x.dtype, [&](auto tag) {
+void unary_on_loop(UnaryOp op, DType x_dtype, const StridedLoop<2>& loop, double p0, double p1) {
+  visit_dtype(x_dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, bool>) {
       unary_bool(op, loop);
@@ -119,6 +119,10 @@ void CpuBackend::unary(UnaryOp op, const Array& out, const Array& x, double p0, 
       unary_float<T>(op, loop, p0, p1);
     }
   });
+}
+
+void CpuBackend::unary(UnaryOp op, const Array& out, const Array& x, double p0, double p1) {
+  unary_on_loop(op, x.dtype, make_loop<2>(out.shape, {&out, &x}), p0, p1);
 }
 
 }  // namespace keras::cpu
