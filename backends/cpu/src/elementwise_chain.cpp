@@ -20,6 +20,7 @@
 #include <span>
 #include <vector>
 
+#include "chain_kernels.h"
 #include "core/out_of_memory.h"
 #include "cpu_backend.h"
 #include "elementwise_loops.h"
@@ -259,11 +260,23 @@ void run_chain_on_rows(CpuBackend& be, const ElementwiseChain& chain,
   parallel_for(blocks, grain, run_blocks);
 }
 
+// A chain with a kernel of its own (chain_kernels.h): one pass, split over the pool in the
+// elementwise grain.
+void run_chain_kernel(ChainKernel kernel, std::span<const Array> arrays, int64_t n) {
+  count_chain_kernel_run();
+  RegisterFile<float*> base(arrays.size());
+  for (size_t r = 0; r < arrays.size(); ++r) base[r] = static_cast<float*>(arrays[r].data());
+  if (n <= kElementwiseGrain || num_threads() == 1) return kernel(base.data(), 0, n);
+  parallel_for(n, kElementwiseGrain, [&](int64_t b, int64_t e) { kernel(base.data(), b, e); });
+}
+
 }  // namespace
 
 void CpuBackend::elementwise(const ElementwiseChain& chain, std::span<const Array> arrays) {
   const int64_t n = chain.numel, p = chain.row_length;
   if (n == 0 || chain.steps.empty()) return;
+  if (ChainKernel kernel = find_chain_kernel(chain, arrays))
+    return run_chain_kernel(kernel, arrays, n);
   const size_t num_arrays = arrays.size(), num_temps = chain.temp_dtypes.size();
   const size_t num_regs = num_arrays + num_temps;
   // Decided per call, not cached in the chain: a few comparisons per step, and a chain is
