@@ -2,8 +2,9 @@
 // compiler fuses it, run through the backend's elementwise call, against the same IEEE
 // operations done one step at a time over whole arrays in plain C++: special values, tails of
 // every vector width, the split over threads, each instruction set this CPU runs. A chain
-// whose arrays overlap keeps the step-by-step meaning (it must not take the kernel), and
-// keras::optimizers::Adam in a compiled training step takes it, with the eager step's bits.
+// whose arrays overlap keeps the step-by-step meaning (it must not take the kernel), and Adam,
+// AdamW, SGD with momentum and RMSprop in a compiled training step take theirs, with the eager
+// step's bits.
 
 #include <gtest/gtest.h>
 
@@ -191,46 +192,63 @@ TEST(ChainKernels, ArraysThatOverlapKeepTheStepByStepMeaning) {
   }
 }
 
-// keras::optimizers::Adam, compiled into the training step, takes the kernel (one chain per
-// variable and step) and trains to the eager step's bits.
-TEST(ChainKernels, CompiledAdamTakesTheKernelWithTheEagerBits) {
+// Adam, AdamW, SGD with momentum and RMSprop, compiled into the training step, take their
+// kernels (one chain per variable and step, AdamW's weight decay a second) and train to the
+// eager step's bits.
+TEST(ChainKernels, CompiledOptimizersTakeTheirKernelsWithTheEagerBits) {
   if (!on_cpu()) GTEST_SKIP() << "the cpu backend's kernels";
-  auto trained = [](bool jit, uint64_t* kernel_runs) {
-    auto model =
-        Sequential({Input({20}), layers::Dense(8, {.activation = "relu"}), layers::Dense(3)});
-    std::vector<Tensor> init;
-    for (int k = 0; k < 4; ++k) {
-      const int64_t rows = k == 0 ? 20 : k == 2 ? 8 : 1, cols = k < 2 ? 8 : 3;
-      const std::vector<float> w = values(rows * cols, 100 + k, -0.5f, 0.5f);
-      std::vector<float> finite;
-      for (float x : w) finite.push_back(std::isfinite(x) ? x : 0.25f);
-      init.push_back(Tensor::from_vector(finite, rows == 1 ? Shape{cols} : Shape{rows, cols}));
-    }
-    model->set_weights(init);
-    model->compile({.optimizer = optimizers::Adam(1e-2),
-                    .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
-                    .jit_compile = jit ? "true" : "false"});
-    std::vector<float> xv(32 * 20);
-    for (size_t i = 0; i < xv.size(); ++i) xv[i] = std::sin(0.37f * static_cast<float>(i));
-    const Tensor x = Tensor::from_vector(xv, {32, 20});
-    std::vector<int32_t> yv(32);
-    for (int i = 0; i < 32; ++i) yv[i] = i % 3;
-    const Tensor y = Tensor::from_vector(yv, {32});
-    // The compiled step replays from the fourth call on (keras/compiler/jit.h).
-    for (int s = 0; s < 6; ++s) model->train_on_batch(x, y);
-    const uint64_t before = cpu::chain_kernel_runs();
-    for (int s = 0; s < 3; ++s) model->train_on_batch(x, y);
-    *kernel_runs = cpu::chain_kernel_runs() - before;
-    return model->get_weights();
+  struct Case {
+    const char* name;
+    optimizers::OptimizerPtr (*make)();
+    uint64_t kernels_per_step;
   };
-  uint64_t compiled_runs = 0, eager_runs = 0;
-  const std::vector<Tensor> compiled = trained(true, &compiled_runs);
-  const std::vector<Tensor> eager = trained(false, &eager_runs);
-  EXPECT_EQ(compiled_runs, 4u * 3u);  // four variables, three steps
-  EXPECT_EQ(eager_runs, 0u);
-  ASSERT_EQ(compiled.size(), eager.size());
-  for (size_t k = 0; k < compiled.size(); ++k)
-    EXPECT_EQ(compiled[k].to_vector<float>(), eager[k].to_vector<float>()) << "weight " << k;
+  const Case cases[] = {
+      {"Adam", [] { return optimizers::OptimizerPtr(optimizers::Adam(1e-2)); }, 4},
+      {"AdamW", [] { return optimizers::OptimizerPtr(optimizers::AdamW(1e-2)); }, 8},
+      {"SGD",
+       [] {
+         return optimizers::OptimizerPtr(optimizers::SGD({.learning_rate = 0.05, .momentum = 0.9}));
+       },
+       4},
+      {"RMSprop", [] { return optimizers::OptimizerPtr(optimizers::RMSprop(1e-2)); }, 4}};
+  for (const Case& c : cases) {
+    auto trained = [&](bool jit, uint64_t* kernel_runs) {
+      auto model =
+          Sequential({Input({20}), layers::Dense(8, {.activation = "relu"}), layers::Dense(3)});
+      std::vector<Tensor> init;
+      for (int k = 0; k < 4; ++k) {
+        const int64_t rows = k == 0 ? 20 : k == 2 ? 8 : 1, cols = k < 2 ? 8 : 3;
+        std::vector<float> w = values(rows * cols, 100 + k, -0.5f, 0.5f);
+        for (float& x : w) x = std::isfinite(x) ? x : 0.25f;
+        init.push_back(Tensor::from_vector(w, rows == 1 ? Shape{cols} : Shape{rows, cols}));
+      }
+      model->set_weights(init);
+      model->compile({.optimizer = c.make(),
+                      .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
+                      .jit_compile = jit ? "true" : "false"});
+      std::vector<float> xv(32 * 20);
+      for (size_t i = 0; i < xv.size(); ++i) xv[i] = std::sin(0.37f * static_cast<float>(i));
+      const Tensor x = Tensor::from_vector(xv, {32, 20});
+      std::vector<int32_t> yv(32);
+      for (int i = 0; i < 32; ++i) yv[i] = i % 3;
+      const Tensor y = Tensor::from_vector(yv, {32});
+      // The compiled step replays from the fourth call on (keras/compiler/jit.h).
+      for (int s = 0; s < 6; ++s) model->train_on_batch(x, y);
+      const uint64_t before = cpu::chain_kernel_runs();
+      for (int s = 0; s < 3; ++s) model->train_on_batch(x, y);
+      *kernel_runs = cpu::chain_kernel_runs() - before;
+      return model->get_weights();
+    };
+    uint64_t compiled_runs = 0, eager_runs = 0;
+    const std::vector<Tensor> compiled = trained(true, &compiled_runs);
+    const std::vector<Tensor> eager = trained(false, &eager_runs);
+    EXPECT_EQ(compiled_runs, c.kernels_per_step * 3) << c.name;
+    EXPECT_EQ(eager_runs, 0u) << c.name;
+    ASSERT_EQ(compiled.size(), eager.size());
+    for (size_t k = 0; k < compiled.size(); ++k)
+      EXPECT_EQ(compiled[k].to_vector<float>(), eager[k].to_vector<float>())
+          << c.name << " weight " << k;
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "chain_patterns.h"
 #include "isa.h"
 
 namespace keras::cpu {
@@ -15,44 +16,7 @@ using backend::ChainLayout;
 using backend::ElementwiseStep;
 using backend::UnaryOp;
 using Kind = ElementwiseStep::Kind;
-
-// One step of a pattern: the chain's step with the same kind, op and registers.
-struct PatternStep {
-  Kind kind;
-  uint8_t op;
-  int out, a, b;  // b is -1 for a unary step
-};
-
-constexpr PatternStep binary(BinaryOp op, int out, int a, int b) {
-  return {Kind::Binary, static_cast<uint8_t>(op), out, a, b};
-}
-constexpr PatternStep unary(UnaryOp op, int out, int a) {
-  return {Kind::Unary, static_cast<uint8_t>(op), out, a, -1};
-}
-
-// A chain as the compiler fuses it: arrays first (dense, or a broadcast scalar where `scalars`
-// has the array's bit), then the temporaries.
-template <size_t S>
-struct Pattern {
-  int num_arrays, num_temps;
-  uint32_t scalars;
-  std::array<PatternStep, S> steps;
-};
-
-// keras::optimizers::Adam's update of one float32 variable (amsgrad off), as the compiler
-// fuses it: m += (g - m) * (1 - beta_1); v += (g^2 - v) * (1 - beta_2);
-// variable -= m * alpha / (sqrt(v) + epsilon), alpha the bias-corrected learning rate.
-// Registers: m, v, variable, gradient; then the scalars 1 - beta_1, 1 - beta_2, epsilon,
-// alpha; then two temporaries.
-constexpr Pattern<12> kAdam{
-    8,
-    2,
-    0b11110000,
-    {binary(BinaryOp::Sub, 8, 3, 0), binary(BinaryOp::Mul, 8, 8, 4), binary(BinaryOp::Add, 0, 0, 8),
-     unary(UnaryOp::Square, 8, 3), binary(BinaryOp::Sub, 8, 8, 1), binary(BinaryOp::Mul, 8, 8, 5),
-     binary(BinaryOp::Add, 1, 1, 8), unary(UnaryOp::Sqrt, 8, 1), binary(BinaryOp::Add, 8, 8, 6),
-     binary(BinaryOp::Mul, 9, 0, 7), binary(BinaryOp::Div, 8, 9, 8),
-     binary(BinaryOp::Sub, 2, 2, 8)}};
+using namespace chain_patterns;
 
 template <size_t S>
 constexpr uint32_t written_arrays(const Pattern<S>& p) {
@@ -82,7 +46,7 @@ template <const auto& P>
     else
       d[r] = arrays[r];
   });
-  // The arrays were checked apart (find_chain_kernel): no element depends on another.
+  // No element depends on another (same_meaning): each index is one pass through the steps.
 #pragma GCC ivdep
   for (int64_t i = begin; i < end; ++i) {
     float v[kRegs];
@@ -135,7 +99,9 @@ constexpr bool uses_known_ops(const Pattern<S>& p) {
   }
   return true;
 }
-static_assert(uses_known_ops(kAdam));
+static_assert(uses_known_ops(kAdam) && uses_known_ops(kAdamAfterDecay) &&
+              uses_known_ops(kWeightDecay) && uses_known_ops(kSgdMomentum) &&
+              uses_known_ops(kRmsprop));
 
 template <const auto& P>
 KERAS_TARGET_AVX512 void pattern_avx512(float* const* arrays, int64_t begin, int64_t end) {
@@ -176,11 +142,35 @@ bool matches(const Pattern<S>& p, const backend::ElementwiseChain& chain,
   return true;
 }
 
-// Whether every array the chain writes is apart from the other arrays: a kernel reads an
-// element of every array before it writes any, where the chain step by step would see an
-// earlier step's write through another view of the same memory.
-bool apart(const backend::ElementwiseChain& chain, std::span<const backend::Array> arrays,
-           uint32_t written) {
+// The step that reads an array register last (-1: none), and the step that writes it first (S:
+// none).
+template <size_t S>
+constexpr std::array<int, 32> last_reads(const Pattern<S>& p) {
+  std::array<int, 32> last{};
+  last.fill(-1);
+  for (int k = 0; k < static_cast<int>(S); ++k)
+    for (int r : {p.steps[k].a, p.steps[k].b})
+      if (r >= 0 && r < p.num_arrays) last[r] = k;
+  return last;
+}
+template <size_t S>
+constexpr std::array<int, 32> first_writes(const Pattern<S>& p) {
+  std::array<int, 32> first{};
+  first.fill(static_cast<int>(S));
+  for (int k = static_cast<int>(S) - 1; k >= 0; --k)
+    if (p.steps[k].out < p.num_arrays) first[p.steps[k].out] = k;
+  return first;
+}
+
+// Whether the kernel means what the chain does on these arrays. A kernel reads an element of
+// every array before it writes any, where the chain, step by step, would see an earlier step's
+// write through another view of the same memory. So an array the chain writes must be apart
+// from the others, or be exactly the same memory as one it only reads and reads no more once
+// the write has happened (AdamW: the decay reads the variable and writes it).
+template <const auto& P>
+bool same_meaning(const backend::ElementwiseChain& chain, std::span<const backend::Array> arrays) {
+  constexpr uint32_t kWritten = written_arrays(P);
+  constexpr std::array<int, 32> kLastRead = last_reads(P), kFirstWrite = first_writes(P);
   auto extent = [&](size_t r) {
     const auto* first = static_cast<const char*>(arrays[r].data());
     const int64_t n = chain.layouts[r] == ChainLayout::Scalar ? 1 : chain.numel;
@@ -188,12 +178,22 @@ bool apart(const backend::ElementwiseChain& chain, std::span<const backend::Arra
   };
   for (size_t i = 0; i < arrays.size(); ++i)
     for (size_t j = i + 1; j < arrays.size(); ++j) {
-      if (!(written >> i & 1) && !(written >> j & 1)) continue;
+      const bool wi = kWritten >> i & 1, wj = kWritten >> j & 1;
+      if (!wi && !wj) continue;
       const auto [a0, a1] = extent(i);
       const auto [b0, b1] = extent(j);
-      if (a0 < b1 && b0 < a1) return false;
+      if (a1 <= b0 || b1 <= a0) continue;
+      if ((wi && wj) || a0 != b0 || a1 != b1) return false;
+      const size_t written = wi ? i : j, read = wi ? j : i;
+      if (kLastRead[read] > kFirstWrite[written]) return false;
     }
   return true;
+}
+
+template <const auto& P>
+ChainKernel kernel_if_matching(const backend::ElementwiseChain& chain,
+                               std::span<const backend::Array> arrays) {
+  return matches(P, chain, arrays) && same_meaning<P>(chain, arrays) ? pattern_kernel<P> : nullptr;
 }
 
 std::atomic<uint64_t> kernel_runs{0};
@@ -202,8 +202,10 @@ std::atomic<uint64_t> kernel_runs{0};
 
 ChainKernel find_chain_kernel(const backend::ElementwiseChain& chain,
                               std::span<const backend::Array> arrays) {
-  if (matches(kAdam, chain, arrays) && apart(chain, arrays, written_arrays(kAdam)))
-    return pattern_kernel<kAdam>;
+  for (auto find : {kernel_if_matching<kAdam>, kernel_if_matching<kAdamAfterDecay>,
+                    kernel_if_matching<kWeightDecay>, kernel_if_matching<kSgdMomentum>,
+                    kernel_if_matching<kRmsprop>})
+    if (ChainKernel kernel = find(chain, arrays)) return kernel;
   return nullptr;
 }
 
