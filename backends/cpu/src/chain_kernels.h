@@ -3,9 +3,10 @@
 // update. A chain of k float steps on rows (elementwise_chain.cpp) stores each step's result
 // and loads it again, k stores per element, which bound Adam's update at about two cycles per
 // vector and step; a kernel compiled for one chain's steps keeps every temporary in a vector
-// register and writes only the variables (Adam: 3 stores instead of 12, 2.6x as fast). A chain
-// takes its kernel when its steps, registers and layouts are exactly those of a known pattern
-// (chain_kernels.cpp); any other chain runs as before. Each step is one correctly rounded IEEE
+// register and writes only the variables (Adam: 3 stores instead of 12; 7 840 elements in 4.0
+// instead of 7.7 µs on a Zen 4, then bound by its square root and division). A chain takes its
+// kernel when its steps, registers and layouts are exactly those of a known pattern
+// (chain_patterns.h); any other chain runs as before. Each step is one correctly rounded IEEE
 // operation, without FMA contraction, so the values are those of the step-by-step chain on
 // every instruction set.
 
