@@ -51,17 +51,18 @@ constexpr Pattern<12> kAdam{
      binary(BinaryOp::Mul, 9, 0, 7), binary(BinaryOp::Div, 8, 9, 8),
      binary(BinaryOp::Sub, 2, 2, 8)}};
 
-// The same update where the variable was written by an earlier call of the step (AdamW's
-// weight decay): the variable is read through its own register, the last array.
-constexpr Pattern<12> kAdamAfterDecay{
-    9,
-    2,
-    0b011110000,
-    {binary(BinaryOp::Sub, 9, 3, 0), binary(BinaryOp::Mul, 9, 9, 4), binary(BinaryOp::Add, 0, 0, 9),
-     unary(UnaryOp::Square, 9, 3), binary(BinaryOp::Sub, 9, 9, 1), binary(BinaryOp::Mul, 9, 9, 5),
-     binary(BinaryOp::Add, 1, 1, 9), unary(UnaryOp::Sqrt, 9, 1), binary(BinaryOp::Add, 9, 9, 6),
-     binary(BinaryOp::Mul, 10, 0, 7), binary(BinaryOp::Div, 9, 10, 9),
-     binary(BinaryOp::Sub, 2, 8, 9)}};
+// The same update where an earlier call of the step wrote the variable (AdamW's weight decay):
+// the variable is read through a ninth array, and the temporaries are one register on.
+constexpr Pattern<12> adam_after_decay() {
+  Pattern<12> p = kAdam;
+  p.num_arrays = 9;
+  for (PatternStep& s : p.steps)
+    for (int* r : {&s.out, &s.a, &s.b})
+      if (*r >= 8) ++*r;
+  p.steps[11].a = 8;  // variable = variable read - step
+  return p;
+}
+constexpr Pattern<12> kAdamAfterDecay = adam_after_decay();
 
 // Decoupled weight decay (Optimizer::decay_variable): variable -= variable * lr * decay.
 // Arrays: the variable written, the variable read; the scalars lr and decay.

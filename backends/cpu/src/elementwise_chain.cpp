@@ -9,7 +9,8 @@
 // (Adam's update) runs on float pointers alone. Other steps run the primitives' own loops
 // (elementwise_loops.h) on loops built from the registers' pointers and strides, without the
 // array views and make_loop of a primitive's call: an optimizer's one-element chains (its
-// step count, bias corrections) cost a fraction of a microsecond each.
+// step count, bias corrections) cost a fraction of a microsecond each. A chain that is an
+// optimizer's update runs its own single-pass kernel instead (chain_kernels.h).
 
 #include <algorithm>
 #include <array>
