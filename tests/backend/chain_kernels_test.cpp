@@ -1,10 +1,9 @@
-// The cpu backend's chain kernels (backends/cpu/src/chain_kernels.h). Adam's update as the
-// compiler fuses it, run through the backend's elementwise call, against the same IEEE
-// operations done one step at a time over whole arrays in plain C++: special values, tails of
-// every vector width, the split over threads, each instruction set this CPU runs. A chain
-// whose arrays overlap keeps the step-by-step meaning (it must not take the kernel), and Adam,
-// AdamW, SGD with momentum and RMSprop in a compiled training step take theirs, with the eager
-// step's bits.
+// The cpu backend's chain kernels (backends/cpu/src/chain_kernels.h). Adam's update (with and
+// without amsgrad) as the compiler fuses it, run through the backend's elementwise call, against
+// the same IEEE operations done one step at a time over whole arrays in plain C++: special values,
+// tails of every vector width, the split over threads, each instruction set this CPU runs. A chain
+// whose arrays overlap keeps the step-by-step meaning (it must not take the kernel), and every
+// optimizer with a kernel, in a compiled training step, takes it, with the eager step's bits.
 
 #include <gtest/gtest.h>
 
@@ -61,6 +60,21 @@ ElementwiseChain adam_chain(int64_t n) {
   return c;
 }
 
+// The same with amsgrad: v_hat = maximum(v_hat, v) divides in v's place. Arrays m, v, v_hat,
+// variable, gradient, then the four scalars.
+ElementwiseChain amsgrad_chain(int64_t n) {
+  ElementwiseChain c = adam_chain(n);
+  c.steps = {
+      step(BinaryOp::Sub, 9, 4, 0), step(BinaryOp::Mul, 9, 9, 5),     step(BinaryOp::Add, 0, 0, 9),
+      step(UnaryOp::Square, 9, 4),  step(BinaryOp::Sub, 9, 9, 1),     step(BinaryOp::Mul, 9, 9, 6),
+      step(BinaryOp::Add, 1, 1, 9), step(BinaryOp::Maximum, 2, 2, 1), step(UnaryOp::Sqrt, 9, 2),
+      step(BinaryOp::Add, 9, 9, 7), step(BinaryOp::Mul, 10, 0, 8),    step(BinaryOp::Div, 9, 10, 9),
+      step(BinaryOp::Sub, 3, 3, 9)};
+  c.layouts.insert(c.layouts.begin(), ChainLayout::Dense);
+  c.num_arrays = 9;
+  return c;
+}
+
 // The chain one step at a time over whole arrays, registers as pointers (so that two registers
 // may be one array), in plain float arithmetic.
 void reference(const ElementwiseChain& c, std::vector<float*> regs, int64_t n) {
@@ -85,6 +99,9 @@ void reference(const ElementwiseChain& c, std::vector<float*> regs, int64_t n) {
             break;
           case BinaryOp::Mul:
             r = x * y;
+            break;
+          case BinaryOp::Maximum:  // NaN-propagating, the first operand's NaN first
+            r = std::isnan(x) ? x : std::isnan(y) ? y : (x > y ? x : y);
             break;
           default:
             r = x / y;
@@ -123,38 +140,42 @@ Tensor tensor(const std::vector<float>& v) {
 
 TEST(ChainKernels, AdamEqualsItsStepsOneAtATimeOnEveryInstructionSet) {
   if (!on_cpu()) GTEST_SKIP() << "the cpu backend's kernels";
-  // Tails of every vector width, and 70001: more than one task's grain, so split over threads.
-  for (int64_t n : {1, 7, 15, 16, 17, 33, 1031, 70001}) {
-    for (cpu::Isa level : {cpu::Isa::Baseline, cpu::Isa::Avx2, cpu::Isa::Avx512}) {
-      if (level > cpu::supported_isa()) continue;
-      cpu::detail::IsaOverride scope(level);
-      const uint32_t seed = static_cast<uint32_t>(n) * 4 + static_cast<uint32_t>(level);
-      std::vector<std::vector<float>> host = {values(n, seed, -0.1f, 0.1f),
-                                              values(n, seed + 1, 0.0f, 0.01f),
-                                              values(n, seed + 2, -1.0f, 1.0f),
-                                              values(n, seed + 3, -2.0f, 2.0f),
-                                              {0.1f},
-                                              {0.001f},
-                                              {1e-7f},
-                                              {0.00031f}};
-      std::vector<Tensor> tensors;
-      std::vector<backend::Array> arrays;
-      for (const auto& h : host) tensors.push_back(tensor(h));
-      for (const Tensor& t : tensors) arrays.push_back(t.array());
-      const ElementwiseChain chain = adam_chain(n);
-      const uint64_t runs = cpu::chain_kernel_runs();
-      backend::current().elementwise(chain, arrays);
-      EXPECT_EQ(cpu::chain_kernel_runs(), runs + 1) << "Adam's chain did not take its kernel";
+  struct Case {
+    const char* name;
+    ElementwiseChain (*chain)(int64_t);
+    int moments;  // m, v (and v_hat): the dense arrays before the variable and the gradient
+  };
+  for (const Case& c : {Case{"Adam", adam_chain, 2}, Case{"Adam(amsgrad)", amsgrad_chain, 3}}) {
+    // Tails of every vector width, and 70001: more than one task's grain, split over threads.
+    for (int64_t n : {1, 7, 15, 16, 17, 33, 1031, 70001}) {
+      for (cpu::Isa level : {cpu::Isa::Baseline, cpu::Isa::Avx2, cpu::Isa::Avx512}) {
+        if (level > cpu::supported_isa()) continue;
+        cpu::detail::IsaOverride scope(level);
+        uint32_t seed = static_cast<uint32_t>(n) * 4 + static_cast<uint32_t>(level);
+        std::vector<std::vector<float>> host = {values(n, seed++, -0.1f, 0.1f)};
+        for (int k = 1; k < c.moments; ++k) host.push_back(values(n, seed++, 0.0f, 0.01f));
+        host.push_back(values(n, seed++, -1.0f, 1.0f));  // the variable
+        host.push_back(values(n, seed++, -2.0f, 2.0f));  // the gradient
+        for (float s : {0.1f, 0.001f, 1e-7f, 0.00031f}) host.push_back({s});
+        std::vector<Tensor> tensors;
+        std::vector<backend::Array> arrays;
+        for (const auto& h : host) tensors.push_back(tensor(h));
+        for (const Tensor& t : tensors) arrays.push_back(t.array());
+        const ElementwiseChain chain = c.chain(n);
+        const uint64_t runs = cpu::chain_kernel_runs();
+        backend::current().elementwise(chain, arrays);
+        EXPECT_EQ(cpu::chain_kernel_runs(), runs + 1) << c.name << "'s chain took no kernel";
 
-      std::vector<float*> regs;
-      for (auto& h : host) regs.push_back(h.data());
-      reference(chain, regs, n);
-      for (int r = 0; r < 3; ++r) {  // m, v, the variable
-        const std::vector<float> got = tensors[r].to_vector<float>();
-        for (int64_t i = 0; i < n; ++i)
-          ASSERT_TRUE(same_bits(got[i], host[r][i]))
-              << cpu::name_of(level) << " n " << n << " register " << r << " at " << i << ": "
-              << got[i] << " != " << host[r][i];
+        std::vector<float*> regs;
+        for (auto& h : host) regs.push_back(h.data());
+        reference(chain, regs, n);
+        for (int r = 0; r <= c.moments; ++r) {  // the moments and the variable
+          const std::vector<float> got = tensors[r].to_vector<float>();
+          for (int64_t i = 0; i < n; ++i)
+            ASSERT_TRUE(same_bits(got[i], host[r][i]))
+                << c.name << " " << cpu::name_of(level) << " n " << n << " register " << r << " at "
+                << i << ": " << got[i] << " != " << host[r][i];
+        }
       }
     }
   }
@@ -192,9 +213,8 @@ TEST(ChainKernels, ArraysThatOverlapKeepTheStepByStepMeaning) {
   }
 }
 
-// Adam, AdamW, SGD with momentum and RMSprop, compiled into the training step, take their
-// kernels (one chain per variable and step, AdamW's weight decay a second) and train to the
-// eager step's bits.
+// The optimizers with chain kernels, compiled into the training step, take them (one chain per
+// variable and step, AdamW's weight decay a second) and train to the eager step's bits.
 TEST(ChainKernels, CompiledOptimizersTakeTheirKernelsWithTheEagerBits) {
   if (!on_cpu()) GTEST_SKIP() << "the cpu backend's kernels";
   struct Case {
@@ -210,7 +230,21 @@ TEST(ChainKernels, CompiledOptimizersTakeTheirKernelsWithTheEagerBits) {
          return optimizers::OptimizerPtr(optimizers::SGD({.learning_rate = 0.05, .momentum = 0.9}));
        },
        4},
-      {"RMSprop", [] { return optimizers::OptimizerPtr(optimizers::RMSprop(1e-2)); }, 4}};
+      {"RMSprop", [] { return optimizers::OptimizerPtr(optimizers::RMSprop(1e-2)); }, 4},
+      {"Adam(amsgrad)",
+       [] {
+         return optimizers::OptimizerPtr(
+             optimizers::Adam({.learning_rate = 1e-2, .amsgrad = true}));
+       },
+       4},
+      {"SGD(plain)", [] { return optimizers::OptimizerPtr(optimizers::SGD(0.05)); }, 4},
+      {"SGD(nesterov)",
+       [] {
+         return optimizers::OptimizerPtr(
+             optimizers::SGD({.learning_rate = 0.05, .momentum = 0.9, .nesterov = true}));
+       },
+       4},
+      {"Adagrad", [] { return optimizers::OptimizerPtr(optimizers::Adagrad(1e-1)); }, 4}};
   for (const Case& c : cases) {
     auto trained = [&](bool jit, uint64_t* kernel_runs) {
       auto model =

@@ -72,6 +72,11 @@ template <const auto& P>
         if constexpr (op == BinaryOp::Sub) v[st.out] = x - y;
         if constexpr (op == BinaryOp::Mul) v[st.out] = x * y;
         if constexpr (op == BinaryOp::Div) v[st.out] = x / y;
+        if constexpr (op == BinaryOp::Maximum) {
+          // float_binary_rows' maximum: NaN-propagating, x's NaN first.
+          const float m = x > y ? x : y;
+          v[st.out] = x != x ? x : m;
+        }
       }
     });
     unrolled(kArrayIndex, [&](auto r) {
@@ -91,7 +96,8 @@ constexpr bool uses_known_ops(const Pattern<S>& p) {
         return false;
     } else if (s.kind == Kind::Binary) {
       const auto op = static_cast<BinaryOp>(s.op);
-      if (op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::Mul && op != BinaryOp::Div)
+      if (op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::Mul &&
+          op != BinaryOp::Div && op != BinaryOp::Maximum)
         return false;
     } else {
       return false;
@@ -101,7 +107,8 @@ constexpr bool uses_known_ops(const Pattern<S>& p) {
 }
 static_assert(uses_known_ops(kAdam) && uses_known_ops(kAdamAfterDecay) &&
               uses_known_ops(kWeightDecay) && uses_known_ops(kSgdMomentum) &&
-              uses_known_ops(kRmsprop));
+              uses_known_ops(kRmsprop) && uses_known_ops(kAdamAmsgrad) && uses_known_ops(kSgd) &&
+              uses_known_ops(kSgdNesterov) && uses_known_ops(kAdagrad));
 
 template <const auto& P>
 KERAS_TARGET_AVX512 void pattern_avx512(float* const* arrays, int64_t begin, int64_t end) {
@@ -202,9 +209,11 @@ std::atomic<uint64_t> kernel_runs{0};
 
 ChainKernel find_chain_kernel(const backend::ElementwiseChain& chain,
                               std::span<const backend::Array> arrays) {
-  for (auto find : {kernel_if_matching<kAdam>, kernel_if_matching<kAdamAfterDecay>,
-                    kernel_if_matching<kWeightDecay>, kernel_if_matching<kSgdMomentum>,
-                    kernel_if_matching<kRmsprop>})
+  for (auto find :
+       {kernel_if_matching<kAdam>, kernel_if_matching<kAdamAfterDecay>,
+        kernel_if_matching<kWeightDecay>, kernel_if_matching<kSgdMomentum>,
+        kernel_if_matching<kRmsprop>, kernel_if_matching<kAdamAmsgrad>, kernel_if_matching<kSgd>,
+        kernel_if_matching<kSgdNesterov>, kernel_if_matching<kAdagrad>})
     if (ChainKernel kernel = find(chain, arrays)) return kernel;
   return nullptr;
 }

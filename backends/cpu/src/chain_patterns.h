@@ -92,4 +92,40 @@ constexpr Pattern<9> kRmsprop{
      binary(BinaryOp::Mul, 8, 6, 2), binary(BinaryOp::Div, 7, 8, 7),
      binary(BinaryOp::Sub, 1, 1, 7)}};
 
+// Adam with amsgrad: as kAdam, and v_hat = maximum(v_hat, v) divides in v's place. Arrays: m, v,
+// v_hat, the variable, g; the scalars 1 - beta_1, 1 - beta_2, epsilon, alpha.
+constexpr Pattern<13> kAdamAmsgrad{
+    9,
+    2,
+    0b111100000,
+    {binary(BinaryOp::Sub, 9, 4, 0), binary(BinaryOp::Mul, 9, 9, 5), binary(BinaryOp::Add, 0, 0, 9),
+     unary(UnaryOp::Square, 9, 4), binary(BinaryOp::Sub, 9, 9, 1), binary(BinaryOp::Mul, 9, 9, 6),
+     binary(BinaryOp::Add, 1, 1, 9), binary(BinaryOp::Maximum, 2, 2, 1), unary(UnaryOp::Sqrt, 9, 2),
+     binary(BinaryOp::Add, 9, 9, 7), binary(BinaryOp::Mul, 10, 0, 8),
+     binary(BinaryOp::Div, 9, 10, 9), binary(BinaryOp::Sub, 3, 3, 9)}};
+
+// Plain SGD: variable -= g * lr. Arrays: the variable, g; the scalar lr.
+constexpr Pattern<2> kSgd{
+    3, 1, 0b100, {binary(BinaryOp::Mul, 3, 1, 2), binary(BinaryOp::Sub, 0, 0, 3)}};
+
+// SGD with Nesterov momentum: m = m * momentum - g * lr;
+// variable += m * momentum - g * lr. Arrays: m, the variable, g; the scalars lr and momentum.
+constexpr Pattern<7> kSgdNesterov{
+    5,
+    2,
+    0b11000,
+    {binary(BinaryOp::Mul, 5, 2, 3), binary(BinaryOp::Mul, 6, 0, 4), binary(BinaryOp::Sub, 0, 6, 5),
+     binary(BinaryOp::Mul, 5, 2, 3), binary(BinaryOp::Mul, 6, 0, 4), binary(BinaryOp::Sub, 5, 6, 5),
+     binary(BinaryOp::Add, 1, 1, 5)}};
+
+// Adagrad: accumulator += g^2; variable -= lr * g / sqrt(accumulator + epsilon). Arrays: the
+// accumulator, the variable, g; the scalars epsilon and lr.
+constexpr Pattern<7> kAdagrad{
+    5,
+    2,
+    0b11000,
+    {unary(UnaryOp::Square, 5, 2), binary(BinaryOp::Add, 0, 0, 5), binary(BinaryOp::Add, 5, 0, 3),
+     unary(UnaryOp::Sqrt, 5, 5), binary(BinaryOp::Mul, 6, 4, 2), binary(BinaryOp::Div, 5, 6, 5),
+     binary(BinaryOp::Sub, 1, 1, 5)}};
+
 }  // namespace keras::cpu::chain_patterns
