@@ -257,8 +257,8 @@ Tensor CosineDecayRestarts::operator()(const Tensor& step) const {
     auto cycle_start = [&](const Tensor& i) {
       return ops::divide(ops::subtract(1.0, ops::power(t_mul, i)), ops::subtract(1.0, t_mul));
     };
-    i_restart = ops::where(ops::greater_equal(fraction, cycle_start(ops::add(i_restart, 1.0))),
-                           ops::add(i_restart, 1.0), i_restart);
+    const Tensor next = ops::add(i_restart, 1.0);
+    i_restart = ops::where(ops::greater_equal(fraction, cycle_start(next)), next, i_restart);
     i_restart = ops::where(ops::less(fraction, cycle_start(i_restart)),
                            ops::subtract(i_restart, 1.0), i_restart);
     Tensor sum_r = cycle_start(i_restart);

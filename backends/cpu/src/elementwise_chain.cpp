@@ -79,27 +79,17 @@ template <int N>
 StridedLoop<N> block_loop(const BlockOperand* regs, const std::array<int, N>& which, int64_t rows,
                           int64_t p) {
   StridedLoop<N> loop;
-  bool flat = rows == 1;
-  if (!flat) {
-    flat = true;
-    for (int r : which) flat = flat && regs[r].row_stride == regs[r].col_stride * p;
-  }
-  loop.ndim = flat || p == 1 ? 1 : 2;
+  bool flat = true;
+  for (int r : which) flat = flat && regs[r].row_stride == regs[r].col_stride * p;
+  flat = flat || rows == 1;
+  loop.ndim = flat || p == 1 ? 1 : 2;  // p == 1: one element per row, walked by row
+  loop.shape[0] = flat ? rows * p : rows;
+  loop.shape[1] = p;
   for (int k = 0; k < N; ++k) {
     const BlockOperand& o = regs[which[k]];
     loop.base[k] = o.ptr;
-    if (p == 1 && !flat) {
-      loop.strides[k][0] = o.row_stride;
-    } else if (flat) {
-      loop.strides[k][0] = o.col_stride;
-    } else {
-      loop.strides[k][0] = o.row_stride, loop.strides[k][1] = o.col_stride;
-    }
-  }
-  if (loop.ndim == 1) {
-    loop.shape[0] = rows * p;
-  } else {
-    loop.shape[0] = rows, loop.shape[1] = p;
+    loop.strides[k][0] = flat ? o.col_stride : o.row_stride;
+    loop.strides[k][1] = o.col_stride;
   }
   return loop;
 }
@@ -282,11 +272,11 @@ void CpuBackend::elementwise(const ElementwiseChain& chain, std::span<const Arra
   const size_t num_regs = num_arrays + num_temps;
   // Decided per call, not cached in the chain: a few comparisons per step, and a chain is
   // shared by every thread that calls its compiled function.
-  auto step_on_rows = [&](const ElementwiseStep& s) { return runs_on_rows(s, chain, arrays); };
-  if (std::all_of(chain.steps.begin(), chain.steps.end(), step_on_rows))
-    return run_chain_on_rows(*this, chain, arrays);
   RegisterFile<uint8_t> on_rows(chain.steps.size());
-  std::transform(chain.steps.begin(), chain.steps.end(), on_rows.data(), step_on_rows);
+  for (size_t i = 0; i < chain.steps.size(); ++i)
+    on_rows[i] = runs_on_rows(chain.steps[i], chain, arrays);
+  if (std::all_of(on_rows.data(), on_rows.data() + chain.steps.size(), [](uint8_t r) { return r; }))
+    return run_chain_on_rows(*this, chain, arrays);
   RegisterFile<DType> dtype_of(num_regs);
   RegisterFile<int64_t> item(num_regs);
   for (size_t r = 0; r < num_regs; ++r) {
